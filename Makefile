@@ -1,0 +1,37 @@
+# Aporta. The README's two commands: `make dev` and `make test`.
+SHELL := /bin/bash
+GO    ?= go
+export PATH := $(HOME)/.cache/aporta/bin:$(PATH)
+
+.PHONY: dev test install build build-web build-go test-go test-web test-e2e workflowcheck bench vet
+
+## dev: install what is missing, build, and run the whole stack on this machine (Ctrl-C stops it)
+dev: install build
+	deploy/stack.sh dev
+
+## test: the same bootstrap on test ports, then Go, web unit and browser tests
+test: install build workflowcheck vet
+	deploy/stack.sh test deploy/run-tests.sh
+
+install:
+	deploy/install.sh
+
+build: build-web build-go
+
+build-web:
+	npm run build
+
+# The Go build embeds web/dist, so it runs after the web build.
+build-go:
+	$(GO) build -o bin/aporta .
+	$(GO) build -o bin/sandboxgw ./deploy/sandboxgw
+
+vet:
+	$(GO) vet ./...
+
+workflowcheck:
+	$(GO) run go.temporal.io/sdk/contrib/tools/workflowcheck@v0.3.0 ./workflows/...
+
+## bench: benchmarks against a fresh test stack; each figure is printed beside a reference measured in the same run
+bench: install build
+	deploy/stack.sh test deploy/run-bench.sh

@@ -1,0 +1,131 @@
+// Package config reads Aporta's typed configuration from the environment, once, at start-up.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Countries are the countries Aporta operates in; each has its own shard.
+var Countries = []string{"AR", "BR", "CL", "CO", "MX", "PE", "UY"}
+
+// Config is everything the processes need. Every field comes from an APORTA_* variable.
+type Config struct {
+	Env           string // dev, test or production
+	HTTPAddr      string
+	PublicURL     string
+	DirectoryDSN  string
+	ShardDSNs     map[string]string // country → DSN (a Citus coordinator in production)
+	TemporalAddr  string
+	TemporalNS    string
+	KratosPublic  string
+	KratosAdmin   string
+	KetoRead      string
+	KetoWrite     string
+	GatewayURL    string
+	BlobURL       string
+	Secret        []byte // signs CSRF tokens and download links
+	MaxBodyBytes  int64
+	ShutdownGrace time.Duration
+	LogLevel      string
+}
+
+// FromEnv reads and validates the configuration.
+func FromEnv() (*Config, error) {
+	c := &Config{
+		Env:           get("APORTA_ENV", "dev"),
+		HTTPAddr:      get("APORTA_HTTP_ADDR", ":8080"),
+		PublicURL:     strings.TrimRight(get("APORTA_PUBLIC_URL", "http://localhost:8080"), "/"),
+		DirectoryDSN:  os.Getenv("APORTA_DIRECTORY_DSN"),
+		TemporalAddr:  get("APORTA_TEMPORAL_ADDR", "127.0.0.1:7233"),
+		TemporalNS:    get("APORTA_TEMPORAL_NAMESPACE", "default"),
+		KratosPublic:  strings.TrimRight(get("APORTA_KRATOS_PUBLIC_URL", "http://127.0.0.1:4433"), "/"),
+		KratosAdmin:   strings.TrimRight(get("APORTA_KRATOS_ADMIN_URL", "http://127.0.0.1:4434"), "/"),
+		KetoRead:      strings.TrimRight(get("APORTA_KETO_READ_URL", "http://127.0.0.1:4466"), "/"),
+		KetoWrite:     strings.TrimRight(get("APORTA_KETO_WRITE_URL", "http://127.0.0.1:4467"), "/"),
+		GatewayURL:    strings.TrimRight(get("APORTA_GATEWAY_URL", "http://127.0.0.1:8090"), "/"),
+		BlobURL:       os.Getenv("APORTA_BLOB_URL"),
+		Secret:        []byte(os.Getenv("APORTA_SECRET")),
+		LogLevel:      get("APORTA_LOG_LEVEL", "info"),
+		ShutdownGrace: 15 * time.Second,
+	}
+	var err error
+	if c.MaxBodyBytes, err = strconv.ParseInt(get("APORTA_MAX_BODY_BYTES", "1048576"), 10, 64); err != nil {
+		return nil, fmt.Errorf("APORTA_MAX_BODY_BYTES: %w", err)
+	}
+	if c.ShardDSNs, err = parseShards(os.Getenv("APORTA_SHARD_DSNS")); err != nil {
+		return nil, err
+	}
+	return c, c.validate()
+}
+
+// IsDev reports whether dev-only tools (the mailbox, the outbox API) may be mounted.
+func (c *Config) IsDev() bool { return c.Env == "dev" || c.Env == "test" }
+
+func (c *Config) validate() error {
+	var errs []error
+	switch c.Env {
+	case "dev", "test", "production":
+	default:
+		errs = append(errs, fmt.Errorf("APORTA_ENV must be dev, test or production, got %q", c.Env))
+	}
+	if c.DirectoryDSN == "" {
+		errs = append(errs, errors.New("APORTA_DIRECTORY_DSN is required"))
+	}
+	for _, country := range Countries {
+		if c.ShardDSNs[country] == "" {
+			errs = append(errs, fmt.Errorf("APORTA_SHARD_DSNS has no DSN for %s", country))
+		}
+	}
+	if len(c.Secret) < 32 {
+		errs = append(errs, errors.New("APORTA_SECRET must be at least 32 bytes"))
+	}
+	if _, err := url.Parse(c.PublicURL); err != nil {
+		errs = append(errs, fmt.Errorf("APORTA_PUBLIC_URL: %w", err))
+	}
+	if c.MaxBodyBytes <= 0 {
+		errs = append(errs, errors.New("APORTA_MAX_BODY_BYTES must be positive"))
+	}
+	return errors.Join(errs...)
+}
+
+// parseShards reads "AR=postgres://…,BR=postgres://…". A DSN containing a comma is not supported;
+// none of ours needs one.
+func parseShards(s string) (map[string]string, error) {
+	m := map[string]string{}
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		country, dsn, ok := strings.Cut(part, "=")
+		if !ok {
+			return nil, fmt.Errorf("APORTA_SHARD_DSNS: %q is not COUNTRY=DSN", part)
+		}
+		country = strings.ToUpper(strings.TrimSpace(country))
+		if !IsCountry(country) {
+			return nil, fmt.Errorf("APORTA_SHARD_DSNS: unknown country %q", country)
+		}
+		m[country] = strings.TrimSpace(dsn)
+	}
+	return m, nil
+}
+
+// IsCountry reports whether c is one of the operating countries.
+func IsCountry(c string) bool {
+	i := sort.SearchStrings(Countries, c)
+	return i < len(Countries) && Countries[i] == c
+}
+
+func get(key, def string) string {
+	if v := os.Getenv(key); v != "" {
+		return v
+	}
+	return def
+}

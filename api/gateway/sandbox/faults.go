@@ -1,0 +1,109 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"net/http"
+	"time"
+)
+
+// Fault makes the next Count money-moving requests (payments and refunds) fail.
+type Fault struct {
+	Mode    string `json:"mode"` // "timeout", "error500" or "none"
+	Count   int    `json:"count"`
+	DelayMS int    `json:"delay_ms"` // how long to hang; for timeouts 30s when zero
+	// AfterCommit records the payment before failing the answer: the client
+	// cannot tell whether money moved (the "answered twice" case).
+	AfterCommit bool `json:"after_commit"`
+}
+
+func (s *Server) setFault(w http.ResponseWriter, r *http.Request) {
+	var f Fault
+	if !decode(w, r, &f) {
+		return
+	}
+	switch f.Mode {
+	case "none", "":
+		f = Fault{}
+	case "timeout", "error500":
+		f.Count = max(f.Count, 1)
+	default:
+		writeError(w, http.StatusBadRequest, `mode must be "timeout", "error500" or "none"`)
+		return
+	}
+	s.mu.Lock()
+	s.fault = f
+	s.mu.Unlock()
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// takeFault consumes one armed fault, if any. Callers hold mu.
+func (s *Server) takeFault() (Fault, bool) {
+	if s.fault.Count == 0 {
+		return Fault{}, false
+	}
+	s.fault.Count--
+	return s.fault, true
+}
+
+// moveMoney runs a payment or refund under the lock with idempotency and fault
+// injection. apply answers errors itself and returns ok=false; on success it
+// returns the answer, which is replayed for any later request with the same key.
+func (s *Server) moveMoney(w http.ResponseWriter, r *http.Request, apply func() (status int, body any, ok bool)) {
+	key := r.Header.Get("X-Idempotency-Key")
+	replayKey := r.Method + " " + r.URL.Path + " " + key
+	s.mu.Lock()
+	f, faulty := s.takeFault()
+	if faulty && !f.AfterCommit {
+		s.mu.Unlock()
+		s.fail(w, r, f)
+		return
+	}
+	answer, replayed := s.st.Replays[replayKey]
+	if key == "" || !replayed {
+		status, body, ok := apply()
+		if !ok {
+			s.mu.Unlock()
+			return
+		}
+		data, err := json.Marshal(body)
+		if err != nil {
+			panic(err) // our own types always marshal
+		}
+		answer = replay{Status: status, Body: data}
+		if key != "" {
+			s.st.Replays[replayKey] = answer
+		}
+		if err := s.persist(); err != nil {
+			// Recorded in memory but maybe not on disk: an unknown outcome.
+			s.log.Error("sandbox: persist state", "err", err)
+			f, faulty = Fault{Mode: "error500"}, true
+		}
+	}
+	s.mu.Unlock()
+	if faulty {
+		s.fail(w, r, f)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(answer.Status)
+	_, _ = w.Write(answer.Body)
+}
+
+// fail answers like a broken provider, without holding the lock so the rest of
+// the sandbox keeps serving while this request hangs.
+func (s *Server) fail(w http.ResponseWriter, r *http.Request, f Fault) {
+	delay := time.Duration(f.DelayMS) * time.Millisecond
+	if f.Mode == "timeout" && delay == 0 {
+		delay = 30 * time.Second
+	}
+	select {
+	case <-time.After(delay):
+	case <-r.Context().Done(): // the client gave up, as intended
+		return
+	}
+	if f.Mode == "timeout" {
+		writeError(w, http.StatusGatewayTimeout, "gateway timeout")
+		return
+	}
+	writeError(w, http.StatusInternalServerError, "internal_error")
+}

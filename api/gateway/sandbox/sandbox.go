@@ -1,0 +1,229 @@
+// Package sandbox is a local stand-in for MercadoPago (and the card vault) that
+// speaks the same HTTP API, so the real adapter runs unchanged against it in
+// tests and in the dev stack. Outcomes follow MercadoPago's test cards: the
+// cardholder name decides (APRO approves, FUND lacks funds, …).
+//
+// It keeps no card number or security code: a token holds the BIN, last four,
+// expiry, holder and brand. State lives in memory and, when a path is given, in
+// a JSON file rewritten atomically after every change so restarts keep it.
+//
+// MercadoPago endpoints: POST /v1/card_tokens, GET /v1/payment_methods[/search?bins=],
+// POST /v1/customers, GET /v1/customers/search?email=, POST /v1/customers/{id}/cards,
+// POST /v1/payments, GET /v1/payments/{id}, GET /v1/payments/search?external_reference=,
+// POST /v1/payments/{id}/refunds. Card vault: POST /cvault/credit-card/temporal.
+// Admin, for tests: POST /__sandbox/faults (see Fault) and
+// GET /__sandbox/payments?external_reference= (a plain list, oldest first).
+package sandbox
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Options configures a Server.
+type Options struct {
+	StatePath string       // JSON file to load and keep; memory only when empty
+	Currency  string       // the simulated account's currency; ARS when empty
+	Logger    *slog.Logger // slog.Default() when nil
+}
+
+// Server is the sandbox gateway; it is an http.Handler.
+type Server struct {
+	mux      *http.ServeMux
+	path     string
+	currency string
+	log      *slog.Logger
+
+	// mu serialises every change, which is what makes idempotency keys hold
+	// under concurrent retries: the second request sees the first's answer.
+	mu    sync.Mutex
+	st    state
+	fault Fault
+}
+
+// state is everything the sandbox remembers; it is the state file's format.
+type state struct {
+	NextID    int64                 `json:"next_id"`
+	Customers map[string]*customer  `json:"customers"`
+	Cards     map[string]*savedCard `json:"cards"`
+	Tokens    map[string]*cardToken `json:"tokens"`
+	Payments  map[int64]*payment    `json:"payments"`
+	// Replays holds the first successful answer per idempotency key.
+	Replays map[string]replay `json:"replays"`
+}
+
+type replay struct {
+	Status int             `json:"status"`
+	Body   json.RawMessage `json:"body"`
+}
+
+// New loads the state file if there is one and routes the API.
+func New(opts Options) (*Server, error) {
+	s := &Server{
+		path:     opts.StatePath,
+		currency: opts.Currency,
+		log:      opts.Logger,
+		st: state{
+			NextID:    1_000_000_001,
+			Customers: map[string]*customer{},
+			Cards:     map[string]*savedCard{},
+			Tokens:    map[string]*cardToken{},
+			Payments:  map[int64]*payment{},
+			Replays:   map[string]replay{},
+		},
+	}
+	if s.currency == "" {
+		s.currency = "ARS"
+	}
+	if s.log == nil {
+		s.log = slog.Default()
+	}
+	if s.path != "" {
+		data, err := os.ReadFile(s.path)
+		switch {
+		case err == nil:
+			if err := json.Unmarshal(data, &s.st); err != nil {
+				return nil, fmt.Errorf("sandbox: state %s: %w", s.path, err)
+			}
+		case !os.IsNotExist(err):
+			return nil, fmt.Errorf("sandbox: %w", err)
+		}
+	}
+	s.routes()
+	return s, nil
+}
+
+func (s *Server) routes() {
+	m := http.NewServeMux()
+	m.HandleFunc("POST /v1/card_tokens", s.createCardToken)
+	m.HandleFunc("POST /cvault/credit-card/temporal", s.vaultToken)
+	m.HandleFunc("GET /v1/payment_methods", s.listPaymentMethods)
+	m.HandleFunc("GET /v1/payment_methods/search", s.searchPaymentMethods)
+	m.HandleFunc("POST /v1/customers", private(s.createCustomer))
+	m.HandleFunc("GET /v1/customers/search", private(s.searchCustomers))
+	m.HandleFunc("POST /v1/customers/{id}/cards", private(s.saveCard))
+	m.HandleFunc("POST /v1/payments", private(s.createPayment))
+	m.HandleFunc("GET /v1/payments/search", private(s.searchPayments))
+	m.HandleFunc("GET /v1/payments/{id}", private(s.getPayment))
+	m.HandleFunc("POST /v1/payments/{id}/refunds", private(s.createRefund))
+	m.HandleFunc("POST /__sandbox/faults", s.setFault)
+	m.HandleFunc("GET /__sandbox/payments", s.adminPayments)
+	m.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusNotFound, "resource not found")
+	})
+	s.mux = m
+}
+
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+
+// private refuses calls without a bearer token, like the endpoints MercadoPago
+// reserves for the access token; any token is accepted.
+func private(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if token, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); !ok || token == "" {
+			writeError(w, http.StatusUnauthorized, "unauthorized")
+			return
+		}
+		h(w, r)
+	}
+}
+
+// persist writes the state atomically (temp file, fsync, rename) so a crash
+// leaves the old file or the new one, never half of one. Callers hold mu.
+func (s *Server) persist() error {
+	if s.path == "" {
+		return nil
+	}
+	data, err := json.MarshalIndent(&s.st, "", " ")
+	if err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(filepath.Dir(s.path), filepath.Base(s.path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name()) // a no-op once renamed
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), s.path)
+}
+
+// commit persists a change and answers; a failed write is an unknown outcome
+// for the client, which is exactly what a 500 tells it. Callers hold mu.
+func (s *Server) commit(w http.ResponseWriter, status int, body any) {
+	if err := s.persist(); err != nil {
+		s.log.Error("sandbox: persist state", "err", err)
+		writeError(w, http.StatusInternalServerError, "internal_error")
+		return
+	}
+	writeJSON(w, status, body)
+}
+
+func (s *Server) newID() int64 {
+	id := s.st.NextID
+	s.st.NextID++
+	return id
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b) // crypto/rand.Read never fails (Go 1.24+)
+	return hex.EncodeToString(b)
+}
+
+func writeJSON(w http.ResponseWriter, status int, body any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(body)
+}
+
+// cause is one MercadoPago error cause. Code is a string ("E301") or a number
+// (2006) depending on the endpoint, as on the real API.
+type cause struct {
+	Code        any    `json:"code"`
+	Description string `json:"description"`
+}
+
+type apiError struct {
+	Message string  `json:"message"`
+	Error   string  `json:"error"`
+	Status  int     `json:"status"`
+	Cause   []cause `json:"cause"`
+}
+
+func writeError(w http.ResponseWriter, status int, message string, causes ...cause) {
+	if causes == nil {
+		causes = []cause{}
+	}
+	kind := strings.ToLower(strings.ReplaceAll(http.StatusText(status), " ", "_"))
+	writeJSON(w, status, apiError{Message: message, Error: kind, Status: status, Cause: causes})
+}
+
+// decode reads a JSON body, answering 400 itself when it cannot.
+func decode(w http.ResponseWriter, r *http.Request, v any) bool {
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<20)).Decode(v); err != nil {
+		writeError(w, http.StatusBadRequest, "invalid JSON body")
+		return false
+	}
+	return true
+}
+
+func now() time.Time { return time.Now().UTC().Truncate(time.Millisecond) }

@@ -1,0 +1,111 @@
+// Package seed creates the demo organisation, its logins and a published campaign for `make dev`.
+// Every step is idempotent, so running it on every start is safe.
+package seed
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/google/uuid"
+	"go.temporal.io/sdk/client"
+
+	"github.com/aporta/aporta/api/campaign"
+	"github.com/aporta/aporta/identity"
+	"github.com/aporta/aporta/tenants"
+	"github.com/aporta/aporta/workflows/onboarding"
+)
+
+// Fixed ids keep the demo stable across runs.
+var (
+	DemoOrgID      = uuid.MustParse("0a1b2c3d-0000-4000-8000-00000000a001")
+	DemoCampaignID = uuid.MustParse("0a1b2c3d-0000-4000-8000-00000000c001")
+)
+
+// Login is a seeded account.
+type Login struct{ Role, Email, Password string }
+
+// Logins are the demo accounts `make dev` prints.
+var Logins = []Login{
+	{"administrator", "admin@demo.aporta.test", "Demo-Aporta-2026"},
+	{"operator", "operator@demo.aporta.test", "Demo-Aporta-2026"},
+	{"staff", "staff@aporta.test", "Staff-Aporta-2026"},
+}
+
+// Deps are what seeding touches.
+type Deps struct {
+	Tenants  *tenants.Tenants
+	Kratos   *identity.Kratos
+	Keto     *identity.Keto
+	Temporal client.Client
+}
+
+// Run seeds and writes the URL-free summary (logins, demo campaign) to out.
+func Run(ctx context.Context, d Deps, out io.Writer) error {
+	org := tenants.Organization{ID: DemoOrgID, Name: "Fundación Demo", Country: "AR"}
+	if err := d.Tenants.CreateOrganization(ctx, org, ""); err != nil {
+		return fmt.Errorf("organization: %w", err)
+	}
+	err := campaign.NewService(d.Tenants).Create(ctx, DemoOrgID, campaign.New{
+		ID: DemoCampaignID, Slug: "dona-demo", Title: "Doná a Fundación Demo", Type: "fundraise",
+		Description: "Campaña de demostración de Aporta.", Published: true,
+	})
+	if err != nil {
+		return fmt.Errorf("campaign: %w", err)
+	}
+	for _, l := range Logins {
+		id, err := ensureUser(ctx, d.Kratos, l)
+		if err != nil {
+			return fmt.Errorf("%s: %w", l.Email, err)
+		}
+		switch l.Role {
+		case "staff":
+			err = d.Keto.Grant(ctx, identity.NamespaceStaff, identity.StaffObject, identity.RelationMembers, id.String())
+		default:
+			if err = d.Tenants.AddMembership(ctx, id, DemoOrgID, l.Role); err == nil {
+				err = d.Keto.Grant(ctx, identity.NamespaceOrganization, DemoOrgID.String(), l.Role+"s", id.String())
+			}
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", l.Email, err)
+		}
+	}
+	if err := startOnboarding(ctx, d.Temporal, DemoOrgID.String()); err != nil {
+		return fmt.Errorf("onboarding: %w", err)
+	}
+	fmt.Fprintln(out, "  Demo logins (organisation \"Fundación Demo\", AR):")
+	for _, l := range Logins {
+		fmt.Fprintf(out, "    %-14s %-28s %s\n", l.Role, l.Email, l.Password)
+	}
+	fmt.Fprintln(out, "  Demo donation form     /d/dona-demo")
+	return nil
+}
+
+func ensureUser(ctx context.Context, k *identity.Kratos, l Login) (uuid.UUID, error) {
+	id, err := k.CreateUser(ctx, identity.NewUser{
+		Email: l.Email, FirstName: "Demo", LastName: titleOf(l.Role), Password: l.Password, Verified: true,
+	})
+	if errors.Is(err, identity.ErrExists) {
+		id, found, err := k.FindByEmail(ctx, l.Email)
+		if err == nil && !found {
+			err = fmt.Errorf("identity exists but was not found")
+		}
+		return id, err
+	}
+	return id, err
+}
+
+func titleOf(role string) string {
+	return map[string]string{"administrator": "Administradora", "operator": "Operador", "staff": "Staff"}[role]
+}
+
+// startOnboarding starts the organisation's onboarding workflow; the seeded users are verified, so
+// the verification step is complete. Starting it again is a no-op (same workflow id).
+func startOnboarding(ctx context.Context, c client.Client, orgID string) error {
+	_, err := c.SignalWithStartWorkflow(ctx, onboarding.WorkflowID(orgID), onboarding.SignalStepCompleted,
+		onboarding.StepVerification,
+		client.StartWorkflowOptions{TaskQueue: onboarding.TaskQueue},
+		onboarding.Workflow, onboarding.Input{OrganizationID: orgID})
+	return err
+}

@@ -1,0 +1,157 @@
+// Package api is Aporta's HTTP server: the Gin router, its middleware and the domain handlers.
+package api
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"net/http/httputil"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"go.temporal.io/sdk/client"
+
+	"github.com/aporta/aporta/api/apierror"
+	"github.com/aporta/aporta/api/campaign"
+	"github.com/aporta/aporta/api/config"
+	"github.com/aporta/aporta/api/health"
+	"github.com/aporta/aporta/api/middleware"
+	"github.com/aporta/aporta/api/spa"
+	"github.com/aporta/aporta/tenants"
+	"github.com/aporta/aporta/web"
+)
+
+// Deps are the server's collaborators, built once by `aporta serve`.
+type Deps struct {
+	Config   *config.Config
+	Tenants  *tenants.Tenants
+	Temporal client.Client
+	Log      *slog.Logger
+}
+
+// apiPrefixes answer JSON, never the web app, for unknown paths.
+var apiPrefixes = []string{"/api/", "/manage/api/", "/internal/", "/account/api/", "/dev/api/", "/.ory/"}
+
+// NewRouter wires every route.
+func NewRouter(d Deps) (*gin.Engine, error) {
+	gin.SetMode(gin.ReleaseMode)
+	r := gin.New()
+	r.ContextWithFallback = true
+	r.HandleMethodNotAllowed = true
+	csrf := middleware.NewCSRF(d.Config.Secret, strings.HasPrefix(d.Config.PublicURL, "https://"))
+
+	r.Use(middleware.RequestID(), middleware.AccessLog(d.Log), middleware.Recovery(), middleware.Locale())
+
+	r.GET("/healthz", health.Healthz)
+	r.GET("/readyz", health.Readyz(readinessChecks(d), 3*time.Second))
+
+	kratos, err := kratosProxy(d.Config.KratosPublic)
+	if err != nil {
+		return nil, err
+	}
+	r.Any("/.ory/kratos/public/*path", kratos)
+
+	limited := r.Group("/", middleware.BodyLimit(d.Config.MaxBodyBytes))
+	campaigns := campaign.NewHandler(campaign.NewService(d.Tenants))
+	limited.GET("/api/public/campaigns/:slug", campaigns.GetPublic)
+
+	// The manage and account areas are cookie-authenticated, so every mutating call carries the
+	// page's CSRF token. Their routes are added by the identity and domain issues.
+	limited.Group("/manage/api", csrf.Require())
+	limited.Group("/account/api", csrf.Require())
+
+	app := spa.New(web.Dist(), csrf.Token)
+	r.NoRoute(func(c *gin.Context) {
+		for _, p := range apiPrefixes {
+			if strings.HasPrefix(c.Request.URL.Path, p) {
+				apierror.Abort(c, apierror.NotFound())
+				return
+			}
+		}
+		if c.Request.Method != http.MethodGet && c.Request.Method != http.MethodHead {
+			apierror.Abort(c, apierror.NotFound())
+			return
+		}
+		app.Serve(c)
+	})
+	r.NoMethod(func(c *gin.Context) {
+		apierror.Abort(c, apierror.New(http.StatusMethodNotAllowed, "method_not_allowed"))
+	})
+	return r, nil
+}
+
+func readinessChecks(d Deps) []health.Check {
+	hc := &http.Client{Timeout: 2 * time.Second}
+	checks := []health.Check{
+		{Name: "directory", Probe: d.Tenants.Directory().Ping},
+		{Name: "temporal", Probe: func(ctx context.Context) error {
+			_, err := d.Temporal.CheckHealth(ctx, &client.CheckHealthRequest{})
+			return err
+		}},
+		{Name: "kratos", Probe: health.HTTP(hc, d.Config.KratosAdmin+"/health/ready")},
+		{Name: "keto", Probe: health.HTTP(hc, d.Config.KetoRead+"/health/ready")},
+	}
+	for _, country := range config.Countries {
+		pool, err := d.Tenants.Shard(country)
+		probe := func(ctx context.Context) error { return err }
+		if err == nil {
+			probe = pool.Ping
+		}
+		checks = append(checks, health.Check{Name: "shard_" + strings.ToLower(country), Probe: probe})
+	}
+	return checks
+}
+
+// kratosProxy puts Kratos's public API on Aporta's origin so its session cookie is first-party.
+func kratosProxy(target string) (gin.HandlerFunc, error) {
+	u, err := url.Parse(target)
+	if err != nil {
+		return nil, err
+	}
+	p := &httputil.ReverseProxy{
+		Rewrite: func(pr *httputil.ProxyRequest) {
+			pr.SetURL(u)
+			pr.Out.URL.Path = "/" + strings.TrimPrefix(pr.In.URL.Path, "/.ory/kratos/public/")
+			pr.Out.URL.RawPath = ""
+			pr.SetXForwarded()
+		},
+		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
+			slog.ErrorContext(r.Context(), "kratos proxy", "error", err)
+			w.WriteHeader(http.StatusBadGateway)
+		},
+	}
+	return gin.WrapH(p), nil
+}
+
+// Serve runs the HTTP server until ctx ends, then drains in-flight requests.
+func Serve(ctx context.Context, d Deps) error {
+	router, err := NewRouter(d)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{
+		Addr:              d.Config.HTTPAddr,
+		Handler:           router,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       2 * time.Minute, // document uploads are large
+		WriteTimeout:      2 * time.Minute,
+		IdleTimeout:       2 * time.Minute,
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.ListenAndServe() }()
+	d.Log.Info("serving", "addr", d.Config.HTTPAddr, "url", d.Config.PublicURL)
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), d.Config.ShutdownGrace)
+	defer cancel()
+	if err := srv.Shutdown(shutdown); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Installs what Aporta's dev and test stacks need on a fresh Debian 12 machine (root, no Docker):
+# Debian packages, then the Temporal CLI dev server, Ory Kratos and Ory Keto built from pinned Go
+# modules into a cache outside the checkout, so every clone on this machine reuses them.
+# Idempotent and quiet when everything is already there.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+cache=${APORTA_CACHE:-$HOME/.cache/aporta}
+bin=$cache/bin
+mkdir -p "$bin"
+
+TEMPORAL_CLI_VERSION=v1.5.1
+KRATOS_VERSION=v1.3.1
+KETO_VERSION=v0.13.0-alpha.0
+
+log() { printf '\033[36m[install]\033[0m %s\n' "$*" >&2; }
+
+apt_packages=(postgresql-15 chromium chromium-driver gettext-base fonts-dejavu-core)
+missing=()
+for p in "${apt_packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  log "apt-get install ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq "${missing[@]}" >/dev/null
+  # The Debian package starts its own cluster on 5432; the stacks run clusters of their own.
+  pg_ctlcluster 15 main stop 2>/dev/null || true
+fi
+
+build_wrapper() { # name version: builds deploy/tools/<name> (a wrapper module) into the cache
+  local name=$1 version=$2 out=$bin/$1-$2
+  [[ -x $out ]] && return 0
+  log "building $name $version (first time only, several minutes)"
+  (cd "$here/tools/$name" && go mod download && go build -trimpath -o "$out.tmp" . && mv "$out.tmp" "$out")
+}
+
+if [[ ! -x $bin/temporal-$TEMPORAL_CLI_VERSION ]]; then
+  log "building temporal CLI $TEMPORAL_CLI_VERSION (first time only, about 3 minutes)"
+  GOBIN=$bin/temporal-build go install "github.com/temporalio/cli/cmd/temporal@$TEMPORAL_CLI_VERSION"
+  mv "$bin/temporal-build/temporal" "$bin/temporal-$TEMPORAL_CLI_VERSION"
+  rmdir "$bin/temporal-build"
+fi
+# Kratos and Keto build in parallel: each takes minutes on two cores.
+build_wrapper kratos "$KRATOS_VERSION" & k1=$!
+build_wrapper keto "$KETO_VERSION" & k2=$!
+wait $k1 && wait $k2
+
+ln -sf "temporal-$TEMPORAL_CLI_VERSION" "$bin/temporal"
+ln -sf "kratos-$KRATOS_VERSION" "$bin/kratos"
+ln -sf "keto-$KETO_VERSION" "$bin/keto"
+
+if [[ ! -d $here/../node_modules || $here/../package-lock.json -nt $here/../node_modules/.package-lock.json ]]; then
+  log "npm ci"
+  (cd "$here/.." && npm ci --no-audit --no-fund --loglevel=error)
+fi

@@ -1,0 +1,188 @@
+#!/usr/bin/env bash
+# Runs Aporta's whole stack on this machine: PostgreSQL (directory + seven country shards + Kratos +
+# Keto databases), the Temporal dev server, Ory Kratos, Ory Keto, the sandbox payment gateway,
+# `aporta serve` and `aporta worker`.
+#
+#   deploy/stack.sh dev              start the dev stack, print the URL and logins, run until Ctrl-C
+#   deploy/stack.sh test CMD [ARG…]  start a fresh test stack on other ports, run CMD with its
+#                                    environment, stop everything, exit with CMD's status
+#
+# Every process it starts is stopped when it exits, however it exits. `make dev` and `make test` call
+# it after deploy/install.sh and the build.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+profile=${1:?usage: stack.sh dev|test [CMD…]}
+shift
+bin=${APORTA_CACHE:-$HOME/.cache/aporta}/bin
+pgbin=$(ls -d /usr/lib/postgresql/15/bin 2>/dev/null || dirname "$(command -v pg_ctl)")
+
+case $profile in
+  dev)
+    data=$root/.data
+    app_port=${APORTA_PORT:-8080} pg_port=54330 temporal_port=7233 temporal_ui_port=8233
+    kratos_public_port=4433 kratos_admin_port=4434 keto_port=4466 gateway_port=8090
+    bcrypt_cost=10
+    ;;
+  test)
+    data=$root/.data-test
+    rm -rf "$data" # every test run starts from empty databases
+    app_port=18080 pg_port=54340 temporal_port=17233 temporal_ui_port=18233
+    kratos_public_port=14433 kratos_admin_port=14434 keto_port=14466 gateway_port=18090
+    bcrypt_cost=4 # the lowest Kratos allows: hashing speed is not what the tests check
+    ;;
+  *) echo "unknown profile $profile" >&2; exit 2 ;;
+esac
+logs=$data/logs
+mkdir -p "$logs"
+
+log() { printf '\033[32m[%s]\033[0m %s\n' "$profile" "$*" >&2; }
+die() { printf '\033[31m[%s] %s\033[0m\n' "$profile" "$*" >&2; exit 1; }
+
+pids=()
+cleanup() {
+  local status=$?
+  trap - EXIT INT TERM
+  for ((i = ${#pids[@]} - 1; i >= 0; i--)); do kill -TERM "${pids[i]}" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  as_postgres "$pgbin/pg_ctl" -D "$data/pg" -m fast stop >/dev/null 2>&1 || true
+  exit "$status"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# PostgreSQL refuses to run as root; as root we run it as the postgres user.
+as_postgres() {
+  if [[ $(id -u) == 0 ]]; then runuser -u postgres -- "$@"; else "$@"; fi
+}
+
+start() { # name command…: runs a process in the background with its output in logs/name.log
+  local name=$1; shift
+  "$@" >>"$logs/$name.log" 2>&1 &
+  pids+=($!)
+}
+
+wait_for() { # name url-or-port [seconds]
+  local name=$1 target=$2 limit=${3:-120} t=0
+  until if [[ $target == http* ]]; then curl -fs -o /dev/null "$target"; else (exec 3<>"/dev/tcp/127.0.0.1/$target") 2>/dev/null; fi; do
+    sleep 0.5; t=$((t + 1))
+    if ((t > limit * 2)); then
+      tail -n 30 "$logs/$name.log" >&2 || true
+      die "$name did not come up (see $logs/$name.log)"
+    fi
+  done
+}
+
+secret() { # name: a random secret kept in the data dir, so restarts keep sessions and links valid
+  local f=$data/secrets/$1
+  if [[ ! -s $f ]]; then mkdir -p "$data/secrets"; head -c 48 /dev/urandom | base64 | tr -d '/+=\n' | head -c 48 >"$f"; fi
+  cat "$f"
+}
+
+# --- PostgreSQL ---------------------------------------------------------------------------------
+if [[ ! -s $data/pg/PG_VERSION ]]; then
+  log "initialising PostgreSQL in $data/pg"
+  mkdir -p "$data/pg"
+  [[ $(id -u) == 0 ]] && chown postgres:postgres "$data/pg"
+  as_postgres "$pgbin/initdb" -D "$data/pg" -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 >"$logs/initdb.log"
+  cat >>"$data/pg/postgresql.conf" <<EOF
+listen_addresses = '127.0.0.1'
+port = $pg_port
+unix_socket_directories = '/tmp'
+max_connections = 400
+shared_buffers = 256MB
+EOF
+  # A test stack lives for one run: durability buys it nothing.
+  [[ $profile == test ]] && printf 'fsync = off\nsynchronous_commit = off\nfull_page_writes = off\n' >>"$data/pg/postgresql.conf"
+fi
+[[ $(id -u) == 0 ]] && chown postgres:postgres "$logs" && touch "$logs/postgres.log" && chown postgres "$logs/postgres.log"
+as_postgres "$pgbin/pg_ctl" -D "$data/pg" -l "$logs/postgres.log" -w -t 60 start >/dev/null
+
+psql_admin() { "$pgbin/psql" -h 127.0.0.1 -p "$pg_port" -U postgres -v ON_ERROR_STOP=1 -qtA "$@"; }
+psql_admin -c "DO \$\$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'aporta') THEN CREATE ROLE aporta LOGIN; END IF; END \$\$;"
+databases=(aporta_directory kratos keto)
+for c in ar br cl co mx pe uy; do databases+=("aporta_shard_$c"); done
+for db in "${databases[@]}"; do
+  [[ -n $(psql_admin -c "SELECT 1 FROM pg_database WHERE datname = '$db'") ]] || psql_admin -c "CREATE DATABASE $db OWNER aporta"
+done
+dsn() { echo "postgres://aporta@127.0.0.1:$pg_port/$1?sslmode=disable"; }
+
+# --- environment shared by every process and by the tests ---------------------------------------
+shards=""
+for c in AR BR CL CO MX PE UY; do shards+="${shards:+,}$c=$(dsn "aporta_shard_${c,,}")"; done
+export APORTA_ROOT=$root
+export APORTA_ENV=$profile
+export APORTA_HTTP_ADDR=127.0.0.1:$app_port
+export APORTA_PUBLIC_URL=http://localhost:$app_port
+export APORTA_INTERNAL_URL=http://127.0.0.1:$app_port
+export APORTA_DIRECTORY_DSN=$(dsn aporta_directory)
+export APORTA_SHARD_DSNS=$shards
+export APORTA_TEMPORAL_ADDR=127.0.0.1:$temporal_port
+export APORTA_KRATOS_PUBLIC_URL=http://127.0.0.1:$kratos_public_port
+export APORTA_KRATOS_ADMIN_URL=http://127.0.0.1:$kratos_admin_port
+export APORTA_KETO_READ_URL=http://127.0.0.1:$keto_port
+export APORTA_KETO_WRITE_URL=http://127.0.0.1:$((keto_port + 1))
+export APORTA_GATEWAY_URL=http://127.0.0.1:$gateway_port
+export APORTA_BLOB_URL=file://$data/blobs
+export APORTA_SECRET=$(secret app)
+export APORTA_COURIER_SECRET=$(secret courier)
+export APORTA_TEMPORAL_BIN=$bin/temporal
+mkdir -p "$data/blobs"
+export | grep -E ' (APORTA_[A-Z_]+)=' | sed 's/^declare -x /export /' >"$data/env"
+
+# --- Temporal, Kratos, Keto, sandbox gateway ------------------------------------------------------
+temporal_args=(server start-dev --db-filename "$data/temporal.db" --ip 127.0.0.1 --port "$temporal_port" --log-level warn)
+if [[ $profile == dev ]]; then temporal_args+=(--ui-port "$temporal_ui_port"); else temporal_args+=(--headless); fi
+start temporal "$bin/temporal" "${temporal_args[@]}"
+
+render() { # template → rendered config in the data dir
+  KRATOS_PUBLIC_PORT=$kratos_public_port KRATOS_ADMIN_PORT=$kratos_admin_port \
+  KRATOS_COOKIE_SECRET=$(secret kratos-cookie) KRATOS_CIPHER_SECRET=$(secret kratos-cipher | head -c 32) \
+  KRATOS_COURIER_SECRET=$APORTA_COURIER_SECRET KRATOS_BCRYPT_COST=$bcrypt_cost \
+  KETO_READ_PORT=$keto_port KETO_WRITE_PORT=$((keto_port + 1)) KETO_METRICS_PORT=$((keto_port + 2)) \
+  KETO_OPL_PORT=$((keto_port + 3)) envsubst <"$1" >"$2"
+}
+render "$root/deploy/kratos/kratos.yml" "$data/kratos.yml"
+render "$root/deploy/keto/keto.yml" "$data/keto.yml"
+DSN=$(dsn kratos) "$bin/kratos" migrate sql -e --yes -c "$data/kratos.yml" >>"$logs/kratos.log" 2>&1 ||
+  { tail -n 20 "$logs/kratos.log" >&2; die "kratos migrations failed"; }
+DSN=$(dsn keto) "$bin/keto" migrate up --yes -c "$data/keto.yml" >>"$logs/keto.log" 2>&1 ||
+  { tail -n 20 "$logs/keto.log" >&2; die "keto migrations failed"; }
+start kratos env DSN="$(dsn kratos)" "$bin/kratos" serve -c "$data/kratos.yml" --dev --watch-courier --sqa-opt-out
+start keto env DSN="$(dsn keto)" "$bin/keto" serve -c "$data/keto.yml" --sqa-opt-out
+start gateway "$root/bin/sandboxgw" -addr "127.0.0.1:$gateway_port" -state "$data/gateway.json"
+
+wait_for temporal "$temporal_port"
+wait_for kratos "http://127.0.0.1:$kratos_admin_port/health/ready"
+wait_for keto "http://127.0.0.1:$keto_port/health/ready"
+wait_for gateway "$gateway_port"
+
+# --- Aporta -------------------------------------------------------------------------------------
+"$root/bin/aporta" migrate >>"$logs/aporta-migrate.log" 2>&1 || { tail -n 20 "$logs/aporta-migrate.log" >&2; die "migrations failed"; }
+start serve "$root/bin/aporta" serve
+start worker "$root/bin/aporta" worker
+wait_for serve "http://127.0.0.1:$app_port/readyz"
+
+if [[ $profile == dev ]]; then
+  "$root/bin/aporta" seed >"$data/seed.txt" 2>>"$logs/aporta-seed.log" || { tail -n 20 "$logs/aporta-seed.log" >&2; die "seeding failed"; }
+  cat <<EOF
+
+  Aporta is running at   $APORTA_PUBLIC_URL
+  Temporal Web UI        http://localhost:$temporal_ui_port
+  Dev mailbox            $APORTA_PUBLIC_URL/dev/mailbox
+  Logs                   $logs/
+
+$(cat "$data/seed.txt")
+
+  Ctrl-C stops everything. Data stays in .data/ for the next run.
+EOF
+  wait -n "${pids[@]}" || true
+  die "a process exited; see $logs/"
+fi
+
+log "stack up; running: $*"
+set +e
+"$@"
+status=$?
+set -e
+exit $status

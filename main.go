@@ -1,0 +1,88 @@
+// Command aporta is Aporta's single binary.
+//
+//	aporta serve     the HTTP API and web app
+//	aporta worker    the Temporal workers
+//	aporta migrate   apply directory and shard migrations
+//	aporta seed      create the demo organisation and logins (dev stack)
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/aporta/aporta/api"
+	"github.com/aporta/aporta/api/config"
+	"github.com/aporta/aporta/api/seed"
+	"github.com/aporta/aporta/identity"
+	"github.com/aporta/aporta/tenants"
+	"github.com/aporta/aporta/workflows"
+)
+
+func main() {
+	if len(os.Args) < 2 {
+		fmt.Fprintln(os.Stderr, "usage: aporta serve|worker|migrate|seed")
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1]); err != nil {
+		slog.Error("aporta failed", "command", os.Args[1], "error", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, command string) error {
+	cfg, err := config.FromEnv()
+	if err != nil {
+		return err
+	}
+	log := newLogger(cfg.LogLevel)
+	slog.SetDefault(log)
+	t, err := tenants.Open(ctx, cfg.DirectoryDSN, cfg.ShardDSNs)
+	if err != nil {
+		return err
+	}
+	defer t.Close()
+
+	switch command {
+	case "migrate":
+		return t.Migrate(ctx, log)
+	}
+
+	tc, err := workflows.Dial(cfg, log)
+	if err != nil {
+		return err
+	}
+	defer tc.Close()
+
+	switch command {
+	case "serve":
+		return api.Serve(ctx, api.Deps{Config: cfg, Tenants: t, Temporal: tc, Log: log})
+	case "worker":
+		log.Info("worker started", "temporal", cfg.TemporalAddr)
+		return workflows.Run(ctx, tc, t)
+	case "seed":
+		hc := &http.Client{Timeout: 10 * time.Second}
+		return seed.Run(ctx, seed.Deps{
+			Tenants:  t,
+			Kratos:   identity.NewKratos(cfg.KratosAdmin, hc),
+			Keto:     identity.NewKeto(cfg.KetoRead, cfg.KetoWrite, hc),
+			Temporal: tc,
+		}, os.Stdout)
+	}
+	return fmt.Errorf("unknown command %q", command)
+}
+
+func newLogger(level string) *slog.Logger {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(level)); err != nil {
+		l = slog.LevelInfo
+	}
+	return slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: l}))
+}

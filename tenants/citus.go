@@ -1,0 +1,71 @@
+package tenants
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Querier is what catalog checks need: a pool or a transaction.
+type Querier interface {
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+}
+
+type constraint struct {
+	Table, Name, Kind string
+	Columns           []string
+	RefTable          *string
+	RefColumns        []string
+}
+
+// CitusViolations reads a shard's live catalog and lists every break of the co-location rules:
+// a table with organization_id (a tenant table) must have it in its primary key, in every unique
+// constraint and in every foreign key to another tenant table; reference tables (the rest) must not
+// point at tenant tables. Migrate refuses a schema with violations.
+func CitusViolations(ctx context.Context, q Querier) ([]string, error) {
+	rows, err := q.Query(ctx, queries.Get("TenantTables"))
+	if err != nil {
+		return nil, err
+	}
+	tenantTables, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, err
+	}
+	rows, err = q.Query(ctx, queries.Get("Constraints"))
+	if err != nil {
+		return nil, err
+	}
+	cons, err := pgx.CollectRows(rows, pgx.RowToStructByPos[constraint])
+	if err != nil {
+		return nil, err
+	}
+
+	isTenant := func(t string) bool { return slices.Contains(tenantTables, t) }
+	var out []string
+	hasPK := map[string]bool{}
+	for _, c := range cons {
+		switch {
+		case !isTenant(c.Table):
+			if c.Kind == "f" && c.RefTable != nil && isTenant(*c.RefTable) {
+				out = append(out, fmt.Sprintf("reference table %s: foreign key %s points at tenant table %s", c.Table, c.Name, *c.RefTable))
+			}
+		case c.Kind == "p" || c.Kind == "u":
+			hasPK[c.Table] = hasPK[c.Table] || c.Kind == "p"
+			if !slices.Contains(c.Columns, "organization_id") {
+				out = append(out, fmt.Sprintf("%s: constraint %s lacks organization_id", c.Table, c.Name))
+			}
+		case c.Kind == "f" && c.RefTable != nil && isTenant(*c.RefTable):
+			if !slices.Contains(c.Columns, "organization_id") || !slices.Contains(c.RefColumns, "organization_id") {
+				out = append(out, fmt.Sprintf("%s: foreign key %s must join on organization_id", c.Table, c.Name))
+			}
+		}
+	}
+	for _, t := range tenantTables {
+		if !hasPK[t] {
+			out = append(out, fmt.Sprintf("%s: no primary key", t))
+		}
+	}
+	return out, nil
+}

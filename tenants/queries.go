@@ -1,0 +1,82 @@
+package tenants
+
+import (
+	"embed"
+	"fmt"
+	"io/fs"
+	"strings"
+)
+
+//go:embed sql/*.sql
+var sqlFS embed.FS
+
+// Queries holds named SQL statements read from .sql files, each introduced by "-- name: X".
+// Keeping SQL in files lets reviewers read it as SQL; loading fails at start-up, never mid-request.
+type Queries map[string]string
+
+// LoadQueries parses every .sql file of fsys. A duplicated name is an error.
+func LoadQueries(fsys fs.FS) (Queries, error) {
+	q := Queries{}
+	files, err := fs.Glob(fsys, "*.sql")
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range files {
+		b, err := fs.ReadFile(fsys, f)
+		if err != nil {
+			return nil, err
+		}
+		var name string
+		var body strings.Builder
+		flush := func() error {
+			if name == "" {
+				return nil
+			}
+			if _, dup := q[name]; dup {
+				return fmt.Errorf("%s: query %q defined twice", f, name)
+			}
+			q[name] = strings.TrimSpace(body.String())
+			body.Reset()
+			return nil
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			if n, ok := strings.CutPrefix(strings.TrimSpace(line), "-- name:"); ok {
+				if err := flush(); err != nil {
+					return nil, err
+				}
+				name = strings.TrimSpace(n)
+				continue
+			}
+			body.WriteString(line)
+			body.WriteByte('\n')
+		}
+		if err := flush(); err != nil {
+			return nil, err
+		}
+	}
+	return q, nil
+}
+
+// MustLoadQueries is LoadQueries for embedded files, which are fixed at build time.
+func MustLoadQueries(fsys fs.FS, dir string) Queries {
+	sub, err := fs.Sub(fsys, dir)
+	if err != nil {
+		panic(err)
+	}
+	q, err := LoadQueries(sub)
+	if err != nil {
+		panic(err)
+	}
+	return q
+}
+
+// Get returns the named query; a missing name is a programming error caught by tests.
+func (q Queries) Get(name string) string {
+	s, ok := q[name]
+	if !ok {
+		panic("tenants: no query named " + name)
+	}
+	return s
+}
+
+var queries = MustLoadQueries(sqlFS, "sql")

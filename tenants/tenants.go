@@ -1,0 +1,141 @@
+// Package tenants owns every database connection: the directory (control plane) and one shard per
+// country. The rest of the code asks it for a Scope bound to an organisation and never opens
+// connections itself, so a query can only reach the shard its organisation lives in.
+package tenants
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// ErrUnknownOrganization is returned for an organisation id the directory does not know.
+var ErrUnknownOrganization = errors.New("tenants: unknown organization")
+
+// ErrUnknownCountry is returned for a country without a shard.
+var ErrUnknownCountry = errors.New("tenants: unknown country")
+
+// Tenants routes organisations to their country shard.
+type Tenants struct {
+	directory *pgxpool.Pool
+	shards    map[string]*pgxpool.Pool
+	// An organisation never changes country, so its routing can be cached for the process lifetime.
+	countries sync.Map // uuid.UUID → string
+}
+
+// Open creates the pools. pgxpool connects lazily, so a shard that is down fails its requests and
+// /readyz, not start-up.
+func Open(ctx context.Context, directoryDSN string, shardDSNs map[string]string) (*Tenants, error) {
+	t := &Tenants{shards: map[string]*pgxpool.Pool{}}
+	var err error
+	if t.directory, err = newPool(ctx, directoryDSN); err != nil {
+		return nil, fmt.Errorf("directory: %w", err)
+	}
+	for country, dsn := range shardDSNs {
+		if t.shards[country], err = newPool(ctx, dsn); err != nil {
+			t.Close()
+			return nil, fmt.Errorf("shard %s: %w", country, err)
+		}
+	}
+	return t, nil
+}
+
+func newPool(ctx context.Context, dsn string) (*pgxpool.Pool, error) {
+	cfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		return nil, err
+	}
+	cfg.ConnConfig.RuntimeParams["application_name"] = "aporta"
+	return pgxpool.NewWithConfig(ctx, cfg)
+}
+
+// Close closes every pool.
+func (t *Tenants) Close() {
+	if t.directory != nil {
+		t.directory.Close()
+	}
+	for _, p := range t.shards {
+		p.Close()
+	}
+}
+
+// Directory is the control-plane pool.
+func (t *Tenants) Directory() *pgxpool.Pool { return t.directory }
+
+// Countries lists the countries that have a shard.
+func (t *Tenants) Countries() []string {
+	out := make([]string, 0, len(t.shards))
+	for c := range t.shards {
+		out = append(out, c)
+	}
+	return out
+}
+
+// Shard returns a country's pool, for work that spans organisations (migrations, workers scanning due
+// charges). Request handlers use ForOrganization instead.
+func (t *Tenants) Shard(country string) (*pgxpool.Pool, error) {
+	p, ok := t.shards[country]
+	if !ok {
+		return nil, fmt.Errorf("%w: %q", ErrUnknownCountry, country)
+	}
+	return p, nil
+}
+
+// Scope is a shard pool bound to one organisation. Stores take a Scope and filter every query by
+// OrgID; the pool is exposed only through Query/Exec/Tx helpers that carry it.
+type Scope struct {
+	OrgID   uuid.UUID
+	Country string
+	pool    *pgxpool.Pool
+}
+
+// ForOrganization resolves an organisation's shard through the directory.
+func (t *Tenants) ForOrganization(ctx context.Context, orgID uuid.UUID) (Scope, error) {
+	if c, ok := t.countries.Load(orgID); ok {
+		return t.scope(orgID, c.(string))
+	}
+	var country string
+	err := t.directory.QueryRow(ctx, queries.Get("OrganizationCountry"), orgID).Scan(&country)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return Scope{}, ErrUnknownOrganization
+	}
+	if err != nil {
+		return Scope{}, fmt.Errorf("directory lookup: %w", err)
+	}
+	t.countries.Store(orgID, country)
+	return t.scope(orgID, country)
+}
+
+func (t *Tenants) scope(orgID uuid.UUID, country string) (Scope, error) {
+	p, err := t.Shard(country)
+	if err != nil {
+		return Scope{}, err
+	}
+	return Scope{OrgID: orgID, Country: country, pool: p}, nil
+}
+
+// QueryRow runs a single-row query on the organisation's shard.
+func (s Scope) QueryRow(ctx context.Context, sql string, args ...any) pgx.Row {
+	return s.pool.QueryRow(ctx, sql, args...)
+}
+
+// Query runs a query on the organisation's shard.
+func (s Scope) Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error) {
+	return s.pool.Query(ctx, sql, args...)
+}
+
+// Exec runs a statement on the organisation's shard.
+func (s Scope) Exec(ctx context.Context, sql string, args ...any) error {
+	_, err := s.pool.Exec(ctx, sql, args...)
+	return err
+}
+
+// Tx runs fn in a transaction on the organisation's shard, committing when fn returns nil.
+func (s Scope) Tx(ctx context.Context, fn func(pgx.Tx) error) error {
+	return pgx.BeginFunc(ctx, s.pool, fn)
+}

@@ -1,0 +1,51 @@
+package onboarding
+
+import (
+	"context"
+	"embed"
+	"fmt"
+
+	"github.com/google/uuid"
+
+	"github.com/aporta/aporta/tenants"
+)
+
+//go:embed sql/*.sql
+var sqlFS embed.FS
+
+var queries = tenants.MustLoadQueries(sqlFS, "sql")
+
+// Activities hold the onboarding workflow's side effects.
+type Activities struct {
+	Tenants *tenants.Tenants
+}
+
+// CompleteStep records a completed step in the organisation's shard. Idempotent.
+func (a *Activities) CompleteStep(ctx context.Context, orgID, step string) error {
+	scope, err := a.scope(ctx, orgID)
+	if err != nil {
+		return err
+	}
+	return scope.Exec(ctx, queries.Get("CompleteStep"), scope.OrgID, step)
+}
+
+// SetStatus moves the account to a new status in its shard and in the directory. Idempotent.
+func (a *Activities) SetStatus(ctx context.Context, orgID, status string) error {
+	scope, err := a.scope(ctx, orgID)
+	if err != nil {
+		return err
+	}
+	if err := scope.Exec(ctx, queries.Get("SetShardStatus"), scope.OrgID, status); err != nil {
+		return err
+	}
+	_, err = a.Tenants.Directory().Exec(ctx, queries.Get("SetDirectoryStatus"), scope.OrgID, status)
+	return err
+}
+
+func (a *Activities) scope(ctx context.Context, orgID string) (tenants.Scope, error) {
+	id, err := uuid.Parse(orgID)
+	if err != nil {
+		return tenants.Scope{}, fmt.Errorf("organization id: %w", err)
+	}
+	return a.Tenants.ForOrganization(ctx, id)
+}

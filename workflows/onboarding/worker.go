@@ -1,0 +1,13 @@
+package onboarding
+
+import (
+	"go.temporal.io/sdk/worker"
+
+	"github.com/aporta/aporta/tenants"
+)
+
+// Register adds the onboarding workflow and its activities to a worker on TaskQueue.
+func Register(w worker.Registry, t *tenants.Tenants) {
+	w.RegisterWorkflow(Workflow)
+	w.RegisterActivity(&Activities{Tenants: t})
+}

@@ -1,0 +1,95 @@
+// Package onboarding follows an organisation from signup to an enabled account: the verification,
+// gateway and documents steps, then review by staff. One workflow per organisation.
+package onboarding
+
+import (
+	"slices"
+	"time"
+
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+)
+
+// TaskQueue is the onboarding task queue.
+const TaskQueue = "onboarding"
+
+// Steps in the order the onboarding step bar shows them.
+const (
+	StepVerification = "verification"
+	StepGateway      = "gateway"
+	StepDocuments    = "documents"
+)
+
+// Signals and queries.
+const (
+	SignalStepCompleted = "step-completed"
+	SignalEnabled       = "account-enabled"
+	QueryState          = "state"
+)
+
+// WorkflowID is derived from the organisation, so starting onboarding twice is a no-op.
+func WorkflowID(orgID string) string { return "onboarding/" + orgID }
+
+// Input starts the workflow.
+type Input struct {
+	OrganizationID string
+}
+
+// State is what the state query answers.
+type State struct {
+	Completed []string `json:"completed"`
+	Status    string   `json:"status"`
+}
+
+// Workflow records each completed step; when every step is done the account waits for staff
+// review ("verifying"); the enabled signal finishes onboarding.
+func Workflow(ctx workflow.Context, in Input) (State, error) {
+	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: 30 * time.Second,
+		RetryPolicy:         &temporal.RetryPolicy{InitialInterval: time.Second, MaximumInterval: time.Minute},
+	})
+	var a *Activities
+	st := State{Status: "onboarding", Completed: []string{}}
+	if err := workflow.SetQueryHandler(ctx, QueryState, func() (State, error) { return st, nil }); err != nil {
+		return st, err
+	}
+
+	steps := workflow.GetSignalChannel(ctx, SignalStepCompleted)
+	enabled := workflow.GetSignalChannel(ctx, SignalEnabled)
+	for st.Status != "enabled" {
+		sel := workflow.NewSelector(ctx)
+		sel.AddReceive(steps, func(c workflow.ReceiveChannel, _ bool) {
+			var step string
+			c.Receive(ctx, &step)
+			if !validStep(step) || slices.Contains(st.Completed, step) {
+				return
+			}
+			if err := workflow.ExecuteActivity(ctx, a.CompleteStep, in.OrganizationID, step).Get(ctx, nil); err != nil {
+				workflow.GetLogger(ctx).Error("recording step failed", "step", step, "error", err)
+				return
+			}
+			st.Completed = append(st.Completed, step)
+		})
+		sel.AddReceive(enabled, func(c workflow.ReceiveChannel, _ bool) {
+			c.Receive(ctx, nil)
+			st.Status = "enabled"
+		})
+		sel.Select(ctx)
+
+		next := st.Status
+		if st.Status == "onboarding" && slices.Contains(st.Completed, StepDocuments) {
+			next = "verifying"
+		}
+		if next != st.Status || st.Status == "enabled" {
+			if err := workflow.ExecuteActivity(ctx, a.SetStatus, in.OrganizationID, next).Get(ctx, nil); err != nil {
+				return st, err
+			}
+			st.Status = next
+		}
+	}
+	return st, nil
+}
+
+func validStep(s string) bool {
+	return s == StepVerification || s == StepGateway || s == StepDocuments
+}
