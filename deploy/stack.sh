@@ -13,6 +13,8 @@ set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 profile=${1:?usage: stack.sh dev|test [CMD…]}
+log() { printf '\033[32m[%s]\033[0m %s\n' "$profile" "$*" >&2; }
+die() { printf '\033[31m[%s] %s\033[0m\n' "$profile" "$*" >&2; exit 1; }
 shift
 bin=${APORTA_CACHE:-$HOME/.cache/aporta}/bin
 pgbin=$(ls -d /usr/lib/postgresql/15/bin 2>/dev/null || dirname "$(command -v pg_ctl)")
@@ -25,19 +27,20 @@ case $profile in
     bcrypt_cost=10
     ;;
   test)
-    data=$root/.data-test
+    # APORTA_TEST_SLOT=N (1–9) runs another test stack beside the default one, ports shifted by 10·N.
+    slot=${APORTA_TEST_SLOT:-0}
+    [[ $slot =~ ^[0-9]$ ]] || die "APORTA_TEST_SLOT must be 0–9"
+    o=$((slot * 10))
+    data=$root/.data-test${slot#0}
     rm -rf "$data" # every test run starts from empty databases
-    app_port=18080 pg_port=54340 temporal_port=17233 temporal_ui_port=18233
-    kratos_public_port=14433 kratos_admin_port=14434 keto_port=14466 gateway_port=18090
+    app_port=$((18080 + o)) pg_port=$((54340 + o)) temporal_port=$((17233 + o)) temporal_ui_port=$((18233 + o))
+    kratos_public_port=$((14433 + o)) kratos_admin_port=$((14434 + o)) keto_port=$((14466 + o)) gateway_port=$((18090 + o))
     bcrypt_cost=4 # the lowest Kratos allows: hashing speed is not what the tests check
     ;;
   *) echo "unknown profile $profile" >&2; exit 2 ;;
 esac
 logs=$data/logs
 mkdir -p "$logs"
-
-log() { printf '\033[32m[%s]\033[0m %s\n' "$profile" "$*" >&2; }
-die() { printf '\033[31m[%s] %s\033[0m\n' "$profile" "$*" >&2; exit 1; }
 
 pids=()
 cleanup() {

@@ -1,0 +1,162 @@
+// Package authz decides who may call what. A request to the manage area needs a Kratos session
+// (Authenticate), and each route declares the Keto permit it needs on the user's organisation
+// (Require). Handlers then read the user and the organisation from the context.
+package authz
+
+import (
+	"context"
+	"errors"
+	"net/http"
+
+	"github.com/gin-gonic/gin"
+	"github.com/google/uuid"
+
+	"github.com/aporta/aporta/api/apierror"
+	"github.com/aporta/aporta/identity"
+	"github.com/aporta/aporta/tenants"
+)
+
+// Permits of the Organization namespace (identity/namespaces.keto.ts), in the order the abilities
+// list reports them.
+const (
+	View               = "view"
+	EditCampaigns      = "edit_campaigns"
+	PublishCampaigns   = "publish_campaigns"
+	ManageDonations    = "manage_donations"
+	ExportData         = "export_data"
+	ManageUsers        = "manage_users"
+	ManageOrganization = "manage_organization"
+)
+
+// Permits lists every organisation permit.
+var Permits = []string{View, EditCampaigns, PublishCampaigns, ManageDonations, ExportData, ManageUsers, ManageOrganization}
+
+// SessionResolver finds the user behind a request's cookies.
+type SessionResolver interface {
+	FromCookie(ctx context.Context, cookieHeader string) (identity.User, error)
+}
+
+// PermissionChecker asks Keto.
+type PermissionChecker interface {
+	Check(ctx context.Context, namespace, object, permit, userID string) (bool, error)
+}
+
+// MembershipLister lists a user's organisations from the directory.
+type MembershipLister interface {
+	MembershipsOf(ctx context.Context, userID uuid.UUID) ([]tenants.Membership, error)
+}
+
+// Authz holds the collaborators of the middleware.
+type Authz struct {
+	sessions    SessionResolver
+	permissions PermissionChecker
+	memberships MembershipLister
+}
+
+// New builds the middleware set.
+func New(s SessionResolver, p PermissionChecker, m MembershipLister) *Authz {
+	return &Authz{sessions: s, permissions: p, memberships: m}
+}
+
+const (
+	userKey = "aporta.user"
+	orgKey  = "aporta.organization"
+	// OrganizationHeader picks one of the user's organisations; without it, the first one.
+	OrganizationHeader = "X-Organization-Id"
+)
+
+// Authenticate requires a valid session and stores the user in the context.
+func (a *Authz) Authenticate() gin.HandlerFunc {
+	return func(c *gin.Context) {
+		u, err := a.sessions.FromCookie(c.Request.Context(), c.GetHeader("Cookie"))
+		if errors.Is(err, identity.ErrNoSession) {
+			apierror.Abort(c, apierror.Unauthorized())
+			return
+		}
+		if err != nil {
+			apierror.Abort(c, err)
+			return
+		}
+		c.Set(userKey, u)
+		c.Next()
+	}
+}
+
+// Require checks the permit on the user's current organisation and stores the membership in the
+// context. Authenticate must run first.
+func (a *Authz) Require(permit string) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		u := User(c)
+		m, err := a.currentMembership(c, u.ID)
+		if err != nil {
+			apierror.Abort(c, err)
+			return
+		}
+		ok, err := a.permissions.Check(c.Request.Context(), identity.NamespaceOrganization, m.OrganizationID.String(), permit, u.ID.String())
+		if err != nil {
+			apierror.Abort(c, err)
+			return
+		}
+		if !ok {
+			apierror.Abort(c, apierror.Forbidden())
+			return
+		}
+		c.Set(orgKey, m)
+		c.Next()
+	}
+}
+
+// Abilities lists the permits the user holds on their current organisation.
+func (a *Authz) Abilities(c *gin.Context) ([]string, tenants.Membership, error) {
+	u := User(c)
+	m, err := a.currentMembership(c, u.ID)
+	if err != nil {
+		return nil, m, err
+	}
+	out := []string{}
+	for _, p := range Permits {
+		ok, err := a.permissions.Check(c.Request.Context(), identity.NamespaceOrganization, m.OrganizationID.String(), p, u.ID.String())
+		if err != nil {
+			return nil, m, err
+		}
+		if ok {
+			out = append(out, p)
+		}
+	}
+	return out, m, nil
+}
+
+func (a *Authz) currentMembership(c *gin.Context, userID uuid.UUID) (tenants.Membership, error) {
+	ms, err := a.memberships.MembershipsOf(c.Request.Context(), userID)
+	if err != nil {
+		return tenants.Membership{}, err
+	}
+	if len(ms) == 0 {
+		return tenants.Membership{}, apierror.Forbidden()
+	}
+	want := c.GetHeader(OrganizationHeader)
+	if want == "" {
+		return ms[0], nil
+	}
+	for _, m := range ms {
+		if m.OrganizationID.String() == want {
+			return m, nil
+		}
+	}
+	// Another organisation's id is answered like an unknown one: nothing about it leaks.
+	return tenants.Membership{}, apierror.New(http.StatusNotFound, "not_found")
+}
+
+// User is the authenticated user (Authenticate ran).
+func User(c *gin.Context) identity.User {
+	u, _ := c.Get(userKey)
+	user, _ := u.(identity.User)
+	return user
+}
+
+// Organization is the organisation Require checked the permit on.
+func Organization(c *gin.Context) tenants.Membership {
+	m, _ := c.Get(orgKey)
+	membership, _ := m.(tenants.Membership)
+	return membership
+}

@@ -1,0 +1,168 @@
+package api_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/google/uuid"
+	"github.com/stretchr/testify/require"
+
+	"github.com/aporta/aporta/api"
+	"github.com/aporta/aporta/tenants"
+	"github.com/aporta/aporta/tenants/tenantstest"
+	"github.com/aporta/aporta/workflows"
+)
+
+// newServer builds the real router against the test stack, in process.
+func newServer(t *testing.T) (*httptest.Server, *tenants.Tenants) {
+	t.Helper()
+	cfg := tenantstest.Config(t)
+	tt := tenantstest.Open(t)
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	tc, err := workflows.Dial(cfg, log)
+	require.NoError(t, err)
+	t.Cleanup(tc.Close)
+	r, err := api.NewRouter(api.Deps{Config: cfg, Tenants: tt, Temporal: tc, Log: log})
+	require.NoError(t, err)
+	srv := httptest.NewServer(r)
+	t.Cleanup(srv.Close)
+	return srv, tt
+}
+
+type envelope struct {
+	Error struct {
+		Code      string `json:"code"`
+		Message   string `json:"message"`
+		RequestID string `json:"request_id"`
+	} `json:"error"`
+}
+
+func get(t *testing.T, url string, header ...string) (*http.Response, []byte) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, url, nil)
+	require.NoError(t, err)
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	res, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	require.NoError(t, err)
+	return res, b
+}
+
+func TestReadyzReportsEveryDependency(t *testing.T) {
+	t.Parallel()
+	srv, _ := newServer(t)
+	res, body := get(t, srv.URL+"/readyz")
+	require.Equal(t, http.StatusOK, res.StatusCode, string(body))
+	var out struct {
+		Status string `json:"status"`
+		Checks []struct {
+			Name string `json:"name"`
+			OK   bool   `json:"ok"`
+		} `json:"checks"`
+	}
+	require.NoError(t, json.Unmarshal(body, &out))
+	require.Equal(t, "ok", out.Status)
+	names := []string{}
+	for _, c := range out.Checks {
+		require.True(t, c.OK, c.Name)
+		names = append(names, c.Name)
+	}
+	require.ElementsMatch(t, []string{"directory", "temporal", "kratos", "keto",
+		"shard_ar", "shard_br", "shard_cl", "shard_co", "shard_mx", "shard_pe", "shard_uy"}, names)
+
+	res, _ = get(t, srv.URL+"/healthz")
+	require.Equal(t, http.StatusOK, res.StatusCode)
+}
+
+func TestErrorsAreJSONInTheRequestLanguage(t *testing.T) {
+	t.Parallel()
+	srv, _ := newServer(t)
+
+	res, body := get(t, srv.URL+"/manage/api/nothing-here")
+	require.Equal(t, http.StatusUnauthorized, res.StatusCode, "the session is checked before routing reveals anything")
+	var e envelope
+	require.NoError(t, json.Unmarshal(body, &e))
+	require.Equal(t, "unauthorized", e.Error.Code)
+	require.Equal(t, "Inicia sesión para continuar.", e.Error.Message)
+	require.NotEmpty(t, res.Header.Get("X-Request-Id"))
+
+	res, body = get(t, srv.URL+"/api/public/campaigns/does-not-exist", "Accept-Language", "pt-BR")
+	require.Equal(t, http.StatusNotFound, res.StatusCode)
+	require.NoError(t, json.Unmarshal(body, &e))
+	require.Equal(t, "Não encontramos o que você procura.", e.Error.Message)
+
+	req, _ := http.NewRequest(http.MethodPost, srv.URL+"/manage/api/campaigns?locale=en", strings.NewReader("{}"))
+	req.Header.Set("Content-Type", "application/json")
+	r, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	b, _ := io.ReadAll(r.Body)
+	r.Body.Close()
+	require.Equal(t, http.StatusForbidden, r.StatusCode, "a mutating manage call without the CSRF token")
+	require.NoError(t, json.Unmarshal(b, &e))
+	require.Equal(t, "csrf_invalid", e.Error.Code)
+	require.Equal(t, "Your page session expired. Reload the page and try again.", e.Error.Message)
+}
+
+func TestPageCarriesCSRFTokenAndAppRoutesFallBackToIt(t *testing.T) {
+	t.Parallel()
+	srv, _ := newServer(t)
+	for _, path := range []string{"/", "/manage/dashboard", "/d/some-campaign"} {
+		res, body := get(t, srv.URL+path)
+		require.Equal(t, http.StatusOK, res.StatusCode, path)
+		require.Contains(t, string(body), `<meta name="csrf-token" content="`, path)
+		require.Equal(t, "no-store", res.Header.Get("Cache-Control"))
+	}
+	res, _ := get(t, srv.URL+"/assets/missing-file.js")
+	require.Equal(t, http.StatusNotFound, res.StatusCode)
+}
+
+func TestKratosPublicAPIIsOnOurOrigin(t *testing.T) {
+	t.Parallel()
+	srv, _ := newServer(t)
+	res, body := get(t, srv.URL+"/.ory/kratos/public/health/alive")
+	require.Equal(t, http.StatusOK, res.StatusCode, string(body))
+	res, body = get(t, srv.URL+"/.ory/kratos/public/self-service/login/api")
+	require.Equal(t, http.StatusOK, res.StatusCode, string(body))
+	require.Contains(t, string(body), `"ui"`)
+}
+
+func TestPublicCampaignIsReadFromItsShard(t *testing.T) {
+	t.Parallel()
+	srv, tt := newServer(t)
+	ctx := context.Background()
+	org := tenants.Organization{ID: uuid.New(), Name: "Instituto Esperança", Country: "BR"}
+	require.NoError(t, tt.CreateOrganization(ctx, org, ""))
+	scope, err := tt.ForOrganization(ctx, org.ID)
+	require.NoError(t, err)
+	// Rows written directly, so this test checks routing, not the campaign package's validation.
+	addCampaign := func(slug, title string, published bool) {
+		id := uuid.New()
+		require.NoError(t, scope.Exec(ctx, `INSERT INTO campaigns (organization_id, id, slug, title, type, currency, published)
+			VALUES ($1, $2, $3, $4, 'fundraise', 'BRL', $5)`, org.ID, id, slug, title, published))
+		require.NoError(t, tt.AddPublicRoute(ctx, slug, tenants.Route{CampaignID: id, OrganizationID: org.ID, Country: "BR"}))
+	}
+	slug := "esperanca-" + uuid.NewString()[:8]
+	addCampaign(slug, "Doe agora", true)
+
+	res, body := get(t, srv.URL+"/api/public/campaigns/"+slug)
+	require.Equal(t, http.StatusOK, res.StatusCode, string(body))
+	var p map[string]any
+	require.NoError(t, json.Unmarshal(body, &p))
+	require.Equal(t, "Doe agora", p["title"])
+	require.Equal(t, "BRL", p["currency"])
+
+	unpublished := "rascunho-" + uuid.NewString()[:8]
+	addCampaign(unpublished, "Rascunho", false)
+	res, _ = get(t, srv.URL+"/api/public/campaigns/"+unpublished)
+	require.Equal(t, http.StatusNotFound, res.StatusCode, "an unpublished campaign is not public")
+}

@@ -1,0 +1,84 @@
+import { expect, test, type Page } from '@playwright/test';
+
+const SCREENS = 'test-results/screens';
+const viewports = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
+
+// Animations are finished first, so a screenshot never catches a modal or banner mid-transition.
+const shot = (page: Page, file: string, fullPage = false) =>
+  page.screenshot({ path: `${SCREENS}/${file}.png`, fullPage, animations: 'disabled' });
+
+async function screenshotAll(page: Page, name: string) {
+  for (const [device, size] of Object.entries(viewports)) {
+    await page.setViewportSize(size);
+    await shot(page, `${name}-${device}`, true);
+  }
+  await page.setViewportSize(viewports.desktop);
+}
+
+test('landing page speaks Spanish by default and English on ?locale=en', async ({ page }) => {
+  await page.setViewportSize(viewports.desktop);
+  await page.goto('/');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Donaciones mensuales que sostienen tu causa');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'es');
+  // Wait for the status card to settle (a table against the real stack, an error without /readyz).
+  await expect(page.getByRole('table', { name: 'Dependencias' }).or(page.getByRole('alert'))).toBeVisible();
+  await screenshotAll(page, 'landing-es');
+
+  await page.goto('/?locale=en');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Monthly donations that sustain your cause');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+
+  // The switch keeps the choice in the URL, and links carry it along.
+  await page.getByText('PT', { exact: true }).click();
+  await expect(page).toHaveURL(/locale=pt/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Doações mensais que sustentam a sua causa');
+  await page.getByRole('link', { name: 'Ver o kit de interface' }).click();
+  await expect(page).toHaveURL(/\/kit\?locale=pt/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Kit de interface');
+});
+
+test('kit: save-status banner and copy-link button', async ({ page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.setViewportSize(viewports.desktop);
+  await page.goto('/kit');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Kit de interfaz');
+  await screenshotAll(page, 'kit-es');
+
+  const banner = page.locator('[data-save-status]');
+  await page.getByRole('button', { name: 'Guardar', exact: true }).click();
+  await expect(banner).toHaveText('guardando...');
+  await expect(banner).toHaveText('Guardado correctamente');
+  await shot(page, 'kit-saved-desktop');
+  await expect(banner).toBeHidden({ timeout: 8000 });
+
+  await page.getByRole('button', { name: 'Guardar con error' }).click();
+  await expect(banner).toHaveText('Error al guardar');
+
+  const copy = page.getByRole('button', { name: 'Copiar enlace' });
+  await copy.click();
+  await expect(page.getByRole('button', { name: '¡Enlace copiado!' })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('https://aporta.org/c/agua-para-todos');
+  await expect(page.getByRole('button', { name: 'Copiar enlace' })).toBeVisible({ timeout: 5000 });
+
+  await page.getByRole('button', { name: 'Siguiente' }).click();
+  await expect(page.getByText('Mostrando 11–20 de 42')).toBeVisible();
+
+  await page.getByRole('button', { name: 'Descargar por correo' }).click();
+  await page.getByRole('button', { name: 'Enviar enlace' }).click();
+  await expect(page.getByText('Te enviamos un enlace de descarga por correo electrónico.')).toBeVisible();
+  await shot(page, 'kit-download-desktop');
+  await page.getByRole('button', { name: 'Entendido' }).click();
+
+  await page.setViewportSize(viewports.phone);
+  await page.getByRole('button', { name: 'Descartar donación' }).click();
+  await expect(page.getByRole('radio', { name: 'El donante pidió dejar de donar' })).toBeChecked();
+  await shot(page, 'kit-discard-phone');
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toBeHidden();
+});
+
+test('unknown paths show the not-found page', async ({ page }) => {
+  await page.goto('/no-existe');
+  await expect(page.getByRole('heading', { name: 'No encontramos esta página' })).toBeVisible();
+  await screenshotAll(page, 'not-found');
+});

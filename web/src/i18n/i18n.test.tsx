@@ -1,0 +1,68 @@
+import { render, screen } from '@testing-library/react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { describe, expect, it } from 'vitest';
+import en from '../../lang/en.json';
+import es from '../../lang/es.json';
+import pt from '../../lang/pt.json';
+import { AppIntlProvider } from './AppIntlProvider';
+import { matchLocale, pageLocale, resolveLocale } from './locale';
+
+describe('catalogues', () => {
+  it('es, en and pt define exactly the same message ids', () => {
+    const ids = Object.keys(es).sort();
+    expect(Object.keys(en).sort()).toEqual(ids);
+    expect(Object.keys(pt).sort()).toEqual(ids);
+  });
+});
+
+describe('locale resolution', () => {
+  it('falls back from regional variants and rejects unknown languages', () => {
+    expect(matchLocale('es-AR')).toBe('es');
+    expect(matchLocale('pt_BR')).toBe('pt');
+    expect(matchLocale('EN')).toBe('en');
+    expect(matchLocale('fr')).toBeUndefined();
+    expect(matchLocale(undefined)).toBeUndefined();
+  });
+
+  it('prefers the query param, then the page declaration, then the browser, then es', () => {
+    expect(resolveLocale({ query: 'en', declared: ['pt'], navigator: ['es'] })).toBe('en');
+    expect(resolveLocale({ query: 'xx', declared: [undefined, 'pt-BR'], navigator: ['en'] })).toBe('pt');
+    expect(resolveLocale({ navigator: ['fr-FR', 'en-GB'] })).toBe('en');
+    expect(resolveLocale({ navigator: ['de'] })).toBe('es');
+  });
+
+  it('reads the page meta before <html lang>', () => {
+    const doc = document.implementation.createHTMLDocument();
+    doc.documentElement.lang = 'en';
+    expect(pageLocale(doc, { languages: ['es'], language: 'es' } as unknown as Navigator)).toBe('en');
+    doc.head.innerHTML = '<meta name="aporta-locale" content="pt-BR">';
+    expect(pageLocale(doc, { languages: [], language: 'es' } as unknown as Navigator)).toBe('pt');
+  });
+});
+
+function Probe() {
+  const intl = useIntl();
+  return <span data-testid="imperative">{intl.formatMessage({ id: 'not.there', defaultMessage: 'Fuente' })}</span>;
+}
+
+describe('AppIntlProvider', () => {
+  it('renders catalogue messages with their values', () => {
+    render(
+      <AppIntlProvider locale="en" messages={en}>
+        <FormattedMessage id="table.range" defaultMessage="x" values={{ from: 1, to: 10, total: 42 }} />
+      </AppIntlProvider>,
+    );
+    expect(screen.getByText('Showing 1–10 of 42')).toBeInTheDocument();
+  });
+
+  it('marks a missing message instead of falling back to the source text', () => {
+    render(
+      <AppIntlProvider locale="es" messages={{}}>
+        <FormattedMessage id="nav.home" defaultMessage="Inicio" />
+        <Probe />
+      </AppIntlProvider>,
+    );
+    expect(screen.getByText('[missing: nav.home]')).toBeInTheDocument();
+    expect(screen.getByTestId('imperative')).toHaveTextContent('[missing: not.there]');
+  });
+});

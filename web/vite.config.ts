@@ -1,0 +1,56 @@
+/// <reference types="vitest/config" />
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { defineConfig, type Plugin } from 'vite';
+import react from '@vitejs/plugin-react';
+import { tanstackRouter } from '@tanstack/router-plugin/vite';
+
+const backend = 'http://localhost:8080';
+const proxied = ['/api', '/manage/api', '/internal/api', '/account/api', '/healthz', '/readyz', '/.ory'];
+
+// emptyOutDir wipes dist/, but Go's `//go:embed dist` needs the directory (and a
+// tracked file in it) to exist in a clean clone, so the marker is put back after each build.
+function keepDistMarker(): Plugin {
+  return {
+    name: 'aporta-keep-dist-marker',
+    apply: 'build',
+    closeBundle() {
+      writeFileSync(resolve(import.meta.dirname, 'dist/.keep'), '');
+    },
+  };
+}
+
+export default defineConfig({
+  base: '/',
+  plugins: [
+    tanstackRouter({ target: 'react', autoCodeSplitting: true }),
+    react(),
+    keepDistMarker(),
+  ],
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    rolldownOptions: {
+      output: {
+        // Libraries change far less often than the app: separate chunks stay cached across deploys.
+        codeSplitting: {
+          groups: [
+            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
+            { name: 'mantine', test: /node_modules[\\/]@mantine[\\/]/ },
+            { name: 'tanstack', test: /node_modules[\\/]@tanstack[\\/]/ },
+            { name: 'intl', test: /node_modules[\\/](react-intl|@formatjs|intl-messageformat)[\\/]/ },
+          ],
+        },
+      },
+    },
+  },
+  server: {
+    proxy: Object.fromEntries(proxied.map((path) => [path, backend])),
+  },
+  test: {
+    environment: 'jsdom',
+    setupFiles: ['./src/test/setup.ts'],
+    include: ['src/**/*.test.{ts,tsx}'],
+    css: false,
+  },
+});
