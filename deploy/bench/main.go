@@ -1,0 +1,163 @@
+// Command bench measures Aporta against a running stack and prints each figure beside a reference
+// measured in the same run, so the ratio means something on a shared, noisy machine.
+//
+//	go run ./deploy/bench -duration 10s -concurrency 16
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"net/http"
+	"os"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/aporta/aporta/api/config"
+	"github.com/aporta/aporta/tenants"
+)
+
+func main() {
+	duration := flag.Duration("duration", 10*time.Second, "how long each case runs")
+	concurrency := flag.Int("concurrency", 16, "concurrent clients")
+	flag.Parse()
+	ctx := context.Background()
+	cfg, err := config.FromEnv()
+	if err != nil {
+		log.Fatal(err)
+	}
+	base := cfg.PublicURL
+	t, err := tenants.Open(ctx, cfg.DirectoryDSN, cfg.ShardDSNs)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer t.Close()
+	slug := setup(ctx, t)
+
+	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: *concurrency}}
+	get := func(url string) func() error {
+		return func() error {
+			res, err := hc.Get(url)
+			if err != nil {
+				return err
+			}
+			_, _ = io.Copy(io.Discard, res.Body)
+			res.Body.Close()
+			if res.StatusCode != http.StatusOK {
+				return fmt.Errorf("%s: %d", url, res.StatusCode)
+			}
+			return nil
+		}
+	}
+	// The reference for a tenant-scoped read: the same two lookups (directory route, shard row) as
+	// bare pgx queries, without HTTP, routing or JSON.
+	bare := func() error {
+		var cid, oid uuid.UUID
+		var country string
+		if err := t.Directory().QueryRow(ctx, `SELECT campaign_id, organization_id, country FROM public_routes WHERE slug = $1`, slug).
+			Scan(&cid, &oid, &country); err != nil {
+			return err
+		}
+		pool, err := t.Shard(country)
+		if err != nil {
+			return err
+		}
+		var title string
+		return pool.QueryRow(ctx, `SELECT c.title FROM campaigns c JOIN organizations o ON o.organization_id = c.organization_id
+			WHERE c.organization_id = $1 AND c.id = $2 AND c.published`, oid, cid).Scan(&title)
+	}
+
+	fmt.Printf("Aporta benchmarks: %d clients, %s per case, on %s\n\n", *concurrency, *duration, base)
+	fmt.Printf("%-44s %12s %10s %10s   %s\n", "case", "req/s", "p50", "p99", "ratio to reference (req/s)")
+	compare("GET /readyz (probes 11 dependencies)", "GET /healthz (no dependency)",
+		run(get(base+"/readyz"), *concurrency, *duration), run(get(base+"/healthz"), *concurrency, *duration))
+	compare("GET /api/public/campaigns/{slug}", "bare pgx: route + shard row",
+		run(get(base+"/api/public/campaigns/"+slug), *concurrency, *duration), run(bare, *concurrency, *duration))
+}
+
+func setup(ctx context.Context, t *tenants.Tenants) string {
+	org := tenants.Organization{ID: uuid.New(), Name: "Fundación Benchmark", Country: "AR"}
+	if err := t.CreateOrganization(ctx, org, ""); err != nil {
+		log.Fatal(err)
+	}
+	scope, err := t.ForOrganization(ctx, org.ID)
+	if err != nil {
+		log.Fatal(err)
+	}
+	id, slug := uuid.New(), "bench-"+uuid.NewString()[:8]
+	if err := scope.Exec(ctx, `INSERT INTO campaigns (organization_id, id, slug, title, type, currency, published)
+		VALUES ($1, $2, $3, 'Benchmark', 'fundraise', 'ARS', true)`, org.ID, id, slug); err != nil {
+		log.Fatal(err)
+	}
+	if err := t.AddPublicRoute(ctx, slug, tenants.Route{CampaignID: id, OrganizationID: org.ID, Country: "AR"}); err != nil {
+		log.Fatal(err)
+	}
+	return slug
+}
+
+type result struct {
+	rps      float64
+	p50, p99 time.Duration
+	errors   int
+}
+
+// run calls fn from n goroutines for d and reports throughput and latency percentiles.
+func run(fn func() error, n int, d time.Duration) result {
+	var mu sync.Mutex
+	var lat []time.Duration
+	errs := 0
+	deadline := time.Now().Add(d)
+	var wg sync.WaitGroup
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var mine []time.Duration
+			bad := 0
+			for time.Now().Before(deadline) {
+				start := time.Now()
+				if err := fn(); err != nil {
+					bad++
+					if bad == 1 {
+						fmt.Fprintln(os.Stderr, "error:", err)
+					}
+					continue
+				}
+				mine = append(mine, time.Since(start))
+			}
+			mu.Lock()
+			lat = append(lat, mine...)
+			errs += bad
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	slices.Sort(lat)
+	r := result{rps: float64(len(lat)) / d.Seconds(), errors: errs}
+	if len(lat) > 0 {
+		r.p50, r.p99 = lat[len(lat)/2], lat[len(lat)*99/100]
+	}
+	return r
+}
+
+func compare(name, refName string, r, ref result) {
+	row := func(label string, x result) {
+		fmt.Printf("%-44s %12.0f %10s %10s", label, x.rps, x.p50.Round(10*time.Microsecond), x.p99.Round(10*time.Microsecond))
+		if x.errors > 0 {
+			fmt.Printf("   (%d errors)", x.errors)
+		}
+	}
+	row(name, r)
+	ratio := 0.0
+	if ref.rps > 0 {
+		ratio = r.rps / ref.rps
+	}
+	fmt.Printf("   %.2f× of reference\n", ratio)
+	row("  reference: "+refName, ref)
+	fmt.Println()
+}
