@@ -5,7 +5,7 @@ import en from '../../lang/en.json';
 import es from '../../lang/es.json';
 import pt from '../../lang/pt.json';
 import { AppIntlProvider } from './AppIntlProvider';
-import { matchLocale, pageLocale, resolveLocale } from './locale';
+import { matchLocale, pageLocale, rememberLocale, resolveLocale } from './locale';
 
 describe('catalogues', () => {
   it('es, en and pt define exactly the same message ids', () => {
@@ -24,19 +24,24 @@ describe('locale resolution', () => {
     expect(matchLocale(undefined)).toBeUndefined();
   });
 
-  it('prefers the query param, then the page declaration, then the browser, then es', () => {
-    expect(resolveLocale({ query: 'en', declared: ['pt'], navigator: ['es'] })).toBe('en');
-    expect(resolveLocale({ query: 'xx', declared: [undefined, 'pt-BR'], navigator: ['en'] })).toBe('pt');
-    expect(resolveLocale({ navigator: ['fr-FR', 'en-GB'] })).toBe('en');
-    expect(resolveLocale({ navigator: ['de'] })).toBe('es');
+  it('prefers the query param, then the page declaration, then es', () => {
+    expect(resolveLocale({ query: 'en', declared: ['pt'] })).toBe('en');
+    expect(resolveLocale({ query: 'xx', declared: [undefined, 'pt-BR'] })).toBe('pt');
+    expect(resolveLocale({ declared: ['fr-FR'] })).toBe('es');
+    expect(resolveLocale({})).toBe('es');
   });
 
   it('reads the page meta before <html lang>', () => {
     const doc = document.implementation.createHTMLDocument();
     doc.documentElement.lang = 'en';
-    expect(pageLocale(doc, { languages: ['es'], language: 'es' } as unknown as Navigator)).toBe('en');
+    expect(pageLocale(doc)).toBe('en');
     doc.head.innerHTML = '<meta name="aporta-locale" content="pt-BR">';
-    expect(pageLocale(doc, { languages: [], language: 'es' } as unknown as Navigator)).toBe('pt');
+    expect(pageLocale(doc)).toBe('pt');
+  });
+
+  it('remembers a choice in the aporta_locale cookie', () => {
+    rememberLocale('pt');
+    expect(document.cookie).toContain('aporta_locale=pt');
   });
 });
 

@@ -12,25 +12,32 @@ export interface LocaleSources {
   query?: string | null;
   /** `<meta name="aporta-locale">` and `<html lang>`, in that order: what the server declared for this page. */
   declared?: ReadonlyArray<string | null | undefined>;
-  navigator?: ReadonlyArray<string>;
 }
 
-/** The first source naming a supported locale wins: query param, then the page's declaration, then the browser. */
-export function resolveLocale({ query, declared = [], navigator = [] }: LocaleSources): Locale {
-  for (const tag of [query, ...declared, ...navigator]) {
+/**
+ * The first source naming a supported locale wins: query param, then the page's declaration, else
+ * Spanish. The browser's own language is deliberately not a source: the product is Spanish first, and a
+ * person's choice travels as the aporta_locale cookie, which the server declares in the page.
+ */
+export function resolveLocale({ query, declared = [] }: LocaleSources): Locale {
+  for (const tag of [query, ...declared]) {
     const locale = matchLocale(tag);
     if (locale) return locale;
   }
   return DEFAULT_LOCALE;
 }
 
-/** The locale the page itself declares or the browser prefers; the `?locale=` param is applied by the router. */
-export function pageLocale(doc: Document = document, nav: Navigator = navigator): Locale {
+/** The locale the page declares; the `?locale=` param is applied by the router. */
+export function pageLocale(doc: Document = document): Locale {
   return resolveLocale({
     declared: [
       doc.querySelector<HTMLMetaElement>('meta[name="aporta-locale"]')?.content,
       doc.documentElement.getAttribute('lang'),
     ],
-    navigator: nav.languages.length > 0 ? nav.languages : [nav.language],
   });
+}
+
+/** Remembers a person's language choice for later visits and for the server's messages. */
+export function rememberLocale(locale: Locale, doc: Document = document): void {
+  doc.cookie = `aporta_locale=${locale}; path=/; max-age=31536000; samesite=lax`;
 }

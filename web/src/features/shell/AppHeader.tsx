@@ -1,7 +1,7 @@
 import { Anchor, Box, Container, Group, SegmentedControl, Text, VisuallyHidden } from '@mantine/core';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { LOCALES, type Locale } from '../../i18n/locale';
+import { LOCALES, rememberLocale, type Locale } from '../../i18n/locale';
 import classes from './AppHeader.module.css';
 
 function Logo() {
@@ -47,7 +47,10 @@ export function AppHeader({ locale }: { locale: Locale }) {
             size="xs"
             aria-labelledby="language-label"
             value={locale}
-            onChange={(next) => navigate({ to: '.', search: (prev) => ({ ...prev, locale: next }) })}
+            onChange={(next) => {
+              rememberLocale(next as Locale);
+              navigate({ to: '.', search: (prev) => ({ ...prev, locale: next }) });
+            }}
             data={LOCALES.map((value) => ({ value, label: value.toUpperCase() }))}
           />
         </div>

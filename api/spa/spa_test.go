@@ -1,0 +1,54 @@
+package spa
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"testing/fstest"
+
+	"github.com/gin-gonic/gin"
+	"github.com/stretchr/testify/require"
+)
+
+func TestServe(t *testing.T) {
+	t.Parallel()
+	gin.SetMode(gin.TestMode)
+	dist := fstest.MapFS{
+		"index.html":    {Data: []byte("<html><head><title>app</title></head></html>")},
+		"donate.html":   {Data: []byte("<html><head><title>donate</title></head></html>")},
+		"assets/app.js": {Data: []byte("console.log(1)")},
+		"favicon.svg":   {Data: []byte("<svg/>")},
+	}
+	h := New(dist, func(*gin.Context) string { return `tok"en` })
+	r := gin.New()
+	r.NoRoute(h.Serve)
+	serve := func(path string, cookies ...*http.Cookie) *httptest.ResponseRecorder {
+		req := httptest.NewRequest(http.MethodGet, path, nil)
+		for _, c := range cookies {
+			req.AddCookie(c)
+		}
+		w := httptest.NewRecorder()
+		r.ServeHTTP(w, req)
+		return w
+	}
+
+	w := serve("/manage/dashboard")
+	require.Equal(t, http.StatusOK, w.Code)
+	require.Contains(t, w.Body.String(), "<title>app</title>")
+	require.Contains(t, w.Body.String(), `<meta name="csrf-token" content="tok&#34;en"></head>`, "the token is escaped")
+	require.NotContains(t, w.Body.String(), "aporta-locale", "no choice, no declaration: the app defaults to Spanish")
+
+	w = serve("/d/dona-demo", &http.Cookie{Name: "aporta_locale", Value: "pt-BR"})
+	require.Contains(t, w.Body.String(), "<title>donate</title>", "the donation form has its own page")
+	require.Contains(t, w.Body.String(), `<meta name="aporta-locale" content="pt">`)
+
+	w = serve("/", &http.Cookie{Name: "aporta_locale", Value: `"><script>`})
+	require.NotContains(t, w.Body.String(), "aporta-locale", "an unknown cookie value is ignored")
+
+	w = serve("/assets/app.js")
+	require.Equal(t, http.StatusOK, w.Code)
+	require.Equal(t, "public, max-age=31536000, immutable", w.Header().Get("Cache-Control"))
+	require.Equal(t, http.StatusNotFound, serve("/assets/nope.js").Code)
+	require.Equal(t, "<svg/>", serve("/favicon.svg").Body.String())
+	require.Contains(t, serve("/donate.html").Body.String(), "<title>app</title>", "the raw page file is not served bare")
+}
