@@ -27,10 +27,10 @@ case $profile in
     bcrypt_cost=10
     ;;
   test)
-    # APORTA_TEST_SLOT=N (1–9) runs another test stack beside the default one, ports shifted by 10·N.
+    # APORTA_TEST_SLOT=N (1–9) runs another test stack beside the default one, ports shifted by 100·N.
     slot=${APORTA_TEST_SLOT:-0}
     [[ $slot =~ ^[0-9]$ ]] || die "APORTA_TEST_SLOT must be 0–9"
-    o=$((slot * 10))
+    o=$((slot * 100))
     data=$root/.data-test${slot#0}
     rm -rf "$data" # every test run starts from empty databases
     app_port=$((18080 + o)) pg_port=$((54340 + o)) temporal_port=$((17233 + o)) temporal_ui_port=$((18233 + o))
