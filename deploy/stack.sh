@@ -22,18 +22,19 @@ pgbin=$(ls -d /usr/lib/postgresql/15/bin 2>/dev/null || dirname "$(command -v pg
 case $profile in
   dev)
     data=$root/.data
-    app_port=${APORTA_PORT:-8080} pg_port=54330 temporal_port=7233 temporal_ui_port=8233
+    app_port=${APORTA_PORT:-8080} pg_port=15430 temporal_port=7233 temporal_ui_port=8233
     kratos_public_port=4433 kratos_admin_port=4434 keto_port=4466 gateway_port=8090
     bcrypt_cost=10
     ;;
   test)
     # APORTA_TEST_SLOT=N (1–9) runs another test stack beside the default one, ports shifted by 100·N.
+    # Every port stays below the kernel's ephemeral range (32768+), so no outgoing connection takes it.
     slot=${APORTA_TEST_SLOT:-0}
     [[ $slot =~ ^[0-9]$ ]] || die "APORTA_TEST_SLOT must be 0–9"
     o=$((slot * 100))
     data=$root/.data-test${slot#0}
     rm -rf "$data" # every test run starts from empty databases
-    app_port=$((18080 + o)) pg_port=$((54340 + o)) temporal_port=$((17233 + o)) temporal_ui_port=$((18233 + o))
+    app_port=$((18080 + o)) pg_port=$((15440 + o)) temporal_port=$((17233 + o)) temporal_ui_port=$((18233 + o))
     kratos_public_port=$((14433 + o)) kratos_admin_port=$((14434 + o)) keto_port=$((14466 + o)) gateway_port=$((18090 + o))
     bcrypt_cost=4 # the lowest Kratos allows: hashing speed is not what the tests check
     ;;
