@@ -91,7 +91,6 @@ if [[ ! -s $data/pg/PG_VERSION ]]; then
   as_postgres "$pgbin/initdb" -D "$data/pg" -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 >"$logs/initdb.log"
   cat >>"$data/pg/postgresql.conf" <<EOF
 listen_addresses = '127.0.0.1'
-port = $pg_port
 unix_socket_directories = '/tmp'
 max_connections = 400
 shared_buffers = 256MB
@@ -100,7 +99,8 @@ EOF
   [[ $profile == test ]] && printf 'fsync = off\nsynchronous_commit = off\nfull_page_writes = off\n' >>"$data/pg/postgresql.conf"
 fi
 [[ $(id -u) == 0 ]] && chown postgres:postgres "$logs" && touch "$logs/postgres.log" && chown postgres "$logs/postgres.log"
-as_postgres "$pgbin/pg_ctl" -D "$data/pg" -l "$logs/postgres.log" -w -t 60 start >/dev/null
+# The port is given at start, not written in the data dir, so a data dir outlives a port change.
+as_postgres "$pgbin/pg_ctl" -D "$data/pg" -l "$logs/postgres.log" -o "-p $pg_port" -w -t 60 start >/dev/null
 
 psql_admin() { "$pgbin/psql" -h 127.0.0.1 -p "$pg_port" -U postgres -v ON_ERROR_STOP=1 -qtA "$@"; }
 psql_admin -c "DO \$\$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'aporta') THEN CREATE ROLE aporta LOGIN; END IF; END \$\$;"
