@@ -66,7 +66,7 @@ func run(ctx context.Context, command string) error {
 		return api.Serve(ctx, api.Deps{Config: cfg, Tenants: t, Temporal: tc, Log: log})
 	case "worker":
 		log.Info("worker started", "temporal", cfg.TemporalAddr)
-		return workflows.Run(ctx, tc, t)
+		return workflows.Run(ctx, cfg, tc, t)
 	case "seed":
 		hc := &http.Client{Timeout: 10 * time.Second}
 		return seed.Run(ctx, seed.Deps{

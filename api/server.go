@@ -14,16 +14,30 @@ import (
 	"github.com/gin-gonic/gin"
 	"go.temporal.io/sdk/client"
 
+	"github.com/aporta/aporta/api/account"
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/authz"
+	"github.com/aporta/aporta/api/blob"
 	"github.com/aporta/aporta/api/campaign"
 	"github.com/aporta/aporta/api/config"
+	"github.com/aporta/aporta/api/dashboard"
+	"github.com/aporta/aporta/api/document"
+	"github.com/aporta/aporta/api/donation"
+	"github.com/aporta/aporta/api/export"
+	"github.com/aporta/aporta/api/gateway/mercadopago"
 	"github.com/aporta/aporta/api/health"
 	"github.com/aporta/aporta/api/middleware"
+	"github.com/aporta/aporta/api/organization"
+	"github.com/aporta/aporta/api/outbox"
 	"github.com/aporta/aporta/api/spa"
+	"github.com/aporta/aporta/api/staff"
+	"github.com/aporta/aporta/api/subscription"
+	"github.com/aporta/aporta/api/tour"
+	"github.com/aporta/aporta/api/user"
 	"github.com/aporta/aporta/identity"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/web"
+	"github.com/aporta/aporta/workflows/onboarding"
 )
 
 // Deps are the server's collaborators, built once by `aporta serve`.
@@ -40,7 +54,7 @@ type groups struct {
 }
 
 // apiPrefixes answer JSON, never the web app, for unknown paths.
-var apiPrefixes = []string{"/api/", "/manage/api/", "/internal/", "/account/api/", "/dev/api/", "/.ory/"}
+var apiPrefixes = []string{"/api/", "/manage/api/", "/internal/", "/account/api/", "/dev/api/", "/.ory/", "/staff/api/"}
 
 // NewRouter wires every route.
 func NewRouter(d Deps) (*gin.Engine, error) {
@@ -72,11 +86,53 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 	g.manage = g.public.Group("/manage/api", csrf.Require(), az.Authenticate())
 	g.account = g.public.Group("/account/api", csrf.Require(), az.Authenticate())
 
-	// Domain routes: one line per domain.
-	campaigns := campaign.NewHandler(campaign.NewService(d.Tenants))
-	g.public.GET("/api/public/campaigns/:slug", campaigns.GetPublic)
+	// Uploads get a group of their own: the same guards, a larger body limit instead of the default.
+	uploads := func(prefix string, limit gin.HandlerFunc) *gin.RouterGroup {
+		return r.Group(prefix, limit, csrf.Require(), az.Authenticate())
+	}
+	settings := g.public.Group("/manage", csrf.Require(), az.Authenticate()) // the spec's /manage/organization paths
+	bucket, err := blob.Open(context.Background(), d.Config.BlobURL)
+	if err != nil {
+		return nil, err
+	}
+	gateways := donation.MercadoPagoGateways{Accounts: mercadopago.NewAccounts(mercadopago.Config{
+		BaseURL: d.Config.GatewayURL, AccessToken: d.Config.GatewayToken})}
+	onboard := onboarding.Client{Temporal: d.Temporal}
+
+	// Domain routes: one block per domain.
+	outbox.Routes(g.public, d.Config, d.Tenants)
+	account.Routes(g.public, g.manage, account.Deps{Config: d.Config, Tenants: d.Tenants, Temporal: d.Temporal, Authz: az})
+	user.Routes(g.manage, user.Deps{Config: d.Config, Tenants: d.Tenants, Authz: az, Keto: keto})
+
+	docs := document.NewService(d.Tenants, bucket, onboard)
+	orgs := organization.NewService(docs, bucket)
+	document.NewHandler(docs, orgs).Routes(g.manage,
+		uploads("/manage/api", middleware.UploadLimit(document.MaxUploadBody, "invalid_file")), az)
+	organization.NewHandler(orgs).Routes(g.manage, settings,
+		uploads("/manage", middleware.UploadLimit(organization.MaxLogoBytes+1<<20, "invalid_logo")), az)
+	tour.NewHandler(d.Tenants).Routes(g.manage, az)
+	staff.NewHandler(d.Tenants.Directory(), docs, orgs, keto, onboard).
+		Routes(g.public.Group("/staff/api", csrf.Require(), az.Authenticate()))
+
+	campaigns := campaign.NewService(d.Tenants)
+	campaign.NewHandler(campaigns, campaign.Options{
+		Covers: bucket, PublicURL: d.Config.PublicURL, TokenizerURL: d.Config.GatewayPublicURL, GatewayPublicKey: d.Config.GatewayPublicKey,
+	}).
+		Mount(g.public, g.manage, uploads("/manage/api", middleware.BodyLimit(campaign.MaxCoverBytes+1<<20)), az.Require)
+	donation.NewHandler(donation.NewService(donation.Deps{
+		Forms: campaigns, Tenants: d.Tenants, Gateways: gateways, Recurring: donation.CollectionStarter{Temporal: d.Temporal},
+		Secret: d.Config.Secret, Log: d.Log,
+	})).Mount(g.public)
+	donation.NewManageHandler(donation.ManageDeps{Tenants: d.Tenants, Temporal: d.Temporal, Gateways: gateways,
+		Tokenizer: donation.Tokenizer{Name: "mercadopago", TokenizerURL: d.Config.GatewayPublicURL, PublicKey: d.Config.GatewayPublicKey}}).
+		Mount(g.manage, az.Require)
+	dashboard.NewHandler(d.Tenants).Routes(g.manage, az)
+	subscription.NewHandler(d.Tenants, d.Temporal).Routes(g.manage, az)
+	export.NewHandler(d.Temporal, bucket, d.Config.Secret).Routes(g.public, g.manage, az)
 
 	app := spa.New(web.Dist(), csrf.Token)
+	// POST /d/:slug is the donation API; its GET is the form's page (without this, Gin answers 405).
+	g.public.Match([]string{http.MethodGet, http.MethodHead}, "/d/:slug", app.Serve)
 	r.NoRoute(func(c *gin.Context) {
 		for _, p := range apiPrefixes {
 			if strings.HasPrefix(c.Request.URL.Path, p) {

@@ -127,6 +127,7 @@ export APORTA_KRATOS_ADMIN_URL=http://127.0.0.1:$kratos_admin_port
 export APORTA_KETO_READ_URL=http://127.0.0.1:$keto_port
 export APORTA_KETO_WRITE_URL=http://127.0.0.1:$((keto_port + 1))
 export APORTA_GATEWAY_URL=http://127.0.0.1:$gateway_port
+export APORTA_GATEWAY_PUBLIC_URL=http://localhost:$gateway_port # where browsers tokenise cards
 export APORTA_BLOB_URL=file://$data/blobs
 export APORTA_SECRET=$(secret app)
 export APORTA_COURIER_SECRET=$(secret courier)

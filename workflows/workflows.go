@@ -11,8 +11,13 @@ import (
 	"go.temporal.io/sdk/worker"
 
 	"github.com/aporta/aporta/api/config"
+	"github.com/aporta/aporta/api/gateway/mercadopago"
 	"github.com/aporta/aporta/tenants"
+	"github.com/aporta/aporta/workflows/collection"
+	"github.com/aporta/aporta/workflows/export"
 	"github.com/aporta/aporta/workflows/onboarding"
+	"github.com/aporta/aporta/workflows/registration"
+	"github.com/aporta/aporta/workflows/subscription"
 )
 
 // Dial returns a lazy client: it connects on first use, so `aporta serve` starts (and reports
@@ -26,10 +31,20 @@ func Dial(cfg *config.Config, log *slog.Logger) (client.Client, error) {
 }
 
 // Run starts a worker per task queue and blocks until ctx ends.
-func Run(ctx context.Context, c client.Client, t *tenants.Tenants) error {
-	queues := map[string]func(worker.Registry){
-		onboarding.TaskQueue: func(r worker.Registry) { onboarding.Register(r, t) },
+func Run(ctx context.Context, cfg *config.Config, c client.Client, t *tenants.Tenants) error {
+	exports, err := export.NewActivities(ctx, cfg, t)
+	if err != nil {
+		return fmt.Errorf("exports: %w", err)
 	}
+	accounts := mercadopago.NewAccounts(mercadopago.Config{BaseURL: cfg.GatewayURL, AccessToken: cfg.GatewayToken})
+	queues := map[string]func(worker.Registry){
+		onboarding.TaskQueue:   func(r worker.Registry) { onboarding.Register(r, t, onboarding.NewMailer(cfg, t), cfg.StaffInbox) },
+		registration.TaskQueue: func(r worker.Registry) { registration.Register(r, t, c) },
+		collection.TaskQueue:   func(r worker.Registry) { collection.Register(r, t, collection.MercadoPagoChargers(accounts)) },
+		subscription.TaskQueue: func(r worker.Registry) { subscription.Register(r, subscription.NewActivities(cfg, t)) },
+		export.TaskQueue:       func(r worker.Registry) { export.Register(r, exports) },
+	}
+	go export.KeepCleanupSchedule(ctx, c, export.TaskQueue)
 	var workers []worker.Worker
 	for queue, register := range queues {
 		w := worker.New(c, queue, worker.Options{})

@@ -1,17 +1,15 @@
-// Package campaign holds campaigns: the public read a donation form starts from, and creation.
+// Package campaign holds campaigns: the manage API (every field of the donor spec §3, form fields,
+// cover, publish, QR) and the public read a donation form starts from.
 package campaign
 
 import (
 	"context"
 	"embed"
 	"errors"
-	"net/http"
 
-	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
-	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/tenants"
 )
 
@@ -51,7 +49,11 @@ type Router interface {
 }
 
 // Service reads and writes campaigns in their organisation's shard.
-type Service struct{ tenants Router }
+type Service struct {
+	tenants Router
+	// LimitsOverride, when set, gives a form's donation limits from its gateway (ok=false: defaults).
+	LimitsOverride func(ctx context.Context, f Form) (Limits, bool)
+}
 
 // NewService builds the service.
 func NewService(r Router) *Service { return &Service{tenants: r} }
@@ -102,24 +104,4 @@ func (s *Service) Create(ctx context.Context, orgID uuid.UUID, c New) error {
 		}
 	}
 	return err
-}
-
-// Handler exposes campaigns over HTTP.
-type Handler struct{ svc *Service }
-
-// NewHandler builds the handler.
-func NewHandler(svc *Service) *Handler { return &Handler{svc: svc} }
-
-// GetPublic answers GET /api/public/campaigns/:slug.
-func (h *Handler) GetPublic(c *gin.Context) {
-	p, err := h.svc.PublicBySlug(c.Request.Context(), c.Param("slug"))
-	if errors.Is(err, ErrNotFound) {
-		apierror.Abort(c, apierror.NotFound())
-		return
-	}
-	if err != nil {
-		apierror.Abort(c, err)
-		return
-	}
-	c.JSON(http.StatusOK, p)
 }

@@ -17,43 +17,74 @@ var Countries = []string{"AR", "BR", "CL", "CO", "MX", "PE", "UY"}
 
 // Config is everything the processes need. Every field comes from an APORTA_* variable.
 type Config struct {
-	Env           string // dev, test or production
-	HTTPAddr      string
-	PublicURL     string
-	DirectoryDSN  string
-	ShardDSNs     map[string]string // country → DSN (a Citus coordinator in production)
-	TemporalAddr  string
-	TemporalNS    string
-	KratosPublic  string
-	KratosAdmin   string
-	KetoRead      string
-	KetoWrite     string
-	GatewayURL    string
-	BlobURL       string
-	Secret        []byte // signs CSRF tokens and download links
-	MaxBodyBytes  int64
-	ShutdownGrace time.Duration
-	LogLevel      string
+	Env          string // dev, test or production
+	HTTPAddr     string
+	PublicURL    string
+	DirectoryDSN string
+	ShardDSNs    map[string]string // country → DSN (a Citus coordinator in production)
+	TemporalAddr string
+	TemporalNS   string
+	KratosPublic string
+	KratosAdmin  string
+	KetoRead     string
+	KetoWrite    string
+	GatewayToken string // the platform's gateway access token (any value for the sandbox)
+	GatewayURL   string
+	StaffInbox   string // where onboarding review reminders go
+	// GatewayPublicURL and GatewayPublicKey are what donors' browsers use to tokenise cards at the
+	// gateway directly (MercadoPago's public key); the card never passes through Aporta.
+	GatewayPublicURL string
+	GatewayPublicKey string
+	BlobURL          string
+	Secret           []byte // signs CSRF tokens and download links
+	MaxBodyBytes     int64
+	ShutdownGrace    time.Duration
+	LogLevel         string
+
+	// Courier: Kratos posts its messages to /internal/courier/messages with basic auth
+	// kratos:CourierSecret; the outbox keeps them and hands them to the adapters below.
+	CourierSecret string
+	MailAdapter   string // outbox (dev/test: keep only) or smtp
+	SMTPAddr      string // host:port
+	SMTPUser      string
+	SMTPPassword  string
+	MailFrom      string
+	SMSAdapter    string // outbox (dev/test: keep only) or http
+	SMSURL        string // HTTP SMS provider endpoint (POST JSON {to, body})
+	SMSToken      string // bearer token for the SMS provider
 }
 
 // FromEnv reads and validates the configuration.
 func FromEnv() (*Config, error) {
 	c := &Config{
-		Env:           get("APORTA_ENV", "dev"),
-		HTTPAddr:      get("APORTA_HTTP_ADDR", ":8080"),
-		PublicURL:     strings.TrimRight(get("APORTA_PUBLIC_URL", "http://localhost:8080"), "/"),
-		DirectoryDSN:  os.Getenv("APORTA_DIRECTORY_DSN"),
-		TemporalAddr:  get("APORTA_TEMPORAL_ADDR", "127.0.0.1:7233"),
-		TemporalNS:    get("APORTA_TEMPORAL_NAMESPACE", "default"),
-		KratosPublic:  strings.TrimRight(get("APORTA_KRATOS_PUBLIC_URL", "http://127.0.0.1:4433"), "/"),
-		KratosAdmin:   strings.TrimRight(get("APORTA_KRATOS_ADMIN_URL", "http://127.0.0.1:4434"), "/"),
-		KetoRead:      strings.TrimRight(get("APORTA_KETO_READ_URL", "http://127.0.0.1:4466"), "/"),
-		KetoWrite:     strings.TrimRight(get("APORTA_KETO_WRITE_URL", "http://127.0.0.1:4467"), "/"),
-		GatewayURL:    strings.TrimRight(get("APORTA_GATEWAY_URL", "http://127.0.0.1:8090"), "/"),
-		BlobURL:       os.Getenv("APORTA_BLOB_URL"),
-		Secret:        []byte(os.Getenv("APORTA_SECRET")),
-		LogLevel:      get("APORTA_LOG_LEVEL", "info"),
-		ShutdownGrace: 15 * time.Second,
+		Env:              get("APORTA_ENV", "dev"),
+		HTTPAddr:         get("APORTA_HTTP_ADDR", ":8080"),
+		PublicURL:        strings.TrimRight(get("APORTA_PUBLIC_URL", "http://localhost:8080"), "/"),
+		DirectoryDSN:     os.Getenv("APORTA_DIRECTORY_DSN"),
+		TemporalAddr:     get("APORTA_TEMPORAL_ADDR", "127.0.0.1:7233"),
+		TemporalNS:       get("APORTA_TEMPORAL_NAMESPACE", "default"),
+		KratosPublic:     strings.TrimRight(get("APORTA_KRATOS_PUBLIC_URL", "http://127.0.0.1:4433"), "/"),
+		KratosAdmin:      strings.TrimRight(get("APORTA_KRATOS_ADMIN_URL", "http://127.0.0.1:4434"), "/"),
+		KetoRead:         strings.TrimRight(get("APORTA_KETO_READ_URL", "http://127.0.0.1:4466"), "/"),
+		KetoWrite:        strings.TrimRight(get("APORTA_KETO_WRITE_URL", "http://127.0.0.1:4467"), "/"),
+		GatewayURL:       strings.TrimRight(get("APORTA_GATEWAY_URL", "http://127.0.0.1:8090"), "/"),
+		GatewayToken:     os.Getenv("APORTA_GATEWAY_TOKEN"),
+		StaffInbox:       get("APORTA_STAFF_INBOX", "verificaciones@aporta.test"),
+		GatewayPublicURL: strings.TrimRight(os.Getenv("APORTA_GATEWAY_PUBLIC_URL"), "/"),
+		GatewayPublicKey: get("APORTA_GATEWAY_PUBLIC_KEY", "TEST-aporta-sandbox-public-key"),
+		BlobURL:          os.Getenv("APORTA_BLOB_URL"),
+		Secret:           []byte(os.Getenv("APORTA_SECRET")),
+		LogLevel:         get("APORTA_LOG_LEVEL", "info"),
+		ShutdownGrace:    15 * time.Second,
+		CourierSecret:    os.Getenv("APORTA_COURIER_SECRET"),
+		MailAdapter:      get("APORTA_MAIL_ADAPTER", "outbox"),
+		SMTPAddr:         os.Getenv("APORTA_SMTP_ADDR"),
+		SMTPUser:         os.Getenv("APORTA_SMTP_USER"),
+		SMTPPassword:     os.Getenv("APORTA_SMTP_PASSWORD"),
+		MailFrom:         get("APORTA_MAIL_FROM", "Aporta <no-reply@aporta.test>"),
+		SMSAdapter:       get("APORTA_SMS_ADAPTER", "outbox"),
+		SMSURL:           os.Getenv("APORTA_SMS_URL"),
+		SMSToken:         os.Getenv("APORTA_SMS_TOKEN"),
 	}
 	var err error
 	if c.MaxBodyBytes, err = strconv.ParseInt(get("APORTA_MAX_BODY_BYTES", "1048576"), 10, 64); err != nil {
@@ -91,6 +122,15 @@ func (c *Config) validate() error {
 	}
 	if c.MaxBodyBytes <= 0 {
 		errs = append(errs, errors.New("APORTA_MAX_BODY_BYTES must be positive"))
+	}
+	if c.GatewayToken == "" {
+		if c.Env == "production" {
+			errs = append(errs, errors.New("APORTA_GATEWAY_TOKEN is required in production"))
+		}
+		c.GatewayToken = "TEST-aporta-sandbox" // the sandbox accepts any bearer token
+	}
+	if c.GatewayPublicURL == "" {
+		c.GatewayPublicURL = c.GatewayURL
 	}
 	return errors.Join(errs...)
 }

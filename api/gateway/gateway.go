@@ -121,7 +121,7 @@ type Refund struct {
 
 // PaymentMethod is a card brand and the input rules the form applies to it.
 type PaymentMethod struct {
-	ID                 string // visa, master, amex…
+	ID                 string // Aporta's brand name (api/card): visa, mastercard, amex…
 	Name               string
 	PaymentType        string // credit_card, debit_card, prepaid_card
 	CardNumberLength   int

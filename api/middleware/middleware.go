@@ -95,11 +95,27 @@ func Locale() gin.HandlerFunc {
 }
 
 // BodyLimit caps request bodies; reading past the limit fails and request.JSON reports it.
-// Upload routes set their own, larger, limit on their group.
+// Upload routes use UploadLimit instead, with their own, larger, limit.
 func BodyLimit(max int64) gin.HandlerFunc {
+	return limit(max, func() *apierror.Error {
+		return apierror.New(http.StatusRequestEntityTooLarge, "body_too_large", request.HumanBytes(max))
+	})
+}
+
+// UploadLimit caps an upload route's bodies and refuses a declared oversize body with the route's
+// own message code (invalid_file for documents, §5) and the file field's reason, before reading it.
+// A body that turns out longer fails while being read, and the route reports it the same way.
+func UploadLimit(max int64, code string) gin.HandlerFunc {
+	return limit(max, func() *apierror.Error {
+		return &apierror.Error{Status: http.StatusRequestEntityTooLarge, Code: code,
+			Fields: map[string]string{"file": "invalid_file_size"}}
+	})
+}
+
+func limit(max int64, tooLarge func() *apierror.Error) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		if c.Request.ContentLength > max {
-			apierror.Abort(c, apierror.New(http.StatusRequestEntityTooLarge, "body_too_large", request.HumanBytes(max)))
+			apierror.Abort(c, tooLarge())
 			return
 		}
 		c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, max)

@@ -15,6 +15,7 @@ import (
 	"github.com/aporta/aporta/identity"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/workflows/onboarding"
+	"github.com/aporta/aporta/workflows/subscription"
 )
 
 // Fixed ids keep the demo stable across runs.
@@ -73,6 +74,9 @@ func Run(ctx context.Context, d Deps, out io.Writer) error {
 	}
 	if err := startOnboarding(ctx, d.Temporal, DemoOrgID.String()); err != nil {
 		return fmt.Errorf("onboarding: %w", err)
+	}
+	if _, err := subscription.Start(ctx, d.Temporal, subscription.TaskQueue, DemoOrgID); err != nil {
+		return fmt.Errorf("subscription: %w", err)
 	}
 	fmt.Fprintln(out, "  Demo logins (organisation \"Fundación Demo\", AR):")
 	for _, l := range Logins {

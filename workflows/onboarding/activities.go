@@ -17,7 +17,9 @@ var queries = tenants.MustLoadQueries(sqlFS, "sql")
 
 // Activities hold the onboarding workflow's side effects.
 type Activities struct {
-	Tenants *tenants.Tenants
+	Tenants    *tenants.Tenants
+	Mailer     Mailer
+	StaffInbox string
 }
 
 // CompleteStep records a completed step in the organisation's shard. Idempotent.

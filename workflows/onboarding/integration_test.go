@@ -32,7 +32,7 @@ func TestOnboardingOnTheDevServer(t *testing.T) {
 
 	queue := "onboarding-test-" + uuid.NewString()
 	w := worker.New(c, queue, worker.Options{})
-	onboarding.Register(w, tt)
+	onboarding.Register(w, tt, onboarding.NewMailer(cfg, tt), cfg.StaffInbox)
 	require.NoError(t, w.Start())
 	defer w.Stop()
 

@@ -6,8 +6,9 @@ import (
 	"github.com/aporta/aporta/tenants"
 )
 
-// Register adds the onboarding workflow and its activities to a worker on TaskQueue.
-func Register(w worker.Registry, t *tenants.Tenants) {
+// Register adds the onboarding workflow and its activities to a worker on TaskQueue; staffInbox
+// receives the review reminders.
+func Register(w worker.Registry, t *tenants.Tenants, m Mailer, staffInbox string) {
 	w.RegisterWorkflow(Workflow)
-	w.RegisterActivity(&Activities{Tenants: t})
+	w.RegisterActivity(&Activities{Tenants: t, Mailer: m, StaffInbox: staffInbox})
 }

@@ -24,7 +24,9 @@ const (
 const (
 	SignalStepCompleted = "step-completed"
 	SignalEnabled       = "account-enabled"
-	QueryState          = "state"
+	// SignalDocumentReviewed carries a staff decision (Review); the organisation is e-mailed.
+	SignalDocumentReviewed = "document-reviewed"
+	QueryState             = "state"
 )
 
 // WorkflowID is derived from the organisation, so starting onboarding twice is a no-op.
@@ -56,8 +58,42 @@ func Workflow(ctx workflow.Context, in Input) (State, error) {
 
 	steps := workflow.GetSignalChannel(ctx, SignalStepCompleted)
 	enabled := workflow.GetSignalChannel(ctx, SignalEnabled)
+	// Version 1 adds the staff reminder timer and the e-mails to the organisation.
+	v := workflow.GetVersion(ctx, versionRemindersEmails, workflow.DefaultVersion, 1)
+	reviews := workflow.GetSignalChannel(ctx, SignalDocumentReviewed)
+	emailReview := func(r Review) {
+		e := Email{Key: r.Key, Kind: EmailDocumentApproved, Params: map[string]string{"document_type": r.DocumentType}}
+		if r.Decision == "rejected" {
+			e.Kind, e.Params["reason"] = EmailDocumentRejected, r.Reason
+		}
+		if err := workflow.ExecuteActivity(ctx, a.EmailOrganization, in.OrganizationID, e).Get(ctx, nil); err != nil {
+			workflow.GetLogger(ctx).Error("review e-mail failed", "key", r.Key, "error", err)
+		}
+	}
+	var reminder workflow.Future
+	remindIn := ReviewTarget - ReminderLead
 	for st.Status != "enabled" {
 		sel := workflow.NewSelector(ctx)
+		if v >= 1 {
+			sel.AddReceive(reviews, func(c workflow.ReceiveChannel, _ bool) {
+				var r Review
+				c.Receive(ctx, &r)
+				emailReview(r)
+			})
+			if st.Status == "verifying" && reminder == nil {
+				reminder = workflow.NewTimer(ctx, remindIn)
+			}
+			if reminder != nil {
+				sel.AddFuture(reminder, func(f workflow.Future) {
+					reminder = nil
+					var next time.Duration
+					if err := workflow.ExecuteActivity(ctx, a.RemindStaff, in.OrganizationID).Get(ctx, &next); err != nil || next <= 0 {
+						next = time.Hour
+					}
+					remindIn = next
+				})
+			}
+		}
 		sel.AddReceive(steps, func(c workflow.ReceiveChannel, _ bool) {
 			var step string
 			c.Receive(ctx, &step)
@@ -87,8 +123,25 @@ func Workflow(ctx workflow.Context, in Input) (State, error) {
 			st.Status = next
 		}
 	}
+	if v >= 1 {
+		// Decisions signalled together with the enablement still get their e-mails.
+		for {
+			var r Review
+			if !reviews.ReceiveAsync(&r) {
+				break
+			}
+			emailReview(r)
+		}
+		e := Email{Key: EmailAccountEnabled + "/" + in.OrganizationID, Kind: EmailAccountEnabled}
+		// The account is enabled whatever happens to the e-mail; a failure is logged.
+		if err := workflow.ExecuteActivity(ctx, a.EmailOrganization, in.OrganizationID, e).Get(ctx, nil); err != nil {
+			workflow.GetLogger(ctx).Error("account enabled e-mail failed", "error", err)
+		}
+	}
 	return st, nil
 }
+
+const versionRemindersEmails = "staff-reminder-and-emails"
 
 func validStep(s string) bool {
 	return s == StepVerification || s == StepGateway || s == StepDocuments

@@ -37,7 +37,7 @@ func TestTokenize(t *testing.T) {
 	require.NoError(t, err)
 	saved, err := mp.SaveCard(ctx, cust.ID, tok.Token)
 	require.NoError(t, err)
-	require.Equal(t, "master", saved.PaymentMethodID)
+	require.Equal(t, "mastercard", saved.PaymentMethodID, "the adapter speaks Aporta's brand names")
 
 	card.PAN, card.CVV = "5031755734530605", "12"
 	_, err = vault.Tokenize(ctx, card)

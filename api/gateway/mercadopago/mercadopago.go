@@ -125,7 +125,7 @@ func (c *Client) Charge(ctx context.Context, ch gateway.Charge) (gateway.Payment
 		Token:             token,
 		Description:       ch.Description,
 		Installments:      max(ch.Installments, 1),
-		PaymentMethodID:   ch.PaymentMethodID,
+		PaymentMethodID:   brandToMP(ch.PaymentMethodID),
 		Payer:             payer{Email: ch.Email},
 		ExternalReference: ch.ExternalReference,
 		Metadata:          ch.Metadata,

@@ -331,8 +331,8 @@ func TestPaymentMethodByBIN(t *testing.T) {
 	for bin, want := range map[string]gateway.PaymentMethod{
 		"450995":   {ID: "visa", Name: "Visa", PaymentType: "credit_card", CardNumberLength: 16, SecurityCodeLength: 3},
 		"45099535": {ID: "visa", Name: "Visa", PaymentType: "credit_card", CardNumberLength: 16, SecurityCodeLength: 3},
-		"222100":   {ID: "master", Name: "Mastercard", PaymentType: "credit_card", CardNumberLength: 16, SecurityCodeLength: 3},
-		"550000":   {ID: "master", Name: "Mastercard", PaymentType: "credit_card", CardNumberLength: 16, SecurityCodeLength: 3},
+		"222100":   {ID: "mastercard", Name: "Mastercard", PaymentType: "credit_card", CardNumberLength: 16, SecurityCodeLength: 3},
+		"550000":   {ID: "mastercard", Name: "Mastercard", PaymentType: "credit_card", CardNumberLength: 16, SecurityCodeLength: 3},
 		"371180":   {ID: "amex", Name: "American Express", PaymentType: "credit_card", CardNumberLength: 15, SecurityCodeLength: 4},
 		"589562":   {ID: "naranja", Name: "Naranja", PaymentType: "credit_card", CardNumberLength: 16, SecurityCodeLength: 3},
 		"604201":   {ID: "cabal", Name: "Cabal", PaymentType: "credit_card", CardNumberLength: 16, SecurityCodeLength: 3},

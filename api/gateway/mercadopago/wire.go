@@ -51,7 +51,7 @@ func (c card) toGateway() gateway.Card {
 	return gateway.Card{
 		ID:              c.ID,
 		CustomerID:      c.CustomerID,
-		PaymentMethodID: c.PaymentMethod.ID,
+		PaymentMethodID: brandFromMP(c.PaymentMethod.ID),
 		FirstSix:        c.FirstSixDigits,
 		LastFour:        c.LastFourDigits,
 		ExpirationMonth: c.ExpirationMonth,
@@ -138,8 +138,26 @@ type paymentMethod struct {
 	} `json:"settings"`
 }
 
+// MercadoPago names a few brands differently from Aporta (api/card, the donation form); the
+// adapter speaks Aporta's names to the rest of the code and MercadoPago's on the wire.
+var brandsFromMP = map[string]string{"master": "mastercard", "debmaster": "mastercard"}
+
+func brandFromMP(id string) string {
+	if b, ok := brandsFromMP[id]; ok {
+		return b
+	}
+	return id
+}
+
+func brandToMP(brand string) string {
+	if brand == "mastercard" {
+		return "master"
+	}
+	return brand
+}
+
 func (m paymentMethod) toGateway() gateway.PaymentMethod {
-	out := gateway.PaymentMethod{ID: m.ID, Name: m.Name, PaymentType: m.PaymentTypeID}
+	out := gateway.PaymentMethod{ID: brandFromMP(m.ID), Name: m.Name, PaymentType: m.PaymentTypeID}
 	if len(m.Settings) > 0 {
 		out.CardNumberLength = m.Settings[0].CardNumber.Length
 		out.SecurityCodeLength = m.Settings[0].SecurityCode.Length

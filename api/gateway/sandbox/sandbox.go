@@ -104,10 +104,14 @@ func New(opts Options) (*Server, error) {
 
 func (s *Server) routes() {
 	m := http.NewServeMux()
-	m.HandleFunc("POST /v1/card_tokens", s.createCardToken)
-	m.HandleFunc("POST /cvault/credit-card/temporal", s.vaultToken)
-	m.HandleFunc("GET /v1/payment_methods", s.listPaymentMethods)
-	m.HandleFunc("GET /v1/payment_methods/search", s.searchPaymentMethods)
+	// Browsers tokenise cards here directly from the donation form's origin, as they do with
+	// MercadoPago's own tokeniser, so these answer cross-origin requests.
+	m.HandleFunc("POST /v1/card_tokens", browser(s.createCardToken))
+	m.HandleFunc("POST /cvault/credit-card/temporal", browser(s.vaultToken))
+	m.HandleFunc("GET /v1/payment_methods", browser(s.listPaymentMethods))
+	m.HandleFunc("GET /v1/payment_methods/search", browser(s.searchPaymentMethods))
+	m.HandleFunc("OPTIONS /v1/card_tokens", browser(nil))
+	m.HandleFunc("OPTIONS /cvault/credit-card/temporal", browser(nil))
 	m.HandleFunc("POST /v1/customers", private(s.createCustomer))
 	m.HandleFunc("GET /v1/customers/search", private(s.searchCustomers))
 	m.HandleFunc("POST /v1/customers/{id}/cards", private(s.saveCard))
@@ -124,6 +128,21 @@ func (s *Server) routes() {
 }
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+
+// browser allows cross-origin calls (CORS) to a public endpoint; a nil handler answers the preflight.
+func browser(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Access-Control-Allow-Origin", "*")
+		w.Header().Set("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
+		w.Header().Set("Access-Control-Allow-Headers", "Content-Type, X-Idempotency-Key")
+		w.Header().Set("Access-Control-Max-Age", "600")
+		if h == nil {
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
+		h(w, r)
+	}
+}
 
 // private refuses calls without a bearer token, like the endpoints MercadoPago
 // reserves for the access token; any token is accepted.

@@ -1,0 +1,49 @@
+package account
+
+import (
+	"github.com/aporta/aporta/api/i18n"
+	"github.com/aporta/aporta/api/taxid"
+)
+
+func init() {
+	c := i18n.Catalog{
+		"email_required":            {i18n.ES: "Ingresa tu e-mail.", i18n.EN: "Enter your e-mail.", i18n.PT: "Informe seu e-mail."},
+		"email_invalid":             {i18n.ES: "El e-mail no es válido.", i18n.EN: "The e-mail is not valid.", i18n.PT: "O e-mail não é válido."},
+		"email_taken":               {i18n.ES: "Ya existe una cuenta con este e-mail.", i18n.EN: "An account with this e-mail already exists.", i18n.PT: "Já existe uma conta com este e-mail."},
+		"email_unchanged":           {i18n.ES: "El nuevo e-mail debe ser distinto del actual.", i18n.EN: "The new e-mail must differ from the current one.", i18n.PT: "O novo e-mail deve ser diferente do atual."},
+		"cellphone_required":        {i18n.ES: "Ingresa tu número de celular.", i18n.EN: "Enter your cellphone number.", i18n.PT: "Informe seu número de celular."},
+		"cellphone_invalid":         {i18n.ES: "El número de celular no es válido para el país elegido.", i18n.EN: "The cellphone number is not valid for the chosen country.", i18n.PT: "O número de celular não é válido para o país escolhido."},
+		"cellphone_taken":           {i18n.ES: "Este número de celular ya está en uso.", i18n.EN: "This cellphone number is already in use.", i18n.PT: "Este número de celular já está em uso."},
+		"cellphone_unchanged":       {i18n.ES: "El nuevo número debe ser distinto del actual.", i18n.EN: "The new number must differ from the current one.", i18n.PT: "O novo número deve ser diferente do atual."},
+		"country_invalid":           {i18n.ES: "Elige un país válido.", i18n.EN: "Choose a valid country.", i18n.PT: "Escolha um país válido."},
+		"name_required":             {i18n.ES: "Ingresa el nombre de la organización.", i18n.EN: "Enter the organisation's name.", i18n.PT: "Informe o nome da organização."},
+		"name_min_length":           {i18n.ES: "El nombre debe tener al menos 3 caracteres.", i18n.EN: "The name must have at least 3 characters.", i18n.PT: "O nome deve ter pelo menos 3 caracteres."},
+		"first_name_required":       {i18n.ES: "Ingresa tu nombre.", i18n.EN: "Enter your first name.", i18n.PT: "Informe seu nome."},
+		"first_name_min_length":     {i18n.ES: "El nombre debe tener al menos 3 caracteres.", i18n.EN: "The first name must have at least 3 characters.", i18n.PT: "O nome deve ter pelo menos 3 caracteres."},
+		"last_name_required":        {i18n.ES: "Ingresa tu apellido.", i18n.EN: "Enter your last name.", i18n.PT: "Informe seu sobrenome."},
+		"last_name_min_length":      {i18n.ES: "El apellido debe tener al menos 3 caracteres.", i18n.EN: "The last name must have at least 3 characters.", i18n.PT: "O sobrenome deve ter pelo menos 3 caracteres."},
+		"too_long":                  {i18n.ES: "El texto es demasiado largo.", i18n.EN: "The text is too long.", i18n.PT: "O texto é longo demais."},
+		"password_required":         {i18n.ES: "Ingresa una contraseña.", i18n.EN: "Enter a password.", i18n.PT: "Informe uma senha."},
+		"password_min_length":       {i18n.ES: "La contraseña debe tener al menos 12 caracteres.", i18n.EN: "The password must have at least 12 characters.", i18n.PT: "A senha deve ter pelo menos 12 caracteres."},
+		"password_invalid":          {i18n.ES: "La contraseña debe tener al menos 12 caracteres, una mayúscula, un número y ningún espacio.", i18n.EN: "The password needs at least 12 characters, one uppercase letter, one digit and no spaces.", i18n.PT: "A senha precisa de pelo menos 12 caracteres, uma letra maiúscula, um número e nenhum espaço."},
+		"current_password_invalid":  {i18n.ES: "La contraseña actual no es correcta.", i18n.EN: "The current password is not correct.", i18n.PT: "A senha atual não está correta."},
+		"role_area_required":        {i18n.ES: "Elige tu área en la organización.", i18n.EN: "Choose your area in the organisation.", i18n.PT: "Escolha sua área na organização."},
+		"uid_type_required":         {i18n.ES: "Elige el tipo de identificación.", i18n.EN: "Choose the identification type.", i18n.PT: "Escolha o tipo de identificação."},
+		"code_required":             {i18n.ES: "Ingresa el código.", i18n.EN: "Enter the code.", i18n.PT: "Informe o código."},
+		"code_invalid":              {i18n.ES: "El código no es correcto.", i18n.EN: "The code is not correct.", i18n.PT: "O código não está correto."},
+		"code_expired":              {i18n.ES: "El código expiró o ya no es válido. Pide uno nuevo.", i18n.EN: "The code expired or is no longer valid. Ask for a new one.", i18n.PT: "O código expirou ou não é mais válido. Peça um novo."},
+		"code_not_sent":             {i18n.ES: "Primero pide que te enviemos un código.", i18n.EN: "Ask us to send you a code first.", i18n.PT: "Primeiro peça que enviemos um código."},
+		"too_many_code_attempts":    {i18n.ES: "Demasiados intentos con este código. Pide uno nuevo.", i18n.EN: "Too many attempts with this code. Ask for a new one.", i18n.PT: "Muitas tentativas com este código. Peça um novo."},
+		"missing_cellphone_number":  {i18n.ES: "Agrega un número de celular para recibir el código.", i18n.EN: "Add a cellphone number to receive the code.", i18n.PT: "Adicione um número de celular para receber o código."},
+		"already_verified":          {i18n.ES: "Este dato ya está verificado.", i18n.EN: "This is already verified.", i18n.PT: "Este dado já está verificado."},
+		"verification_type_invalid": {i18n.ES: "Tipo de verificación desconocido (usa email o cellphone).", i18n.EN: "Unknown verification type (use email or cellphone).", i18n.PT: "Tipo de verificação desconhecido (use email ou cellphone)."},
+		"send_code_failed":          {i18n.ES: "No pudimos enviar el código. Intenta de nuevo.", i18n.EN: "We could not send the code. Please try again.", i18n.PT: "Não conseguimos enviar o código. Tente novamente."},
+		"registration_in_use":       {i18n.ES: "Esta solicitud de registro ya se usó con otros datos.", i18n.EN: "This registration request was already used with other data.", i18n.PT: "Esta solicitação de cadastro já foi usada com outros dados."},
+		"registration_pending":      {i18n.ES: "Estamos terminando de crear tu cuenta. Intenta de nuevo en unos segundos.", i18n.EN: "We are still creating your account. Try again in a few seconds.", i18n.PT: "Ainda estamos criando sua conta. Tente novamente em alguns segundos."},
+		"idempotency_key_invalid":   {i18n.ES: "La clave Idempotency-Key debe tener entre 8 y 100 caracteres.", i18n.EN: "The Idempotency-Key must have 8 to 100 characters.", i18n.PT: "A chave Idempotency-Key deve ter entre 8 e 100 caracteres."},
+	}
+	for code, m := range taxid.Messages {
+		c["signup_"+string(code)] = map[i18n.Lang]string{i18n.ES: m.ES, i18n.EN: m.EN, i18n.PT: m.PT}
+	}
+	i18n.Register(c)
+}

@@ -1,0 +1,209 @@
+package campaign_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/gin-gonic/gin"
+	"github.com/google/uuid"
+	"github.com/stretchr/testify/require"
+
+	"github.com/aporta/aporta/api/blob"
+	"github.com/aporta/aporta/api/campaign"
+	"github.com/aporta/aporta/tenants"
+	"github.com/aporta/aporta/tenants/tenantstest"
+)
+
+// The manage routes run behind a stand-in for authz.Require that puts the organisation named by
+// the X-Test-Org header in the context, as Require does after checking the permit. (The session
+// and Keto checks themselves are authz's, tested there.)
+func newManage(t *testing.T, tt *tenants.Tenants) *httptest.Server {
+	t.Helper()
+	bucket, err := blob.Open(context.Background(), "mem://")
+	require.NoError(t, err)
+	gin.SetMode(gin.ReleaseMode)
+	r := gin.New()
+	require.NoError(t, err)
+	h := campaign.NewHandler(campaign.NewService(tt), campaign.Options{Covers: bucket, PublicURL: "https://aporta.test"})
+	fake := func(string) gin.HandlerFunc {
+		return func(c *gin.Context) {
+			c.Set("aporta.organization", tenants.Membership{OrganizationID: uuid.MustParse(c.GetHeader("X-Test-Org"))})
+		}
+	}
+	h.Mount(r.Group("/"), r.Group("/manage/api"), r.Group("/manage/api"), fake)
+	srv := httptest.NewServer(r)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func newOrg(t *testing.T, tt *tenants.Tenants, status, plan string) uuid.UUID {
+	t.Helper()
+	ctx := context.Background()
+	org := uuid.New()
+	require.NoError(t, tt.CreateOrganization(ctx, tenants.Organization{ID: org, Name: "Org " + org.String()[:6], Country: "AR"}, "America/Argentina/Buenos_Aires"))
+	scope, err := tt.ForOrganization(ctx, org)
+	require.NoError(t, err)
+	require.NoError(t, scope.Exec(ctx, "UPDATE organizations SET status = $2, plan_code = $3 WHERE organization_id = $1", org, status, plan))
+	return org
+}
+
+func call(t *testing.T, method, url string, org uuid.UUID, body any) (int, map[string]any) {
+	t.Helper()
+	var r io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		require.NoError(t, err)
+		r = bytes.NewReader(b)
+	}
+	req, err := http.NewRequest(method, url, r)
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("X-Test-Org", org.String())
+	res, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer res.Body.Close()
+	out := map[string]any{}
+	_ = json.NewDecoder(res.Body).Decode(&out)
+	return res.StatusCode, out
+}
+
+func message(out map[string]any) string {
+	e, _ := out["error"].(map[string]any)
+	m, _ := e["message"].(string)
+	return m
+}
+
+func TestManageCampaignLifecycle(t *testing.T) {
+	t.Parallel()
+	tt := tenantstest.Open(t)
+	srv := newManage(t, tt)
+	org := newOrg(t, tt, "enabled", "essential_monthly")
+	other := newOrg(t, tt, "enabled", "essential_monthly")
+
+	st, out := call(t, "POST", srv.URL+"/manage/api/campaigns", org, map[string]any{
+		"title": "Ayudá a los chicos", "type": "tickets", "amounts": []any{map[string]any{"amount": "1500", "label": "Entrada"}},
+		"instalments": 6, "form_color": "#00aa44", "immediate_charge": true,
+		"periodic_increase": map[string]any{"enabled": true, "percentage": 10, "period_months": 12, "min_percentage": 5, "max_percentage": 20},
+		"analytics":         map[string]any{"pixel_id": "px1"},
+		"thanks":            map[string]any{"instant": "Gracias {nombre}", "email": "Hola {nombre}, recibimos {monto}"},
+		"event": map[string]any{"category": "música", "format": "physical", "starts_at": "2027-01-10T20:00:00Z",
+			"tickets": []any{map[string]any{"name": "General", "quantity": nil}, map[string]any{"name": "VIP", "quantity": 50}}},
+		"form_fields": []any{map[string]any{"type": "birthday", "label": "Cumpleaños", "required": true}},
+	})
+	require.Equal(t, http.StatusCreated, st, out)
+	id, slug := out["uuid"].(string), out["slug"].(string)
+	require.True(t, strings.HasPrefix(slug, "ayuda-a-los-chicos"), slug) // a suffix is added when the slug is taken
+	require.Equal(t, "$ 1.500,00", out["amounts"].([]any)[0].(map[string]any)["formatted"])
+	require.Equal(t, false, out["published"])
+
+	// PATCH changes only what it sends.
+	st, out = call(t, "PATCH", srv.URL+"/manage/api/campaigns/"+id, org, map[string]any{"description": "Nueva"})
+	require.Equal(t, http.StatusOK, st, out)
+	require.Equal(t, "Nueva", out["description"])
+	require.Equal(t, "#00aa44", out["form_color"])
+
+	st, out = call(t, "PATCH", srv.URL+"/manage/api/campaigns/"+id, org, map[string]any{"form_color": "#zzz"})
+	require.Equal(t, http.StatusUnprocessableEntity, st)
+	require.Equal(t, "Color hexadecimal invalido", message(out))
+
+	st, out = call(t, "PATCH", srv.URL+"/manage/api/campaigns/"+id, org, map[string]any{"periodic_increase": map[string]any{"enabled": true, "percentage": 30, "period_months": 12, "min_percentage": 5, "max_percentage": 20}})
+	require.Equal(t, http.StatusUnprocessableEntity, st)
+	require.Equal(t, "El monto debe ser un valor entre 5% y 20%", message(out))
+
+	// Form fields, reordered.
+	st, out = call(t, "PUT", srv.URL+"/manage/api/campaigns/"+id+"/form_fields", org, map[string]any{"form_fields": []any{
+		map[string]any{"type": "textfield", "label": "Profesión"}, map[string]any{"type": "birthday", "label": "Cumpleaños", "width": "half"}}})
+	require.Equal(t, http.StatusOK, st, out)
+	ff := out["form_fields"].([]any)
+	require.Equal(t, "textfield", ff[0].(map[string]any)["type"])
+	require.EqualValues(t, 1, ff[1].(map[string]any)["order"])
+
+	// Another organisation's campaign is not found on any manage route.
+	for _, r := range []struct{ method, path string }{{"GET", ""}, {"PATCH", ""}, {"POST", "/publish"}, {"GET", "/qr"}} {
+		st, _ = call(t, r.method, srv.URL+"/manage/api/campaigns/"+id+r.path, other, map[string]any{})
+		require.Equal(t, http.StatusNotFound, st, r)
+	}
+
+	// Publish, list, QR.
+	st, out = call(t, "POST", srv.URL+"/manage/api/campaigns/"+id+"/publish", org, nil)
+	require.Equal(t, http.StatusOK, st, out)
+	require.Equal(t, true, out["published"])
+	st, out = call(t, "GET", srv.URL+"/manage/api/campaigns", org, nil)
+	require.Equal(t, http.StatusOK, st)
+	require.EqualValues(t, 1, out["total"])
+	st, out = call(t, "GET", srv.URL+"/manage/api/campaigns/"+id+"/qr", org, nil)
+	require.Equal(t, http.StatusOK, st, out)
+	png, err := base64.StdEncoding.DecodeString(out["base64_png"].(string))
+	require.NoError(t, err)
+	require.Equal(t, "image/png", http.DetectContentType(png))
+	svg, err := base64.StdEncoding.DecodeString(out["base64_svg"].(string))
+	require.NoError(t, err)
+	require.True(t, strings.HasPrefix(string(svg), "<svg"))
+	require.Equal(t, "qr-"+slug, out["filename"])
+
+	// Cover: an image by content, under 5 MB.
+	gif := []byte("GIF89a\x01\x00\x01\x00\x80\x00\x00\x00\x00\x00\xff\xff\xff!\xf9\x04\x01\x00\x00\x00\x00,\x00\x00\x00\x00\x01\x00\x01\x00\x00\x02\x02D\x01\x00;")
+	req, _ := http.NewRequest("POST", srv.URL+"/manage/api/campaigns/"+id+"/cover", bytes.NewReader(gif))
+	req.Header.Set("Content-Type", "image/gif")
+	req.Header.Set("X-Test-Org", org.String())
+	res, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	res.Body.Close()
+	require.Equal(t, http.StatusOK, res.StatusCode)
+	req, _ = http.NewRequest("POST", srv.URL+"/manage/api/campaigns/"+id+"/cover", strings.NewReader("not an image"))
+	req.Header.Set("X-Test-Org", org.String())
+	res, err = http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	res.Body.Close()
+	require.Equal(t, http.StatusUnprocessableEntity, res.StatusCode)
+	res, err = http.Get(srv.URL + "/api/public/campaigns/" + slug + "/cover")
+	require.NoError(t, err)
+	res.Body.Close()
+	require.Equal(t, "image/gif", res.Header.Get("Content-Type"))
+
+	st, out = call(t, "POST", srv.URL+"/manage/api/campaigns/"+id+"/unpublish", org, nil)
+	require.Equal(t, http.StatusOK, st)
+	require.Equal(t, false, out["published"])
+}
+
+func TestPlanAndAccountGates(t *testing.T) {
+	t.Parallel()
+	tt := tenantstest.Open(t)
+	srv := newManage(t, tt)
+	original := newOrg(t, tt, "enabled", "original")
+	onboarding := newOrg(t, tt, "onboarding", "essential_monthly")
+
+	st, out := call(t, "POST", srv.URL+"/manage/api/campaigns", original, map[string]any{"title": "Con cobro inmediato", "immediate_charge": true})
+	require.Equal(t, http.StatusForbidden, st)
+	require.Contains(t, message(out), "plan")
+
+	st, out = call(t, "POST", srv.URL+"/manage/api/campaigns", original, map[string]any{"title": "Original", "amounts": []any{map[string]any{"amount": "100"}}})
+	require.Equal(t, http.StatusCreated, st, out)
+	st, out = call(t, "GET", srv.URL+"/manage/api/campaigns/"+out["uuid"].(string)+"/qr", original, nil)
+	require.Equal(t, http.StatusForbidden, st)
+	require.Equal(t, "La descarga del código QR no está incluida en el plan Original. Elige un plan en /pricing para usarla.", message(out))
+
+	st, out = call(t, "POST", srv.URL+"/manage/api/campaigns", onboarding, map[string]any{"title": "Sin montos"})
+	require.Equal(t, http.StatusCreated, st, out)
+	id := out["uuid"].(string)
+	st, out = call(t, "POST", srv.URL+"/manage/api/campaigns/"+id+"/publish", onboarding, nil)
+	require.Equal(t, http.StatusUnprocessableEntity, st)
+	require.Contains(t, out["error"].(map[string]any)["fields"], "amounts")
+	st, _ = call(t, "PATCH", srv.URL+"/manage/api/campaigns/"+id, onboarding, map[string]any{"amounts": []any{map[string]any{"amount": "100"}}})
+	require.Equal(t, http.StatusOK, st)
+	st, out = call(t, "POST", srv.URL+"/manage/api/campaigns/"+id+"/publish", onboarding, nil)
+	require.Equal(t, http.StatusConflict, st)
+	require.Equal(t, "Tu cuenta aún no está activada: completa la verificación de la organización para publicar campañas.", message(out))
+}
+
+func TestFillThanks(t *testing.T) {
+	require.Equal(t, "Gracias Ana por $ 10,00 a X", campaign.FillThanks("Gracias {nombre} por {monto} a {campaña}", "Ana", "$ 10,00", "X"))
+	require.Equal(t, "Thanks Ana", campaign.FillThanks("Thanks {name}", "Ana", "", ""))
+}

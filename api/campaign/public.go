@@ -1,0 +1,198 @@
+package campaign
+
+import (
+	"context"
+	"net/http"
+	"net/mail"
+	"strings"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/aporta/aporta/api/apierror"
+	"github.com/aporta/aporta/api/money"
+	"github.com/aporta/aporta/api/request"
+)
+
+// Default donation limits in major units (§9); a gateway may override them.
+const (
+	DefaultMinMajor = 10
+	DefaultMaxMajor = 8000
+)
+
+// Limits are the smallest and largest donation, in minor units.
+type Limits struct{ Min, Max int64 }
+
+// DefaultLimits are 10 to 8000 in the currency's major units.
+func DefaultLimits(currency string) Limits {
+	unit := int64(1)
+	for range money.Decimals(currency) {
+		unit *= 10
+	}
+	return Limits{Min: DefaultMinMajor * unit, Max: DefaultMaxMajor * unit}
+}
+
+// LimitsFor returns the donation limits of a form: the gateway's override when LimitsOverride is
+// set and answers, else the defaults.
+func (s *Service) LimitsFor(ctx context.Context, f Form) Limits {
+	if s.LimitsOverride != nil {
+		if l, ok := s.LimitsOverride(ctx, f); ok {
+			return l
+		}
+	}
+	return DefaultLimits(f.Campaign.Currency)
+}
+
+// MinimumFor is the smallest amount a donor may give on this form: the larger of the limit and,
+// for an amount typed by the donor, the campaign's minimum other amount.
+func (s *Service) MinimumFor(ctx context.Context, f Form, preset bool) int64 {
+	m := s.LimitsFor(ctx, f).Min
+	if !preset && f.Campaign.minOther != nil && *f.Campaign.minOther > m {
+		m = *f.Campaign.minOther
+	}
+	return m
+}
+
+// PublicForm is everything the public donation form needs.
+type PublicForm struct {
+	Public
+	Objective         string            `json:"objective"`
+	Amounts           []Amount          `json:"amounts"`
+	AllowOneTime      bool              `json:"allow_one_time"`
+	AllowOtherAmount  bool              `json:"allow_other_amount"`
+	MinOtherAmount    *string           `json:"min_other_amount"`
+	Limits            PublicLimits      `json:"limits"`
+	Instalments       int               `json:"instalments"`
+	InstalmentOptions []int             `json:"instalment_options"`
+	PeriodicIncrease  PeriodicIncrease  `json:"periodic_increase"`
+	FormColor         string            `json:"form_color"`
+	CoverURL          string            `json:"cover_url"`
+	EndsAt            *time.Time        `json:"ends_at"`
+	Analytics         Analytics         `json:"analytics"`
+	Event             *Event            `json:"event"`
+	FormFields        []FormField       `json:"form_fields"`
+	DocumentTypes     []string          `json:"document_types"`
+	DefaultRecurrency int               `json:"default_recurrency"`
+	Gateway           map[string]string `json:"gateway"`
+}
+
+// PublicLimits are the donation limits as decimal strings in the form's currency.
+type PublicLimits struct {
+	Min          string `json:"min"`
+	Max          string `json:"max"`
+	MinFormatted string `json:"min_formatted"`
+	MaxFormatted string `json:"max_formatted"`
+}
+
+// PublicFormBySlug builds the public form's data.
+func (s *Service) PublicFormBySlug(ctx context.Context, slug string) (PublicForm, error) {
+	f, err := s.FormBySlug(ctx, slug)
+	if err != nil {
+		return PublicForm{}, err
+	}
+	c := f.Campaign
+	lim := s.LimitsFor(ctx, f)
+	p := PublicForm{
+		Public: Public{ID: c.ID, Slug: c.Slug, Title: c.Title, Description: c.Description, Type: c.Type,
+			Currency: c.Currency, Organization: f.Org.Name, Country: f.Org.Country},
+		Objective: c.Objective, Amounts: c.Amounts, AllowOneTime: c.AllowOneTime, AllowOtherAmount: c.AllowOtherAmount,
+		MinOtherAmount: c.MinOtherAmount,
+		Limits: PublicLimits{Min: decimalOf(lim.Min, c.Currency), Max: decimalOf(lim.Max, c.Currency),
+			MinFormatted: Format(lim.Min, c.Currency), MaxFormatted: Format(lim.Max, c.Currency)},
+		Instalments: c.Instalments, InstalmentOptions: []int{}, PeriodicIncrease: c.PeriodicIncrease,
+		FormColor: c.FormColor, CoverURL: c.CoverURL, EndsAt: c.EndsAt, Analytics: c.Analytics, Event: c.Event,
+		FormFields: c.FormFields, DocumentTypes: []string{}, DefaultRecurrency: 1,
+		Gateway: map[string]string{"name": "mercadopago"},
+	}
+	for _, n := range Instalments[1:] {
+		if n <= c.Instalments {
+			p.InstalmentOptions = append(p.InstalmentOptions, n)
+		}
+	}
+	lo, hi := c.PeriodicIncrease.Bounds()
+	p.PeriodicIncrease.MinPercentage, p.PeriodicIncrease.MaxPercentage = &lo, &hi
+	rows, err := f.Scope.Query(ctx, queries.Get("DocumentTypes"), f.Org.Country)
+	if err != nil {
+		return PublicForm{}, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var code string
+		if err := rows.Scan(&code); err != nil {
+			return PublicForm{}, err
+		}
+		p.DocumentTypes = append(p.DocumentTypes, code)
+	}
+	return p, rows.Err()
+}
+
+// GetPublic answers GET /api/public/campaigns/:slug.
+func (h *Handler) GetPublic(c *gin.Context) {
+	p, err := h.svc.PublicFormBySlug(c.Request.Context(), c.Param("slug"))
+	if err != nil {
+		abort(c, err)
+		return
+	}
+	p.Gateway["tokenizer_url"] = h.tokenizerURL
+	p.Gateway["public_key"] = h.gatewayPublicKey
+	c.JSON(http.StatusOK, p)
+}
+
+// PostVisit answers POST /api/public/campaigns/:slug/visits (no body): one visit counted.
+func (h *Handler) PostVisit(c *gin.Context) {
+	f, err := h.svc.FormBySlug(c.Request.Context(), c.Param("slug"))
+	if err != nil {
+		abort(c, err)
+		return
+	}
+	if err := h.svc.CountVisit(c.Request.Context(), f); err != nil {
+		abort(c, err)
+		return
+	}
+	c.Status(http.StatusNoContent)
+}
+
+// PostLead answers POST /api/public/campaigns/:slug/leads {email, first_name?}.
+func (h *Handler) PostLead(c *gin.Context) {
+	var body struct {
+		Email     string `json:"email"`
+		FirstName string `json:"first_name"`
+	}
+	if err := request.JSON(c, &body); err != nil {
+		apierror.Abort(c, err)
+		return
+	}
+	email, ok := NormalizeEmail(body.Email)
+	if !ok {
+		apierror.Abort(c, apierror.Validation(map[string]string{"email": "campaign.email_invalid"}))
+		return
+	}
+	f, err := h.svc.FormBySlug(c.Request.Context(), c.Param("slug"))
+	if err != nil {
+		abort(c, err)
+		return
+	}
+	name := strings.TrimSpace(body.FirstName)
+	if len([]rune(name)) > 100 {
+		name = string([]rune(name)[:100])
+	}
+	if err := h.svc.SaveLead(c.Request.Context(), f, email, name); err != nil {
+		abort(c, err)
+		return
+	}
+	c.Status(http.StatusNoContent)
+}
+
+// NormalizeEmail trims and lowercases an address and reports whether it is well formed.
+func NormalizeEmail(s string) (string, bool) {
+	s = strings.ToLower(strings.TrimSpace(s))
+	a, err := mail.ParseAddress(s)
+	if err != nil || a.Address != s || len(s) > 254 {
+		return "", false
+	}
+	at := strings.LastIndexByte(s, '@')
+	if at < 1 || !strings.Contains(s[at+1:], ".") {
+		return "", false
+	}
+	return s, true
+}

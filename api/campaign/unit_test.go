@@ -1,0 +1,49 @@
+package campaign
+
+import (
+	"encoding/base64"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestSlugify(t *testing.T) {
+	require.Equal(t, "dona-a-fundacion-nino-feliz", Slugify("¡Doná a Fundación Niño Feliz!"))
+	require.True(t, strings.HasPrefix(Slugify("!!"), "campana-"))
+}
+
+func TestValidateColourAndPercentage(t *testing.T) {
+	base := Input{Title: "T", Type: "fundraise", Channel: "public"}
+	in := base
+	in.FormColor = "#12345g"
+	_, err := validate(in, "ARS")
+	require.ErrorContains(t, err, "campaign.color_invalid")
+	in = base
+	in.FormColor = "#abc"
+	_, err = validate(in, "ARS")
+	require.NoError(t, err)
+	p, m := 50.0, 12
+	in.PeriodicIncrease = PeriodicIncrease{Enabled: true, Percentage: &p, PeriodMonths: &m}
+	_, err = validate(in, "ARS")
+	require.NoError(t, err, "default bounds are 1% to 100%")
+	in.Amounts = []Amount{{Amount: "10.555"}}
+	_, err = validate(in, "ARS")
+	require.Error(t, err, "ARS has two decimals")
+	ch, err := validate(Input{Title: "T", Type: "crowdfund", Channel: "public", Amounts: []Amount{{Amount: "5000"}}}, "CLP")
+	require.NoError(t, err)
+	require.Equal(t, int64(5000), ch.amounts[0].Minor)
+}
+
+func TestMakeQR(t *testing.T) {
+	q, err := MakeQR("https://aporta.test/d/dona", "dona")
+	require.NoError(t, err)
+	svg, _ := base64.StdEncoding.DecodeString(q.Base64SVG)
+	require.Contains(t, string(svg), `<path fill="#000" d="M`)
+	require.Equal(t, "qr-dona", q.Filename)
+}
+
+func TestDefaultLimits(t *testing.T) {
+	require.Equal(t, Limits{Min: 1000, Max: 800000}, DefaultLimits("ARS"))
+	require.Equal(t, Limits{Min: 10, Max: 8000}, DefaultLimits("CLP"))
+}

@@ -1,0 +1,350 @@
+package dashboard_test
+
+import (
+	"context"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/stretchr/testify/require"
+
+	"github.com/aporta/aporta/api/apitest"
+	"github.com/aporta/aporta/api/dashboard"
+	"github.com/aporta/aporta/api/money"
+	"github.com/aporta/aporta/tenants"
+)
+
+// fixture writes rows straight into an organisation's shard, as the hand-computed expectations
+// below describe them.
+type fixture struct {
+	t     *testing.T
+	ctx   context.Context
+	scope tenants.Scope
+	loc   *time.Location
+}
+
+func newFixture(t *testing.T, s *apitest.Stack, org uuid.UUID) *fixture {
+	t.Helper()
+	ctx := context.Background()
+	scope, err := s.Tenants.ForOrganization(ctx, org)
+	require.NoError(t, err)
+	// Buenos Aires is UTC-3 all year: the period's edges are 03:00 UTC, which the data straddles.
+	require.NoError(t, scope.Exec(ctx, `UPDATE organizations SET timezone = 'America/Argentina/Buenos_Aires' WHERE organization_id = $1`, org))
+	loc, err := time.LoadLocation("America/Argentina/Buenos_Aires")
+	require.NoError(t, err)
+	return &fixture{t: t, ctx: ctx, scope: scope, loc: loc}
+}
+
+// at is a local time in the organisation's zone: "2026-03-05 12:00".
+func (f *fixture) at(s string) time.Time {
+	v, err := time.ParseInLocation("2006-01-02 15:04", s, f.loc)
+	require.NoError(f.t, err)
+	return v
+}
+
+func (f *fixture) exec(sql string, args ...any) {
+	f.t.Helper()
+	require.NoError(f.t, f.scope.Exec(f.ctx, sql, args...))
+}
+
+func (f *fixture) campaign(slug string) uuid.UUID {
+	id := uuid.New()
+	f.exec(`INSERT INTO campaigns (organization_id, id, slug, title, type, currency) VALUES ($1, $2, $3, $3, 'fundraise', 'ARS')`,
+		f.scope.OrgID, id, slug+"-"+id.String()[:8])
+	return id
+}
+
+type don struct {
+	campaign  uuid.UUID
+	monthly   bool
+	status    string
+	created   string
+	paused    string // paused_since, local
+	reason    string // paused_reason
+	discarded string // discarded_at, local
+	discardBy string // discard_reason
+}
+
+func (f *fixture) donation(d don) uuid.UUID {
+	f.t.Helper()
+	id, donor := uuid.New(), uuid.New()
+	f.exec(`INSERT INTO donors (organization_id, id, email, first_name, last_name) VALUES ($1, $2, $3, 'Ana', 'Pérez')`,
+		f.scope.OrgID, donor, donor.String()+"@donor.test")
+	rec := 0
+	if d.monthly {
+		rec = 1
+	}
+	opt := func(s string) *time.Time {
+		if s == "" {
+			return nil
+		}
+		v := f.at(s)
+		return &v
+	}
+	str := func(s string) *string {
+		if s == "" {
+			return nil
+		}
+		return &s
+	}
+	f.exec(`INSERT INTO donations (organization_id, id, campaign_id, donor_id, amount_minor, currency, recurrence, status,
+			created_at, paused_since, paused_reason, discarded_at, discard_reason)
+		VALUES ($1, $2, $3, $4, 10000, 'ARS', $5, $6, $7, $8, $9, $10, $11)`,
+		f.scope.OrgID, id, d.campaign, donor, rec, d.status, f.at(d.created), opt(d.paused), str(d.reason), opt(d.discarded), str(d.discardBy))
+	return id
+}
+
+func (f *fixture) tx(donation uuid.UUID, status string, minor int64, currency string, charged string, created string) {
+	f.t.Helper()
+	var ch *time.Time
+	if charged != "" {
+		v := f.at(charged)
+		ch = &v
+	}
+	cr := time.Now()
+	if created != "" {
+		cr = f.at(created)
+	}
+	f.exec(`INSERT INTO transactions (organization_id, id, donation_id, period, attempt, amount_minor, currency, status, charged_at, created_at)
+		VALUES ($1, $2, $3, NULL, 1, $4, $5, $6, $7, $8)`, f.scope.OrgID, uuid.New(), donation, minor, currency, status, ch, cr)
+}
+
+// version writes a status change as workflows/collection records it.
+func (f *fixture) pause(donation uuid.UUID, reason string, at time.Time) {
+	f.exec(`INSERT INTO donation_versions (organization_id, id, donation_id, actor, field, before, after, created_at)
+		VALUES ($1, $2, $3, 'system', 'status', '{"status":"active"}', jsonb_build_object('status', 'paused', 'paused_reason', $4::text), $5)`,
+		f.scope.OrgID, uuid.New(), donation, reason, at)
+}
+
+func (f *fixture) restore(donation uuid.UUID, at time.Time) {
+	f.exec(`INSERT INTO donation_versions (organization_id, id, donation_id, actor, field, before, after, created_at)
+		VALUES ($1, $2, $3, 'system', 'status', '{"status":"paused","paused_reason":"x"}', '{"status":"active"}', $4)`,
+		f.scope.OrgID, uuid.New(), donation, at)
+}
+
+func (f *fixture) visits(campaign uuid.UUID, day string, n int) {
+	f.exec(`INSERT INTO campaign_visits (organization_id, campaign_id, day, visits) VALUES ($1, $2, $3::date, $4)`,
+		f.scope.OrgID, campaign, day, n)
+}
+
+func get(t *testing.T, c *apitest.Client, query string) dashboard.Dashboard {
+	t.Helper()
+	res := c.JSON(http.MethodGet, "/manage/api/dashboard"+query, nil)
+	require.Equal(t, http.StatusOK, res.Status, string(res.Body))
+	var d dashboard.Dashboard
+	res.Decode(t, &d)
+	return d
+}
+
+func ars(minor int64) dashboard.Money {
+	return dashboard.Money{Currency: "ARS", AmountMinor: minor, Formatted: money.Format(money.Amount{Minor: minor, Currency: "ARS"})}
+}
+
+func usd(minor int64) dashboard.Money {
+	return dashboard.Money{Currency: "USD", AmountMinor: minor, Formatted: money.Format(money.Amount{Minor: minor, Currency: "USD"})}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func point(d dashboard.Dashboard, bucket string) dashboard.Point {
+	for _, p := range d.Series {
+		if p.Bucket == bucket {
+			return p
+		}
+	}
+	return dashboard.Point{Bucket: "missing " + bucket}
+}
+
+// TestWidgetsAgreeWithTheRows builds a known data set and checks every widget against numbers
+// computed by hand (the comments give the rows behind each one).
+func TestWidgetsAgreeWithTheRows(t *testing.T) {
+	s := apitest.Start(t)
+	admin := s.NewOrgAdmin(t, "AR")
+	f := newFixture(t, s, admin.OrgID)
+	c1, c2 := f.campaign("uno"), f.campaign("dos")
+
+	// Period under test: 2026-03-01 … 2026-03-31 in Buenos Aires (03-01 03:00Z … 04-01 03:00Z).
+	d1 := f.donation(don{campaign: c1, monthly: true, status: "active", created: "2026-03-05 12:00"})                                                        // new
+	d2 := f.donation(don{campaign: c1, monthly: false, status: "active", created: "2026-03-10 09:00"})                                                       // new, one-time
+	f.donation(don{campaign: c2, monthly: true, status: "pending", created: "2026-03-11 09:00"})                                                             // not new: pending
+	f.donation(don{campaign: c2, monthly: true, status: "rejected", created: "2026-03-12 09:00"})                                                            // not new: rejected
+	d5 := f.donation(don{campaign: c2, monthly: true, status: "paused", created: "2026-02-20 09:00", paused: "2026-03-15 10:00", reason: "cc_expired"})      // paused, never restored
+	d6 := f.donation(don{campaign: c1, monthly: true, status: "active", created: "2026-02-01 09:00"})                                                        // paused, restored after 4 days
+	d7 := f.donation(don{campaign: c1, monthly: true, status: "active", created: "2026-02-01 10:00"})                                                        // paused, restored after 9 days
+	f.donation(don{campaign: c2, monthly: true, status: "paused", created: "2026-01-20 09:00", paused: "2026-03-25 10:00", reason: "cc_expired"})            // paused, no version row
+	f.donation(don{campaign: c1, monthly: true, status: "paused", created: "2026-01-25 09:00", paused: "2026-04-02 10:00", reason: "unknown"})               // paused after the period
+	d10 := f.donation(don{campaign: c1, monthly: true, status: "discarded", created: "2026-03-02 09:00", discarded: "2026-03-18 10:00", discardBy: "moved"}) // new and discarded
+	f.donation(don{campaign: c2, monthly: false, status: "discarded", created: "2026-01-10 09:00", discarded: "2026-03-31 23:30"})                           // discarded (04-01 02:30Z), no reason
+	f.donation(don{campaign: c2, monthly: true, status: "discarded", created: "2026-01-05 09:00", discarded: "2026-04-01 00:30", discardBy: "other"})        // discarded after the period
+	d13 := f.donation(don{campaign: c1, monthly: true, status: "active", created: "2026-03-31 23:59"})                                                       // new (04-01 02:59Z)
+	f.donation(don{campaign: c1, monthly: true, status: "active", created: "2026-02-28 23:30"})                                                              // not new (03-01 02:30Z)
+	d15 := f.donation(don{campaign: c2, monthly: true, status: "paused", created: "2026-01-15 09:00", paused: "2026-03-03 08:00", reason: "cc_expired"})     // paused with its version row
+	f.pause(d5, "cc_expired", f.at("2026-03-15 10:00"))
+	f.pause(d6, "by_org", f.at("2026-03-08 10:00"))
+	f.restore(d6, f.at("2026-03-12 10:00"))
+	f.pause(d7, "donor_request_stop_debit", f.at("2026-03-20 10:00"))
+	f.restore(d7, f.at("2026-03-29 10:00"))
+	f.pause(d15, "cc_expired", f.at("2026-03-03 08:00"))
+
+	f.tx(d1, "approved", 100000, "ARS", "2026-03-05 12:00", "")
+	f.tx(d2, "approved", 50050, "ARS", "2026-03-10 09:05", "")
+	f.tx(d5, "approved", 20000, "ARS", "2026-03-01 00:10", "")
+	f.tx(d5, "rejected", 20000, "ARS", "2026-03-15 09:00", "")
+	f.tx(d6, "approved", 30000, "ARS", "2026-02-28 23:50", "") // before the period
+	f.tx(d6, "approved", 30000, "ARS", "2026-03-31 23:00", "")
+	f.tx(d7, "refunded", 10000, "ARS", "2026-03-20 09:00", "")
+	f.tx(d7, "approved", 10000, "ARS", "", "2026-03-20 09:00") // no charged_at: created_at counts
+	f.tx(d10, "pending", 5000, "ARS", "", "2026-03-18 09:00")
+	f.tx(d13, "approved", 7000, "USD", "2026-03-31 23:59", "")
+	f.tx(d1, "approved", 100000, "ARS", "2026-04-05 12:00", "") // after the period
+
+	f.visits(c1, "2026-03-01", 100)
+	f.visits(c1, "2026-03-31", 50)
+	f.visits(c1, "2026-04-01", 999)
+	f.visits(c1, "2026-02-28", 7)
+	f.visits(c2, "2026-03-15", 50)
+
+	// Another organisation's rows in the same shard and period never count.
+	other := s.NewOrgAdmin(t, "AR")
+	g := newFixture(t, s, other.OrgID)
+	oc := g.campaign("otra")
+	od := g.donation(don{campaign: oc, monthly: true, status: "discarded", created: "2026-03-05 12:00", discarded: "2026-03-06 10:00", discardBy: "moved"})
+	g.tx(od, "approved", 999900, "ARS", "2026-03-05 12:00", "")
+	g.pause(od, "cc_expired", g.at("2026-03-05 13:00"))
+	g.visits(oc, "2026-03-05", 1000)
+
+	t.Run("all", func(t *testing.T) {
+		d := get(t, admin, "?from=2026-03-01&to=2026-03-31")
+		require.Equal(t, dashboard.Period{From: "2026-03-01", To: "2026-03-31", Days: 31, Granularity: "day", Timezone: "America/Argentina/Buenos_Aires"}, d.Period)
+		// ARS: 100000 + 50050 + 20000 + 30000 + 10000 = 210050 in 5 charges; USD 7000 in 1.
+		require.Equal(t, []dashboard.Raised{{Money: ars(210050), Transactions: 5}, {Money: usd(7000), Transactions: 1}}, d.Raised)
+		require.Equal(t, "$ 2.100,50", d.Raised[0].Formatted)
+		require.Equal(t, "US$ 70.00", d.Raised[1].Formatted)
+		require.Equal(t, []dashboard.Money{ars(42010), usd(7000)}, d.Average) // 210050 / 5
+		require.EqualValues(t, 4, d.NewDonations)                             // d1, d2, d10, d13
+		require.EqualValues(t, 4, d.PausedDonations)                          // d5, d7 (restored after 9 days), d15, the unversioned one; not d6
+		require.EqualValues(t, 0, d.PausedInGrace)
+		require.EqualValues(t, 2, d.DiscardedDonations) // d10, the one at 23:30 without reason
+		require.EqualValues(t, 200, d.Visits)           // 100 + 50 + 50
+		require.Equal(t, ptr(0.02), d.Conversion)       // 4 / 200
+		require.Equal(t, []dashboard.Reason{{Reason: ptr("cc_expired"), Count: 3}, {Reason: ptr("donor_request_stop_debit"), Count: 1}}, d.PauseReasons)
+		require.Equal(t, []dashboard.Reason{{Reason: ptr("moved"), Count: 1}, {Reason: nil, Count: 1}}, d.DiscardReasons)
+		require.Len(t, d.Series, 31)
+		require.Equal(t, dashboard.Point{Bucket: "2026-03-01", Raised: []dashboard.Money{ars(20000)}, Visits: 100}, point(d, "2026-03-01"))
+		require.Equal(t, dashboard.Point{Bucket: "2026-03-05", Raised: []dashboard.Money{ars(100000)}, NewDonations: 1}, point(d, "2026-03-05"))
+		require.Equal(t, dashboard.Point{Bucket: "2026-03-20", Raised: []dashboard.Money{ars(10000)}}, point(d, "2026-03-20"))
+		require.Equal(t, dashboard.Point{Bucket: "2026-03-31", Raised: []dashboard.Money{ars(30000), usd(7000)}, NewDonations: 1, Visits: 50}, point(d, "2026-03-31"))
+		require.Equal(t, dashboard.Point{Bucket: "2026-03-04", Raised: []dashboard.Money{}}, point(d, "2026-03-04"))
+		require.True(t, d.HasCampaigns)
+		require.Equal(t, dashboard.Guide{Name: "create_campaign", Step: 0, Steps: 4, Show: false}, d.CampaignGuide)
+	})
+
+	t.Run("campaign", func(t *testing.T) {
+		d := get(t, admin, "?from=2026-03-01&to=2026-03-31&campaign="+c1.String())
+		require.Equal(t, dashboard.Filters{Campaign: &c1}, d.Filters)
+		// c1: d1 100000, d2 50050, d6 30000, d7 10000; USD d13 7000.
+		require.Equal(t, []dashboard.Raised{{Money: ars(190050), Transactions: 4}, {Money: usd(7000), Transactions: 1}}, d.Raised)
+		require.Equal(t, []dashboard.Money{ars(47513), usd(7000)}, d.Average) // 190050 / 4 = 47512.5, rounded
+		require.EqualValues(t, 4, d.NewDonations)
+		require.EqualValues(t, 1, d.PausedDonations) // d7
+		require.EqualValues(t, 1, d.DiscardedDonations)
+		require.EqualValues(t, 150, d.Visits)
+		require.Equal(t, ptr(0.0267), d.Conversion) // 4 / 150
+		require.Equal(t, []dashboard.Reason{{Reason: ptr("donor_request_stop_debit"), Count: 1}}, d.PauseReasons)
+		require.Equal(t, []dashboard.Reason{{Reason: ptr("moved"), Count: 1}}, d.DiscardReasons)
+	})
+
+	t.Run("one-time", func(t *testing.T) {
+		d := get(t, admin, "?from=2026-03-01&to=2026-03-31&frequency=one_time")
+		require.Equal(t, dashboard.Filters{Frequency: ptr("one_time")}, d.Filters)
+		require.Equal(t, []dashboard.Raised{{Money: ars(50050), Transactions: 1}}, d.Raised) // d2
+		require.EqualValues(t, 1, d.NewDonations)                                            // d2
+		require.EqualValues(t, 0, d.PausedDonations)
+		require.Equal(t, []dashboard.Reason{}, d.PauseReasons)
+		require.EqualValues(t, 1, d.DiscardedDonations) // the one without reason
+		require.Equal(t, []dashboard.Reason{{Reason: nil, Count: 1}}, d.DiscardReasons)
+		require.EqualValues(t, 200, d.Visits) // visits have no frequency
+		require.Equal(t, ptr(0.005), d.Conversion)
+	})
+
+	t.Run("monthly series", func(t *testing.T) {
+		d := get(t, admin, "?from=2026-01-01&to=2026-06-30&frequency=monthly")
+		require.Equal(t, "month", d.Period.Granularity)
+		require.Len(t, d.Series, 6)
+		require.Equal(t, "2026-01-01", d.Series[0].Bucket)
+		require.Equal(t, "2026-06-01", d.Series[5].Bucket)
+		// Monthly donations created: Jan d8, d9, d15, the 01-05 discarded one (the 01-10 one is one-time) = 4;
+		// Feb d5, d6, d7, the 02-28 23:30 one = 4; Mar d1, d10, d13 (+ pending/rejected excluded) = 3.
+		require.EqualValues(t, []int64{4, 4, 3, 0, 0, 0}, []int64{d.Series[0].NewDonations, d.Series[1].NewDonations,
+			d.Series[2].NewDonations, d.Series[3].NewDonations, d.Series[4].NewDonations, d.Series[5].NewDonations})
+		require.Equal(t, []dashboard.Money{ars(30000)}, d.Series[1].Raised)             // d6 on 02-28 23:50
+		require.Equal(t, []dashboard.Money{ars(160000), usd(7000)}, d.Series[2].Raised) // 210050 − d2's 50050
+		require.Equal(t, []dashboard.Money{ars(100000)}, d.Series[3].Raised)            // d1 in April
+		require.EqualValues(t, 11, d.NewDonations)
+		// Pauses Jan–Jun: d5, d7, d15, the unversioned 03-25 one and the 04-02 one, all older than 7 days.
+		require.EqualValues(t, 5, d.PausedDonations)
+	})
+
+	t.Run("validation", func(t *testing.T) {
+		for q, field := range map[string]string{
+			"?from=2026-13-01":               "from",
+			"?to=yesterday":                  "to",
+			"?frequency=weekly":              "frequency",
+			"?campaign=abc":                  "campaign",
+			"?campaign=" + uuid.NewString():  "campaign",
+			"?campaign=" + oc.String():       "campaign", // another organisation's campaign
+			"?from=2026-03-02&to=2026-03-01": "to",
+			"?from=2010-01-01&to=2026-03-01": "from",
+		} {
+			res := admin.JSON(http.MethodGet, "/manage/api/dashboard"+q, nil)
+			require.Equal(t, http.StatusUnprocessableEntity, res.Status, q)
+			var body struct {
+				Error struct {
+					Fields map[string]string `json:"fields"`
+				} `json:"error"`
+			}
+			res.Decode(t, &body)
+			require.Contains(t, body.Error.Fields, field, q)
+		}
+		anon := s.NewUser(t, "nobody")
+		require.Equal(t, http.StatusForbidden, anon.JSON(http.MethodGet, "/manage/api/dashboard", nil).Status)
+	})
+}
+
+// TestPauseGrace: within the last 7 days, a pause not yet resumed is "in grace", not counted.
+func TestPauseGrace(t *testing.T) {
+	s := apitest.Start(t)
+	admin := s.NewOrgAdmin(t, "AR")
+	f := newFixture(t, s, admin.OrgID)
+	c := f.campaign("gracia")
+	now := time.Now()
+	young := f.donation(don{campaign: c, monthly: true, status: "paused", created: "2026-01-01 09:00", paused: now.Add(-48 * time.Hour).In(f.loc).Format("2006-01-02 15:04"), reason: "by_org"})
+	f.pause(young, "by_org", f.at(now.Add(-48*time.Hour).In(f.loc).Format("2006-01-02 15:04")))
+	old := f.donation(don{campaign: c, monthly: true, status: "paused", created: "2026-01-01 09:00", paused: now.Add(-240 * time.Hour).In(f.loc).Format("2006-01-02 15:04"), reason: "cc_invalid_number"})
+	f.pause(old, "cc_invalid_number", f.at(now.Add(-240*time.Hour).In(f.loc).Format("2006-01-02 15:04")))
+	back := f.donation(don{campaign: c, monthly: true, status: "active", created: "2026-01-01 09:00"})
+	f.pause(back, "by_org", now.Add(-72*time.Hour))
+	f.restore(back, now.Add(-24*time.Hour))
+
+	d := get(t, admin, "") // default: the last 30 days
+	require.Equal(t, 30, d.Period.Days)
+	require.Equal(t, now.In(f.loc).Format(time.DateOnly), d.Period.To)
+	require.EqualValues(t, 1, d.PausedDonations) // old
+	require.EqualValues(t, 1, d.PausedInGrace)   // young
+	require.Equal(t, []dashboard.Reason{{Reason: ptr("cc_invalid_number"), Count: 1}}, d.PauseReasons)
+	require.Nil(t, d.Conversion) // no visits
+	require.Equal(t, []dashboard.Raised{}, d.Raised)
+}
+
+// TestCampaignGuide: an organisation without campaigns sees the 4-step guide while its step is 0.
+func TestCampaignGuide(t *testing.T) {
+	s := apitest.Start(t)
+	admin := s.NewOrgAdmin(t, "CL")
+	d := get(t, admin, "")
+	require.False(t, d.HasCampaigns)
+	require.Equal(t, dashboard.Guide{Name: "create_campaign", Step: 0, Steps: 4, Show: true}, d.CampaignGuide)
+	require.Equal(t, http.StatusOK, admin.JSON(http.MethodPut, "/manage/api/tours/create_campaign/progress", map[string]int{"step": 1}).Status)
+	d = get(t, admin, "")
+	require.Equal(t, dashboard.Guide{Name: "create_campaign", Step: 1, Steps: 4, Show: false}, d.CampaignGuide)
+}

@@ -1,0 +1,105 @@
+-- Dashboard widgets (donor spec §2 screen 5). Shared parameters:
+--   $1 organisation, $2 period start (inclusive), $3 period end (exclusive), both timestamptz at
+--   midnight in the organisation's time zone; $4 campaign (NULL: all); $5 recurrence (NULL: both,
+--   1 monthly, 0 one-time); $6 time zone; $7 bucket ('day' or 'month').
+-- Campaign and frequency are properties of the donation, so filtered widgets join donations by its
+-- primary key. Indexes: migrations/shard/0070_dashboard.sql.
+
+-- name: Organization
+SELECT timezone,
+       EXISTS (SELECT 1 FROM campaigns c WHERE c.organization_id = $1) AS has_campaigns,
+       COALESCE((SELECT g.step FROM guide_progress g
+                 WHERE g.organization_id = $1 AND g.user_id = $2 AND g.guide_name = $3), 0) AS guide_step
+FROM organizations WHERE organization_id = $1;
+
+-- name: CampaignExists
+SELECT EXISTS (SELECT 1 FROM campaigns WHERE organization_id = $1 AND id = $2);
+
+-- name: Raised
+-- Approved transactions charged in the period (created_at when charged_at is missing), per bucket
+-- and currency. The handler adds the buckets up for the totals.
+SELECT date_trunc($7, COALESCE(t.charged_at, t.created_at) AT TIME ZONE $6)::date AS bucket,
+       t.currency, sum(t.amount_minor)::bigint, count(*)
+FROM transactions t
+WHERE t.organization_id = $1 AND t.status = 'approved'
+  AND COALESCE(t.charged_at, t.created_at) >= $2 AND COALESCE(t.charged_at, t.created_at) < $3
+  AND (($4::uuid IS NULL AND $5::smallint IS NULL) OR EXISTS (
+        SELECT 1 FROM donations d
+        WHERE d.organization_id = t.organization_id AND d.id = t.donation_id
+          AND ($4::uuid IS NULL OR d.campaign_id = $4) AND ($5::smallint IS NULL OR d.recurrence = $5)))
+GROUP BY 1, 2;
+
+-- name: NewDonations
+-- Donations created in the period, per bucket; pending and rejected (first charge not settled or
+-- refused) are not donations yet.
+SELECT date_trunc($7, d.created_at AT TIME ZONE $6)::date AS bucket, count(*)
+FROM donations d
+WHERE d.organization_id = $1 AND d.created_at >= $2 AND d.created_at < $3
+  AND d.status NOT IN ('pending', 'rejected')
+  AND ($4::uuid IS NULL OR d.campaign_id = $4) AND ($5::smallint IS NULL OR d.recurrence = $5)
+GROUP BY 1;
+
+-- name: Visits
+-- Visits per bucket: $1 organisation, $2 first day, $3 last day (inclusive), $4 campaign (NULL: all),
+-- $5 bucket. Visits belong to a campaign, not to a frequency, so the frequency filter does not apply.
+SELECT date_trunc($5, v.day::timestamp)::date AS bucket, sum(v.visits)::bigint
+FROM campaign_visits v
+WHERE v.organization_id = $1 AND v.day >= $2::date AND v.day <= $3::date
+  AND ($4::uuid IS NULL OR v.campaign_id = $4)
+GROUP BY 1;
+
+-- name: Discarded
+-- Donations discarded in the period, per reason (NULL: none given). Parameters $1–$5.
+SELECT d.discard_reason, count(*)
+FROM donations d
+WHERE d.organization_id = $1 AND d.discarded_at >= $2 AND d.discarded_at < $3
+  AND ($4::uuid IS NULL OR d.campaign_id = $4) AND ($5::smallint IS NULL OR d.recurrence = $5)
+GROUP BY 1;
+
+-- name: Paused
+-- Paused donations (spec: "appear only if not resumed within 7 days"). A pause is an event at time p:
+-- a version row (field 'status', after.status 'paused'), or, for a donation still paused whose pause
+-- has no version row (written outside the collection workflow), its paused_since. A pause in the
+-- period COUNTS when 7 days have passed since p ($6 is now) and no restore (version row with
+-- before.status 'paused', after.status 'active') happened in (p, p + 7 days]. It is IN GRACE when
+-- fewer than 7 days have passed and it has not been restored yet. A donation counts once, with the
+-- reason of its latest pause in the period. Parameters $1–$5, $6 now. Returns: reason, counted, in_grace.
+WITH pauses AS (
+    SELECT v.donation_id, v.created_at AS at, v.after ->> 'paused_reason' AS reason
+    FROM donation_versions v
+    WHERE v.organization_id = $1 AND v.field = 'status' AND v.after ->> 'status' = 'paused'
+      AND v.created_at >= $2 AND v.created_at < $3
+    UNION ALL
+    SELECT d.id, d.paused_since, d.paused_reason
+    FROM donations d
+    LEFT JOIN LATERAL (
+        SELECT 1 AS found FROM donation_versions v
+        WHERE v.organization_id = d.organization_id AND v.donation_id = d.id
+          AND v.field = 'status' AND v.after ->> 'status' = 'paused'
+          AND v.created_at BETWEEN d.paused_since - interval '1 minute' AND d.paused_since + interval '1 minute'
+        LIMIT 1) known ON true
+    WHERE d.organization_id = $1 AND d.status = 'paused' AND d.paused_since >= $2 AND d.paused_since < $3
+      AND known.found IS NULL
+), unresumed AS (
+    -- LATERAL … LIMIT 1: one index probe per pause on (organization_id, donation_id, created_at).
+    SELECT p.*, (p.at + interval '7 days' <= $6) AS settled
+    FROM pauses p
+    LEFT JOIN LATERAL (
+        SELECT 1 AS found FROM donation_versions r
+        WHERE r.organization_id = $1 AND r.donation_id = p.donation_id
+          AND r.field = 'status' AND r.before ->> 'status' = 'paused' AND r.after ->> 'status' = 'active'
+          AND r.created_at > p.at AND r.created_at <= LEAST(p.at + interval '7 days', $6)
+        LIMIT 1) restored ON true
+    WHERE restored.found IS NULL
+), filtered AS (
+    SELECT DISTINCT ON (u.donation_id, u.settled) u.donation_id, u.settled, u.reason
+    FROM unresumed u
+    JOIN donations d ON d.organization_id = $1 AND d.id = u.donation_id
+    WHERE ($4::uuid IS NULL OR d.campaign_id = $4) AND ($5::smallint IS NULL OR d.recurrence = $5)
+    ORDER BY u.donation_id, u.settled, u.at DESC
+)
+SELECT COALESCE(reason, 'unknown'), count(*) FILTER (WHERE settled), count(*) FILTER (WHERE NOT settled)
+FROM filtered f
+-- a donation with a settled pause is counted, never also in grace
+WHERE f.settled OR NOT EXISTS (SELECT 1 FROM filtered s WHERE s.donation_id = f.donation_id AND s.settled)
+GROUP BY 1;

@@ -1,0 +1,429 @@
+package donation_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/stretchr/testify/require"
+
+	"github.com/aporta/aporta/api/apitest"
+	"github.com/aporta/aporta/api/campaign"
+)
+
+type mdetail struct {
+	Donation struct {
+		UUID   string `json:"uuid"`
+		Amount struct {
+			Minor     int64  `json:"minor"`
+			Currency  string `json:"currency"`
+			Formatted string `json:"formatted"`
+		} `json:"amount"`
+		Status         string  `json:"status"`
+		PausedReason   *string `json:"paused_reason"`
+		DiscardReason  *string `json:"discard_reason"`
+		NextChargeDate *string `json:"next_charge_date"`
+		Campaign       struct {
+			Title string `json:"title"`
+		} `json:"campaign"`
+	} `json:"donation"`
+	Donor struct {
+		UUID      string `json:"uuid"`
+		FirstName string `json:"first_name"`
+		City      string `json:"city"`
+		Gender    string `json:"gender"`
+	} `json:"donor"`
+	PaymentMethod *struct {
+		UUID        string `json:"uuid"`
+		LastFour    string `json:"last_four"`
+		Brand       string `json:"brand"`
+		ExpiryMonth int    `json:"expiry_month"`
+	} `json:"payment_method"`
+	Transactions []struct {
+		Status string  `json:"status"`
+		Period *string `json:"period"`
+	} `json:"transactions"`
+	Upgrade *struct {
+		ID         string `json:"id"`
+		Percentage string `json:"percentage"`
+		Period     int    `json:"period"`
+	} `json:"upgrade"`
+	VersionsCount int `json:"versions_count"`
+	Collect       *struct {
+		Status   string `json:"status"`
+		Approved bool   `json:"approved"`
+	} `json:"collect"`
+}
+
+// manageFixture: an AR organisation with its administrator, a published campaign and one monthly
+// donation made through the public form (collected by the stack's worker).
+func manageFixture(t *testing.T, s *apitest.Stack) (*apitest.Client, string, string) {
+	t.Helper()
+	ctx := context.Background()
+	admin := s.NewOrgAdmin(t, "AR")
+	scope, err := s.Tenants.ForOrganization(ctx, admin.OrgID)
+	require.NoError(t, err)
+	require.NoError(t, scope.Exec(ctx, "UPDATE organizations SET status = 'enabled', plan_code = 'essential_monthly', timezone = 'America/Argentina/Buenos_Aires' WHERE organization_id = $1", admin.OrgID))
+	svc := campaign.NewService(s.Tenants)
+	cp, err := svc.CreateFromInput(ctx, admin.OrgID, campaign.Input{Title: "Campaña gestión", Type: "fundraise", Channel: "public",
+		AllowOneTime: true, AllowOtherAmount: true, Amounts: []campaign.Amount{{Amount: "500"}, {Amount: "1000"}}, ImmediateCharge: true})
+	require.NoError(t, err)
+	_, err = svc.SetPublished(ctx, admin.OrgID, cp.ID, true)
+	require.NoError(t, err)
+	return admin, cp.Slug, cp.ID.String()
+}
+
+func donate(t *testing.T, s *apitest.Stack, slug string, recurrency int, amount any, email string) string {
+	t.Helper()
+	a := post(t, s.Server.URL+"/d/"+slug, payload(token(t, s.Config, "APRO"), recurrency, amount, email, "k-"+uuid.NewString()))
+	require.Contains(t, []int{http.StatusCreated, http.StatusOK}, a.Status, a.Message)
+	return a.Donation
+}
+
+func TestManageDonation(t *testing.T) {
+	s := apitest.Start(t)
+	admin, slug, campID := manageFixture(t, s)
+	ctx := context.Background()
+	scope, err := s.Tenants.ForOrganization(ctx, admin.OrgID)
+	require.NoError(t, err)
+	email := "ana-" + uuid.NewString()[:8] + "@example.com"
+	id := donate(t, s, slug, 1, 1000, email)
+	path := "/manage/api/donations/" + id
+
+	// The workflow charges the first period on its own; wait until it settled it (next period moved).
+	require.Eventually(t, func() bool {
+		var next *time.Time
+		_ = scope.QueryRow(ctx, "SELECT next_charge_date FROM donations WHERE organization_id=$1 AND id=$2", admin.OrgID, id).Scan(&next)
+		return next != nil && next.After(time.Now())
+	}, 30*time.Second, 300*time.Millisecond)
+
+	var d mdetail
+	res := admin.JSON(http.MethodGet, path, nil)
+	require.Equal(t, http.StatusOK, res.Status, string(res.Body))
+	res.Decode(t, &d)
+	require.Equal(t, "active", d.Donation.Status)
+	require.Equal(t, int64(100000), d.Donation.Amount.Minor)
+	require.Equal(t, "Campaña gestión", d.Donation.Campaign.Title)
+	require.NotNil(t, d.PaymentMethod)
+	require.Equal(t, "3704", d.PaymentMethod.LastFour)
+	require.NotEmpty(t, d.Transactions)
+
+	t.Run("pause restore", func(t *testing.T) {
+		res := admin.JSON(http.MethodPost, path+"/pause", map[string]string{"reason": "nope"})
+		require.Equal(t, http.StatusUnprocessableEntity, res.Status)
+		res = admin.JSON(http.MethodPost, path+"/pause", map[string]string{})
+		require.Equal(t, http.StatusOK, res.Status, string(res.Body))
+		var p mdetail
+		res.Decode(t, &p)
+		require.Equal(t, "paused", p.Donation.Status)
+		require.Equal(t, "by_org", *p.Donation.PausedReason)
+		var st, reason string
+		require.NoError(t, scope.QueryRow(ctx, "SELECT status, paused_reason FROM donations WHERE organization_id=$1 AND id=$2", admin.OrgID, id).Scan(&st, &reason))
+		require.Equal(t, "paused", st)
+		res = admin.JSON(http.MethodPost, path+"/pause", nil)
+		require.Equal(t, http.StatusConflict, res.Status, string(res.Body))
+		res = admin.JSON(http.MethodPost, path+"/restore", nil)
+		require.Equal(t, http.StatusOK, res.Status, string(res.Body))
+		res.Decode(t, &p)
+		require.Equal(t, "active", p.Donation.Status)
+		require.Nil(t, p.Donation.PausedReason)
+		res = admin.JSON(http.MethodPost, path+"/restore", nil)
+		require.Equal(t, http.StatusConflict, res.Status)
+	})
+
+	t.Run("collect payment", func(t *testing.T) {
+		var before int
+		require.NoError(t, scope.QueryRow(ctx, "SELECT count(*) FROM transactions WHERE organization_id=$1 AND donation_id=$2 AND status='approved'", admin.OrgID, id).Scan(&before))
+		res := admin.JSON(http.MethodPost, path+"/collect_payment", nil)
+		require.Equal(t, http.StatusOK, res.Status, string(res.Body))
+		var p mdetail
+		res.Decode(t, &p)
+		require.NotNil(t, p.Collect)
+		require.Equal(t, "approved", p.Collect.Status)
+		var after int
+		require.NoError(t, scope.QueryRow(ctx, "SELECT count(*) FROM transactions WHERE organization_id=$1 AND donation_id=$2 AND status='approved'", admin.OrgID, id).Scan(&after))
+		require.Equal(t, before+1, after)
+	})
+
+	t.Run("change amount", func(t *testing.T) {
+		res := admin.JSON(http.MethodPatch, path, map[string]any{"amount": "1500,50"})
+		require.Equal(t, http.StatusUnprocessableEntity, res.Status, string(res.Body))
+		res = admin.JSON(http.MethodPatch, path, map[string]any{"amount": "1500.50"})
+		require.Equal(t, http.StatusOK, res.Status, string(res.Body))
+		var p mdetail
+		res.Decode(t, &p)
+		require.Equal(t, int64(150050), p.Donation.Amount.Minor)
+		res = admin.JSON(http.MethodPatch, path, map[string]any{"amount": 1600, "collect_day": 40})
+		require.Equal(t, http.StatusUnprocessableEntity, res.Status)
+	})
+
+	t.Run("upgrades", func(t *testing.T) {
+		res := admin.JSON(http.MethodPost, path+"/upgrades", map[string]any{"percentage": 10, "period": 5})
+		require.Equal(t, http.StatusUnprocessableEntity, res.Status)
+		res = admin.JSON(http.MethodPost, path+"/upgrades", map[string]any{"percentage": "10.5", "period": 3})
+		require.Equal(t, http.StatusCreated, res.Status, string(res.Body))
+		var p mdetail
+		res.Decode(t, &p)
+		require.NotNil(t, p.Upgrade)
+		require.Equal(t, "10.50", p.Upgrade.Percentage)
+		up := p.Upgrade.ID
+		res = admin.JSON(http.MethodPatch, path+"/upgrades/"+up, map[string]any{"percentage": 12, "period": 6})
+		require.Equal(t, http.StatusOK, res.Status, string(res.Body))
+		res.Decode(t, &p)
+		require.Equal(t, "12.00", p.Upgrade.Percentage)
+		require.Equal(t, 6, p.Upgrade.Period)
+		res = admin.JSON(http.MethodDelete, path+"/upgrades/"+up, nil)
+		require.Equal(t, http.StatusOK, res.Status, string(res.Body))
+		p = mdetail{}
+		res.Decode(t, &p)
+		require.Nil(t, p.Upgrade)
+		res = admin.JSON(http.MethodDelete, path+"/upgrades/"+up, nil)
+		require.Equal(t, http.StatusNotFound, res.Status)
+	})
+
+	t.Run("change card", func(t *testing.T) {
+		var before int
+		require.NoError(t, scope.QueryRow(ctx, "SELECT count(*) FROM payment_methods WHERE organization_id=$1", admin.OrgID).Scan(&before))
+		bad := map[string]any{"gateway": map[string]any{"name": "mercadopago", "token": "x"}, "cc_number": "4509953566233704",
+			"method_id": "visa", "bin": "450995", "last_four": "3704", "expiration_month": 11, "expiration_year": time.Now().Year() + 3}
+		res := admin.JSON(http.MethodPost, path+"/payment_method", bad)
+		require.Equal(t, http.StatusBadRequest, res.Status, string(res.Body))
+		var n int
+		require.NoError(t, scope.QueryRow(ctx, "SELECT count(*) FROM payment_methods WHERE organization_id=$1", admin.OrgID).Scan(&n))
+		require.Equal(t, before, n)
+		old := d.PaymentMethod.UUID
+		good := map[string]any{"gateway": map[string]any{"name": "mercadopago", "token": token(t, s.Config, "APRO")},
+			"method_id": "visa", "bin": "450995", "last_four": "3704", "expiration_month": 12, "expiration_year": time.Now().Year() + 4,
+			"cardholder_name": "Ana Pérez", "cardholder_id_type": "DNI", "cardholder_id_number": "12345678"}
+		res = admin.JSON(http.MethodPost, path+"/payment_method", good)
+		require.Equal(t, http.StatusOK, res.Status, string(res.Body))
+		var p mdetail
+		res.Decode(t, &p)
+		require.NotNil(t, p.PaymentMethod)
+		_ = old // the sandbox saves the same card number as the same card: the row is updated in place
+		var pmID string
+		require.NoError(t, scope.QueryRow(ctx, "SELECT payment_method_id::text FROM donations WHERE organization_id=$1 AND id=$2", admin.OrgID, id).Scan(&pmID))
+		require.Equal(t, p.PaymentMethod.UUID, pmID)
+		require.Equal(t, 12, p.PaymentMethod.ExpiryMonth)
+	})
+
+	t.Run("edit donor", func(t *testing.T) {
+		res := admin.JSON(http.MethodPatch, path+"/donor", map[string]any{"email": "no-at", "gender": "x"})
+		require.Equal(t, http.StatusUnprocessableEntity, res.Status)
+		res = admin.JSON(http.MethodPatch, path+"/donor", map[string]any{"first_name": "Anita", "city": "Rosario", "gender": "female"})
+		require.Equal(t, http.StatusOK, res.Status, string(res.Body))
+		var p mdetail
+		res.Decode(t, &p)
+		require.Equal(t, "Anita", p.Donor.FirstName)
+		require.Equal(t, "Rosario", p.Donor.City)
+	})
+
+	t.Run("versions and support", func(t *testing.T) {
+		res := admin.JSON(http.MethodGet, path+"/versions", nil)
+		require.Equal(t, http.StatusOK, res.Status)
+		var v struct {
+			Versions []struct {
+				Field     string `json:"field"`
+				Actor     string `json:"actor"`
+				ActorType string `json:"actor_type"`
+			} `json:"versions"`
+			Total int `json:"total"`
+		}
+		res.Decode(t, &v)
+		fields := map[string]bool{}
+		for _, x := range v.Versions {
+			if x.ActorType == "user" {
+				require.Equal(t, admin.UserID.String(), x.Actor)
+				fields[x.Field] = true
+			}
+		}
+		for _, f := range []string{"status", "amount", "upgrade", "payment_method", "donor", "collect_now"} {
+			require.True(t, fields[f], "version of %s", f)
+		}
+		res = admin.JSON(http.MethodGet, path+"/support", nil)
+		require.Equal(t, http.StatusOK, res.Status)
+		var sp struct {
+			WorkflowID     string `json:"workflow_id"`
+			WorkflowStatus string `json:"workflow_status"`
+			LastPayments   []struct {
+				PaymentID string `json:"payment_id"`
+			} `json:"last_payments"`
+		}
+		res.Decode(t, &sp)
+		require.Equal(t, "donation/"+id, sp.WorkflowID)
+		require.Equal(t, "running", sp.WorkflowStatus)
+		require.NotEmpty(t, sp.LastPayments)
+	})
+
+	t.Run("permissions and tenancy", func(t *testing.T) {
+		op := s.NewUser(t, "operator")
+		s.AddMember(t, op, admin.OrgID, "operator")
+		sup := s.NewUser(t, "supervisor")
+		s.AddMember(t, sup, admin.OrgID, "supervisor")
+		res := sup.JSON(http.MethodGet, path, nil)
+		require.Equal(t, http.StatusOK, res.Status)
+		res = sup.JSON(http.MethodPost, path+"/pause", nil)
+		require.Equal(t, http.StatusForbidden, res.Status)
+		res = op.JSON(http.MethodPost, path+"/pause", map[string]string{"reason": "donor_request_stop_debit"})
+		require.Equal(t, http.StatusOK, res.Status, string(res.Body))
+		res = op.JSON(http.MethodPost, path+"/restore", nil)
+		require.Equal(t, http.StatusOK, res.Status, string(res.Body))
+
+		other := s.NewOrgAdmin(t, "AR")
+		for _, r := range []struct{ method, path string }{
+			{http.MethodGet, path}, {http.MethodPatch, path}, {http.MethodPost, path + "/collect_payment"},
+			{http.MethodPost, path + "/pause"}, {http.MethodPost, path + "/restore"}, {http.MethodPost, path + "/discard"},
+			{http.MethodPatch, path + "/donor"}, {http.MethodPost, path + "/payment_method"}, {http.MethodGet, path + "/versions"},
+			{http.MethodGet, path + "/support"}, {http.MethodPost, path + "/upgrades"},
+			{http.MethodPatch, path + "/upgrades/" + uuid.NewString()}, {http.MethodDelete, path + "/upgrades/" + uuid.NewString()},
+			{http.MethodPost, "/manage/api/donors/" + d.Donor.UUID + "/reactivate"}, {http.MethodPost, "/manage/api/donors/" + d.Donor.UUID + "/discard"},
+		} {
+			res := other.JSON(r.method, r.path, map[string]any{"reason": "x", "amount": 10})
+			require.Equal(t, http.StatusNotFound, res.Status, "%s %s: %s", r.method, r.path, res.Body)
+		}
+	})
+
+	t.Run("list csv summary", func(t *testing.T) {
+		id2 := donate(t, s, slug, 0, 500, "zoe-"+uuid.NewString()[:8]+"@example.com")
+		var l struct {
+			Donations []struct {
+				UUID   string `json:"uuid"`
+				Status string `json:"status"`
+				Amount struct {
+					Minor int64 `json:"minor"`
+				} `json:"amount"`
+			} `json:"donations"`
+			Total   int `json:"total"`
+			Page    int `json:"page"`
+			PerPage int `json:"per_page"`
+		}
+		res := admin.JSON(http.MethodGet, "/manage/api/donations?per_page=1&sort=-amount", nil)
+		require.Equal(t, http.StatusOK, res.Status, string(res.Body))
+		res.Decode(t, &l)
+		require.Equal(t, 2, l.Total)
+		require.Len(t, l.Donations, 1)
+		require.Equal(t, id, l.Donations[0].UUID)
+		res = admin.JSON(http.MethodGet, "/manage/api/donations?per_page=1&page=2&sort=-amount", nil)
+		res.Decode(t, &l)
+		require.Equal(t, id2, l.Donations[0].UUID)
+		res = admin.JSON(http.MethodGet, "/manage/api/donations?frequency=one_time&campaign="+campID, nil)
+		res.Decode(t, &l)
+		require.Equal(t, 1, l.Total)
+		require.Equal(t, id2, l.Donations[0].UUID)
+		res = admin.JSON(http.MethodGet, "/manage/api/donations?q=anit", nil)
+		res.Decode(t, &l)
+		require.Equal(t, 1, l.Total)
+		require.Equal(t, id, l.Donations[0].UUID)
+		res = admin.JSON(http.MethodGet, "/manage/api/donations?q=zoe-", nil)
+		res.Decode(t, &l)
+		require.Equal(t, 1, l.Total)
+		res = admin.JSON(http.MethodGet, "/manage/api/donations?q=12345678&status=active&from="+time.Now().AddDate(0, 0, -1).Format("2006-01-02"), nil)
+		res.Decode(t, &l)
+		require.Equal(t, 2, l.Total)
+		res = admin.JSON(http.MethodGet, "/manage/api/donations?sort=password", nil)
+		require.Equal(t, http.StatusUnprocessableEntity, res.Status)
+		res = admin.JSON(http.MethodGet, "/manage/api/donations?per_page=101", nil)
+		require.Equal(t, http.StatusUnprocessableEntity, res.Status)
+
+		// CSV: same filters, formula-safe.
+		res = admin.JSON(http.MethodPatch, path+"/donor", map[string]any{"last_name": "=HYPERLINK(\"x\")"})
+		require.Equal(t, http.StatusOK, res.Status, string(res.Body))
+		res = admin.Do(http.MethodGet, "/manage/api/donations.csv?frequency=monthly", nil, "")
+		require.Equal(t, http.StatusOK, res.Status, string(res.Body))
+		recs, err := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(res.Body, []byte("\xEF\xBB\xBF")))).ReadAll()
+		require.NoError(t, err)
+		require.Len(t, recs, 2)
+		require.Equal(t, id, recs[1][0])
+		require.True(t, strings.HasPrefix(recs[1][4], "'="), recs[1][4])
+
+		// Transactions summary equals its rows.
+		period := time.Now().In(mustLoc(t)).Format("2006-01")
+		res = admin.JSON(http.MethodGet, "/manage/api/payment_transactions/summary/"+period, nil)
+		require.Equal(t, http.StatusOK, res.Status, string(res.Body))
+		var sum struct {
+			Currencies []struct {
+				Currency string `json:"currency"`
+				Approved struct {
+					Count  int `json:"count"`
+					Amount struct {
+						Minor int64 `json:"minor"`
+					} `json:"amount"`
+				} `json:"approved"`
+			} `json:"currencies"`
+		}
+		res.Decode(t, &sum)
+		require.Len(t, sum.Currencies, 1)
+		var rows struct {
+			Transactions []struct {
+				Status string `json:"status"`
+				Amount struct {
+					Minor int64 `json:"minor"`
+				} `json:"amount"`
+			} `json:"transactions"`
+			Total int `json:"total"`
+		}
+		res = admin.JSON(http.MethodGet, "/manage/api/payment_transactions?period="+period+"&status=approved&per_page=100", nil)
+		require.Equal(t, http.StatusOK, res.Status, string(res.Body))
+		res.Decode(t, &rows)
+		var total int64
+		for _, r := range rows.Transactions {
+			require.Equal(t, "approved", r.Status)
+			total += r.Amount.Minor
+		}
+		require.Equal(t, sum.Currencies[0].Approved.Count, rows.Total)
+		require.Equal(t, sum.Currencies[0].Approved.Amount.Minor, total)
+		var dbCount int
+		var dbSum int64
+		require.NoError(t, scope.QueryRow(ctx, "SELECT count(*), coalesce(sum(amount_minor),0) FROM transactions WHERE organization_id=$1 AND status='approved'", admin.OrgID).Scan(&dbCount, &dbSum))
+		require.Equal(t, dbCount, rows.Total)
+		require.Equal(t, dbSum, total)
+		res = admin.JSON(http.MethodGet, "/manage/api/payment_transactions/summary/2026-13", nil)
+		require.Equal(t, http.StatusUnprocessableEntity, res.Status)
+	})
+
+	t.Run("discard and donor reactivation", func(t *testing.T) {
+		res := admin.JSON(http.MethodPost, path+"/discard", map[string]any{})
+		require.Equal(t, http.StatusUnprocessableEntity, res.Status)
+		res = admin.JSON(http.MethodPost, path+"/discard", map[string]any{"reason": "donor_request"})
+		require.Equal(t, http.StatusOK, res.Status, string(res.Body))
+		var p mdetail
+		res.Decode(t, &p)
+		require.Equal(t, "discarded", p.Donation.Status)
+		require.Equal(t, "donor_request", *p.Donation.DiscardReason)
+		var st, reason string
+		require.NoError(t, scope.QueryRow(ctx, "SELECT status, discard_reason FROM donations WHERE organization_id=$1 AND id=$2", admin.OrgID, id).Scan(&st, &reason))
+		require.Equal(t, "discarded", st)
+		var nv int
+		require.NoError(t, scope.QueryRow(ctx, "SELECT count(*) FROM donation_versions WHERE organization_id=$1 AND donation_id=$2 AND field='status' AND after->>'status'='discarded'", admin.OrgID, id).Scan(&nv))
+		require.Equal(t, 1, nv)
+		for _, action := range []struct{ m, p string }{{http.MethodPost, "/pause"}, {http.MethodPost, "/restore"},
+			{http.MethodPost, "/discard"}, {http.MethodPatch, ""}, {http.MethodPost, "/collect_payment"}, {http.MethodPost, "/upgrades"}} {
+			res = admin.JSON(action.m, path+action.p, map[string]any{"reason": "other", "amount": 100, "percentage": 5, "period": 1})
+			require.Equal(t, http.StatusConflict, res.Status, "%s %s: %s", action.m, action.p, res.Body)
+			require.Equal(t, "donation.discarded", res.ErrorCode())
+		}
+		donor := "/manage/api/donors/" + p.Donor.UUID
+		res = admin.JSON(http.MethodPost, donor+"/reactivate", nil)
+		require.Equal(t, http.StatusConflict, res.Status)
+		res = admin.JSON(http.MethodPost, donor+"/discard", map[string]any{"reason": "deceased"})
+		require.Equal(t, http.StatusOK, res.Status, string(res.Body))
+		res = admin.JSON(http.MethodPost, donor+"/reactivate", nil)
+		require.Equal(t, http.StatusOK, res.Status, string(res.Body))
+		var at *time.Time
+		require.NoError(t, scope.QueryRow(ctx, "SELECT discarded_at FROM donors WHERE organization_id=$1 AND id=$2", admin.OrgID, p.Donor.UUID).Scan(&at))
+		require.Nil(t, at)
+	})
+	_ = fmt.Sprint
+}
+
+func mustLoc(t *testing.T) *time.Location {
+	loc, err := time.LoadLocation("America/Argentina/Buenos_Aires")
+	require.NoError(t, err)
+	return loc
+}

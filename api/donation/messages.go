@@ -1,0 +1,45 @@
+package donation
+
+import "github.com/aporta/aporta/api/i18n"
+
+func init() {
+	i18n.Register(i18n.Catalog{
+		"donation.not_accepting":               {i18n.ES: "Esta organización no está recibiendo nuevas donaciones en este momento.", i18n.EN: "This organisation is not accepting new donations at the moment.", i18n.PT: "Esta organização não está recebendo novas doações no momento."},
+		"donation.failed":                      {i18n.ES: "Hubo un error al intentar generar tu donación, por favor ponte en contacto con la organización", i18n.EN: "There was an error creating your donation, please contact the organisation", i18n.PT: "Houve um erro ao tentar gerar sua doação, por favor entre em contato com a organização"},
+		"donation.card_data_refused":           {i18n.ES: "Por seguridad no recibimos números de tarjeta ni códigos de seguridad: recarga la página e inténtalo de nuevo.", i18n.EN: "For security we do not accept card numbers or security codes: reload the page and try again.", i18n.PT: "Por segurança não recebemos números de cartão nem códigos de segurança: recarregue a página e tente novamente."},
+		"donation.card_not_allowed":            {i18n.ES: "Tarjeta no permitida", i18n.EN: "Card not allowed", i18n.PT: "Cartão não permitido"},
+		"donation.card_type_refused":           {i18n.ES: "No podemos recibir donaciones con ese tipo de tarjeta", i18n.EN: "We cannot accept donations with that type of card", i18n.PT: "Não podemos receber doações com esse tipo de cartão"},
+		"donation.amount_min":                  {i18n.ES: "El monto mínimo permitido es %s", i18n.EN: "The minimum amount allowed is %s", i18n.PT: "O valor mínimo permitido é %s"},
+		"donation.amount_max":                  {i18n.ES: "El monto máximo permitido es %s", i18n.EN: "The maximum amount allowed is %s", i18n.PT: "O valor máximo permitido é %s"},
+		"donation.amount_out_of_range":         {i18n.ES: "Monto de donación inválido", i18n.EN: "Invalid donation amount", i18n.PT: "Valor de doação inválido"},
+		"donation.amount_invalid":              {i18n.ES: "Monto de donación inválido", i18n.EN: "Invalid donation amount", i18n.PT: "Valor de doação inválido"},
+		"donation.other_amount_not_allowed":    {i18n.ES: "Esta campaña no permite elegir otro monto", i18n.EN: "This campaign does not allow another amount", i18n.PT: "Esta campanha não permite escolher outro valor"},
+		"donation.one_time_not_allowed":        {i18n.ES: "Esta campaña solo recibe donaciones mensuales", i18n.EN: "This campaign only takes monthly donations", i18n.PT: "Esta campanha só recebe doações mensais"},
+		"donation.required":                    {i18n.ES: "Este campo es requerido", i18n.EN: "This field is required", i18n.PT: "Este campo é obrigatório"},
+		"donation.too_long":                    {i18n.ES: "El texto es demasiado largo", i18n.EN: "The text is too long", i18n.PT: "O texto é longo demais"},
+		"donation.invalid_option":              {i18n.ES: "Elige una opción válida", i18n.EN: "Choose a valid option", i18n.PT: "Escolha uma opção válida"},
+		"donation.email_invalid":               {i18n.ES: "Ingresa un correo electrónico válido", i18n.EN: "Enter a valid e-mail address", i18n.PT: "Informe um e-mail válido"},
+		"donation.document_number":             {i18n.ES: "El número de documento debe tener al menos 3 dígitos", i18n.EN: "The document number must have at least 3 digits", i18n.PT: "O número do documento deve ter pelo menos 3 dígitos"},
+		"donation.card_token_required":         {i18n.ES: "No pudimos validar tu tarjeta, inténtalo de nuevo", i18n.EN: "We could not validate your card, please try again", i18n.PT: "Não conseguimos validar seu cartão, tente novamente"},
+		"donation.card_type_required":          {i18n.ES: "El tipo de tarjeta es requerido", i18n.EN: "The card type is required", i18n.PT: "O tipo de cartão é obrigatório"},
+		"donation.card_number_invalid":         {i18n.ES: "El número de tarjeta es inválido", i18n.EN: "The card number is invalid", i18n.PT: "O número do cartão é inválido"},
+		"donation.expiry_required":             {i18n.ES: "La fecha de vencimiento es requerida", i18n.EN: "The expiry date is required", i18n.PT: "A data de validade é obrigatória"},
+		"donation.expiry_invalid":              {i18n.ES: "La fecha de vencimiento es inválida", i18n.EN: "The expiry date is invalid", i18n.PT: "A data de validade é inválida"},
+		"donation.idempotency_key_invalid":     {i18n.ES: "Recarga la página e inténtalo de nuevo", i18n.EN: "Reload the page and try again", i18n.PT: "Recarregue a página e tente novamente"},
+		"donation.in_process":                  {i18n.ES: "Tu donación está en proceso. Te avisaremos por correo cuando se confirme.", i18n.EN: "Your donation is being processed. We will e-mail you when it is confirmed.", i18n.PT: "Sua doação está em processamento. Avisaremos por e-mail quando for confirmada."},
+		"donation.rejected":                    {i18n.ES: "Tu tarjeta rechazó el pago. Prueba con otra tarjeta o contacta a tu banco.", i18n.EN: "Your card declined the payment. Try another card or contact your bank.", i18n.PT: "Seu cartão recusou o pagamento. Tente outro cartão ou contate seu banco."},
+		"donation.rejected_check_data":         {i18n.ES: "Revisa los datos de la tarjeta e inténtalo de nuevo.", i18n.EN: "Check the card details and try again.", i18n.PT: "Revise os dados do cartão e tente novamente."},
+		"donation.rejected_insufficient_funds": {i18n.ES: "La tarjeta no tiene fondos suficientes.", i18n.EN: "The card has insufficient funds.", i18n.PT: "O cartão não tem saldo suficiente."},
+		"donation.rejected_call_for_authorize": {i18n.ES: "Debes autorizar el pago con el banco emisor de tu tarjeta.", i18n.EN: "You must authorise the payment with your card's issuing bank.", i18n.PT: "Você deve autorizar o pagamento com o banco emissor do seu cartão."},
+		"donation.gw_document_required":        {i18n.ES: "El tipo y número de documento son requeridos. Revisa los datos.", i18n.EN: "The document type and number are required. Check your details.", i18n.PT: "O tipo e número do documento são obrigatórios. Revise os dados."},
+		"donation.gw_document_number_required": {i18n.ES: "El número de documento es requerido. Revisa los datos.", i18n.EN: "The document number is required. Check your details.", i18n.PT: "O número do documento é obrigatório. Revise os dados."},
+		"donation.gw_invalid_name":             {i18n.ES: "El nombre es inválido. Revisa los datos.", i18n.EN: "The name is invalid. Check your details.", i18n.PT: "O nome é inválido. Revise os dados."},
+		"donation.gw_check_document":           {i18n.ES: "Revisa el documento ingresado.", i18n.EN: "Check the document you entered.", i18n.PT: "Revise o documento informado."},
+		"donation.gw_check_expiry":             {i18n.ES: "Revisa la fecha de vencimiento de la tarjeta.", i18n.EN: "Check the card's expiry date.", i18n.PT: "Revise a data de validade do cartão."},
+		"donation.gw_card_number":              {i18n.ES: "El número de tarjeta es incorrecto. Revisa los datos.", i18n.EN: "The card number is wrong. Check your details.", i18n.PT: "O número do cartão está incorreto. Revise os dados."},
+		"donation.gw_security_code":            {i18n.ES: "Revisa el código de seguridad de la tarjeta.", i18n.EN: "Check the card's security code.", i18n.PT: "Revise o código de segurança do cartão."},
+		"donation.gw_resource_blocked":         {i18n.ES: "El recurso está bloqueado, inténtalo de nuevo.", i18n.EN: "The resource is blocked, please try again.", i18n.PT: "O recurso está bloqueado, tente novamente."},
+		"donation.gw_card_verification":        {i18n.ES: "Hubo un error al verificar la tarjeta, inténtalo de nuevo.", i18n.EN: "There was an error verifying the card, please try again.", i18n.PT: "Houve um erro ao verificar o cartão, tente novamente."},
+		"donation.not_convertible":             {i18n.ES: "Esta donación no se puede convertir en mensual.", i18n.EN: "This donation cannot be turned into a monthly one.", i18n.PT: "Esta doação não pode ser convertida em mensal."},
+	})
+}

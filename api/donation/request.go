@@ -1,0 +1,330 @@
+package donation
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"net/http"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/aporta/aporta/api/apierror"
+	"github.com/aporta/aporta/api/campaign"
+	"github.com/aporta/aporta/api/card"
+	"github.com/aporta/aporta/api/gateway"
+	"github.com/aporta/aporta/api/money"
+)
+
+// Decimal is an amount the form sends as a JSON number (1500, 1500.5) or string ("1500.50").
+type Decimal string
+
+// UnmarshalJSON accepts a number or a string.
+func (d *Decimal) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	if len(b) > 0 && b[0] == '"' {
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		*d = Decimal(strings.TrimSpace(s))
+		return nil
+	}
+	var n json.Number
+	if err := json.Unmarshal(b, &n); err != nil {
+		return err
+	}
+	*d = Decimal(n.String())
+	return nil
+}
+
+// Item is one line of a donation.
+type Item struct {
+	UUID     string  `json:"uuid"`
+	Amount   Decimal `json:"amount"`
+	ItemName string  `json:"item_name"`
+	Quantity int     `json:"quantity"`
+}
+
+// Request is the public form's body (donor spec §3 payload, card data replaced by the token).
+type Request struct {
+	Donation struct {
+		Recurrency       *int   `json:"recurrency"` // 1 monthly (default), 0 one-time
+		Items            []Item `json:"items"`
+		PeriodicIncrease bool   `json:"periodic_increase"`
+		Instalments      int    `json:"instalments"`
+	} `json:"donation"`
+	PaymentMethod struct {
+		// Gateway is {name, token, …extras}: the tokeniser's extra info (version, device profile id,
+		// created_at, public_key) may sit beside name and token or under "extras".
+		Gateway            map[string]any `json:"gateway"`
+		MethodID           string         `json:"method_id"`
+		BIN                string         `json:"bin"`
+		LastFour           string         `json:"last_four"`
+		ExpirationMonth    int            `json:"expiration_month"`
+		ExpirationYear     int            `json:"expiration_year"`
+		CCExpiration       string         `json:"cc_expiration"` // "MM / YY", instead of month and year
+		CardholderName     string         `json:"cardholder_name"`
+		CardholderIDType   string         `json:"cardholder_id_type"`
+		CardholderIDNumber string         `json:"cardholder_id_number"`
+		DonorIsCardholder  *bool          `json:"donor_is_cardholder"`
+	} `json:"payment_method"`
+	Donor struct {
+		FirstName string `json:"first_name"`
+		LastName  string `json:"last_name"`
+		Email     string `json:"email"`
+		UIDType   string `json:"uid_type"`
+		UIDNumber string `json:"uid_number"`
+	} `json:"donor"`
+	IdempotencyKey string `json:"idempotency_key"`
+}
+
+// storedItem is an item as the donation keeps it.
+type storedItem struct {
+	UUID     string `json:"uuid"`
+	Amount   int64  `json:"amount"`
+	ItemName string `json:"item_name"`
+	Quantity int    `json:"quantity"`
+}
+
+// Submission is a checked request.
+type Submission struct {
+	Recurrency       int
+	Amount           int64 // total, minor units
+	Items            []storedItem
+	PeriodicIncrease bool
+	Instalments      int
+	Card             CardData
+	Donor            Donor
+	IdempotencyKey   string
+}
+
+// CardData is what the server may know of a card.
+type CardData struct {
+	Gateway, Token, MethodID, BIN, LastFour  string
+	ExpMonth, ExpYear                        int
+	HolderName, HolderIDType, HolderIDNumber string
+	DonorIsCardholder                        bool
+}
+
+// Donor is the donor's data.
+type Donor struct{ FirstName, LastName, Email, UIDType, UIDNumber string }
+
+// documentTypes are the donor document types per country (reference table document_types).
+var documentTypes = map[string][]string{
+	"AR": {"CUIL", "CUIT", "DNI", "LC", "LE", "Otro"},
+	"BR": {"Otro"},
+	"CL": {"RUT", "Otro"},
+	"CO": {"CC", "CE", "NIT", "Otro"},
+	"MX": {"RFC", "Otro"},
+	"PE": {"CE", "DNI", "RUC", "Otro"},
+	"UY": {"CI", "RUT", "Otro"},
+}
+
+var (
+	keyRe    = regexp.MustCompile(`^[A-Za-z0-9_.:-]{8,128}$`)
+	binRe    = regexp.MustCompile(`^[0-9]{6,8}$`)
+	lastRe   = regexp.MustCompile(`^[0-9]{4}$`)
+	nonDigit = regexp.MustCompile(`[^0-9]`)
+)
+
+// check validates the request against the campaign again, as the browser did. It returns an
+// *apierror.Error naming each wrong field.
+func check(r Request, f campaign.Form, limits campaign.Limits, minimum func(preset bool) int64, now time.Time) (Submission, error) {
+	fields := map[string]string{}
+	cp := f.Campaign
+	sub := Submission{Recurrency: 1, PeriodicIncrease: r.Donation.PeriodicIncrease}
+	if r.Donation.Recurrency != nil {
+		sub.Recurrency = *r.Donation.Recurrency
+	}
+	if sub.Recurrency != 0 && sub.Recurrency != 1 {
+		fields["donation.recurrency"] = "donation.invalid_option"
+	}
+
+	// Amounts.
+	if len(r.Donation.Items) == 0 {
+		fields["donation.items"] = "donation.required"
+	}
+	preset := true
+	presets := cp.AmountsMinor()
+	for i, it := range r.Donation.Items {
+		m, err := money.Parse(string(it.Amount), cp.Currency)
+		if err != nil || m.Minor <= 0 {
+			fields[fmt.Sprintf("donation.items.%d.amount", i)] = "donation.amount_invalid"
+			continue
+		}
+		q := it.Quantity
+		if q == 0 {
+			q = 1
+		}
+		if q < 0 || q > 100 {
+			fields[fmt.Sprintf("donation.items.%d.quantity", i)] = "donation.invalid_option"
+			continue
+		}
+		if !slices.Contains(presets, m.Minor) {
+			preset = false
+		}
+		name := strings.TrimSpace(it.ItemName)
+		if utf8.RuneCountInString(name) > 120 {
+			name = string([]rune(name)[:120])
+		}
+		sub.Items = append(sub.Items, storedItem{UUID: it.UUID, Amount: m.Minor, ItemName: name, Quantity: q})
+		sub.Amount += m.Minor * int64(q)
+	}
+	var amountErr *apierror.Error
+	if len(fields) == 0 && sub.Amount > 0 {
+		if !preset && !cp.AllowOtherAmount {
+			fields["donation.items"] = "donation.other_amount_not_allowed"
+			amountErr = apierror.New(http.StatusUnprocessableEntity, "donation.other_amount_not_allowed")
+		} else if min := minimum(preset); sub.Amount < min {
+			fields["donation.items"] = "donation.amount_out_of_range"
+			amountErr = apierror.New(http.StatusUnprocessableEntity, "donation.amount_min", campaign.Format(min, cp.Currency))
+		} else if sub.Amount > limits.Max {
+			fields["donation.items"] = "donation.amount_out_of_range"
+			amountErr = apierror.New(http.StatusUnprocessableEntity, "donation.amount_max", campaign.Format(limits.Max, cp.Currency))
+		}
+	}
+	if sub.Recurrency == 0 && !cp.AllowOneTime {
+		fields["donation.recurrency"] = "donation.one_time_not_allowed"
+		if amountErr == nil {
+			amountErr = apierror.New(http.StatusUnprocessableEntity, "donation.one_time_not_allowed")
+		}
+	}
+	if sub.PeriodicIncrease && (!cp.PeriodicIncrease.Enabled || sub.Recurrency != 1) {
+		sub.PeriodicIncrease = false // nothing to opt in to
+	}
+	if n := r.Donation.Instalments; n > 1 {
+		if !slices.Contains(campaign.Instalments, n) || n > cp.Instalments {
+			fields["donation.instalments"] = "donation.invalid_option"
+		} else {
+			sub.Instalments = n
+		}
+	}
+
+	// Donor.
+	d := Donor{FirstName: strings.TrimSpace(r.Donor.FirstName), LastName: strings.TrimSpace(r.Donor.LastName)}
+	for name, v := range map[string]string{"donor.first_name": d.FirstName, "donor.last_name": d.LastName} {
+		switch {
+		case v == "":
+			fields[name] = "donation.required"
+		case utf8.RuneCountInString(v) > 100:
+			fields[name] = "donation.too_long"
+		}
+	}
+	if email, ok := campaign.NormalizeEmail(r.Donor.Email); ok {
+		d.Email = email
+	} else if strings.TrimSpace(r.Donor.Email) == "" {
+		fields["donor.email"] = "donation.required"
+	} else {
+		fields["donor.email"] = "donation.email_invalid"
+	}
+	types := documentTypes[f.Org.Country]
+	if r.Donor.UIDNumber != "" || r.Donor.UIDType != "" {
+		d.UIDType = docType(r.Donor.UIDType, types)
+		d.UIDNumber = nonDigit.ReplaceAllString(r.Donor.UIDNumber, "")
+		if len(d.UIDNumber) < 3 || len(d.UIDNumber) > 20 {
+			fields["donor.uid_number"] = "donation.document_number"
+		}
+	}
+
+	// Card and cardholder.
+	c, cardFields := checkCard(r.PaymentMethod, cardholder{d.FirstName, d.LastName, d.UIDType, d.UIDNumber}, types, now, "payment_method.")
+	maps.Copy(fields, cardFields)
+	if d.UIDNumber == "" && c.DonorIsCardholder {
+		d.UIDType, d.UIDNumber = c.HolderIDType, c.HolderIDNumber
+	}
+
+	sub.IdempotencyKey = strings.TrimSpace(r.IdempotencyKey)
+	if !keyRe.MatchString(sub.IdempotencyKey) {
+		fields["idempotency_key"] = "donation.idempotency_key_invalid"
+	}
+	sub.Card, sub.Donor = c, d
+	if len(fields) > 0 {
+		if amountErr != nil {
+			amountErr.Fields = fields
+			return sub, amountErr
+		}
+		return sub, apierror.Validation(fields)
+	}
+	return sub, nil
+}
+
+// docType keeps a document type valid in the country, else the generic "Otro".
+func docType(t string, valid []string) string {
+	for _, v := range valid {
+		if strings.EqualFold(v, strings.TrimSpace(t)) {
+			return v
+		}
+	}
+	return "Otro"
+}
+
+func decimal(minor int64, currency string) string {
+	return gateway.Money{Amount: minor, Currency: currency}.Decimal()
+}
+
+// cardholder is whom the card's holder fields default to when the form leaves them empty.
+type cardholder struct{ FirstName, LastName, UIDType, UIDNumber string }
+
+// checkCard validates a payment_method object — the public form's and the manage area's card change
+// share it — keeping only what may be stored of a card. Field errors are keyed prefix+field.
+func checkCard(pm PaymentMethodRequest, donor cardholder, types []string, now time.Time, prefix string) (CardData, map[string]string) {
+	fields := map[string]string{}
+	c := CardData{MethodID: strings.ToLower(strings.TrimSpace(pm.MethodID)), BIN: strings.TrimSpace(pm.BIN), LastFour: strings.TrimSpace(pm.LastFour)}
+	c.Gateway, _ = pm.Gateway["name"].(string)
+	c.Token, _ = pm.Gateway["token"].(string)
+	if strings.TrimSpace(c.Token) == "" {
+		fields[prefix+"gateway.token"] = "donation.card_token_required"
+	}
+	if c.MethodID == "" {
+		fields[prefix+"method_id"] = "donation.card_type_required"
+	}
+	if !binRe.MatchString(c.BIN) {
+		fields[prefix+"bin"] = "donation.card_number_invalid"
+	}
+	if !lastRe.MatchString(c.LastFour) {
+		fields[prefix+"last_four"] = "donation.card_number_invalid"
+	}
+	exp := pm.CCExpiration
+	if exp == "" && pm.ExpirationMonth != 0 {
+		exp = fmt.Sprintf("%02d/%d", pm.ExpirationMonth, pm.ExpirationYear)
+		if pm.ExpirationYear < 100 {
+			exp = fmt.Sprintf("%02d/%02d", pm.ExpirationMonth, pm.ExpirationYear)
+		}
+	}
+	switch e, err := card.ParseExpiry(exp, now); {
+	case exp == "":
+		fields[prefix+"expiration"] = "donation.expiry_required"
+	case err != nil:
+		fields[prefix+"expiration"] = "donation.expiry_invalid"
+	default:
+		c.ExpMonth, c.ExpYear = int(e.Month), e.Year
+	}
+
+	c.DonorIsCardholder = pm.DonorIsCardholder == nil || *pm.DonorIsCardholder
+	c.HolderName = strings.TrimSpace(pm.CardholderName)
+	if c.HolderName == "" && donor.FirstName != "" {
+		c.HolderName = strings.TrimSpace(donor.FirstName + " " + donor.LastName)
+	}
+	if c.HolderName == "" {
+		fields[prefix+"cardholder_name"] = "donation.required"
+	} else if utf8.RuneCountInString(c.HolderName) > 120 {
+		fields[prefix+"cardholder_name"] = "donation.too_long"
+	}
+	idType := pm.CardholderIDType
+	if idType == "" {
+		idType = firstNonEmpty(donor.UIDType, "DNI")
+	}
+	c.HolderIDType = docType(idType, types)
+	c.HolderIDNumber = nonDigit.ReplaceAllString(pm.CardholderIDNumber, "")
+	if c.HolderIDNumber == "" && c.DonorIsCardholder {
+		c.HolderIDNumber = donor.UIDNumber
+	}
+	if len(c.HolderIDNumber) < 3 || len(c.HolderIDNumber) > 20 {
+		fields[prefix+"cardholder_id_number"] = "donation.document_number"
+	}
+	return c, fields
+}

@@ -1,0 +1,61 @@
+-- name: DonationByKey
+SELECT d.id, d.status, d.recurrence, d.amount_minor, d.currency, d.collect_day, d.donor_id, dn.first_name,
+       d.campaign_id, d.payment_method_id
+FROM donations d
+JOIN donors dn ON dn.organization_id = d.organization_id AND dn.id = d.donor_id
+WHERE d.organization_id = $1 AND d.idempotency_key = $2;
+
+-- name: UpsertDonor
+INSERT INTO donors (organization_id, id, email, first_name, last_name, uid_type, uid_number)
+VALUES ($1, $2, $3, $4, $5, nullif($6, ''), nullif($7, ''))
+ON CONFLICT (organization_id, email) DO UPDATE
+SET first_name = excluded.first_name, last_name = excluded.last_name,
+    uid_type = coalesce(excluded.uid_type, donors.uid_type), uid_number = coalesce(excluded.uid_number, donors.uid_number)
+RETURNING id;
+
+-- name: UpsertPaymentMethod
+INSERT INTO payment_methods (organization_id, id, donor_id, gateway, customer_id, card_id, brand, bin, last_four,
+                             expiry_month, expiry_year, holder_name, holder_id_type, holder_id_number, donor_is_cardholder)
+VALUES ($1, $2, $3, $4, $5, $6, $7, nullif($8, ''), $9, $10, $11, $12, $13, $14, $15)
+ON CONFLICT (organization_id, gateway, customer_id, card_id) DO UPDATE
+SET expiry_month = excluded.expiry_month, expiry_year = excluded.expiry_year, holder_name = excluded.holder_name,
+    holder_id_type = excluded.holder_id_type, holder_id_number = excluded.holder_id_number,
+    donor_is_cardholder = excluded.donor_is_cardholder
+RETURNING id;
+
+-- name: InsertDonation
+INSERT INTO donations (organization_id, id, campaign_id, donor_id, amount_minor, currency, recurrence, collect_day,
+                       status, payment_method_id, idempotency_key, items, upgrade_opt_in, instalments)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'pending', $9, $10, $11, $12, $13)
+ON CONFLICT (organization_id, idempotency_key) DO NOTHING;
+
+-- name: InsertFirstTransaction
+INSERT INTO transactions (organization_id, id, donation_id, period, amount_minor, currency, status, attempt, payment_method_id)
+VALUES ($1, $2, $3, $4, $5, $6, $7, 1, $8)
+ON CONFLICT (organization_id, id) DO NOTHING;
+
+-- name: TransactionByID
+SELECT status, coalesce(gateway_payment_id, ''), coalesce(status_detail, ''), coalesce(period, '') FROM transactions
+WHERE organization_id = $1 AND id = $2;
+
+-- name: SettleTransaction
+UPDATE transactions SET status = $3, gateway_payment_id = $4, status_detail = $5, charged_at = now(), updated_at = now()
+WHERE organization_id = $1 AND id = $2;
+
+-- name: SettleDonation
+UPDATE donations SET status = $3, next_charge_date = $4, updated_at = now()
+WHERE organization_id = $1 AND id = $2 AND status = 'pending';
+
+-- name: DonationForConvert
+SELECT d.id, d.status, d.recurrence, d.amount_minor, d.currency, d.payment_method_id, c.title, c.slug,
+       coalesce(pm.brand, ''), coalesce(pm.last_four, ''), dn.first_name
+FROM donations d
+JOIN campaigns c ON c.organization_id = d.organization_id AND c.id = d.campaign_id
+JOIN donors dn ON dn.organization_id = d.organization_id AND dn.id = d.donor_id
+LEFT JOIN payment_methods pm ON pm.organization_id = d.organization_id AND pm.id = d.payment_method_id
+WHERE d.organization_id = $1 AND d.id = $2;
+
+-- name: ConvertToMonthly
+UPDATE donations SET recurrence = 1, collect_day = $3, next_charge_date = $4, status = 'active', converted_at = now(),
+       updated_at = now()
+WHERE organization_id = $1 AND id = $2 AND recurrence = 0 AND status = 'active' AND payment_method_id IS NOT NULL;

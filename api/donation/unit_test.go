@@ -1,0 +1,46 @@
+package donation
+
+import (
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/stretchr/testify/require"
+)
+
+func TestCollectDayAndNextCharge(t *testing.T) {
+	d := CollectDay(time.Date(2026, 1, 15, 10, 0, 0, 0, time.UTC))
+	require.Equal(t, 15, *d)
+	require.Nil(t, CollectDay(time.Date(2026, 2, 28, 10, 0, 0, 0, time.UTC)), "the last day of the month is stored as NULL")
+	jan31 := 31
+	require.Equal(t, "2026-02-28", nextCharge(time.Date(2026, 1, 31, 0, 0, 0, 0, time.UTC), &jan31).Format(time.DateOnly))
+	require.Equal(t, "2026-03-31", nextCharge(time.Date(2026, 2, 28, 0, 0, 0, 0, time.UTC), nil).Format(time.DateOnly))
+	require.Equal(t, "2027-01-15", nextCharge(time.Date(2026, 12, 15, 0, 0, 0, 0, time.UTC), d).Format(time.DateOnly))
+}
+
+func TestDocType(t *testing.T) {
+	require.Equal(t, "DNI", docType("dni", documentTypes["AR"]))
+	require.Equal(t, "Otro", docType("CPF", documentTypes["AR"]))
+	require.Equal(t, "Otro", docType("", documentTypes["BR"]))
+}
+
+func TestConvertToken(t *testing.T) {
+	s := &Service{secret: []byte("0123456789abcdef0123456789abcdef")}
+	org, don := uuid.New(), uuid.New()
+	tok := s.ConvertToken(org, don)
+	got, ok := s.orgOfToken(tok, don)
+	require.True(t, ok)
+	require.Equal(t, org, got)
+	_, ok = s.orgOfToken(tok, uuid.New())
+	require.False(t, ok, "a token is bound to its donation")
+	_, ok = (&Service{secret: []byte("another secret, 32 bytes long!!!")}).orgOfToken(tok, don)
+	require.False(t, ok)
+}
+
+func TestDecimalAcceptsNumbersAndStrings(t *testing.T) {
+	var d Decimal
+	require.NoError(t, d.UnmarshalJSON([]byte(`1500.5`)))
+	require.Equal(t, Decimal("1500.5"), d)
+	require.NoError(t, d.UnmarshalJSON([]byte(`" 200 "`)))
+	require.Equal(t, Decimal("200"), d)
+}

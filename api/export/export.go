@@ -1,0 +1,121 @@
+// Package export is the download-by-email API: the leads dialog asks for an export, a workflow
+// (workflows/export) builds the CSV and e-mails a signed link, and the link streams the file while
+// it is valid.
+//
+//	POST /manage/api/leads/export   {email}   (export_data; optional Idempotency-Key header)
+//	GET  /api/exports/{token}?expires=…&sig=…  (public: the signature is the credential)
+package export
+
+import (
+	"errors"
+	"io"
+	"net/http"
+	"net/mail"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"go.temporal.io/api/serviceerror"
+	"go.temporal.io/sdk/client"
+	"gocloud.dev/blob"
+	"gocloud.dev/gcerrors"
+
+	"github.com/aporta/aporta/api/apierror"
+	"github.com/aporta/aporta/api/authz"
+	"github.com/aporta/aporta/api/i18n"
+	"github.com/aporta/aporta/api/request"
+	flow "github.com/aporta/aporta/workflows/export"
+)
+
+// Handler serves the export routes.
+type Handler struct {
+	Temporal client.Client
+	Bucket   *blob.Bucket
+	Secret   []byte
+	Queue    string // flow.TaskQueue unless a test runs its own worker
+	Now      func() time.Time
+}
+
+// NewHandler builds the handler on the production task queue.
+func NewHandler(c client.Client, b *blob.Bucket, secret []byte) *Handler {
+	return &Handler{Temporal: c, Bucket: b, Secret: secret, Queue: flow.TaskQueue, Now: time.Now}
+}
+
+// Routes mounts the routes.
+func (h *Handler) Routes(public, manage *gin.RouterGroup, az *authz.Authz) {
+	manage.POST("/leads/export", az.Require(authz.ExportData), h.start)
+	public.GET("/api/exports/:token", h.download)
+}
+
+func (h *Handler) start(c *gin.Context) {
+	var in struct {
+		Email string `json:"email"`
+	}
+	if err := request.JSON(c, &in); err != nil {
+		apierror.Abort(c, err)
+		return
+	}
+	addr, err := mail.ParseAddress(strings.TrimSpace(in.Email))
+	if err != nil || addr.Name != "" || !strings.Contains(addr.Address, ".") {
+		apierror.Abort(c, apierror.Validation(map[string]string{"email": "export_email_invalid"}))
+		return
+	}
+	key := strings.TrimSpace(c.GetHeader("Idempotency-Key"))
+	if len(key) > 100 {
+		apierror.Abort(c, apierror.BadRequest("invalid_id"))
+		return
+	}
+	org := authz.Organization(c).OrganizationID
+	run, err := flow.Start(c.Request.Context(), h.Temporal, h.Queue, key, flow.Input{
+		OrganizationID: org.String(), Email: addr.Address, Lang: string(apierror.Lang(c)),
+	})
+	var started *serviceerror.WorkflowExecutionAlreadyStarted
+	if errors.As(err, &started) { // the same request, already done
+		c.JSON(http.StatusAccepted, gin.H{"status": "sent", "email": addr.Address})
+		return
+	}
+	if err != nil {
+		apierror.Abort(c, err)
+		return
+	}
+	c.JSON(http.StatusAccepted, gin.H{"status": "sent", "email": addr.Address, "export_id": run.GetID()})
+}
+
+func (h *Handler) download(c *gin.Context) {
+	token := c.Param("token")
+	expires, err := strconv.ParseInt(c.Query("expires"), 10, 64)
+	if err != nil || !flow.ValidToken(token) || !flow.Verify(h.Secret, token, expires, c.Query("sig")) {
+		apierror.Abort(c, apierror.New(http.StatusForbidden, "export_link_invalid"))
+		return
+	}
+	if !h.Now().Before(time.Unix(expires, 0)) {
+		apierror.Abort(c, apierror.New(http.StatusGone, "export_link_expired"))
+		return
+	}
+	r, err := h.Bucket.NewReader(c.Request.Context(), flow.ObjectKey(token), nil)
+	if gcerrors.Code(err) == gcerrors.NotFound {
+		apierror.Abort(c, apierror.New(http.StatusGone, "export_link_expired"))
+		return
+	}
+	if err != nil {
+		apierror.Abort(c, err)
+		return
+	}
+	defer r.Close()
+	c.Header("Content-Type", "text/csv; charset=utf-8")
+	c.Header("Content-Disposition", `attachment; filename="leads.csv"`)
+	c.Header("Cache-Control", "no-store")
+	c.Header("X-Content-Type-Options", "nosniff")
+	c.Header("Content-Length", strconv.FormatInt(r.Size(), 10))
+	c.Status(http.StatusOK)
+	_, _ = io.Copy(c.Writer, r)
+}
+
+func init() {
+	i18n.Register(i18n.Catalog{
+		"export_email_invalid": {i18n.ES: "Ingresa un e-mail válido para recibir el enlace.", i18n.EN: "Enter a valid e-mail to receive the link.", i18n.PT: "Informe um e-mail válido para receber o link."},
+		"export_link_expired":  {i18n.ES: "El enlace de descarga expiró: era válido por 24 horas. Solicita la descarga de nuevo.", i18n.EN: "The download link has expired: it was valid for 24 hours. Request the download again.", i18n.PT: "O link de download expirou: era válido por 24 horas. Solicite o download novamente."},
+		"export_link_invalid":  {i18n.ES: "El enlace de descarga no es válido.", i18n.EN: "The download link is not valid.", i18n.PT: "O link de download não é válido."},
+	})
+}

@@ -1,0 +1,95 @@
+package organization_test
+
+import (
+	"bytes"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/aporta/aporta/api/apitest"
+	"github.com/aporta/aporta/api/organization"
+)
+
+func TestParseDomains(t *testing.T) {
+	t.Parallel()
+	d, ok := organization.ParseDomains(" fundacion.org, Donar.Fundacion.org.ar ")
+	require.True(t, ok)
+	require.Equal(t, []string{"fundacion.org", "donar.fundacion.org.ar"}, d)
+	for _, bad := range []string{"https://fundacion.org", "fundacion.org/donar", "fundacion", "a.org,,b.org", "fun dacion.org", "a.org; b.org", "*.a.org"} {
+		_, ok := organization.ParseDomains(bad)
+		require.False(t, ok, bad)
+	}
+	require.True(t, organization.ValidTimezone("America/Argentina/Buenos_Aires"))
+	require.False(t, organization.ValidTimezone("Mars/Olympus"))
+	require.False(t, organization.ValidTimezone("Local"))
+}
+
+func TestGeneralPage(t *testing.T) {
+	t.Parallel()
+	s := apitest.Start(t)
+	admin := s.NewOrgAdmin(t, "CL")
+
+	res := admin.JSON(http.MethodGet, "/manage/api/country", nil)
+	require.Equal(t, http.StatusOK, res.Status, string(res.Body))
+	var country organization.Country
+	res.Decode(t, &country)
+	require.Equal(t, "CL", country.Identifier)
+	require.Equal(t, "CLP", country.Currency)
+	require.Contains(t, country.UIDOptions, "RUT")
+	require.Len(t, country.Documents, 4)
+
+	res = admin.JSON(http.MethodPatch, "/manage/organization", map[string]any{
+		"short_description":      "Ayudamos a niñas y niños.",
+		"allowed_domains":        "fundacion.cl, donar.fundacion.cl",
+		"timezone":               "America/Santiago",
+		"address":                map[string]string{"street": "Av. Siempre Viva", "number": "742", "city": "Santiago"},
+		"administrative_contact": map[string]string{"name": "Ana", "email": "ana@fundacion.cl", "phone": "+56 9 1234 5678"},
+	})
+	require.Equal(t, http.StatusOK, res.Status, string(res.Body))
+	var o organization.Organization
+	res.Decode(t, &o)
+	require.Equal(t, "Ayudamos a niñas y niños.", o.ShortDescription)
+	require.Equal(t, []string{"fundacion.cl", "donar.fundacion.cl"}, o.AllowedDomains)
+	require.Equal(t, "Santiago", o.Address.City)
+	require.Equal(t, "ana@fundacion.cl", o.AdministrativeContact.Email)
+
+	res = admin.JSON(http.MethodPatch, "/manage/organization", map[string]any{
+		"short_description": strings.Repeat("a", 501), "allowed_domains": "https://fundacion.cl", "timezone": "Chile/Nowhere",
+	})
+	require.Equal(t, http.StatusUnprocessableEntity, res.Status)
+	require.Contains(t, string(res.Body), "short_description")
+	require.Contains(t, string(res.Body), "allowed_domains")
+	require.Contains(t, string(res.Body), "timezone")
+
+	res = admin.JSON(http.MethodPatch, "/manage/organization/permissions", map[string]bool{
+		"suggest_monthly_recurrence": true, "recover_rejected_donations": true,
+	})
+	require.Equal(t, http.StatusOK, res.Status, string(res.Body))
+	res.Decode(t, &o)
+	require.Equal(t, organization.Permissions{SuggestMonthlyRecurrence: true, RecoverRejectedDonations: true}, o.Permissions)
+	require.Equal(t, "Ayudamos a niñas y niños.", o.ShortDescription, "untouched fields stay")
+
+	// Logo: an image by content, under 5 MB.
+	res = admin.Multipart(http.MethodPut, "/manage/organization/logo", "logo", "logo.png", bytes.NewReader(apitest.PNG), nil)
+	require.Equal(t, http.StatusOK, res.Status, string(res.Body))
+	res.Decode(t, &o)
+	require.NotNil(t, o.LogoURL)
+	logo := admin.Do(http.MethodGet, *o.LogoURL, nil, "")
+	require.Equal(t, http.StatusOK, logo.Status)
+	require.Equal(t, apitest.PNG, logo.Body)
+	res = admin.Multipart(http.MethodPut, "/manage/organization/logo", "logo", "logo.gif", bytes.NewReader(apitest.PDF), nil)
+	require.Equal(t, "invalid_logo", res.ErrorCode())
+	big := make([]byte, 5<<20)
+	copy(big, apitest.PNG)
+	res = admin.Multipart(http.MethodPut, "/manage/organization/logo", "logo", "logo.png", bytes.NewReader(big), nil)
+	require.Equal(t, "invalid_logo", res.ErrorCode())
+
+	// An operator may read but not change the organisation.
+	op := s.NewUser(t, "operator")
+	s.AddMember(t, op, admin.OrgID, "operator")
+	require.Equal(t, http.StatusOK, op.JSON(http.MethodGet, "/manage/api/organization", nil).Status)
+	require.Equal(t, http.StatusForbidden, op.JSON(http.MethodPatch, "/manage/organization", map[string]string{"short_description": "x"}).Status)
+	require.Equal(t, http.StatusForbidden, op.JSON(http.MethodPatch, "/manage/organization/permissions", map[string]bool{"suggest_monthly_recurrence": false}).Status)
+}

@@ -1,0 +1,22 @@
+-- name: Waiting
+SELECT r.organization_id, o.name, o.country, o.status, r.requested_at, r.reminded_at
+FROM document_reviews r
+JOIN organizations o ON o.id = r.organization_id
+WHERE r.closed_at IS NULL AND o.status <> 'enabled'
+ORDER BY r.requested_at, r.organization_id;
+
+-- name: InsertAudit
+INSERT INTO staff_audit_log (staff_user_id, staff_email, action, organization_id, document_type, attachment_id, reason)
+VALUES ($1, $2, $3, $4, $5, $6, $7)
+RETURNING id, created_at;
+
+-- name: AuditOf
+SELECT id, staff_user_id, staff_email, action, document_type, attachment_id, reason, created_at
+FROM staff_audit_log WHERE organization_id = $1
+ORDER BY created_at DESC, id DESC;
+
+-- name: Review
+SELECT requested_at, closed_at, reminded_at FROM document_reviews WHERE organization_id = $1;
+
+-- name: OrganizationStatus
+SELECT status FROM organizations WHERE organization_id = $1;

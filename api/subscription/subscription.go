@@ -1,0 +1,149 @@
+// Package subscription is the plan API of the manage area: the organisation's subscription (plan,
+// trial dates, status, commission) and setting the bought plan, which the organisation's
+// subscription workflow (workflows/subscription) applies through a Temporal update; the call is
+// answered once the workflow stored it.
+//
+//	GET  /manage/api/subscription        (view)
+//	POST /manage/api/subscription/plan   {plan_code}   (manage_organization)
+package subscription
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/aporta/aporta/api/apierror"
+	"github.com/aporta/aporta/api/authz"
+	"github.com/aporta/aporta/api/i18n"
+	"github.com/aporta/aporta/api/request"
+	"github.com/aporta/aporta/tenants"
+	flow "github.com/aporta/aporta/workflows/subscription"
+)
+
+// Handler serves the plan API.
+type Handler struct {
+	Tenants  *tenants.Tenants
+	Temporal client.Client
+	Queue    string // flow.TaskQueue unless a test runs its own worker
+}
+
+// NewHandler builds the handler on the production task queue.
+func NewHandler(t *tenants.Tenants, c client.Client) *Handler {
+	return &Handler{Tenants: t, Temporal: c, Queue: flow.TaskQueue}
+}
+
+// Routes mounts the routes on /manage/api.
+func (h *Handler) Routes(manage *gin.RouterGroup, az *authz.Authz) {
+	manage.GET("/subscription", az.Require(authz.View), h.get)
+	manage.POST("/subscription/plan", az.Require(authz.ManageOrganization), h.setPlan)
+}
+
+// View is the subscription as the API answers it.
+type View struct {
+	PlanCode           string     `json:"plan_code"`
+	EffectivePlanCode  string     `json:"effective_plan_code"`
+	Status             string     `json:"status"`
+	TrialStartedAt     *time.Time `json:"trial_started_at"`
+	TrialEndsAt        *time.Time `json:"trial_ends_at"`
+	CommissionBps      int        `json:"commission_bps"`
+	CommissionPercent  float64    `json:"commission_percent"`
+	CommissionTotal    int64      `json:"commission_total_minor"`
+	AcceptingDonations bool       `json:"accepting_donations"`
+}
+
+func viewOf(s flow.Summary) View {
+	v := View{PlanCode: s.PlanCode, EffectivePlanCode: s.PlanCode, Status: s.Status, TrialStartedAt: s.TrialStartedAt,
+		TrialEndsAt: s.TrialEndsAt, CommissionBps: s.CommissionBps, CommissionPercent: float64(s.CommissionBps) / 100,
+		CommissionTotal: s.CommissionMinor, AcceptingDonations: s.Accepting}
+	if s.Status == flow.StatusTrial {
+		v.EffectivePlanCode = flow.TrialPlan
+	}
+	return v
+}
+
+func (h *Handler) scope(c *gin.Context) (tenants.Scope, error) {
+	s, err := h.Tenants.ForOrganization(c.Request.Context(), authz.Organization(c).OrganizationID)
+	if errors.Is(err, tenants.ErrUnknownOrganization) {
+		return s, apierror.NotFound()
+	}
+	return s, err
+}
+
+func (h *Handler) get(c *gin.Context) {
+	s, err := h.scope(c)
+	if err != nil {
+		apierror.Abort(c, err)
+		return
+	}
+	sum, err := flow.Get(c.Request.Context(), s)
+	if err != nil {
+		apierror.Abort(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, gin.H{"subscription": viewOf(sum)})
+}
+
+func (h *Handler) setPlan(c *gin.Context) {
+	var in struct {
+		PlanCode string `json:"plan_code"`
+	}
+	if err := request.JSON(c, &in); err != nil {
+		apierror.Abort(c, err)
+		return
+	}
+	code := strings.TrimSpace(in.PlanCode)
+	if code == "" {
+		apierror.Abort(c, apierror.Validation(map[string]string{"plan_code": "plan_code_required"}))
+		return
+	}
+	s, err := h.scope(c)
+	if err != nil {
+		apierror.Abort(c, err)
+		return
+	}
+	ctx := c.Request.Context()
+	ok, err := flow.PlanExists(ctx, s, code)
+	if err != nil {
+		apierror.Abort(c, err)
+		return
+	}
+	if !ok || !flow.ValidPlanCode(code) {
+		apierror.Abort(c, apierror.Validation(map[string]string{"plan_code": "unknown_plan"}))
+		return
+	}
+	uctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	if _, err := flow.PurchasePlan(uctx, h.Temporal, h.Queue, s.OrgID, code); err != nil {
+		var appErr *temporal.ApplicationError
+		if errors.As(err, &appErr) && appErr.Type() == flow.ErrUnknownPlan {
+			apierror.Abort(c, apierror.Validation(map[string]string{"plan_code": "unknown_plan"}))
+			return
+		}
+		if errors.Is(err, context.DeadlineExceeded) {
+			apierror.Abort(c, &apierror.Error{Status: http.StatusServiceUnavailable, Code: "subscription_busy", Err: err})
+			return
+		}
+		apierror.Abort(c, err)
+		return
+	}
+	sum, err := flow.Get(ctx, s)
+	if err != nil {
+		apierror.Abort(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, gin.H{"subscription": viewOf(sum)})
+}
+
+func init() {
+	i18n.Register(i18n.Catalog{
+		"plan_code_required": {i18n.ES: "Elige un plan.", i18n.EN: "Choose a plan.", i18n.PT: "Escolha um plano."},
+		"unknown_plan":       {i18n.ES: "El plan elegido no existe.", i18n.EN: "The chosen plan does not exist.", i18n.PT: "O plano escolhido não existe."},
+		"subscription_busy":  {i18n.ES: "No pudimos aplicar el plan ahora. Intenta de nuevo en unos minutos.", i18n.EN: "We could not apply the plan right now. Please try again in a few minutes.", i18n.PT: "Não conseguimos aplicar o plano agora. Tente novamente em alguns minutos."},
+	})
+}

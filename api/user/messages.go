@@ -1,0 +1,30 @@
+package user
+
+import "github.com/aporta/aporta/api/i18n"
+
+func init() {
+	i18n.Register(i18n.Catalog{
+		"user_email_required":        {i18n.ES: "Ingresa el e-mail de la persona.", i18n.EN: "Enter the person's e-mail.", i18n.PT: "Informe o e-mail da pessoa."},
+		"user_email_invalid":         {i18n.ES: "El e-mail no es válido.", i18n.EN: "The e-mail is not valid.", i18n.PT: "O e-mail não é válido."},
+		"user_first_name_required":   {i18n.ES: "Ingresa el nombre.", i18n.EN: "Enter the first name.", i18n.PT: "Informe o nome."},
+		"user_first_name_min_length": {i18n.ES: "El nombre debe tener al menos 3 caracteres.", i18n.EN: "The first name must have at least 3 characters.", i18n.PT: "O nome deve ter pelo menos 3 caracteres."},
+		"user_last_name_required":    {i18n.ES: "Ingresa el apellido.", i18n.EN: "Enter the last name.", i18n.PT: "Informe o sobrenome."},
+		"user_last_name_min_length":  {i18n.ES: "El apellido debe tener al menos 3 caracteres.", i18n.EN: "The last name must have at least 3 characters.", i18n.PT: "O sobrenome deve ter pelo menos 3 caracteres."},
+		"user_name_too_long":         {i18n.ES: "Máximo 100 caracteres.", i18n.EN: "At most 100 characters.", i18n.PT: "No máximo 100 caracteres."},
+		"user_role_required":         {i18n.ES: "Elige un rol.", i18n.EN: "Choose a role.", i18n.PT: "Escolha uma função."},
+		"user_role_invalid":          {i18n.ES: "El rol debe ser administrador, operador o supervisor.", i18n.EN: "The role must be administrator, operator or supervisor.", i18n.PT: "A função deve ser administrador, operador ou supervisor."},
+		"user_status_invalid":        {i18n.ES: "El estado debe ser active o discarded.", i18n.EN: "The status must be active or discarded.", i18n.PT: "O status deve ser active ou discarded."},
+		"user_already_member":        {i18n.ES: "Esta persona ya es usuaria activa de la organización.", i18n.EN: "This person is already an active user of the organisation.", i18n.PT: "Esta pessoa já é usuária ativa da organização."},
+		"user_discarded_reactivate":  {i18n.ES: "Esta persona fue dada de baja de la organización. Reactívala desde la lista de usuarios.", i18n.EN: "This person was discarded from the organisation. Reactivate them from the users list.", i18n.PT: "Esta pessoa foi desativada da organização. Reative-a pela lista de usuários."},
+		"user_discarded":             {i18n.ES: "Este usuario está dado de baja. Reactívalo primero.", i18n.EN: "This user is discarded. Reactivate them first.", i18n.PT: "Este usuário está desativado. Reative-o primeiro."},
+		"user_cannot_discard_self":   {i18n.ES: "No puedes darte de baja a ti mismo. Pide a otro administrador que lo haga.", i18n.EN: "You cannot discard yourself. Ask another administrator to do it.", i18n.PT: "Você não pode desativar a si mesmo. Peça a outro administrador."},
+		"user_last_administrator":    {i18n.ES: "La organización necesita al menos un administrador activo. Nombra a otro administrador primero.", i18n.EN: "The organisation needs at least one active administrator. Make someone else an administrator first.", i18n.PT: "A organização precisa de pelo menos um administrador ativo. Torne outra pessoa administradora primeiro."},
+		"user_invitation_not_sent":   {i18n.ES: "El usuario fue agregado, pero no pudimos enviar el e-mail de invitación. Reenvíalo desde la lista de usuarios.", i18n.EN: "The user was added, but we could not send the invitation e-mail. Resend it from the users list.", i18n.PT: "O usuário foi adicionado, mas não conseguimos enviar o e-mail de convite. Reenvie-o pela lista de usuários."},
+		"user_invitation_subject":    {i18n.ES: "Te invitaron a %s en Aporta", i18n.EN: "You have been invited to %s on Aporta", i18n.PT: "Você foi convidado para %s no Aporta"},
+		"user_invitation_body": {
+			i18n.ES: "Hola:\n\n%s te invitó a usar Aporta con la organización %s.\n\nPara crear tu contraseña, abre este enlace:\n%s\n\ne ingresa este código: %s\n\nEl enlace vence en %d días. Si ya tienes una cuenta en Aporta, el código te permite definir una contraseña nueva.\n",
+			i18n.EN: "Hello,\n\n%s invited you to use Aporta with the organisation %s.\n\nTo create your password, open this link:\n%s\n\nand enter this code: %s\n\nThe link expires in %d days. If you already have an Aporta account, the code lets you set a new password.\n",
+			i18n.PT: "Olá,\n\n%s convidou você para usar o Aporta com a organização %s.\n\nPara criar sua senha, abra este link:\n%s\n\ne informe este código: %s\n\nO link vence em %d dias. Se você já tem uma conta no Aporta, o código permite definir uma nova senha.\n",
+		},
+	})
+}

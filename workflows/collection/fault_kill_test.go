@@ -1,0 +1,293 @@
+package collection_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/stretchr/testify/require"
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/worker"
+
+	"github.com/aporta/aporta/api/gateway/mercadopago"
+	"github.com/aporta/aporta/api/gateway/sandbox"
+	"github.com/aporta/aporta/tenants"
+	"github.com/aporta/aporta/tenants/tenantstest"
+	"github.com/aporta/aporta/workflows/collection"
+)
+
+// The worker process of TestChargesSurviveWorkerKilledAtRandom is this test binary run again with
+// these variables set: it runs TestCollectionWorkerProcess, which serves the queue until killed.
+const (
+	envWorkerQueue   = "APORTA_COLLECTION_TEST_WORKER_QUEUE"
+	envWorkerSandbox = "APORTA_COLLECTION_TEST_WORKER_SANDBOX"
+)
+
+// TestCollectionWorkerProcess is not a test: it is the separate worker process the kill test starts
+// (and kills with SIGKILL). Without its variables it does nothing.
+func TestCollectionWorkerProcess(t *testing.T) {
+	queue, sandboxURL := os.Getenv(envWorkerQueue), os.Getenv(envWorkerSandbox)
+	if queue == "" {
+		t.Skip("only runs as the worker process of TestChargesSurviveWorkerKilledAtRandom")
+	}
+	cfg := tenantstest.Config(t)
+	tt := tenantstest.Open(t)
+	c, err := client.Dial(client.Options{HostPort: cfg.TemporalAddr, Namespace: cfg.TemporalNS})
+	require.NoError(t, err)
+	gw, err := mercadopago.New(mercadopago.Config{BaseURL: sandboxURL, AccessToken: "test-token", Currency: "ARS", Timeout: 700 * time.Millisecond})
+	require.NoError(t, err)
+	w := worker.New(c, queue, worker.Options{})
+	collection.Register(w, tt, collection.ChargersFunc(func(context.Context, uuid.UUID, string) (collection.Charger, error) {
+		return gw, nil
+	}))
+	require.NoError(t, w.Start())
+	fmt.Println("worker process ready on", queue)
+	select {} // until killed
+}
+
+// workerProcess runs, kills and restarts the collection worker as a separate OS process.
+type workerProcess struct {
+	t       *testing.T
+	env     []string
+	logPath string
+	mu      sync.Mutex
+	cmd     *exec.Cmd
+	starts  int
+	kills   int
+}
+
+func (p *workerProcess) start() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	log, err := os.OpenFile(p.logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	require.NoError(p.t, err)
+	defer log.Close()
+	p.starts++
+	fmt.Fprintf(log, "\n=== start %d at %s\n", p.starts, time.Now().Format(time.StampMilli))
+	cmd := exec.Command(os.Args[0], "-test.run=^TestCollectionWorkerProcess$", "-test.count=1", "-test.timeout=0")
+	cmd.Env = append(os.Environ(), p.env...)
+	cmd.Stdout, cmd.Stderr = log, log
+	require.NoError(p.t, cmd.Start())
+	p.cmd = cmd
+}
+
+func (p *workerProcess) killCount() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.kills
+}
+
+// kill sends SIGKILL: no deferred code, no graceful worker stop, activities die mid-flight.
+func (p *workerProcess) kill() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.cmd == nil {
+		return
+	}
+	_ = p.cmd.Process.Kill()
+	_ = p.cmd.Wait()
+	p.cmd = nil
+	p.kills++
+}
+
+// TestChargesSurviveWorkerKilledAtRandom runs the collection worker as a separate process and
+// kills it with SIGKILL at random moments (restarting it each time) while 20 monthly donations due
+// today are charged for several periods (the first on their collect day, the rest through
+// collect-now), with the sandbox timing out and failing after committing payments (the client
+// cannot tell whether money moved, so every retry must read back instead of charging again).
+// Afterwards every donation-period has exactly one approved payment in the sandbox and exactly one
+// approved transaction in the shard: at most one (nothing charged twice) and at least one
+// (nothing lost).
+func TestChargesSurviveWorkerKilledAtRandom(t *testing.T) {
+	const (
+		donations      = 20
+		periods        = 4
+		killsPerPeriod = 3
+	)
+	s := newKillStack(t)
+	ids := make([]uuid.UUID, donations)
+	for i := range ids {
+		ids[i], _ = s.donation("APRO")
+	}
+
+	p := &workerProcess{t: t, logPath: filepath.Join(t.TempDir(), "worker.log"),
+		env: []string{envWorkerQueue + "=" + s.queue, envWorkerSandbox + "=" + s.sandbox}}
+	p.start()
+	t.Cleanup(p.kill)
+	t.Cleanup(func() {
+		if t.Failed() {
+			data, _ := os.ReadFile(p.logPath)
+			if len(data) > 8000 {
+				data = data[len(data)-8000:]
+			}
+			t.Logf("worker log (tail):\n%s", data)
+		}
+	})
+
+	// The killer: while each period is being charged, SIGKILL at killsPerPeriod random moments
+	// 0.1–2.5 s apart, restarting the worker 0–400 ms later each time.
+	killDuring := func(k int) (wait func()) {
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			for i := 0; i < killsPerPeriod; i++ {
+				time.Sleep(time.Duration(100+rand.IntN(2400)) * time.Millisecond)
+				p.kill()
+				t.Logf("%s period %d: worker killed (%d)", time.Now().Format(time.StampMilli), k, p.killCount())
+				time.Sleep(time.Duration(rand.IntN(400)) * time.Millisecond)
+				p.start()
+			}
+		}()
+		return func() { <-done }
+	}
+
+	faults := []sandbox.Fault{
+		{Mode: "timeout", Count: 8, AfterCommit: true, DelayMS: 1500},
+		{Mode: "error500", Count: 8, AfterCommit: true},
+		{Mode: "timeout", Count: 8, AfterCommit: true, DelayMS: 1500},
+		{Mode: "timeout", Count: 4, DelayMS: 1500}, // before commit: nothing to read back
+	}
+	began := time.Now()
+	for k := 1; k <= periods; k++ {
+		s.fault(faults[(k-1)%len(faults)])
+		killed := killDuring(k)
+		if k == 1 {
+			for _, id := range ids {
+				s.start(id) // due today: charged at once
+			}
+		} else {
+			for _, id := range ids {
+				s.collectNowOnce(id, fmt.Sprintf("kill-test-collect-%d", k))
+			}
+		}
+		for _, id := range ids {
+			s.waitChargedKilled(id, k)
+		}
+		killed()
+		t.Logf("period %d charged for %d donations after %s (%d kills so far)", k, donations, time.Since(began).Round(time.Millisecond), p.killCount())
+	}
+	s.fault(sandbox.Fault{Mode: "none"})
+	require.GreaterOrEqual(t, p.killCount(), 3, "the worker was killed several times")
+
+	for _, id := range ids {
+		st := s.waitChargedKilled(id, periods)
+		first := st.Recent[0].Period
+		want := map[string]int{}
+		for i := 0; i < periods; i++ {
+			want[first.AddMonths(i).String()] = 1
+		}
+		require.Equal(t, want, s.approvedPerPeriod(id), "donation %s: one approved sandbox payment per due period", id)
+		rows := s.transactions(id)
+		require.Equal(t, want, approvedRows(rows), "donation %s: one approved transaction per due period: %v", id, rows)
+		for _, r := range st.Recent {
+			require.True(t, r.Approved, "donation %s period %s", id, r.Period)
+		}
+	}
+	resumed, retried := s.chargeRetries(ids)
+	t.Logf("%d donations × %d periods charged exactly once with %d worker kills in %s; %d charge attempts were retried "+
+		"after their worker died (heartbeat timeout), %d after a gateway fault", donations, periods, p.killCount(),
+		time.Since(began).Round(time.Millisecond), resumed, retried)
+	for _, id := range ids {
+		s.update(id, collection.UpdateDiscard, collection.DiscardRequest{Actor: "it", Reason: "test over"})
+	}
+}
+
+// newKillStack is newStack without the in-process worker: the worker runs in its own process.
+func newKillStack(t *testing.T) *stack {
+	t.Helper()
+	cfg := tenantstest.Config(t)
+	tt := tenantstest.Open(t)
+	ctx := context.Background()
+
+	sb, err := sandbox.New(sandbox.Options{Currency: "ARS"})
+	require.NoError(t, err)
+	srv := httptest.NewServer(sb)
+	t.Cleanup(srv.Close)
+	mp := mercadopago.Config{BaseURL: srv.URL, AccessToken: "test-token", Currency: "ARS", Timeout: 700 * time.Millisecond}
+	gw, err := mercadopago.New(mp)
+	require.NoError(t, err)
+	c, err := client.Dial(client.Options{HostPort: cfg.TemporalAddr, Namespace: cfg.TemporalNS})
+	require.NoError(t, err)
+	t.Cleanup(c.Close)
+
+	org := uuid.New()
+	require.NoError(t, tt.CreateOrganization(ctx, tenants.Organization{ID: org, Name: "Fundación Muerte Súbita", Country: "AR", Status: "enabled"}, tz))
+	scope, err := tt.ForOrganization(ctx, org)
+	require.NoError(t, err)
+	return &stack{t: t, tenants: tt, temporal: c, gw: gw, sandbox: srv.URL, scope: scope, org: org,
+		queue: "collection-kill-" + uuid.NewString()}
+}
+
+// collectNowOnce sends collect-now with a fixed update id, retrying while the worker is down: the
+// server deduplicates the id, so a retry after a lost answer never requests a second charge.
+func (s *stack) collectNowOnce(donation uuid.UUID, updateID string) {
+	s.t.Helper()
+	var last error
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		_, last = s.temporal.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
+			WorkflowID: collection.WorkflowID(donation.String()), UpdateID: updateID,
+			UpdateName: collection.UpdateCollectNow, Args: []any{collection.CollectNowRequest{Actor: "it"}},
+			WaitForStage: client.WorkflowUpdateStageAccepted,
+		})
+		cancel()
+		if last == nil {
+			return
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	require.NoError(s.t, last, "collect-now %s", donation)
+}
+
+// waitChargedKilled waits for n charged periods, tolerating queries that fail while no worker runs.
+func (s *stack) waitChargedKilled(donation uuid.UUID, n int) collection.State {
+	s.t.Helper()
+	var st collection.State
+	require.Eventually(s.t, func() bool {
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		defer cancel()
+		v, err := s.temporal.QueryWorkflow(ctx, collection.WorkflowID(donation.String()), "", collection.QueryState)
+		if err != nil || v.Get(&st) != nil {
+			return false
+		}
+		return st.ChargedPeriods >= n
+	}, 90*time.Second, 200*time.Millisecond, "waiting for %d charged periods of %s", n, donation)
+	return st
+}
+
+// chargeRetries reads the histories: a Charge activity that completed on attempt > 1 after a
+// heartbeat timeout was resumed after its worker was killed; after another failure, it was retried
+// after a gateway fault.
+func (s *stack) chargeRetries(ids []uuid.UUID) (afterKill, afterFault int) {
+	for _, id := range ids {
+		it := s.temporal.GetWorkflowHistory(context.Background(), collection.WorkflowID(id.String()), "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+		scheduled := map[int64]string{}
+		for it.HasNext() {
+			e, err := it.Next()
+			require.NoError(s.t, err)
+			if a := e.GetActivityTaskScheduledEventAttributes(); a != nil {
+				scheduled[e.GetEventId()] = a.GetActivityType().GetName()
+			}
+			a := e.GetActivityTaskStartedEventAttributes()
+			if a == nil || a.GetAttempt() <= 1 || scheduled[a.GetScheduledEventId()] != "Charge" {
+				continue
+			}
+			if a.GetLastFailure().GetTimeoutFailureInfo().GetTimeoutType() == enumspb.TIMEOUT_TYPE_HEARTBEAT {
+				afterKill++
+			} else {
+				afterFault++
+			}
+		}
+	}
+	return afterKill, afterFault
+}

@@ -1,0 +1,442 @@
+package collection_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/stretchr/testify/require"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/worker"
+	"google.golang.org/protobuf/encoding/protojson"
+
+	"github.com/aporta/aporta/api/gateway"
+	"github.com/aporta/aporta/api/gateway/mercadopago"
+	"github.com/aporta/aporta/api/gateway/sandbox"
+	"github.com/aporta/aporta/tenants"
+	"github.com/aporta/aporta/tenants/tenantstest"
+	"github.com/aporta/aporta/workflows/collection"
+)
+
+const tz = "America/Argentina/Buenos_Aires"
+
+// stack is one integration run: the test stack's shards and Temporal, a sandbox gateway served
+// by httptest behind the real MercadoPago adapter, and a worker on a queue of its own.
+type stack struct {
+	t        *testing.T
+	tenants  *tenants.Tenants
+	temporal client.Client
+	gw       *mercadopago.Client
+	sandbox  string // base URL
+	queue    string
+	scope    tenants.Scope
+	org      uuid.UUID
+	worker   worker.Worker
+	chargers collection.Chargers
+}
+
+func newStack(t *testing.T) *stack {
+	t.Helper()
+	cfg := tenantstest.Config(t)
+	tt := tenantstest.Open(t)
+	ctx := context.Background()
+
+	sb, err := sandbox.New(sandbox.Options{Currency: "ARS"})
+	require.NoError(t, err)
+	srv := httptest.NewServer(sb)
+	t.Cleanup(srv.Close)
+	mp := mercadopago.Config{BaseURL: srv.URL, AccessToken: "test-token", Currency: "ARS", Timeout: 700 * time.Millisecond}
+	gw, err := mercadopago.New(mp)
+	require.NoError(t, err)
+
+	c, err := client.Dial(client.Options{HostPort: cfg.TemporalAddr, Namespace: cfg.TemporalNS})
+	require.NoError(t, err)
+	t.Cleanup(c.Close)
+
+	org := uuid.New()
+	require.NoError(t, tt.CreateOrganization(ctx, tenants.Organization{ID: org, Name: "Fundación Prueba", Country: "AR", Status: "enabled"}, tz))
+	scope, err := tt.ForOrganization(ctx, org)
+	require.NoError(t, err)
+
+	s := &stack{t: t, tenants: tt, temporal: c, gw: gw, sandbox: srv.URL, scope: scope, org: org,
+		queue: "collection-it-" + uuid.NewString(), chargers: collection.MercadoPagoChargers(mercadopago.NewAccounts(mp))}
+	s.startWorker()
+	t.Cleanup(func() { s.worker.Stop() })
+	return s
+}
+
+func (s *stack) startWorker() {
+	w := worker.New(s.temporal, s.queue, worker.Options{})
+	collection.Register(w, s.tenants, s.chargers)
+	require.NoError(s.t, w.Start())
+	s.worker = w
+}
+
+// donation creates a campaign, donor, saved card (through the sandbox) and monthly donation whose
+// collect day is today in Buenos Aires, so its first period is due at once.
+func (s *stack) donation(holder string) (uuid.UUID, collection.PaymentMethod) {
+	t, ctx := s.t, context.Background()
+	campaign, donor, pmID, donation := uuid.New(), uuid.New(), uuid.New(), uuid.New()
+	email := "donor-" + donation.String()[:8] + "@example.org"
+
+	cust, err := s.gw.EnsureCustomer(ctx, gateway.Customer{Email: email, FirstName: "Ana", LastName: "Paz", IDType: "DNI", IDNumber: "30111222"})
+	require.NoError(t, err)
+	var tok struct {
+		ID string `json:"id"`
+	}
+	s.post("/v1/card_tokens", map[string]any{
+		"card_number": "4509953566233704", "security_code": "123", "expiration_month": 11,
+		"expiration_year": time.Now().Year() + 3,
+		"cardholder":      map[string]any{"name": holder, "identification": map[string]string{"type": "DNI", "number": "30111222"}},
+	}, &tok)
+	crd, err := s.gw.SaveCard(ctx, cust.ID, tok.ID)
+	require.NoError(t, err)
+
+	loc, _ := time.LoadLocation(tz)
+	day := time.Now().In(loc).Day()
+	for _, q := range []struct {
+		sql  string
+		args []any
+	}{
+		{`INSERT INTO campaigns (organization_id, id, slug, title, type, currency) VALUES ($1,$2,$3,'Mensual','custom','ARS')`,
+			[]any{s.org, campaign, "c-" + campaign.String()[:8]}},
+		{`INSERT INTO donors (organization_id, id, email, first_name, last_name) VALUES ($1,$2,$3,'Ana','Paz')`,
+			[]any{s.org, donor, email}},
+		{`INSERT INTO payment_methods (organization_id, id, donor_id, customer_id, card_id, brand, bin, last_four,
+		     expiry_month, expiry_year, holder_name) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11)`,
+			[]any{s.org, pmID, donor, cust.ID, crd.ID, crd.PaymentMethodID, crd.FirstSix, crd.LastFour,
+				crd.ExpirationMonth, crd.ExpirationYear, crd.HolderName}},
+		{`INSERT INTO donations (organization_id, id, campaign_id, donor_id, amount_minor, currency, recurrence,
+		     collect_day, payment_method_id) VALUES ($1,$2,$3,$4,150000,'ARS',1,$5,$6)`,
+			[]any{s.org, donation, campaign, donor, day, pmID}},
+	} {
+		require.NoError(t, s.scope.Exec(ctx, q.sql, q.args...))
+	}
+	return donation, collection.PaymentMethod{ID: pmID.String(), CustomerID: cust.ID, CardID: crd.ID,
+		Brand: crd.PaymentMethodID, LastFour: crd.LastFour, ExpiryMonth: crd.ExpirationMonth, ExpiryYear: crd.ExpirationYear}
+}
+
+func (s *stack) post(path string, body, out any) {
+	s.t.Helper()
+	data, _ := json.Marshal(body)
+	req, _ := http.NewRequest(http.MethodPost, s.sandbox+path, bytes.NewReader(data))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer test-token")
+	res, err := http.DefaultClient.Do(req)
+	require.NoError(s.t, err)
+	defer res.Body.Close()
+	require.Less(s.t, res.StatusCode, 300, path)
+	if out != nil {
+		require.NoError(s.t, json.NewDecoder(res.Body).Decode(out))
+	}
+}
+
+func (s *stack) fault(f sandbox.Fault) { s.post("/__sandbox/faults", f, nil) }
+
+func (s *stack) start(donation uuid.UUID) client.WorkflowRun {
+	run, err := collection.Start(context.Background(), s.temporal, s.queue,
+		collection.Input{OrganizationID: s.org.String(), DonationID: donation.String()})
+	require.NoError(s.t, err)
+	return run
+}
+
+func (s *stack) state(donation uuid.UUID) collection.State {
+	s.t.Helper()
+	v, err := s.temporal.QueryWorkflow(context.Background(), collection.WorkflowID(donation.String()), "", collection.QueryState)
+	require.NoError(s.t, err)
+	var st collection.State
+	require.NoError(s.t, v.Get(&st))
+	return st
+}
+
+func (s *stack) waitCharged(donation uuid.UUID, n int) collection.State {
+	s.t.Helper()
+	var st collection.State
+	require.Eventually(s.t, func() bool {
+		v, err := s.temporal.QueryWorkflow(context.Background(), collection.WorkflowID(donation.String()), "", collection.QueryState)
+		if err != nil || v.Get(&st) != nil {
+			return false
+		}
+		return st.ChargedPeriods >= n
+	}, 60*time.Second, 100*time.Millisecond, "waiting for %d charged periods", n)
+	return st
+}
+
+func (s *stack) update(donation uuid.UUID, name string, arg any) collection.State {
+	s.t.Helper()
+	h, err := s.temporal.UpdateWorkflow(context.Background(), client.UpdateWorkflowOptions{
+		WorkflowID: collection.WorkflowID(donation.String()), UpdateName: name,
+		Args: []any{arg}, WaitForStage: client.WorkflowUpdateStageCompleted,
+	})
+	require.NoError(s.t, err)
+	var st collection.State
+	require.NoError(s.t, h.Get(context.Background(), &st))
+	return st
+}
+
+type sandboxPayment struct {
+	ID                int64  `json:"id"`
+	Status            string `json:"status"`
+	ExternalReference string `json:"external_reference"`
+}
+
+// approvedPerPeriod counts approved sandbox payments per donation period (the external reference
+// is "<donation>/<YYYY-MM>[/<attempt>]").
+func (s *stack) approvedPerPeriod(donation uuid.UUID) map[string]int {
+	res, err := http.Get(s.sandbox + "/__sandbox/payments")
+	require.NoError(s.t, err)
+	defer res.Body.Close()
+	var ps []sandboxPayment
+	require.NoError(s.t, json.NewDecoder(res.Body).Decode(&ps))
+	out := map[string]int{}
+	for _, p := range ps {
+		parts := strings.Split(p.ExternalReference, "/")
+		if parts[0] != donation.String() {
+			continue
+		}
+		if _, ok := out[parts[1]]; !ok {
+			out[parts[1]] = 0
+		}
+		if p.Status == "approved" {
+			out[parts[1]]++
+		}
+	}
+	return out
+}
+
+type txRow struct {
+	Period, Status string
+	Attempt        int
+}
+
+func (s *stack) transactions(donation uuid.UUID) []txRow {
+	rows, err := s.scope.Query(context.Background(),
+		`SELECT period, status, attempt FROM transactions WHERE organization_id = $1 AND donation_id = $2 ORDER BY period, attempt`,
+		s.org, donation)
+	require.NoError(s.t, err)
+	defer rows.Close()
+	var out []txRow
+	for rows.Next() {
+		var r txRow
+		require.NoError(s.t, rows.Scan(&r.Period, &r.Status, &r.Attempt))
+		out = append(out, r)
+	}
+	require.NoError(s.t, rows.Err())
+	return out
+}
+
+func approvedRows(rows []txRow) map[string]int {
+	out := map[string]int{}
+	for _, r := range rows {
+		if _, ok := out[r.Period]; !ok {
+			out[r.Period] = 0
+		}
+		if r.Status == "approved" {
+			out[r.Period]++
+		}
+	}
+	return out
+}
+
+// TestMonthlyDonationAcrossMonths charges a donation on its collect day (today), then three more
+// periods through collect-now, against the real Temporal dev server, shard and sandbox gateway.
+func TestMonthlyDonationAcrossMonths(t *testing.T) {
+	s := newStack(t)
+	ctx := context.Background()
+	donation, _ := s.donation("APRO")
+
+	run := s.start(donation)
+	again := s.start(donation)
+	require.Equal(t, run.GetRunID(), again.GetRunID(), "starting twice is a no-op")
+
+	st := s.waitCharged(donation, 1)
+	first := st.Recent[0].Period
+	for i := 2; i <= 4; i++ {
+		s.update(donation, collection.UpdateCollectNow, collection.CollectNowRequest{Actor: "it"})
+		st = s.waitCharged(donation, i)
+	}
+	require.Equal(t, 0, st.ConsecutiveFailed)
+	s.update(donation, collection.UpdateChangeAmount, collection.ChangeAmountRequest{Actor: "it", Amount: 200000})
+	s.update(donation, collection.UpdateCollectNow, collection.CollectNowRequest{Actor: "it"})
+	st = s.waitCharged(donation, 5)
+	require.Equal(t, int64(200000), st.Recent[4].Amount)
+
+	want := map[string]int{}
+	for i := 0; i < 5; i++ {
+		want[first.AddMonths(i).String()] = 1
+	}
+	require.Equal(t, want, s.approvedPerPeriod(donation), "one approved sandbox payment per period")
+	require.Equal(t, want, approvedRows(s.transactions(donation)), "one approved transaction per period")
+
+	// The row follows the workflow's state: SyncDonation runs right after the charge is recorded.
+	var status string
+	var next time.Time
+	var amount int64
+	require.Eventually(t, func() bool {
+		err := s.scope.QueryRow(ctx, `SELECT status, next_charge_date, amount_minor FROM donations WHERE organization_id = $1 AND id = $2`,
+			s.org, donation).Scan(&status, &next, &amount)
+		return err == nil && next.Format("2006-01") == first.AddMonths(5).String()
+	}, 10*time.Second, 100*time.Millisecond, "next charge date synced to %s, row has %s", first.AddMonths(5), next.Format("2006-01"))
+	require.Equal(t, "active", status)
+	require.Equal(t, int64(200000), amount)
+	var versions int
+	require.NoError(t, s.scope.QueryRow(ctx, `SELECT count(*) FROM donation_versions WHERE organization_id = $1 AND donation_id = $2 AND actor = 'it'`,
+		s.org, donation).Scan(&versions))
+	require.Equal(t, 5, versions, "four collect-now and one amount change")
+
+	st = s.update(donation, collection.UpdateDiscard, collection.DiscardRequest{Actor: "it", Reason: "test over"})
+	require.Equal(t, collection.StatusDiscarded, st.Status)
+	require.NoError(t, run.Get(ctx, &st))
+	// Starting a discarded donation again starts nothing: the reuse policy refuses a new run and the
+	// client hands back the closed one.
+	after := s.start(donation)
+	require.Equal(t, run.GetRunID(), after.GetRunID(), "a discarded donation's workflow is never started again")
+	require.NoError(t, after.Get(ctx, &st))
+	require.Equal(t, collection.StatusDiscarded, st.Status)
+
+	if os.Getenv("APORTA_RECORD_HISTORY") != "" {
+		saveHistory(t, s.temporal, collection.WorkflowID(donation.String()), run.GetRunID(), "testdata/donation_history.json")
+	}
+}
+
+// TestChargesSurviveGatewayFaults makes the sandbox fail money-moving requests in every way it
+// can (timeouts and 500s after committing the payment, a timeout before it) and restarts the
+// worker between periods; afterwards every period has exactly one approved payment in the sandbox and in
+// our transactions, and no due period is missing.
+func TestChargesSurviveGatewayFaults(t *testing.T) {
+	s := newStack(t)
+	donation, _ := s.donation("APRO")
+
+	// Period 1: the payment is committed, the answer times out (unknown outcome) → read back.
+	s.fault(sandbox.Fault{Mode: "timeout", Count: 1, AfterCommit: true, DelayMS: 2000})
+	run := s.start(donation)
+	s.waitCharged(donation, 1)
+
+	// Period 2: committed, then 500 twice (the charge and, if retried, the same key again).
+	s.fault(sandbox.Fault{Mode: "error500", Count: 2, AfterCommit: true})
+	s.update(donation, collection.UpdateCollectNow, collection.CollectNowRequest{Actor: "it"})
+	s.waitCharged(donation, 2)
+
+	// Period 3: times out before committing: nothing to read back, so the activity retries with
+	// the same idempotency key and charges once.
+	s.fault(sandbox.Fault{Mode: "timeout", Count: 1, DelayMS: 2000})
+	s.update(donation, collection.UpdateCollectNow, collection.CollectNowRequest{Actor: "it"})
+	s.waitCharged(donation, 3)
+
+	// Period 4: a new worker (empty cache, so it replays the history) takes over, and the gateway
+	// times out after committing again.
+	s.worker.Stop()
+	s.startWorker()
+	s.fault(sandbox.Fault{Mode: "timeout", Count: 1, AfterCommit: true, DelayMS: 1500})
+	s.update(donation, collection.UpdateCollectNow, collection.CollectNowRequest{Actor: "it"})
+	st := s.waitCharged(donation, 4)
+	s.fault(sandbox.Fault{Mode: "none"})
+
+	first := st.Recent[0].Period
+	want := map[string]int{}
+	for i := 0; i < 4; i++ {
+		want[first.AddMonths(i).String()] = 1
+	}
+	require.Equal(t, want, s.approvedPerPeriod(donation), "at most one approved payment per period in the sandbox, none missing")
+	rows := s.transactions(donation)
+	require.Equal(t, want, approvedRows(rows), "exactly one approved transaction per due period: %v", rows)
+	for _, r := range st.Recent {
+		require.True(t, r.Approved, "period %s", r.Period)
+	}
+
+	s.update(donation, collection.UpdateDiscard, collection.DiscardRequest{Actor: "it", Reason: "test over"})
+	require.NoError(t, run.Get(context.Background(), nil))
+}
+
+// saveHistory writes a workflow's history as JSON for the replay test.
+func saveHistory(t *testing.T, c client.Client, id, runID, path string) {
+	t.Helper()
+	it := c.GetWorkflowHistory(context.Background(), id, runID, false, 0)
+	var events []json.RawMessage
+	for it.HasNext() {
+		e, err := it.Next()
+		require.NoError(t, err)
+		b, err := protojson.Marshal(e)
+		require.NoError(t, err)
+		events = append(events, b)
+	}
+	data, err := json.MarshalIndent(map[string]any{"events": events}, "", "  ")
+	require.NoError(t, err)
+	require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+	require.NoError(t, os.WriteFile(path, data, 0o644))
+	fmt.Println("history saved to", path)
+}
+
+// TestHardDeclinePausesOnTheRealStack: the sandbox's blacklisted card (BLAC) is rejected with
+// cc_rejected_blacklist, which the adapter maps to last_transaction_stolen_issue: one attempt,
+// then the donation pauses with that reason in the workflow and in its row.
+func TestHardDeclinePausesOnTheRealStack(t *testing.T) {
+	s := newStack(t)
+	ctx := context.Background()
+	donation, _ := s.donation("BLAC")
+	run := s.start(donation)
+	var st collection.State
+	require.Eventually(t, func() bool {
+		v, err := s.temporal.QueryWorkflow(ctx, collection.WorkflowID(donation.String()), "", collection.QueryState)
+		return err == nil && v.Get(&st) == nil && st.Status == collection.StatusPaused
+	}, 30*time.Second, 100*time.Millisecond)
+	require.Equal(t, "last_transaction_stolen_issue", st.PausedReason)
+
+	rows := s.transactions(donation)
+	require.Len(t, rows, 1, "a hard decline is not retried")
+	require.Equal(t, "rejected", rows[0].Status)
+	var status, reason string
+	require.Eventually(t, func() bool {
+		err := s.scope.QueryRow(ctx, `SELECT status, COALESCE(paused_reason, '') FROM donations WHERE organization_id = $1 AND id = $2`,
+			s.org, donation).Scan(&status, &reason)
+		return err == nil && status == "paused"
+	}, 10*time.Second, 100*time.Millisecond)
+	require.Equal(t, "last_transaction_stolen_issue", reason)
+
+	h, err := s.temporal.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
+		WorkflowID: collection.WorkflowID(donation.String()), UpdateName: collection.UpdateCollectNow,
+		Args: []any{collection.CollectNowRequest{}}, WaitForStage: client.WorkflowUpdateStageCompleted,
+	})
+	if err == nil {
+		err = h.Get(ctx, nil)
+	}
+	require.ErrorContains(t, err, collection.ErrNotActive.Error(), "collect-now is refused by the validator while paused")
+	s.update(donation, collection.UpdateDiscard, collection.DiscardRequest{Actor: "it"})
+	require.NoError(t, run.Get(ctx, nil))
+}
+
+// TestChargeActivityNeverChargesAnApprovedPeriodAgain calls the activity directly, as retries of
+// the schedule would: once a period is approved, later attempts read it back instead of charging,
+// and a repeated attempt answers its own payment.
+func TestChargeActivityNeverChargesAnApprovedPeriodAgain(t *testing.T) {
+	s := newStack(t)
+	ctx := context.Background()
+	donation, pm := s.donation("APRO")
+	acts := &collection.Activities{Tenants: s.tenants, Chargers: s.chargers}
+	req := collection.ChargeRequest{OrganizationID: s.org.String(), DonationID: donation.String(), Period: "2031-05",
+		Attempt: 1, Amount: 150000, Currency: "ARS", PaymentMethod: pm}
+
+	first, err := acts.Charge(ctx, req)
+	require.NoError(t, err)
+	require.True(t, first.Approved())
+	again, err := acts.Charge(ctx, req) // an activity retry of the same attempt
+	require.NoError(t, err)
+	require.Equal(t, first.PaymentID, again.PaymentID)
+	req.Attempt = 3 // a later attempt of the same period
+	later, err := acts.Charge(ctx, req)
+	require.NoError(t, err)
+	require.Equal(t, first.PaymentID, later.PaymentID)
+	require.Equal(t, 1, later.Attempt)
+
+	require.Equal(t, map[string]int{"2031-05": 1}, s.approvedPerPeriod(donation))
+	require.Equal(t, []txRow{{Period: "2031-05", Status: "approved", Attempt: 1}}, s.transactions(donation))
+}

@@ -1,0 +1,40 @@
+package collection
+
+import (
+	"context"
+
+	"github.com/google/uuid"
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/worker"
+
+	_ "time/tzdata" // organisation timezones resolve even on hosts without zone files
+
+	"github.com/aporta/aporta/api/gateway/mercadopago"
+	"github.com/aporta/aporta/tenants"
+)
+
+// Register adds the donation workflow and its activities to a worker on TaskQueue.
+func Register(w worker.Registry, t *tenants.Tenants, chargers Chargers) {
+	w.RegisterWorkflow(Workflow)
+	w.RegisterActivity(&Activities{Tenants: t, Chargers: chargers})
+}
+
+// Start starts a donation's workflow on queue (TaskQueue in production). Starting it again while
+// it runs returns the running workflow (a no-op), and a closed one is never started again: a
+// discarded donation stays discarded.
+func Start(ctx context.Context, c client.Client, queue string, in Input) (client.WorkflowRun, error) {
+	return c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
+		ID:                       WorkflowID(in.DonationID),
+		TaskQueue:                queue,
+		WorkflowIDReusePolicy:    enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
+		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
+	}, Workflow, in)
+}
+
+// MercadoPagoChargers charges through the platform's MercadoPago-compatible account.
+func MercadoPagoChargers(accounts *mercadopago.Accounts) Chargers {
+	return ChargersFunc(func(_ context.Context, _ uuid.UUID, currency string) (Charger, error) {
+		return accounts.For(currency)
+	})
+}

@@ -1,0 +1,574 @@
+// Package collection charges monthly donations: one entity workflow per donation ("donation/<uuid>")
+// charges each period on the collect day in the organisation's timezone, retries a failed period on
+// a fixed schedule, pauses the donation with the spec's reason when it must, and applies the
+// changes the API sends as Temporal updates. Activities are idempotent per donation and period.
+package collection
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/google/uuid"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+)
+
+// Queries and updates.
+const (
+	QueryState          = "state"
+	UpdatePause         = "pause"
+	UpdateRestore       = "restore"
+	UpdateDiscard       = "discard"
+	UpdateCollectNow    = "collect-now"
+	UpdateChangeAmount  = "change-amount"
+	UpdateChangeMethod  = "change-payment-method"
+	UpdateSetUpgrade    = "set-upgrade"
+	UpdateRemoveUpgrade = "remove-upgrade"
+)
+
+// ActorSystem signs the changes the workflow makes itself (automatic pauses, upgrades).
+const ActorSystem = "system"
+
+// RetrySchedule is when a period's charge is attempted, counted from its charge date (or from a
+// collect-now): day 0, +1, +3, +7. Four attempts, and then the period is recorded as not approved.
+//
+// Why: most soft declines (insufficient funds, issuer unavailable, "call for authorise") clear
+// within days, often after the donor's pay day, so spacing the attempts over a week recovers more
+// than retrying in a burst. Card networks cap re-attempts of a declined card (Visa: at most 15 in
+// 30 days per card and merchant, and fees for excess; Mastercard flags excessive retries through
+// its merchant-advice codes); four attempts a month stays far below both, and all of them end
+// before the next period's charge date (+7 days < 28 days). Hard declines (a gateway PausedReason:
+// stolen, charge back, card cancelled, high risk, invalid number, missing code, method invalid or
+// not supported) are never retried: the donation pauses at once.
+var RetrySchedule = []time.Duration{0, 24 * time.Hour, 3 * 24 * time.Hour, 7 * 24 * time.Hour}
+
+// Change requests. Actor is the user id (or "api") the version history records.
+type (
+	PauseRequest struct {
+		Actor  string `json:"actor"`
+		Reason string `json:"reason"`
+	}
+	RestoreRequest struct {
+		Actor string `json:"actor"`
+	}
+	DiscardRequest struct {
+		Actor  string `json:"actor"`
+		Reason string `json:"reason"`
+	}
+	CollectNowRequest struct {
+		Actor string `json:"actor"`
+	}
+	ChangeAmountRequest struct {
+		Actor  string `json:"actor"`
+		Amount int64  `json:"amount"` // minor units of the donation's currency
+	}
+	ChangePaymentMethodRequest struct {
+		Actor         string        `json:"actor"`
+		PaymentMethod PaymentMethod `json:"payment_method"`
+	}
+	// SetUpgradeRequest adds the periodic increase, or edits it when ID matches the current one.
+	SetUpgradeRequest struct {
+		Actor        string `json:"actor"`
+		ID           string `json:"id"`
+		BasisPoints  int64  `json:"basis_points"`
+		PeriodMonths int    `json:"period_months"`
+		Auto         bool   `json:"auto"`
+		// NextPeriod is the first period charged with the increase; zero means PeriodMonths after
+		// the next period to charge.
+		NextPeriod Period `json:"next_period,omitzero"`
+	}
+	RemoveUpgradeRequest struct {
+		Actor string `json:"actor"`
+		ID    string `json:"id"`
+	}
+)
+
+// Errors the validators answer with, so the API can map them.
+var (
+	ErrDiscarded     = errors.New("collection: the donation is discarded")
+	ErrNotPaused     = errors.New("collection: the donation is not paused")
+	ErrNotActive     = errors.New("collection: the donation is not active")
+	ErrInvalidReason = errors.New("collection: unknown paused reason")
+	ErrInvalidInput  = errors.New("collection: invalid input")
+	// ErrChargeInProgress refuses collect-now while a charge is running or already requested.
+	ErrChargeInProgress = errors.New("collection: a charge is in progress")
+)
+
+const (
+	versionRetrySchedule = "retry-schedule"
+	// chargesPerRun bounds the history: after a year of periods the workflow continues as new.
+	chargesPerRun = 12
+)
+
+// donation is one run of the workflow.
+type donation struct {
+	ctx  workflow.Context
+	st   *State
+	loc  *time.Location
+	acts *Activities
+	// collectNow is set by the collect-now update and consumed by the charge loop.
+	collectNow bool
+	// changes counts state changes so waits wake up on any of them.
+	changes int
+	// charging is true while a charge activity runs; collect-now is refused then.
+	charging bool
+}
+
+// withActivityOptions sets the options of the bookkeeping activities (loads, row syncs, versions):
+// short, and retried until the database answers. From versionHeartbeat on they also carry a
+// heartbeat timeout (the activities heartbeat while they run, see keepAlive), so an attempt lost
+// with its worker (killed, OOM, host gone) is retried within seconds instead of after the
+// start-to-close timeout.
+func withActivityOptions(ctx workflow.Context) workflow.Context {
+	opts := workflow.ActivityOptions{
+		StartToCloseTimeout: time.Minute,
+		RetryPolicy: &temporal.RetryPolicy{
+			InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: 5 * time.Minute,
+		},
+	}
+	if heartbeats(ctx) {
+		opts.HeartbeatTimeout = ActivityHeartbeatTimeout
+	}
+	return workflow.WithActivityOptions(ctx, opts)
+}
+
+// ActivityHeartbeatTimeout is how long the server waits without a heartbeat before it retries an
+// activity on another worker. The activities heartbeat every ActivityHeartbeatTimeout/5.
+const ActivityHeartbeatTimeout = 5 * time.Second
+
+// versionHeartbeat (version 1) adds HeartbeatTimeout to every activity. Runs recorded before it
+// keep the options they were scheduled with.
+const versionHeartbeat = "activity-heartbeat"
+
+// heartbeats says whether this run's activities are scheduled with a heartbeat timeout. The
+// version is recorded once per run (a marker), the first time any code path asks.
+func heartbeats(ctx workflow.Context) bool {
+	return workflow.GetVersion(ctx, versionHeartbeat, workflow.DefaultVersion, 1) >= 1
+}
+
+// Workflow is the donation's entity workflow.
+func Workflow(ctx workflow.Context, in Input) (State, error) {
+	ctx = withActivityOptions(ctx)
+	d := &donation{ctx: ctx}
+	// The state query answers from the first task on, even while the donation is being loaded.
+	if err := workflow.SetQueryHandler(ctx, QueryState, func() (State, error) {
+		if d.st == nil {
+			return State{OrganizationID: in.OrganizationID, DonationID: in.DonationID}, nil
+		}
+		return *d.st, nil
+	}); err != nil {
+		return State{}, err
+	}
+	if in.State != nil {
+		st := *in.State
+		d.st = &st
+	} else {
+		var snap Snapshot
+		if err := workflow.ExecuteActivity(ctx, d.acts.LoadDonation, in.OrganizationID, in.DonationID).Get(ctx, &snap); err != nil {
+			return State{}, err
+		}
+		d.st = snap.state()
+		if d.st.MaxFailedPeriods = in.MaxFailedPeriods; d.st.MaxFailedPeriods <= 0 {
+			d.st.MaxFailedPeriods = DefaultMaxFailedPeriods
+		}
+	}
+	loc, err := location(d.st.Timezone)
+	if err != nil {
+		return *d.st, temporal.NewNonRetryableApplicationError("timezone "+d.st.Timezone, "invalid_timezone", err)
+	}
+	d.loc = loc
+	if d.st.NextPeriod.IsZero() {
+		d.st.NextPeriod = FirstPeriod(workflow.Now(ctx), d.st.CollectDay, loc)
+	}
+	d.st.NextChargeDate = ChargeDate(d.st.NextPeriod, d.st.CollectDay, loc)
+	if err := d.register(); err != nil {
+		return *d.st, err
+	}
+	if in.State == nil {
+		d.sync(ctx)
+	}
+	return d.run()
+}
+
+func (d *donation) run() (State, error) {
+	ctx, st := d.ctx, d.st
+	charged := 0
+	for {
+		switch st.Status {
+		case StatusDiscarded:
+			return d.finish(nil)
+		case StatusPaused:
+			if err := workflow.Await(ctx, func() bool { return st.Status != StatusPaused }); err != nil {
+				return *st, err
+			}
+			continue
+		}
+
+		due := ChargeDate(st.NextPeriod, st.CollectDay, d.loc)
+		seen := d.changes
+		fired, err := workflow.AwaitWithTimeout(ctx, due.Sub(workflow.Now(ctx)), func() bool {
+			return d.collectNow || d.changes != seen
+		})
+		if err != nil {
+			return *st, err
+		}
+		if !fired || d.collectNow {
+			if st.Status != StatusActive {
+				continue
+			}
+			d.collectNow = false
+			d.chargePeriod(st.NextPeriod)
+			charged++
+		}
+		if charged >= chargesPerRun || workflow.GetInfo(ctx).GetContinueAsNewSuggested() {
+			return d.finish(workflow.NewContinueAsNewError(ctx, Workflow, Input{
+				OrganizationID: st.OrganizationID, DonationID: st.DonationID, State: st,
+			}))
+		}
+	}
+}
+
+// finish lets running update handlers complete before the run ends or continues as new.
+func (d *donation) finish(next error) (State, error) {
+	if err := workflow.Await(d.ctx, func() bool { return workflow.AllHandlersFinished(d.ctx) }); err != nil {
+		return *d.st, err
+	}
+	return *d.st, next
+}
+
+// chargePeriod runs the retry schedule for one period and settles it.
+func (d *donation) chargePeriod(p Period) {
+	ctx, st := d.ctx, d.st
+	logger := workflow.GetLogger(ctx)
+	// The retry schedule is the part most likely to change: version 1 is RetrySchedule, and a new
+	// schedule raises maxSupported to 2 and keeps this one for runs recorded before it.
+	_ = workflow.GetVersion(ctx, versionRetrySchedule, workflow.DefaultVersion, 1)
+	schedule := RetrySchedule
+
+	start := workflow.Now(ctx)
+	if st.PaymentMethod.CardID == "" {
+		d.autoPause(ctx, PausedPaymentMethodMissing)
+		return
+	}
+	if CardExpired(st.PaymentMethod.ExpiryMonth, st.PaymentMethod.ExpiryYear, start.In(d.loc)) {
+		d.autoPause(ctx, PausedCardExpired)
+		return
+	}
+	d.applyUpgrade(ctx, p)
+
+	result := PeriodResult{Period: p, Amount: st.Amount}
+	for attempt := 1; attempt <= len(schedule); attempt++ {
+		if attempt > 1 {
+			seen := d.changes
+			at := start.Add(schedule[attempt-1])
+			if _, err := workflow.AwaitWithTimeout(ctx, at.Sub(workflow.Now(ctx)), func() bool {
+				return d.collectNow || (d.changes != seen && st.Status != StatusActive)
+			}); err != nil {
+				return
+			}
+			d.collectNow = false
+			if st.Status != StatusActive {
+				// Paused or discarded between attempts: the period ends here, unpaid.
+				break
+			}
+			if CardExpired(st.PaymentMethod.ExpiryMonth, st.PaymentMethod.ExpiryYear, workflow.Now(ctx).In(d.loc)) {
+				d.autoPause(ctx, PausedCardExpired)
+				break
+			}
+		}
+		req := ChargeRequest{
+			OrganizationID: st.OrganizationID, DonationID: st.DonationID, Period: p.String(), Attempt: attempt,
+			Amount: st.Amount, Currency: st.Currency, Email: st.Email, PaymentMethod: st.PaymentMethod,
+		}
+		chargeOpts := workflow.ActivityOptions{
+			StartToCloseTimeout: 2 * time.Minute,
+			// An unknown outcome that the read-back cannot settle is retried with the same
+			// idempotency key for up to a day; the gateway answers the first payment if there was one.
+			ScheduleToCloseTimeout: 24 * time.Hour,
+			RetryPolicy: &temporal.RetryPolicy{
+				InitialInterval: 5 * time.Second, BackoffCoefficient: 2, MaximumInterval: 10 * time.Minute,
+			},
+		}
+		if heartbeats(ctx) {
+			// A charge whose worker died mid-flight is retried after seconds, not two minutes;
+			// the retry reads the attempt back by its key before charging, so it never doubles.
+			chargeOpts.HeartbeatTimeout = ActivityHeartbeatTimeout
+			chargeOpts.RetryPolicy.InitialInterval = time.Second
+		}
+		actx := workflow.WithActivityOptions(ctx, chargeOpts)
+		var res ChargeResult
+		d.charging = true
+		err := workflow.ExecuteActivity(actx, d.acts.Charge, req).Get(ctx, &res)
+		d.charging = false
+		if err != nil {
+			// Not even the read-back could tell what happened; the next attempt reads every earlier
+			// attempt back before charging, so a late approval is found, never doubled.
+			logger.Error("charge failed", "period", p.String(), "attempt", attempt, "error", err)
+			res = ChargeResult{Status: "non_existant", Attempt: attempt}
+		}
+		result.Attempts, result.Status, result.PaymentID = res.Attempt, res.Status, res.PaymentID
+		if res.Approved() {
+			result.Approved = true
+			break
+		}
+		if res.PausedReason != "" {
+			st.addResult(result)
+			d.autoPause(ctx, res.PausedReason)
+			return
+		}
+	}
+	st.addResult(result)
+	if result.Approved {
+		st.ConsecutiveFailed = 0
+	} else if result.Attempts > 0 {
+		st.ConsecutiveFailed++
+	}
+	st.NextPeriod = p.Next()
+	if now := workflow.Now(ctx); st.NextPeriod.Before(PeriodOf(now.In(d.loc))) {
+		// A period left far behind (a worker down for months) is not charged late: resume at the
+		// current month, or the next one if this month's day has passed.
+		st.NextPeriod = FirstPeriod(now, st.CollectDay, d.loc)
+	}
+	st.NextChargeDate = ChargeDate(st.NextPeriod, st.CollectDay, d.loc)
+	if st.Status == StatusActive && st.ConsecutiveFailed >= st.MaxFailedPeriods {
+		d.autoPause(ctx, PausedLastXMonths)
+		return
+	}
+	d.sync(ctx)
+}
+
+// applyUpgrade raises the amount when the upgrade is due for period p.
+func (d *donation) applyUpgrade(ctx workflow.Context, p Period) {
+	st := d.st
+	u := st.Upgrade
+	if u == nil || !u.Auto || p.Before(u.NextPeriod) {
+		return
+	}
+	before := st.Amount
+	for !p.Before(u.NextPeriod) {
+		old := st.Amount
+		st.Amount = IncreaseAmount(old, u.BasisPoints)
+		u.OldAmount, u.NewAmount = old, st.Amount
+		u.History = append(u.History, UpgradeApplied{Period: u.NextPeriod, OldAmount: old, NewAmount: st.Amount})
+		if len(u.History) > 12 {
+			u.History = slices.Clone(u.History[len(u.History)-12:])
+		}
+		u.NextPeriod = u.NextPeriod.AddMonths(u.PeriodMonths)
+	}
+	d.record(ctx, ActorSystem, "amount", before, st.Amount)
+	d.record(ctx, ActorSystem, "upgrade", nil, u)
+	d.sync(ctx)
+}
+
+func (d *donation) autoPause(ctx workflow.Context, reason string) {
+	d.pause(ctx, ActorSystem, reason)
+}
+
+func (d *donation) pause(ctx workflow.Context, actor, reason string) {
+	st := d.st
+	before := st.Status
+	st.Status, st.PausedReason, st.PausedSince = StatusPaused, reason, workflow.Now(ctx)
+	d.changes++
+	d.record(ctx, actor, "status", map[string]string{"status": before},
+		map[string]string{"status": StatusPaused, "paused_reason": reason})
+	d.sync(ctx)
+}
+
+// record writes a version-history row; the id comes from a side effect so a replay reuses it and
+// the insert is a no-op on activity retries.
+func (d *donation) record(ctx workflow.Context, actor, field string, before, after any) {
+	var id string
+	_ = workflow.SideEffect(ctx, func(workflow.Context) any { return uuid.NewString() }).Get(&id)
+	v := Version{
+		ID: id, OrganizationID: d.st.OrganizationID, DonationID: d.st.DonationID,
+		Actor: actor, Field: field, Before: before, After: after, At: workflow.Now(ctx),
+	}
+	if err := workflow.ExecuteActivity(ctx, d.acts.RecordVersion, v).Get(ctx, nil); err != nil {
+		workflow.GetLogger(ctx).Error("version history", "field", field, "error", err)
+	}
+}
+
+// sync writes the workflow's view of the donation to its row (status, amount, next charge date…).
+func (d *donation) sync(ctx workflow.Context) {
+	snap := *d.st
+	snap.Recent = nil
+	if err := workflow.ExecuteActivity(ctx, d.acts.SyncDonation, snap).Get(ctx, nil); err != nil {
+		workflow.GetLogger(ctx).Error("sync donation", "error", err)
+	}
+}
+
+// register installs the state query and the update handlers with their validators.
+func (d *donation) register() error {
+	ctx, st := d.ctx, d.st
+	notDiscarded := func() error {
+		if st.Status == StatusDiscarded {
+			return ErrDiscarded
+		}
+		return nil
+	}
+	handlers := []struct {
+		name      string
+		handler   any
+		validator any
+	}{
+		{UpdatePause, func(hctx workflow.Context, r PauseRequest) (State, error) {
+			ctx := withActivityOptions(hctx)
+			d.pause(ctx, actorOr(r.Actor), r.Reason)
+			return *st, nil
+		}, func(r PauseRequest) error {
+			if !slices.Contains(PausedReasons, r.Reason) {
+				return fmt.Errorf("%w: %q", ErrInvalidReason, r.Reason)
+			}
+			if st.Status != StatusActive {
+				return ErrNotActive
+			}
+			return nil
+		}},
+		{UpdateRestore, func(hctx workflow.Context, r RestoreRequest) (State, error) {
+			ctx := withActivityOptions(hctx)
+			reason := st.PausedReason
+			st.Status, st.PausedReason, st.PausedSince = StatusActive, "", time.Time{}
+			st.ConsecutiveFailed = 0
+			// Restoring charges in the next period, never the current one.
+			now := workflow.Now(ctx).In(d.loc)
+			if next := PeriodOf(now).Next(); st.NextPeriod.Before(next) {
+				st.NextPeriod = next
+			}
+			st.NextChargeDate = ChargeDate(st.NextPeriod, st.CollectDay, d.loc)
+			d.changes++
+			d.record(ctx, actorOr(r.Actor), "status", map[string]string{"status": StatusPaused, "paused_reason": reason},
+				map[string]string{"status": StatusActive})
+			d.sync(ctx)
+			return *st, nil
+		}, func(RestoreRequest) error {
+			if st.Status != StatusPaused {
+				return ErrNotPaused
+			}
+			return nil
+		}},
+		{UpdateDiscard, func(hctx workflow.Context, r DiscardRequest) (State, error) {
+			ctx := withActivityOptions(hctx)
+			before := st.Status
+			st.Status, st.DiscardReason, st.DiscardedAt = StatusDiscarded, r.Reason, workflow.Now(ctx)
+			d.changes++
+			d.record(ctx, actorOr(r.Actor), "status", map[string]string{"status": before},
+				map[string]string{"status": StatusDiscarded, "discard_reason": r.Reason})
+			d.sync(ctx)
+			return *st, nil
+		}, func(DiscardRequest) error { return notDiscarded() }},
+		{UpdateCollectNow, func(hctx workflow.Context, r CollectNowRequest) (State, error) {
+			ctx := withActivityOptions(hctx)
+			d.collectNow = true
+			d.changes++
+			d.record(ctx, actorOr(r.Actor), "collect_now", nil, map[string]string{"period": st.NextPeriod.String()})
+			return *st, nil
+		}, func(CollectNowRequest) error {
+			if st.Status != StatusActive {
+				return ErrNotActive
+			}
+			if d.charging || d.collectNow {
+				return ErrChargeInProgress
+			}
+			return nil
+		}},
+		{UpdateChangeAmount, func(hctx workflow.Context, r ChangeAmountRequest) (State, error) {
+			ctx := withActivityOptions(hctx)
+			before := st.Amount
+			st.Amount = r.Amount
+			if st.Upgrade != nil {
+				st.Upgrade.OldAmount = r.Amount
+			}
+			d.changes++
+			d.record(ctx, actorOr(r.Actor), "amount", before, r.Amount)
+			d.sync(ctx)
+			return *st, nil
+		}, func(r ChangeAmountRequest) error {
+			if r.Amount <= 0 {
+				return fmt.Errorf("%w: amount must be positive", ErrInvalidInput)
+			}
+			return notDiscarded()
+		}},
+		{UpdateChangeMethod, func(hctx workflow.Context, r ChangePaymentMethodRequest) (State, error) {
+			ctx := withActivityOptions(hctx)
+			before := st.PaymentMethod
+			st.PaymentMethod = r.PaymentMethod
+			d.changes++
+			d.record(ctx, actorOr(r.Actor), "payment_method", before, r.PaymentMethod)
+			d.sync(ctx)
+			return *st, nil
+		}, func(r ChangePaymentMethodRequest) error {
+			if err := r.PaymentMethod.validate(); err != nil {
+				return fmt.Errorf("%w: %v", ErrInvalidInput, err)
+			}
+			return notDiscarded()
+		}},
+		{UpdateSetUpgrade, func(hctx workflow.Context, r SetUpgradeRequest) (State, error) {
+			ctx := withActivityOptions(hctx)
+			var before any
+			u := &Upgrade{ID: r.ID}
+			if st.Upgrade != nil && st.Upgrade.ID == r.ID {
+				prev := *st.Upgrade
+				before = prev
+				u.History = prev.History
+			}
+			u.BasisPoints, u.PeriodMonths, u.Auto = r.BasisPoints, r.PeriodMonths, r.Auto
+			u.NextPeriod = r.NextPeriod
+			if u.NextPeriod.IsZero() {
+				u.NextPeriod = st.NextPeriod.AddMonths(r.PeriodMonths)
+			}
+			u.OldAmount, u.NewAmount = st.Amount, IncreaseAmount(st.Amount, r.BasisPoints)
+			st.Upgrade = u
+			d.changes++
+			d.record(ctx, actorOr(r.Actor), "upgrade", before, u)
+			d.sync(ctx)
+			return *st, nil
+		}, func(r SetUpgradeRequest) error {
+			switch {
+			case r.ID == "":
+				return fmt.Errorf("%w: upgrade id is required", ErrInvalidInput)
+			case r.BasisPoints <= 0 || r.BasisPoints > 100_000:
+				return fmt.Errorf("%w: percentage must be above 0 and at most 1000", ErrInvalidInput)
+			case !slices.Contains(UpgradePeriods, r.PeriodMonths):
+				return fmt.Errorf("%w: period must be 1, 2, 3, 4, 6 or 12 months", ErrInvalidInput)
+			}
+			return notDiscarded()
+		}},
+		{UpdateRemoveUpgrade, func(hctx workflow.Context, r RemoveUpgradeRequest) (State, error) {
+			ctx := withActivityOptions(hctx)
+			before := *st.Upgrade
+			st.Upgrade = nil
+			d.changes++
+			d.record(ctx, actorOr(r.Actor), "upgrade", before, nil)
+			d.syncRemovedUpgrade(ctx, before.ID)
+			return *st, nil
+		}, func(r RemoveUpgradeRequest) error {
+			if st.Upgrade == nil || st.Upgrade.ID != r.ID {
+				return fmt.Errorf("%w: no upgrade %q", ErrInvalidInput, r.ID)
+			}
+			return notDiscarded()
+		}},
+	}
+	for _, h := range handlers {
+		if err := workflow.SetUpdateHandlerWithOptions(ctx, h.name, h.handler,
+			workflow.UpdateHandlerOptions{Validator: h.validator}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (d *donation) syncRemovedUpgrade(ctx workflow.Context, id string) {
+	if err := workflow.ExecuteActivity(ctx, d.acts.RemoveUpgrade, d.st.OrganizationID, id).Get(ctx, nil); err != nil {
+		workflow.GetLogger(ctx).Error("remove upgrade", "error", err)
+	}
+	d.sync(ctx)
+}
+
+func actorOr(a string) string {
+	if a == "" {
+		return "api"
+	}
+	return a
+}

@@ -1,0 +1,136 @@
+package export
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/google/uuid"
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/temporal"
+	"gocloud.dev/blob"
+
+	"github.com/aporta/aporta/api/outbox"
+	"github.com/aporta/aporta/tenants"
+)
+
+//go:embed sql/*.sql
+var sqlFS embed.FS
+
+var queries = tenants.MustLoadQueries(sqlFS, "sql")
+
+// Activities hold the export workflows' side effects.
+type Activities struct {
+	Tenants   *tenants.Tenants
+	Bucket    *blob.Bucket
+	Mail      outbox.Mailer
+	Secret    []byte
+	PublicURL string
+}
+
+// BuildLeadsCSV writes the organisation's leads of the window before now to the token's object and
+// answers the row count. Only this organisation's rows are read (the query is scoped by its id).
+func (a *Activities) BuildLeadsCSV(ctx context.Context, orgID, token string, now time.Time) (int, error) {
+	id, err := uuid.Parse(orgID)
+	if err != nil {
+		return 0, temporal.NewNonRetryableApplicationError("organization id", "BadInput", err)
+	}
+	if !ValidToken(token) {
+		return 0, temporal.NewNonRetryableApplicationError("bad token", "BadInput", nil)
+	}
+	s, err := a.Tenants.ForOrganization(ctx, id)
+	if err != nil {
+		return 0, err
+	}
+	rows, err := s.Query(ctx, queries.Get("Leads"), s.OrgID, now.Add(-LeadsWindow))
+	if err != nil {
+		return 0, err
+	}
+	defer rows.Close()
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel() // an unfinished writer is discarded, never committed
+	w, err := a.Bucket.NewWriter(wctx, ObjectKey(token), &blob.WriterOptions{ContentType: "text/csv; charset=utf-8"})
+	if err != nil {
+		return 0, err
+	}
+	cw, err := NewCSVWriter(w)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for rows.Next() {
+		var l Lead
+		var tz string
+		if err := rows.Scan(&l.Email, &l.FirstName, &l.LastName, &l.Campaign, &l.CreatedAt, &tz); err != nil {
+			return 0, err
+		}
+		loc, err := time.LoadLocation(tz)
+		if err != nil {
+			loc = time.UTC
+		}
+		if err := cw.Write(l, loc); err != nil {
+			return 0, err
+		}
+		n++
+		if n%1000 == 0 {
+			activity.RecordHeartbeat(ctx, n)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return 0, err
+	}
+	if err := cw.Close(); err != nil {
+		return 0, err
+	}
+	if err := w.Close(); err != nil {
+		return 0, fmt.Errorf("store export: %w", err)
+	}
+	return n, nil
+}
+
+// EmailLink e-mails the signed link (valid LinkValidity from now) to the requester, once per export.
+func (a *Activities) EmailLink(ctx context.Context, in Input, token string) error {
+	link := Link(a.PublicURL, a.Secret, token, time.Now().Add(LinkValidity))
+	subject, body := renderEmail(in.Lang, link)
+	return a.Mail.SendOnce(ctx, "export/"+token, outbox.Message{Recipient: in.Email, MessageType: outbox.TypeEmail,
+		Subject: subject, Body: body, TemplateType: "leads_export"})
+}
+
+// DeleteOldLeads deletes, in every shard, the leads not seen since before.
+func (a *Activities) DeleteOldLeads(ctx context.Context, before time.Time) (int64, error) {
+	var total int64
+	for _, country := range a.Tenants.Countries() {
+		pool, err := a.Tenants.Shard(country)
+		if err != nil {
+			return total, err
+		}
+		tag, err := pool.Exec(ctx, queries.Get("DeleteOldLeads"), before)
+		if err != nil {
+			return total, fmt.Errorf("%s: %w", country, err)
+		}
+		total += tag.RowsAffected()
+	}
+	return total, nil
+}
+
+// DeleteOldFiles removes export files written before the cut-off (their links expired long ago).
+func (a *Activities) DeleteOldFiles(ctx context.Context, before time.Time) error {
+	it := a.Bucket.List(&blob.ListOptions{Prefix: "exports/"})
+	for {
+		obj, err := it.Next(ctx)
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
+		}
+		if !obj.IsDir && obj.ModTime.Before(before) {
+			if err := a.Bucket.Delete(ctx, obj.Key); err != nil {
+				return err
+			}
+		}
+	}
+}

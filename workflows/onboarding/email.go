@@ -1,0 +1,171 @@
+package onboarding
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"github.com/aporta/aporta/api/config"
+	"github.com/aporta/aporta/api/i18n"
+	"github.com/aporta/aporta/api/outbox"
+	"github.com/aporta/aporta/tenants"
+)
+
+// E-mail kinds the workflow sends.
+const (
+	EmailDocumentApproved = "document_approved"
+	EmailDocumentRejected = "document_rejected"
+	EmailAccountEnabled   = "account_enabled"
+	EmailStaffReminder    = "staff_review_reminder"
+)
+
+// Review timing: staff are reminded ReminderLead before the 48-hour target; while a review is open
+// but not due the workflow checks again every ReviewPoll.
+const (
+	ReviewTarget = 48 * time.Hour
+	ReminderLead = 8 * time.Hour
+	ReviewPoll   = 6 * time.Hour
+)
+
+// Review is a staff decision on one document (signal document-reviewed).
+type Review struct {
+	Key          string `json:"key"` // idempotency key of the decision (the audit entry)
+	DocumentType string `json:"document_type"`
+	Decision     string `json:"decision"` // approved | rejected
+	Reason       string `json:"reason,omitempty"`
+}
+
+// Email is a message for the outbox. Exactly one of OrganizationID (its administrators) or
+// ToAddress is set. Key makes a retried activity queue the message once.
+type Email struct {
+	Key            string            `json:"key"`
+	Kind           string            `json:"kind"`
+	OrganizationID string            `json:"organization_id,omitempty"`
+	ToAddress      string            `json:"to_address,omitempty"`
+	Params         map[string]string `json:"params,omitempty"`
+}
+
+// Mailer queues e-mails (OutboxMailer; tests may record them instead).
+type Mailer interface {
+	Queue(ctx context.Context, e Email) error
+}
+
+// OutboxMailer e-mails through the outbox, once per key: organisation messages to its active
+// administrators in the organisation's language, staff reminders to the staff inbox.
+type OutboxMailer struct {
+	Mail      outbox.Mailer
+	Tenants   *tenants.Tenants
+	PublicURL string
+}
+
+// NewMailer builds the onboarding mailer from the configuration.
+func NewMailer(cfg *config.Config, t *tenants.Tenants) OutboxMailer {
+	return OutboxMailer{Mail: outbox.NewMailer(cfg, t.Directory()), Tenants: t, PublicURL: cfg.PublicURL}
+}
+
+// Queue renders the e-mail and hands it to the outbox.
+func (m OutboxMailer) Queue(ctx context.Context, e Email) error {
+	orgID := e.OrganizationID
+	if orgID == "" {
+		orgID = e.Params["organization_id"]
+	}
+	id, err := uuid.Parse(orgID)
+	if err != nil {
+		return fmt.Errorf("organization id: %w", err)
+	}
+	scope, err := m.Tenants.ForOrganization(ctx, id)
+	if err != nil {
+		return err
+	}
+	var name, locale string
+	if err := scope.QueryRow(ctx, queries.Get("OrganizationMailInfo"), scope.OrgID).Scan(&name, &locale); err != nil {
+		return err
+	}
+	lang, _ := i18n.Parse(locale)
+	if e.ToAddress != "" {
+		lang = i18n.ES // the staff inbox reads Spanish
+	}
+	subject, body := render(lang, e, name, m.PublicURL)
+	msg := outbox.Message{MessageType: outbox.TypeEmail, Subject: subject, Body: body, TemplateType: e.Kind}
+	if e.ToAddress != "" {
+		msg.Recipient = e.ToAddress
+		return m.Mail.SendOnce(ctx, e.Key, msg)
+	}
+	return m.Mail.ToAdministrators(ctx, scope.OrgID, e.Key, msg)
+}
+
+// render fills the kind's subject and body (messages.go) in the language.
+func render(lang i18n.Lang, e Email, org, publicURL string) (string, string) {
+	if lang == "" {
+		lang = i18n.Default
+	}
+	document := ""
+	if t := e.Params["document_type"]; t != "" {
+		document = i18n.T(lang, "document."+t+".label")
+	}
+	subject := i18n.T(lang, "onboarding.email."+e.Kind+".subject", org)
+	var body string
+	switch e.Kind {
+	case EmailDocumentApproved:
+		body = i18n.T(lang, "onboarding.email."+e.Kind+".body", org, document, publicURL+"/account/onboarding/documents")
+	case EmailDocumentRejected:
+		body = i18n.T(lang, "onboarding.email."+e.Kind+".body", org, document, e.Params["reason"], publicURL+"/account/onboarding/documents")
+	case EmailAccountEnabled:
+		body = i18n.T(lang, "onboarding.email."+e.Kind+".body", org, publicURL+"/manage/campaigns/choose_type")
+	default: // staff reminder
+		body = i18n.T(lang, "onboarding.email."+e.Kind+".body", org, e.Params["due_at"], publicURL+"/staff/organizations/"+e.Params["organization_id"])
+	}
+	return subject, body
+}
+
+// EmailOrganization queues an e-mail to the organisation's administrators.
+func (a *Activities) EmailOrganization(ctx context.Context, orgID string, e Email) error {
+	e.OrganizationID = orgID
+	return a.Mailer.Queue(ctx, e)
+}
+
+// RemindStaff reminds staff of a review nearing its 48-hour target, once per review request, and
+// answers how long to wait before checking again.
+func (a *Activities) RemindStaff(ctx context.Context, orgID string) (time.Duration, error) {
+	id, err := uuid.Parse(orgID)
+	if err != nil {
+		return 0, fmt.Errorf("organization id: %w", err)
+	}
+	var requested time.Time
+	var closed, reminded *time.Time
+	err = a.Tenants.Directory().QueryRow(ctx, queries.Get("GetReview"), id).Scan(&requested, &closed, &reminded)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return ReviewPoll, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	if closed != nil || (reminded != nil && !reminded.Before(requested)) {
+		return ReviewPoll, nil
+	}
+	due := requested.Add(ReviewTarget - ReminderLead)
+	if now := time.Now(); now.Before(due) {
+		return due.Sub(now), nil
+	}
+	err = a.Mailer.Queue(ctx, Email{
+		Key:       fmt.Sprintf("%s/%s/%d", EmailStaffReminder, orgID, requested.Unix()),
+		Kind:      EmailStaffReminder,
+		ToAddress: a.StaffInbox,
+		Params: map[string]string{
+			"organization_id": orgID,
+			"requested_at":    requested.UTC().Format(time.RFC3339),
+			"due_at":          requested.Add(ReviewTarget).UTC().Format(time.RFC3339),
+		},
+	})
+	if err != nil {
+		return 0, err
+	}
+	if _, err := a.Tenants.Directory().Exec(ctx, queries.Get("MarkReminded"), id); err != nil {
+		return 0, err
+	}
+	return ReviewPoll, nil
+}

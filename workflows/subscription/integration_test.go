@@ -1,0 +1,101 @@
+package subscription_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/stretchr/testify/require"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/worker"
+	"google.golang.org/protobuf/encoding/protojson"
+
+	"github.com/aporta/aporta/tenants"
+	"github.com/aporta/aporta/tenants/tenantstest"
+	"github.com/aporta/aporta/workflows/subscription"
+)
+
+// A real run on the test stack with the trial shortened to seconds: trial recorded, restriction in
+// the shard after the end, plan purchase through the update lifts it. With APORTA_RECORD_HISTORY=1
+// it saves the history the replay test runs.
+func TestTrialOnTheRealStack(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cfg := tenantstest.Config(t)
+	tt := tenantstest.Open(t)
+	c, err := client.Dial(client.Options{HostPort: cfg.TemporalAddr, Namespace: cfg.TemporalNS})
+	require.NoError(t, err)
+	defer c.Close()
+	queue := "subscription-it-" + uuid.NewString()
+	w := worker.New(c, queue, worker.Options{})
+	subscription.Register(w, subscription.NewActivities(cfg, tt))
+	require.NoError(t, w.Start())
+	defer w.Stop()
+
+	org := uuid.New()
+	require.NoError(t, tt.CreateOrganization(ctx, tenants.Organization{ID: org, Name: "Fundación Prueba", Country: "AR"}, "America/Argentina/Buenos_Aires"))
+	scope, err := tt.ForOrganization(ctx, org)
+	require.NoError(t, err)
+	timing := subscription.Timing{TrialLength: 6 * time.Second, Reminders: []time.Duration{4 * time.Second, 2 * time.Second}, SweepPeriod: time.Second}
+	run, err := subscription.StartWithTiming(ctx, c, queue, org, timing)
+	require.NoError(t, err)
+	again, err := subscription.StartWithTiming(ctx, c, queue, org, timing)
+	require.NoError(t, err)
+	require.Equal(t, run.GetRunID(), again.GetRunID(), "starting twice joins the running workflow")
+
+	require.Eventually(t, func() bool {
+		s, err := subscription.Get(ctx, scope)
+		return err == nil && s.Status == subscription.StatusTrial && s.TrialEndsAt != nil
+	}, 20*time.Second, 100*time.Millisecond)
+	ok, err := subscription.AcceptingDonations(ctx, scope)
+	require.NoError(t, err)
+	require.True(t, ok)
+
+	require.Eventually(t, func() bool {
+		s, err := subscription.Get(ctx, scope)
+		return err == nil && s.Status == subscription.StatusRestricted && s.CommissionBps == 350 && !s.Accepting
+	}, 30*time.Second, 200*time.Millisecond)
+	ok, err = subscription.AcceptingDonations(ctx, scope)
+	require.NoError(t, err)
+	require.False(t, ok)
+	time.Sleep(2500 * time.Millisecond) // a couple of commission sweeps
+
+	st, err := subscription.PurchasePlan(ctx, c, queue, org, "essential_monthly")
+	require.NoError(t, err)
+	require.Equal(t, subscription.StatusActive, st.Status)
+	s, err := subscription.Get(ctx, scope)
+	require.NoError(t, err)
+	require.Equal(t, "essential_monthly", s.PlanCode)
+	require.True(t, s.Accepting)
+	require.Zero(t, s.CommissionBps)
+
+	require.NoError(t, c.CancelWorkflow(ctx, run.GetID(), run.GetRunID()))
+	if os.Getenv("APORTA_RECORD_HISTORY") != "" {
+		time.Sleep(time.Second)
+		saveHistory(t, c, run.GetID(), run.GetRunID(), "testdata/subscription_history.json")
+	}
+}
+
+func saveHistory(t *testing.T, c client.Client, id, runID, path string) {
+	t.Helper()
+	it := c.GetWorkflowHistory(context.Background(), id, runID, false, 0)
+	var events []json.RawMessage
+	for it.HasNext() {
+		e, err := it.Next()
+		require.NoError(t, err)
+		b, err := protojson.Marshal(e)
+		require.NoError(t, err)
+		events = append(events, b)
+	}
+	data, err := json.MarshalIndent(map[string]any{"events": events}, "", "  ")
+	require.NoError(t, err)
+	require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+	require.NoError(t, os.WriteFile(path, data, 0o644))
+	fmt.Println("history saved to", path)
+}

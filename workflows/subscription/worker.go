@@ -1,0 +1,74 @@
+package subscription
+
+import (
+	"context"
+	"errors"
+
+	"github.com/google/uuid"
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/worker"
+
+	"github.com/aporta/aporta/api/config"
+	"github.com/aporta/aporta/api/outbox"
+	"github.com/aporta/aporta/tenants"
+)
+
+// Register adds the subscription workflow and its activities to a worker on TaskQueue.
+func Register(w worker.Registry, a *Activities) {
+	w.RegisterWorkflow(Workflow)
+	w.RegisterActivity(a)
+}
+
+// NewActivities builds the activities from the configuration: the outbox for e-mails and Kratos for
+// the administrators' addresses.
+func NewActivities(cfg *config.Config, t *tenants.Tenants) *Activities {
+	return &Activities{
+		Tenants:   t,
+		Mail:      outbox.NewMailer(cfg, t.Directory()),
+		PublicURL: cfg.PublicURL,
+	}
+}
+
+// Start starts the organisation's subscription workflow on queue (TaskQueue in production).
+// Idempotent: while it runs, starting again returns the running workflow. Registration and seed call
+// it once the organisation exists in its shard.
+func Start(ctx context.Context, c client.Client, queue string, orgID uuid.UUID) (client.WorkflowRun, error) {
+	return StartWithTiming(ctx, c, queue, orgID, Timing{})
+}
+
+// StartWithTiming is Start with shortened durations (tests).
+func StartWithTiming(ctx context.Context, c client.Client, queue string, orgID uuid.UUID, t Timing) (client.WorkflowRun, error) {
+	return c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
+		ID:                       WorkflowID(orgID.String()),
+		TaskQueue:                queue,
+		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
+		WorkflowIDReusePolicy:    enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE,
+	}, Workflow, Input{OrganizationID: orgID.String(), Timing: t})
+}
+
+// ErrPlanRefused is returned by PurchasePlan when the workflow refused the plan code.
+var ErrPlanRefused = errors.New("subscription: plan refused")
+
+// PurchasePlan sends the plan-purchased update and waits until the workflow has stored the plan.
+// The workflow is started first when it is not running (an organisation created before trials
+// existed), so the call always lands.
+func PurchasePlan(ctx context.Context, c client.Client, queue string, orgID uuid.UUID, plan string) (State, error) {
+	if _, err := Start(ctx, c, queue, orgID); err != nil {
+		return State{}, err
+	}
+	h, err := c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
+		WorkflowID:   WorkflowID(orgID.String()),
+		UpdateName:   UpdatePlanPurchased,
+		Args:         []any{PlanRequest{PlanCode: plan}},
+		WaitForStage: client.WorkflowUpdateStageCompleted,
+	})
+	if err != nil {
+		return State{}, err
+	}
+	var st State
+	if err := h.Get(ctx, &st); err != nil {
+		return st, err
+	}
+	return st, nil
+}
