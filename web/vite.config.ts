@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
+import { donateMessages } from './src/donate/messagesPlugin';
 
 const backend = 'http://localhost:8080';
 const proxied = ['/api', '/manage/api', '/internal/api', '/account/api', '/healthz', '/readyz', '/.ory'];
@@ -26,11 +27,14 @@ export default defineConfig({
     tanstackRouter({ target: 'react', autoCodeSplitting: true }),
     react(),
     keepDistMarker(),
+    donateMessages(resolve(import.meta.dirname, 'lang')),
   ],
   build: {
     outDir: 'dist',
     emptyOutDir: true,
+    // The public donation form is its own light page (donate.html), served by Go for /d/{slug}.
     rolldownOptions: {
+      input: { main: resolve(import.meta.dirname, 'index.html'), donate: resolve(import.meta.dirname, 'donate.html') },
       output: {
         // Libraries change far less often than the app: separate chunks stay cached across deploys.
         codeSplitting: {

@@ -11,6 +11,26 @@
 import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
 import { Route as KitRouteImport } from './routes/kit'
+import { Route as SignupRouteImport } from './routes/signup'
+import { Route as AccountLoginRouteImport } from './routes/account/login'
+import { Route as AccountLogoutRouteImport } from './routes/account/logout'
+import { Route as AccountRecoveryRouteImport } from './routes/account/recovery'
+import { Route as AccountSettingsRouteImport } from './routes/account/settings'
+import { Route as AccountVerificationsRouteImport } from './routes/account/verifications'
+import { Route as DevMailboxRouteImport } from './routes/dev/mailbox'
+import { Route as ManageDashboardRouteImport } from './routes/manage/dashboard'
+import { Route as ManageTransactionsRouteImport } from './routes/manage/transactions'
+import { Route as StaffIndexRouteImport } from './routes/staff/index'
+import { Route as AccountOnboardingDocumentsRouteImport } from './routes/account/onboarding/documents'
+import { Route as AccountOnboardingPayment_gatewaysRouteImport } from './routes/account/onboarding/payment_gateways'
+import { Route as ManageCampaignsIndexRouteImport } from './routes/manage/campaigns/index'
+import { Route as ManageCampaignsUuidRouteImport } from './routes/manage/campaigns/$uuid'
+import { Route as ManageCampaignsChoose_typeRouteImport } from './routes/manage/campaigns/choose_type'
+import { Route as ManageDonationsIndexRouteImport } from './routes/manage/donations/index'
+import { Route as ManageDonationsUuidRouteImport } from './routes/manage/donations/$uuid'
+import { Route as ManageSettingsOrganizationRouteImport } from './routes/manage/settings/organization'
+import { Route as ManageSettingsUsersRouteImport } from './routes/manage/settings/users'
+import { Route as StaffOrganizationsIdRouteImport } from './routes/staff/organizations/$id'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -22,31 +42,282 @@ const KitRoute = KitRouteImport.update({
   path: '/kit',
   getParentRoute: () => rootRouteImport,
 } as any)
+const SignupRoute = SignupRouteImport.update({
+  id: '/signup',
+  path: '/signup',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const AccountLoginRoute = AccountLoginRouteImport.update({
+  id: '/account/login',
+  path: '/account/login',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const AccountLogoutRoute = AccountLogoutRouteImport.update({
+  id: '/account/logout',
+  path: '/account/logout',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const AccountRecoveryRoute = AccountRecoveryRouteImport.update({
+  id: '/account/recovery',
+  path: '/account/recovery',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const AccountSettingsRoute = AccountSettingsRouteImport.update({
+  id: '/account/settings',
+  path: '/account/settings',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const AccountVerificationsRoute = AccountVerificationsRouteImport.update({
+  id: '/account/verifications',
+  path: '/account/verifications',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const DevMailboxRoute = DevMailboxRouteImport.update({
+  id: '/dev/mailbox',
+  path: '/dev/mailbox',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const ManageDashboardRoute = ManageDashboardRouteImport.update({
+  id: '/manage/dashboard',
+  path: '/manage/dashboard',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const ManageTransactionsRoute = ManageTransactionsRouteImport.update({
+  id: '/manage/transactions',
+  path: '/manage/transactions',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const StaffIndexRoute = StaffIndexRouteImport.update({
+  id: '/staff/',
+  path: '/staff/',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const AccountOnboardingDocumentsRoute =
+  AccountOnboardingDocumentsRouteImport.update({
+    id: '/account/onboarding/documents',
+    path: '/account/onboarding/documents',
+    getParentRoute: () => rootRouteImport,
+  } as any)
+const AccountOnboardingPayment_gatewaysRoute =
+  AccountOnboardingPayment_gatewaysRouteImport.update({
+    id: '/account/onboarding/payment_gateways',
+    path: '/account/onboarding/payment_gateways',
+    getParentRoute: () => rootRouteImport,
+  } as any)
+const ManageCampaignsIndexRoute = ManageCampaignsIndexRouteImport.update({
+  id: '/manage/campaigns/',
+  path: '/manage/campaigns/',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const ManageCampaignsUuidRoute = ManageCampaignsUuidRouteImport.update({
+  id: '/manage/campaigns/$uuid',
+  path: '/manage/campaigns/$uuid',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const ManageCampaignsChoose_typeRoute =
+  ManageCampaignsChoose_typeRouteImport.update({
+    id: '/manage/campaigns/choose_type',
+    path: '/manage/campaigns/choose_type',
+    getParentRoute: () => rootRouteImport,
+  } as any)
+const ManageDonationsIndexRoute = ManageDonationsIndexRouteImport.update({
+  id: '/manage/donations/',
+  path: '/manage/donations/',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const ManageDonationsUuidRoute = ManageDonationsUuidRouteImport.update({
+  id: '/manage/donations/$uuid',
+  path: '/manage/donations/$uuid',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const ManageSettingsOrganizationRoute =
+  ManageSettingsOrganizationRouteImport.update({
+    id: '/manage/settings/organization',
+    path: '/manage/settings/organization',
+    getParentRoute: () => rootRouteImport,
+  } as any)
+const ManageSettingsUsersRoute = ManageSettingsUsersRouteImport.update({
+  id: '/manage/settings/users',
+  path: '/manage/settings/users',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const StaffOrganizationsIdRoute = StaffOrganizationsIdRouteImport.update({
+  id: '/staff/organizations/$id',
+  path: '/staff/organizations/$id',
+  getParentRoute: () => rootRouteImport,
+} as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
   '/kit': typeof KitRoute
+  '/signup': typeof SignupRoute
+  '/account/login': typeof AccountLoginRoute
+  '/account/logout': typeof AccountLogoutRoute
+  '/account/recovery': typeof AccountRecoveryRoute
+  '/account/settings': typeof AccountSettingsRoute
+  '/account/verifications': typeof AccountVerificationsRoute
+  '/dev/mailbox': typeof DevMailboxRoute
+  '/manage/dashboard': typeof ManageDashboardRoute
+  '/manage/transactions': typeof ManageTransactionsRoute
+  '/staff/': typeof StaffIndexRoute
+  '/account/onboarding/documents': typeof AccountOnboardingDocumentsRoute
+  '/account/onboarding/payment_gateways': typeof AccountOnboardingPayment_gatewaysRoute
+  '/manage/campaigns/$uuid': typeof ManageCampaignsUuidRoute
+  '/manage/campaigns/choose_type': typeof ManageCampaignsChoose_typeRoute
+  '/manage/donations/$uuid': typeof ManageDonationsUuidRoute
+  '/manage/settings/organization': typeof ManageSettingsOrganizationRoute
+  '/manage/settings/users': typeof ManageSettingsUsersRoute
+  '/staff/organizations/$id': typeof StaffOrganizationsIdRoute
+  '/manage/campaigns/': typeof ManageCampaignsIndexRoute
+  '/manage/donations/': typeof ManageDonationsIndexRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
   '/kit': typeof KitRoute
+  '/signup': typeof SignupRoute
+  '/account/login': typeof AccountLoginRoute
+  '/account/logout': typeof AccountLogoutRoute
+  '/account/recovery': typeof AccountRecoveryRoute
+  '/account/settings': typeof AccountSettingsRoute
+  '/account/verifications': typeof AccountVerificationsRoute
+  '/dev/mailbox': typeof DevMailboxRoute
+  '/manage/dashboard': typeof ManageDashboardRoute
+  '/manage/transactions': typeof ManageTransactionsRoute
+  '/staff': typeof StaffIndexRoute
+  '/account/onboarding/documents': typeof AccountOnboardingDocumentsRoute
+  '/account/onboarding/payment_gateways': typeof AccountOnboardingPayment_gatewaysRoute
+  '/manage/campaigns/$uuid': typeof ManageCampaignsUuidRoute
+  '/manage/campaigns/choose_type': typeof ManageCampaignsChoose_typeRoute
+  '/manage/donations/$uuid': typeof ManageDonationsUuidRoute
+  '/manage/settings/organization': typeof ManageSettingsOrganizationRoute
+  '/manage/settings/users': typeof ManageSettingsUsersRoute
+  '/staff/organizations/$id': typeof StaffOrganizationsIdRoute
+  '/manage/campaigns': typeof ManageCampaignsIndexRoute
+  '/manage/donations': typeof ManageDonationsIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
   '/': typeof IndexRoute
   '/kit': typeof KitRoute
+  '/signup': typeof SignupRoute
+  '/account/login': typeof AccountLoginRoute
+  '/account/logout': typeof AccountLogoutRoute
+  '/account/recovery': typeof AccountRecoveryRoute
+  '/account/settings': typeof AccountSettingsRoute
+  '/account/verifications': typeof AccountVerificationsRoute
+  '/dev/mailbox': typeof DevMailboxRoute
+  '/manage/dashboard': typeof ManageDashboardRoute
+  '/manage/transactions': typeof ManageTransactionsRoute
+  '/staff/': typeof StaffIndexRoute
+  '/account/onboarding/documents': typeof AccountOnboardingDocumentsRoute
+  '/account/onboarding/payment_gateways': typeof AccountOnboardingPayment_gatewaysRoute
+  '/manage/campaigns/$uuid': typeof ManageCampaignsUuidRoute
+  '/manage/campaigns/choose_type': typeof ManageCampaignsChoose_typeRoute
+  '/manage/donations/$uuid': typeof ManageDonationsUuidRoute
+  '/manage/settings/organization': typeof ManageSettingsOrganizationRoute
+  '/manage/settings/users': typeof ManageSettingsUsersRoute
+  '/staff/organizations/$id': typeof StaffOrganizationsIdRoute
+  '/manage/campaigns/': typeof ManageCampaignsIndexRoute
+  '/manage/donations/': typeof ManageDonationsIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
-  fullPaths: '/' | '/kit'
+  fullPaths:
+    | '/'
+    | '/kit'
+    | '/signup'
+    | '/account/login'
+    | '/account/logout'
+    | '/account/recovery'
+    | '/account/settings'
+    | '/account/verifications'
+    | '/dev/mailbox'
+    | '/manage/dashboard'
+    | '/manage/transactions'
+    | '/staff/'
+    | '/account/onboarding/documents'
+    | '/account/onboarding/payment_gateways'
+    | '/manage/campaigns/$uuid'
+    | '/manage/campaigns/choose_type'
+    | '/manage/donations/$uuid'
+    | '/manage/settings/organization'
+    | '/manage/settings/users'
+    | '/staff/organizations/$id'
+    | '/manage/campaigns/'
+    | '/manage/donations/'
   fileRoutesByTo: FileRoutesByTo
-  to: '/' | '/kit'
-  id: '__root__' | '/' | '/kit'
+  to:
+    | '/'
+    | '/kit'
+    | '/signup'
+    | '/account/login'
+    | '/account/logout'
+    | '/account/recovery'
+    | '/account/settings'
+    | '/account/verifications'
+    | '/dev/mailbox'
+    | '/manage/dashboard'
+    | '/manage/transactions'
+    | '/staff'
+    | '/account/onboarding/documents'
+    | '/account/onboarding/payment_gateways'
+    | '/manage/campaigns/$uuid'
+    | '/manage/campaigns/choose_type'
+    | '/manage/donations/$uuid'
+    | '/manage/settings/organization'
+    | '/manage/settings/users'
+    | '/staff/organizations/$id'
+    | '/manage/campaigns'
+    | '/manage/donations'
+  id:
+    | '__root__'
+    | '/'
+    | '/kit'
+    | '/signup'
+    | '/account/login'
+    | '/account/logout'
+    | '/account/recovery'
+    | '/account/settings'
+    | '/account/verifications'
+    | '/dev/mailbox'
+    | '/manage/dashboard'
+    | '/manage/transactions'
+    | '/staff/'
+    | '/account/onboarding/documents'
+    | '/account/onboarding/payment_gateways'
+    | '/manage/campaigns/$uuid'
+    | '/manage/campaigns/choose_type'
+    | '/manage/donations/$uuid'
+    | '/manage/settings/organization'
+    | '/manage/settings/users'
+    | '/staff/organizations/$id'
+    | '/manage/campaigns/'
+    | '/manage/donations/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute
   KitRoute: typeof KitRoute
+  SignupRoute: typeof SignupRoute
+  AccountLoginRoute: typeof AccountLoginRoute
+  AccountLogoutRoute: typeof AccountLogoutRoute
+  AccountRecoveryRoute: typeof AccountRecoveryRoute
+  AccountSettingsRoute: typeof AccountSettingsRoute
+  AccountVerificationsRoute: typeof AccountVerificationsRoute
+  DevMailboxRoute: typeof DevMailboxRoute
+  ManageDashboardRoute: typeof ManageDashboardRoute
+  ManageTransactionsRoute: typeof ManageTransactionsRoute
+  StaffIndexRoute: typeof StaffIndexRoute
+  AccountOnboardingDocumentsRoute: typeof AccountOnboardingDocumentsRoute
+  AccountOnboardingPayment_gatewaysRoute: typeof AccountOnboardingPayment_gatewaysRoute
+  ManageCampaignsUuidRoute: typeof ManageCampaignsUuidRoute
+  ManageCampaignsChoose_typeRoute: typeof ManageCampaignsChoose_typeRoute
+  ManageDonationsUuidRoute: typeof ManageDonationsUuidRoute
+  ManageSettingsOrganizationRoute: typeof ManageSettingsOrganizationRoute
+  ManageSettingsUsersRoute: typeof ManageSettingsUsersRoute
+  StaffOrganizationsIdRoute: typeof StaffOrganizationsIdRoute
+  ManageCampaignsIndexRoute: typeof ManageCampaignsIndexRoute
+  ManageDonationsIndexRoute: typeof ManageDonationsIndexRoute
 }
 
 declare module '@tanstack/react-router' {
@@ -65,12 +336,173 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof KitRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/signup': {
+      id: '/signup'
+      path: '/signup'
+      fullPath: '/signup'
+      preLoaderRoute: typeof SignupRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/account/login': {
+      id: '/account/login'
+      path: '/account/login'
+      fullPath: '/account/login'
+      preLoaderRoute: typeof AccountLoginRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/account/logout': {
+      id: '/account/logout'
+      path: '/account/logout'
+      fullPath: '/account/logout'
+      preLoaderRoute: typeof AccountLogoutRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/account/recovery': {
+      id: '/account/recovery'
+      path: '/account/recovery'
+      fullPath: '/account/recovery'
+      preLoaderRoute: typeof AccountRecoveryRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/account/settings': {
+      id: '/account/settings'
+      path: '/account/settings'
+      fullPath: '/account/settings'
+      preLoaderRoute: typeof AccountSettingsRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/account/verifications': {
+      id: '/account/verifications'
+      path: '/account/verifications'
+      fullPath: '/account/verifications'
+      preLoaderRoute: typeof AccountVerificationsRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/dev/mailbox': {
+      id: '/dev/mailbox'
+      path: '/dev/mailbox'
+      fullPath: '/dev/mailbox'
+      preLoaderRoute: typeof DevMailboxRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/manage/dashboard': {
+      id: '/manage/dashboard'
+      path: '/manage/dashboard'
+      fullPath: '/manage/dashboard'
+      preLoaderRoute: typeof ManageDashboardRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/manage/transactions': {
+      id: '/manage/transactions'
+      path: '/manage/transactions'
+      fullPath: '/manage/transactions'
+      preLoaderRoute: typeof ManageTransactionsRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/staff/': {
+      id: '/staff/'
+      path: '/staff'
+      fullPath: '/staff/'
+      preLoaderRoute: typeof StaffIndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/account/onboarding/documents': {
+      id: '/account/onboarding/documents'
+      path: '/account/onboarding/documents'
+      fullPath: '/account/onboarding/documents'
+      preLoaderRoute: typeof AccountOnboardingDocumentsRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/account/onboarding/payment_gateways': {
+      id: '/account/onboarding/payment_gateways'
+      path: '/account/onboarding/payment_gateways'
+      fullPath: '/account/onboarding/payment_gateways'
+      preLoaderRoute: typeof AccountOnboardingPayment_gatewaysRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/manage/campaigns/': {
+      id: '/manage/campaigns/'
+      path: '/manage/campaigns'
+      fullPath: '/manage/campaigns/'
+      preLoaderRoute: typeof ManageCampaignsIndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/manage/campaigns/$uuid': {
+      id: '/manage/campaigns/$uuid'
+      path: '/manage/campaigns/$uuid'
+      fullPath: '/manage/campaigns/$uuid'
+      preLoaderRoute: typeof ManageCampaignsUuidRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/manage/campaigns/choose_type': {
+      id: '/manage/campaigns/choose_type'
+      path: '/manage/campaigns/choose_type'
+      fullPath: '/manage/campaigns/choose_type'
+      preLoaderRoute: typeof ManageCampaignsChoose_typeRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/manage/donations/': {
+      id: '/manage/donations/'
+      path: '/manage/donations'
+      fullPath: '/manage/donations/'
+      preLoaderRoute: typeof ManageDonationsIndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/manage/donations/$uuid': {
+      id: '/manage/donations/$uuid'
+      path: '/manage/donations/$uuid'
+      fullPath: '/manage/donations/$uuid'
+      preLoaderRoute: typeof ManageDonationsUuidRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/manage/settings/organization': {
+      id: '/manage/settings/organization'
+      path: '/manage/settings/organization'
+      fullPath: '/manage/settings/organization'
+      preLoaderRoute: typeof ManageSettingsOrganizationRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/manage/settings/users': {
+      id: '/manage/settings/users'
+      path: '/manage/settings/users'
+      fullPath: '/manage/settings/users'
+      preLoaderRoute: typeof ManageSettingsUsersRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/staff/organizations/$id': {
+      id: '/staff/organizations/$id'
+      path: '/staff/organizations/$id'
+      fullPath: '/staff/organizations/$id'
+      preLoaderRoute: typeof StaffOrganizationsIdRouteImport
+      parentRoute: typeof rootRouteImport
+    }
   }
 }
 
 const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
   KitRoute: KitRoute,
+  SignupRoute: SignupRoute,
+  AccountLoginRoute: AccountLoginRoute,
+  AccountLogoutRoute: AccountLogoutRoute,
+  AccountRecoveryRoute: AccountRecoveryRoute,
+  AccountSettingsRoute: AccountSettingsRoute,
+  AccountVerificationsRoute: AccountVerificationsRoute,
+  DevMailboxRoute: DevMailboxRoute,
+  ManageDashboardRoute: ManageDashboardRoute,
+  ManageTransactionsRoute: ManageTransactionsRoute,
+  StaffIndexRoute: StaffIndexRoute,
+  AccountOnboardingDocumentsRoute: AccountOnboardingDocumentsRoute,
+  AccountOnboardingPayment_gatewaysRoute:
+    AccountOnboardingPayment_gatewaysRoute,
+  ManageCampaignsUuidRoute: ManageCampaignsUuidRoute,
+  ManageCampaignsChoose_typeRoute: ManageCampaignsChoose_typeRoute,
+  ManageDonationsUuidRoute: ManageDonationsUuidRoute,
+  ManageSettingsOrganizationRoute: ManageSettingsOrganizationRoute,
+  ManageSettingsUsersRoute: ManageSettingsUsersRoute,
+  StaffOrganizationsIdRoute: StaffOrganizationsIdRoute,
+  ManageCampaignsIndexRoute: ManageCampaignsIndexRoute,
+  ManageDonationsIndexRoute: ManageDonationsIndexRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

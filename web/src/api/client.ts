@@ -8,13 +8,17 @@ export class ApiError extends Error {
     message: string,
     /** The parsed response body, for endpoints that explain failures in their own shape. */
     readonly body?: unknown,
+    /** Per-field messages from the envelope's `fields`, when the server gave them. */
+    readonly fields: Record<string, string> = {},
   ) {
     super(message);
     this.name = 'ApiError';
   }
 }
 
-const envelope = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
+const envelope = z.object({
+  error: z.object({ code: z.string(), message: z.string(), fields: z.record(z.string(), z.string()).optional() }),
+});
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -24,14 +28,18 @@ function csrfToken(): string | undefined {
 
 export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** JSON-encoded, except a FormData body, which is sent as multipart as it is. */
   body?: unknown;
   signal?: AbortSignal;
+  /** Extra request headers (for example Idempotency-Key). */
+  headers?: Record<string, string>;
 }
 
 /** Same-origin JSON call to the Go API; resolves to the parsed body (undefined for 204) or throws ApiError. */
-export async function apiFetch<T>(path: string, { method = 'GET', body, signal }: RequestOptions = {}): Promise<T> {
-  const headers = new Headers({ Accept: 'application/json' });
-  if (body !== undefined) headers.set('Content-Type', 'application/json');
+export async function apiFetch<T>(path: string, { method = 'GET', body, signal, headers: extra }: RequestOptions = {}): Promise<T> {
+  const headers = new Headers({ ...extra, Accept: 'application/json' });
+  const multipart = typeof FormData !== 'undefined' && body instanceof FormData;
+  if (body !== undefined && !multipart) headers.set('Content-Type', 'application/json');
   const token = MUTATING.has(method) ? csrfToken() : undefined;
   if (token) headers.set('X-CSRF-Token', token);
 
@@ -40,7 +48,7 @@ export async function apiFetch<T>(path: string, { method = 'GET', body, signal }
     response = await fetch(path, {
       method,
       headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: body === undefined ? undefined : multipart ? (body as FormData) : JSON.stringify(body),
       credentials: 'same-origin',
       signal,
     });
@@ -54,7 +62,7 @@ export async function apiFetch<T>(path: string, { method = 'GET', body, signal }
   if (!response.ok) {
     const parsed = envelope.safeParse(payload);
     throw parsed.success
-      ? new ApiError(response.status, parsed.data.error.code, parsed.data.error.message, payload)
+      ? new ApiError(response.status, parsed.data.error.code, parsed.data.error.message, payload, parsed.data.error.fields ?? {})
       : new ApiError(response.status, `http_${response.status}`, response.statusText || `HTTP ${response.status}`, payload);
   }
   return payload as T;

@@ -7,7 +7,7 @@ import { StatusCard } from '../features/status/StatusCard';
 export const Route = createFileRoute('/')({ component: Landing });
 
 /** Kratos' browser login flow, reached on the same origin through the /.ory proxy. */
-const SIGN_IN_URL = '/.ory/self-service/login/browser';
+const SIGN_IN_URL = '/.ory/kratos/public/self-service/login/browser';
 
 function Feature({ icon, title, body }: { icon: ReactNode; title: ReactNode; body: ReactNode }) {
   return (

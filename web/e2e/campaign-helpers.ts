@@ -1,0 +1,106 @@
+// Shared set-up for the campaign and donation browser tests against the real test stack
+// (deploy/stack.sh test … with .data-testN/env sourced, so APORTA_* is in the environment).
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { expect, type Page } from '@playwright/test';
+
+export const SCREENS = 'test-results/screens';
+export const viewports = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
+
+export const DEMO_ORG = '0a1b2c3d-0000-4000-8000-00000000a001';
+export const ADMIN = { email: 'admin@demo.aporta.test', password: 'Demo-Aporta-2026' };
+
+export async function screenshotAll(page: Page, name: string, fullPage = true) {
+  for (const [device, size] of Object.entries(viewports)) {
+    await page.setViewportSize(size);
+    await page.waitForTimeout(150);
+    await page.screenshot({ path: `${SCREENS}/${name}-${device}.png`, fullPage, animations: 'disabled' });
+  }
+  await page.setViewportSize(viewports.desktop);
+}
+
+function psql(dsn: string, sql: string) {
+  const bins = ['/usr/lib/postgresql/15/bin/psql', '/usr/bin/psql'];
+  const bin = bins.find((b) => existsSync(b)) ?? 'psql';
+  execFileSync(bin, [dsn, '-v', 'ON_ERROR_STOP=1', '-qc', sql], { stdio: 'pipe' });
+}
+
+/**
+ * The test stack starts empty: `aporta seed` creates the demo organisation (AR) and its admin, and the
+ * organisation is then enabled on a paid plan straight in its shard — the backend's own Go tests do the
+ * same (api/campaign/session_test.go) because enabling through staff review needs every document approved.
+ */
+export function ensureEnabledOrg() {
+  const root = process.env.APORTA_ROOT;
+  if (!root) throw new Error('APORTA_ROOT is not set: run inside deploy/stack.sh test with .data-testN/env sourced');
+  try {
+    execFileSync(`${root}/bin/aporta`, ['seed'], { stdio: 'pipe', env: process.env });
+  } catch {
+    /* already seeded by an earlier spec in this run */
+  }
+  const shard = (process.env.APORTA_SHARD_DSNS ?? '').split(',').find((s) => s.startsWith('AR='))?.slice(3);
+  if (!shard) throw new Error('APORTA_SHARD_DSNS has no AR shard');
+  psql(shard, `UPDATE organizations SET status = 'enabled', plan_code = 'professional_monthly' WHERE organization_id = '${DEMO_ORG}'`);
+  try {
+    psql(process.env.APORTA_DIRECTORY_DSN ?? '', `UPDATE organizations SET status = 'enabled' WHERE id = '${DEMO_ORG}'`);
+  } catch {
+    /* the directory copy is informational */
+  }
+}
+
+export async function signIn(page: Page) {
+  await page.goto('/account/login');
+  await page.locator('input[name="identifier"]').fill(ADMIN.email);
+  await page.locator('input[name="password"]').fill(ADMIN.password);
+  await page.locator('form button[type="submit"]').first().click();
+  await expect(page).not.toHaveURL(/\/account\/login/, { timeout: 20_000 });
+}
+
+/** A same-origin API call from the signed-in page, with the page's CSRF token. */
+export async function pageApi<T>(page: Page, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
+  return page.evaluate(
+    async ({ method, path, body }) => {
+      const token = document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content ?? '';
+      const res = await fetch(path, {
+        method,
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'X-CSRF-Token': token },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await res.text();
+      return { status: res.status, body: text ? JSON.parse(text) : undefined };
+    },
+    { method, path, body },
+  );
+}
+
+export interface CreatedCampaign { uuid: string; slug: string; title: string; public_path: string }
+
+/** Creates and publishes a fundraise campaign through the manage API. */
+export async function createPublishedCampaign(page: Page, title: string): Promise<CreatedCampaign> {
+  const created = await pageApi<CreatedCampaign>(page, 'POST', '/manage/api/campaigns', {
+    type: 'fundraise',
+    title,
+    description: 'Cada aporte mensual sostiene el comedor comunitario del barrio: alimentos frescos, cocineras y un lugar cálido para 120 chicos.',
+    objective: 'Garantizar 120 almuerzos diarios durante todo el año.',
+    amounts: [
+      { amount: '1500', label: 'Una semana de almuerzos' },
+      { amount: '3000', label: 'Un mes de frutas y verduras' },
+      { amount: '6000', label: 'Un mes de almuerzos para un chico' },
+    ],
+    allow_one_time: true,
+    allow_other_amount: true,
+    min_other_amount: '500',
+    form_color: '#7c3aed',
+    thanks: { instant: '¡Gracias {nombre}! Tu aporte de {monto} para {campaña} ya está en camino.', email_subject: 'Gracias', email: 'Gracias {nombre}' },
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  const published = await pageApi<CreatedCampaign & { published: boolean }>(page, 'POST', `/manage/api/campaigns/${created.body.uuid}/publish`);
+  expect(published.status, JSON.stringify(published.body)).toBe(200);
+  return created.body;
+}
+
+export async function sandboxPaymentsFor(email: string): Promise<{ id: number; status: string; payer: { email?: string } }[]> {
+  const res = await fetch(`${process.env.APORTA_GATEWAY_URL}/__sandbox/payments`);
+  const all = (await res.json()) as { id: number; status: string; payer: { email?: string } }[];
+  return all.filter((p) => p.payer?.email === email);
+}

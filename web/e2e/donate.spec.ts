@@ -1,0 +1,162 @@
+import { expect, test, type Page, type Request } from '@playwright/test';
+import {
+  createPublishedCampaign, ensureEnabledOrg, pageApi, sandboxPaymentsFor, screenshotAll, signIn, viewports,
+  type CreatedCampaign,
+} from './campaign-helpers';
+
+test.describe.configure({ mode: 'serial', timeout: 90_000 });
+
+const VISA = '4509 9535 6623 3704';
+const PAN = VISA.replace(/\s/g, '');
+const CVV = '123';
+let campaign: CreatedCampaign;
+
+test.beforeAll(async ({ browser }) => {
+  test.setTimeout(90_000);
+  ensureEnabledOrg();
+  const page = await browser.newPage();
+  await signIn(page);
+  await page.goto('/manage/campaigns');
+  campaign = await createPublishedCampaign(page, `Comedor Los Girasoles ${Date.now().toString(36)}`);
+  await page.close();
+});
+
+/** Every request the page sends to our own origin, with its body (the tokeniser is the gateway's origin). */
+function recordOwnRequests(page: Page, origin: string) {
+  const seen: { url: string; method: string; body: string }[] = [];
+  page.on('request', (r: Request) => {
+    const u = new URL(r.url());
+    if (u.origin === origin) seen.push({ url: r.url(), method: r.method(), body: r.postData() ?? '' });
+  });
+  return seen;
+}
+
+function assertNoCardData(seen: { url: string; body: string }[]) {
+  for (const r of seen) {
+    const text = r.url + ' ' + r.body;
+    expect(text, `card number sent to ${r.url}`).not.toContain(PAN);
+    expect(text).not.toContain(VISA);
+    expect(r.body, `security code sent to ${r.url}`).not.toMatch(/"(security_code|cvv|cc_verification_number|card_number|cc_number)"/);
+    expect(r.body).not.toContain(`"${CVV}"`);
+  }
+}
+
+async function fillForm(page: Page, o: { holder: string; email: string; monthly: boolean; amountIndex?: number }) {
+  if (!o.monthly) await page.getByRole('radio', { name: 'Por única vez' }).check({ force: true });
+  await page.locator('.amount').nth(o.amountIndex ?? 0).click();
+  await page.getByLabel('Nombre', { exact: true }).fill('Ana');
+  await page.getByLabel('Apellido').fill('Gómez');
+  await page.getByLabel('Correo electrónico').fill(o.email);
+  await page.getByLabel('Número de documento', { exact: true }).fill('30123456');
+  await page.getByLabel('Número de tarjeta').pressSequentially(PAN, { delay: 10 });
+  await expect(page.locator('[data-brand="visa"]')).toBeVisible();
+  await expect(page.getByLabel('Número de tarjeta')).toHaveValue(VISA);
+  await page.getByLabel('Vencimiento').pressSequentially('1130');
+  await expect(page.getByLabel('Vencimiento')).toHaveValue('11 / 30');
+  await page.getByLabel('Código de seguridad').fill(CVV);
+  await page.getByLabel(/Nombre del titular/).fill(o.holder);
+}
+
+const uniqueEmail = (tag: string) => `ana.${tag}.${Date.now().toString(36)}@example.org`;
+
+test('the form loads, validates in Spanish and counts the visit', async ({ page, baseURL }) => {
+  await page.setViewportSize(viewports.phone);
+  const visit = page.waitForRequest((r) => r.url().endsWith(`/api/public/campaigns/${campaign.slug}/visits`) && r.method() === 'POST');
+  await page.goto(`/d/${campaign.slug}`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(campaign.title);
+  expect(JSON.parse((await visit).postData() ?? '{}')).toMatchObject({ campaign_id: campaign.uuid });
+  await screenshotAll(page, 'donate-form');
+
+  await page.getByRole('button', { name: /^Donar/ }).click();
+  await expect(page.getByRole('alert')).toHaveText('Verifica que todos los campos requeridos estén completos y sean válidos');
+  await expect(page.getByLabel('Nombre', { exact: true })).toBeFocused();
+  await expect(page.getByLabel('Nombre', { exact: true })).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByText('Este campo es requerido').first()).toBeVisible();
+
+  // Other amount under the minimum.
+  await page.locator('.amount.other').click();
+  await page.getByLabel(/Ingresa el monto/).fill('100');
+  await page.getByRole('button', { name: /^Donar/ }).click();
+  await expect(page.locator('#f-otherAmount-error')).toHaveText('El monto mínimo permitido es $ 500,00');
+  await screenshotAll(page, 'donate-validation');
+  expect(baseURL).toBeTruthy();
+});
+
+test('one-time donation approved (APRO) shows the thank-you message; no card data reaches our origin', async ({ page, baseURL }) => {
+  const seen = recordOwnRequests(page, new URL(baseURL!).origin);
+  await page.goto(`/d/${campaign.slug}`);
+  const email = uniqueEmail('once');
+  const lead = page.waitForRequest((r) => r.url().endsWith('/leads') && r.method() === 'POST');
+  await fillForm(page, { holder: 'APRO', email, monthly: false, amountIndex: 1 });
+  expect(JSON.parse((await lead).postData() ?? '{}')).toMatchObject({ email });
+  await page.getByRole('button', { name: 'Donar $ 3.000,00' }).click();
+  await expect(page).toHaveURL(new RegExp(`/d/${campaign.slug}/thanks$`));
+  await expect(page.getByTestId('thanks-message')).toHaveText(`¡Gracias Ana! Tu aporte de $\u00a03.000,00 para ${campaign.title} ya está en camino.`);
+  await screenshotAll(page, 'donate-thanks');
+  const posts = seen.filter((r) => r.method === 'POST' && r.url.endsWith(`/d/${campaign.slug}`));
+  expect(posts).toHaveLength(1);
+  expect(JSON.parse(posts[0]!.body)).toMatchObject({ donation: { recurrency: 0 }, payment_method: { method_id: 'visa', bin: '450995', last_four: '3704' } });
+  assertNoCardData(seen);
+  const payments = await sandboxPaymentsFor(email);
+  expect(payments.map((p) => p.status)).toEqual(['approved']);
+
+  // The convert-to-monthly link of a one-time gift.
+  const convert = page.getByRole('link', { name: '¿Quieres que tu aporte sea mensual?' });
+  if (await convert.count()) {
+    await convert.click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Convierte tu donación en mensual');
+    await expect(page.getByText('$ 3.000,00 por mes')).toBeVisible();
+    await screenshotAll(page, 'donate-convert');
+    await page.getByRole('button', { name: 'Quiero donar todos los meses' }).click();
+    await expect(page.getByRole('status')).toHaveText('¡Listo! Tu donación ahora es mensual. Gracias por tu compromiso.');
+  }
+});
+
+test('monthly donation approved (APRO)', async ({ page, baseURL }) => {
+  const seen = recordOwnRequests(page, new URL(baseURL!).origin);
+  await page.goto(`/d/${campaign.slug}`);
+  await fillForm(page, { holder: 'APRO', email: uniqueEmail('monthly'), monthly: true });
+  await page.getByRole('button', { name: 'Donar $ 1.500,00 por mes' }).click();
+  await expect(page.getByTestId('thanks-message')).toContainText('¡Gracias Ana! Tu aporte de $\u00a01.500,00');
+  await expect(page.getByText('Tu donación mensual quedó activa')).toBeVisible();
+  assertNoCardData(seen);
+});
+
+for (const [holder, expected] of [
+  ['OTHE', /rechaz/i],
+  ['SECU', /código de seguridad/i],
+] as const) {
+  test(`rejection with ${holder} keeps the form and shows the gateway's message`, async ({ page, baseURL }) => {
+      const seen = recordOwnRequests(page, new URL(baseURL!).origin);
+    await page.goto(`/d/${campaign.slug}`);
+    await fillForm(page, { holder, email: uniqueEmail(holder.toLowerCase()), monthly: false });
+    await page.getByRole('button', { name: /^Donar/ }).click();
+    const alert = page.getByTestId('form-error');
+    await expect(alert).toBeVisible({ timeout: 20_000 });
+    await expect(alert).toHaveText(expected);
+    await expect(page).toHaveURL(new RegExp(`/d/${campaign.slug}$`));
+    await expect(page.getByLabel('Correo electrónico')).not.toHaveValue('');
+    if (holder === 'SECU') await screenshotAll(page, 'donate-rejected');
+    assertNoCardData(seen);
+  });
+}
+
+test('a double click creates one donation and one payment', async ({ page, baseURL }) => {
+  const seen = recordOwnRequests(page, new URL(baseURL!).origin);
+  await page.goto(`/d/${campaign.slug}`);
+  const email = uniqueEmail('double');
+  await fillForm(page, { holder: 'APRO', email, monthly: false });
+  await page.getByRole('button', { name: /^Donar/ }).dblclick();
+  await expect(page.getByTestId('thanks-message')).toBeVisible({ timeout: 20_000 });
+  const posts = seen.filter((r) => r.method === 'POST' && r.url.endsWith(`/d/${campaign.slug}`));
+  expect(posts).toHaveLength(1);
+
+  // Replaying the same submission (same idempotency key) returns the same donation and charges nothing new.
+  const first = JSON.parse(posts[0]!.body) as { idempotency_key: string };
+  await page.goto(`/d/${campaign.slug}`);
+  const replay = await pageApi<{ donation: { uuid: string } }>(page, 'POST', `/d/${campaign.slug}`, first);
+  expect([200, 201]).toContain(replay.status);
+  const payments = await sandboxPaymentsFor(email);
+  expect(payments).toHaveLength(1);
+  expect(payments[0]!.status).toBe('approved');
+});

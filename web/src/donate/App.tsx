@@ -1,0 +1,123 @@
+import { useEffect, useState, type CSSProperties } from 'react';
+import { useIntl } from 'react-intl';
+import { call, campaignPath, PublicApiError, type PublicCampaign } from './api';
+import { accessibleAccent, tint } from './color';
+import { Convert } from './Convert';
+import { DonationForm, type Success } from './DonationForm';
+import { m } from './messages';
+import { parseRoute, type DonateRoute } from './route';
+import { Thanks } from './Thanks';
+
+const VIEW_DELAY_MS = 300;
+const successKey = (slug: string) => `aporta.donate.success.${slug}`;
+
+export function App({ initialPath }: { initialPath: string }) {
+  const intl = useIntl();
+  const [route, setRoute] = useState<DonateRoute>(() => parseRoute(initialPath));
+  const [campaign, setCampaign] = useState<PublicCampaign | null>(null);
+  const [loadError, setLoadError] = useState<'not_found' | 'failed' | null>(null);
+  const [success, setSuccess] = useState<Success | null>(() => {
+    if (route.page !== 'thanks') return null;
+    try {
+      return JSON.parse(sessionStorage.getItem(successKey(route.slug)) ?? 'null') as Success | null;
+    } catch {
+      return null;
+    }
+  });
+  const slug = route.page === 'none' ? '' : route.slug;
+
+  useEffect(() => {
+    const onPop = () => setRoute(parseRoute(location.pathname));
+    addEventListener('popstate', onPop);
+    return () => removeEventListener('popstate', onPop);
+  }, []);
+
+  useEffect(() => {
+    if (!slug) {
+      setLoadError('not_found');
+      return;
+    }
+    call<PublicCampaign>(campaignPath(slug))
+      .then(setCampaign)
+      .catch((e) => setLoadError(e instanceof PublicApiError && e.status === 404 ? 'not_found' : 'failed'));
+  }, [slug]);
+
+  // campaign:view, 300 ms after the form loads.
+  useEffect(() => {
+    if (!campaign || route.page !== 'form') return;
+    const t = setTimeout(() => {
+      call(`${campaignPath(campaign.slug)}/visits`, 'POST', { event: 'campaign:view', campaign_id: campaign.uuid, style: 'custom' }).catch(() => {});
+    }, VIEW_DELAY_MS);
+    return () => clearTimeout(t);
+  }, [campaign, route.page]);
+
+  useEffect(() => {
+    if (campaign) document.title = `${campaign.title} · ${campaign.organization_name}`;
+  }, [campaign]);
+
+  useEffect(() => {
+    if (route.page === 'thanks') document.getElementById('thanks-title')?.focus();
+  }, [route.page, campaign]);
+
+  function onSuccess(s: Success) {
+    try {
+      sessionStorage.setItem(successKey(slug), JSON.stringify(s));
+    } catch {
+      /* private mode: the thank-you page still shows from memory */
+    }
+    setSuccess(s);
+    history.pushState(null, '', `/d/${encodeURIComponent(slug)}/thanks`);
+    setRoute({ page: 'thanks', slug });
+    scrollTo(0, 0);
+  }
+
+  if (loadError) {
+    return (
+      <main className="page center">
+        <p className="alert" role="alert">{intl.formatMessage(loadError === 'not_found' ? m.notFound : m.loadError)}</p>
+      </main>
+    );
+  }
+  if (!campaign) {
+    return (
+      <main className="page center" aria-busy="true">
+        <span className="spinner dark" aria-hidden />
+        <p className="muted">{intl.formatMessage(m.loading)}</p>
+      </main>
+    );
+  }
+
+  const accent = accessibleAccent(campaign.form_color);
+  const style = { '--accent': accent, '--accent-tint': tint(accent, 0.9), '--accent-soft': tint(accent, 0.75) } as CSSProperties;
+  const endsAt = campaign.ends_at ? intl.formatDate(campaign.ends_at, { dateStyle: 'long' }) : null;
+  const convertToken = new URLSearchParams(location.search).get('token') ?? '';
+
+  return (
+    <div className="page" style={style}>
+      <header className="topbar">
+        <span className="org">{campaign.organization_name}</span>
+      </header>
+      <main className="layout">
+        <aside className="story">
+          {campaign.cover_url ? (
+            <img className="cover" src={campaign.cover_url} alt="" />
+          ) : (
+            <div className="cover placeholder" aria-hidden />
+          )}
+          <div className="story-text">
+            <p className="eyebrow">{intl.formatMessage(m.by, { organization: campaign.organization_name })}</p>
+            {route.page === 'form' ? <h1 className="title">{campaign.title}</h1> : <h2 className="title">{campaign.title}</h2>}
+            {campaign.description && <p className="description">{campaign.description}</p>}
+            {campaign.objective && <p className="objective">{campaign.objective}</p>}
+            {endsAt && <p className="muted small">{intl.formatMessage(m.endsAt, { date: endsAt })}</p>}
+          </div>
+        </aside>
+        <section className="panel" aria-label={intl.formatMessage(m.pageTitle, { organization: campaign.organization_name })}>
+          {route.page === 'form' && <DonationForm campaign={campaign} onSuccess={onSuccess} />}
+          {route.page === 'thanks' && <Thanks campaign={campaign} success={success} />}
+          {route.page === 'convert' && <Convert campaign={campaign} donationUuid={route.donation} token={convertToken} />}
+        </section>
+      </main>
+    </div>
+  );
+}

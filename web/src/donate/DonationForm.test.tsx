@@ -1,0 +1,108 @@
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import es from '../../lang/es.json';
+import { AppIntlProvider } from '../i18n/AppIntlProvider';
+import type { PublicCampaign } from './api';
+import { DonationForm } from './DonationForm';
+
+const campaign: PublicCampaign = {
+  uuid: 'c-1', slug: 'agua', title: 'Agua segura', description: '', type: 'fundraise', currency: 'ARS', organization_name: 'Fundación',
+  country: 'AR', objective: '', amounts: [{ amount: '1500', label: 'Un filtro' }, { amount: '3000', label: '' }], allow_one_time: true,
+  allow_other_amount: true, min_other_amount: '500', limits: { min: '10', max: '8000', min_formatted: '', max_formatted: '' },
+  instalments: 0, instalment_options: [], periodic_increase: { enabled: false, percentage: null, period_months: null, min_percentage: 1, max_percentage: 100 },
+  form_color: '#ffeb3b', cover_url: '', ends_at: null, event: null, form_fields: [], document_types: ['DNI', 'CUIL'], default_recurrency: 1,
+  gateway: { name: 'mercadopago', tokenizer_url: 'https://tokenizer.example/', public_key: 'TEST-pk' },
+};
+
+const renderForm = (onSuccess = vi.fn()) =>
+  render(
+    <AppIntlProvider locale="es" messages={es}>
+      <DonationForm campaign={campaign} onSuccess={onSuccess} />
+    </AppIntlProvider>,
+  );
+
+const type = (label: string | RegExp, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
+
+function fillValid() {
+  type('Nombre', 'Ana');
+  type('Apellido', 'Gómez');
+  type('Correo electrónico', 'ana@example.org');
+  type('Número de documento', '30123456');
+  type('Número de tarjeta', '4509953566233704');
+  type('Vencimiento', '1130');
+  type('Código de seguridad', '123');
+  type(/Nombre del titular/, 'APRO');
+}
+
+describe('DonationForm', () => {
+  let fetchMock: ReturnType<typeof vi.fn>;
+  beforeEach(() => {
+    fetchMock = vi.fn();
+    vi.stubGlobal('fetch', fetchMock);
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('shows the summary, marks fields invalid and focuses the first error', async () => {
+    renderForm();
+    fireEvent.click(screen.getByRole('button', { name: 'Donar $ 1.500,00 por mes' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Verifica que todos los campos requeridos estén completos y sean válidos');
+    const first = screen.getByLabelText('Nombre');
+    expect(first).toHaveFocus();
+    expect(first).toHaveAttribute('aria-invalid', 'true');
+    expect(first.getAttribute('aria-describedby')).toBe('f-firstName-error');
+    expect(screen.getAllByText('Este campo es requerido').length).toBeGreaterThan(0);
+  });
+
+  it('detects the brand after 300 ms and formats the number and expiry', async () => {
+    vi.useFakeTimers();
+    try {
+      renderForm();
+      type('Número de tarjeta', '4509953566233704');
+      expect(document.querySelector('[data-brand]')).toHaveAttribute('data-brand', 'unknown');
+      await act(async () => { vi.advanceTimersByTime(310); });
+      expect(document.querySelector('[data-brand]')).toHaveAttribute('data-brand', 'visa');
+      expect(screen.getByLabelText('Número de tarjeta')).toHaveValue('4509 9535 6623 3704');
+      type('Vencimiento', '1130');
+      expect(screen.getByLabelText('Vencimiento')).toHaveValue('11 / 30');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('applies the other-amount minimum', async () => {
+    renderForm();
+    fireEvent.click(screen.getByText('Otro monto'));
+    type(/Ingresa el monto/, '100');
+    fireEvent.click(screen.getByRole('button', { name: /Donar/ }));
+    expect(await screen.findByText('El monto mínimo permitido es $ 500,00', { selector: '.error' })).toBeInTheDocument();
+  });
+
+  it('sends the card only to the tokeniser and reuses the idempotency key on retry', async () => {
+    const bodies: { url: string; body: string }[] = [];
+    fetchMock.mockImplementation(async (url: string, init: RequestInit) => {
+      bodies.push({ url, body: String(init.body ?? '') });
+      if (url.includes('/v1/card_tokens')) return new Response(JSON.stringify({ id: 'tok', payment_method_id: 'visa' }), { status: 201 });
+      if (url.endsWith('/leads')) return new Response(null, { status: 204 });
+      return new Response(JSON.stringify({ error: { code: 'donation.rejected', message: 'Tu tarjeta rechazó el pago.' } }), { status: 402 });
+    });
+    renderForm();
+    fillValid();
+    const button = screen.getByRole('button', { name: /Donar/ });
+    fireEvent.click(button);
+    fireEvent.click(button);
+    expect(await screen.findByTestId('form-error')).toHaveTextContent('Tu tarjeta rechazó el pago.');
+    fireEvent.click(screen.getByRole('button', { name: /Donar/ }));
+    await waitFor(() => expect(bodies.filter((b) => b.url === '/d/agua')).toHaveLength(2));
+
+    const tokenCalls = bodies.filter((b) => b.url.includes('/v1/card_tokens'));
+    expect(tokenCalls[0]!.url).toBe('https://tokenizer.example/v1/card_tokens?public_key=TEST-pk');
+    expect(JSON.parse(tokenCalls[0]!.body)).toMatchObject({ card_number: '4509953566233704', security_code: '123', expiration_month: 11, expiration_year: 2030 });
+    const posts = bodies.filter((b) => b.url === '/d/agua').map((b) => JSON.parse(b.body));
+    for (const p of posts) {
+      expect(JSON.stringify(p)).not.toContain('4509953566233704');
+      expect(JSON.stringify(p)).not.toMatch(/security_code|"123"/);
+      expect(p.payment_method).toMatchObject({ method_id: 'visa', bin: '450995', last_four: '3704', gateway: { token: 'tok' } });
+    }
+    expect(posts[0].idempotency_key).toBe(posts[1].idempotency_key);
+  });
+});

@@ -1,0 +1,83 @@
+// The public form's own tiny fetch helper (the app's client pulls in zod; this page stays light).
+
+export class PublicApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly fields: Record<string, string> = {},
+    readonly body?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+function csrf(): string | undefined {
+  return document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content || undefined;
+}
+
+export async function call<T>(path: string, method: 'GET' | 'POST' = 'GET', body?: unknown): Promise<T> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const token = method === 'POST' ? csrf() : undefined;
+  if (token) headers['X-CSRF-Token'] = token;
+  let res: Response;
+  try {
+    res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'same-origin' });
+  } catch (e) {
+    throw new PublicApiError(0, 'network_error', e instanceof Error ? e.message : String(e));
+  }
+  const text = await res.text();
+  let payload: unknown;
+  try {
+    payload = text ? JSON.parse(text) : undefined;
+  } catch {
+    payload = undefined;
+  }
+  if (!res.ok) {
+    const err = (payload as { error?: { code?: string; message?: string; fields?: Record<string, string> } } | undefined)?.error;
+    throw new PublicApiError(res.status, err?.code ?? `http_${res.status}`, err?.message ?? res.statusText, err?.fields ?? {}, payload);
+  }
+  return payload as T;
+}
+
+export interface PublicAmount { amount: string; label: string; formatted?: string }
+export interface PublicFormField {
+  type: string; title: string; label: string; width: 'full' | 'half'; required: boolean; hide_on_mobile: boolean;
+  value_related_to: string; options?: string[]; order: number;
+}
+export interface PublicEvent {
+  category: string; format: string; starts_at: string | null; ends_at: string | null; ticket_sales_end: string | null;
+  tickets: { name: string; quantity: number | null }[];
+}
+export interface PublicCampaign {
+  uuid: string;
+  slug: string;
+  title: string;
+  description: string;
+  type: string;
+  currency: string;
+  organization_name: string;
+  country: string;
+  objective: string;
+  amounts: PublicAmount[];
+  allow_one_time: boolean;
+  allow_other_amount: boolean;
+  min_other_amount: string | null;
+  limits: { min: string; max: string; min_formatted: string; max_formatted: string };
+  instalments: number;
+  instalment_options: number[];
+  periodic_increase: { enabled: boolean; percentage: number | null; period_months: number | null; min_percentage: number | null; max_percentage: number | null };
+  form_color: string;
+  cover_url: string;
+  ends_at: string | null;
+  event: PublicEvent | null;
+  form_fields: PublicFormField[];
+  document_types: string[];
+  default_recurrency: number;
+  /** name, tokenizer_url (the gateway's own origin, where browsers tokenise cards), public_key, and optionally accepted_brands (comma-separated). */
+  gateway: Record<string, string>;
+  thanks?: { instant?: string };
+}
+
+export const campaignPath = (slug: string) => `/api/public/campaigns/${encodeURIComponent(slug)}`;

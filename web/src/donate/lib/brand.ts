@@ -1,0 +1,193 @@
+// Card brand detection, lengths, Luhn and security-code rules of the donation form (§5).
+// Mirrors api/card/brand.go: keep both tables in step.
+
+export type Brand =
+  | 'unknown' | 'visa' | 'mastercard' | 'amex' | 'diners' | 'maestro' | 'unionpay' | 'discover' | 'elo'
+  | 'hipercard' | 'jcb' | 'naranja' | 'cabal' | 'oca' | 'mir' | 'hiper' | 'debvisa';
+
+interface BinRange { brand: Brand; lo: string; hi: string }
+
+const one = (brand: Brand, ...prefixes: string[]): BinRange[] => prefixes.map((p) => ({ brand, lo: p, hi: p }));
+const range = (brand: Brand, lo: string, hi: string): BinRange => ({ brand, lo, hi });
+
+// Local brands and debit ranges sit inside the big networks' ranges, so the longest matching prefix wins.
+const BINS: BinRange[] = [
+  ...one('visa', '4'),
+  range('mastercard', '51', '55'), range('mastercard', '2221', '2720'),
+  ...one('amex', '34', '37'),
+  range('diners', '300', '305'), range('diners', '38', '39'),
+  ...one('diners', '3095', '36'),
+  range('jcb', '3528', '3589'), range('discover', '644', '649'),
+  ...one('discover', '6011', '65'),
+  ...one('unionpay', '62', '81'),
+  range('maestro', '500000', '504174'), range('maestro', '504176', '506698'), range('maestro', '506779', '508999'), range('maestro', '56', '59'),
+  ...one('maestro', '493698', '63', '67', '6'),
+  ...one('elo', '401178', '401179', '431274', '438935', '451416', '457393', '457631', '457632', '504175', '627780', '636297', '636368'),
+  range('elo', '506699', '506778'), range('elo', '509000', '509999'), range('elo', '650031', '650033'), range('elo', '650035', '650051'),
+  range('elo', '650405', '650439'), range('elo', '650485', '650538'), range('elo', '650541', '650598'), range('elo', '650700', '650718'),
+  range('elo', '650720', '650727'), range('elo', '650901', '650978'), range('elo', '651652', '651679'), range('elo', '655000', '655019'),
+  range('elo', '655021', '655058'),
+  ...one('hipercard', '384100', '384140', '384160', '606282'),
+  ...one('hiper', '637095', '63737423', '63743358', '637568', '637599', '637609', '637612'),
+  ...one('naranja', '589562'),
+  ...one('cabal', '589657', '603522', '627170'),
+  range('cabal', '604201', '604400'),
+  ...one('oca', '542991', '549530', '549564', '549571', '549576', '589892'),
+  range('mir', '2200', '2204'),
+  // Argentine Visa Débito BINs.
+  ...one('debvisa',
+    '400276', '400448', '400615', '400930', '402789', '402914', '404022', '404625', '405069', '405511',
+    '405515', '405516', '405517', '405755', '405896', '405897', '406165', '406190', '406191', '406192',
+    '406193', '406194', '406195', '406196', '406290', '406291', '406375', '406652', '406998', '406999',
+    '408134', '408515', '410082', '410083', '410121', '410122', '410123', '410853', '411197', '411199',
+    '411849', '412944', '413180', '416679', '416861', '417309', '417856', '417857', '421518', '421528',
+    '421541', '421738', '423001', '423018', '423077', '423090', '423465', '423613', '423623', '424968',
+    '424969', '426618', '427156', '427157', '428062', '428063', '428064', '429751', '429752', '431070',
+    '431071', '434531', '434532', '434533', '434534', '434535', '434536', '434537', '434538', '434539',
+    '434540', '434541', '434542', '434543', '434549', '434550', '434586', '434795', '437996', '437999',
+    '438050', '438051', '438844', '439818', '441046', '442371', '442548', '443264', '444047', '444060',
+    '444267', '444268', '444493', '446343', '446344', '446345', '446346', '446347', '448712', '450412',
+    '450799', '450811', '451377', '451701', '451751', '451756', '451757', '451758', '451761', '451763',
+    '451764', '451765', '451766', '451767', '451768', '451769', '451770', '451772', '451773', '452132',
+    '452133', '453770', '455890', '457308', '457596', '457664', '457665', '459300', '462815', '463465',
+    '464855', '468508', '469283', '469874', '472041', '472042', '473227', '473365', '473710', '473711',
+    '473712', '473713', '473714', '473715', '473716', '473717', '473718', '473719', '473720', '473721',
+    '473722', '473725', '474531', '476520', '477051', '477053', '477169', '478017', '478527', '478601',
+    '480459', '480460', '480724', '480860', '481397', '481501', '481502', '481550', '483002', '483020',
+    '483188', '485089', '485947', '486547', '486587', '486621', '486665', '487221', '488241', '489412',
+    '489634', '492499', '492528', '492596', '492597', '492598', '499859'),
+];
+
+/** Strips what donors type between digits: whitespace, dots and dashes. */
+export function cleanNumber(value: string): string {
+  return value.replace(/[\s.\-]/g, '');
+}
+
+/** Detects the brand from the first 6–8 digits (spaces, dots and dashes ignored); 'unknown' when none matches. */
+export function detectBrand(number: string): Brand {
+  const digits = cleanNumber(number).slice(0, 8);
+  if (!/^\d+$/.test(digits)) return 'unknown';
+  let best: Brand = 'unknown';
+  let bestLen = 0;
+  for (const r of BINS) {
+    const n = r.lo.length;
+    if (n > bestLen && digits.length >= n) {
+      const head = digits.slice(0, n);
+      if (head >= r.lo && head <= r.hi) {
+        best = r.brand;
+        bestLen = n;
+      }
+    }
+  }
+  return best;
+}
+
+export const BRAND_LENGTHS: Record<Brand, number[]> = {
+  unknown: [16],
+  visa: [13, 16],
+  mastercard: [16],
+  amex: [15, 16],
+  diners: [14],
+  maestro: [12, 13, 14, 15, 16, 17, 18, 19],
+  unionpay: [16, 17, 18, 19],
+  discover: [16, 17, 18, 19],
+  elo: [16],
+  hipercard: [16],
+  jcb: [16, 17, 18, 19],
+  naranja: [16],
+  cabal: [16],
+  oca: [16],
+  mir: [16, 17, 18, 19],
+  hiper: [16],
+  debvisa: [16],
+};
+
+export const BRAND_NAMES: Record<Brand, string> = {
+  unknown: '', visa: 'Visa', mastercard: 'Mastercard', amex: 'American Express', diners: 'Diners Club', maestro: 'Maestro',
+  unionpay: 'UnionPay', discover: 'Discover', elo: 'Elo', hipercard: 'Hipercard', jcb: 'JCB', naranja: 'Naranja',
+  cabal: 'Cabal', oca: 'OCA', mir: 'Mir', hiper: 'Hiper', debvisa: 'Visa Débito',
+};
+
+/** Digit-group sizes used to space the number as it is typed; unknown brands are not spaced. */
+const GAPS: Partial<Record<Brand, number[]>> = { amex: [4, 6, 5], diners: [4, 6, 4] };
+
+export interface CardLayout {
+  brand: Brand;
+  /** The longest valid length. */
+  length: number;
+  /** Group sizes, or [] for no spacing. */
+  groups: number[];
+  /** Input maxLength: digits plus the spaces between groups. */
+  maxLength: number;
+  cvvLength: number;
+  cvvLengths: number[];
+}
+
+/** The layout for a brand; unknown resets to length 16, no spacing and a 3-digit security code. */
+export function cardLayout(brand: Brand): CardLayout {
+  if (brand === 'unknown') return { brand, length: 16, groups: [], maxLength: 19, cvvLength: 3, cvvLengths: [3, 4] };
+  const lengths = BRAND_LENGTHS[brand];
+  const length = Math.max(...lengths);
+  const groups = GAPS[brand] ?? Array.from({ length: Math.ceil(length / 4) }, () => 4);
+  return {
+    brand,
+    length,
+    groups,
+    maxLength: length + groups.length - 1,
+    cvvLength: brand === 'amex' ? 4 : 3,
+    cvvLengths: brand === 'amex' ? [3, 4] : [3],
+  };
+}
+
+/** Spaces the digits in the layout's groups ("4509 9535 6623 3704"). */
+export function formatCardNumber(value: string, layout: CardLayout): string {
+  const digits = cleanNumber(value).replace(/\D/g, '').slice(0, layout.brand === 'unknown' ? 19 : layout.length);
+  if (layout.groups.length === 0) return digits;
+  const parts: string[] = [];
+  let i = 0;
+  for (const size of layout.groups) {
+    if (i >= digits.length) break;
+    parts.push(digits.slice(i, i + size));
+    i += size;
+  }
+  if (i < digits.length) parts.push(digits.slice(i));
+  return parts.join(' ');
+}
+
+/** Luhn (mod 10) check on ASCII digits. */
+export function luhn(digits: string): boolean {
+  if (!/^\d+$/.test(digits)) return false;
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+const NO_LUHN: Brand[] = ['naranja', 'debvisa', 'unionpay'];
+
+export type NumberError = 'required' | 'invalid' | 'type';
+
+/** Checks a card number: digits only, a recognised brand, a length valid for it and Luhn unless exempt. */
+export function checkCardNumber(value: string): NumberError | null {
+  const digits = cleanNumber(value);
+  if (digits === '') return 'required';
+  if (!/^\d+$/.test(digits)) return 'invalid';
+  const brand = detectBrand(digits);
+  if (brand === 'unknown') return 'type';
+  if (!BRAND_LENGTHS[brand].includes(digits.length)) return 'invalid';
+  if (!NO_LUHN.includes(brand) && !luhn(digits)) return 'invalid';
+  return null;
+}
+
+/** Security code: digits only; 3; amex 3 or 4; unknown brand 3 or 4. */
+export function validCvv(brand: Brand, cvv: string): boolean {
+  if (!/^\d+$/.test(cvv)) return false;
+  if (brand === 'amex' || brand === 'unknown') return cvv.length === 3 || cvv.length === 4;
+  return cvv.length === 3;
+}

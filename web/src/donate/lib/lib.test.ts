@@ -1,0 +1,158 @@
+import { describe, expect, it } from 'vitest';
+import { cardLayout, checkCardNumber, cleanNumber, detectBrand, formatCardNumber, luhn, validCvv } from './brand';
+import { checkExpiry, formatExpiry, parseExpiry } from './expiry';
+import { formatMoney, parseDecimal, parseTypedAmount, toDecimal } from './money';
+
+describe('detectBrand', () => {
+  it.each([
+    ['4509 9535 6623 3704', 'visa'],
+    ['5031 7557 3453 0604', 'maestro'],
+    ['5474 9254 3267 0366', 'mastercard'],
+    ['2221 0000 0000 0009', 'mastercard'],
+    ['3711 803032 57522', 'amex'],
+    ['3056 9309 0259 04', 'diners'],
+    ['3841 0000 0000 0000', 'hipercard'],
+    ['6011 0000 0000 0004', 'discover'],
+    ['3530 1113 3330 0000', 'jcb'],
+    ['6220 0000 0000 0000', 'unionpay'],
+    ['5895 6200 0000 0000', 'naranja'],
+    ['6042 0100 0000 0000', 'cabal'],
+    ['5429 9100 0000 0000', 'oca'],
+    ['2200 0000 0000 0000', 'mir'],
+    ['6370 9500 0000 0000', 'hiper'],
+    ['4011 7800 0000 0000', 'elo'],
+    ['5067 0000 0000 0000', 'elo'],
+    ['4002 7600 0000 0000', 'debvisa'],
+    ['4517.6100.0000.0000', 'debvisa'],
+    ['1234-5678', 'unknown'],
+    ['', 'unknown'],
+  ])('%s → %s', (number, brand) => {
+    expect(detectBrand(number)).toBe(brand);
+  });
+
+  it('uses 8-digit prefixes (hiper 63737423)', () => {
+    expect(detectBrand('63737423')).toBe('hiper');
+    expect(detectBrand('63737424')).toBe('maestro');
+  });
+
+  it('strips spaces, dots and dashes', () => {
+    expect(cleanNumber(' 4509-9535.6623 3704 ')).toBe('4509953566233704');
+  });
+});
+
+describe('Luhn and lengths', () => {
+  it('checks the Luhn digit', () => {
+    expect(luhn('4509953566233704')).toBe(true);
+    expect(luhn('4509953566233705')).toBe(false);
+    expect(luhn('12a4')).toBe(false);
+  });
+
+  it('accepts valid numbers for each length rule', () => {
+    expect(checkCardNumber('4509 9535 6623 3704')).toBeNull();
+    expect(checkCardNumber('4222222222222')).toBeNull(); // visa 13
+    expect(checkCardNumber('371180303257522')).toBeNull(); // amex 15
+    expect(checkCardNumber('30569309025904')).toBeNull(); // diners 14
+    expect(checkCardNumber('5474925432670366')).toBeNull();
+  });
+
+  it('rejects wrong lengths and Luhn failures', () => {
+    expect(checkCardNumber('450995356623370')).toBe('invalid'); // visa 15
+    expect(checkCardNumber('4509953566233705')).toBe('invalid');
+    expect(checkCardNumber('3056930902590')).toBe('invalid'); // diners 13
+    expect(checkCardNumber('')).toBe('required');
+    expect(checkCardNumber('1234567812345670')).toBe('type');
+  });
+
+  it('skips Luhn for naranja, debvisa and unionpay', () => {
+    expect(checkCardNumber('5895620000000001')).toBeNull();
+    expect(checkCardNumber('4002760000000001')).toBeNull();
+    expect(checkCardNumber('6220000000000001')).toBeNull();
+    expect(luhn('5895620000000001')).toBe(false);
+  });
+
+  it('lays out known brands and resets unknown ones', () => {
+    expect(cardLayout('unknown')).toMatchObject({ length: 16, groups: [], cvvLength: 3 });
+    expect(cardLayout('amex')).toMatchObject({ length: 16, groups: [4, 6, 5], cvvLength: 4 });
+    expect(formatCardNumber('371180303257522', cardLayout('amex'))).toBe('3711 803032 57522');
+    expect(formatCardNumber('4509953566233704', cardLayout('visa'))).toBe('4509 9535 6623 3704');
+    expect(formatCardNumber('4509 9535 6623', cardLayout('unknown'))).toBe('450995356623');
+  });
+});
+
+describe('security code', () => {
+  it('is 3 digits; amex and unknown take 3 or 4', () => {
+    expect(validCvv('visa', '123')).toBe(true);
+    expect(validCvv('visa', '1234')).toBe(false);
+    expect(validCvv('amex', '1234')).toBe(true);
+    expect(validCvv('amex', '123')).toBe(true);
+    expect(validCvv('unknown', '1234')).toBe(true);
+    expect(validCvv('unknown', '12')).toBe(false);
+    expect(validCvv('mastercard', '12a')).toBe(false);
+  });
+});
+
+describe('expiry', () => {
+  const now = new Date(2026, 4, 15); // May 2026
+
+  it('auto-formats as MM / YY within 9 characters', () => {
+    expect(formatExpiry('1')).toBe('1');
+    expect(formatExpiry('4')).toBe('04 / ');
+    expect(formatExpiry('12')).toBe('12 / ');
+    expect(formatExpiry('1229')).toBe('12 / 29');
+    expect(formatExpiry('12 / 2029')).toBe('12 / 2029');
+    expect(formatExpiry('12 / 20291')).toHaveLength(9);
+    expect(formatExpiry('12', '12 / ')).toBe('12');
+  });
+
+  it('reads two-digit years under 70 as 20YY, others as 19YY', () => {
+    expect(parseExpiry('05 / 30')).toEqual({ month: 5, year: 2030 });
+    expect(parseExpiry('05/2030')).toEqual({ month: 5, year: 2030 });
+    expect(parseExpiry('05 / 75')).toEqual({ month: 5, year: 1975 });
+    expect(parseExpiry('13 / 30')).toBeNull();
+    expect(parseExpiry('00 / 30')).toBeNull();
+    expect(parseExpiry('5/30')).toBeNull();
+  });
+
+  it('must not have passed; the current month still counts', () => {
+    expect(checkExpiry('05 / 26', now)).toBeNull();
+    expect(checkExpiry('04 / 26', now)).toBe('expired');
+    expect(checkExpiry('12 / 75', now)).toBe('expired');
+    expect(checkExpiry('', now)).toBe('required');
+    expect(checkExpiry('1 / 2', now)).toBe('invalid');
+  });
+});
+
+describe('formatMoney (§9)', () => {
+  it.each([
+    ['ARS', 123456, '$ 1.234,56'],
+    ['UYU', 123456, '$U 1.234,56'],
+    ['BRL', 123456, 'R$ 1.234,56'],
+    ['PEN', 123456, 'S/ 1.234,56'],
+    ['USD', 123456, 'US$ 1,234.56'],
+    ['MXN', 123456789, '$ 1,234,567.89'],
+    ['CLP', 1234567, '$ 1.234.567'],
+    ['COP', 50000, '$ 50.000'],
+    ['EUR', 5, 'EUR 0,05'],
+  ])('%s %d → %s', (currency, minor, text) => {
+    expect(formatMoney(minor, currency)).toBe(text);
+  });
+
+  it('writes negatives and zero', () => {
+    expect(formatMoney(-1000, 'BRL')).toBe('-R$ 10,00');
+    expect(formatMoney(0, 'ARS')).toBe('$ 0,00');
+  });
+
+  it('converts decimals and typed amounts', () => {
+    expect(parseDecimal('1500.5', 'ARS')).toBe(150050);
+    expect(parseDecimal('1500.5', 'CLP')).toBeNull();
+    expect(toDecimal(150050, 'ARS')).toBe('1500.50');
+    expect(toDecimal(5, 'USD')).toBe('0.05');
+    expect(toDecimal(5000, 'CLP')).toBe('5000');
+    expect(parseTypedAmount('1.500,50', 'ARS')).toBe(150050);
+    expect(parseTypedAmount('1.500', 'ARS')).toBe(150000);
+    expect(parseTypedAmount('10.5', 'ARS')).toBe(1050);
+    expect(parseTypedAmount('1,500.50', 'USD')).toBe(150050);
+    expect(parseTypedAmount('5.000', 'CLP')).toBe(5000);
+    expect(parseTypedAmount('abc', 'ARS')).toBeNull();
+  });
+});

@@ -1,0 +1,151 @@
+import { call, PublicApiError, type PublicCampaign } from './api';
+import { type Brand, cleanNumber } from './lib/brand';
+import { parseExpiry } from './lib/expiry';
+import { toDecimal } from './lib/money';
+import type { FieldError } from './validate';
+import type { Values } from './validate';
+
+/** The tokeniser's base URL: the gateway's own origin, which the API names. Never ours: card data must not reach Aporta. */
+export function tokenizerBase(c: PublicCampaign): string {
+  const url = c.gateway.tokenizer_url;
+  if (!url) throw new SubmitFailure({ key: 'submitFailed' });
+  return url.replace(/\/$/, '');
+}
+
+interface CardToken { id: string; payment_method_id?: string; first_six_digits?: string; last_four_digits?: string }
+interface GatewayError { message?: string; cause?: { code?: string | number; description?: string }[] }
+
+/** A failure to show above the donate button. */
+export class SubmitFailure extends Error {
+  constructor(readonly error: FieldError, readonly text?: string, readonly fields: Record<string, string> = {}) {
+    super(text ?? error.key);
+  }
+}
+
+const CAUSES: Record<string, FieldError['key']> = {
+  '212': 'cause212', '214': 'cause214', '316': 'cause316', '322': 'cause322', '323': 'cause322', '324': 'cause322',
+  '325': 'cause325', E301: 'causeE301', E302: 'causeE302', E423: 'causeE423', E702: 'causeE702',
+};
+
+/** Maps a gateway error to the spec's message by its first cause code; unknown causes show the gateway's own message. */
+export function causeMessage(err: GatewayError): SubmitFailure {
+  const first = err.cause?.[0];
+  const key = first?.code !== undefined ? CAUSES[String(first.code)] : undefined;
+  if (key) return new SubmitFailure({ key });
+  return new SubmitFailure({ key: 'submitFailed' }, err.message || first?.description);
+}
+
+/** Sends the card to the gateway's tokeniser — the only place the number and security code ever go. */
+export async function tokenize(c: PublicCampaign, v: Values, idType: string, idNumber: string): Promise<CardToken> {
+  const exp = parseExpiry(v.expiry)!;
+  const key = c.gateway.public_key ? `?public_key=${encodeURIComponent(c.gateway.public_key)}` : '';
+  let res: Response;
+  try {
+    res = await fetch(`${tokenizerBase(c)}/v1/card_tokens${key}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      credentials: 'omit',
+      body: JSON.stringify({
+        card_number: cleanNumber(v.cardNumber),
+        security_code: v.cvv,
+        expiration_month: exp.month,
+        expiration_year: exp.year,
+        cardholder: {
+          name: v.holderName.trim() || `${v.firstName} ${v.lastName}`.trim(),
+          identification: { type: idType || 'Otro', number: idNumber.replace(/\D/g, '') },
+        },
+      }),
+    });
+  } catch {
+    throw new SubmitFailure({ key: 'submitFailed' });
+  }
+  const body = (await res.json().catch(() => ({}))) as CardToken & GatewayError;
+  if (!res.ok || !body.id) throw causeMessage(body);
+  return body;
+}
+
+/** The API's answer: status approved | planned | in_process, the instant thank-you message with its short codes filled. */
+export interface DonationResult {
+  status?: string;
+  message?: string;
+  donation?: { uuid: string; recurrency: number; amount: string; amount_formatted: string; currency: string; campaign_title: string; campaign_type: string };
+  convert_token?: string;
+}
+
+/** API field paths → the form's fields, to show server-side validation under the right input. */
+const SERVER_FIELDS: Record<string, string> = {
+  'donor.first_name': 'firstName', 'donor.last_name': 'lastName', 'donor.email': 'email', 'donor.uid_type': 'uidType',
+  'donor.uid_number': 'uidNumber', 'payment_method.cardholder_name': 'holderName', 'payment_method.cardholder_id_type': 'holderIdType',
+  'payment_method.cardholder_id_number': 'holderIdNumber', 'payment_method.method_id': 'cardNumber', 'payment_method.bin': 'cardNumber',
+  'payment_method.last_four': 'cardNumber', 'payment_method.expiration_month': 'expiry', 'payment_method.expiration_year': 'expiry',
+  'payment_method.cc_expiration': 'expiry', 'donation.items.0.amount': 'amount', 'donation.items': 'amount',
+};
+
+export interface Attempt {
+  key: string;
+  itemUuid: string;
+  fingerprint: string;
+}
+
+/** Builds the donation request; card data here is the token and non-secret card facts only. */
+export function donationPayload(c: PublicCampaign, v: Values, amount: number, brand: Brand, token: CardToken, attempt: Attempt) {
+  const exp = parseExpiry(v.expiry)!;
+  const digits = cleanNumber(v.cardNumber);
+  const holderIdType = v.notCardholder ? v.holderIdType : v.uidType;
+  const holderIdNumber = (v.notCardholder ? v.holderIdNumber : v.uidNumber).replace(/\D/g, '');
+  return {
+    donation: {
+      recurrency: v.recurrency,
+      items: [{ uuid: attempt.itemUuid, amount: toDecimal(amount, c.currency), item_name: c.title, quantity: 1 }],
+      instalments: v.recurrency === 0 && v.instalments > 1 ? v.instalments : undefined,
+      periodic_increase: v.recurrency === 1 && v.upgrade ? true : undefined,
+    },
+    payment_method: {
+      gateway: { name: c.gateway.name ?? 'mercadopago', token: token.id, payment_method_id: token.payment_method_id },
+      method_id: brand,
+      bin: digits.slice(0, 6),
+      last_four: digits.slice(-4),
+      expiration_month: exp.month,
+      expiration_year: exp.year,
+      cardholder_name: v.holderName.trim() || `${v.firstName} ${v.lastName}`.trim(),
+      cardholder_id_type: holderIdType || 'DNI',
+      cardholder_id_number: holderIdNumber,
+      donor_is_cardholder: !v.notCardholder,
+    },
+    donor: {
+      first_name: v.firstName.trim(),
+      last_name: v.lastName.trim(),
+      email: v.email.trim(),
+      uid_type: v.uidType,
+      uid_number: v.uidNumber.replace(/\D/g, ''),
+    },
+    idempotency_key: attempt.key,
+  };
+}
+
+export async function postDonation(slug: string, payload: unknown, brandName: string): Promise<DonationResult> {
+  try {
+    const res = await call<DonationResult>(`/d/${encodeURIComponent(slug)}`, 'POST', payload);
+    if (res?.status === 'rejected') throw new SubmitFailure({ key: 'rejected' }, res.message);
+    return res ?? {};
+  } catch (e) {
+    if (e instanceof SubmitFailure) throw e;
+    if (e instanceof PublicApiError) {
+      if (e.code.includes('card_not_allowed')) throw new SubmitFailure({ key: 'cardNotAllowed', values: { card_name: brandName } });
+      if (e.status === 0 || e.status >= 500 || !e.message) throw new SubmitFailure({ key: 'submitFailed' });
+      const fields: Record<string, string> = {};
+      for (const [path, text] of Object.entries(e.fields)) {
+        const field = SERVER_FIELDS[path];
+        if (field && !fields[field]) fields[field] = text;
+      }
+      throw new SubmitFailure({ key: e.code === 'validation_failed' ? 'summary' : 'submitFailed' }, e.code === 'validation_failed' ? undefined : e.message, fields);
+    }
+    throw new SubmitFailure({ key: 'submitFailed' });
+  }
+}
+
+export function newKey(): string {
+  return typeof crypto !== 'undefined' && 'randomUUID' in crypto
+    ? crypto.randomUUID()
+    : `${Date.now().toString(16)}-${Math.random().toString(16).slice(2)}`;
+}

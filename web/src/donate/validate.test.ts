@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { formatMoney } from './lib/money';
+import { validate, type Context, type Values } from './validate';
+
+const ok: Values = {
+  recurrency: 1, amountChoice: 0, otherAmount: '', upgrade: false, instalments: 1,
+  cardNumber: '4509 9535 6623 3704', expiry: '11 / 30', cvv: '123', holderName: 'APRO', notCardholder: false,
+  holderIdType: '', holderIdNumber: '', firstName: 'Ana', lastName: 'Gómez', email: 'ana@example.org', uidType: 'DNI',
+  uidNumber: '12345678', extras: {},
+};
+const ctx: Context = {
+  presets: [150000], currency: 'ARS', min: 1000, max: 800000, minOther: 50000, brand: 'visa', requiredExtras: [],
+  format: (v) => formatMoney(v, 'ARS'), now: new Date(2026, 0, 1),
+};
+
+describe('validate', () => {
+  it('accepts a complete form', () => {
+    expect(validate(ok, ctx)).toEqual({});
+  });
+
+  it('applies the other-amount minimum with its message', () => {
+    const e = validate({ ...ok, amountChoice: 'other', otherAmount: '200' }, ctx);
+    expect(e.otherAmount).toEqual({ key: 'minAmount', values: { amount: '$ 500,00' } });
+    expect(validate({ ...ok, amountChoice: 'other', otherAmount: '9000' }, ctx).otherAmount?.key).toBe('maxAmount');
+  });
+
+  it('requires fields and checks card, expiry, CVV and documents', () => {
+    const e = validate({ ...ok, cardNumber: '4509953566233705', expiry: '01 / 20', cvv: '12', firstName: ' ', email: 'x@', uidNumber: '12' }, ctx);
+    expect(e.cardNumber?.key).toBe('cardNumberInvalid');
+    expect(e.expiry?.key).toBe('expiryPast');
+    expect(e.cvv?.key).toBe('cvvInvalid');
+    expect(e.firstName?.key).toBe('required');
+    expect(e.email?.key).toBe('emailInvalid');
+    expect(e.uidNumber?.key).toBe('documentInvalid');
+  });
+
+  it('asks for the cardholder document only when the donor is not the cardholder', () => {
+    expect(validate({ ...ok, notCardholder: true }, ctx).holderIdNumber?.key).toBe('required');
+  });
+});

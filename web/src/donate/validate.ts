@@ -1,0 +1,102 @@
+import { type Brand, checkCardNumber, validCvv } from './lib/brand';
+import { checkExpiry } from './lib/expiry';
+import { parseTypedAmount } from './lib/money';
+import type { m } from './messages';
+
+export interface Values {
+  recurrency: 0 | 1;
+  amountChoice: number | 'other';
+  otherAmount: string;
+  upgrade: boolean;
+  instalments: number;
+  cardNumber: string;
+  expiry: string;
+  cvv: string;
+  holderName: string;
+  notCardholder: boolean;
+  holderIdType: string;
+  holderIdNumber: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  uidType: string;
+  uidNumber: string;
+  extras: Record<string, string>;
+}
+
+export type MessageKey = keyof typeof m;
+export interface FieldError { key: MessageKey; values?: Record<string, string>; /** The server's own text, shown instead. */ text?: string }
+export type Errors = Partial<Record<string, FieldError>>;
+
+/** The order fields appear in, for focusing the first error. */
+export const FIELD_ORDER = [
+  'amount', 'otherAmount', 'firstName', 'lastName', 'email', 'uidType', 'uidNumber', 'cardNumber', 'expiry', 'cvv',
+  'holderName', 'holderIdType', 'holderIdNumber',
+];
+
+export const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export interface Context {
+  presets: number[]; // minor units
+  currency: string;
+  min: number;
+  max: number;
+  minOther: number | null;
+  format: (minor: number) => string;
+  brand: Brand;
+  requiredExtras: { key: string; type: string }[];
+  now?: Date;
+}
+
+/** The chosen amount in minor units, or null. */
+export function chosenAmount(v: Values, ctx: Pick<Context, 'presets' | 'currency'>): number | null {
+  if (v.amountChoice === 'other') return parseTypedAmount(v.otherAmount, ctx.currency);
+  return ctx.presets[v.amountChoice] ?? null;
+}
+
+const digits = (s: string) => s.replace(/\D/g, '');
+
+export function validate(v: Values, ctx: Context): Errors {
+  const e: Errors = {};
+  const amount = chosenAmount(v, ctx);
+  const amountField = v.amountChoice === 'other' ? 'otherAmount' : 'amount';
+  if (v.amountChoice === 'other' && v.otherAmount.trim() === '') e.otherAmount = { key: 'required' };
+  else if (amount === null) e[amountField] = { key: 'invalidAmount' };
+  else {
+    const min = v.amountChoice === 'other' && ctx.minOther !== null ? Math.max(ctx.min, ctx.minOther) : ctx.min;
+    if (amount < min) e[amountField] = { key: 'minAmount', values: { amount: ctx.format(min) } };
+    else if (amount > ctx.max) e[amountField] = { key: 'maxAmount', values: { amount: ctx.format(ctx.max) } };
+  }
+
+  const number = checkCardNumber(v.cardNumber);
+  if (number === 'required') e.cardNumber = { key: 'cardNumberRequired' };
+  else if (number === 'type') e.cardNumber = { key: 'cardTypeRequired' };
+  else if (number) e.cardNumber = { key: 'cardNumberInvalid' };
+
+  const expiry = checkExpiry(v.expiry, ctx.now);
+  if (expiry === 'required') e.expiry = { key: 'expiryRequired' };
+  else if (expiry === 'expired') e.expiry = { key: 'expiryPast' };
+  else if (expiry) e.expiry = { key: 'expiryInvalid' };
+
+  if (v.cvv === '') e.cvv = { key: 'cvvRequired' };
+  else if (!validCvv(ctx.brand, v.cvv)) e.cvv = { key: 'cvvInvalid' };
+
+  if (v.holderName.trim() === '') e.holderName = { key: 'required' };
+  if (v.firstName.trim() === '') e.firstName = { key: 'required' };
+  if (v.lastName.trim() === '') e.lastName = { key: 'required' };
+  if (v.email.trim() === '') e.email = { key: 'required' };
+  else if (!EMAIL_RE.test(v.email.trim())) e.email = { key: 'emailInvalid' };
+  if (v.uidType === '') e.uidType = { key: 'required' };
+  if (v.uidNumber.trim() === '') e.uidNumber = { key: 'required' };
+  else if (digits(v.uidNumber).length < 3) e.uidNumber = { key: 'documentInvalid' };
+  if (v.notCardholder) {
+    if (v.holderIdType === '') e.holderIdType = { key: 'required' };
+    if (v.holderIdNumber.trim() === '') e.holderIdNumber = { key: 'required' };
+    else if (digits(v.holderIdNumber).length < 3) e.holderIdNumber = { key: 'documentInvalid' };
+  }
+  for (const f of ctx.requiredExtras) {
+    const val = v.extras[f.key] ?? '';
+    if (f.type === 'checkbox' ? val !== 'true' : val.trim() === '') e[f.key] = { key: 'required' };
+  }
+  return e;
+}

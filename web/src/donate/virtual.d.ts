@@ -1,0 +1,4 @@
+declare module 'virtual:donate-messages/*' {
+  const messages: Record<string, string>;
+  export default messages;
+}

@@ -1,0 +1,178 @@
+import { Anchor, Box, Center, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { useEffect, type ReactNode } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { FlowMessages, KratosForm } from './KratosForm';
+import { browserStart, fetchFlow, flowIsGone, logoutUrl, type FlowKind, type KratosNode } from './kratos';
+
+function AuthCard({ title, lead, children }: { title: ReactNode; lead?: ReactNode; children: ReactNode }) {
+  return (
+    <Box maw={440} mx="auto" mt={{ base: 0, sm: 'xl' }}>
+      <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }} shadow="xs">
+        <Stack gap="lg">
+          <div>
+            <Title order={1} size="h2">
+              {title}
+            </Title>
+            {lead && (
+              <Text c="dimmed" size="sm" mt={4}>
+                {lead}
+              </Text>
+            )}
+          </div>
+          {children}
+        </Stack>
+      </Paper>
+    </Box>
+  );
+}
+
+function Loading() {
+  const intl = useIntl();
+  return (
+    <Center py="xl" role="status" aria-label={intl.formatMessage({ id: 'common.loading', defaultMessage: 'Cargando…' })}>
+      <Loader />
+    </Center>
+  );
+}
+
+/** Loads a Kratos flow by ?flow=; without one (or with a stale one) starts a fresh flow. */
+function useFlow(kind: FlowKind, flowId: string | undefined) {
+  const query = useQuery({
+    queryKey: ['kratos', kind, flowId],
+    queryFn: () => fetchFlow(kind, flowId!),
+    enabled: !!flowId,
+    retry: false,
+    staleTime: 0,
+  });
+  const restart = !flowId || (query.isError && flowIsGone(query.error));
+  useEffect(() => {
+    if (restart) window.location.assign(browserStart(kind));
+  }, [restart, kind]);
+  return query;
+}
+
+export function LoginPage({ flowId }: { flowId?: string }) {
+  const { data: flow, isError, error } = useFlow('login', flowId);
+  return (
+    <AuthCard
+      title={<FormattedMessage id="login.title" defaultMessage="Iniciar sesión" />}
+      lead={<FormattedMessage id="login.lead" defaultMessage="Entra a la cuenta de tu organización." />}
+    >
+      {flow ? (
+        <>
+          <FlowMessages messages={flow.ui.messages ?? []} />
+          <KratosForm flow={flow} groups={['password']} submitLabel={() => <FormattedMessage id="login.submit" defaultMessage="Entrar" />} />
+          <Stack gap={4} align="center">
+            <Anchor component={Link} to="/account/recovery" size="sm">
+              <FormattedMessage id="login.forgot" defaultMessage="¿Olvidaste tu contraseña?" />
+            </Anchor>
+            <Text size="sm">
+              <FormattedMessage
+                id="login.noAccount"
+                defaultMessage="¿Tu organización aún no está en Aporta? <link>Regístrala</link>"
+                values={{ link: (chunks) => <Anchor component={Link} to="/signup">{chunks}</Anchor> }}
+              />
+            </Text>
+          </Stack>
+        </>
+      ) : isError && !flowIsGone(error) ? (
+        <Text role="alert" c="red.8">
+          {error.message}
+        </Text>
+      ) : (
+        <Loading />
+      )}
+    </AuthCard>
+  );
+}
+
+export function RecoveryPage({ flowId }: { flowId?: string }) {
+  const { data: flow, isError, error } = useFlow('recovery', flowId);
+  const label = (node: KratosNode) =>
+    node.attributes.name === 'email' && flow?.state === 'sent_email' ? (
+      <FormattedMessage id="recovery.resend" defaultMessage="Enviar otro código" />
+    ) : flow?.state === 'sent_email' ? (
+      <FormattedMessage id="recovery.verify" defaultMessage="Continuar" />
+    ) : (
+      <FormattedMessage id="recovery.send" defaultMessage="Enviar código" />
+    );
+  return (
+    <AuthCard
+      title={<FormattedMessage id="recovery.title" defaultMessage="Recuperar la contraseña" />}
+      lead={
+        flow?.state === 'sent_email' ? (
+          <FormattedMessage id="recovery.leadCode" defaultMessage="Ingresa el código que te enviamos por e-mail." />
+        ) : (
+          <FormattedMessage id="recovery.lead" defaultMessage="Te enviaremos un código por e-mail para que elijas una contraseña nueva." />
+        )
+      }
+    >
+      {flow ? (
+        <>
+          <FlowMessages messages={flow.ui.messages ?? []} />
+          <KratosForm flow={flow} groups={['code']} submitLabel={label} />
+          <Anchor component={Link} to="/account/login" size="sm" ta="center">
+            <FormattedMessage id="recovery.backToLogin" defaultMessage="Volver a iniciar sesión" />
+          </Anchor>
+        </>
+      ) : isError && !flowIsGone(error) ? (
+        <Text role="alert" c="red.8">
+          {error.message}
+        </Text>
+      ) : (
+        <Loading />
+      )}
+    </AuthCard>
+  );
+}
+
+/** Kratos' settings flow, where recovery lands: choose a new password. */
+export function SettingsPage({ flowId }: { flowId?: string }) {
+  const { data: flow, isError, error } = useFlow('settings', flowId);
+  return (
+    <AuthCard title={<FormattedMessage id="settingsFlow.title" defaultMessage="Elige una contraseña nueva" />}
+      lead={<FormattedMessage id="signup.user.passwordHint" defaultMessage="Mínimo 12 caracteres, con una mayúscula y un número, sin espacios." />}>
+      {flow ? (
+        <>
+          <FlowMessages messages={flow.ui.messages ?? []} />
+          <KratosForm flow={flow} groups={['password']} submitLabel={() => <FormattedMessage id="settingsFlow.submit" defaultMessage="Guardar contraseña" />} />
+          <Anchor component={Link} to="/manage/dashboard" size="sm" ta="center">
+            <FormattedMessage id="settingsFlow.toDashboard" defaultMessage="Ir al panel" />
+          </Anchor>
+        </>
+      ) : isError && !flowIsGone(error) ? (
+        <Text role="alert" c="red.8">
+          {error.message}
+        </Text>
+      ) : (
+        <Loading />
+      )}
+    </AuthCard>
+  );
+}
+
+export function LogoutPage() {
+  const intl = useIntl();
+  useEffect(() => {
+    let cancelled = false;
+    logoutUrl()
+      .then((url) => {
+        if (!cancelled) window.location.assign(url ?? '/account/login');
+      })
+      .catch(() => {
+        if (!cancelled) window.location.assign('/account/login');
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, []);
+  return (
+    <AuthCard title={<FormattedMessage id="logout.title" defaultMessage="Cerrando sesión…" />}>
+      <Center role="status" aria-label={intl.formatMessage({ id: 'logout.title', defaultMessage: 'Cerrando sesión…' })}>
+        <Loader />
+      </Center>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,77 @@
+import { queryOptions } from '@tanstack/react-query';
+import { apiFetch } from '../../api/client';
+
+export interface Cellphone {
+  country: string;
+  number: string;
+}
+
+export interface CurrentUser {
+  uuid: string;
+  email: string;
+  cellphone: Cellphone | null;
+  first_name?: string;
+  last_name?: string;
+  full_name: string;
+  role_area?: string;
+  verifications: { email_verified: boolean; cellphone_verified: boolean };
+  role: string;
+  organization: { uuid: string; name: string; country: string; status: string };
+  abilities: string[];
+}
+
+export const currentUserQuery = () =>
+  queryOptions({
+    queryKey: ['user'],
+    queryFn: ({ signal }) => apiFetch<CurrentUser>('/manage/api/user', { signal }),
+    retry: false,
+  });
+
+export type VerificationType = 'email' | 'cellphone';
+
+export const validateEmail = (email: string) =>
+  apiFetch<{ valid: boolean }>('/internal/api/validate/email', { method: 'POST', body: { email } });
+
+export const validateCellphone = (cellphone: Cellphone) =>
+  apiFetch<{ valid: boolean; e164?: string }>('/internal/api/validate/cellphone', { method: 'POST', body: cellphone });
+
+export const validateUid = (body: { country: string; uid_type: string; uid: string }) =>
+  apiFetch<{ valid: boolean; uid?: string; formatted?: string }>('/internal/api/validate/uid', { method: 'POST', body });
+
+export interface SignupPayload {
+  user: {
+    first_name: string;
+    last_name: string;
+    email: string;
+    password: string;
+    cellphone: Cellphone;
+    organization_role_area: string;
+  };
+  organization: { name: string; uid: string; uid_type: string; country: string };
+}
+
+export const register = (payload: SignupPayload, idempotencyKey: string) =>
+  apiFetch<{ redirect_to?: string }>('/internal/api/accounts/register', {
+    method: 'POST',
+    body: payload,
+    headers: { 'Idempotency-Key': idempotencyKey },
+  });
+
+export const sendCode = (type: VerificationType) =>
+  apiFetch<{ sent: boolean }>(`/manage/api/accounts/verifications/${type}/send_code`, { method: 'POST' });
+
+export const verifyCode = (type: VerificationType, code: string) =>
+  apiFetch<{ verifications: CurrentUser['verifications'] }>(`/manage/api/accounts/verifications/${type}/verify`, {
+    method: 'POST',
+    body: { code },
+  });
+
+/** Changes the e-mail or cellphone still to verify; the server sends a new code. */
+export const changeContact = (user: { email: string } | { cellphone: Cellphone }) =>
+  apiFetch<CurrentUser>('/manage/api/user', { method: 'PUT', body: { user } });
+
+export const updateMyData = (user: { first_name?: string; last_name?: string; role_area?: string; locale?: string }) =>
+  apiFetch<CurrentUser>('/manage/api/user', { method: 'PATCH', body: { user } });
+
+export const changePassword = (body: { current_password: string; password: string }) =>
+  apiFetch<void>('/manage/api/user/password', { method: 'PUT', body });

@@ -1,0 +1,68 @@
+import { ApiError, apiFetch } from '../../api/client';
+
+/** Kratos' public API, proxied on our origin. */
+export const KRATOS = '/.ory/kratos/public';
+export const LOGIN_BROWSER = `${KRATOS}/self-service/login/browser`;
+export const RECOVERY_BROWSER = `${KRATOS}/self-service/recovery/browser`;
+export const SETTINGS_BROWSER = `${KRATOS}/self-service/settings/browser`;
+
+export interface KratosMessage {
+  id: number;
+  text: string;
+  type: 'info' | 'error' | 'success';
+}
+export interface KratosNode {
+  type: string;
+  group: string;
+  attributes: {
+    name?: string;
+    type?: string;
+    value?: unknown;
+    required?: boolean;
+    disabled?: boolean;
+    autocomplete?: string;
+    node_type?: string;
+  };
+  messages: KratosMessage[];
+  meta?: { label?: { id: number; text: string } };
+}
+export interface KratosFlow {
+  id: string;
+  state?: string;
+  ui: { action: string; method: string; nodes: KratosNode[]; messages?: KratosMessage[] };
+}
+
+export type FlowKind = 'login' | 'recovery' | 'settings';
+
+/** Reads a browser flow; throws ApiError (410 gone, 403 / 404) when the flow can no longer be used. */
+export const fetchFlow = (kind: FlowKind, id: string) =>
+  apiFetch<KratosFlow>(`${KRATOS}/self-service/${kind}/flows?id=${encodeURIComponent(id)}`);
+
+/** Where to start a fresh flow of this kind. */
+export const browserStart = (kind: FlowKind) => `${KRATOS}/self-service/${kind}/browser`;
+
+/** Asks Kratos for this session's logout URL; undefined when nobody is signed in. */
+export async function logoutUrl(): Promise<string | undefined> {
+  try {
+    const res = await apiFetch<{ logout_url: string }>(`${KRATOS}/self-service/logout/browser`);
+    return res.logout_url;
+  } catch (error) {
+    if (error instanceof ApiError && (error.status === 401 || error.status === 403)) return undefined;
+    throw error;
+  }
+}
+
+/** Kratos flow errors that mean "start again": expired, already used, or the wrong browser. */
+export function flowIsGone(error: unknown) {
+  return error instanceof ApiError && [403, 404, 410].includes(error.status);
+}
+
+export function csrfOf(flow: KratosFlow) {
+  const node = flow.ui.nodes.find((n) => n.attributes.name === 'csrf_token');
+  return typeof node?.attributes.value === 'string' ? node.attributes.value : '';
+}
+
+/** Messages of the flow and of its nodes, for one alert above the form. */
+export function flowMessages(flow: KratosFlow): KratosMessage[] {
+  return [...(flow.ui.messages ?? []), ...flow.ui.nodes.flatMap((n) => n.messages ?? [])];
+}

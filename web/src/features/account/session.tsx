@@ -1,0 +1,44 @@
+import { Center, Loader, Paper, Text } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, type ReactNode } from 'react';
+import { useIntl } from 'react-intl';
+import { ApiError } from '../../api/client';
+import { currentUserQuery, type CurrentUser } from './api';
+import { LOGIN_BROWSER } from './kratos';
+
+export const needsLogin = (error: unknown) => error instanceof ApiError && error.status === 401;
+
+/** Sends a signed-out visitor to the login flow. */
+export function useRedirectOnSignedOut(error: unknown) {
+  useEffect(() => {
+    if (needsLogin(error)) window.location.assign(LOGIN_BROWSER);
+  }, [error]);
+}
+
+export function PageLoader() {
+  const intl = useIntl();
+  return (
+    <Center py={64} role="status" aria-label={intl.formatMessage({ id: 'common.loading', defaultMessage: 'Cargando…' })}>
+      <Loader />
+    </Center>
+  );
+}
+
+export function LoadError({ error }: { error: unknown }) {
+  return (
+    <Paper withBorder radius="lg" p="lg">
+      <Text role="alert" c="red.8">
+        {error instanceof Error ? error.message : String(error)}
+      </Text>
+    </Paper>
+  );
+}
+
+/** Renders children with the signed-in user; signed-out visitors go to the login flow. */
+export function WithUser({ children }: { children: (user: CurrentUser) => ReactNode }) {
+  const { data, error, isPending } = useQuery(currentUserQuery());
+  useRedirectOnSignedOut(error);
+  if (data) return <>{children(data)}</>;
+  if (isPending || needsLogin(error)) return <PageLoader />;
+  return <LoadError error={error} />;
+}

@@ -1,0 +1,33 @@
+import { describe, expect, it, vi } from 'vitest';
+import { checkCard, paymentMethodPayload, tokenizeCard, type CardValues } from './card';
+
+const ok: CardValues = { number: '4509 9535 6623 3704', expiry: '11 / 30', cvv: '123', holder: 'APRO', idType: 'DNI', idNumber: '30.123.456' };
+const now = new Date('2026-11-22T10:00:00Z');
+
+describe('change card', () => {
+  it('accepts a valid card and flags each problem', () => {
+    expect(checkCard(ok, now)).toEqual({});
+    expect(checkCard({ ...ok, number: '4509 9535 6623 3705', expiry: '01 / 20', cvv: '12', holder: ' ', idNumber: '' }, now)).toEqual({
+      number: 'invalid', expiry: 'expired', cvv: 'invalid', holder: 'required', idNumber: 'required',
+    });
+  });
+  it('builds a payload without the number or the security code', () => {
+    const p = paymentMethodPayload(ok, { id: 'tok_1', payment_method_id: 'visa' });
+    expect(p).toMatchObject({ method_id: 'visa', bin: '450995', last_four: '3704', expiration_month: 11, expiration_year: 2030, cardholder_id_number: '30123456', gateway: { token: 'tok_1' } });
+    const json = JSON.stringify(p);
+    expect(json).not.toContain('4509953566233704');
+    expect(json).not.toContain('"123"');
+  });
+  it('tokenises at the gateway and surfaces its message on failure', async () => {
+    const good = vi.fn(async () => new Response(JSON.stringify({ id: 'tok_9' }), { status: 201 }));
+    const gateway = { tokenizer_url: 'https://tokenizer.example/', public_key: 'TEST-pk' };
+    await expect(tokenizeCard(ok, gateway, good as unknown as typeof fetch)).resolves.toEqual({ id: 'tok_9' });
+    const [url, init] = good.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe('https://tokenizer.example/v1/card_tokens?public_key=TEST-pk');
+    const body = JSON.parse(init.body as string);
+    expect(body).toMatchObject({ card_number: '4509953566233704', security_code: '123', expiration_year: 2030 });
+    const bad = vi.fn(async () => new Response(JSON.stringify({ message: 'card rejected' }), { status: 400 }));
+    await expect(tokenizeCard(ok, gateway, bad as unknown as typeof fetch)).rejects.toThrow('card rejected');
+    await expect(tokenizeCard(ok, { tokenizer_url: '', public_key: '' }, good as unknown as typeof fetch)).rejects.toThrow('tokenize_failed');
+  });
+});

@@ -1,0 +1,217 @@
+import { Alert, Checkbox, Group, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { useState, type ReactNode } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { ApiError } from '../../api/client';
+import { GenericModal } from '../../components/GenericModal';
+import { Button } from '../../components/variants';
+import { cardLayout, detectBrand, formatCardNumber, BRAND_NAMES } from '../../donate/lib/brand';
+import { EXPIRY_MAX_LENGTH, formatExpiry } from '../../donate/lib/expiry';
+import { UPGRADE_PERIODS } from '../campaign/api';
+import type { Donor, Reason, Upgrade } from './api';
+import { checkCard, type CardErrors, type CardValues } from './card';
+
+export const DOC_TYPES = ['DNI', 'CUIL', 'CUIT', 'CI', 'CC', 'CE', 'LC', 'LE', 'NIT', 'RFC', 'RUC', 'RUT', 'Otro'];
+
+/** A small form modal: runs `submit`, stays open with the server's message on failure, closes on success. */
+function FormModal({ opened, onClose, title, subtitle, children, submit, confirm, destructive }: {
+  opened: boolean; onClose: () => void; title: ReactNode; subtitle?: ReactNode; children: ReactNode;
+  submit: () => Promise<boolean>; confirm: ReactNode; destructive?: boolean;
+}) {
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const close = () => { setError(null); onClose(); };
+  const go = async () => {
+    setPending(true);
+    setError(null);
+    try {
+      if (await submit()) close();
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    } finally {
+      setPending(false);
+    }
+  };
+  return (
+    <GenericModal opened={opened} onClose={close} title={title} subtitle={subtitle} pending={pending}>
+      <form onSubmit={(e) => { e.preventDefault(); void go(); }}>
+        <Stack gap="md">
+          {children}
+          {error && <Alert color="red" variant="light" role="alert">{error}</Alert>}
+          <Group justify="flex-end">
+            <Button variant="ghost" onClick={close} disabled={pending}><FormattedMessage id="dialog.cancel" defaultMessage="Cancelar" /></Button>
+            <Button type="submit" variant={destructive ? 'destructive' : 'primary'} loading={pending}>{confirm}</Button>
+          </Group>
+        </Stack>
+      </form>
+    </GenericModal>
+  );
+}
+
+const fieldError = (e: unknown, field: string) => (e instanceof ApiError ? e.fields[field] : undefined);
+
+export function PauseDialog({ opened, onClose, reasons, defaultReason, onConfirm }: {
+  opened: boolean; onClose: () => void; reasons: Reason[]; defaultReason: string; onConfirm: (reason: string) => Promise<void>;
+}) {
+  const intl = useIntl();
+  const [reason, setReason] = useState<string | null>(null);
+  const value = reason ?? (reasons.some((r) => r.code === defaultReason) ? defaultReason : reasons[0]?.code ?? null);
+  return (
+    <FormModal opened={opened} onClose={() => { setReason(null); onClose(); }}
+      title={<FormattedMessage id="donation.pause.title" defaultMessage="Pausar donación" />}
+      subtitle={<FormattedMessage id="donation.pause.subtitle" defaultMessage="No se cobrará hasta que la reanudes." />}
+      confirm={<FormattedMessage id="donation.pause.confirm" defaultMessage="Pausar" />}
+      submit={async () => { if (!value) return false; await onConfirm(value); return true; }}>
+      <Select label={intl.formatMessage({ id: 'donation.pause.reason', defaultMessage: 'Motivo de la pausa' })} data={reasons.map((r) => ({ value: r.code, label: r.label }))}
+        value={value} onChange={setReason} allowDeselect={false} comboboxProps={{ withinPortal: true }} />
+    </FormModal>
+  );
+}
+
+export function AmountDialog({ opened, onClose, current, currency, onConfirm }: {
+  opened: boolean; onClose: () => void; current: string; currency: string; onConfirm: (amount: string) => Promise<void>;
+}) {
+  const intl = useIntl();
+  const [value, setValue] = useState(current);
+  const [err, setErr] = useState<string>();
+  return (
+    <FormModal opened={opened} onClose={onClose}
+      title={<FormattedMessage id="donation.amount.title" defaultMessage="Editar monto" />}
+      subtitle={<FormattedMessage id="donation.amount.subtitle" defaultMessage="El nuevo monto se cobrará desde el próximo período." />}
+      confirm={<FormattedMessage id="common.save" defaultMessage="Guardar" />}
+      submit={async () => {
+        const v = value.trim().replace(',', '.');
+        if (!/^\d+(\.\d{1,2})?$/.test(v) || Number(v) <= 0) { setErr(intl.formatMessage({ id: 'donation.amount.invalid', defaultMessage: 'Ingresa un monto válido.' })); return false; }
+        setErr(undefined);
+        await onConfirm(v);
+        return true;
+      }}>
+      <TextInput label={intl.formatMessage({ id: 'donation.amount.label', defaultMessage: 'Monto mensual ({currency})' }, { currency })} inputMode="decimal"
+        value={value} onChange={(e) => setValue(e.currentTarget.value)} error={err} data-autofocus />
+    </FormModal>
+  );
+}
+
+export function UpgradeDialog({ opened, onClose, upgrade, onConfirm }: {
+  opened: boolean; onClose: () => void; upgrade: Upgrade | null; onConfirm: (b: { percentage: string; period: number; auto: boolean }) => Promise<void>;
+}) {
+  const intl = useIntl();
+  const [percentage, setPercentage] = useState(upgrade?.percentage.replace(/\.00$/, '') ?? '10');
+  const [period, setPeriod] = useState(String(upgrade?.period ?? 12));
+  const [auto, setAuto] = useState(upgrade?.auto ?? true);
+  const [err, setErr] = useState<string>();
+  const periodLabel = (m: number) => m === 12
+    ? intl.formatMessage({ id: 'upgrade.period.year', defaultMessage: 'Cada año' })
+    : intl.formatMessage({ id: 'upgrade.period.months', defaultMessage: '{n, plural, one {Cada mes} other {Cada # meses}}' }, { n: m });
+  return (
+    <FormModal opened={opened} onClose={onClose}
+      title={upgrade ? <FormattedMessage id="upgrade.edit" defaultMessage="Editar incremento periódico" /> : <FormattedMessage id="upgrade.add" defaultMessage="Agregar incremento periódico" />}
+      subtitle={<FormattedMessage id="upgrade.subtitle" defaultMessage="El monto sube automáticamente en el porcentaje elegido cada período." />}
+      confirm={<FormattedMessage id="common.save" defaultMessage="Guardar" />}
+      submit={async () => {
+        const p = percentage.trim().replace(',', '.');
+        if (!/^\d+(\.\d{1,2})?$/.test(p) || Number(p) <= 0) { setErr(intl.formatMessage({ id: 'upgrade.invalid', defaultMessage: 'Ingresa un porcentaje válido (hasta dos decimales).' })); return false; }
+        setErr(undefined);
+        try {
+          await onConfirm({ percentage: p, period: Number(period), auto });
+        } catch (e) {
+          const f = fieldError(e, 'percentage');
+          if (f) { setErr(f); return false; }
+          throw e;
+        }
+        return true;
+      }}>
+      <SimpleGrid cols={{ base: 1, xs: 2 }}>
+        <TextInput label={intl.formatMessage({ id: 'upgrade.percentage', defaultMessage: 'Porcentaje' })} rightSection="%" inputMode="decimal"
+          value={percentage} onChange={(e) => setPercentage(e.currentTarget.value)} error={err} />
+        <Select label={intl.formatMessage({ id: 'upgrade.period', defaultMessage: 'Período' })} data={UPGRADE_PERIODS.map((m) => ({ value: String(m), label: periodLabel(m) }))}
+          value={period} onChange={(v) => v && setPeriod(v)} allowDeselect={false} />
+      </SimpleGrid>
+      <Checkbox label={intl.formatMessage({ id: 'upgrade.auto', defaultMessage: 'Aplicar automáticamente' })} checked={auto} onChange={(e) => setAuto(e.currentTarget.checked)} />
+    </FormModal>
+  );
+}
+
+export function ConfirmDialog({ opened, onClose, title, body, confirm, destructive, onConfirm }: {
+  opened: boolean; onClose: () => void; title: ReactNode; body: ReactNode; confirm: ReactNode; destructive?: boolean; onConfirm: () => Promise<void>;
+}) {
+  return (
+    <FormModal opened={opened} onClose={onClose} title={title} confirm={confirm} destructive={destructive} submit={async () => { await onConfirm(); return true; }}>
+      <Text size="sm">{body}</Text>
+    </FormModal>
+  );
+}
+
+type DonorFields = Pick<Donor, 'first_name' | 'last_name' | 'email' | 'phone' | 'cellphone' | 'uid_type' | 'uid_number' | 'street' | 'city' | 'state' | 'zipcode'>;
+
+export function DonorDialog({ opened, onClose, donor, onConfirm }: { opened: boolean; onClose: () => void; donor: Donor; onConfirm: (d: DonorFields) => Promise<void> }) {
+  const intl = useIntl();
+  const [v, setV] = useState<DonorFields>({ first_name: donor.first_name, last_name: donor.last_name, email: donor.email, phone: donor.phone, cellphone: donor.cellphone,
+    uid_type: donor.uid_type, uid_number: donor.uid_number, street: donor.street, city: donor.city, state: donor.state, zipcode: donor.zipcode });
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const f = (k: keyof DonorFields, label: string) => (
+    <TextInput label={label} value={v[k]} onChange={(e) => { const val = e.currentTarget.value; setV((p) => ({ ...p, [k]: val })); }} error={errors[k]} />
+  );
+  return (
+    <FormModal opened={opened} onClose={onClose} title={<FormattedMessage id="donor.edit" defaultMessage="Editar donante" />} confirm={<FormattedMessage id="common.save" defaultMessage="Guardar" />}
+      submit={async () => {
+        try { await onConfirm(v); setErrors({}); return true; } catch (e) { if (e instanceof ApiError && Object.keys(e.fields).length) { setErrors(e.fields); } throw e; }
+      }}>
+      <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
+        {f('first_name', intl.formatMessage({ id: 'donor.firstName', defaultMessage: 'Nombre' }))}
+        {f('last_name', intl.formatMessage({ id: 'donor.lastName', defaultMessage: 'Apellido' }))}
+        {f('email', intl.formatMessage({ id: 'donor.email', defaultMessage: 'Correo electrónico' }))}
+        {f('cellphone', intl.formatMessage({ id: 'donor.cellphone', defaultMessage: 'Celular' }))}
+        <Select label={intl.formatMessage({ id: 'donor.uidType', defaultMessage: 'Tipo de documento' })} data={DOC_TYPES} value={v.uid_type || null} onChange={(x) => setV((p) => ({ ...p, uid_type: x ?? '' }))} />
+        {f('uid_number', intl.formatMessage({ id: 'donor.uidNumber', defaultMessage: 'Número de documento' }))}
+        {f('street', intl.formatMessage({ id: 'donor.street', defaultMessage: 'Dirección' }))}
+        {f('city', intl.formatMessage({ id: 'donor.city', defaultMessage: 'Ciudad' }))}
+      </SimpleGrid>
+    </FormModal>
+  );
+}
+
+export function CardDialog({ opened, onClose, donor, onConfirm }: { opened: boolean; onClose: () => void; donor: Donor; onConfirm: (v: CardValues) => Promise<void> }) {
+  const intl = useIntl();
+  const [v, setV] = useState<CardValues>({ number: '', expiry: '', cvv: '', holder: '', idType: donor.uid_type || 'DNI', idNumber: donor.uid_number });
+  const [errors, setErrors] = useState<CardErrors>({});
+  const brand = detectBrand(v.number);
+  const layout = cardLayout(brand);
+  const msg = (k: keyof CardValues) => {
+    const e = errors[k];
+    if (!e) return undefined;
+    if (e === 'required') return intl.formatMessage({ id: 'card.required', defaultMessage: 'Este campo es requerido' });
+    if (e === 'expired') return intl.formatMessage({ id: 'card.expired', defaultMessage: 'La tarjeta está vencida' });
+    if (e === 'type') return intl.formatMessage({ id: 'card.type', defaultMessage: 'No reconocemos el tipo de tarjeta' });
+    return intl.formatMessage({ id: 'card.invalid', defaultMessage: 'El dato no es válido' });
+  };
+  const set = (k: keyof CardValues, val: string) => setV((p) => ({ ...p, [k]: val }));
+  return (
+    <FormModal opened={opened} onClose={() => { setV((p) => ({ ...p, number: '', cvv: '', expiry: '' })); setErrors({}); onClose(); }}
+      title={<FormattedMessage id="card.title" defaultMessage="Cambiar medio de pago" />}
+      subtitle={<FormattedMessage id="card.subtitle" defaultMessage="Los datos de la tarjeta van directo a la pasarela de pago; Aporta solo guarda la marca y los últimos 4 dígitos." />}
+      confirm={<FormattedMessage id="card.confirm" defaultMessage="Guardar tarjeta" />}
+      submit={async () => {
+        const e = checkCard(v);
+        setErrors(e);
+        if (Object.keys(e).length) return false;
+        await onConfirm(v);
+        setV((p) => ({ ...p, number: '', cvv: '', expiry: '' }));
+        return true;
+      }}>
+      <TextInput label={intl.formatMessage({ id: 'card.number', defaultMessage: 'Número de tarjeta' })} inputMode="numeric" autoComplete="cc-number"
+        value={v.number} maxLength={layout.maxLength} onChange={(e) => set('number', formatCardNumber(e.currentTarget.value, cardLayout(detectBrand(e.currentTarget.value))))}
+        error={msg('number')} rightSection={brand !== 'unknown' ? <Text size="xs" fw={700} data-brand={brand}>{BRAND_NAMES[brand]}</Text> : null} rightSectionWidth={90} />
+      <SimpleGrid cols={2} spacing="sm">
+        <TextInput label={intl.formatMessage({ id: 'card.expiry', defaultMessage: 'Vencimiento' })} placeholder="MM / AA" inputMode="numeric" autoComplete="cc-exp" maxLength={EXPIRY_MAX_LENGTH}
+          value={v.expiry} onChange={(e) => set('expiry', formatExpiry(e.currentTarget.value, v.expiry))} error={msg('expiry')} />
+        <TextInput label={intl.formatMessage({ id: 'card.cvv', defaultMessage: 'Código de seguridad' })} inputMode="numeric" autoComplete="cc-csc" maxLength={layout.cvvLength === 4 ? 4 : 4}
+          value={v.cvv} onChange={(e) => set('cvv', e.currentTarget.value.replace(/\D/g, ''))} error={msg('cvv')} />
+      </SimpleGrid>
+      <TextInput label={intl.formatMessage({ id: 'card.holder', defaultMessage: 'Nombre del titular (como figura en la tarjeta)' })} autoComplete="cc-name" value={v.holder} onChange={(e) => set('holder', e.currentTarget.value)} error={msg('holder')} />
+      <SimpleGrid cols={2} spacing="sm">
+        <Select label={intl.formatMessage({ id: 'card.idType', defaultMessage: 'Documento del titular' })} data={DOC_TYPES} value={v.idType} onChange={(x) => set('idType', x ?? 'DNI')} allowDeselect={false} />
+        <TextInput label={intl.formatMessage({ id: 'card.idNumber', defaultMessage: 'Número de documento del titular' })} inputMode="numeric" value={v.idNumber} onChange={(e) => set('idNumber', e.currentTarget.value)} error={msg('idNumber')} />
+      </SimpleGrid>
+    </FormModal>
+  );
+}

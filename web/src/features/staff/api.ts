@@ -1,0 +1,66 @@
+import { queryOptions } from '@tanstack/react-query';
+import { apiFetch } from '../../api/client';
+import type { Organization } from '../documents/api';
+
+export interface WaitingOrganization {
+  id: string;
+  name: string;
+  country: string;
+  status: string;
+  review_requested_at: string;
+  review_due_at: string;
+  hours_left: number;
+  overdue: boolean;
+  reminded_at: string | null;
+}
+
+export interface AuditEntry {
+  id: number;
+  staff_user_id: string;
+  staff_email: string;
+  action: 'approve_document' | 'reject_document' | 'enable_account' | 'view_attachment' | string;
+  document_type: string | null;
+  attachment_id: string | null;
+  reason: string | null;
+  created_at: string;
+}
+
+export interface StaffOrganization extends Organization {
+  review: { requested_at: string; due_at: string; hours_left: number; open: boolean; reminded_at: string | null } | null;
+  audit_log: AuditEntry[];
+}
+
+export const waitingQuery = () =>
+  queryOptions({
+    queryKey: ['staff', 'organizations'],
+    queryFn: async ({ signal }) => (await apiFetch<{ organizations: WaitingOrganization[] }>('/staff/api/organizations', { signal })).organizations ?? [],
+    retry: false,
+    refetchInterval: 60_000,
+  });
+
+export const staffOrganizationQuery = (id: string) =>
+  queryOptions({
+    queryKey: ['staff', 'organization', id],
+    queryFn: ({ signal }) => apiFetch<StaffOrganization>(`/staff/api/organizations/${id}`, { signal }),
+    retry: false,
+  });
+
+const base = (org: string) => `/staff/api/organizations/${org}`;
+
+export const approveDocument = (org: string, type: string) => apiFetch<StaffOrganization>(`${base(org)}/documents/${type}/approve`, { method: 'POST' });
+
+export const rejectDocument = (org: string, type: string, reason: string) =>
+  apiFetch<StaffOrganization>(`${base(org)}/documents/${type}/reject`, { method: 'POST', body: { reason } });
+
+export const enableAccount = (org: string) => apiFetch<StaffOrganization>(`${base(org)}/enable`, { method: 'POST' });
+
+/** Oldest request first (the server already sorts; this keeps the order if it ever does not). */
+export function byOldest(list: WaitingOrganization[]) {
+  return [...list].sort((a, b) => a.review_requested_at.localeCompare(b.review_requested_at));
+}
+
+/** Whole hours left on the 48 h target from the due date, never negative. */
+export function hoursLeft(dueAt: string, now: Date = new Date()) {
+  const ms = new Date(dueAt).getTime() - now.getTime();
+  return ms <= 0 ? 0 : Math.ceil(ms / 3_600_000);
+}

@@ -1,0 +1,332 @@
+import { Badge, Group, Paper, PasswordInput, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { defineMessages, FormattedMessage, useIntl } from 'react-intl';
+import { ApiError } from '../../api/client';
+import { GenericModal } from '../../components/GenericModal';
+import { SaveStatusBanner } from '../../components/SaveStatusBanner';
+import { showToast } from '../../components/Toasts';
+import { useSaveStatus } from '../../components/useSaveStatus';
+import { Button } from '../../components/variants';
+import { changePassword, updateMyData, type CurrentUser } from '../account/api';
+import { checkEmail, checkPassword, checkPersonName } from '../account/rules';
+import { LoadError, PageLoader } from '../account/session';
+import { discardUser, inviteUser, reactivateUser, usersQuery, type Invitation, type OrgUser } from './api';
+
+const errorText = (e: unknown) => (e instanceof ApiError ? Object.values(e.fields)[0] ?? e.message : e instanceof Error ? e.message : String(e));
+const ROLES = ['administrator', 'operator', 'supervisor'] as const;
+const roleNames = defineMessages({
+  administrator: { id: 'users.role.administrator', defaultMessage: 'Administración' },
+  operator: { id: 'users.role.operator', defaultMessage: 'Operación' },
+  supervisor: { id: 'users.role.supervisor', defaultMessage: 'Supervisión' },
+});
+
+function RoleName({ role }: { role: string }) {
+  switch (role) {
+    case 'administrator':
+      return <FormattedMessage id="users.role.administrator" defaultMessage="Administración" />;
+    case 'operator':
+      return <FormattedMessage id="users.role.operator" defaultMessage="Operación" />;
+    case 'supervisor':
+      return <FormattedMessage id="users.role.supervisor" defaultMessage="Supervisión" />;
+    default:
+      return <>{role}</>;
+  }
+}
+
+export function UsersPage({ me }: { me: CurrentUser }) {
+  const save = useSaveStatus();
+  return (
+    <Stack gap="lg">
+      <SaveStatusBanner status={save.status} visible={save.visible} />
+      <Title order={1} size="h2">
+        <FormattedMessage id="users.title" defaultMessage="Usuarios" />
+      </Title>
+      <UserList me={me} />
+      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
+        <MyData me={me} track={save.track} />
+        <ChangePassword />
+      </SimpleGrid>
+    </Stack>
+  );
+}
+
+function UserList({ me }: { me: CurrentUser }) {
+  const intl = useIntl();
+  const queryClient = useQueryClient();
+  const { data, error, isPending } = useQuery(usersQuery());
+  const [inviting, setInviting] = useState(false);
+  const [busy, setBusy] = useState<string>();
+  const canManage = me.abilities.includes('manage_users') || me.role === 'administrator';
+
+  const act = async (u: OrgUser, work: () => Promise<unknown>) => {
+    setBusy(u.uuid);
+    try {
+      await work();
+      await queryClient.invalidateQueries({ queryKey: ['users'] });
+    } catch (e) {
+      showToast({ type: 'fail', message: errorText(e) });
+    } finally {
+      setBusy(undefined);
+    }
+  };
+
+  return (
+    <Paper withBorder radius="lg" p={{ base: 'md', sm: 'lg' }} component="section" aria-labelledby="users-list">
+      <Group justify="space-between" mb="md">
+        <Title order={2} size="h4" id="users-list">
+          <FormattedMessage id="users.list" defaultMessage="Equipo" />
+        </Title>
+        {canManage && (
+          <Button onClick={() => setInviting(true)}>
+            <FormattedMessage id="users.invite" defaultMessage="Invitar usuario" />
+          </Button>
+        )}
+      </Group>
+      {isPending ? (
+        <PageLoader />
+      ) : !data ? (
+        <LoadError error={error} />
+      ) : (
+        <Table.ScrollContainer minWidth={560}>
+          <Table verticalSpacing="sm">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th scope="col">
+                  <FormattedMessage id="users.col.name" defaultMessage="Nombre" />
+                </Table.Th>
+                <Table.Th scope="col">
+                  <FormattedMessage id="users.col.role" defaultMessage="Rol" />
+                </Table.Th>
+                <Table.Th scope="col">
+                  <FormattedMessage id="users.col.state" defaultMessage="Estado" />
+                </Table.Th>
+                <Table.Th scope="col">
+                  <span style={{ position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)' }}>
+                    <FormattedMessage id="users.col.actions" defaultMessage="Acciones" />
+                  </span>
+                </Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {data.map((u) => (
+                <Table.Tr key={u.uuid}>
+                  <Table.Td>
+                    <Text fw={600} size="sm">
+                      {u.full_name || u.email}
+                    </Text>
+                    <Text size="xs" c="dimmed">
+                      {u.email}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <RoleName role={u.role} />
+                  </Table.Td>
+                  <Table.Td>
+                    {u.discarded_at ? (
+                      <Badge color="gray" variant="light">
+                        <FormattedMessage id="users.discarded" defaultMessage="Dado de baja" />
+                      </Badge>
+                    ) : !u.last_login_at ? (
+                      <Badge color="blue" variant="light">
+                        <FormattedMessage id="users.invited" defaultMessage="Invitación enviada" />
+                      </Badge>
+                    ) : (
+                      <Badge color="green" variant="light">
+                        <FormattedMessage id="users.active" defaultMessage="Activo" />
+                      </Badge>
+                    )}
+                  </Table.Td>
+                  <Table.Td ta="right">
+                    {canManage && u.uuid !== me.uuid && (
+                      <Button
+                        size="sm"
+                        variant={u.discarded_at ? 'outline' : 'ghost'}
+                        loading={busy === u.uuid}
+                        onClick={() => act(u, () => (u.discarded_at ? reactivateUser(u.uuid) : discardUser(u.uuid)))}
+                        aria-label={intl.formatMessage(
+                          u.discarded_at
+                            ? { id: 'users.reactivateNamed', defaultMessage: 'Reactivar a {name}' }
+                            : { id: 'users.discardNamed', defaultMessage: 'Dar de baja a {name}' },
+                          { name: u.full_name || u.email },
+                        )}
+                      >
+                        {u.discarded_at ? (
+                          <FormattedMessage id="users.reactivate" defaultMessage="Reactivar" />
+                        ) : (
+                          <FormattedMessage id="users.discard" defaultMessage="Dar de baja" />
+                        )}
+                      </Button>
+                    )}
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      <InviteDialog opened={inviting} onClose={() => setInviting(false)} />
+    </Paper>
+  );
+}
+
+function InviteDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+  const intl = useIntl();
+  const queryClient = useQueryClient();
+  const [invitation, setInvitation] = useState<Invitation>({ email: '', first_name: '', last_name: '', role: 'operator' });
+  const [errors, setErrors] = useState<Partial<Record<keyof Invitation, string>>>({});
+  const [saving, setSaving] = useState(false);
+  const set = (field: keyof Invitation) => (value: string) => setInvitation((prev) => ({ ...prev, [field]: value }));
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const trimmed = { ...invitation, email: invitation.email.trim(), first_name: invitation.first_name.trim(), last_name: invitation.last_name.trim() };
+    const local: Partial<Record<keyof Invitation, string>> = {};
+    const emailProblem = checkEmail(trimmed.email);
+    if (emailProblem) local.email = intl.formatMessage(emailProblem);
+    for (const field of ['first_name', 'last_name'] as const) {
+      if (!trimmed[field]) local[field] = intl.formatMessage({ id: 'form.required', defaultMessage: 'Este campo es requerido' });
+    }
+    setErrors(local);
+    if (Object.keys(local).length > 0) return;
+    setSaving(true);
+    try {
+      await inviteUser(trimmed);
+      await queryClient.invalidateQueries({ queryKey: ['users'] });
+      showToast({ type: 'success', message: intl.formatMessage({ id: 'users.invitedToast', defaultMessage: 'Enviamos la invitación a {email}.' }, { email: trimmed.email }) });
+      setInvitation({ email: '', first_name: '', last_name: '', role: 'operator' });
+      onClose();
+    } catch (e) {
+      // Field errors come keyed by the request's field names; anything else shows under the e-mail.
+      const fields = e instanceof ApiError ? e.fields : undefined;
+      setErrors(fields && Object.keys(fields).length > 0 ? fields : { email: errorText(e) });
+    } finally {
+      setSaving(false);
+    }
+  };
+  return (
+    <GenericModal
+      opened={opened}
+      onClose={onClose}
+      pending={saving}
+      title={<FormattedMessage id="users.inviteTitle" defaultMessage="Invitar usuario" />}
+      subtitle={<FormattedMessage id="users.inviteSubtitle" defaultMessage="Recibirá un e-mail con un enlace para elegir su contraseña." />}
+    >
+      <form onSubmit={submit} noValidate>
+        <Stack gap="md">
+          <SimpleGrid cols={{ base: 1, xs: 2 }}>
+            <TextInput label={<FormattedMessage id="signup.user.first" defaultMessage="Nombre" />} required value={invitation.first_name} onChange={(e) => set('first_name')(e.currentTarget.value)} error={errors.first_name} data-autofocus />
+            <TextInput label={<FormattedMessage id="signup.user.last" defaultMessage="Apellido" />} required value={invitation.last_name} onChange={(e) => set('last_name')(e.currentTarget.value)} error={errors.last_name} />
+          </SimpleGrid>
+          <TextInput label={<FormattedMessage id="signup.user.email" defaultMessage="E-mail" />} type="email" required value={invitation.email} onChange={(e) => set('email')(e.currentTarget.value)} error={errors.email} />
+          <Select
+            label={<FormattedMessage id="users.col.role" defaultMessage="Rol" />}
+            data={ROLES.map((r) => ({ value: r, label: intl.formatMessage(roleNames[r]) }))}
+            value={invitation.role}
+            allowDeselect={false}
+            onChange={(v) => set('role')(v ?? 'operator')}
+            error={errors.role}
+          />
+          <Group justify="flex-end">
+            <Button type="button" variant="ghost" onClick={onClose} disabled={saving}>
+              <FormattedMessage id="dialog.cancel" defaultMessage="Cancelar" />
+            </Button>
+            <Button type="submit" loading={saving}>
+              <FormattedMessage id="users.sendInvite" defaultMessage="Enviar invitación" />
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </GenericModal>
+  );
+}
+
+function MyData({ me, track }: { me: CurrentUser; track: <T>(save: () => Promise<T>) => Promise<T | undefined> }) {
+  const intl = useIntl();
+  const queryClient = useQueryClient();
+  const [first, setFirst] = useState(me.first_name ?? me.full_name.split(' ')[0] ?? '');
+  const [last, setLast] = useState(me.last_name ?? me.full_name.split(' ').slice(1).join(' '));
+  const [errors, setErrors] = useState<{ first?: string; last?: string }>({});
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const f = checkPersonName(first, 'first');
+    const l = checkPersonName(last, 'last');
+    setErrors({ first: f && intl.formatMessage(f), last: l && intl.formatMessage(l) });
+    if (f || l) return;
+    const updated = await track(() => updateMyData({ first_name: first.trim(), last_name: last.trim() }));
+    if (updated) queryClient.setQueryData(['user'], updated);
+  };
+  return (
+    <Paper withBorder radius="lg" p={{ base: 'md', sm: 'lg' }} component="section" aria-labelledby="my-data">
+      <form onSubmit={submit} noValidate>
+        <Stack gap="md">
+          <Title order={2} size="h4" id="my-data">
+            <FormattedMessage id="users.myData" defaultMessage="Mis datos" />
+          </Title>
+          <TextInput label={<FormattedMessage id="signup.user.first" defaultMessage="Nombre" />} required value={first} onChange={(e) => setFirst(e.currentTarget.value)} error={errors.first} autoComplete="given-name" />
+          <TextInput label={<FormattedMessage id="signup.user.last" defaultMessage="Apellido" />} required value={last} onChange={(e) => setLast(e.currentTarget.value)} error={errors.last} autoComplete="family-name" />
+          <TextInput label={<FormattedMessage id="signup.user.email" defaultMessage="E-mail" />} value={me.email} readOnly disabled />
+          <Group justify="flex-end">
+            <Button type="submit">
+              <FormattedMessage id="common.save" defaultMessage="Guardar" />
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Paper>
+  );
+}
+
+function ChangePassword() {
+  const intl = useIntl();
+  const [current, setCurrent] = useState('');
+  const [next, setNext] = useState('');
+  const [errors, setErrors] = useState<{ current?: string; next?: string }>({});
+  const [saving, setSaving] = useState(false);
+  const toggle = { 'aria-label': intl.formatMessage({ id: 'signup.user.passwordToggle', defaultMessage: 'Mostrar u ocultar la contraseña' }) };
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const n = checkPassword(next);
+    const c = current ? undefined : intl.formatMessage({ id: 'account.rule.passwordRequired', defaultMessage: 'Ingresa una contraseña.' });
+    setErrors({ current: c, next: n && intl.formatMessage(n) });
+    if (n || c) return;
+    setSaving(true);
+    try {
+      await changePassword({ current_password: current, password: next });
+      setCurrent('');
+      setNext('');
+      showToast({ type: 'success', message: intl.formatMessage({ id: 'users.passwordChanged', defaultMessage: 'Tu contraseña se cambió.' }) });
+    } catch (e) {
+      const fields = e instanceof ApiError ? e.fields : {};
+      setErrors({ current: fields.current_password, next: fields.password ?? (fields.current_password ? undefined : errorText(e)) });
+    } finally {
+      setSaving(false);
+    }
+  };
+  return (
+    <Paper withBorder radius="lg" p={{ base: 'md', sm: 'lg' }} component="section" aria-labelledby="change-pw">
+      <form onSubmit={submit} noValidate>
+        <Stack gap="md">
+          <Title order={2} size="h4" id="change-pw">
+            <FormattedMessage id="users.changePassword" defaultMessage="Cambiar contraseña" />
+          </Title>
+          <PasswordInput label={<FormattedMessage id="users.currentPassword" defaultMessage="Contraseña actual" />} required autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.currentTarget.value)} error={errors.current} visibilityToggleButtonProps={toggle} />
+          <PasswordInput
+            label={<FormattedMessage id="users.newPassword" defaultMessage="Contraseña nueva" />}
+            description={<FormattedMessage id="signup.user.passwordHint" defaultMessage="Mínimo 12 caracteres, con una mayúscula y un número, sin espacios." />}
+            required
+            autoComplete="new-password"
+            value={next}
+            onChange={(e) => setNext(e.currentTarget.value)}
+            error={errors.next}
+            visibilityToggleButtonProps={toggle}
+          />
+          <Group justify="flex-end">
+            <Button type="submit" loading={saving}>
+              <FormattedMessage id="users.changePassword" defaultMessage="Cambiar contraseña" />
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Paper>
+  );
+}

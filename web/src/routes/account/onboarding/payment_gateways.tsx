@@ -1,0 +1,7 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { WithUser } from '../../../features/account/session';
+import { PaymentGatewaysPage } from '../../../features/onboarding/PaymentGatewaysPage';
+
+export const Route = createFileRoute('/account/onboarding/payment_gateways')({
+  component: () => <WithUser>{() => <PaymentGatewaysPage />}</WithUser>,
+});

@@ -1,0 +1,4 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { MailboxPage } from '../../features/account/MailboxPage';
+
+export const Route = createFileRoute('/dev/mailbox')({ component: MailboxPage });

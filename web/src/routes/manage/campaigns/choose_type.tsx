@@ -1,0 +1,4 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { ChooseTypePage } from '../../../features/campaign/ChooseTypePage';
+
+export const Route = createFileRoute('/manage/campaigns/choose_type')({ component: ChooseTypePage });

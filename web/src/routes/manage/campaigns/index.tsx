@@ -1,0 +1,4 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { CampaignListPage } from '../../../features/campaign/CampaignListPage';
+
+export const Route = createFileRoute('/manage/campaigns/')({ component: CampaignListPage });

@@ -1,0 +1,10 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { WithUser } from '../../../features/account/session';
+import { DonationDetailPage } from '../../../features/donations/DonationDetailPage';
+
+export const Route = createFileRoute('/manage/donations/$uuid')({
+  component: function DonationRoute() {
+    const { uuid } = Route.useParams();
+    return <WithUser>{(me) => <DonationDetailPage me={me} uuid={uuid} />}</WithUser>;
+  },
+});

@@ -1,0 +1,12 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { TransactionsPage } from '../../features/transactions/TransactionsPage';
+import { transactionsSearch } from '../../features/transactions/search';
+
+export const Route = createFileRoute('/manage/transactions')({
+  validateSearch: transactionsSearch,
+  component: function TransactionsRoute() {
+    const search = Route.useSearch();
+    const navigate = Route.useNavigate();
+    return <TransactionsPage search={search} onSearch={(next) => navigate({ search: (prev) => ({ locale: (prev as { locale?: string }).locale, ...next }), replace: true })} />;
+  },
+});
