@@ -3,7 +3,7 @@ SHELL := /bin/bash
 GO    ?= go
 export PATH := $(HOME)/.cache/aporta/bin:$(PATH)
 
-.PHONY: dev test install build build-web build-go test-go test-web test-e2e workflowcheck bench vet
+.PHONY: dev test install build build-web build-go test-go test-web test-e2e workflowcheck bench seed-large vet
 
 ## dev: install what is missing, build, and run the whole stack on this machine (Ctrl-C stops it)
 dev: install build
@@ -35,3 +35,11 @@ workflowcheck:
 ## bench: benchmarks against a fresh test stack; each figure is printed beside a reference measured in the same run
 bench: install build
 	deploy/stack.sh test deploy/run-bench.sh
+
+## seed-large: one organisation with 1,000,000 donations and ~12,000,000 transactions over 5 years in the AR shard
+## (issue 6 "Scale"); prints how long it took. It writes into the stack whose environment it is given: with no
+## APORTA_SHARD_DSNS set it sources .data/env, so `make dev` must be running in another terminal. Sizes:
+## SEED_LARGE_ARGS="-donations 100000 -transactions 1200000".
+seed-large:
+	@if [[ -z "$${APORTA_SHARD_DSNS:-}" ]]; then [[ -f .data/env ]] || { echo "no .data/env: start the dev stack with make dev first" >&2; exit 1; }; source .data/env; fi; \
+	$(GO) run ./deploy/seedlarge $(SEED_LARGE_ARGS)

@@ -25,6 +25,11 @@ import (
 func main() {
 	duration := flag.Duration("duration", 10*time.Second, "how long each case runs")
 	concurrency := flag.Int("concurrency", 16, "concurrent clients")
+	var dash dashboardOptions
+	flag.Int64Var(&dash.donations, "dashboard-donations", 100_000, "donations of the dashboard's organisation when no seed-large one exists")
+	flag.Int64Var(&dash.transactions, "dashboard-transactions", 1_200_000, "transactions of the dashboard's organisation when seeded here")
+	flag.IntVar(&dash.concurrency, "dashboard-concurrency", 4, "concurrent clients of the dashboard cases")
+	skipDashboard := flag.Bool("skip-dashboard", false, "skip the dashboard cases (they seed a large organisation)")
 	flag.Parse()
 	ctx := context.Background()
 	cfg, err := config.FromEnv()
@@ -78,6 +83,10 @@ func main() {
 		run(get(base+"/readyz"), *concurrency, *duration), run(get(base+"/healthz"), *concurrency, *duration))
 	compare("GET /api/public/campaigns/{slug}", "bare pgx: route + shard row",
 		run(get(base+"/api/public/campaigns/"+slug), *concurrency, *duration), run(bare, *concurrency, *duration))
+	if !*skipDashboard {
+		dash.duration = *duration
+		benchDashboard(ctx, cfg, t, dash)
+	}
 }
 
 func setup(ctx context.Context, t *tenants.Tenants) string {
