@@ -1,19 +1,11 @@
 import { call, PublicApiError, type PublicCampaign } from './api';
 import { type Brand, cleanNumber } from './lib/brand';
+import { type CardToken, type GatewayError, requestCardToken } from './lib/tokenizer';
 import { parseExpiry } from './lib/expiry';
 import { toDecimal } from './lib/money';
 import type { FieldError } from './validate';
 import type { Values } from './validate';
 
-/** The tokeniser's base URL: the gateway's own origin, which the API names. Never ours: card data must not reach Aporta. */
-export function tokenizerBase(c: PublicCampaign): string {
-  const url = c.gateway.tokenizer_url;
-  if (!url) throw new SubmitFailure({ key: 'submitFailed' });
-  return url.replace(/\/$/, '');
-}
-
-interface CardToken { id: string; payment_method_id?: string; first_six_digits?: string; last_four_digits?: string }
-interface GatewayError { message?: string; cause?: { code?: string | number; description?: string }[] }
 
 /** A failure to show above the donate button. */
 export class SubmitFailure extends Error {
@@ -37,31 +29,15 @@ export function causeMessage(err: GatewayError): SubmitFailure {
 
 /** Sends the card to the gateway's tokeniser — the only place the number and security code ever go. */
 export async function tokenize(c: PublicCampaign, v: Values, idType: string, idNumber: string): Promise<CardToken> {
-  const exp = parseExpiry(v.expiry)!;
-  const key = c.gateway.public_key ? `?public_key=${encodeURIComponent(c.gateway.public_key)}` : '';
-  let res: Response;
   try {
-    res = await fetch(`${tokenizerBase(c)}/v1/card_tokens${key}`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-      credentials: 'omit',
-      body: JSON.stringify({
-        card_number: cleanNumber(v.cardNumber),
-        security_code: v.cvv,
-        expiration_month: exp.month,
-        expiration_year: exp.year,
-        cardholder: {
-          name: v.holderName.trim() || `${v.firstName} ${v.lastName}`.trim(),
-          identification: { type: idType || 'Otro', number: idNumber.replace(/\D/g, '') },
-        },
-      }),
+    return await requestCardToken(c.gateway, {
+      number: v.cardNumber, cvv: v.cvv, expiry: v.expiry, idType, idNumber,
+      holderName: v.holderName.trim() || `${v.firstName} ${v.lastName}`.trim(),
     });
-  } catch {
-    throw new SubmitFailure({ key: 'submitFailed' });
+  } catch (e) {
+    if (e instanceof Error) throw new SubmitFailure({ key: 'submitFailed' });
+    throw causeMessage(e as GatewayError);
   }
-  const body = (await res.json().catch(() => ({}))) as CardToken & GatewayError;
-  if (!res.ok || !body.id) throw causeMessage(body);
-  return body;
 }
 
 /** The API's answer: status approved | planned | in_process, the instant thank-you message with its short codes filled. */

@@ -2,6 +2,7 @@
 import { checkCardNumber, cleanNumber, detectBrand, validCvv, type Brand } from '../../donate/lib/brand';
 import { checkExpiry, parseExpiry } from '../../donate/lib/expiry';
 import { causeMessage } from '../../donate/submit';
+import { type CardToken, type GatewayError, requestCardToken, type Tokenizer } from '../../donate/lib/tokenizer';
 
 export interface CardValues { number: string; expiry: string; cvv: string; holder: string; idType: string; idNumber: string }
 export type CardErrors = Partial<Record<keyof CardValues, 'required' | 'invalid' | 'type' | 'expired'>>;
@@ -20,39 +21,19 @@ export function checkCard(v: CardValues, now = new Date()): CardErrors {
   return e;
 }
 
-export interface CardToken { id: string; payment_method_id?: string }
-
-/** Where the browser tokenises cards (the donation detail names it): the gateway's origin, never ours. */
-export interface Tokenizer { tokenizer_url: string; public_key: string }
+export type { CardToken, Tokenizer } from '../../donate/lib/tokenizer';
 
 /** Tokenises the card at the gateway's tokeniser from the browser: the number and code go nowhere else. */
 export async function tokenizeCard(v: CardValues, gateway: Tokenizer, fetcher: typeof fetch = fetch): Promise<CardToken> {
-  const exp = parseExpiry(v.expiry)!;
-  if (!gateway.tokenizer_url) throw new Error('tokenize_failed');
-  const key = gateway.public_key ? `?public_key=${encodeURIComponent(gateway.public_key)}` : '';
-  let res: Response;
   try {
-    res = await fetcher(`${gateway.tokenizer_url.replace(/\/$/, '')}/v1/card_tokens${key}`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-      credentials: 'omit',
-      body: JSON.stringify({
-        card_number: cleanNumber(v.number),
-        security_code: v.cvv.trim(),
-        expiration_month: exp.month,
-        expiration_year: exp.year,
-        cardholder: { name: v.holder.trim(), identification: { type: v.idType || 'Otro', number: v.idNumber.replace(/\D/g, '') } },
-      }),
-    });
-  } catch {
-    throw new Error('tokenize_failed');
-  }
-  const body = (await res.json().catch(() => ({}))) as CardToken & { message?: string; cause?: { code?: string | number; description?: string }[] };
-  if (!res.ok || !body.id) {
-    const f = causeMessage(body);
+    return await requestCardToken(gateway, {
+      number: v.number, cvv: v.cvv, expiry: v.expiry, holderName: v.holder, idType: v.idType, idNumber: v.idNumber,
+    }, fetcher);
+  } catch (e) {
+    if (e instanceof Error) throw new Error('tokenize_failed');
+    const f = causeMessage(e as GatewayError);
     throw new Error(f.text ?? f.error.key);
   }
-  return body;
 }
 
 /** The body of POST …/payment_method: the public form's payment_method shape, with the token and non-secret card facts only. */
