@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,7 +19,6 @@ import (
 
 	"github.com/aporta/aporta/api/gateway/mercadopago"
 	"github.com/aporta/aporta/api/gateway/sandbox"
-	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/tenants/tenantstest"
 	"github.com/aporta/aporta/workflows/collection"
 )
@@ -113,7 +111,7 @@ func TestChargesSurviveWorkerKilledAtRandom(t *testing.T) {
 		periods        = 4
 		killsPerPeriod = 3
 	)
-	s := newKillStack(t)
+	s := newBareStack(t, "collection-kill-") // the worker runs in its own process
 	ids := make([]uuid.UUID, donations)
 	for i := range ids {
 		ids[i], _ = s.donation("APRO")
@@ -199,32 +197,6 @@ func TestChargesSurviveWorkerKilledAtRandom(t *testing.T) {
 	for _, id := range ids {
 		s.update(id, collection.UpdateDiscard, collection.DiscardRequest{Actor: "it", Reason: "test over"})
 	}
-}
-
-// newKillStack is newStack without the in-process worker: the worker runs in its own process.
-func newKillStack(t *testing.T) *stack {
-	t.Helper()
-	cfg := tenantstest.Config(t)
-	tt := tenantstest.Open(t)
-	ctx := context.Background()
-
-	sb, err := sandbox.New(sandbox.Options{Currency: "ARS"})
-	require.NoError(t, err)
-	srv := httptest.NewServer(sb)
-	t.Cleanup(srv.Close)
-	mp := mercadopago.Config{BaseURL: srv.URL, AccessToken: "test-token", Currency: "ARS", Timeout: 700 * time.Millisecond}
-	gw, err := mercadopago.New(mp)
-	require.NoError(t, err)
-	c, err := client.Dial(client.Options{HostPort: cfg.TemporalAddr, Namespace: cfg.TemporalNS})
-	require.NoError(t, err)
-	t.Cleanup(c.Close)
-
-	org := uuid.New()
-	require.NoError(t, tt.CreateOrganization(ctx, tenants.Organization{ID: org, Name: "Fundación Muerte Súbita", Country: "AR", Status: "enabled"}, tz))
-	scope, err := tt.ForOrganization(ctx, org)
-	require.NoError(t, err)
-	return &stack{t: t, tenants: tt, temporal: c, gw: gw, sandbox: srv.URL, scope: scope, org: org,
-		queue: "collection-kill-" + uuid.NewString()}
 }
 
 // collectNowOnce sends collect-now with a fixed update id, retrying while the worker is down: the

@@ -4,11 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -17,7 +15,6 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
-	"google.golang.org/protobuf/encoding/protojson"
 
 	"github.com/aporta/aporta/api/gateway"
 	"github.com/aporta/aporta/api/gateway/mercadopago"
@@ -25,6 +22,7 @@ import (
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/tenants/tenantstest"
 	"github.com/aporta/aporta/workflows/collection"
+	"github.com/aporta/aporta/workflows/workflowtest"
 )
 
 const tz = "America/Argentina/Buenos_Aires"
@@ -44,7 +42,17 @@ type stack struct {
 	chargers collection.Chargers
 }
 
+// newStack is newBareStack with a worker in this process on the stack's own queue.
 func newStack(t *testing.T) *stack {
+	t.Helper()
+	s := newBareStack(t, "collection-it-")
+	s.startWorker()
+	t.Cleanup(func() { s.worker.Stop() })
+	return s
+}
+
+// newBareStack is the sandbox gateway, a Temporal client and an enabled organisation, without a worker.
+func newBareStack(t *testing.T, queuePrefix string) *stack {
 	t.Helper()
 	cfg := tenantstest.Config(t)
 	tt := tenantstest.Open(t)
@@ -66,12 +74,8 @@ func newStack(t *testing.T) *stack {
 	require.NoError(t, tt.CreateOrganization(ctx, tenants.Organization{ID: org, Name: "Fundación Prueba", Country: "AR", Status: "enabled"}, tz))
 	scope, err := tt.ForOrganization(ctx, org)
 	require.NoError(t, err)
-
-	s := &stack{t: t, tenants: tt, temporal: c, gw: gw, sandbox: srv.URL, scope: scope, org: org,
-		queue: "collection-it-" + uuid.NewString(), chargers: collection.MercadoPagoChargers(mercadopago.NewAccounts(mp))}
-	s.startWorker()
-	t.Cleanup(func() { s.worker.Stop() })
-	return s
+	return &stack{t: t, tenants: tt, temporal: c, gw: gw, sandbox: srv.URL, scope: scope, org: org,
+		queue: queuePrefix + uuid.NewString(), chargers: collection.MercadoPagoChargers(mercadopago.NewAccounts(mp))}
 }
 
 func (s *stack) startWorker() {
@@ -304,7 +308,7 @@ func TestMonthlyDonationAcrossMonths(t *testing.T) {
 	require.Equal(t, collection.StatusDiscarded, st.Status)
 
 	if os.Getenv("APORTA_RECORD_HISTORY") != "" {
-		saveHistory(t, s.temporal, collection.WorkflowID(donation.String()), run.GetRunID(), "testdata/donation_history.json")
+		workflowtest.SaveHistory(t, s.temporal, collection.WorkflowID(donation.String()), run.GetRunID(), "testdata/donation_history.json")
 	}
 }
 
@@ -355,25 +359,6 @@ func TestChargesSurviveGatewayFaults(t *testing.T) {
 
 	s.update(donation, collection.UpdateDiscard, collection.DiscardRequest{Actor: "it", Reason: "test over"})
 	require.NoError(t, run.Get(context.Background(), nil))
-}
-
-// saveHistory writes a workflow's history as JSON for the replay test.
-func saveHistory(t *testing.T, c client.Client, id, runID, path string) {
-	t.Helper()
-	it := c.GetWorkflowHistory(context.Background(), id, runID, false, 0)
-	var events []json.RawMessage
-	for it.HasNext() {
-		e, err := it.Next()
-		require.NoError(t, err)
-		b, err := protojson.Marshal(e)
-		require.NoError(t, err)
-		events = append(events, b)
-	}
-	data, err := json.MarshalIndent(map[string]any{"events": events}, "", "  ")
-	require.NoError(t, err)
-	require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
-	require.NoError(t, os.WriteFile(path, data, 0o644))
-	fmt.Println("history saved to", path)
 }
 
 // TestHardDeclinePausesOnTheRealStack: the sandbox's blacklisted card (BLAC) is rejected with

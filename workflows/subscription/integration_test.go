@@ -2,10 +2,7 @@ package subscription_test
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -13,11 +10,11 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
-	"google.golang.org/protobuf/encoding/protojson"
 
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/tenants/tenantstest"
 	"github.com/aporta/aporta/workflows/subscription"
+	"github.com/aporta/aporta/workflows/workflowtest"
 )
 
 // A real run on the test stack with the trial shortened to seconds: trial recorded, restriction in
@@ -78,24 +75,6 @@ func TestTrialOnTheRealStack(t *testing.T) {
 	require.NoError(t, c.CancelWorkflow(ctx, run.GetID(), run.GetRunID()))
 	if os.Getenv("APORTA_RECORD_HISTORY") != "" {
 		time.Sleep(time.Second)
-		saveHistory(t, c, run.GetID(), run.GetRunID(), "testdata/subscription_history.json")
+		workflowtest.SaveHistory(t, c, run.GetID(), run.GetRunID(), "testdata/subscription_history.json")
 	}
-}
-
-func saveHistory(t *testing.T, c client.Client, id, runID, path string) {
-	t.Helper()
-	it := c.GetWorkflowHistory(context.Background(), id, runID, false, 0)
-	var events []json.RawMessage
-	for it.HasNext() {
-		e, err := it.Next()
-		require.NoError(t, err)
-		b, err := protojson.Marshal(e)
-		require.NoError(t, err)
-		events = append(events, b)
-	}
-	data, err := json.MarshalIndent(map[string]any{"events": events}, "", "  ")
-	require.NoError(t, err)
-	require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
-	require.NoError(t, os.WriteFile(path, data, 0o644))
-	fmt.Println("history saved to", path)
 }
