@@ -1,10 +1,11 @@
 // Package dashboard serves the management dashboard (donor spec §2 screen 5, issue 6):
 // GET /manage/api/dashboard?from=YYYY-MM-DD&to=YYYY-MM-DD&campaign=<uuid>&frequency=monthly|one_time.
 //
-// Every widget is one aggregate over the organisation's rows in its shard, read in one read-only
-// repeatable-read transaction so the widgets agree with each other. Dates are days in the
-// organisation's time zone; the period is [from 00:00, to+1 00:00). The SQL, with the definition of
-// each widget, is in sql/dashboard.sql; its indexes in migrations/shard/0070_dashboard.sql.
+// Every widget is one aggregate over the organisation's daily rollup (money, new donations,
+// discards), daily visits or pause history in its shard, read in one read-only repeatable-read
+// transaction so the widgets agree with each other. Dates are days in the organisation's time zone;
+// the period is [from 00:00, to+1 00:00). The SQL, with the definition of each widget, is in
+// sql/dashboard.sql; the rollup in migrations/shard/0080_dashboard_rollup.sql.
 package dashboard
 
 import (
@@ -299,12 +300,12 @@ func (h *Handler) load(ctx context.Context, tx pgx.Tx, org, user uuid.UUID, q qu
 	// pgx.QueryExecModeExec: plan with the actual values every time, never a generic plan, so the
 	// optional filters and the period's width pick the right index.
 	mode := pgx.QueryExecModeExec
-	common := []any{mode, org, start, end, q.campaign, q.recurrence}
+	daily := []any{mode, org, d.Period.From, d.Period.To, q.campaign, q.recurrence, bucket}
 
 	// Raised, average and the raised series.
 	type cur struct{ sum, n int64 }
 	totals := map[string]*cur{}
-	if err := each(ctx, tx, "Raised", append(slices.Clone(common), loc.String(), bucket), func(r pgx.Rows) error {
+	if err := each(ctx, tx, "Raised", daily, func(r pgx.Rows) error {
 		var b time.Time
 		var c string
 		var sum, n int64
@@ -334,7 +335,7 @@ func (h *Handler) load(ctx context.Context, tx pgx.Tx, org, user uuid.UUID, q qu
 	}
 
 	// New donations.
-	if err := each(ctx, tx, "NewDonations", append(slices.Clone(common), loc.String(), bucket), func(r pgx.Rows) error {
+	if err := each(ctx, tx, "NewDonations", daily, func(r pgx.Rows) error {
 		var b time.Time
 		var n int64
 		if err := r.Scan(&b, &n); err != nil {
@@ -371,7 +372,7 @@ func (h *Handler) load(ctx context.Context, tx pgx.Tx, org, user uuid.UUID, q qu
 
 	// Discarded donations and reasons.
 	d.DiscardReasons = []Reason{}
-	if err := each(ctx, tx, "Discarded", common, func(r pgx.Rows) error {
+	if err := each(ctx, tx, "Discarded", daily[:6], func(r pgx.Rows) error {
 		var reason *string
 		var n int64
 		if err := r.Scan(&reason, &n); err != nil {
@@ -387,7 +388,7 @@ func (h *Handler) load(ctx context.Context, tx pgx.Tx, org, user uuid.UUID, q qu
 
 	// Paused donations (not resumed within 7 days) and reasons.
 	d.PauseReasons = []Reason{}
-	if err := each(ctx, tx, "Paused", append(slices.Clone(common), now), func(r pgx.Rows) error {
+	if err := each(ctx, tx, "Paused", []any{mode, org, start, end, q.campaign, q.recurrence, now}, func(r pgx.Rows) error {
 		var reason string
 		var counted, grace int64
 		if err := r.Scan(&reason, &counted, &grace); err != nil {

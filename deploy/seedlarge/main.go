@@ -14,6 +14,8 @@ import (
 	"fmt"
 	"log"
 	"os"
+	"os/signal"
+	"syscall"
 
 	"github.com/aporta/aporta/api/config"
 	"github.com/aporta/aporta/deploy/seedlarge/largeorg"
@@ -31,7 +33,9 @@ func main() {
 	flag.IntVar(&o.Workers, "workers", 2, "statements at a time")
 	flag.Parse()
 	o.Log = os.Stdout
-	ctx := context.Background()
+	// Interrupted, the seed stops its statements and still rebuilds the indexes it dropped.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	cfg, err := config.FromEnv()
 	if err != nil {
 		log.Fatal(err)

@@ -1,9 +1,10 @@
--- Dashboard widgets (donor spec §2 screen 5). Shared parameters:
---   $1 organisation, $2 period start (inclusive), $3 period end (exclusive), both timestamptz at
---   midnight in the organisation's time zone; $4 campaign (NULL: all); $5 recurrence (NULL: both,
---   1 monthly, 0 one-time); $6 time zone; $7 bucket ('day' or 'month').
--- Campaign and frequency are properties of the donation, so filtered widgets join donations by its
--- primary key. Indexes: migrations/shard/0070_dashboard.sql.
+-- Dashboard widgets (donor spec §2 screen 5). Shared parameters: $1 organisation; $2, $3 the
+-- period's first and last day in the organisation's time zone (Paused: the timestamptz of its start
+-- and of the day after its end); $4 campaign (NULL: all); $5 recurrence (NULL: both, 1 monthly,
+-- 0 one-time). Money, new donations and discards read the daily rollup of
+-- migrations/shard/0080_dashboard_rollup.sql, so their cost is days × campaigns; visits are daily
+-- rows already; pauses read the version history (a donation counts once in a period, which no sum
+-- of days can tell), with the indexes of migrations/shard/0070_dashboard.sql.
 
 -- name: Organization
 SELECT timezone,
@@ -17,27 +18,25 @@ SELECT EXISTS (SELECT 1 FROM campaigns WHERE organization_id = $1 AND id = $2);
 
 -- name: Raised
 -- Approved transactions charged in the period (created_at when charged_at is missing), per bucket
--- and currency. The handler adds the buckets up for the totals.
-SELECT date_trunc($7, COALESCE(t.charged_at, t.created_at) AT TIME ZONE $6)::date AS bucket,
-       t.currency, sum(t.amount_minor)::bigint, count(*)
-FROM transactions t
-WHERE t.organization_id = $1 AND t.status = 'approved'
-  AND COALESCE(t.charged_at, t.created_at) >= $2 AND COALESCE(t.charged_at, t.created_at) < $3
-  AND (($4::uuid IS NULL AND $5::smallint IS NULL) OR EXISTS (
-        SELECT 1 FROM donations d
-        WHERE d.organization_id = t.organization_id AND d.id = t.donation_id
-          AND ($4::uuid IS NULL OR d.campaign_id = $4) AND ($5::smallint IS NULL OR d.recurrence = $5)))
-GROUP BY 1, 2;
+-- and currency, from the daily rollup (migrations/shard/0080_dashboard_rollup.sql). $2 first day,
+-- $3 last day (inclusive), $4 campaign, $5 recurrence, $6 bucket. The handler adds the buckets up
+-- for the totals.
+SELECT date_trunc($6, r.day::timestamp)::date AS bucket, r.currency, sum(r.raised_minor)::bigint, sum(r.raised_count)::bigint
+FROM dashboard_daily r
+WHERE r.organization_id = $1 AND r.day >= $2::date AND r.day <= $3::date
+  AND ($4::uuid IS NULL OR r.campaign_id = $4) AND ($5::smallint IS NULL OR r.recurrence = $5)
+GROUP BY 1, 2
+HAVING sum(r.raised_count) <> 0;
 
 -- name: NewDonations
--- Donations created in the period, per bucket; pending and rejected (first charge not settled or
--- refused) are not donations yet.
-SELECT date_trunc($7, d.created_at AT TIME ZONE $6)::date AS bucket, count(*)
-FROM donations d
-WHERE d.organization_id = $1 AND d.created_at >= $2 AND d.created_at < $3
-  AND d.status NOT IN ('pending', 'rejected')
-  AND ($4::uuid IS NULL OR d.campaign_id = $4) AND ($5::smallint IS NULL OR d.recurrence = $5)
-GROUP BY 1;
+-- Donations created in the period, per bucket, from the daily rollup; pending and rejected (first
+-- charge not settled or refused) are not donations yet. Parameters as Raised's.
+SELECT date_trunc($6, r.day::timestamp)::date AS bucket, sum(r.new_donations)::bigint
+FROM dashboard_daily r
+WHERE r.organization_id = $1 AND r.day >= $2::date AND r.day <= $3::date
+  AND ($4::uuid IS NULL OR r.campaign_id = $4) AND ($5::smallint IS NULL OR r.recurrence = $5)
+GROUP BY 1
+HAVING sum(r.new_donations) <> 0;
 
 -- name: Visits
 -- Visits per bucket: $1 organisation, $2 first day, $3 last day (inclusive), $4 campaign (NULL: all),
@@ -49,12 +48,14 @@ WHERE v.organization_id = $1 AND v.day >= $2::date AND v.day <= $3::date
 GROUP BY 1;
 
 -- name: Discarded
--- Donations discarded in the period, per reason (NULL: none given). Parameters $1–$5.
-SELECT d.discard_reason, count(*)
-FROM donations d
-WHERE d.organization_id = $1 AND d.discarded_at >= $2 AND d.discarded_at < $3
-  AND ($4::uuid IS NULL OR d.campaign_id = $4) AND ($5::smallint IS NULL OR d.recurrence = $5)
-GROUP BY 1;
+-- Donations discarded in the period, per reason (NULL: none given), from the daily rollup.
+-- Parameters as Raised's.
+SELECT NULLIF(r.reason, ''), sum(r.donations)::bigint
+FROM dashboard_daily_discards r
+WHERE r.organization_id = $1 AND r.day >= $2::date AND r.day <= $3::date
+  AND ($4::uuid IS NULL OR r.campaign_id = $4) AND ($5::smallint IS NULL OR r.recurrence = $5)
+GROUP BY 1
+HAVING sum(r.donations) <> 0;
 
 -- name: Paused
 -- Paused donations (spec: "appear only if not resumed within 7 days"). A pause is an event at time p:
@@ -63,7 +64,7 @@ GROUP BY 1;
 -- period COUNTS when 7 days have passed since p ($6 is now) and no restore (version row with
 -- before.status 'paused', after.status 'active') happened in (p, p + 7 days]. It is IN GRACE when
 -- fewer than 7 days have passed and it has not been restored yet. A donation counts once, with the
--- reason of its latest pause in the period. Parameters $1–$5, $6 now. Returns: reason, counted, in_grace.
+-- reason of its latest pause in the period. $1, $4, $5 shared, $2 start, $3 end, $6 now. Returns: reason, counted, in_grace.
 WITH pauses AS (
     SELECT v.donation_id, v.created_at AS at, v.after ->> 'paused_reason' AS reason
     FROM donation_versions v
