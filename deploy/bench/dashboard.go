@@ -61,15 +61,25 @@ func benchDashboard(ctx context.Context, cfg *config.Config, t *tenants.Tenants,
 	if err != nil {
 		loc = time.UTC
 	}
+	var campaign uuid.UUID
+	if err := shard.QueryRow(ctx, `SELECT id FROM campaigns WHERE organization_id = $1 ORDER BY id LIMIT 1`, org).Scan(&campaign); err != nil {
+		log.Fatal(err)
+	}
 	today := time.Now().In(loc)
 	fmt.Printf("%d clients, %s per case\n", o.concurrency, o.duration)
 	for _, c := range []struct {
-		label string
-		days  int
-	}{{"last 30 days (default)", 30}, {"last 365 days", 365}} {
+		label    string
+		days     int
+		campaign bool
+	}{{"last 30 days (default)", 30, false}, {"last 365 days", 365, false}, {"last 30 days, one campaign", 30, true}} {
 		from := today.AddDate(0, 0, -(c.days - 1)).Format(time.DateOnly)
 		to := today.Format(time.DateOnly)
 		url := fmt.Sprintf("%s/manage/api/dashboard?from=%s&to=%s", cfg.PublicURL, from, to)
+		sql, args := referenceSQL, []any{org, from, to}
+		if c.campaign {
+			url += "&campaign=" + campaign.String()
+			sql, args = referenceCampaignSQL, append(args, campaign)
+		}
 		api := func() error {
 			res, err := hc.Get(url)
 			if err != nil {
@@ -85,7 +95,7 @@ func benchDashboard(ctx context.Context, cfg *config.Config, t *tenants.Tenants,
 		}
 		ref := func() error {
 			var raised, newDonations, discarded, visits int64
-			return shard.QueryRow(ctx, referenceSQL, org, from, to).Scan(&raised, &newDonations, &discarded, &visits)
+			return shard.QueryRow(ctx, sql, args...).Scan(&raised, &newDonations, &discarded, &visits)
 		}
 		compare("GET /manage/api/dashboard "+c.label, "one SQL aggregate, same rows",
 			run(api, o.concurrency, o.duration), run(ref, o.concurrency, o.duration))
@@ -105,6 +115,22 @@ SELECT (SELECT COALESCE(sum(amount_minor), 0)::bigint FROM transactions, p WHERE
           AND status NOT IN ('pending', 'rejected')),
        (SELECT count(*) FROM donations, p WHERE organization_id = $1 AND discarded_at >= p.s AND discarded_at < p.e),
        (SELECT COALESCE(sum(visits), 0)::bigint FROM campaign_visits WHERE organization_id = $1 AND day BETWEEN $2::date AND $3::date)`
+
+// referenceCampaignSQL is referenceSQL for one campaign ($4): the charges through their donations.
+const referenceCampaignSQL = `
+WITH p AS (
+    SELECT ($2::date::timestamp AT TIME ZONE o.timezone) AS s, (($3::date + 1)::timestamp AT TIME ZONE o.timezone) AS e
+    FROM organizations o WHERE o.organization_id = $1
+)
+SELECT (SELECT COALESCE(sum(t.amount_minor), 0)::bigint FROM transactions t JOIN donations d
+          ON d.organization_id = t.organization_id AND d.id = t.donation_id, p
+        WHERE t.organization_id = $1 AND t.status = 'approved' AND d.campaign_id = $4
+          AND COALESCE(t.charged_at, t.created_at) >= p.s AND COALESCE(t.charged_at, t.created_at) < p.e),
+       (SELECT count(*) FROM donations, p WHERE organization_id = $1 AND campaign_id = $4 AND created_at >= p.s AND created_at < p.e
+          AND status NOT IN ('pending', 'rejected')),
+       (SELECT count(*) FROM donations, p WHERE organization_id = $1 AND campaign_id = $4 AND discarded_at >= p.s AND discarded_at < p.e),
+       (SELECT COALESCE(sum(visits), 0)::bigint FROM campaign_visits WHERE organization_id = $1 AND campaign_id = $4
+          AND day BETWEEN $2::date AND $3::date)`
 
 // signIn creates an administrator of org and signs in through Kratos's browser flow on the app's
 // origin, returning a client that carries the session cookie.
