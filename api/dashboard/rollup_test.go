@@ -142,6 +142,32 @@ func TestRollupMatchesRows(t *testing.T) {
 	lines = f.agrees()
 	require.Contains(t, lines, fmt.Sprintf("raised 2026-03-06 %s 1 ARS 10000 1", c1))
 
+	// A charge and a conversion of its donation in two concurrent transactions: the conversion waits
+	// for the charge to commit, so it moves the charge's money too.
+	d6 := f.donation(don{campaign: c1, monthly: false, status: "active", created: "2026-03-20 09:00"})
+	inserted, release := make(chan struct{}), make(chan struct{})
+	charged := make(chan error, 1)
+	go func() {
+		charged <- f.scope.Tx(f.ctx, func(tx pgx.Tx) error {
+			_, err := tx.Exec(f.ctx, `INSERT INTO transactions (organization_id, id, donation_id, attempt, amount_minor, currency, status, charged_at)
+				VALUES ($1, $2, $3, 1, 6000, 'ARS', 'approved', $4)`, org, uuid.New(), d6, f.at("2026-03-27 09:00"))
+			close(inserted)
+			<-release
+			return err
+		})
+	}()
+	<-inserted
+	converted := make(chan error, 1)
+	go func() {
+		converted <- f.scope.Exec(f.ctx, `UPDATE donations SET recurrence = 1 WHERE organization_id = $1 AND id = $2`, org, d6)
+	}()
+	time.Sleep(300 * time.Millisecond) // the conversion is waiting for the charge's lock
+	close(release)
+	require.NoError(t, <-charged)
+	require.NoError(t, <-converted)
+	lines = f.agrees()
+	require.Contains(t, lines, fmt.Sprintf("raised 2026-03-27 %s 1 ARS 6000 1", c1))
+
 	// A bulk loader defers the triggers for its statements and rebuilds the organisation afterwards.
 	require.NoError(t, f.scope.Tx(f.ctx, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(f.ctx, "SET LOCAL aporta.dashboard_rollup = 'deferred'"); err != nil {
