@@ -93,10 +93,13 @@ WITH pauses AS (
         LIMIT 1) restored ON true
     WHERE restored.found IS NULL
 ), filtered AS (
+    -- Without filters (the handler plans with the actual values) no donation is read.
     SELECT DISTINCT ON (u.donation_id, u.settled) u.donation_id, u.settled, u.reason
     FROM unresumed u
-    JOIN donations d ON d.organization_id = $1 AND d.id = u.donation_id
-    WHERE ($4::uuid IS NULL OR d.campaign_id = $4) AND ($5::smallint IS NULL OR d.recurrence = $5)
+    WHERE ($4::uuid IS NULL AND $5::smallint IS NULL) OR EXISTS (
+        SELECT 1 FROM donations d
+        WHERE d.organization_id = $1 AND d.id = u.donation_id
+          AND ($4::uuid IS NULL OR d.campaign_id = $4) AND ($5::smallint IS NULL OR d.recurrence = $5))
     ORDER BY u.donation_id, u.settled, u.at DESC
 )
 SELECT COALESCE(reason, 'unknown'), count(*) FILTER (WHERE settled), count(*) FILTER (WHERE NOT settled)
