@@ -108,14 +108,16 @@ BEGIN
         RETURN NULL;
     END IF;
     -- The donation's campaign and frequency as they are now: the donations trigger moves the raised
-    -- money when they change. FOR SHARE makes a concurrent change of them wait for this transaction
-    -- (and this one read the changed donation), so neither misses the other's money.
+    -- money when they change. Locking the donation makes a concurrent change of them wait for this
+    -- transaction (or this one read the changed donation), so neither misses the other's money. NO
+    -- KEY UPDATE rather than SHARE: the charging transaction updates its donation next, and two
+    -- share locks upgraded at once would deadlock; the foreign keys' KEY SHARE does not conflict.
     EXECUTE dashboard_raised_upsert(format($q$
         SELECT t.sign, t.organization_id, d.campaign_id, d.recurrence, t.currency,
                COALESCE(t.charged_at, t.created_at) AS at, t.amount_minor
         FROM (%s) t JOIN donations d ON d.organization_id = t.organization_id AND d.id = t.donation_id
         WHERE t.status = 'approved'
-        FOR SHARE OF d
+        FOR NO KEY UPDATE OF d
     $q$, dashboard_changed_rows(TG_OP)));
     RETURN NULL;
 END $$;
