@@ -65,22 +65,21 @@ HAVING sum(r.donations) <> 0;
 -- before.status 'paused', after.status 'active') happened in (p, p + 7 days]. It is IN GRACE when
 -- fewer than 7 days have passed and it has not been restored yet. A donation counts once, with the
 -- reason of its latest pause in the period. $1, $4, $5 shared, $2 start, $3 end, $6 now. Returns: reason, counted, in_grace.
-WITH pauses AS (
+WITH versioned AS (
+    -- The version rows of pauses in the period, widened by the minute the check below allows.
     SELECT v.donation_id, v.created_at AS at, v.after ->> 'paused_reason' AS reason
     FROM donation_versions v
     WHERE v.organization_id = $1 AND v.field = 'status' AND v.after ->> 'status' = 'paused'
-      AND v.created_at >= $2 AND v.created_at < $3
+      AND v.created_at >= $2::timestamptz - interval '1 minute' AND v.created_at < $3::timestamptz + interval '1 minute'
+), pauses AS (
+    SELECT v.donation_id, v.at, v.reason FROM versioned v WHERE v.at >= $2 AND v.at < $3
     UNION ALL
+    -- One hash anti-join against the rows above, not an index probe per paused donation.
     SELECT d.id, d.paused_since, d.paused_reason
     FROM donations d
-    LEFT JOIN LATERAL (
-        SELECT 1 AS found FROM donation_versions v
-        WHERE v.organization_id = d.organization_id AND v.donation_id = d.id
-          AND v.field = 'status' AND v.after ->> 'status' = 'paused'
-          AND v.created_at BETWEEN d.paused_since - interval '1 minute' AND d.paused_since + interval '1 minute'
-        LIMIT 1) known ON true
     WHERE d.organization_id = $1 AND d.status = 'paused' AND d.paused_since >= $2 AND d.paused_since < $3
-      AND known.found IS NULL
+      AND NOT EXISTS (SELECT 1 FROM versioned v WHERE v.donation_id = d.id
+                      AND v.at BETWEEN d.paused_since - interval '1 minute' AND d.paused_since + interval '1 minute')
 ), unresumed AS (
     -- LATERAL … LIMIT 1: one index probe per pause on (organization_id, donation_id, created_at).
     SELECT p.*, (p.at + interval '7 days' <= $6) AS settled
