@@ -1,9 +1,25 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { ensureEnabledOrg, pageApi, screenshotAll, shardValue, signIn, viewports } from './campaign-helpers';
 
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(() => ensureEnabledOrg());
+
+/** Opens the public form and fills it for one ticket, paid once with an approving (APRO) card. */
+async function fillTicketForm(page: Page, slug: string, ticket: string, firstName: string, email: string) {
+  await page.goto(`/d/${slug}`);
+  await page.getByLabel('Entrada', { exact: true }).selectOption(ticket);
+  await page.getByRole('radio', { name: 'Por única vez' }).check({ force: true });
+  await page.getByLabel('Nombre', { exact: true }).fill(firstName);
+  await page.getByLabel('Apellido').fill('Gómez');
+  await page.getByLabel('Correo electrónico').fill(email);
+  await page.getByLabel('Número de documento', { exact: true }).fill('30123456');
+  await page.getByLabel('Número de tarjeta').pressSequentially('4509953566233704', { delay: 10 });
+  await expect(page.locator('[data-brand="visa"]')).toBeVisible();
+  await page.getByLabel('Vencimiento').pressSequentially('1130');
+  await page.getByLabel('Código de seguridad').fill('123');
+  await page.getByLabel(/Nombre del titular/).fill('APRO');
+}
 
 /** A datetime-local value `days` from now. */
 const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 16);
@@ -51,20 +67,9 @@ test('a tickets campaign with event extras sells a ticket and shows the event th
   const slug = saved.body.slug;
 
   // The public form: choose the limited ticket and buy it.
-  await page.goto(`/d/${slug}`);
   await page.setViewportSize(viewports.phone);
-  await page.getByLabel('Entrada', { exact: true }).selectOption('Platea');
-  await page.getByRole('radio', { name: 'Por única vez' }).check({ force: true });
   const email = `ana.tickets.${Date.now().toString(36)}@example.org`;
-  await page.getByLabel('Nombre', { exact: true }).fill('Ana');
-  await page.getByLabel('Apellido').fill('Gómez');
-  await page.getByLabel('Correo electrónico').fill(email);
-  await page.getByLabel('Número de documento', { exact: true }).fill('30123456');
-  await page.getByLabel('Número de tarjeta').pressSequentially('4509953566233704', { delay: 10 });
-  await expect(page.locator('[data-brand="visa"]')).toBeVisible();
-  await page.getByLabel('Vencimiento').pressSequentially('1130');
-  await page.getByLabel('Código de seguridad').fill('123');
-  await page.getByLabel(/Nombre del titular/).fill('APRO');
+  await fillTicketForm(page, slug, 'Platea', 'Ana', email);
   await screenshotAll(page, 'tickets-form');
   await page.getByRole('button', { name: 'Donar $ 2.500,00' }).click();
 
@@ -90,18 +95,7 @@ test('a tickets campaign with event extras sells a ticket and shows the event th
   expect(row).toBe('active|Platea|1|approved');
 
   // Platea is sold out now: the server refuses the next buyer with its message.
-  await page.goto(`/d/${slug}`);
-  await page.getByLabel('Entrada', { exact: true }).selectOption('Platea');
-  await page.getByRole('radio', { name: 'Por única vez' }).check({ force: true });
-  await page.getByLabel('Nombre', { exact: true }).fill('Luis');
-  await page.getByLabel('Apellido').fill('Pérez');
-  await page.getByLabel('Correo electrónico').fill(`luis.${email}`);
-  await page.getByLabel('Número de documento', { exact: true }).fill('30123457');
-  await page.getByLabel('Número de tarjeta').pressSequentially('4509953566233704', { delay: 10 });
-  await expect(page.locator('[data-brand="visa"]')).toBeVisible();
-  await page.getByLabel('Vencimiento').pressSequentially('1130');
-  await page.getByLabel('Código de seguridad').fill('123');
-  await page.getByLabel(/Nombre del titular/).fill('APRO');
+  await fillTicketForm(page, slug, 'Platea', 'Luis', `luis.${email}`);
   await page.getByRole('button', { name: /^Donar/ }).click();
   await expect(page.getByTestId('form-error')).toHaveText('No quedan suficientes entradas «Platea»: quedan 0', { timeout: 20_000 });
   await expect(page.locator('#f-amount-error')).toHaveText('No quedan suficientes entradas');
