@@ -24,6 +24,7 @@ import (
 	"github.com/aporta/aporta/api/document"
 	"github.com/aporta/aporta/api/donation"
 	"github.com/aporta/aporta/api/export"
+	"github.com/aporta/aporta/api/gateway"
 	"github.com/aporta/aporta/api/gateway/mercadopago"
 	"github.com/aporta/aporta/api/health"
 	"github.com/aporta/aporta/api/middleware"
@@ -95,8 +96,8 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	gateways := donation.MercadoPagoGateways{Accounts: mercadopago.NewAccounts(mercadopago.Config{
-		BaseURL: d.Config.GatewayURL, AccessToken: d.Config.GatewayToken})}
+	mpAccounts := mercadopago.NewAccounts(mercadopago.Config{BaseURL: d.Config.GatewayURL, AccessToken: d.Config.GatewayToken})
+	gateways := donation.MercadoPagoGateways{Accounts: mpAccounts}
 	onboard := onboarding.Client{Temporal: d.Temporal}
 
 	// Domain routes: one block per domain.
@@ -115,6 +116,7 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 		Routes(g.public.Group("/staff/api", csrf.Require(), az.Authenticate()))
 
 	campaigns := campaign.NewService(d.Tenants)
+	campaigns.LimitsOverride = campaign.GatewayLimits(func(currency string) (gateway.LimitsSource, error) { return mpAccounts.For(currency) }, d.Log)
 	campaign.NewHandler(campaigns, campaign.Options{
 		Covers: bucket, PublicURL: d.Config.PublicURL, TokenizerURL: d.Config.GatewayPublicURL, GatewayPublicKey: d.Config.GatewayPublicKey,
 	}).

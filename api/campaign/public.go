@@ -2,6 +2,7 @@ package campaign
 
 import (
 	"context"
+	"log/slog"
 	"net/http"
 	"net/mail"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/aporta/aporta/api/apierror"
+	"github.com/aporta/aporta/api/gateway"
 	"github.com/aporta/aporta/api/money"
 	"github.com/aporta/aporta/api/request"
 )
@@ -41,6 +43,24 @@ func (s *Service) LimitsFor(ctx context.Context, f Form) Limits {
 		}
 	}
 	return DefaultLimits(f.Campaign.Currency)
+}
+
+// GatewayLimits is a LimitsOverride reading the limits from the form's gateway (cached by the
+// adapter); while the gateway does not answer, the defaults apply and the failure is logged.
+func GatewayLimits(source func(currency string) (gateway.LimitsSource, error), log *slog.Logger) func(context.Context, Form) (Limits, bool) {
+	return func(ctx context.Context, f Form) (Limits, bool) {
+		src, err := source(f.Campaign.Currency)
+		if err != nil {
+			log.WarnContext(ctx, "campaign: gateway for limits", "currency", f.Campaign.Currency, "error", err)
+			return Limits{}, false
+		}
+		l, err := src.AmountLimits(ctx)
+		if err != nil {
+			log.WarnContext(ctx, "campaign: gateway amount limits, using the defaults", "error", err)
+			return Limits{}, false
+		}
+		return Limits{Min: l.Min.Amount, Max: l.Max.Amount}, true
+	}
 }
 
 // MinimumFor is the smallest amount a donor may give on this form: the larger of the limit and,

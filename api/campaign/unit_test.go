@@ -1,11 +1,17 @@
 package campaign
 
 import (
+	"context"
 	"encoding/base64"
+	"errors"
+	"io"
+	"log/slog"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/aporta/aporta/api/gateway"
 )
 
 func TestSlugify(t *testing.T) {
@@ -46,4 +52,28 @@ func TestMakeQR(t *testing.T) {
 func TestDefaultLimits(t *testing.T) {
 	require.Equal(t, Limits{Min: 1000, Max: 800000}, DefaultLimits("ARS"))
 	require.Equal(t, Limits{Min: 10, Max: 8000}, DefaultLimits("CLP"))
+}
+
+type limitsSource struct {
+	l   gateway.AmountLimits
+	err error
+}
+
+func (s limitsSource) AmountLimits(context.Context) (gateway.AmountLimits, error) { return s.l, s.err }
+
+func TestGatewayLimitsFallBackToTheDefaults(t *testing.T) {
+	ctx := context.Background()
+	f := Form{Campaign: &Campaign{Input: Input{}, Currency: "CLP"}}
+	svc := &Service{}
+	require.Equal(t, Limits{Min: 10, Max: 8000}, svc.LimitsFor(ctx, f))
+
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	src := limitsSource{l: gateway.AmountLimits{Min: gateway.Money{Amount: 500, Currency: "CLP"}, Max: gateway.Money{Amount: 900000, Currency: "CLP"}}}
+	svc.LimitsOverride = GatewayLimits(func(string) (gateway.LimitsSource, error) { return src, nil }, log)
+	require.Equal(t, Limits{Min: 500, Max: 900000}, svc.LimitsFor(ctx, f))
+
+	src.err = errors.New("gateway down")
+	require.Equal(t, Limits{Min: 10, Max: 8000}, svc.LimitsFor(ctx, f))
+	svc.LimitsOverride = GatewayLimits(func(string) (gateway.LimitsSource, error) { return nil, errors.New("no account") }, log)
+	require.Equal(t, Limits{Min: 10, Max: 8000}, svc.LimitsFor(ctx, f))
 }

@@ -100,9 +100,11 @@ type Tokenizer struct {
 
 // DonationDetail is the donation part of the detail.
 type DonationDetail struct {
-	UUID           string          `json:"uuid"`
-	Amount         MoneyView       `json:"amount"`
-	Items          json.RawMessage `json:"items"` // [{uuid, amount (minor), item_name, quantity}]
+	UUID   string          `json:"uuid"`
+	Amount MoneyView       `json:"amount"`
+	Items  json.RawMessage `json:"items"` // [{uuid, amount (minor), item_name, quantity}]
+	// FormValues are the answers to the campaign's extra form fields: [{order, type, title, label, value}].
+	FormValues     json.RawMessage `json:"form_values"`
 	Campaign       CampaignRef     `json:"campaign"`
 	Recurrence     int             `json:"recurrence"` // 1 monthly, 0 one-time
 	Frequency      string          `json:"frequency"`  // monthly, one_time
@@ -227,6 +229,9 @@ func detail(ctx context.Context, scope tenants.Scope, id uuid.UUID) (Detail, err
 	}
 	if len(dd.Items) == 0 {
 		dd.Items = json.RawMessage("[]")
+	}
+	if err := scope.QueryRow(ctx, queries.Get("DonationFormValues"), scope.OrgID, id).Scan(&dd.FormValues); err != nil {
+		return Detail{}, err
 	}
 	d.Donation = dd
 	if r.PaymentMethodID != nil {

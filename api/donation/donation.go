@@ -239,9 +239,12 @@ func (s *Service) Create(ctx context.Context, f campaign.Form, sub Submission) (
 			sub.Card.HolderName, sub.Card.HolderIDType, sub.Card.HolderIDNumber, sub.Card.DonorIsCardholder).Scan(&pmID); err != nil {
 			return fmt.Errorf("payment method: %w", err)
 		}
+		if err := reserveTickets(ctx, tx, f, sub); err != nil {
+			return err
+		}
 		_, err := tx.Exec(ctx, queries.Get("InsertDonation"), scope.OrgID, uuid.New(), f.Campaign.ID, donorID, sub.Amount,
 			f.Campaign.Currency, sub.Recurrency, collectDayParam(collectDay), pmID, sub.IdempotencyKey, sub.Items,
-			sub.PeriodicIncrease, sub.Instalments)
+			sub.PeriodicIncrease, sub.Instalments, sub.FormValues)
 		if err != nil {
 			return fmt.Errorf("donation: %w", err)
 		}
@@ -264,6 +267,33 @@ func (s *Service) Create(ctx context.Context, f campaign.Form, sub Submission) (
 		return out, err
 	}
 	return s.settle(ctx, scope, gw, d, out, cust.ID, card.ID, card.PaymentMethodID, sub.Donor.Email, sub.Instalments, today)
+}
+
+// reserveTickets refuses a tickets submission when an option with a quantity has fewer tickets
+// left than it asks for. The campaign's row lock serialises concurrent buyers until commit.
+func reserveTickets(ctx context.Context, tx pgx.Tx, f campaign.Form, sub Submission) error {
+	if f.Campaign.Type != "tickets" || f.Campaign.Event == nil {
+		return nil
+	}
+	scope := f.Scope
+	if _, err := tx.Exec(ctx, queries.Get("LockCampaign"), scope.OrgID, f.Campaign.ID); err != nil {
+		return fmt.Errorf("lock campaign: %w", err)
+	}
+	for _, it := range sub.Items {
+		for _, t := range f.Campaign.Event.Tickets {
+			if t.Name != it.ItemName || t.Quantity == nil {
+				continue
+			}
+			var sold int
+			if err := tx.QueryRow(ctx, queries.Get("TicketsSold"), scope.OrgID, f.Campaign.ID, sub.IdempotencyKey, t.Name).Scan(&sold); err != nil {
+				return fmt.Errorf("tickets sold: %w", err)
+			}
+			if sold+it.Quantity > *t.Quantity {
+				return &SoldOutError{Ticket: t.Name, Left: max(*t.Quantity-sold, 0)}
+			}
+		}
+	}
+	return nil
 }
 
 func collectDayParam(d *int) any {
@@ -404,24 +434,26 @@ func (s *Service) replay(ctx context.Context, scope tenants.Scope, gw Gateway, d
 		return out, err
 	}
 	out.Detail = detail
-	switch {
-	case d.status == "rejected":
-		out.Status = "rejected"
-	case txStatus == "planned":
-		out.Status = "planned"
-	case txStatus == "approved":
-		out.Status = "approved"
-	case txStatus == "pending" || txStatus == "in_process":
-		out.Status = "in_process"
-	default:
-		out.Status = txStatus
-	}
+	out.Status = publicStatus(d.status, txStatus)
 	if d.status == "active" && d.recurrence == 1 && s.recurring != nil {
 		if err := s.recurring.StartRecurring(ctx, scope.OrgID, d.id); err != nil {
 			s.log.ErrorContext(ctx, "donation: start recurring collection", "donation_id", d.id, "error", err)
 		}
 	}
 	return out, nil
+}
+
+// publicStatus is a submission's outcome as the form reports it, from the donation's status and
+// its first transaction's.
+func publicStatus(donationStatus, txStatus string) string {
+	switch {
+	case donationStatus == "rejected":
+		return "rejected"
+	case txStatus == "pending" || txStatus == "in_process":
+		return "in_process"
+	default: // planned, approved, or the status a later change gave the transaction
+		return txStatus
+	}
 }
 
 // awaitTwin waits briefly for a concurrent submission with the same key to settle, then replays it.
@@ -455,3 +487,13 @@ var ErrKeyReused = errors.New("donation: idempotency key used for another campai
 type CardNotAllowedError struct{ Brand string }
 
 func (e *CardNotAllowedError) Error() string { return "donation: card not allowed: " + e.Brand }
+
+// SoldOutError is a ticket option without enough tickets left.
+type SoldOutError struct {
+	Ticket string
+	Left   int
+}
+
+func (e *SoldOutError) Error() string {
+	return fmt.Sprintf("donation: ticket %q has %d left", e.Ticket, e.Left)
+}

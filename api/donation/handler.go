@@ -32,6 +32,7 @@ func NewHandler(svc *Service) *Handler {
 // Mount attaches the public routes.
 func (h *Handler) Mount(public *gin.RouterGroup) {
 	public.POST("/d/:slug", h.submit.PerIP(), h.Post)
+	public.GET("/api/public/campaigns/:slug/receipts/:ref", h.GetReceipt)
 	public.GET("/api/public/donations/:uuid/convert", h.GetConvert)
 	public.POST("/api/public/donations/:uuid/convert", h.PostConvert)
 }
@@ -44,6 +45,8 @@ type Response struct {
 	// ConvertToken lets a one-time donor turn the gift into a monthly donation
 	// (GET/POST /api/public/donations/{uuid}/convert?token=…).
 	ConvertToken string `json:"convert_token,omitempty"`
+	// Receipt is the thank-you page's reference (GET /api/public/campaigns/{slug}/receipts/{receipt}).
+	Receipt string `json:"receipt,omitempty"`
 }
 
 // DonationView is the donation as the thank-you page shows it.
@@ -114,6 +117,7 @@ func (h *Handler) Post(c *gin.Context) {
 		return
 	}
 	resp := h.view(c, out)
+	resp.Receipt = h.svc.ReceiptRef(f.Scope.OrgID, out.DonationID)
 	status := http.StatusCreated
 	switch {
 	case out.Status == "in_process":
@@ -152,7 +156,11 @@ func (h *Handler) view(c *gin.Context, out Outcome) Response {
 func abortCreate(c *gin.Context, err error) {
 	var notAllowed *CardNotAllowedError
 	var gerr *gateway.Error
+	var soldOut *SoldOutError
 	switch {
+	case errors.As(err, &soldOut):
+		apierror.Abort(c, &apierror.Error{Status: http.StatusConflict, Code: "donation.ticket_sold_out",
+			Params: []any{soldOut.Ticket, soldOut.Left}, Fields: map[string]string{"donation.items": "donation.ticket_sold_out_field"}, Err: err})
 	case errors.As(err, &notAllowed):
 		apierror.Abort(c, &apierror.Error{Status: http.StatusUnprocessableEntity, Code: "donation.card_not_allowed",
 			Fields: map[string]string{"payment_method.method_id": "donation.card_type_refused"}, Err: err})

@@ -4,12 +4,14 @@ import (
 	"context"
 	"encoding/csv"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/i18n"
@@ -213,7 +215,8 @@ type ListItem struct {
 	} `json:"payment_method"`
 }
 
-func scanItem(rows interface{ Scan(...any) error }) (ListItem, error) {
+// scanItem reads a listSelect row; extra receives columns added after the list's own.
+func scanItem(rows interface{ Scan(...any) error }, extra ...any) (ListItem, error) {
 	var it ListItem
 	var id, cid, did uuid.UUID
 	var amount int64
@@ -221,9 +224,9 @@ func scanItem(rows interface{ Scan(...any) error }) (ListItem, error) {
 	var rec int16
 	var day *int16
 	var next *time.Time
-	err := rows.Scan(&id, &amount, &cur, &rec, &day, &it.Status, &paused, &it.PausedSince, &it.DiscardedAt, &discard,
+	err := rows.Scan(append([]any{&id, &amount, &cur, &rec, &day, &it.Status, &paused, &it.PausedSince, &it.DiscardedAt, &discard,
 		&next, &it.CreatedAt, &cid, &it.Campaign.Title, &did, &it.Donor.FirstName, &it.Donor.LastName, &it.Donor.Email,
-		&it.Donor.UIDType, &it.Donor.UIDNumber, &brand, &last)
+		&it.Donor.UIDType, &it.Donor.UIDNumber, &brand, &last}, extra...)...)
 	if err != nil {
 		return it, err
 	}
@@ -325,7 +328,14 @@ func (h *ManageHandler) CSV(c *gin.Context) {
 		apierror.Abort(c, err)
 		return
 	}
-	rows, err := scope.Query(ctx, listSelect+q.where+" ORDER BY "+q.order, q.args...)
+	// One column per extra form field title found among the exported donations, after the fixed ones.
+	titles, err := fieldTitles(ctx, scope, q)
+	if err != nil {
+		apierror.Abort(c, err)
+		return
+	}
+	rows, err := scope.Query(ctx, strings.Replace(listSelect, "\nFROM donations d", ", d.form_values\nFROM donations d", 1)+
+		q.where+" ORDER BY "+q.order, q.args...)
 	if err != nil {
 		apierror.Abort(c, err)
 		return
@@ -337,12 +347,13 @@ func (h *ManageHandler) CSV(c *gin.Context) {
 	c.Status(http.StatusOK)
 	_, _ = c.Writer.Write([]byte("\xEF\xBB\xBF")) // UTF-8 BOM: spreadsheets read the accents
 	w := csv.NewWriter(c.Writer)
-	_ = w.Write([]string{"uuid", "created_at", "campaign", "first_name", "last_name", "email", "document_type",
+	_ = w.Write(append([]string{"uuid", "created_at", "campaign", "first_name", "last_name", "email", "document_type",
 		"document_number", "amount", "currency", "frequency", "status", "paused_reason", "discard_reason",
-		"next_charge_date", "card_brand", "card_last_four"})
+		"next_charge_date", "card_brand", "card_last_four"}, mapSlice(titles, csvSafe)...))
 	n := 0
 	for rows.Next() {
-		it, err := scanItem(rows)
+		var values []storedValue
+		it, err := scanItem(rows, &values)
 		if err != nil {
 			break
 		}
@@ -363,6 +374,14 @@ func (h *ManageHandler) CSV(c *gin.Context) {
 		rec := []string{it.UUID, it.CreatedAt.UTC().Format(time.RFC3339), it.Campaign.Title, it.Donor.FirstName,
 			it.Donor.LastName, it.Donor.Email, it.Donor.UIDType, it.Donor.UIDNumber, it.Amount.Decimal, it.Amount.Currency,
 			it.Frequency, it.Status, paused, discard, next, brand, last}
+		for _, t := range titles {
+			i := slices.IndexFunc(values, func(v storedValue) bool { return v.Title == t })
+			if i < 0 {
+				rec = append(rec, "")
+			} else {
+				rec = append(rec, values[i].Value)
+			}
+		}
 		for i := range rec {
 			rec[i] = csvSafe(rec[i])
 		}
@@ -373,6 +392,24 @@ func (h *ManageHandler) CSV(c *gin.Context) {
 		}
 	}
 	w.Flush()
+}
+
+func mapSlice(ss []string, f func(string) string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = f(s)
+	}
+	return out
+}
+
+// fieldTitles are the distinct titles of the extra form field answers of the listed donations.
+func fieldTitles(ctx context.Context, scope tenants.Scope, q listQuery) ([]string, error) {
+	rows, err := scope.Query(ctx, "SELECT DISTINCT v->>'title' FROM donations d CROSS JOIN LATERAL jsonb_array_elements(d.form_values) v WHERE "+
+		q.where+" ORDER BY 1", q.args...)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, pgx.RowTo[string])
 }
 
 // DonorActionRequest is the body of donor discard.

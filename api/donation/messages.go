@@ -40,6 +40,12 @@ func init() {
 		"donation.gw_security_code":            {i18n.ES: "Revisa el código de seguridad de la tarjeta.", i18n.EN: "Check the card's security code.", i18n.PT: "Revise o código de segurança do cartão."},
 		"donation.gw_resource_blocked":         {i18n.ES: "El recurso está bloqueado, inténtalo de nuevo.", i18n.EN: "The resource is blocked, please try again.", i18n.PT: "O recurso está bloqueado, tente novamente."},
 		"donation.gw_card_verification":        {i18n.ES: "Hubo un error al verificar la tarjeta, inténtalo de nuevo.", i18n.EN: "There was an error verifying the card, please try again.", i18n.PT: "Houve um erro ao verificar o cartão, tente novamente."},
+		"donation.birthday_invalid":            {i18n.ES: "Ingresa una fecha de nacimiento válida", i18n.EN: "Enter a valid date of birth", i18n.PT: "Informe uma data de nascimento válida"},
+		"donation.ticket_required":             {i18n.ES: "Elige una de las entradas del evento", i18n.EN: "Choose one of the event's tickets", i18n.PT: "Escolha um dos ingressos do evento"},
+		"donation.ticket_sales_ended":          {i18n.ES: "La venta de entradas para este evento terminó", i18n.EN: "Ticket sales for this event have ended", i18n.PT: "A venda de ingressos para este evento terminou"},
+		"donation.ticket_sold_out":             {i18n.ES: "No quedan suficientes entradas «%s»: quedan %d", i18n.EN: "Not enough “%s” tickets are left: %d left", i18n.PT: "Não restam ingressos “%s” suficientes: restam %d"},
+		"donation.ticket_sold_out_field":       {i18n.ES: "No quedan suficientes entradas", i18n.EN: "Not enough tickets are left", i18n.PT: "Não restam ingressos suficientes"},
+		"donation.receipt_invalid":             {i18n.ES: "El enlace del comprobante no es válido o venció", i18n.EN: "The receipt link is invalid or has expired", i18n.PT: "O link do comprovante é inválido ou expirou"},
 		"donation.not_convertible":             {i18n.ES: "Esta donación no se puede convertir en mensual.", i18n.EN: "This donation cannot be turned into a monthly one.", i18n.PT: "Esta doação não pode ser convertida em mensal."},
 	})
 }

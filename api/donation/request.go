@@ -79,7 +79,9 @@ type Request struct {
 		UIDType   string `json:"uid_type"`
 		UIDNumber string `json:"uid_number"`
 	} `json:"donor"`
-	IdempotencyKey string `json:"idempotency_key"`
+	// FormFields are the answers to the campaign's extra form fields.
+	FormFields     []FieldValue `json:"form_fields"`
+	IdempotencyKey string       `json:"idempotency_key"`
 }
 
 // storedItem is an item as the donation keeps it.
@@ -99,6 +101,7 @@ type Submission struct {
 	Instalments      int
 	Card             CardData
 	Donor            Donor
+	FormValues       []storedValue
 	IdempotencyKey   string
 }
 
@@ -175,6 +178,9 @@ func check(r Request, f campaign.Form, limits campaign.Limits, minimum func(pres
 		sub.Amount += m.Minor * int64(q)
 	}
 	var amountErr *apierror.Error
+	if cp.Type == "tickets" && cp.Event != nil {
+		amountErr = checkTickets(*cp.Event, sub.Items, now, fields)
+	}
 	if len(fields) == 0 && sub.Amount > 0 {
 		if !preset && !cp.AllowOtherAmount {
 			fields["donation.items"] = "donation.other_amount_not_allowed"
@@ -237,6 +243,10 @@ func check(r Request, f campaign.Form, limits campaign.Limits, minimum func(pres
 		d.UIDType, d.UIDNumber = c.HolderIDType, c.HolderIDNumber
 	}
 
+	values, valueFields := checkFieldValues(cp.FormFields, r.FormFields, now)
+	maps.Copy(fields, valueFields)
+	sub.FormValues = values
+
 	sub.IdempotencyKey = strings.TrimSpace(r.IdempotencyKey)
 	if !keyRe.MatchString(sub.IdempotencyKey) {
 		fields["idempotency_key"] = "donation.idempotency_key_invalid"
@@ -250,6 +260,21 @@ func check(r Request, f campaign.Form, limits campaign.Limits, minimum func(pres
 		return sub, apierror.Validation(fields)
 	}
 	return sub, nil
+}
+
+// checkTickets checks a tickets campaign's items: each names one of its ticket options, and sales
+// have not ended. Quantities left are checked when the donation is written (Service.Create).
+func checkTickets(ev campaign.Event, items []storedItem, now time.Time, fields map[string]string) *apierror.Error {
+	if ev.TicketSalesEnd != nil && !now.Before(*ev.TicketSalesEnd) {
+		fields["donation.items"] = "donation.ticket_sales_ended"
+		return apierror.New(http.StatusUnprocessableEntity, "donation.ticket_sales_ended")
+	}
+	for i, it := range items {
+		if !slices.ContainsFunc(ev.Tickets, func(t campaign.Ticket) bool { return t.Name == it.ItemName }) {
+			fields[fmt.Sprintf("donation.items.%d.item_name", i)] = "donation.ticket_required"
+		}
+	}
+	return nil
 }
 
 // docType keeps a document type valid in the country, else the generic "Otro".

@@ -44,3 +44,25 @@ func TestDecimalAcceptsNumbersAndStrings(t *testing.T) {
 	require.NoError(t, d.UnmarshalJSON([]byte(`" 200 "`)))
 	require.Equal(t, Decimal("200"), d)
 }
+
+func TestReceiptRefExpires(t *testing.T) {
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	s := NewService(Deps{Secret: []byte("0123456789abcdef0123456789abcdef"), Now: func() time.Time { return now }})
+	org, don := uuid.New(), uuid.New()
+	ref := s.ReceiptRef(org, don)
+	gotOrg, gotDon, ok := s.parseReceipt(ref)
+	require.True(t, ok)
+	require.Equal(t, org, gotOrg)
+	require.Equal(t, don, gotDon)
+
+	now = now.Add(ReceiptTTL - time.Second)
+	_, _, ok = s.parseReceipt(ref)
+	require.True(t, ok)
+	now = now.Add(time.Second)
+	_, _, ok = s.parseReceipt(ref)
+	require.False(t, ok, "expired")
+
+	other := NewService(Deps{Secret: []byte("another secret of thirty-two bytes!"), Now: func() time.Time { return now }})
+	_, _, ok = s.parseReceipt(other.ReceiptRef(org, don))
+	require.False(t, ok, "signed with another secret")
+}

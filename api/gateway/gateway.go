@@ -164,3 +164,11 @@ const (
 	PausedMethodInvalid      PausedReason = "payment_method_invalid"
 	PausedMethodNotSupported PausedReason = "payment_method_not_supported"
 )
+
+// AmountLimits is the smallest and largest card payment a gateway takes, in minor units.
+type AmountLimits struct{ Min, Max Money }
+
+// LimitsSource reads a gateway's card payment limits.
+type LimitsSource interface {
+	AmountLimits(ctx context.Context) (AmountLimits, error)
+}

@@ -19,10 +19,30 @@ export async function screenshotAll(page: Page, name: string, fullPage = true) {
   await page.setViewportSize(viewports.desktop);
 }
 
-function psql(dsn: string, sql: string) {
+function psql(dsn: string, sql: string): string {
   const bins = ['/usr/lib/postgresql/15/bin/psql', '/usr/bin/psql'];
   const bin = bins.find((b) => existsSync(b)) ?? 'psql';
-  execFileSync(bin, [dsn, '-v', 'ON_ERROR_STOP=1', '-qc', sql], { stdio: 'pipe' });
+  return execFileSync(bin, [dsn, '-v', 'ON_ERROR_STOP=1', '-qAtc', sql], { stdio: 'pipe', encoding: 'utf8' }).trim();
+}
+
+/** The AR shard, where the demo organisation lives. */
+function arShard(): string {
+  const shard = (process.env.APORTA_SHARD_DSNS ?? '').split(',').find((s) => s.startsWith('AR='))?.slice(3);
+  if (!shard) throw new Error('APORTA_SHARD_DSNS has no AR shard');
+  return shard;
+}
+
+/** One value (unaligned, tuples only) read from the AR shard. */
+export function shardValue(sql: string): string {
+  return psql(arShard(), sql);
+}
+
+/** Sets the card payment limits the sandbox gateway states (major units); no argument restores 10–8000. */
+export async function setGatewayLimits(limits?: { min: number; max: number }) {
+  const res = await fetch(`${process.env.APORTA_GATEWAY_URL}/__sandbox/limits`, {
+    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(limits ?? {}),
+  });
+  expect(res.status).toBe(204);
 }
 
 /**
@@ -38,9 +58,7 @@ export function ensureEnabledOrg() {
   } catch {
     /* already seeded by an earlier spec in this run */
   }
-  const shard = (process.env.APORTA_SHARD_DSNS ?? '').split(',').find((s) => s.startsWith('AR='))?.slice(3);
-  if (!shard) throw new Error('APORTA_SHARD_DSNS has no AR shard');
-  psql(shard, `UPDATE organizations SET status = 'enabled', plan_code = 'professional_monthly' WHERE organization_id = '${DEMO_ORG}'`);
+  psql(arShard(), `UPDATE organizations SET status = 'enabled', plan_code = 'professional_monthly' WHERE organization_id = '${DEMO_ORG}'`);
   try {
     psql(process.env.APORTA_DIRECTORY_DSN ?? '', `UPDATE organizations SET status = 'enabled' WHERE id = '${DEMO_ORG}'`);
   } catch {
@@ -75,8 +93,8 @@ export async function pageApi<T>(page: Page, method: string, path: string, body?
 
 export interface CreatedCampaign { uuid: string; slug: string; title: string; public_path: string }
 
-/** Creates and publishes a fundraise campaign through the manage API. */
-export async function createPublishedCampaign(page: Page, title: string): Promise<CreatedCampaign> {
+/** Creates and publishes a fundraise campaign through the manage API; extra overrides its fields. */
+export async function createPublishedCampaign(page: Page, title: string, extra: Record<string, unknown> = {}): Promise<CreatedCampaign> {
   const created = await pageApi<CreatedCampaign>(page, 'POST', '/manage/api/campaigns', {
     type: 'fundraise',
     title,
@@ -92,6 +110,7 @@ export async function createPublishedCampaign(page: Page, title: string): Promis
     min_other_amount: '500',
     form_color: '#7c3aed',
     thanks: { instant: '¡Gracias {nombre}! Tu aporte de {monto} para {campaña} ya está en camino.', email_subject: 'Gracias', email: 'Gracias {nombre}' },
+    ...extra,
   });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   const published = await pageApi<CreatedCampaign & { published: boolean }>(page, 'POST', `/manage/api/campaigns/${created.body.uuid}/publish`);

@@ -1,7 +1,7 @@
 import { expect, test, type Page, type Request } from '@playwright/test';
 import {
-  createPublishedCampaign, ensureEnabledOrg, pageApi, sandboxPaymentsFor, screenshotAll, signIn, viewports,
-  type CreatedCampaign,
+  createPublishedCampaign, ensureEnabledOrg, pageApi, sandboxPaymentsFor, screenshotAll, setGatewayLimits, shardValue, signIn,
+  viewports, type CreatedCampaign,
 } from './campaign-helpers';
 
 test.describe.configure({ mode: 'serial', timeout: 90_000 });
@@ -90,9 +90,24 @@ test('one-time donation approved (APRO) shows the thank-you message; no card dat
   await fillForm(page, { holder: 'APRO', email, monthly: false, amountIndex: 1 });
   expect(JSON.parse((await lead).postData() ?? '{}')).toMatchObject({ email });
   await page.getByRole('button', { name: 'Donar $ 3.000,00' }).click();
-  await expect(page).toHaveURL(new RegExp(`/d/${campaign.slug}/thanks$`));
-  await expect(page.getByTestId('thanks-message')).toHaveText(`¡Gracias Ana! Tu aporte de $\u00a03.000,00 para ${campaign.title} ya está en camino.`);
+  await expect(page).toHaveURL(new RegExp(`/d/${campaign.slug}/thanks\\?ref=[\\w-]{60,}$`));
+  const thanks = `¡Gracias Ana! Tu aporte de $\u00a03.000,00 para ${campaign.title} ya está en camino.`;
+  await expect(page.getByTestId('thanks-message')).toHaveText(thanks);
   await screenshotAll(page, 'donate-thanks');
+
+  // The thank-you page comes from the server: a reload (or the shared link) shows it again, without
+  // the donor's e-mail; a forged reference shows nothing of any donation.
+  const thanksURL = page.url();
+  await page.reload();
+  await expect(page.getByTestId('thanks-message')).toHaveText(thanks);
+  await expect(page.getByTestId('thanks-summary')).toContainText('$ 3.000,00');
+  await expect(page.getByTestId('thanks-summary')).toContainText('Por única vez');
+  await expect(page.locator('body')).not.toContainText(email);
+  const forged = thanksURL.replace(/ref=(.)/, (_, c: string) => `ref=${c === 'A' ? 'B' : 'A'}`);
+  await page.goto(forged);
+  await expect(page.getByRole('alert')).toHaveText('No encontramos esta donación: el enlace no es válido o venció.');
+  await expect(page.getByTestId('thanks-message')).toHaveCount(0);
+  await page.goto(thanksURL);
   const posts = seen.filter((r) => r.method === 'POST' && r.url.endsWith(`/d/${campaign.slug}`));
   expect(posts).toHaveLength(1);
   expect(JSON.parse(posts[0]!.body)).toMatchObject({ donation: { recurrency: 0 }, payment_method: { method_id: 'visa', bin: '450995', last_four: '3704' } });
@@ -159,4 +174,62 @@ test('a double click creates one donation and one payment', async ({ page, baseU
   const payments = await sandboxPaymentsFor(email);
   expect(payments).toHaveLength(1);
   expect(payments[0]!.status).toBe('approved');
+});
+
+test('extra form fields are validated, stored with the donation and shown in its detail', async ({ page }) => {
+  await signIn(page);
+  const withFields = await createPublishedCampaign(page, `Becas de estudio ${Date.now().toString(36)}`, {
+    form_fields: [
+      { type: 'occupation', title: 'Ocupación', label: '¿A qué te dedicas?', width: 'full', required: true },
+      { type: 'alt_email', title: 'Otro correo', label: 'Otro correo', width: 'half', required: false },
+      { type: 'gender', title: 'Género', label: 'Género', width: 'half', required: false },
+    ],
+  });
+  await page.goto(`/d/${withFields.slug}`);
+  await fillForm(page, { holder: 'APRO', email: uniqueEmail('fields'), monthly: false });
+  await page.getByLabel('Otro correo').fill('no-es-correo');
+  await page.getByRole('button', { name: /^Donar/ }).click();
+  await expect(page.getByTestId('form-error')).toHaveText('Verifica que todos los campos requeridos estén completos y sean válidos');
+  await expect(page.locator('#f-extra\\.0-error')).toHaveText('Este campo es requerido');
+  await expect(page.locator('#f-extra\\.1-error')).toHaveText('Ingresa un correo electrónico válido');
+  await screenshotAll(page, 'donate-extra-fields');
+
+  await page.getByLabel('¿A qué te dedicas?').fill('Docente');
+  await page.getByLabel('Otro correo').fill('ana.trabajo@example.org');
+  await page.getByLabel('Género').selectOption({ label: 'Femenino' });
+  const answer = page.waitForResponse((r) => r.url().endsWith(`/d/${withFields.slug}`) && r.request().method() === 'POST');
+  await page.getByRole('button', { name: /^Donar/ }).click();
+  const body = JSON.parse((await answer).request().postData() ?? '{}');
+  expect(body.form_fields).toEqual([{ order: 0, value: 'Docente' }, { order: 1, value: 'ana.trabajo@example.org' }, { order: 2, value: 'female' }]);
+  const uuid = ((await (await answer).json()) as { donation: { uuid: string } }).donation.uuid;
+  await expect(page.getByTestId('thanks-message')).toBeVisible();
+
+  const stored = JSON.parse(shardValue(`SELECT form_values FROM donations WHERE id = '${uuid}'`)) as { title: string; value: string }[];
+  expect(stored.map((v) => [v.title, v.value])).toEqual([['Ocupación', 'Docente'], ['Otro correo', 'ana.trabajo@example.org'], ['Género', 'female']]);
+
+  await page.goto(`/manage/donations/${uuid}`);
+  const card = page.getByTestId('form-values-card');
+  await expect(card).toContainText('Información adicional del formulario');
+  await expect(card).toContainText('Ocupación');
+  await expect(card).toContainText('Docente');
+  await expect(card).toContainText('ana.trabajo@example.org');
+  await screenshotAll(page, 'donation-detail-form-values');
+});
+
+test('the gateway\'s amount limits reach the form one second after it loads', async ({ page }) => {
+  await setGatewayLimits({ min: 20, max: 7000 });
+  try {
+    const limits = page.waitForResponse((r) => r.url().includes('/v1/payment_methods?public_key=') && r.ok());
+    await page.goto(`/d/${campaign.slug}`);
+    await limits;
+    await page.locator('.amount.other').click();
+    await page.getByLabel(/Ingresa el monto/).fill('7500');
+    await page.getByRole('button', { name: /^Donar/ }).click();
+    await expect(page.locator('#f-otherAmount-error')).toHaveText('El monto máximo permitido es $ 7.000,00');
+    await page.getByLabel(/Ingresa el monto/).fill('7000');
+    await page.getByRole('button', { name: /^Donar/ }).click();
+    await expect(page.locator('#f-otherAmount-error')).toHaveCount(0);
+  } finally {
+    await setGatewayLimits();
+  }
 });

@@ -25,8 +25,8 @@ RETURNING id;
 
 -- name: InsertDonation
 INSERT INTO donations (organization_id, id, campaign_id, donor_id, amount_minor, currency, recurrence, collect_day,
-                       status, payment_method_id, idempotency_key, items, upgrade_opt_in, instalments)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'pending', $9, $10, $11, $12, $13)
+                       status, payment_method_id, idempotency_key, items, upgrade_opt_in, instalments, form_values)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'pending', $9, $10, $11, $12, $13, $14)
 ON CONFLICT (organization_id, idempotency_key) DO NOTHING;
 
 -- name: InsertFirstTransaction
@@ -59,3 +59,25 @@ WHERE d.organization_id = $1 AND d.id = $2;
 UPDATE donations SET recurrence = 1, collect_day = $3, next_charge_date = $4, status = 'active', converted_at = now(),
        updated_at = now()
 WHERE organization_id = $1 AND id = $2 AND recurrence = 0 AND status = 'active' AND payment_method_id IS NOT NULL;
+
+-- name: LockCampaign
+SELECT 1 FROM campaigns WHERE organization_id = $1 AND id = $2 FOR UPDATE;
+
+-- name: TicketsSold
+-- Tickets of one option held by the campaign's donations, other than the submission being written
+-- (its key); refused first charges free their tickets.
+SELECT coalesce(sum((i->>'quantity')::int), 0)
+FROM donations d CROSS JOIN LATERAL jsonb_array_elements(d.items) i
+WHERE d.organization_id = $1 AND d.campaign_id = $2 AND d.status <> 'rejected'
+  AND d.idempotency_key IS DISTINCT FROM $3 AND i->>'item_name' = $4;
+
+-- name: DonationReceipt
+SELECT d.status, d.recurrence, d.amount_minor, d.currency, d.collect_day, dn.first_name, d.campaign_id, d.items,
+       coalesce(t.status, '')
+FROM donations d
+JOIN donors dn ON dn.organization_id = d.organization_id AND dn.id = d.donor_id
+LEFT JOIN transactions t ON t.organization_id = d.organization_id AND t.id = $3
+WHERE d.organization_id = $1 AND d.id = $2;
+
+-- name: DonationFormValues
+SELECT form_values FROM donations WHERE organization_id = $1 AND id = $2;

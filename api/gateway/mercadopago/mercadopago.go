@@ -34,6 +34,7 @@ type Config struct {
 type Client struct {
 	rest     *rest.Client
 	currency string
+	limits   limitsCache
 }
 
 var _ gateway.Gateway = (*Client)(nil)

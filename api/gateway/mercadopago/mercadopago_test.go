@@ -383,3 +383,33 @@ func TestStateSurvivesRestartWithoutCardData(t *testing.T) {
 	}
 	require.Contains(t, string(state), `"last_four_digits": "0604"`)
 }
+
+func TestAmountLimitsComeFromPaymentMethods(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	e := newEnv(t, "", 5*time.Second)
+	l, err := e.mp.AmountLimits(ctx)
+	require.NoError(t, err)
+	require.Equal(t, gateway.AmountLimits{Min: gateway.Money{Amount: 1000, Currency: "ARS"}, Max: gateway.Money{Amount: 800000, Currency: "ARS"}}, l)
+
+	// A change at the gateway shows after the cache; a fresh client sees it at once.
+	require.Equal(t, http.StatusNoContent, e.post("/__sandbox/limits", map[string]any{"min": 50.5, "max": 5000}, nil))
+	cached, err := e.mp.AmountLimits(ctx)
+	require.NoError(t, err)
+	require.Equal(t, l, cached)
+	fresh, err := mercadopago.New(mercadopago.Config{BaseURL: e.srv.URL, AccessToken: "TEST-token", Currency: "ARS"})
+	require.NoError(t, err)
+	l, err = fresh.AmountLimits(ctx)
+	require.NoError(t, err)
+	require.Equal(t, int64(5050), l.Min.Amount)
+	require.Equal(t, int64(500000), l.Max.Amount)
+
+	require.Equal(t, http.StatusBadRequest, e.post("/__sandbox/limits", map[string]any{"min": 100, "max": 5}, nil))
+
+	// A gateway that does not answer is an error (the caller falls back to the defaults).
+	e.srv.Close()
+	down, err := mercadopago.New(mercadopago.Config{BaseURL: e.srv.URL, AccessToken: "TEST-token", Currency: "ARS", Timeout: time.Second})
+	require.NoError(t, err)
+	_, err = down.AmountLimits(ctx)
+	require.Error(t, err)
+}

@@ -315,8 +315,11 @@ func (m *method) methodJSON() map[string]any {
 
 func (s *Server) listPaymentMethods(w http.ResponseWriter, r *http.Request) {
 	out := make([]map[string]any, 0, len(methods))
+	l := s.currentLimits()
 	for i := range methods {
-		out = append(out, methods[i].methodJSON())
+		m := methods[i].methodJSON()
+		m["min_allowed_amount"], m["max_allowed_amount"] = l.Min, l.Max
+		out = append(out, m)
 	}
 	writeJSON(w, http.StatusOK, out)
 }

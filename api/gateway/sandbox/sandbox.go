@@ -11,7 +11,7 @@
 // POST /v1/customers, GET /v1/customers/search?email=, POST /v1/customers/{id}/cards,
 // POST /v1/payments, GET /v1/payments/{id}, GET /v1/payments/search?external_reference=,
 // POST /v1/payments/{id}/refunds. Card vault: POST /cvault/credit-card/temporal.
-// Admin, for tests: POST /__sandbox/faults (see Fault) and
+// Admin, for tests: POST /__sandbox/faults (see Fault), POST /__sandbox/limits (see Limits) and
 // GET /__sandbox/payments?external_reference= (a plain list, oldest first).
 package sandbox
 
@@ -45,9 +45,10 @@ type Server struct {
 
 	// mu serialises every change, which is what makes idempotency keys hold
 	// under concurrent retries: the second request sees the first's answer.
-	mu    sync.Mutex
-	st    state
-	fault Fault
+	mu     sync.Mutex
+	st     state
+	fault  Fault
+	limits Limits
 }
 
 // state is everything the sandbox remembers; it is the state file's format.
@@ -72,6 +73,7 @@ func New(opts Options) (*Server, error) {
 		path:     opts.StatePath,
 		currency: opts.Currency,
 		log:      opts.Logger,
+		limits:   DefaultLimits,
 		st: state{
 			NextID:    1_000_000_001,
 			Customers: map[string]*customer{},
@@ -121,6 +123,7 @@ func (s *Server) routes() {
 	m.HandleFunc("POST /v1/payments/{id}/refunds", private(s.createRefund))
 	m.HandleFunc("POST /__sandbox/faults", s.setFault)
 	m.HandleFunc("GET /__sandbox/payments", s.adminPayments)
+	m.HandleFunc("POST /__sandbox/limits", s.setLimits)
 	m.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "resource not found")
 	})

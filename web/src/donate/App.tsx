@@ -3,27 +3,18 @@ import { useIntl } from 'react-intl';
 import { call, campaignPath, PublicApiError, type PublicCampaign } from './api';
 import { accessibleAccent, tint } from './color';
 import { Convert } from './Convert';
-import { DonationForm, type Success } from './DonationForm';
+import { DonationForm } from './DonationForm';
 import { m } from './messages';
 import { parseRoute, type DonateRoute } from './route';
 import { Thanks } from './Thanks';
 
 const VIEW_DELAY_MS = 300;
-const successKey = (slug: string) => `aporta.donate.success.${slug}`;
 
 export function App({ initialPath }: { initialPath: string }) {
   const intl = useIntl();
   const [route, setRoute] = useState<DonateRoute>(() => parseRoute(initialPath));
   const [campaign, setCampaign] = useState<PublicCampaign | null>(null);
   const [loadError, setLoadError] = useState<'not_found' | 'failed' | null>(null);
-  const [success, setSuccess] = useState<Success | null>(() => {
-    if (route.page !== 'thanks') return null;
-    try {
-      return JSON.parse(sessionStorage.getItem(successKey(route.slug)) ?? 'null') as Success | null;
-    } catch {
-      return null;
-    }
-  });
   const slug = route.page === 'none' ? '' : route.slug;
 
   useEffect(() => {
@@ -55,18 +46,9 @@ export function App({ initialPath }: { initialPath: string }) {
     if (campaign) document.title = `${campaign.title} · ${campaign.organization_name}`;
   }, [campaign]);
 
-  useEffect(() => {
-    if (route.page === 'thanks') document.getElementById('thanks-title')?.focus();
-  }, [route.page, campaign]);
-
-  function onSuccess(s: Success) {
-    try {
-      sessionStorage.setItem(successKey(slug), JSON.stringify(s));
-    } catch {
-      /* private mode: the thank-you page still shows from memory */
-    }
-    setSuccess(s);
-    history.pushState(null, '', `/d/${encodeURIComponent(slug)}/thanks`);
+  // The thank-you page's address carries the donation's signed receipt: reloads and shared links keep working.
+  function onSuccess(receipt: string) {
+    history.pushState(null, '', `/d/${encodeURIComponent(slug)}/thanks?ref=${encodeURIComponent(receipt)}`);
     setRoute({ page: 'thanks', slug });
     scrollTo(0, 0);
   }
@@ -90,7 +72,8 @@ export function App({ initialPath }: { initialPath: string }) {
   const accent = accessibleAccent(campaign.form_color);
   const style = { '--accent': accent, '--accent-tint': tint(accent, 0.9), '--accent-soft': tint(accent, 0.75) } as CSSProperties;
   const endsAt = campaign.ends_at ? intl.formatDate(campaign.ends_at, { dateStyle: 'long' }) : null;
-  const convertToken = new URLSearchParams(location.search).get('token') ?? '';
+  const query = new URLSearchParams(location.search);
+  const convertToken = query.get('token') ?? '';
 
   return (
     <div className="page" style={style}>
@@ -114,7 +97,7 @@ export function App({ initialPath }: { initialPath: string }) {
         </aside>
         <section className="panel" aria-label={intl.formatMessage(m.pageTitle, { organization: campaign.organization_name })}>
           {route.page === 'form' && <DonationForm campaign={campaign} onSuccess={onSuccess} />}
-          {route.page === 'thanks' && <Thanks campaign={campaign} success={success} />}
+          {route.page === 'thanks' && <Thanks campaign={campaign} receiptRef={query.get('ref') ?? ''} />}
           {route.page === 'convert' && <Convert campaign={campaign} donationUuid={route.donation} token={convertToken} />}
         </section>
       </main>

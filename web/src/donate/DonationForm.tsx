@@ -5,8 +5,9 @@ import { Field } from './Field';
 import { BRAND_NAMES, cardLayout, cleanNumber, detectBrand, formatCardNumber, type Brand } from './lib/brand';
 import { EXPIRY_MAX_LENGTH, formatExpiry } from './lib/expiry';
 import { formatMoney, parseDecimal } from './lib/money';
+import { fetchAmountLimits } from './lib/tokenizer';
 import { m } from './messages';
-import { donationPayload, newKey, postDonation, SubmitFailure, tokenize, type Attempt } from './submit';
+import { donationPayload, isTickets, newKey, postDonation, SubmitFailure, tokenize, type Attempt } from './submit';
 import { chosenAmount, EMAIL_RE, FIELD_ORDER, validate, type Errors, type FieldError, type Values } from './validate';
 
 const BRAND_DELAY_MS = 300;
@@ -15,25 +16,21 @@ const LEAD_DELAY_MS = 1500;
 const DEFAULT_MIN_MAJOR = 10;
 const DEFAULT_MAX_MAJOR = 8000;
 
-export interface Success {
-  firstName: string;
-  amount: string;
-  recurrency: 0 | 1;
-  donationUuid?: string;
-  status?: string;
-  thanksMessage?: string;
-  convertUrl?: string;
-}
+const MAX_TICKETS = 10;
 
 const majorToMinor = (major: number, currency: string) => parseDecimal(String(major), currency) ?? major * 100;
 
-export function DonationForm({ campaign, onSuccess }: { campaign: PublicCampaign; onSuccess: (s: Success) => void }) {
+/** The public donation form; onSuccess receives the donation's signed receipt reference. */
+export function DonationForm({ campaign, onSuccess }: { campaign: PublicCampaign; onSuccess: (receipt: string) => void }) {
   const intl = useIntl();
   const c = campaign;
   const fmt = (minor: number) => formatMoney(minor, c.currency);
   const presets = useMemo(() => c.amounts.map((a) => parseDecimal(a.amount, c.currency) ?? 0), [c]);
   const docTypes = c.document_types.length > 0 ? c.document_types : ['DNI', 'CUIL', 'CUIT', 'Otro'];
   const defaultDoc = docTypes.includes('DNI') ? 'DNI' : (docTypes[0] ?? '');
+  const tickets = isTickets(c) ? c.event!.tickets : [];
+  const salesEnd = c.event?.ticket_sales_end ? new Date(c.event.ticket_sales_end) : null;
+  const salesEnded = tickets.length > 0 && salesEnd !== null && salesEnd <= new Date();
 
   const [values, setValues] = useState<Values>(() => ({
     recurrency: c.default_recurrency === 0 && c.allow_one_time ? 0 : 1,
@@ -54,6 +51,8 @@ export function DonationForm({ campaign, onSuccess }: { campaign: PublicCampaign
     uidType: defaultDoc,
     uidNumber: '',
     extras: {},
+    ticket: tickets[0]?.name ?? '',
+    ticketQuantity: 1,
   }));
   const [errors, setErrors] = useState<Errors>({});
   const [failure, setFailure] = useState<{ error: FieldError; text?: string } | null>(null);
@@ -69,14 +68,20 @@ export function DonationForm({ campaign, onSuccess }: { campaign: PublicCampaign
   const summaryRef = useRef<HTMLDivElement>(null);
   const layout = cardLayout(brand);
 
-  // The gateway's limits replace the defaults one second after the form loads (§4, §9).
+  // The gateway's limits replace the defaults one second after the form loads (§4, §9): asked at the
+  // gateway's public API; while it does not answer, the server's view of them (the campaign's limits).
   useEffect(() => {
-    const t = setTimeout(() => {
-      const min = parseDecimal(c.limits.min, c.currency);
-      const max = parseDecimal(c.limits.max, c.currency);
-      if (min !== null && max !== null && max >= min) setLimits({ min, max });
+    let live = true;
+    const t = setTimeout(async () => {
+      const fromGateway = await fetchAmountLimits(c.gateway, (major) => parseDecimal(String(major), c.currency));
+      const min = fromGateway?.min ?? parseDecimal(c.limits.min, c.currency);
+      const max = fromGateway?.max ?? parseDecimal(c.limits.max, c.currency);
+      if (live && min !== null && max !== null && max >= min) setLimits({ min, max });
     }, LIMITS_DELAY_MS);
-    return () => clearTimeout(t);
+    return () => {
+      live = false;
+      clearTimeout(t);
+    };
   }, [c]);
 
   // Brand detection 300 ms after typing stops.
@@ -102,7 +107,7 @@ export function DonationForm({ campaign, onSuccess }: { campaign: PublicCampaign
     return () => clearTimeout(t);
   }, [values.email, values.firstName, c.slug]);
 
-  const extrasMeta = c.form_fields.map((f, i) => ({ ...f, key: `extra.${i}` }));
+  const extrasMeta = c.form_fields.map((f) => ({ ...f, key: `extra.${f.order}` }));
   const ctx = {
     presets,
     currency: c.currency,
@@ -111,9 +116,10 @@ export function DonationForm({ campaign, onSuccess }: { campaign: PublicCampaign
     minOther: c.min_other_amount ? parseDecimal(c.min_other_amount, c.currency) : null,
     format: fmt,
     brand,
-    requiredExtras: extrasMeta.filter((f) => f.required).map((f) => ({ key: f.key, type: f.type })),
+    extras: extrasMeta.map((f) => ({ key: f.key, type: f.type, required: f.required })),
   };
   const amount = chosenAmount(values, ctx);
+  const total = amount === null ? null : amount * (tickets.length > 0 ? values.ticketQuantity : 1);
 
   const set = <K extends keyof Values>(key: K, value: Values[K]) => {
     setValues((v) => ({ ...v, [key]: value }));
@@ -123,7 +129,7 @@ export function DonationForm({ campaign, onSuccess }: { campaign: PublicCampaign
 
   async function onSubmit(ev: FormEvent) {
     ev.preventDefault();
-    if (inFlight.current) return; // a double click submits once
+    if (inFlight.current || salesEnded) return; // a double click submits once
     const found = validate(values, { ...ctx, brand: detectBrand(values.cardNumber) });
     setErrors(found);
     const first = [...FIELD_ORDER, ...extrasMeta.map((f) => f.key)].find((k) => found[k]);
@@ -153,16 +159,8 @@ export function DonationForm({ campaign, onSuccess }: { campaign: PublicCampaign
       const payload = donationPayload(c, values, amount!, cardBrand, token, attempt.current);
       const res = await postDonation(c.slug, payload, BRAND_NAMES[cardBrand]);
       leadSent.current = true;
-      const uuid = res.donation?.uuid;
-      onSuccess({
-        firstName: values.firstName.trim(),
-        amount: res.donation?.amount_formatted ?? fmt(amount!),
-        recurrency: values.recurrency,
-        donationUuid: uuid,
-        status: res.status,
-        thanksMessage: res.message,
-        convertUrl: uuid && res.convert_token ? `/d/${encodeURIComponent(c.slug)}/convert/${uuid}?token=${encodeURIComponent(res.convert_token)}` : undefined,
-      });
+      if (!res.receipt) throw new SubmitFailure({ key: 'submitFailed' });
+      onSuccess(res.receipt);
     } catch (e) {
       const f = e instanceof SubmitFailure ? e : new SubmitFailure({ key: 'submitFailed' });
       setFailure({ error: f.error, text: f.text });
@@ -181,9 +179,9 @@ export function DonationForm({ campaign, onSuccess }: { campaign: PublicCampaign
   const showUpgrade = values.recurrency === 1 && periodic.enabled && periodic.percentage !== null;
   const showInstalments = values.recurrency === 0 && c.instalment_options.length > 0;
   const submitLabel =
-    amount === null
+    total === null
       ? intl.formatMessage(m.donate)
-      : intl.formatMessage(values.recurrency === 1 ? m.donateMonthly : m.donateOnce, { amount: fmt(amount) });
+      : intl.formatMessage(values.recurrency === 1 ? m.donateMonthly : m.donateOnce, { amount: fmt(total) });
 
   return (
     <form className="donation-form" noValidate onSubmit={onSubmit} aria-busy={submitting}>
@@ -204,7 +202,26 @@ export function DonationForm({ campaign, onSuccess }: { campaign: PublicCampaign
           </div>
         )}
 
-        <div className="amounts" role="radiogroup" aria-label={intl.formatMessage(m.amount)} id="f-amount" tabIndex={-1}
+        {tickets.length > 0 && (
+          <div className="grid">
+            <Field id="f-ticket" label={intl.formatMessage(m.ticket)} error={t(errors.ticket)}>
+              {(aria) => (
+                <select {...aria} value={values.ticket} onChange={(e) => set('ticket', e.target.value)}>
+                  {tickets.map((tk) => <option key={tk.name} value={tk.name}>{tk.name}</option>)}
+                </select>
+              )}
+            </Field>
+            <Field id="f-ticketQuantity" label={intl.formatMessage(m.ticketQuantity)}>
+              {(aria) => (
+                <select {...aria} value={values.ticketQuantity} onChange={(e) => set('ticketQuantity', Number(e.target.value))}>
+                  {Array.from({ length: MAX_TICKETS }, (_, i) => i + 1).map((n) => <option key={n} value={n}>{n}</option>)}
+                </select>
+              )}
+            </Field>
+          </div>
+        )}
+
+        <div className="amounts" role="radiogroup" aria-label={intl.formatMessage(tickets.length > 0 ? m.ticketPrice : m.amount)} id="f-amount" tabIndex={-1}
           aria-invalid={Boolean(errors.amount)} aria-describedby={errors.amount ? 'f-amount-error' : undefined}>
           {c.amounts.map((a, i) => (
             <label key={i} className={`amount ${values.amountChoice === i ? 'selected' : ''}`}>
@@ -368,13 +385,14 @@ export function DonationForm({ campaign, onSuccess }: { campaign: PublicCampaign
       </fieldset>
 
       <div className="submit-area">
+        {salesEnded && <p className="alert" role="alert" data-testid="sales-ended">{intl.formatMessage(m.salesEnded)}</p>}
         {failure && (
           <div className="alert" role="alert" tabIndex={-1} ref={summaryRef} data-testid="form-error">
             {failure.error.key === 'cardNotAllowed' && <strong>{intl.formatMessage(m.cardNotAllowedTitle)}</strong>}
             <p>{failure.text ?? t(failure.error)}</p>
           </div>
         )}
-        <button type="submit" className="donate-button" disabled={submitting}>
+        <button type="submit" className="donate-button" disabled={submitting || salesEnded}>
           {submitting ? (
             <>
               <span className="spinner" aria-hidden />
@@ -396,6 +414,8 @@ export function DonationForm({ campaign, onSuccess }: { campaign: PublicCampaign
   );
 }
 
+const GENDERS = [['female', m.genderFemale], ['male', m.genderMale], ['other', m.genderOther]] as const;
+
 function ExtraField({ field, value, error, onChange, chooseLabel }: {
   field: PublicCampaign['form_fields'][number] & { key: string };
   value: string;
@@ -403,6 +423,7 @@ function ExtraField({ field, value, error, onChange, chooseLabel }: {
   chooseLabel: string;
   onChange: (v: string) => void;
 }) {
+  const intl = useIntl();
   const id = `f-${field.key}`;
   const cls = `${field.width === 'half' ? 'half' : 'full'} ${field.hide_on_mobile ? 'hide-mobile' : ''}`;
   const label = field.label || field.title;
@@ -414,21 +435,23 @@ function ExtraField({ field, value, error, onChange, chooseLabel }: {
       </label>
     );
   }
-  const options = field.type === 'gender' && !field.options?.length ? ['female', 'male', 'other'] : field.options ?? [];
+  const options: [string, string][] = field.type === 'gender' && !field.options?.length
+    ? GENDERS.map(([v, label]) => [v, intl.formatMessage(label)])
+    : (field.options ?? []).map((o) => [o, o]);
   return (
     <Field id={id} label={label} error={error} className={cls}>
       {(aria) =>
         field.type === 'textarea' ? (
-          <textarea {...aria} rows={3} value={value} onChange={(e) => onChange(e.target.value)} />
+          <textarea {...aria} rows={3} maxLength={2000} value={value} onChange={(e) => onChange(e.target.value)} />
         ) : field.type === 'select_options' || field.type === 'gender' ? (
           <select {...aria} value={value} onChange={(e) => onChange(e.target.value)}>
             <option value="">{chooseLabel}</option>
-            {options.map((o) => <option key={o} value={o}>{o}</option>)}
+            {options.map(([v, label]) => <option key={v} value={v}>{label}</option>)}
           </select>
         ) : (
           <input {...aria}
             type={field.type === 'birthday' ? 'date' : field.type === 'alt_email' ? 'email' : /phone/.test(field.type) ? 'tel' : 'text'}
-            value={value} onChange={(e) => onChange(e.target.value)} />
+            maxLength={200} value={value} onChange={(e) => onChange(e.target.value)} />
         )
       }
     </Field>

@@ -1,31 +1,56 @@
+import { useEffect, useState } from 'react';
 import { useIntl } from 'react-intl';
-import type { PublicCampaign } from './api';
-import type { Success } from './DonationForm';
+import { call, campaignPath, type PublicCampaign, type PublicEvent } from './api';
 import { m } from './messages';
+import type { DonationResult } from './submit';
 
-/** Fills the thank-you short codes in every language ({nombre}/{name}/{nome}, {monto}/{amount}/{valor}, {campaña}/{campaign}/{campanha}). */
-export function fillShortCodes(tmpl: string, name: string, amount: string, campaign: string): string {
-  const map: Record<string, string> = {
-    '{nombre}': name, '{name}': name, '{nome}': name,
-    '{monto}': amount, '{amount}': amount, '{valor}': amount,
-    '{campaña}': campaign, '{campaign}': campaign, '{campanha}': campaign,
-  };
-  return tmpl.replace(/\{(nombre|name|nome|monto|amount|valor|campaña|campaign|campanha)\}/g, (code) => map[code] ?? code);
+/** The thank-you page's summary (GET /api/public/campaigns/{slug}/receipts/{ref}); no e-mail or card data. */
+export interface Receipt extends DonationResult {
+  event?: PublicEvent;
+  tickets?: { name: string; quantity: number }[];
 }
 
-export function Thanks({ campaign, success }: { campaign: PublicCampaign; success: Success | null }) {
+/** The thank-you page, loaded from the server by its signed reference, so a reload or a shared link shows it again. */
+export function Thanks({ campaign, receiptRef }: { campaign: PublicCampaign; receiptRef: string }) {
   const intl = useIntl();
-  const isEvent = campaign.type === 'tickets' && campaign.event;
-  const template = success?.thanksMessage || campaign.thanks?.instant || '';
-  const message = success
-    ? template
-      ? fillShortCodes(template, success.firstName, success.amount, campaign.title)
-      : intl.formatMessage(m.thanksDefault, { nombre: success.firstName, monto: success.amount, campaña: campaign.title })
-    : '';
+  const [receipt, setReceipt] = useState<Receipt | null>(null);
+  const [failed, setFailed] = useState(false);
+
+  useEffect(() => {
+    if (!receiptRef) {
+      setFailed(true);
+      return;
+    }
+    call<Receipt>(`${campaignPath(campaign.slug)}/receipts/${encodeURIComponent(receiptRef)}`)
+      .then(setReceipt)
+      .catch(() => setFailed(true));
+  }, [campaign.slug, receiptRef]);
+
+  useEffect(() => {
+    if (receipt || failed) document.getElementById('thanks-title')?.focus();
+  }, [receipt, failed]);
+
+  if (failed) {
+    return <p className="alert" role="alert">{intl.formatMessage(m.thanksInvalid)}</p>;
+  }
+  if (!receipt) {
+    return (
+      <div className="center" aria-busy="true">
+        <span className="spinner dark" aria-hidden />
+        <p className="muted">{intl.formatMessage(m.loading)}</p>
+      </div>
+    );
+  }
+
+  const ev = receipt.event;
+  const donation = receipt.donation;
   // Keep a currency symbol on the same line as its amount.
-  const display = message.replace(/(US\$|R\$|\$U|S\/|\$) (?=\d)/g, '$1\u00a0');
-  const ev = campaign.event;
+  const display = (receipt.message ?? '').replace(/(US\$|R\$|\$U|S\/|\$) (?=\d)/g, '$1\u00a0');
   const dateFmt = (s: string | null) => (s ? intl.formatDate(s, { dateStyle: 'full', timeStyle: 'short' }) : '');
+  const pending = receipt.status === 'in_process' || receipt.status === 'pending';
+  const convertUrl = donation && receipt.convert_token
+    ? `/d/${encodeURIComponent(campaign.slug)}/convert/${donation.uuid}?token=${encodeURIComponent(receipt.convert_token)}`
+    : null;
   return (
     <section className="thanks" aria-labelledby="thanks-title">
       <div className="thanks-icon" aria-hidden>
@@ -33,31 +58,49 @@ export function Thanks({ campaign, success }: { campaign: PublicCampaign; succes
           <path d="M20 6 9 17l-5-5" />
         </svg>
       </div>
-      <h1 id="thanks-title" tabIndex={-1}>{intl.formatMessage(isEvent ? m.eventThanksTitle : m.thanksTitle)}</h1>
-      {message && <p className="thanks-message" data-testid="thanks-message">{display}</p>}
-      {success && (
-        <p className="muted">
-          {intl.formatMessage(success.status === 'in_process' || success.status === 'pending' ? m.thanksPending : success.recurrency === 1 ? m.thanksMonthly : m.thanksOnce)}
-        </p>
-      )}
-      {isEvent && ev && (
-        <dl className="event-facts">
-          {ev.starts_at && (
-            <>
-              <dt>{intl.formatMessage(m.eventWhen)}</dt>
-              <dd>{dateFmt(ev.starts_at)}</dd>
-            </>
-          )}
-          {ev.format && (
-            <>
-              <dt>{intl.formatMessage(m.eventFormat)}</dt>
-              <dd>{intl.formatMessage(ev.format === 'online' ? m.eventOnline : m.eventPhysical)}</dd>
-            </>
-          )}
-        </dl>
-      )}
-      {success?.recurrency === 0 && success.convertUrl && (
-        <a className="button-secondary" href={success.convertUrl}>{intl.formatMessage(m.thanksConvert)}</a>
+      <h1 id="thanks-title" tabIndex={-1}>{intl.formatMessage(ev ? m.eventThanksTitle : m.thanksTitle)}</h1>
+      {display && <p className="thanks-message" data-testid="thanks-message">{display}</p>}
+      <p className="muted">
+        {intl.formatMessage(pending ? m.thanksPending : donation?.recurrency === 1 ? m.thanksMonthly : m.thanksOnce)}
+      </p>
+      <dl className="event-facts" data-testid="thanks-summary">
+        {donation && (
+          <>
+            <dt>{intl.formatMessage(m.thanksAmount)}</dt>
+            <dd>{donation.amount_formatted}</dd>
+            <dt>{intl.formatMessage(m.thanksFrequency)}</dt>
+            <dd>{intl.formatMessage(donation.recurrency === 1 ? m.monthly : m.oneTime)}</dd>
+          </>
+        )}
+        {ev?.category && (
+          <>
+            <dt>{intl.formatMessage(m.eventCategory)}</dt>
+            <dd>{ev.category}</dd>
+          </>
+        )}
+        {ev?.starts_at && (
+          <>
+            <dt>{intl.formatMessage(m.eventWhen)}</dt>
+            <dd>{dateFmt(ev.starts_at)}</dd>
+          </>
+        )}
+        {ev?.format && (
+          <>
+            <dt>{intl.formatMessage(m.eventFormat)}</dt>
+            <dd>{intl.formatMessage(ev.format === 'online' ? m.eventOnline : m.eventPhysical)}</dd>
+          </>
+        )}
+        {receipt.tickets && receipt.tickets.length > 0 && (
+          <>
+            <dt>{intl.formatMessage(m.eventTickets)}</dt>
+            {receipt.tickets.map((t) => (
+              <dd key={t.name}>{intl.formatMessage(m.eventTicketLine, { quantity: t.quantity, name: t.name })}</dd>
+            ))}
+          </>
+        )}
+      </dl>
+      {donation?.recurrency === 0 && convertUrl && (
+        <a className="button-secondary" href={convertUrl}>{intl.formatMessage(m.thanksConvert)}</a>
       )}
       <a className="link" href={`/d/${campaign.slug}`}>{intl.formatMessage(m.thanksBack)}</a>
     </section>

@@ -46,6 +46,8 @@ export interface DonationResult {
   message?: string;
   donation?: { uuid: string; recurrency: number; amount: string; amount_formatted: string; currency: string; campaign_title: string; campaign_type: string };
   convert_token?: string;
+  /** The thank-you page's signed reference. */
+  receipt?: string;
 }
 
 /** API field paths → the form's fields, to show server-side validation under the right input. */
@@ -55,7 +57,11 @@ const SERVER_FIELDS: Record<string, string> = {
   'payment_method.cardholder_id_number': 'holderIdNumber', 'payment_method.method_id': 'cardNumber', 'payment_method.bin': 'cardNumber',
   'payment_method.last_four': 'cardNumber', 'payment_method.expiration_month': 'expiry', 'payment_method.expiration_year': 'expiry',
   'payment_method.cc_expiration': 'expiry', 'donation.items.0.amount': 'amount', 'donation.items': 'amount',
+  'donation.items.0.item_name': 'ticket',
 };
+
+/** The form's field for an API field path: the fixed ones above, and form_fields.{order} → extra.{order}. */
+const serverField = (path: string) => SERVER_FIELDS[path] ?? (/^form_fields\.\d+$/.test(path) ? `extra.${path.slice('form_fields.'.length)}` : undefined);
 
 export interface Attempt {
   key: string;
@@ -69,10 +75,14 @@ export function donationPayload(c: PublicCampaign, v: Values, amount: number, br
   const digits = cleanNumber(v.cardNumber);
   const holderIdType = v.notCardholder ? v.holderIdType : v.uidType;
   const holderIdNumber = (v.notCardholder ? v.holderIdNumber : v.uidNumber).replace(/\D/g, '');
+  const ticket = isTickets(c);
   return {
     donation: {
       recurrency: v.recurrency,
-      items: [{ uuid: attempt.itemUuid, amount: toDecimal(amount, c.currency), item_name: c.title, quantity: 1 }],
+      items: [{
+        uuid: attempt.itemUuid, amount: toDecimal(amount, c.currency), item_name: ticket ? v.ticket : c.title,
+        quantity: ticket ? v.ticketQuantity : 1,
+      }],
       instalments: v.recurrency === 0 && v.instalments > 1 ? v.instalments : undefined,
       periodic_increase: v.recurrency === 1 && v.upgrade ? true : undefined,
     },
@@ -95,9 +105,15 @@ export function donationPayload(c: PublicCampaign, v: Values, amount: number, br
       uid_type: v.uidType,
       uid_number: v.uidNumber.replace(/\D/g, ''),
     },
+    form_fields: c.form_fields
+      .map((f) => ({ order: f.order, value: (v.extras[`extra.${f.order}`] ?? '').trim() }))
+      .filter((f) => f.value !== ''),
     idempotency_key: attempt.key,
   };
 }
+
+/** A tickets campaign with ticket options: the donor buys tickets, the amount is each one's price. */
+export const isTickets = (c: PublicCampaign) => c.type === 'tickets' && (c.event?.tickets.length ?? 0) > 0;
 
 export async function postDonation(slug: string, payload: unknown, brandName: string): Promise<DonationResult> {
   try {
@@ -111,7 +127,7 @@ export async function postDonation(slug: string, payload: unknown, brandName: st
       if (e.status === 0 || e.status >= 500 || !e.message) throw new SubmitFailure({ key: 'submitFailed' });
       const fields: Record<string, string> = {};
       for (const [path, text] of Object.entries(e.fields)) {
-        const field = SERVER_FIELDS[path];
+        const field = serverField(path);
         if (field && !fields[field]) fields[field] = text;
       }
       throw new SubmitFailure({ key: e.code === 'validation_failed' ? 'summary' : 'submitFailed' }, e.code === 'validation_failed' ? undefined : e.message, fields);

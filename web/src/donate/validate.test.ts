@@ -6,10 +6,10 @@ const ok: Values = {
   recurrency: 1, amountChoice: 0, otherAmount: '', upgrade: false, instalments: 1,
   cardNumber: '4509 9535 6623 3704', expiry: '11 / 30', cvv: '123', holderName: 'APRO', notCardholder: false,
   holderIdType: '', holderIdNumber: '', firstName: 'Ana', lastName: 'Gómez', email: 'ana@example.org', uidType: 'DNI',
-  uidNumber: '12345678', extras: {},
+  uidNumber: '12345678', extras: {}, ticket: '', ticketQuantity: 1,
 };
 const ctx: Context = {
-  presets: [150000], currency: 'ARS', min: 1000, max: 800000, minOther: 50000, brand: 'visa', requiredExtras: [],
+  presets: [150000], currency: 'ARS', min: 1000, max: 800000, minOther: 50000, brand: 'visa', extras: [],
   format: (v) => formatMoney(v, 'ARS'), now: new Date(2026, 0, 1),
 };
 
@@ -36,5 +36,20 @@ describe('validate', () => {
 
   it('asks for the cardholder document only when the donor is not the cardholder', () => {
     expect(validate({ ...ok, notCardholder: true }, ctx).holderIdNumber?.key).toBe('required');
+  });
+
+  it('checks the extra fields as the server does', () => {
+    const extras = [
+      { key: 'extra.0', type: 'textfield', required: true }, { key: 'extra.1', type: 'alt_email', required: false },
+      { key: 'extra.2', type: 'birthday', required: false }, { key: 'extra.3', type: 'cellphone', required: false },
+      { key: 'extra.4', type: 'checkbox', required: true },
+    ];
+    const bad = validate({ ...ok, extras: { 'extra.1': 'nope', 'extra.2': '2099-01-01', 'extra.3': '12ab', 'extra.4': 'false' } }, { ...ctx, extras });
+    expect(bad).toEqual({
+      'extra.0': { key: 'required' }, 'extra.1': { key: 'emailInvalid' }, 'extra.2': { key: 'birthdayInvalid' },
+      'extra.3': { key: 'phoneInvalid' }, 'extra.4': { key: 'required' },
+    });
+    const good = { 'extra.0': 'Docente', 'extra.1': 'otra@example.org', 'extra.2': '1990-05-17', 'extra.3': '+54 9 11 5555-1234', 'extra.4': 'true' };
+    expect(validate({ ...ok, extras: good }, { ...ctx, extras })).toEqual({});
   });
 });

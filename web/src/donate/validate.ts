@@ -22,6 +22,9 @@ export interface Values {
   uidType: string;
   uidNumber: string;
   extras: Record<string, string>;
+  /** Tickets campaigns: the ticket option's name and how many. */
+  ticket: string;
+  ticketQuantity: number;
 }
 
 export type MessageKey = keyof typeof m;
@@ -44,7 +47,7 @@ export interface Context {
   minOther: number | null;
   format: (minor: number) => string;
   brand: Brand;
-  requiredExtras: { key: string; type: string }[];
+  extras: { key: string; type: string; required: boolean }[];
   now?: Date;
 }
 
@@ -94,9 +97,34 @@ export function validate(v: Values, ctx: Context): Errors {
     if (v.holderIdNumber.trim() === '') e.holderIdNumber = { key: 'required' };
     else if (digits(v.holderIdNumber).length < 3) e.holderIdNumber = { key: 'documentInvalid' };
   }
-  for (const f of ctx.requiredExtras) {
-    const val = v.extras[f.key] ?? '';
-    if (f.type === 'checkbox' ? val !== 'true' : val.trim() === '') e[f.key] = { key: 'required' };
+  for (const f of ctx.extras) {
+    const val = (v.extras[f.key] ?? '').trim();
+    const empty = f.type === 'checkbox' ? val !== 'true' : val === '';
+    if (empty) {
+      if (f.required) e[f.key] = { key: 'required' };
+      continue;
+    }
+    const error = extraError(f.type, val, ctx.now ?? new Date());
+    if (error) e[f.key] = { key: error };
   }
   return e;
+}
+
+const PHONE_RE = /^\+?[0-9 ().-]+$/;
+
+/** The format check of an extra field's answer, as the server does it (api/donation/fields.go). */
+function extraError(type: string, val: string, now: Date): MessageKey | null {
+  switch (type) {
+    case 'alt_email':
+      return EMAIL_RE.test(val) ? null : 'emailInvalid';
+    case 'birthday': {
+      const d = /^\d{4}-\d{2}-\d{2}$/.test(val) ? new Date(`${val}T00:00:00Z`) : null;
+      return d && !Number.isNaN(d.getTime()) && d < now && d.getUTCFullYear() >= now.getFullYear() - 120 ? null : 'birthdayInvalid';
+    }
+    case 'cellphone': case 'cellphone_bundle': case 'phone': case 'phone_bundle': {
+      const n = digits(val).length;
+      return PHONE_RE.test(val) && n >= 6 && n <= 15 ? null : 'phoneInvalid';
+    }
+  }
+  return null;
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { cardLayout, checkCardNumber, cleanNumber, detectBrand, formatCardNumber, luhn, validCvv } from './brand';
 import { checkExpiry, formatExpiry, parseExpiry } from './expiry';
 import { formatMoney, parseDecimal, parseTypedAmount, toDecimal } from './money';
+import { fetchAmountLimits } from './tokenizer';
 
 describe('detectBrand', () => {
   it.each([
@@ -154,5 +155,31 @@ describe('formatMoney (§9)', () => {
     expect(parseTypedAmount('1,500.50', 'USD')).toBe(150050);
     expect(parseTypedAmount('5.000', 'CLP')).toBe(5000);
     expect(parseTypedAmount('abc', 'ARS')).toBeNull();
+  });
+});
+
+describe('fetchAmountLimits', () => {
+  const gw = { tokenizer_url: 'https://gw.example/', public_key: 'TEST-key' };
+  const toMinor = (n: number) => parseDecimal(String(n), 'ARS');
+  const answer = (body: unknown, status = 200) => async (url: RequestInfo | URL) => {
+    expect(String(url)).toBe('https://gw.example/v1/payment_methods?public_key=TEST-key');
+    return new Response(JSON.stringify(body), { status });
+  };
+
+  it('takes the widest range of the active card methods', async () => {
+    const methods = [
+      { payment_type_id: 'credit_card', status: 'active', min_allowed_amount: 20, max_allowed_amount: 5000.5 },
+      { payment_type_id: 'debit_card', status: 'active', min_allowed_amount: 50, max_allowed_amount: 9000 },
+      { payment_type_id: 'credit_card', status: 'inactive', min_allowed_amount: 1, max_allowed_amount: 99999 },
+      { payment_type_id: 'ticket', status: 'active', min_allowed_amount: 1, max_allowed_amount: 99999 },
+    ];
+    expect(await fetchAmountLimits(gw, toMinor, answer(methods) as typeof fetch)).toEqual({ min: 2000, max: 900000 });
+  });
+
+  it('is null when the gateway fails or states no limits', async () => {
+    expect(await fetchAmountLimits(gw, toMinor, answer({ message: 'boom' }, 500) as typeof fetch)).toBeNull();
+    expect(await fetchAmountLimits(gw, toMinor, answer([{ payment_type_id: 'credit_card', status: 'active' }]) as typeof fetch)).toBeNull();
+    expect(await fetchAmountLimits(gw, toMinor, (async () => { throw new TypeError('offline'); }) as typeof fetch)).toBeNull();
+    expect(await fetchAmountLimits({}, toMinor)).toBeNull();
   });
 });

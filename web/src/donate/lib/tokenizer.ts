@@ -41,3 +41,40 @@ export async function requestCardToken(gateway: Tokenizer, card: CardInput, fetc
   if (!res.ok || !body.id) throw body;
   return body;
 }
+
+/** Minor-unit donation limits. */
+export interface AmountLimits { min: number; max: number }
+
+interface PaymentMethodLimits { payment_type_id?: string; status?: string; min_allowed_amount?: number | null; max_allowed_amount?: number | null }
+
+const CARD_TYPES = ['credit_card', 'debit_card', 'prepaid_card'];
+
+/**
+ * Asks the gateway's public API (GET /v1/payment_methods with the public key) for its card
+ * payment limits: the widest range any active card method takes, as the server's adapter reads it.
+ * Null when the gateway does not answer or states none, so the form keeps its limits.
+ */
+export async function fetchAmountLimits(
+  gateway: Tokenizer, toMinor: (major: number) => number | null, fetcher: typeof fetch = fetch,
+): Promise<AmountLimits | null> {
+  if (!gateway.tokenizer_url) return null;
+  const key = gateway.public_key ? `?public_key=${encodeURIComponent(gateway.public_key)}` : '';
+  try {
+    const res = await fetcher(`${gateway.tokenizer_url.replace(/\/$/, '')}/v1/payment_methods${key}`, {
+      headers: { Accept: 'application/json' }, credentials: 'omit',
+    });
+    if (!res.ok) return null;
+    const methods = (await res.json()) as PaymentMethodLimits[];
+    let out: AmountLimits | null = null;
+    for (const m of Array.isArray(methods) ? methods : []) {
+      if (m.status !== 'active' || !CARD_TYPES.includes(m.payment_type_id ?? '')) continue;
+      const min = m.min_allowed_amount == null ? null : toMinor(m.min_allowed_amount);
+      const max = m.max_allowed_amount == null ? null : toMinor(m.max_allowed_amount);
+      if (min === null || max === null || max < min) continue;
+      out = out ? { min: Math.min(out.min, min), max: Math.max(out.max, max) } : { min, max };
+    }
+    return out;
+  } catch {
+    return null;
+  }
+}

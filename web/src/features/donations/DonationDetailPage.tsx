@@ -161,6 +161,16 @@ export function DonationDetailPage({ me, uuid }: { me: CurrentUser; uuid: string
         </Card>
       </SimpleGrid>
 
+      {d.form_values.length > 0 && (
+        <Card title={<FormattedMessage id="donation.section.formValues" defaultMessage="Información adicional del formulario" />} testId="form-values-card">
+          {d.form_values.map((v) => (
+            <Row key={v.order} label={v.title}>
+              {v.type === 'checkbox' ? <FormattedMessage id="donation.formValues.checked" defaultMessage="Sí" /> : v.value}
+            </Row>
+          ))}
+        </Card>
+      )}
+
       <Card title={<FormattedMessage id="upgrade.title" defaultMessage="Incremento periódico" />} testId="upgrade-card"
         action={can('upgrade') ? (
           <Group gap="xs">

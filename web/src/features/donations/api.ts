@@ -50,6 +50,8 @@ export interface DonationDetail {
     collect_day: number | null; collect_last_day: boolean; status: string; paused_reason: string | null; paused_since: string | null;
     discarded_at: string | null; discard_reason: string | null; next_charge_date: string | null; upgrade_opt_in: boolean;
     instalments: number; created_at: string; updated_at: string; actions: DonationAction[];
+    /** Answers to the campaign's extra form fields, as the donor saw each field. */
+    form_values: FormValue[];
   };
   donor: Donor;
   payment_method: PaymentMethod | null;
@@ -62,6 +64,7 @@ export interface DonationDetail {
   collect?: { period: string; status: string; approved: boolean; payment_id?: string; attempts?: number };
 }
 
+export interface FormValue { order: number; type: string; title: string; label: string; value: string }
 export interface Version { uuid: string; actor: string; actor_type: string; field: string; before: unknown; after: unknown; at: string }
 export interface Reason { code: string; label: string }
 export interface Reasons { pause_reasons: Reason[]; discard_reasons: Reason[]; default_pause_reason: string; default_discard_reason: string }

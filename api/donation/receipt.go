@@ -1,0 +1,130 @@
+package donation
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"github.com/aporta/aporta/api/apierror"
+	"github.com/aporta/aporta/api/campaign"
+)
+
+// ReceiptTTL is how long a thank-you page link shows its donation.
+const ReceiptTTL = 30 * 24 * time.Hour
+
+// receiptLen is a receipt reference's size before encoding: organisation id, donation id, expiry
+// (Unix seconds) and their HMAC-SHA256.
+const receiptLen = 16 + 16 + 8 + sha256.Size
+
+// ReceiptRef signs (organisation, donation, expiry) for the thank-you page: whoever holds it sees
+// that donation's summary until it expires, and nothing else.
+func (s *Service) ReceiptRef(orgID, donationID uuid.UUID) string {
+	b := make([]byte, 0, receiptLen)
+	b = append(append(b, orgID[:]...), donationID[:]...)
+	b = binary.BigEndian.AppendUint64(b, uint64(s.now().Add(ReceiptTTL).Unix()))
+	return base64.RawURLEncoding.EncodeToString(append(b, s.receiptMAC(b)...))
+}
+
+func (s *Service) receiptMAC(payload []byte) []byte {
+	m := hmac.New(sha256.New, s.secret)
+	m.Write([]byte("donation-receipt:"))
+	m.Write(payload)
+	return m.Sum(nil)
+}
+
+// parseReceipt checks a reference's signature and expiry.
+func (s *Service) parseReceipt(ref string) (orgID, donationID uuid.UUID, ok bool) {
+	b, err := base64.RawURLEncoding.DecodeString(ref)
+	if err != nil || len(b) != receiptLen || len(s.secret) == 0 {
+		return uuid.Nil, uuid.Nil, false
+	}
+	payload := b[:receiptLen-sha256.Size]
+	if !hmac.Equal(b[len(payload):], s.receiptMAC(payload)) {
+		return uuid.Nil, uuid.Nil, false
+	}
+	if int64(binary.BigEndian.Uint64(payload[32:])) <= s.now().Unix() {
+		return uuid.Nil, uuid.Nil, false
+	}
+	orgID, _ = uuid.FromBytes(payload[:16])
+	donationID, _ = uuid.FromBytes(payload[16:32])
+	return orgID, donationID, true
+}
+
+// Receipt is the thank-you page's summary: the donation as the form answered it, and for ticket
+// campaigns the event and the tickets bought. No e-mail, document or card data.
+type Receipt struct {
+	Response
+	Event   *campaign.Event `json:"event,omitempty"`
+	Tickets []TicketView    `json:"tickets,omitempty"`
+}
+
+// TicketView is one ticket option bought.
+type TicketView struct {
+	Name     string `json:"name"`
+	Quantity int    `json:"quantity"`
+}
+
+// GetReceipt answers GET /api/public/campaigns/:slug/receipts/:ref. A forged or expired
+// reference, or one of another campaign, is a 404 that tells nothing about the donation.
+func (h *Handler) GetReceipt(c *gin.Context) {
+	ctx := c.Request.Context()
+	notFound := apierror.New(http.StatusNotFound, "donation.receipt_invalid")
+	orgID, id, ok := h.svc.parseReceipt(c.Param("ref"))
+	if !ok {
+		apierror.Abort(c, notFound)
+		return
+	}
+	f, err := h.svc.forms.FormBySlug(ctx, c.Param("slug"))
+	if errors.Is(err, campaign.ErrNotFound) || (err == nil && f.Scope.OrgID != orgID) {
+		apierror.Abort(c, notFound)
+		return
+	}
+	if err != nil {
+		apierror.Abort(c, err)
+		return
+	}
+	out := Outcome{DonationID: id, Form: f}
+	var status, txStatus string
+	var day *int16
+	var campaignID uuid.UUID
+	var items []byte
+	err = f.Scope.QueryRow(ctx, queries.Get("DonationReceipt"), orgID, id, firstTxID(id)).Scan(&status, &out.Recurrency,
+		&out.AmountMinor, &out.Currency, &day, &out.FirstName, &campaignID, &items, &txStatus)
+	if errors.Is(err, pgx.ErrNoRows) || (err == nil && campaignID != f.Campaign.ID) {
+		apierror.Abort(c, notFound)
+		return
+	}
+	if err != nil {
+		apierror.Abort(c, err)
+		return
+	}
+	if day != nil {
+		d := int(*day)
+		out.CollectDay = &d
+	}
+	out.Status = publicStatus(status, txStatus)
+	r := Receipt{Response: h.view(c, out)}
+	r.Receipt = c.Param("ref")
+	if f.Campaign.Type == "tickets" {
+		r.Event = f.Campaign.Event
+		var bought []storedItem
+		if err := json.Unmarshal(items, &bought); err != nil {
+			apierror.Abort(c, err)
+			return
+		}
+		for _, it := range bought {
+			r.Tickets = append(r.Tickets, TicketView{Name: it.ItemName, Quantity: it.Quantity})
+		}
+	}
+	c.Header("Cache-Control", "no-store")
+	c.JSON(http.StatusOK, r)
+}
