@@ -41,7 +41,12 @@ type fixture struct {
 // setup creates an enabled AR organisation on a paid plan and a published campaign.
 func setup(t *testing.T, edit func(in *campaign.Input)) fixture {
 	t.Helper()
-	cfg := tenantstest.Config(t)
+	return setupWith(t, tenantstest.Config(t), edit)
+}
+
+// setupWith is setup with the caller's configuration (a gateway account of its own, say).
+func setupWith(t *testing.T, cfg *config.Config, edit func(in *campaign.Input)) fixture {
+	t.Helper()
 	tt := tenantstest.Open(t)
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	tc, err := workflows.Dial(cfg, log)

@@ -34,6 +34,13 @@ const (
 
 var phoneRe = regexp.MustCompile(`^\+?[0-9 ().-]+$`)
 
+// validPhone accepts a phone number as people write it: an optional leading +, digits, spaces,
+// dots, dashes and parentheses, with 6 to 15 digits (E.164's maximum).
+func validPhone(v string) bool {
+	n := len(nonDigit.ReplaceAllString(v, ""))
+	return phoneRe.MatchString(v) && n >= 6 && n <= 15
+}
+
 // checkFieldValues validates the answers against the campaign's field definitions: every required
 // field answered, each answer of its field's type, format, options and length. Errors are keyed
 // form_fields.<order>. Empty answers are not stored.
@@ -93,7 +100,7 @@ func checkFieldValue(d campaign.FormField, v *string, now time.Time) string {
 			return "donation.birthday_invalid"
 		}
 	case "cellphone", "cellphone_bundle", "phone", "phone_bundle":
-		if n := len(nonDigit.ReplaceAllString(*v, "")); !phoneRe.MatchString(*v) || n < 6 || n > 15 {
+		if !validPhone(*v) {
 			return "donation.phone_invalid"
 		}
 	case "gender", "select_options":

@@ -16,6 +16,7 @@ import (
 
 	"github.com/aporta/aporta/api/apitest"
 	"github.com/aporta/aporta/api/campaign"
+	"github.com/aporta/aporta/tenants/tenantstest"
 )
 
 func get(t *testing.T, url, lang string) answer {
@@ -172,17 +173,21 @@ func TestReceiptShowsTheSummaryAndRefusesForgedReferences(t *testing.T) {
 	}
 }
 
-// TestGatewayLimitsApplyOnTheServer changes the sandbox's limits, so it runs alone (not parallel).
+// TestGatewayLimitsApplyOnTheServer changes the sandbox's limits for a gateway account of its own,
+// so tests beside it keep the defaults.
 func TestGatewayLimitsApplyOnTheServer(t *testing.T) {
-	f := setup(t, nil)
+	t.Parallel()
+	cfg := tenantstest.Config(t)
+	cfg.GatewayToken = "TEST-limits-" + uuid.NewString()
+	f := setupWith(t, cfg, nil)
 	setLimits := func(body string) {
 		res, err := http.Post(f.cfg.GatewayURL+"/__sandbox/limits", "application/json", strings.NewReader(body))
 		require.NoError(t, err)
 		res.Body.Close()
 		require.Equal(t, http.StatusNoContent, res.StatusCode)
 	}
-	setLimits(`{"min": 20, "max": 5000}`)
-	t.Cleanup(func() { setLimits(`{}`) })
+	setLimits(`{"min": 20, "max": 5000, "key": "` + cfg.GatewayToken + `"}`)
+	t.Cleanup(func() { setLimits(`{"key": "` + cfg.GatewayToken + `"}`) })
 
 	r := get(t, f.srv.URL+"/api/public/campaigns/"+f.slug, "es")
 	require.Equal(t, map[string]any{"min": "20.00", "max": "5000.00", "min_formatted": "$ 20,00", "max_formatted": "$ 5.000,00"}, r.Body["limits"])

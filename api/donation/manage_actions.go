@@ -86,8 +86,7 @@ func (h *ManageHandler) PatchDonor(c *gin.Context) {
 			continue
 		}
 		v := strings.TrimSpace(*pair[0])
-		digits := nonDigit.ReplaceAllString(v, "")
-		if v != "" && (len(digits) < 6 || len(digits) > 15 || strings.Trim(v, "0123456789+-() .") != "") {
+		if v != "" && !validPhone(v) {
 			fields[name] = "donation.phone_invalid"
 			continue
 		}

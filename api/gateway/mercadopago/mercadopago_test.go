@@ -413,3 +413,19 @@ func TestAmountLimitsComeFromPaymentMethods(t *testing.T) {
 	_, err = down.AmountLimits(ctx)
 	require.Error(t, err)
 }
+
+func TestAmountLimitsSetForOneAccountStayWithIt(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	e := newEnv(t, "", 5*time.Second)
+	require.Equal(t, http.StatusNoContent, e.post("/__sandbox/limits", map[string]any{"min": 20, "max": 5000, "key": "TEST-other"}, nil))
+	other, err := mercadopago.New(mercadopago.Config{BaseURL: e.srv.URL, AccessToken: "TEST-other", Currency: "ARS"})
+	require.NoError(t, err)
+	l, err := other.AmountLimits(ctx)
+	require.NoError(t, err)
+	require.Equal(t, gateway.AmountLimits{Min: gateway.Money{Amount: 2000, Currency: "ARS"}, Max: gateway.Money{Amount: 500000, Currency: "ARS"}}, l)
+	l, err = e.mp.AmountLimits(ctx)
+	require.NoError(t, err)
+	require.Equal(t, int64(1000), l.Min.Amount, "another account's limits leaked")
+	require.Equal(t, int64(800000), l.Max.Amount)
+}

@@ -315,7 +315,7 @@ func (m *method) methodJSON() map[string]any {
 
 func (s *Server) listPaymentMethods(w http.ResponseWriter, r *http.Request) {
 	out := make([]map[string]any, 0, len(methods))
-	l := s.currentLimits()
+	l := s.limitsFor(r)
 	for i := range methods {
 		m := methods[i].methodJSON()
 		m["min_allowed_amount"], m["max_allowed_amount"] = l.Min, l.Max

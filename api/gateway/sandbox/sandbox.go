@@ -45,10 +45,11 @@ type Server struct {
 
 	// mu serialises every change, which is what makes idempotency keys hold
 	// under concurrent retries: the second request sees the first's answer.
-	mu     sync.Mutex
-	st     state
-	fault  Fault
-	limits Limits
+	mu        sync.Mutex
+	st        state
+	fault     Fault
+	limits    Limits
+	keyLimits map[string]Limits // set per access token or public key (see Limits)
 }
 
 // state is everything the sandbox remembers; it is the state file's format.
@@ -70,10 +71,11 @@ type replay struct {
 // New loads the state file if there is one and routes the API.
 func New(opts Options) (*Server, error) {
 	s := &Server{
-		path:     opts.StatePath,
-		currency: opts.Currency,
-		log:      opts.Logger,
-		limits:   DefaultLimits,
+		path:      opts.StatePath,
+		currency:  opts.Currency,
+		log:       opts.Logger,
+		limits:    DefaultLimits,
+		keyLimits: map[string]Limits{},
 		st: state{
 			NextID:    1_000_000_001,
 			Customers: map[string]*customer{},
