@@ -262,8 +262,14 @@ func TestMonthlyDonationAcrossMonths(t *testing.T) {
 	run := s.start(donation)
 	again := s.start(donation)
 	require.Equal(t, run.GetRunID(), again.GetRunID(), "starting twice is a no-op")
+	// Sent right after the start, before the workflow has loaded its donation: accepted at once,
+	// with no retry (the handlers are registered in the first workflow task).
+	loc, _ := time.LoadLocation(tz)
+	day := time.Now().In(loc).Day()
+	st := s.update(donation, collection.UpdateCollectDay, collection.ChangeCollectDayRequest{Actor: "it", CollectDay: day})
+	require.Equal(t, day, st.CollectDay)
 
-	st := s.waitCharged(donation, 1)
+	st = s.waitCharged(donation, 1)
 	first := st.Recent[0].Period
 	for i := 2; i <= 4; i++ {
 		s.update(donation, collection.UpdateCollectNow, collection.CollectNowRequest{Actor: "it"})
@@ -296,7 +302,7 @@ func TestMonthlyDonationAcrossMonths(t *testing.T) {
 	var versions int
 	require.NoError(t, s.scope.QueryRow(ctx, `SELECT count(*) FROM donation_versions WHERE organization_id = $1 AND donation_id = $2 AND actor = 'it'`,
 		s.org, donation).Scan(&versions))
-	require.Equal(t, 5, versions, "four collect-now and one amount change")
+	require.Equal(t, 6, versions, "a collect-day change, four collect-now and an amount change")
 
 	st = s.update(donation, collection.UpdateDiscard, collection.DiscardRequest{Actor: "it", Reason: "test over"})
 	require.Equal(t, collection.StatusDiscarded, st.Status)
@@ -309,7 +315,7 @@ func TestMonthlyDonationAcrossMonths(t *testing.T) {
 	require.Equal(t, collection.StatusDiscarded, st.Status)
 
 	if os.Getenv("APORTA_RECORD_HISTORY") != "" {
-		workflowtest.SaveHistory(t, s.temporal, collection.WorkflowID(donation.String()), run.GetRunID(), "testdata/donation_history.json")
+		workflowtest.SaveHistory(t, s.temporal, collection.WorkflowID(donation.String()), run.GetRunID(), "testdata/donation_history_v2.json")
 	}
 }
 

@@ -124,35 +124,51 @@ type donation struct {
 }
 
 // withActivityOptions sets the options of the bookkeeping activities (loads, row syncs, versions):
-// short, and retried until the database answers. From versionHeartbeat on they also carry a
+// short, and retried until the database answers. From versionHeartbeat 1 on they also carry a
 // heartbeat timeout (the activities heartbeat while they run, see keepAlive), so an attempt lost
 // with its worker (killed, OOM, host gone) is retried within seconds instead of after the
-// start-to-close timeout.
+// start-to-close timeout. From version 2 on they run as local activities (see bookkeeping).
 func withActivityOptions(ctx workflow.Context) workflow.Context {
-	opts := workflow.ActivityOptions{
-		StartToCloseTimeout: time.Minute,
-		RetryPolicy: &temporal.RetryPolicy{
-			InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: 5 * time.Minute,
-		},
-	}
+	retry := &temporal.RetryPolicy{InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: 5 * time.Minute}
+	opts := workflow.ActivityOptions{StartToCloseTimeout: time.Minute, RetryPolicy: retry}
 	if heartbeats(ctx) {
 		opts.HeartbeatTimeout = ActivityHeartbeatTimeout
 	}
-	return workflow.WithActivityOptions(ctx, opts)
+	ctx = workflow.WithActivityOptions(ctx, opts)
+	return workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{StartToCloseTimeout: time.Minute, RetryPolicy: retry})
 }
 
 // ActivityHeartbeatTimeout is how long the server waits without a heartbeat before it retries an
 // activity on another worker. The activities heartbeat every ActivityHeartbeatTimeout/5.
 const ActivityHeartbeatTimeout = 5 * time.Second
 
-// versionHeartbeat (version 1) adds HeartbeatTimeout to every activity. Runs recorded before it
-// keep the options they were scheduled with.
-const versionHeartbeat = "activity-heartbeat"
+// versionHeartbeat versions how activities run. Version 1 adds HeartbeatTimeout to every
+// activity; version 2 runs the bookkeeping ones as local activities. Runs recorded before keep
+// what they were scheduled with. The version is recorded once per run (a marker), the first time
+// any code path asks.
+const (
+	versionHeartbeat        = "activity-heartbeat"
+	versionLocalBookkeeping = 2
+)
 
-// heartbeats says whether this run's activities are scheduled with a heartbeat timeout. The
-// version is recorded once per run (a marker), the first time any code path asks.
-func heartbeats(ctx workflow.Context) bool {
-	return workflow.GetVersion(ctx, versionHeartbeat, workflow.DefaultVersion, 1) >= 1
+func activitiesVersion(ctx workflow.Context) workflow.Version {
+	return workflow.GetVersion(ctx, versionHeartbeat, workflow.DefaultVersion, versionLocalBookkeeping)
+}
+
+// heartbeats says whether this run's activities are scheduled with a heartbeat timeout.
+func heartbeats(ctx workflow.Context) bool { return activitiesVersion(ctx) >= 1 }
+
+// bookkeeping runs a short database activity (load, sync, version, upgrade removal). From
+// versionLocalBookkeeping on it is a local activity: the worker runs it within the workflow task
+// that asked for it and records a marker, instead of a round trip through the server's task
+// queues and a new workflow task per activity, which was most of what a charged period cost the
+// server (deploy/benchcollect). They are idempotent, so a worker lost mid-task reruns them
+// harmlessly. The charge stays a regular activity: it needs its long retries and heartbeat.
+func (d *donation) bookkeeping(ctx workflow.Context, activity any, args ...any) workflow.Future {
+	if activitiesVersion(ctx) >= versionLocalBookkeeping {
+		return workflow.ExecuteLocalActivity(ctx, activity, args...)
+	}
+	return workflow.ExecuteActivity(ctx, activity, args...)
 }
 
 // Workflow is the donation's entity workflow.
@@ -178,7 +194,7 @@ func Workflow(ctx workflow.Context, in Input) (State, error) {
 		d.st = &st
 	} else {
 		var snap Snapshot
-		if err := workflow.ExecuteActivity(ctx, d.acts.LoadDonation, in.OrganizationID, in.DonationID).Get(ctx, &snap); err != nil {
+		if err := d.bookkeeping(ctx, d.acts.LoadDonation, in.OrganizationID, in.DonationID).Get(ctx, &snap); err != nil {
 			return State{}, err
 		}
 		d.st = snap.state()
@@ -395,7 +411,7 @@ func (d *donation) record(ctx workflow.Context, actor, field string, before, aft
 		ID: id, OrganizationID: d.st.OrganizationID, DonationID: d.st.DonationID,
 		Actor: actor, Field: field, Before: before, After: after, At: workflow.Now(ctx),
 	}
-	if err := workflow.ExecuteActivity(ctx, d.acts.RecordVersion, v).Get(ctx, nil); err != nil {
+	if err := d.bookkeeping(ctx, d.acts.RecordVersion, v).Get(ctx, nil); err != nil {
 		workflow.GetLogger(ctx).Error("version history", "field", field, "error", err)
 	}
 }
@@ -404,7 +420,7 @@ func (d *donation) record(ctx workflow.Context, actor, field string, before, aft
 func (d *donation) sync(ctx workflow.Context) {
 	snap := *d.st
 	snap.Recent = nil
-	if err := workflow.ExecuteActivity(ctx, d.acts.SyncDonation, snap).Get(ctx, nil); err != nil {
+	if err := d.bookkeeping(ctx, d.acts.SyncDonation, snap).Get(ctx, nil); err != nil {
 		workflow.GetLogger(ctx).Error("sync donation", "error", err)
 	}
 }
@@ -615,7 +631,7 @@ func collectDayValue(day int) any {
 }
 
 func (d *donation) syncRemovedUpgrade(ctx workflow.Context, id string) {
-	if err := workflow.ExecuteActivity(ctx, d.acts.RemoveUpgrade, d.st.OrganizationID, id).Get(ctx, nil); err != nil {
+	if err := d.bookkeeping(ctx, d.acts.RemoveUpgrade, d.st.OrganizationID, id).Get(ctx, nil); err != nil {
 		workflow.GetLogger(ctx).Error("remove upgrade", "error", err)
 	}
 	d.sync(ctx)
