@@ -121,6 +121,8 @@ type donation struct {
 	charging bool
 	// loaded is set once st and loc hold the donation; update handlers registered before wait for it.
 	loaded bool
+	// syncing is true while a SyncDonation runs (see sync).
+	syncing bool
 }
 
 // withActivityOptions sets the options of the bookkeeping activities (loads, row syncs, versions):
@@ -418,6 +420,16 @@ func (d *donation) record(ctx workflow.Context, actor, field string, before, aft
 
 // sync writes the workflow's view of the donation to its row (status, amount, next charge date…).
 func (d *donation) sync(ctx workflow.Context) {
+	if activitiesVersion(ctx) >= versionLocalBookkeeping {
+		// One sync at a time, its snapshot taken once it may run: two in flight (the main loop's
+		// and an update's) could land out of order and leave the row with the older state.
+		// (Runs recorded before version 2 keep their order of commands.)
+		if err := workflow.Await(ctx, func() bool { return !d.syncing }); err != nil {
+			return
+		}
+		d.syncing = true
+		defer func() { d.syncing = false }()
+	}
 	snap := *d.st
 	snap.Recent = nil
 	if err := d.bookkeeping(ctx, d.acts.SyncDonation, snap).Get(ctx, nil); err != nil {

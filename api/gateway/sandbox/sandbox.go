@@ -239,7 +239,7 @@ func (s *Server) persist(delta state) error {
 // journal. Entries replace whole records, so a crash between the two steps
 // replays entries the snapshot already holds, harmlessly.
 func (s *Server) compact() error {
-	data, err := json.Marshal(&s.st)
+	data, err := json.MarshalIndent(&s.st, "", " ")
 	if err != nil {
 		return err
 	}
