@@ -20,6 +20,7 @@ import (
 	"github.com/aporta/aporta/api/gateway/mercadopago"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/workflows/collection"
+	"github.com/aporta/aporta/workflows/subscription"
 )
 
 //go:embed sql/*.sql
@@ -386,7 +387,16 @@ func (s *Service) settle(ctx context.Context, scope tenants.Scope, gw Gateway, d
 }
 
 func (s *Service) record(ctx context.Context, scope tenants.Scope, d stored, out Outcome, txID uuid.UUID, p gateway.Payment, today time.Time) (Outcome, error) {
-	if err := scope.Exec(ctx, queries.Get("SettleTransaction"), scope.OrgID, txID, string(p.Status), p.ID, p.StatusDetail); err != nil {
+	// An approval is stored with the post-trial commission it owes, in one database transaction.
+	if err := scope.Tx(ctx, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, queries.Get("SettleTransaction"), scope.OrgID, txID, string(p.Status), p.ID, p.StatusDetail); err != nil {
+			return err
+		}
+		if p.Status != gateway.StatusApproved {
+			return nil
+		}
+		return subscription.RecordCommission(ctx, tx, scope.OrgID, txID)
+	}); err != nil {
 		return out, err
 	}
 	out.Detail = p.StatusDetail

@@ -224,24 +224,14 @@ func (h *ManageHandler) update(c *gin.Context, scope tenants.Scope, r *row, name
 	return st, true
 }
 
-// tryUpdate sends the update. A workflow registers its update handlers once it has loaded its
-// donation, a moment after it starts; an update arriving before that is refused as unknown, so it
-// is retried for a few seconds (the update id makes a retry that did land count once).
+// tryUpdate sends the update and waits for its result. The workflow registers its handlers in
+// its first task, so an update sent right after the start is accepted (and waits for the load).
 func (h *ManageHandler) tryUpdate(ctx context.Context, opts client.UpdateWorkflowOptions, st *collection.State) error {
-	for attempt := 0; ; attempt++ {
-		handle, err := h.d.Temporal.UpdateWorkflow(ctx, opts)
-		if err == nil {
-			err = handle.Get(ctx, st)
-		}
-		if err == nil || attempt == 20 || !strings.Contains(err.Error(), "unknown update") {
-			return err
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(250 * time.Millisecond):
-		}
+	handle, err := h.d.Temporal.UpdateWorkflow(ctx, opts)
+	if err != nil {
+		return err
 	}
+	return handle.Get(ctx, st)
 }
 
 // updateError maps what Temporal answered to an API error. Validator rejections travel as
@@ -271,13 +261,25 @@ func updateError(err error) error {
 	return &apierror.Error{Status: http.StatusServiceUnavailable, Code: "donation.change_failed", Err: err}
 }
 
-// PatchRequest is PATCH /manage/api/donations/:uuid.
+// PatchRequest is PATCH /manage/api/donations/:uuid: the amount, the collect day, or both.
 type PatchRequest struct {
-	Amount     *Decimal `json:"amount"`      // in the currency's units, "1500.50" or 1500.5
-	CollectDay *int     `json:"collect_day"` // refused unless unchanged: the workflow cannot move it yet
+	Amount     *Decimal  `json:"amount"`      // in the currency's units, "1500.50" or 1500.5
+	CollectDay optionDay `json:"collect_day"` // 1–31, or null for the last day of the month
 }
 
-// Patch changes the amount (change-amount update).
+// optionDay tells an absent collect_day (no change) from null (the last day of the month).
+type optionDay struct {
+	Set bool
+	Day *int
+}
+
+func (o *optionDay) UnmarshalJSON(b []byte) error {
+	o.Set = true
+	return json.Unmarshal(b, &o.Day)
+}
+
+// Patch changes the amount (change-amount update) and the collect day (change-collect-day).
+// Both are validated before either is sent, so a bad field changes nothing.
 func (h *ManageHandler) Patch(c *gin.Context) {
 	scope, r, ok := h.loadOpen(c)
 	if !ok {
@@ -287,34 +289,45 @@ func (h *ManageHandler) Patch(c *gin.Context) {
 	if !bind(c, &req) {
 		return
 	}
-	fields := map[string]string{}
-	if req.CollectDay != nil {
-		cur := 0
-		if r.CollectDay != nil {
-			cur = *r.CollectDay
+	if req.Amount == nil && !req.CollectDay.Set {
+		apierror.Abort(c, apierror.Validation(map[string]string{"amount": "donation.required"}))
+		return
+	}
+	var amount int64
+	if req.Amount != nil {
+		m, err := money.Parse(string(*req.Amount), r.Currency)
+		if err != nil || m.Minor <= 0 || m.Minor > maxAmountMinor {
+			apierror.Abort(c, &apierror.Error{Status: http.StatusUnprocessableEntity, Code: "donation.amount_invalid",
+				Fields: map[string]string{"amount": "donation.amount_invalid"}})
+			return
 		}
-		if *req.CollectDay != cur {
-			apierror.Abort(c, &apierror.Error{Status: http.StatusUnprocessableEntity, Code: "donation.collect_day_unsupported",
-				Fields: map[string]string{"collect_day": "donation.collect_day_unsupported"}})
+		amount = m.Minor
+	}
+	day, cur := 0, 0 // 0: the last day of the month, as the workflow counts it
+	if req.CollectDay.Day != nil {
+		day = *req.CollectDay.Day
+	}
+	if r.CollectDay != nil {
+		cur = *r.CollectDay
+	}
+	if req.CollectDay.Day != nil && (day < 1 || day > 31) {
+		apierror.Abort(c, &apierror.Error{Status: http.StatusUnprocessableEntity, Code: "donation.collect_day_invalid",
+			Fields: map[string]string{"collect_day": "donation.collect_day_invalid"}})
+		return
+	}
+	if req.CollectDay.Set && day != cur {
+		if _, ok := h.update(c, scope, r, collection.UpdateCollectDay,
+			collection.ChangeCollectDayRequest{Actor: actor(c), CollectDay: day}); !ok {
 			return
 		}
 	}
-	if req.Amount == nil {
-		fields["amount"] = "donation.required"
-		apierror.Abort(c, apierror.Validation(fields))
-		return
+	if req.Amount != nil {
+		if _, ok := h.update(c, scope, r, collection.UpdateChangeAmount,
+			collection.ChangeAmountRequest{Actor: actor(c), Amount: amount}); !ok {
+			return
+		}
+		_ = scope.Exec(c.Request.Context(), queries.Get("SingleItemAmount"), scope.OrgID, r.ID, amount)
 	}
-	m, err := money.Parse(string(*req.Amount), r.Currency)
-	if err != nil || m.Minor <= 0 || m.Minor > maxAmountMinor {
-		apierror.Abort(c, &apierror.Error{Status: http.StatusUnprocessableEntity, Code: "donation.amount_invalid",
-			Fields: map[string]string{"amount": "donation.amount_invalid"}})
-		return
-	}
-	if _, ok := h.update(c, scope, r, collection.UpdateChangeAmount,
-		collection.ChangeAmountRequest{Actor: actor(c), Amount: m.Minor}); !ok {
-		return
-	}
-	_ = scope.Exec(c.Request.Context(), queries.Get("SingleItemAmount"), scope.OrgID, r.ID, m.Minor)
 	h.respond(c, scope, r.ID, http.StatusOK, nil)
 }
 

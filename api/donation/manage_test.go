@@ -161,6 +161,42 @@ func TestManageDonation(t *testing.T) {
 		require.Equal(t, int64(150050), p.Donation.Amount.Minor)
 		res = admin.JSON(http.MethodPatch, path, map[string]any{"amount": 1600, "collect_day": 40})
 		require.Equal(t, http.StatusUnprocessableEntity, res.Status)
+		require.Equal(t, "donation.collect_day_invalid", res.ErrorCode())
+		res = admin.JSON(http.MethodGet, path, nil)
+		res.Decode(t, &p)
+		require.Equal(t, int64(150050), p.Donation.Amount.Minor, "a bad collect day changes nothing")
+	})
+
+	t.Run("change collect day", func(t *testing.T) {
+		var before mdetail
+		admin.JSON(http.MethodGet, path, nil).Decode(t, &before)
+		require.NotNil(t, before.Donation.NextChargeDate)
+		next, err := time.Parse(time.DateOnly, (*before.Donation.NextChargeDate)[:10])
+		require.NoError(t, err)
+		day := 5
+		if next.Day() == day {
+			day = 6
+		}
+		for _, bad := range []any{0, 32, "x"} {
+			res := admin.JSON(http.MethodPatch, path, map[string]any{"collect_day": bad})
+			require.Contains(t, []int{http.StatusUnprocessableEntity, http.StatusBadRequest}, res.Status, "collect_day %v", bad)
+		}
+		// The period due next is not charged yet and stays the one charged: only its day moves.
+		res := admin.JSON(http.MethodPatch, path, map[string]any{"collect_day": day})
+		require.Equal(t, http.StatusOK, res.Status, string(res.Body))
+		var p mdetail
+		res.Decode(t, &p)
+		require.Equal(t, time.Date(next.Year(), next.Month(), day, 0, 0, 0, 0, time.UTC).Format(time.DateOnly), (*p.Donation.NextChargeDate)[:10])
+		var stored *int
+		require.NoError(t, scope.QueryRow(ctx, "SELECT collect_day FROM donations WHERE organization_id=$1 AND id=$2", admin.OrgID, id).Scan(&stored))
+		require.Equal(t, day, *stored)
+		res = admin.JSON(http.MethodPatch, path, map[string]any{"collect_day": nil})
+		require.Equal(t, http.StatusOK, res.Status, string(res.Body))
+		res.Decode(t, &p)
+		last := time.Date(next.Year(), next.Month()+1, 0, 0, 0, 0, 0, time.UTC)
+		require.Equal(t, last.Format(time.DateOnly), (*p.Donation.NextChargeDate)[:10], "null is the last day of the month")
+		require.NoError(t, scope.QueryRow(ctx, "SELECT collect_day FROM donations WHERE organization_id=$1 AND id=$2", admin.OrgID, id).Scan(&stored))
+		require.Nil(t, stored)
 	})
 
 	t.Run("upgrades", func(t *testing.T) {
@@ -243,7 +279,7 @@ func TestManageDonation(t *testing.T) {
 				fields[x.Field] = true
 			}
 		}
-		for _, f := range []string{"status", "amount", "upgrade", "payment_method", "donor", "collect_now"} {
+		for _, f := range []string{"status", "amount", "upgrade", "payment_method", "donor", "collect_now", "collect_day"} {
 			require.True(t, fields[f], "version of %s", f)
 		}
 		res = admin.JSON(http.MethodGet, path+"/support", nil)

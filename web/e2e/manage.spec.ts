@@ -56,7 +56,7 @@ async function donate(page: Page, d: (typeof donors)[keyof typeof donors]) {
 }
 
 const detail = (page: Page, uuid: string) =>
-  pageApi<{ donation: { status: string; discard_reason: string | null; amount: { formatted: string } }; transactions: { status: string }[]; upgrade: { percentage: string; period: number } | null; payment_method: { last_four: string } }>(
+  pageApi<{ donation: { status: string; discard_reason: string | null; amount: { formatted: string }; collect_last_day: boolean }; transactions: { status: string }[]; upgrade: { percentage: string; period: number } | null; payment_method: { last_four: string } }>(
     page, 'GET', `/manage/api/donations/${uuid}`);
 
 test.beforeAll(async ({ browser }) => {
@@ -77,13 +77,9 @@ test.beforeAll(async ({ browser }) => {
   }
   for (const k of Object.keys(donors) as (keyof typeof donors)[]) uuids[k] = await donate(page, donors[k]);
   // D was paused (expired card) 8 days ago and never resumed: the dashboard counts it (the 7-day window).
-  // The pause goes through the API; only its recorded time is moved back.
-  // (Retried: a donation's workflow refuses updates until it has loaded the donation, a moment after creation.)
-  let paused = { status: 0, body: undefined as unknown };
-  for (let i = 0; i < 20 && paused.status !== 200; i++) {
-    if (i) await page.waitForTimeout(1000);
-    paused = await pageApi(page, 'POST', `/manage/api/donations/${uuids.d}/pause`, { reason: 'cc_expired' });
-  }
+  // The pause goes through the API right after the donation was made (its workflow takes updates from its
+  // first task on); only its recorded time is moved back.
+  const paused = await pageApi(page, 'POST', `/manage/api/donations/${uuids.d}/pause`, { reason: 'cc_expired' });
   expect(paused.status, JSON.stringify(paused.body)).toBe(200);
   shardSql(`UPDATE donation_versions SET created_at = created_at - interval '8 days' WHERE organization_id = '${DEMO_ORG}' AND donation_id = '${uuids.d}' AND field = 'status'`);
   shardSql(`UPDATE donations SET paused_since = paused_since - interval '8 days' WHERE organization_id = '${DEMO_ORG}' AND id = '${uuids.d}'`);
@@ -157,7 +153,7 @@ test('donations list: search, filters and sorting live in the URL; CSV and leads
   await expect(dialog).toHaveCount(0);
 });
 
-test('donation detail: pause then restore, collect payment, add an upgrade, change the card', async ({ page }) => {
+test('donation detail: pause then restore, collect payment, add an upgrade, edit the collect day, change the card', async ({ page }) => {
   test.setTimeout(120_000);
   await page.goto(`/manage/donations/${uuids.a}`);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Ana Pérez');
@@ -203,6 +199,16 @@ test('donation detail: pause then restore, collect payment, add an upgrade, chan
   await expect(page.getByTestId('upgrade-current')).toContainText('$ 1.650,00');
   expect((await detail(page, uuids.a)).body.upgrade).toMatchObject({ period: 12 });
 
+  // Edit the donation: the collect day moves to the last day of the month.
+  await page.getByTestId('donation-card').getByRole('button', { name: 'Editar' }).click();
+  const edit = page.getByRole('dialog');
+  await edit.getByLabel('Día de cobro').click();
+  await page.getByRole('option', { name: 'Último día del mes' }).click();
+  await screenshotAll(page, 'manage-edit-dialog', false);
+  await edit.getByRole('button', { name: 'Guardar' }).click();
+  await expect(page.getByTestId('donation-card')).toContainText('Último día del mes', { timeout: 30_000 });
+  expect((await detail(page, uuids.a)).body.donation.collect_last_day).toBe(true);
+
   // Change the card: tokenised in the browser, only the token and card facts reach our API.
   const ours: string[] = [];
   page.on('request', (r) => { if (r.url().includes('/manage/api/')) ours.push(r.postData() ?? ''); });
@@ -225,6 +231,7 @@ test('donation detail: pause then restore, collect payment, add an upgrade, chan
   }
   await page.getByRole('tab', { name: /Cambios/ }).click();
   await expect(page.getByTestId("donation-versions").locator("[data-field=payment_method]")).toContainText("Medio de pago");
+  await expect(page.getByTestId('donation-versions').locator('[data-field=collect_day]')).toContainText('Día de cobro');
   await screenshotAll(page, 'manage-donation-after');
 });
 

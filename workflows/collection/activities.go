@@ -16,6 +16,7 @@ import (
 
 	"github.com/aporta/aporta/api/gateway"
 	"github.com/aporta/aporta/tenants"
+	"github.com/aporta/aporta/workflows/subscription"
 )
 
 //go:embed sql/*.sql
@@ -242,10 +243,21 @@ func (a *Activities) settle(ctx context.Context, scope tenants.Scope, did uuid.U
 	return res, a.upsertTransaction(ctx, scope, did, r, attempt, res, at)
 }
 
+// upsertTransaction stores an attempt's outcome; an approval is stored with Aporta's post-trial
+// commission (if the organisation owes one) in the same database transaction.
 func (a *Activities) upsertTransaction(ctx context.Context, scope tenants.Scope, did uuid.UUID, r ChargeRequest, attempt int, res ChargeResult, at time.Time) error {
 	id := uuid.NewSHA1(did, []byte(fmt.Sprintf("transaction/%s/%d", r.Period, attempt)))
-	return scope.Exec(ctx, queries.Get("UpsertTransaction"), scope.OrgID, id, did, r.Period, attempt, r.Amount,
-		r.Currency, res.Status, res.StatusDetail, res.PaymentID, optionalUUID(r.PaymentMethod.ID), at)
+	args := []any{scope.OrgID, id, did, r.Period, attempt, r.Amount,
+		r.Currency, res.Status, res.StatusDetail, res.PaymentID, optionalUUID(r.PaymentMethod.ID), at}
+	if !res.Approved() {
+		return scope.Exec(ctx, queries.Get("UpsertTransaction"), args...)
+	}
+	return scope.Tx(ctx, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, queries.Get("UpsertTransaction"), args...); err != nil {
+			return err
+		}
+		return subscription.RecordCommission(ctx, tx, scope.OrgID, id)
+	})
 }
 
 // SyncDonation writes the workflow's state to the donation's row and its upgrade. Idempotent: it
@@ -267,7 +279,7 @@ func (a *Activities) SyncDonation(ctx context.Context, st State) error {
 		}
 		if _, err := tx.Exec(ctx, queries.Get("SyncDonation"), scope.OrgID, did, st.Status, st.PausedReason,
 			optionalTime(st.PausedSince), optionalTime(st.DiscardedAt), st.DiscardReason, next,
-			st.ConsecutiveFailed, st.Amount, optionalUUID(st.PaymentMethod.ID)); err != nil {
+			st.ConsecutiveFailed, st.Amount, optionalUUID(st.PaymentMethod.ID), st.CollectDay); err != nil {
 			return err
 		}
 		u := st.Upgrade

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/require"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
@@ -261,8 +262,14 @@ func TestMonthlyDonationAcrossMonths(t *testing.T) {
 	run := s.start(donation)
 	again := s.start(donation)
 	require.Equal(t, run.GetRunID(), again.GetRunID(), "starting twice is a no-op")
+	// Sent right after the start, before the workflow has loaded its donation: accepted at once,
+	// with no retry (the handlers are registered in the first workflow task).
+	loc, _ := time.LoadLocation(tz)
+	day := time.Now().In(loc).Day()
+	st := s.update(donation, collection.UpdateCollectDay, collection.ChangeCollectDayRequest{Actor: "it", CollectDay: day})
+	require.Equal(t, day, st.CollectDay)
 
-	st := s.waitCharged(donation, 1)
+	st = s.waitCharged(donation, 1)
 	first := st.Recent[0].Period
 	for i := 2; i <= 4; i++ {
 		s.update(donation, collection.UpdateCollectNow, collection.CollectNowRequest{Actor: "it"})
@@ -295,7 +302,7 @@ func TestMonthlyDonationAcrossMonths(t *testing.T) {
 	var versions int
 	require.NoError(t, s.scope.QueryRow(ctx, `SELECT count(*) FROM donation_versions WHERE organization_id = $1 AND donation_id = $2 AND actor = 'it'`,
 		s.org, donation).Scan(&versions))
-	require.Equal(t, 5, versions, "four collect-now and one amount change")
+	require.Equal(t, 6, versions, "a collect-day change, four collect-now and an amount change")
 
 	st = s.update(donation, collection.UpdateDiscard, collection.DiscardRequest{Actor: "it", Reason: "test over"})
 	require.Equal(t, collection.StatusDiscarded, st.Status)
@@ -308,7 +315,7 @@ func TestMonthlyDonationAcrossMonths(t *testing.T) {
 	require.Equal(t, collection.StatusDiscarded, st.Status)
 
 	if os.Getenv("APORTA_RECORD_HISTORY") != "" {
-		workflowtest.SaveHistory(t, s.temporal, collection.WorkflowID(donation.String()), run.GetRunID(), "testdata/donation_history.json")
+		workflowtest.SaveHistory(t, s.temporal, collection.WorkflowID(donation.String()), run.GetRunID(), "testdata/donation_history_v2.json")
 	}
 }
 
@@ -424,4 +431,45 @@ func TestChargeActivityNeverChargesAnApprovedPeriodAgain(t *testing.T) {
 
 	require.Equal(t, map[string]int{"2031-05": 1}, s.approvedPerPeriod(donation))
 	require.Equal(t, []txRow{{Period: "2031-05", Status: "approved", Attempt: 1}}, s.transactions(donation))
+}
+
+// TestCommissionRecordedWithTheApprovedCharge: an organisation whose Essential trial ended without
+// a plan owes 3.5% of each approved charge, stored with the charge (no sweep) and once however often
+// the activity is retried; an organisation on a bought plan, or still in its trial, owes nothing.
+func TestCommissionRecordedWithTheApprovedCharge(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		name, sql string
+		want      []int64
+	}{
+		{"restricted", `UPDATE organizations SET plan_code = 'original', subscription_status = 'restricted',
+			trial_started_at = now() - interval '91 days', trial_ends_at = now() - interval '1 day', commission_bps = 350,
+			accepting_donations = false WHERE organization_id = $1`, []int64{5250}},
+		{"trial", `UPDATE organizations SET plan_code = 'original', subscription_status = 'trial',
+			trial_started_at = now() - interval '1 day', trial_ends_at = now() + interval '89 days' WHERE organization_id = $1`, nil},
+		{"plan bought", `UPDATE organizations SET plan_code = 'essential_monthly', subscription_status = 'active',
+			trial_started_at = now() - interval '100 days', trial_ends_at = now() - interval '10 days', commission_bps = 0
+			WHERE organization_id = $1`, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := newBareStack(t, "collection-commission-")
+			require.NoError(t, s.scope.Exec(ctx, c.sql, s.org))
+			donation, pm := s.donation("APRO")
+			acts := &collection.Activities{Tenants: s.tenants, Chargers: s.chargers}
+			req := collection.ChargeRequest{OrganizationID: s.org.String(), DonationID: donation.String(), Period: "2031-06",
+				Attempt: 1, Amount: 150000, Currency: "ARS", PaymentMethod: pm}
+			for range 2 { // the second call is an activity retry
+				res, err := acts.Charge(ctx, req)
+				require.NoError(t, err)
+				require.True(t, res.Approved())
+			}
+			rows, err := s.scope.Query(ctx, `SELECT c.amount_minor FROM transaction_commissions c
+				JOIN transactions t ON t.organization_id = c.organization_id AND t.id = c.transaction_id
+				WHERE c.organization_id = $1 AND t.donation_id = $2`, s.org, donation)
+			require.NoError(t, err)
+			got, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+			require.NoError(t, err)
+			require.ElementsMatch(t, c.want, got)
+		})
+	}
 }

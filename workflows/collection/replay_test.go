@@ -7,13 +7,17 @@ import (
 	"go.temporal.io/sdk/worker"
 )
 
-// TestReplaySavedHistory replays a history recorded from a real run on the Temporal dev server
+// TestReplaySavedHistory replays histories recorded from real runs on the Temporal dev server
 // (TestMonthlyDonationAcrossMonths with APORTA_RECORD_HISTORY=1: five periods charged, an amount
-// change, collect-now updates, a discard). A change to the workflow that is not guarded with
+// change, collect-now updates, a discard): donation_history.json from before the activity
+// versions, donation_history_v2.json with local bookkeeping activities and a collect-day change
+// sent right after the start. A change to the workflow that is not guarded with
 // workflow.GetVersion fails here with a non-determinism error.
 func TestReplaySavedHistory(t *testing.T) {
 	t.Parallel()
-	r := worker.NewWorkflowReplayer()
-	r.RegisterWorkflow(Workflow)
-	require.NoError(t, r.ReplayWorkflowHistoryFromJSONFile(nil, "testdata/donation_history.json"))
+	for _, file := range []string{"testdata/donation_history.json", "testdata/donation_history_v2.json"} {
+		r := worker.NewWorkflowReplayer()
+		r.RegisterWorkflow(Workflow)
+		require.NoError(t, r.ReplayWorkflowHistoryFromJSONFile(nil, file), file)
+	}
 }

@@ -26,6 +26,7 @@ const (
 	UpdateChangeMethod  = "change-payment-method"
 	UpdateSetUpgrade    = "set-upgrade"
 	UpdateRemoveUpgrade = "remove-upgrade"
+	UpdateCollectDay    = "change-collect-day"
 )
 
 // ActorSystem signs the changes the workflow makes itself (automatic pauses, upgrades).
@@ -83,6 +84,10 @@ type (
 		Actor string `json:"actor"`
 		ID    string `json:"id"`
 	}
+	ChangeCollectDayRequest struct {
+		Actor      string `json:"actor"`
+		CollectDay int    `json:"collect_day"` // 1–31, or 0 for the last day of the month
+	}
 )
 
 // Errors the validators answer with, so the API can map them.
@@ -114,45 +119,67 @@ type donation struct {
 	changes int
 	// charging is true while a charge activity runs; collect-now is refused then.
 	charging bool
+	// loaded is set once st and loc hold the donation; update handlers registered before wait for it.
+	loaded bool
+	// syncing is true while a SyncDonation runs (see sync).
+	syncing bool
 }
 
 // withActivityOptions sets the options of the bookkeeping activities (loads, row syncs, versions):
-// short, and retried until the database answers. From versionHeartbeat on they also carry a
+// short, and retried until the database answers. From versionHeartbeat 1 on they also carry a
 // heartbeat timeout (the activities heartbeat while they run, see keepAlive), so an attempt lost
 // with its worker (killed, OOM, host gone) is retried within seconds instead of after the
-// start-to-close timeout.
+// start-to-close timeout. From version 2 on they run as local activities (see bookkeeping).
 func withActivityOptions(ctx workflow.Context) workflow.Context {
-	opts := workflow.ActivityOptions{
-		StartToCloseTimeout: time.Minute,
-		RetryPolicy: &temporal.RetryPolicy{
-			InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: 5 * time.Minute,
-		},
-	}
+	retry := &temporal.RetryPolicy{InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: 5 * time.Minute}
+	opts := workflow.ActivityOptions{StartToCloseTimeout: time.Minute, RetryPolicy: retry}
 	if heartbeats(ctx) {
 		opts.HeartbeatTimeout = ActivityHeartbeatTimeout
 	}
-	return workflow.WithActivityOptions(ctx, opts)
+	ctx = workflow.WithActivityOptions(ctx, opts)
+	return workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{StartToCloseTimeout: time.Minute, RetryPolicy: retry})
 }
 
 // ActivityHeartbeatTimeout is how long the server waits without a heartbeat before it retries an
 // activity on another worker. The activities heartbeat every ActivityHeartbeatTimeout/5.
 const ActivityHeartbeatTimeout = 5 * time.Second
 
-// versionHeartbeat (version 1) adds HeartbeatTimeout to every activity. Runs recorded before it
-// keep the options they were scheduled with.
-const versionHeartbeat = "activity-heartbeat"
+// versionHeartbeat versions how activities run. Version 1 adds HeartbeatTimeout to every
+// activity; version 2 runs the bookkeeping ones as local activities. Runs recorded before keep
+// what they were scheduled with. The version is recorded once per run (a marker), the first time
+// any code path asks.
+const (
+	versionHeartbeat        = "activity-heartbeat"
+	versionLocalBookkeeping = 2
+)
 
-// heartbeats says whether this run's activities are scheduled with a heartbeat timeout. The
-// version is recorded once per run (a marker), the first time any code path asks.
-func heartbeats(ctx workflow.Context) bool {
-	return workflow.GetVersion(ctx, versionHeartbeat, workflow.DefaultVersion, 1) >= 1
+func activitiesVersion(ctx workflow.Context) workflow.Version {
+	return workflow.GetVersion(ctx, versionHeartbeat, workflow.DefaultVersion, versionLocalBookkeeping)
+}
+
+// heartbeats says whether this run's activities are scheduled with a heartbeat timeout.
+func heartbeats(ctx workflow.Context) bool { return activitiesVersion(ctx) >= 1 }
+
+// bookkeeping runs a short database activity (load, sync, version, upgrade removal). From
+// versionLocalBookkeeping on it is a local activity: the worker runs it within the workflow task
+// that asked for it and records a marker, instead of a round trip through the server's task
+// queues and a new workflow task per activity, which was most of what a charged period cost the
+// server (deploy/benchcollect). They are idempotent, so a worker lost mid-task reruns them
+// harmlessly. The charge stays a regular activity: it needs its long retries and heartbeat.
+func (d *donation) bookkeeping(ctx workflow.Context, activity any, args ...any) workflow.Future {
+	if activitiesVersion(ctx) >= versionLocalBookkeeping {
+		return workflow.ExecuteLocalActivity(ctx, activity, args...)
+	}
+	return workflow.ExecuteActivity(ctx, activity, args...)
 }
 
 // Workflow is the donation's entity workflow.
 func Workflow(ctx workflow.Context, in Input) (State, error) {
 	ctx = withActivityOptions(ctx)
 	d := &donation{ctx: ctx}
-	// The state query answers from the first task on, even while the donation is being loaded.
+	// The state query and the updates are registered before anything else, so the API can send a
+	// change right after the start: the query answers the ids until the donation is loaded, and
+	// the update handlers wait for it (see handle).
 	if err := workflow.SetQueryHandler(ctx, QueryState, func() (State, error) {
 		if d.st == nil {
 			return State{OrganizationID: in.OrganizationID, DonationID: in.DonationID}, nil
@@ -161,12 +188,15 @@ func Workflow(ctx workflow.Context, in Input) (State, error) {
 	}); err != nil {
 		return State{}, err
 	}
+	if err := d.register(); err != nil {
+		return State{}, err
+	}
 	if in.State != nil {
 		st := *in.State
 		d.st = &st
 	} else {
 		var snap Snapshot
-		if err := workflow.ExecuteActivity(ctx, d.acts.LoadDonation, in.OrganizationID, in.DonationID).Get(ctx, &snap); err != nil {
+		if err := d.bookkeeping(ctx, d.acts.LoadDonation, in.OrganizationID, in.DonationID).Get(ctx, &snap); err != nil {
 			return State{}, err
 		}
 		d.st = snap.state()
@@ -183,9 +213,7 @@ func Workflow(ctx workflow.Context, in Input) (State, error) {
 		d.st.NextPeriod = FirstPeriod(workflow.Now(ctx), d.st.CollectDay, loc)
 	}
 	d.st.NextChargeDate = ChargeDate(d.st.NextPeriod, d.st.CollectDay, loc)
-	if err := d.register(); err != nil {
-		return *d.st, err
-	}
+	d.loaded = true
 	if in.State == nil {
 		d.sync(ctx)
 	}
@@ -385,49 +413,91 @@ func (d *donation) record(ctx workflow.Context, actor, field string, before, aft
 		ID: id, OrganizationID: d.st.OrganizationID, DonationID: d.st.DonationID,
 		Actor: actor, Field: field, Before: before, After: after, At: workflow.Now(ctx),
 	}
-	if err := workflow.ExecuteActivity(ctx, d.acts.RecordVersion, v).Get(ctx, nil); err != nil {
+	if err := d.bookkeeping(ctx, d.acts.RecordVersion, v).Get(ctx, nil); err != nil {
 		workflow.GetLogger(ctx).Error("version history", "field", field, "error", err)
 	}
 }
 
 // sync writes the workflow's view of the donation to its row (status, amount, next charge date…).
 func (d *donation) sync(ctx workflow.Context) {
+	if activitiesVersion(ctx) >= versionLocalBookkeeping {
+		// One sync at a time, its snapshot taken once it may run: two in flight (the main loop's
+		// and an update's) could land out of order and leave the row with the older state.
+		// (Runs recorded before version 2 keep their order of commands.)
+		if err := workflow.Await(ctx, func() bool { return !d.syncing }); err != nil {
+			return
+		}
+		d.syncing = true
+		defer func() { d.syncing = false }()
+	}
 	snap := *d.st
 	snap.Recent = nil
-	if err := workflow.ExecuteActivity(ctx, d.acts.SyncDonation, snap).Get(ctx, nil); err != nil {
+	if err := d.bookkeeping(ctx, d.acts.SyncDonation, snap).Get(ctx, nil); err != nil {
 		workflow.GetLogger(ctx).Error("sync donation", "error", err)
 	}
 }
 
-// register installs the state query and the update handlers with their validators.
-func (d *donation) register() error {
-	ctx, st := d.ctx, d.st
-	notDiscarded := func() error {
+// handle registers update name. check validates a request: it is the update's validator, and it
+// runs again in the handler when the update was accepted before the donation was loaded (the
+// validator then could only check the input, see notDiscarded). apply makes the change.
+func handle[R any](d *donation, name string, check func(R) error, apply func(workflow.Context, R)) error {
+	return workflow.SetUpdateHandlerWithOptions(d.ctx, name, func(hctx workflow.Context, r R) (State, error) {
+		if !d.loaded {
+			if err := workflow.Await(hctx, func() bool { return d.loaded }); err != nil {
+				return State{}, err
+			}
+			if err := check(r); err != nil {
+				return *d.st, err
+			}
+		}
+		apply(withActivityOptions(hctx), r)
+		return *d.st, nil
+	}, workflow.UpdateHandlerOptions{Validator: check})
+}
+
+// stateIs wraps the checks that need the donation: before it is loaded they pass, and the
+// handler runs them once it is.
+func (d *donation) stateIs(check func(st *State) error) error {
+	if !d.loaded {
+		return nil
+	}
+	return check(d.st)
+}
+
+func (d *donation) notDiscarded() error {
+	return d.stateIs(func(st *State) error {
 		if st.Status == StatusDiscarded {
 			return ErrDiscarded
 		}
 		return nil
-	}
-	handlers := []struct {
-		name      string
-		handler   any
-		validator any
-	}{
-		{UpdatePause, func(hctx workflow.Context, r PauseRequest) (State, error) {
-			ctx := withActivityOptions(hctx)
-			d.pause(ctx, actorOr(r.Actor), r.Reason)
-			return *st, nil
-		}, func(r PauseRequest) error {
+	})
+}
+
+// register installs the update handlers with their validators.
+func (d *donation) register() error {
+	return errors.Join(
+		handle(d, UpdatePause, func(r PauseRequest) error {
 			if !slices.Contains(PausedReasons, r.Reason) {
 				return fmt.Errorf("%w: %q", ErrInvalidReason, r.Reason)
 			}
-			if st.Status != StatusActive {
-				return ErrNotActive
-			}
-			return nil
-		}},
-		{UpdateRestore, func(hctx workflow.Context, r RestoreRequest) (State, error) {
-			ctx := withActivityOptions(hctx)
+			return d.stateIs(func(st *State) error {
+				if st.Status != StatusActive {
+					return ErrNotActive
+				}
+				return nil
+			})
+		}, func(ctx workflow.Context, r PauseRequest) {
+			d.pause(ctx, actorOr(r.Actor), r.Reason)
+		}),
+		handle(d, UpdateRestore, func(RestoreRequest) error {
+			return d.stateIs(func(st *State) error {
+				if st.Status != StatusPaused {
+					return ErrNotPaused
+				}
+				return nil
+			})
+		}, func(ctx workflow.Context, r RestoreRequest) {
+			st := d.st
 			reason := st.PausedReason
 			st.Status, st.PausedReason, st.PausedSince = StatusActive, "", time.Time{}
 			st.ConsecutiveFailed = 0
@@ -441,40 +511,39 @@ func (d *donation) register() error {
 			d.record(ctx, actorOr(r.Actor), "status", map[string]string{"status": StatusPaused, "paused_reason": reason},
 				map[string]string{"status": StatusActive})
 			d.sync(ctx)
-			return *st, nil
-		}, func(RestoreRequest) error {
-			if st.Status != StatusPaused {
-				return ErrNotPaused
-			}
-			return nil
-		}},
-		{UpdateDiscard, func(hctx workflow.Context, r DiscardRequest) (State, error) {
-			ctx := withActivityOptions(hctx)
-			before := st.Status
-			st.Status, st.DiscardReason, st.DiscardedAt = StatusDiscarded, r.Reason, workflow.Now(ctx)
-			d.changes++
-			d.record(ctx, actorOr(r.Actor), "status", map[string]string{"status": before},
-				map[string]string{"status": StatusDiscarded, "discard_reason": r.Reason})
-			d.sync(ctx)
-			return *st, nil
-		}, func(DiscardRequest) error { return notDiscarded() }},
-		{UpdateCollectNow, func(hctx workflow.Context, r CollectNowRequest) (State, error) {
-			ctx := withActivityOptions(hctx)
+		}),
+		handle(d, UpdateDiscard, func(DiscardRequest) error { return d.notDiscarded() },
+			func(ctx workflow.Context, r DiscardRequest) {
+				st := d.st
+				before := st.Status
+				st.Status, st.DiscardReason, st.DiscardedAt = StatusDiscarded, r.Reason, workflow.Now(ctx)
+				d.changes++
+				d.record(ctx, actorOr(r.Actor), "status", map[string]string{"status": before},
+					map[string]string{"status": StatusDiscarded, "discard_reason": r.Reason})
+				d.sync(ctx)
+			}),
+		handle(d, UpdateCollectNow, func(CollectNowRequest) error {
+			return d.stateIs(func(st *State) error {
+				if st.Status != StatusActive {
+					return ErrNotActive
+				}
+				if d.charging || d.collectNow {
+					return ErrChargeInProgress
+				}
+				return nil
+			})
+		}, func(ctx workflow.Context, r CollectNowRequest) {
 			d.collectNow = true
 			d.changes++
-			d.record(ctx, actorOr(r.Actor), "collect_now", nil, map[string]string{"period": st.NextPeriod.String()})
-			return *st, nil
-		}, func(CollectNowRequest) error {
-			if st.Status != StatusActive {
-				return ErrNotActive
+			d.record(ctx, actorOr(r.Actor), "collect_now", nil, map[string]string{"period": d.st.NextPeriod.String()})
+		}),
+		handle(d, UpdateChangeAmount, func(r ChangeAmountRequest) error {
+			if r.Amount <= 0 {
+				return fmt.Errorf("%w: amount must be positive", ErrInvalidInput)
 			}
-			if d.charging || d.collectNow {
-				return ErrChargeInProgress
-			}
-			return nil
-		}},
-		{UpdateChangeAmount, func(hctx workflow.Context, r ChangeAmountRequest) (State, error) {
-			ctx := withActivityOptions(hctx)
+			return d.notDiscarded()
+		}, func(ctx workflow.Context, r ChangeAmountRequest) {
+			st := d.st
 			before := st.Amount
 			st.Amount = r.Amount
 			if st.Upgrade != nil {
@@ -483,29 +552,31 @@ func (d *donation) register() error {
 			d.changes++
 			d.record(ctx, actorOr(r.Actor), "amount", before, r.Amount)
 			d.sync(ctx)
-			return *st, nil
-		}, func(r ChangeAmountRequest) error {
-			if r.Amount <= 0 {
-				return fmt.Errorf("%w: amount must be positive", ErrInvalidInput)
-			}
-			return notDiscarded()
-		}},
-		{UpdateChangeMethod, func(hctx workflow.Context, r ChangePaymentMethodRequest) (State, error) {
-			ctx := withActivityOptions(hctx)
-			before := st.PaymentMethod
-			st.PaymentMethod = r.PaymentMethod
-			d.changes++
-			d.record(ctx, actorOr(r.Actor), "payment_method", before, r.PaymentMethod)
-			d.sync(ctx)
-			return *st, nil
-		}, func(r ChangePaymentMethodRequest) error {
+		}),
+		handle(d, UpdateChangeMethod, func(r ChangePaymentMethodRequest) error {
 			if err := r.PaymentMethod.validate(); err != nil {
 				return fmt.Errorf("%w: %v", ErrInvalidInput, err)
 			}
-			return notDiscarded()
-		}},
-		{UpdateSetUpgrade, func(hctx workflow.Context, r SetUpgradeRequest) (State, error) {
-			ctx := withActivityOptions(hctx)
+			return d.notDiscarded()
+		}, func(ctx workflow.Context, r ChangePaymentMethodRequest) {
+			before := d.st.PaymentMethod
+			d.st.PaymentMethod = r.PaymentMethod
+			d.changes++
+			d.record(ctx, actorOr(r.Actor), "payment_method", before, r.PaymentMethod)
+			d.sync(ctx)
+		}),
+		handle(d, UpdateSetUpgrade, func(r SetUpgradeRequest) error {
+			switch {
+			case r.ID == "":
+				return fmt.Errorf("%w: upgrade id is required", ErrInvalidInput)
+			case r.BasisPoints <= 0 || r.BasisPoints > 100_000:
+				return fmt.Errorf("%w: percentage must be above 0 and at most 1000", ErrInvalidInput)
+			case !slices.Contains(UpgradePeriods, r.PeriodMonths):
+				return fmt.Errorf("%w: period must be 1, 2, 3, 4, 6 or 12 months", ErrInvalidInput)
+			}
+			return d.notDiscarded()
+		}, func(ctx workflow.Context, r SetUpgradeRequest) {
+			st := d.st
 			var before any
 			u := &Upgrade{ID: r.ID}
 			if st.Upgrade != nil && st.Upgrade.ID == r.ID {
@@ -523,44 +594,56 @@ func (d *donation) register() error {
 			d.changes++
 			d.record(ctx, actorOr(r.Actor), "upgrade", before, u)
 			d.sync(ctx)
-			return *st, nil
-		}, func(r SetUpgradeRequest) error {
-			switch {
-			case r.ID == "":
-				return fmt.Errorf("%w: upgrade id is required", ErrInvalidInput)
-			case r.BasisPoints <= 0 || r.BasisPoints > 100_000:
-				return fmt.Errorf("%w: percentage must be above 0 and at most 1000", ErrInvalidInput)
-			case !slices.Contains(UpgradePeriods, r.PeriodMonths):
-				return fmt.Errorf("%w: period must be 1, 2, 3, 4, 6 or 12 months", ErrInvalidInput)
-			}
-			return notDiscarded()
-		}},
-		{UpdateRemoveUpgrade, func(hctx workflow.Context, r RemoveUpgradeRequest) (State, error) {
-			ctx := withActivityOptions(hctx)
-			before := *st.Upgrade
-			st.Upgrade = nil
+		}),
+		handle(d, UpdateRemoveUpgrade, func(r RemoveUpgradeRequest) error {
+			return d.stateIs(func(st *State) error {
+				if st.Upgrade == nil || st.Upgrade.ID != r.ID {
+					return fmt.Errorf("%w: no upgrade %q", ErrInvalidInput, r.ID)
+				}
+				return d.notDiscarded()
+			})
+		}, func(ctx workflow.Context, r RemoveUpgradeRequest) {
+			before := *d.st.Upgrade
+			d.st.Upgrade = nil
 			d.changes++
 			d.record(ctx, actorOr(r.Actor), "upgrade", before, nil)
 			d.syncRemovedUpgrade(ctx, before.ID)
-			return *st, nil
-		}, func(r RemoveUpgradeRequest) error {
-			if st.Upgrade == nil || st.Upgrade.ID != r.ID {
-				return fmt.Errorf("%w: no upgrade %q", ErrInvalidInput, r.ID)
+		}),
+		handle(d, UpdateCollectDay, func(r ChangeCollectDayRequest) error {
+			if r.CollectDay < 0 || r.CollectDay > 31 {
+				return fmt.Errorf("%w: collect day must be 1 to 31, or 0 for the last day of the month", ErrInvalidInput)
 			}
-			return notDiscarded()
-		}},
+			return d.notDiscarded()
+		}, d.changeCollectDay),
+	)
+}
+
+// changeCollectDay moves the charge day. The next period to charge stays the same: every period
+// before it is settled, so the change can never charge a period twice, only move the unsettled
+// one within its month. When the new day of that month has already passed (the 10th, moving from
+// the 25th to the 5th, this month not charged yet) the period is charged at once rather than
+// skipped: the donation keeps one charge a month. A period being charged (retry schedule running)
+// is not moved; the new day applies from the next one.
+func (d *donation) changeCollectDay(ctx workflow.Context, r ChangeCollectDayRequest) {
+	st := d.st
+	before := st.CollectDay
+	st.CollectDay = r.CollectDay
+	st.NextChargeDate = ChargeDate(st.NextPeriod, st.CollectDay, d.loc)
+	d.changes++
+	d.record(ctx, actorOr(r.Actor), "collect_day", collectDayValue(before), collectDayValue(r.CollectDay))
+	d.sync(ctx)
+}
+
+// collectDayValue is how the version history shows a collect day: its number, or "last".
+func collectDayValue(day int) any {
+	if day == 0 {
+		return "last"
 	}
-	for _, h := range handlers {
-		if err := workflow.SetUpdateHandlerWithOptions(ctx, h.name, h.handler,
-			workflow.UpdateHandlerOptions{Validator: h.validator}); err != nil {
-			return err
-		}
-	}
-	return nil
+	return day
 }
 
 func (d *donation) syncRemovedUpgrade(ctx workflow.Context, id string) {
-	if err := workflow.ExecuteActivity(ctx, d.acts.RemoveUpgrade, d.st.OrganizationID, id).Get(ctx, nil); err != nil {
+	if err := d.bookkeeping(ctx, d.acts.RemoveUpgrade, d.st.OrganizationID, id).Get(ctx, nil); err != nil {
 		workflow.GetLogger(ctx).Error("remove upgrade", "error", err)
 	}
 	d.sync(ctx)

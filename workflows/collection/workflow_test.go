@@ -3,6 +3,8 @@ package collection
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -439,4 +441,61 @@ func TestCollectNowChargesTheNextPeriodAtOnce(t *testing.T) {
 	h.run(Input{})
 	require.Equal(t, []string{"2027-01-21 2027-02", "2027-01-22 2027-03"}, h.dates(),
 		"collect-now charges the next period at once; the scheduled date then moves on")
+}
+
+func TestUpdateRightAfterStartWaitsForTheDonation(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, date(2027, 1, 1), Snapshot{Amount: 1000, CollectDay: 10, PaymentMethod: card("a", 1, 2030)})
+	// Sent in the workflow's first task, before LoadDonation answered: accepted, and applied once
+	// the donation is loaded.
+	h.at(date(2027, 1, 1), func() {
+		h.update(UpdateCollectDay, false, ChangeCollectDayRequest{Actor: "u1", CollectDay: 20})
+		// Accepted before the load (the validator cannot see the status yet), then failed by the
+		// handler once it can: the donation is not paused.
+		h.env.UpdateWorkflow(UpdateRestore, "", &testsuite.TestUpdateCallback{
+			OnAccept: func() {},
+			OnReject: func(err error) { t.Errorf("restore rejected by the validator: %v", err) },
+			OnComplete: func(_ any, err error) {
+				if !errors.Is(err, ErrNotPaused) && (err == nil || !strings.Contains(err.Error(), ErrNotPaused.Error())) {
+					t.Errorf("restore completed with %v, want %v", err, ErrNotPaused)
+				}
+			},
+		}, RestoreRequest{})
+	})
+	h.at(date(2027, 2, 25), func() { h.update(UpdateDiscard, false, DiscardRequest{}) })
+	h.run(Input{})
+	require.Equal(t, []string{"2027-01-20 2027-01", "2027-02-20 2027-02"}, h.dates())
+}
+
+func TestCollectDayChange(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, date(2027, 1, 1), Snapshot{Amount: 1000, CollectDay: 25, PaymentMethod: card("a", 1, 2030)})
+	var moved State
+	h.at(date(2027, 2, 10), func() {
+		h.update(UpdateCollectDay, true, ChangeCollectDayRequest{CollectDay: 32})
+		h.update(UpdateCollectDay, true, ChangeCollectDayRequest{CollectDay: -1})
+		// February is not charged yet and the 5th has passed: charged at once, not skipped.
+		h.update(UpdateCollectDay, false, ChangeCollectDayRequest{Actor: "u1", CollectDay: 5})
+	})
+	h.at(date(2027, 3, 10), func() {
+		// March was charged on the 5th: the 20th applies from April, never a second March charge.
+		h.update(UpdateCollectDay, false, ChangeCollectDayRequest{Actor: "u2", CollectDay: 20})
+	})
+	h.at(date(2027, 3, 11), func() { moved = h.state() })
+	h.at(date(2027, 4, 25), func() { h.update(UpdateCollectDay, false, ChangeCollectDayRequest{Actor: "u3", CollectDay: 0}) })
+	h.at(date(2027, 6, 10), func() { h.update(UpdateDiscard, false, DiscardRequest{}) })
+	h.run(Input{})
+
+	require.Equal(t, []string{"2027-01-25 2027-01", "2027-02-10 2027-02", "2027-03-05 2027-03", "2027-04-20 2027-04",
+		"2027-05-31 2027-05"}, h.dates())
+	require.Equal(t, 20, moved.CollectDay)
+	require.Equal(t, Period{2027, time.April}, moved.NextPeriod)
+	require.Equal(t, date(2027, 4, 20), moved.NextChargeDate.In(ba))
+	var changes []string
+	for _, v := range h.versions {
+		if v.Field == "collect_day" {
+			changes = append(changes, fmt.Sprintf("%s:%v→%v", v.Actor, v.Before, v.After))
+		}
+	}
+	require.Equal(t, []string{"u1:25→5", "u2:5→20", "u3:20→last"}, changes)
 }

@@ -95,8 +95,9 @@ func (a *Activities) ApplyPlan(ctx context.Context, orgID, plan string, now time
 	return scanState(s.QueryRow(ctx, queries.Get("ApplyPlan"), s.OrgID, plan, now))
 }
 
-// RecordCommissions records the commission of every approved charge since the trial ended that has
-// none yet. Idempotent.
+// RecordCommissions is the daily commission sweep of runs recorded before collection recorded
+// commissions at charge time (versionCommissionAtCharge): it records the commission of every
+// approved charge since the trial ended that has none yet. Idempotent.
 func (a *Activities) RecordCommissions(ctx context.Context, orgID string) (int, error) {
 	s, err := a.scope(ctx, orgID)
 	if err != nil {
@@ -111,19 +112,22 @@ func (a *Activities) RecordCommissions(ctx context.Context, orgID string) (int, 
 		return 0, err
 	}
 	for _, id := range ids {
-		if err := RecordCommission(ctx, s, id); err != nil {
+		if err := RecordCommission(ctx, s, s.OrgID, id); err != nil {
 			return 0, err
 		}
 	}
 	return len(ids), nil
 }
 
-// RecordCommission records the post-trial commission of one approved transaction, if its
-// organisation is under the restriction. Idempotent. Collection can call it (or the SQL function
-// record_transaction_commission(organization_id, transaction_id)) after an approved charge.
-func RecordCommission(ctx context.Context, s tenants.Scope, transactionID uuid.UUID) error {
+// RecordCommission records the post-trial commission of one approved transaction if its
+// organisation is under the restriction, and nothing otherwise. Idempotent. Collection and the
+// public form call it with the database transaction that stored the approval, so a charge is
+// never approved without its commission.
+func RecordCommission(ctx context.Context, q interface {
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}, orgID, transactionID uuid.UUID) error {
 	var amount *int64
-	return s.QueryRow(ctx, queries.Get("RecordCommission"), s.OrgID, transactionID).Scan(&amount)
+	return q.QueryRow(ctx, queries.Get("RecordCommission"), orgID, transactionID).Scan(&amount)
 }
 
 // AcceptingDonations reports whether the organisation may take new donations (false during the

@@ -39,7 +39,7 @@ func TestTrialOnTheRealStack(t *testing.T) {
 	require.NoError(t, tt.CreateOrganization(ctx, tenants.Organization{ID: org, Name: "Fundación Prueba", Country: "AR"}, "America/Argentina/Buenos_Aires"))
 	scope, err := tt.ForOrganization(ctx, org)
 	require.NoError(t, err)
-	timing := subscription.Timing{TrialLength: 6 * time.Second, Reminders: []time.Duration{4 * time.Second, 2 * time.Second}, SweepPeriod: time.Second}
+	timing := subscription.Timing{TrialLength: 6 * time.Second, Reminders: []time.Duration{4 * time.Second, 2 * time.Second}}
 	run, err := subscription.StartWithTiming(ctx, c, queue, org, timing)
 	require.NoError(t, err)
 	again, err := subscription.StartWithTiming(ctx, c, queue, org, timing)
@@ -61,7 +61,6 @@ func TestTrialOnTheRealStack(t *testing.T) {
 	ok, err = subscription.AcceptingDonations(ctx, scope)
 	require.NoError(t, err)
 	require.False(t, ok)
-	time.Sleep(2500 * time.Millisecond) // a couple of commission sweeps
 
 	st, err := subscription.PurchasePlan(ctx, c, queue, org, "essential_monthly")
 	require.NoError(t, err)

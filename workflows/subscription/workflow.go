@@ -121,6 +121,11 @@ func ValidPlanCode(code string) bool {
 	return code != "" && code != PlanOriginal && len(code) <= 64
 }
 
+// versionCommissionAtCharge (version 1) drops the daily commission sweep of the restriction:
+// collection records each commission in the transaction that stores the approved charge. Runs
+// recorded before keep sweeping until they continue as new.
+const versionCommissionAtCharge = "commission-at-charge"
+
 // maxLoopsBeforeContinue bounds the history: after this many wake-ups the workflow continues as new.
 const maxLoopsBeforeContinue = 500
 
@@ -137,17 +142,8 @@ func Workflow(ctx workflow.Context, in Input) (State, error) {
 	log := workflow.GetLogger(ctx)
 
 	var st State
-	if in.State != nil {
-		st = *in.State
-	} else {
-		if err := workflow.ExecuteActivity(ctx, a.Begin, in.OrganizationID, workflow.Now(ctx), in.Timing.trialLength()).Get(ctx, &st); err != nil {
-			return st, err
-		}
-		if st.Status == StatusTrial && !st.sent(EmailTrialStarted+"/"+st.TrialEndsAt.UTC().Format(time.RFC3339)) {
-			key := EmailTrialStarted + "/" + st.TrialEndsAt.UTC().Format(time.RFC3339)
-			sendEmail(ctx, &st, in.OrganizationID, Email{Key: key, Kind: EmailTrialStarted, TrialEndsAt: *st.TrialEndsAt})
-		}
-	}
+	// The query and the update are registered before the first activity, so a plan bought right
+	// after the start is accepted: the main loop applies it once the subscription has begun.
 	if err := workflow.SetQueryHandler(ctx, QueryState, func() (State, error) { return st, nil }); err != nil {
 		return st, err
 	}
@@ -178,6 +174,17 @@ func Workflow(ctx workflow.Context, in Input) (State, error) {
 	)
 	if err != nil {
 		return st, err
+	}
+	if in.State != nil {
+		st = *in.State
+	} else {
+		if err := workflow.ExecuteActivity(ctx, a.Begin, in.OrganizationID, workflow.Now(ctx), in.Timing.trialLength()).Get(ctx, &st); err != nil {
+			return st, err
+		}
+		if st.Status == StatusTrial && !st.sent(EmailTrialStarted+"/"+st.TrialEndsAt.UTC().Format(time.RFC3339)) {
+			key := EmailTrialStarted + "/" + st.TrialEndsAt.UTC().Format(time.RFC3339)
+			sendEmail(ctx, &st, in.OrganizationID, Email{Key: key, Kind: EmailTrialStarted, TrialEndsAt: *st.TrialEndsAt})
+		}
 	}
 	hasPending := func() bool {
 		for _, p := range queue {
@@ -246,19 +253,25 @@ func Workflow(ctx workflow.Context, in Input) (State, error) {
 			}
 			sendEmail(ctx, &st, in.OrganizationID, Email{Key: key, Kind: kind, TrialEndsAt: end})
 		case StatusRestricted:
-			// Commission on the approved charges since the trial ended, swept every period until
-			// collection records it itself (record_transaction_commission).
-			woke, err := workflow.AwaitWithTimeout(ctx, in.Timing.sweepPeriod(), hasPending)
-			if err != nil {
-				return st, err
-			}
-			if woke {
-				applyPending()
+			// From versionCommissionAtCharge on, collection records the commission with each
+			// approved charge and only a plan purchase ends the restriction (the default case).
+			if workflow.GetVersion(ctx, versionCommissionAtCharge, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+				// Runs recorded before: the commission on the approved charges since the trial
+				// ended, swept every period.
+				woke, err := workflow.AwaitWithTimeout(ctx, in.Timing.sweepPeriod(), hasPending)
+				if err != nil {
+					return st, err
+				}
+				if woke {
+					applyPending()
+					continue
+				}
+				if err := workflow.ExecuteActivity(ctx, a.RecordCommissions, in.OrganizationID).Get(ctx, nil); err != nil {
+					log.Error("recording commissions failed", "error", err)
+				}
 				continue
 			}
-			if err := workflow.ExecuteActivity(ctx, a.RecordCommissions, in.OrganizationID).Get(ctx, nil); err != nil {
-				log.Error("recording commissions failed", "error", err)
-			}
+			fallthrough
 		default:
 			if err := workflow.Await(ctx, hasPending); err != nil {
 				return st, err

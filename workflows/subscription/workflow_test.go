@@ -76,7 +76,8 @@ func (f *fake) purchase(t *testing.T, plan string, check func(State, error)) {
 }
 
 // The trial: messages 7 days and 1 day before the end and at the end, then the commission and the
-// refusal (swept daily), until a plan purchase lifts them.
+// refusal until a plan purchase lifts them. Collection records the commission with each charge, so
+// the restriction runs no sweep.
 func TestTrialRemindersRestrictionThenPurchase(t *testing.T) {
 	t.Parallel()
 	f := newFake(t, PlanOriginal)
@@ -104,7 +105,7 @@ func TestTrialRemindersRestrictionThenPurchase(t *testing.T) {
 	require.True(t, f.env.IsWorkflowCompleted())
 	require.Equal(t, []string{EmailTrialStarted, EmailTrialEnding, EmailTrialEnding, EmailTrialEnded, EmailPlanActive}, f.emails)
 	require.Equal(t, []time.Duration{0, 83 * day, 89 * day, 90 * day, 100*day + time.Hour}, f.at)
-	require.Equal(t, 10, f.sweeps, "one commission sweep per day of restriction")
+	require.Zero(t, f.sweeps, "no commission sweep: collection records it at charge time")
 	require.Equal(t, StatusActive, bought.Status)
 	require.Equal(t, "professional_yearly", bought.PlanCode)
 	require.Equal(t, 0, bought.CommissionBps)
@@ -128,6 +129,24 @@ func TestPurchaseDuringTrial(t *testing.T) {
 	f.env.ExecuteWorkflow(Workflow, Input{OrganizationID: "org-1"})
 	require.Equal(t, []string{EmailTrialStarted, EmailPlanActive}, f.emails)
 	require.Zero(t, f.sweeps)
+	require.Equal(t, "essential_yearly", f.plan)
+}
+
+// A plan bought in the workflow's first task, before the subscription has begun, is accepted and
+// applied once it has.
+func TestPurchaseRightAfterStart(t *testing.T) {
+	t.Parallel()
+	f := newFake(t, PlanOriginal)
+	var bought State
+	f.env.RegisterDelayedCallback(func() {
+		f.purchase(t, "essential_yearly", func(st State, err error) {
+			require.NoError(t, err)
+			bought = st
+		})
+	}, 0)
+	f.env.RegisterDelayedCallback(func() { f.env.CancelWorkflow() }, day)
+	f.env.ExecuteWorkflow(Workflow, Input{OrganizationID: "org-1"})
+	require.Equal(t, StatusActive, bought.Status)
 	require.Equal(t, "essential_yearly", f.plan)
 }
 

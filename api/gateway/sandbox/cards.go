@@ -124,7 +124,7 @@ func (s *Server) issueToken(w http.ResponseWriter, c cardInput) {
 		*cardToken
 		Token     string    `json:"token"`
 		ExpiresAt time.Time `json:"expires_at"`
-	}{t, t.ID, t.DateDue})
+	}{t, t.ID, t.DateDue}, state{Tokens: map[string]*cardToken{t.ID: t}})
 }
 
 func (s *Server) tokenForSavedCard(w http.ResponseWriter, cardID string) {
@@ -149,7 +149,7 @@ func (s *Server) tokenForSavedCard(w http.ResponseWriter, cardID string) {
 	}
 	t.DateDue = t.DateCreated.Add(tokenLifetime)
 	s.st.Tokens[t.ID] = t
-	s.commit(w, http.StatusCreated, t)
+	s.commit(w, http.StatusCreated, t, state{Tokens: map[string]*cardToken{t.ID: t}})
 }
 
 // token returns a usable token or answers the error itself. Callers hold mu.

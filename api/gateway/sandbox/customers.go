@@ -53,7 +53,7 @@ func (s *Server) createCustomer(w http.ResponseWriter, r *http.Request) {
 	in.ID = strconv.FormatInt(s.newID(), 10) + "-" + randomHex(7)
 	in.DateCreated = now()
 	s.st.Customers[in.ID] = &in
-	s.commit(w, http.StatusCreated, &in)
+	s.commit(w, http.StatusCreated, &in, state{Customers: map[string]*customer{in.ID: &in}})
 }
 
 // customerByEmail compares case-insensitively, as e-mail domains are. Callers hold mu.
@@ -116,5 +116,5 @@ func (s *Server) saveCard(w http.ResponseWriter, r *http.Request) {
 		DateCreated:      now(),
 	}
 	s.st.Cards[c.ID] = c
-	s.commit(w, http.StatusCreated, c)
+	s.commit(w, http.StatusCreated, c, state{Cards: map[string]*savedCard{c.ID: c}})
 }

@@ -70,10 +70,19 @@ func (s *Server) moveMoney(w http.ResponseWriter, r *http.Request, apply func() 
 			panic(err) // our own types always marshal
 		}
 		answer = replay{Status: status, Body: data}
+		var delta state
 		if key != "" {
 			s.st.Replays[replayKey] = answer
+			delta.Replays = map[string]replay{replayKey: answer}
 		}
-		if err := s.persist(); err != nil {
+		// The payment the change created or refunded.
+		switch b := body.(type) {
+		case *payment:
+			delta.Payments = map[int64]*payment{b.ID: b}
+		case refund:
+			delta.Payments = map[int64]*payment{b.PaymentID: s.st.Payments[b.PaymentID]}
+		}
+		if err := s.persist(delta); err != nil {
 			// Recorded in memory but maybe not on disk: an unknown outcome.
 			s.log.Error("sandbox: persist state", "err", err)
 			f, faulty = Fault{Mode: "error500"}, true

@@ -4,8 +4,9 @@
 // cardholder name decides (APRO approves, FUND lacks funds, …).
 //
 // It keeps no card number or security code: a token holds the BIN, last four,
-// expiry, holder and brand. State lives in memory and, when a path is given, in
-// a JSON file rewritten atomically after every change so restarts keep it.
+// expiry, holder and brand. State lives in memory and, when a path is given, on
+// disk so restarts keep it: a JSON snapshot plus an append-only journal of the
+// records each change touched, folded into a new snapshot as it grows.
 //
 // MercadoPago endpoints: POST /v1/card_tokens, GET /v1/payment_methods[/search?bins=],
 // POST /v1/customers, GET /v1/customers/search?email=, POST /v1/customers/{id}/cards,
@@ -16,11 +17,13 @@
 package sandbox
 
 import (
+	"bytes"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -50,6 +53,9 @@ type Server struct {
 	fault     Fault
 	limits    Limits
 	keyLimits map[string]Limits // set per access token or public key (see Limits)
+	// journal is path+".journal", open for appending; journaled counts its entries.
+	journal   *os.File
+	journaled int
 }
 
 // state is everything the sandbox remembers; it is the state file's format.
@@ -92,14 +98,8 @@ func New(opts Options) (*Server, error) {
 		s.log = slog.Default()
 	}
 	if s.path != "" {
-		data, err := os.ReadFile(s.path)
-		switch {
-		case err == nil:
-			if err := json.Unmarshal(data, &s.st); err != nil {
-				return nil, fmt.Errorf("sandbox: state %s: %w", s.path, err)
-			}
-		case !os.IsNotExist(err):
-			return nil, fmt.Errorf("sandbox: %w", err)
+		if err := s.load(); err != nil {
+			return nil, fmt.Errorf("sandbox: state %s: %w", s.path, err)
 		}
 	}
 	s.routes()
@@ -161,12 +161,89 @@ func private(h http.HandlerFunc) http.HandlerFunc {
 	}
 }
 
-// persist writes the state atomically (temp file, fsync, rename) so a crash
-// leaves the old file or the new one, never half of one. Callers hold mu.
-func (s *Server) persist() error {
+// load reads the snapshot, then replays the journal over it. A last line cut
+// short by a crash mid-append is a change that was never answered: dropped.
+func (s *Server) load() error {
+	data, err := os.ReadFile(s.path)
+	switch {
+	case err == nil:
+		if err := json.Unmarshal(data, &s.st); err != nil {
+			return err
+		}
+	case !os.IsNotExist(err):
+		return err
+	}
+	data, err = os.ReadFile(s.journalPath())
+	if err != nil && !os.IsNotExist(err) {
+		return err
+	}
+	lines := bytes.Split(bytes.TrimRight(data, "\n"), []byte("\n"))
+	for i, line := range lines {
+		if len(line) == 0 {
+			continue
+		}
+		var d state
+		if err := json.Unmarshal(line, &d); err != nil {
+			if i == len(lines)-1 {
+				s.log.Warn("sandbox: dropping a torn last journal entry", "err", err)
+				break
+			}
+			return fmt.Errorf("journal line %d: %w", i+1, err)
+		}
+		s.st.merge(d)
+		s.journaled++
+	}
+	// Rewriting the snapshot also drops a torn line before new entries follow it.
+	return s.compact()
+}
+
+func (s *Server) journalPath() string { return s.path + ".journal" }
+
+// merge applies a journal entry: the records it carries replace ours.
+func (st *state) merge(d state) {
+	st.NextID = max(st.NextID, d.NextID)
+	maps.Copy(st.Customers, d.Customers)
+	maps.Copy(st.Cards, d.Cards)
+	maps.Copy(st.Tokens, d.Tokens)
+	maps.Copy(st.Payments, d.Payments)
+	maps.Copy(st.Replays, d.Replays)
+}
+
+func (st *state) records() int {
+	return len(st.Customers) + len(st.Cards) + len(st.Tokens) + len(st.Payments) + len(st.Replays)
+}
+
+// persist keeps a change: the records it touched (delta) are appended to the
+// journal as one line, so a change costs one short write however large the
+// state is (rewriting the whole file on every change made a long run
+// quadratic). Once the journal holds more entries than the state has records,
+// it is folded into a new snapshot, which keeps the cost per change constant
+// on average. Appends are not fsynced: the state survives the process being
+// killed, not the machine losing power, which is what a sandbox needs.
+// Callers hold mu.
+func (s *Server) persist(delta state) error {
 	if s.path == "" {
 		return nil
 	}
+	delta.NextID = s.st.NextID
+	line, err := json.Marshal(&delta)
+	if err != nil {
+		return err
+	}
+	if _, err := s.journal.Write(append(line, '\n')); err != nil {
+		return err
+	}
+	if s.journaled++; s.journaled > max(1024, s.st.records()) {
+		return s.compact()
+	}
+	return nil
+}
+
+// compact writes the state atomically (temp file, fsync, rename) so a crash
+// leaves the old snapshot or the new one, never half of one, then empties the
+// journal. Entries replace whole records, so a crash between the two steps
+// replays entries the snapshot already holds, harmlessly.
+func (s *Server) compact() error {
 	data, err := json.MarshalIndent(&s.st, "", " ")
 	if err != nil {
 		return err
@@ -187,13 +264,23 @@ func (s *Server) persist() error {
 	if err := f.Close(); err != nil {
 		return err
 	}
-	return os.Rename(f.Name(), s.path)
+	if err := os.Rename(f.Name(), s.path); err != nil {
+		return err
+	}
+	if s.journal == nil {
+		if s.journal, err = os.OpenFile(s.journalPath(), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600); err != nil {
+			return err
+		}
+	}
+	s.journaled = 0
+	return s.journal.Truncate(0)
 }
 
-// commit persists a change and answers; a failed write is an unknown outcome
-// for the client, which is exactly what a 500 tells it. Callers hold mu.
-func (s *Server) commit(w http.ResponseWriter, status int, body any) {
-	if err := s.persist(); err != nil {
+// commit persists a change (the records it touched) and answers; a failed
+// write is an unknown outcome for the client, which is exactly what a 500
+// tells it. Callers hold mu.
+func (s *Server) commit(w http.ResponseWriter, status int, body any, delta state) {
+	if err := s.persist(delta); err != nil {
 		s.log.Error("sandbox: persist state", "err", err)
 		writeError(w, http.StatusInternalServerError, "internal_error")
 		return

@@ -28,7 +28,8 @@ UPDATE donations
 SET status = $3, paused_reason = NULLIF($4, ''), paused_since = $5, discarded_at = $6,
     discard_reason = NULLIF($7, ''), next_charge_date = NULLIF($8, '')::date,
     consecutive_failed_periods = $9, amount_minor = $10,
-    payment_method_id = COALESCE($11, payment_method_id), updated_at = now()
+    payment_method_id = COALESCE($11, payment_method_id), collect_day = NULLIF($12::int, 0),
+    updated_at = now()
 WHERE organization_id = $1 AND id = $2;
 
 -- name: UpsertUpgrade

@@ -15,10 +15,10 @@ import type { CurrentUser } from '../account/api';
 import { LoadError, PageLoader, useRedirectOnSignedOut } from '../account/session';
 import { donationActions, donationQuery, reasonsQuery, storeDetail, supportQuery, versionsQuery, type DonationDetail } from './api';
 import { paymentMethodPayload, tokenizeCard } from './card';
-import { AmountDialog, CardDialog, ConfirmDialog, DonorDialog, PauseDialog, UpgradeDialog } from './dialogs';
+import { CardDialog, ConfirmDialog, DonorDialog, EditDonationDialog, PauseDialog, UpgradeDialog } from './dialogs';
 import { fmtDate, frequencyLabel, statusColor, statusLabel, txColor, txStatusLabel } from './labels';
 
-type Dialog = null | 'pause' | 'discard' | 'amount' | 'upgrade' | 'removeUpgrade' | 'donor' | 'card' | 'collect' | 'restore' | 'discardDonor' | 'reactivateDonor';
+type Dialog = null | 'pause' | 'discard' | 'edit' | 'upgrade' | 'removeUpgrade' | 'donor' | 'card' | 'collect' | 'restore' | 'discardDonor' | 'reactivateDonor';
 
 function Row({ label, children }: { label: ReactNode; children: ReactNode }) {
   return (
@@ -75,7 +75,7 @@ export function DonationDetailPage({ me, uuid }: { me: CurrentUser; uuid: string
   const discardLabels = reasons?.discard_reasons.map((r) => r.label) ?? [];
 
   const more: MoreAction[] = [];
-  if (can('change_amount')) more.push({ label: <FormattedMessage id="donation.action.amount" defaultMessage="Editar monto" />, onClick: () => setDialog('amount') });
+  if (can('change_amount')) more.push({ label: <FormattedMessage id="donation.action.edit" defaultMessage="Editar donación" />, onClick: () => setDialog('edit') });
   if (can('edit_donor')) more.push({ label: <FormattedMessage id="donation.action.donor" defaultMessage="Editar donante" />, onClick: () => setDialog('donor') });
   if (can('change_payment_method')) more.push({ label: <FormattedMessage id="donation.action.card" defaultMessage="Cambiar tarjeta" />, onClick: () => setDialog('card') });
   if (can('discard')) more.push({ label: <FormattedMessage id="donation.action.discard" defaultMessage="Dar de baja" />, onClick: () => setDialog('discard'), destructive: true });
@@ -122,7 +122,7 @@ export function DonationDetailPage({ me, uuid }: { me: CurrentUser; uuid: string
 
       <SimpleGrid cols={{ base: 1, md: 3 }} spacing="lg">
         <Card title={<FormattedMessage id="donation.section.donation" defaultMessage="Donación" />} testId="donation-card"
-          action={can('change_amount') ? <Button variant="ghost" size="sm" onClick={() => setDialog('amount')}><FormattedMessage id="common.edit" defaultMessage="Editar" /></Button> : undefined}>
+          action={can('change_amount') ? <Button variant="ghost" size="sm" onClick={() => setDialog('edit')}><FormattedMessage id="common.edit" defaultMessage="Editar" /></Button> : undefined}>
           <Row label={<FormattedMessage id="donation.field.amount" defaultMessage="Monto" />}>{d.amount.formatted}</Row>
           <Row label={<FormattedMessage id="donation.field.frequency" defaultMessage="Frecuencia" />}>{frequencyLabel(intl, d.frequency)}</Row>
           <Row label={<FormattedMessage id="donation.field.campaign" defaultMessage="Campaña" />}>{d.campaign.title}</Row>
@@ -224,7 +224,9 @@ export function DonationDetailPage({ me, uuid }: { me: CurrentUser; uuid: string
       <ConfirmDialog opened={dialog === 'collect'} onClose={close} title={<FormattedMessage id="donation.collect.title" defaultMessage="Cobrar ahora" />}
         body={<FormattedMessage id="donation.collect.body" defaultMessage="Intentaremos cobrar {amount} a la tarjeta activa ahora mismo." values={{ amount: d.amount.formatted }} />}
         confirm={<FormattedMessage id="donation.collect.confirm" defaultMessage="Cobrar" />} onConfirm={async () => { await run(() => donationActions.collect(uuid)); }} />
-      {dialog === 'amount' && <AmountDialog opened onClose={close} current={d.amount.decimal} currency={d.amount.currency} onConfirm={async (a) => { await run(() => donationActions.amount(uuid, a)); }} />}
+      {dialog === 'edit' && <EditDonationDialog opened onClose={close} current={d.amount.decimal} currency={d.amount.currency}
+        monthly={d.recurrence === 1} collectDay={d.collect_last_day ? null : d.collect_day}
+        onConfirm={async (edit) => { await run(() => donationActions.edit(uuid, edit)); }} />}
       {dialog === 'upgrade' && <UpgradeDialog opened onClose={close} upgrade={data.upgrade}
         onConfirm={async (b) => { await run(() => (data.upgrade ? donationActions.editUpgrade(uuid, data.upgrade.id, b) : donationActions.addUpgrade(uuid, b))); }} />}
       <ConfirmDialog opened={dialog === 'removeUpgrade'} onClose={close} title={<FormattedMessage id="upgrade.remove.title" defaultMessage="Quitar incremento periódico" />}
@@ -300,6 +302,10 @@ function describe(intl: ReturnType<typeof useIntl>, field: string, before: Obj, 
       return intl.formatMessage({ id: 'donation.versions.collect', defaultMessage: 'Cobro inmediato del período {period}' }, { period: String(after?.period ?? '—') });
     case 'amount':
       return `${money(before?.amount ?? before)} → ${money(after?.amount ?? after)}`;
+    case 'collect_day': {
+      const day = (v: unknown) => (v === 'last' ? intl.formatMessage({ id: 'donation.field.lastDay', defaultMessage: 'Último día del mes' }) : show(v));
+      return `${day(before)} → ${day(after)}`;
+    }
     default:
       return `${show(before)} → ${show(after)}`;
   }
@@ -312,6 +318,7 @@ const FIELD_IDS: Record<string, { id: string; defaultMessage: string }> = {
   collect_now: { id: 'donation.versions.field.collect_now', defaultMessage: 'Cobro manual' },
   amount: { id: 'donation.versions.field.amount', defaultMessage: 'Monto' },
   donor: { id: 'donation.versions.field.donor', defaultMessage: 'Donante' },
+  collect_day: { id: 'donation.versions.field.collect_day', defaultMessage: 'Día de cobro' },
 };
 
 function Versions({ uuid, count, currency }: { uuid: string; count: number; currency: string }) {

@@ -105,6 +105,9 @@ export const reasonsQuery = (locale: string) =>
     staleTime: Infinity,
   });
 
+/** PATCH /manage/api/donations/{uuid}: the fields that change; collect_day null is the last day of the month. */
+export interface DonationEdit { amount?: string; collect_day?: number | null }
+
 const base = (uuid: string) => `/manage/api/donations/${uuid}`;
 const post = (path: string, body?: unknown) => apiFetch<DonationDetail>(path, { method: 'POST', body: body ?? {} });
 
@@ -113,7 +116,7 @@ export const donationActions = {
   restore: (uuid: string) => post(`${base(uuid)}/restore`),
   discard: (uuid: string, reason: string) => post(`${base(uuid)}/discard`, { reason }),
   collect: (uuid: string) => post(`${base(uuid)}/collect_payment`),
-  amount: (uuid: string, amount: string) => apiFetch<DonationDetail>(base(uuid), { method: 'PATCH', body: { amount } }),
+  edit: (uuid: string, edit: DonationEdit) => apiFetch<DonationDetail>(base(uuid), { method: 'PATCH', body: edit }),
   donor: (uuid: string, donor: Partial<Donor>) => apiFetch<DonationDetail>(`${base(uuid)}/donor`, { method: 'PATCH', body: donor }),
   paymentMethod: (uuid: string, body: unknown) => post(`${base(uuid)}/payment_method`, body),
   addUpgrade: (uuid: string, body: { percentage: string; period: number; auto?: boolean }) => post(`${base(uuid)}/upgrades`, body),

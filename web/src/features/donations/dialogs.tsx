@@ -7,7 +7,7 @@ import { Button } from '../../components/variants';
 import { cardLayout, detectBrand, formatCardNumber, BRAND_NAMES } from '../../donate/lib/brand';
 import { EXPIRY_MAX_LENGTH, formatExpiry } from '../../donate/lib/expiry';
 import { UPGRADE_PERIODS } from '../campaign/api';
-import type { Donor, Reason, Upgrade } from './api';
+import type { DonationEdit, Donor, Reason, Upgrade } from './api';
 import { checkCard, type CardErrors, type CardValues } from './card';
 
 export const DOC_TYPES = ['DNI', 'CUIL', 'CUIT', 'CI', 'CC', 'CE', 'LC', 'LE', 'NIT', 'RFC', 'RUC', 'RUT', 'Otro'];
@@ -67,26 +67,44 @@ export function PauseDialog({ opened, onClose, reasons, defaultReason, onConfirm
   );
 }
 
-export function AmountDialog({ opened, onClose, current, currency, onConfirm }: {
-  opened: boolean; onClose: () => void; current: string; currency: string; onConfirm: (amount: string) => Promise<void>;
+const LAST_DAY = 'last';
+const DAYS = Array.from({ length: 31 }, (_, i) => String(i + 1));
+
+/** Edits the amount and, for a monthly donation, the collect day (1–31 or the last day of the month). */
+export function EditDonationDialog({ opened, onClose, current, currency, collectDay, monthly, onConfirm }: {
+  opened: boolean; onClose: () => void; current: string; currency: string;
+  /** null: the last day of the month. */
+  collectDay: number | null; monthly: boolean; onConfirm: (edit: DonationEdit) => Promise<void>;
 }) {
   const intl = useIntl();
   const [value, setValue] = useState(current);
+  const initialDay = collectDay === null ? LAST_DAY : String(collectDay);
+  const [day, setDay] = useState(initialDay);
   const [err, setErr] = useState<string>();
+  const lastDay = intl.formatMessage({ id: 'donation.field.lastDay', defaultMessage: 'Último día del mes' });
   return (
     <FormModal opened={opened} onClose={onClose}
-      title={<FormattedMessage id="donation.amount.title" defaultMessage="Editar monto" />}
-      subtitle={<FormattedMessage id="donation.amount.subtitle" defaultMessage="El nuevo monto se cobrará desde el próximo período." />}
+      title={<FormattedMessage id="donation.edit.title" defaultMessage="Editar donación" />}
+      subtitle={<FormattedMessage id="donation.edit.subtitle" defaultMessage="Los cambios se aplican desde el próximo cobro; un período ya cobrado no se vuelve a cobrar." />}
       confirm={<FormattedMessage id="common.save" defaultMessage="Guardar" />}
       submit={async () => {
         const v = value.trim().replace(',', '.');
         if (!/^\d+(\.\d{1,2})?$/.test(v) || Number(v) <= 0) { setErr(intl.formatMessage({ id: 'donation.amount.invalid', defaultMessage: 'Ingresa un monto válido.' })); return false; }
         setErr(undefined);
-        await onConfirm(v);
+        const edit: DonationEdit = {};
+        if (v !== current) edit.amount = v;
+        if (monthly && day !== initialDay) edit.collect_day = day === LAST_DAY ? null : Number(day);
+        if (Object.keys(edit).length > 0) await onConfirm(edit);
         return true;
       }}>
       <TextInput label={intl.formatMessage({ id: 'donation.amount.label', defaultMessage: 'Monto mensual ({currency})' }, { currency })} inputMode="decimal"
         value={value} onChange={(e) => setValue(e.currentTarget.value)} error={err} data-autofocus />
+      {monthly && (
+        <Select label={intl.formatMessage({ id: 'donation.field.collectDay', defaultMessage: 'Día de cobro' })}
+          description={intl.formatMessage({ id: 'donation.edit.collectDayHint', defaultMessage: 'Si el nuevo día ya pasó este mes y el mes aún no se cobró, se cobra hoy.' })}
+          data={[...DAYS.map((d) => ({ value: d, label: d })), { value: LAST_DAY, label: lastDay }]}
+          value={day} onChange={(v) => v && setDay(v)} allowDeselect={false} comboboxProps={{ withinPortal: true }} />
+      )}
     </FormModal>
   );
 }
