@@ -136,7 +136,10 @@ mkdir -p "$data/blobs"
 export | grep -E ' (APORTA_[A-Z_]+)=' | sed 's/^declare -x /export /' >"$data/env"
 
 # --- Temporal, Kratos, Keto, sandbox gateway ------------------------------------------------------
-temporal_args=(server start-dev --db-filename "$data/temporal.db" --ip 127.0.0.1 --port "$temporal_port" --log-level warn)
+# SQLite in WAL mode with synchronous=normal: a killed process loses nothing (only a machine crash can lose the
+# last commits), and a workflow step no longer waits for an fsync of the whole journal.
+temporal_args=(server start-dev --db-filename "$data/temporal.db" --ip 127.0.0.1 --port "$temporal_port" --log-level warn
+  --sqlite-pragma journal_mode=wal --sqlite-pragma synchronous=normal)
 if [[ $profile == dev ]]; then temporal_args+=(--ui-port "$temporal_ui_port"); else temporal_args+=(--headless); fi
 start temporal "$bin/temporal" "${temporal_args[@]}"
 

@@ -19,7 +19,11 @@ var (
 	UpgradePeriods = []int{1, 2, 3, 4, 6, 12}
 	FieldTypes     = []string{"address_bundle", "alt_email", "birthday", "cellphone", "cellphone_bundle", "checkbox",
 		"gender", "occupation", "phone", "phone_bundle", "select_options", "textarea", "textfield"}
-	FieldWidths  = []string{"full", "half"}
+	FieldWidths = []string{"full", "half"}
+	// RelatedDonorFields are what a form field's answer may also fill on the donor ("" for nothing):
+	// the donor columns of the manage area's donor editor.
+	RelatedDonorFields = []string{"", "donor.phone", "donor.cellphone", "donor.street", "donor.city", "donor.state",
+		"donor.zipcode", "donor.gender"}
 	EventFormats = []string{"online", "physical"}
 )
 

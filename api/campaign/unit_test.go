@@ -11,6 +11,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/gateway"
 )
 
@@ -39,6 +40,18 @@ func TestValidateColourAndPercentage(t *testing.T) {
 	ch, err := validate(Input{Title: "T", Type: "crowdfund", Channel: "public", Amounts: []Amount{{Amount: "5000"}}}, "CLP")
 	require.NoError(t, err)
 	require.Equal(t, int64(5000), ch.amounts[0].Minor)
+}
+
+func TestFormFieldRelatedToADonorColumn(t *testing.T) {
+	in := Input{Title: "T", Type: "fundraise", Channel: "public",
+		FormFields: []FormField{{Type: "cellphone", Title: "Celular", ValueRelatedTo: "donor.cellphone"}}}
+	_, err := validate(in, "ARS")
+	require.NoError(t, err)
+	in.FormFields[0].ValueRelatedTo = "donor.password"
+	_, err = validate(in, "ARS")
+	var e *apierror.Error
+	require.ErrorAs(t, err, &e)
+	require.Equal(t, map[string]string{"form_fields.0.value_related_to": "campaign.invalid_option"}, e.Fields)
 }
 
 func TestMakeQR(t *testing.T) {

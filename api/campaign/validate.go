@@ -142,6 +142,9 @@ func checkFields(ff []FormField) map[string]string {
 		if f.Width != "" && !slices.Contains(FieldWidths, f.Width) {
 			fields[p+"width"] = "campaign.invalid_option"
 		}
+		if !slices.Contains(RelatedDonorFields, f.ValueRelatedTo) {
+			fields[p+"value_related_to"] = "campaign.invalid_option"
+		}
 		if utf8.RuneCountInString(f.Title) > 120 || utf8.RuneCountInString(f.Label) > 120 {
 			fields[p+"label"] = "campaign.too_long"
 		}

@@ -234,6 +234,11 @@ func (s *Service) Create(ctx context.Context, f campaign.Form, sub Submission) (
 			sub.Donor.LastName, sub.Donor.UIDType, sub.Donor.UIDNumber).Scan(&donorID); err != nil {
 			return fmt.Errorf("donor: %w", err)
 		}
+		if len(sub.DonorFields) > 0 {
+			if _, err := tx.Exec(ctx, queries.Get("SetDonorFields"), scope.OrgID, donorID, sub.DonorFields); err != nil {
+				return fmt.Errorf("donor fields: %w", err)
+			}
+		}
 		var pmID uuid.UUID
 		if err := tx.QueryRow(ctx, queries.Get("UpsertPaymentMethod"), scope.OrgID, uuid.New(), donorID, gwName, cust.ID, card.ID,
 			firstNonEmpty(card.PaymentMethodID, sub.Card.MethodID), sub.Card.BIN, sub.Card.LastFour, sub.Card.ExpMonth, sub.Card.ExpYear,

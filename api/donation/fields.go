@@ -122,3 +122,26 @@ func checkFieldValue(d campaign.FormField, v *string, now time.Time) string {
 	}
 	return ""
 }
+
+// donorFields are the checked answers whose field is related to a donor column ("donor.phone" →
+// phone), for the donor's record. An answer that the column could not hold (a free-text field
+// related to the phone, say) fills nothing: it stays in the donation's form values.
+func donorFields(defs []campaign.FormField, values []storedValue) map[string]string {
+	out := map[string]string{}
+	for _, v := range values {
+		column, ok := strings.CutPrefix(defs[v.Order].ValueRelatedTo, "donor.")
+		if !ok {
+			continue
+		}
+		switch column {
+		case "phone", "cellphone":
+			ok = validPhone(v.Value)
+		case "gender":
+			ok = slices.Contains(genders, v.Value)
+		}
+		if ok {
+			out[column] = v.Value
+		}
+	}
+	return out
+}

@@ -40,8 +40,8 @@ var extraFields = []campaign.FormField{
 	{Type: "occupation", Title: "Ocupación", Label: "¿A qué te dedicas?", Width: "full", Required: true},
 	{Type: "alt_email", Title: "Otro correo", Width: "half"},
 	{Type: "birthday", Title: "Cumpleaños", Width: "half"},
-	{Type: "cellphone", Title: "Celular", Width: "half"},
-	{Type: "select_options", Title: "Talle", Width: "half", Options: []string{"S", "M", "L"}},
+	{Type: "cellphone", Title: "Celular", Width: "half", ValueRelatedTo: "donor.cellphone"},
+	{Type: "select_options", Title: "Talle", Width: "half", Options: []string{"S", "M", "L"}, ValueRelatedTo: "donor.gender"},
 	{Type: "checkbox", Title: "Acepto las bases", Width: "full", Required: true},
 }
 
@@ -102,6 +102,13 @@ func TestFormFieldValuesAreCheckedStoredShownAndExported(t *testing.T) {
 	require.Len(t, stored, 6)
 	require.Equal(t, map[string]any{"order": float64(0), "type": "occupation", "title": "Ocupación", "label": "¿A qué te dedicas?", "value": "Docente"}, stored[0])
 	require.Equal(t, "otra@example.org", stored[1]["value"])
+	// The cellphone field is related to the donor's cellphone and fills it; the size field is related
+	// to the gender, which "M" is not, so the donor keeps "unknown".
+	var cellphone, gender string
+	require.NoError(t, scope.QueryRow(ctx, "SELECT cellphone, gender FROM donors WHERE organization_id = $1 AND email = $2",
+		admin.OrgID, mail).Scan(&cellphone, &gender))
+	require.Equal(t, "+54 9 11 5555-1234", cellphone)
+	require.Equal(t, "unknown", gender)
 
 	// The manage detail shows them; the CSV has one column per field title.
 	var d struct {

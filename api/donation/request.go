@@ -102,7 +102,9 @@ type Submission struct {
 	Card             CardData
 	Donor            Donor
 	FormValues       []storedValue
-	IdempotencyKey   string
+	// DonorFields are the answers of fields related to a donor column: column → value.
+	DonorFields    map[string]string
+	IdempotencyKey string
 }
 
 // CardData is what the server may know of a card.
@@ -245,7 +247,7 @@ func check(r Request, f campaign.Form, limits campaign.Limits, minimum func(pres
 
 	values, valueFields := checkFieldValues(cp.FormFields, r.FormFields, now)
 	maps.Copy(fields, valueFields)
-	sub.FormValues = values
+	sub.FormValues, sub.DonorFields = values, donorFields(cp.FormFields, values)
 
 	sub.IdempotencyKey = strings.TrimSpace(r.IdempotencyKey)
 	if !keyRe.MatchString(sub.IdempotencyKey) {

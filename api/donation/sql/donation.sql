@@ -13,6 +13,15 @@ SET first_name = excluded.first_name, last_name = excluded.last_name,
     uid_type = coalesce(excluded.uid_type, donors.uid_type), uid_number = coalesce(excluded.uid_number, donors.uid_number)
 RETURNING id;
 
+-- name: SetDonorFields
+-- The donor columns the form's related fields answered ($3: column → value); the others stay.
+UPDATE donors
+SET phone = coalesce(f->>'phone', phone), cellphone = coalesce(f->>'cellphone', cellphone),
+    street = coalesce(f->>'street', street), city = coalesce(f->>'city', city), state = coalesce(f->>'state', state),
+    zipcode = coalesce(f->>'zipcode', zipcode), gender = coalesce(f->>'gender', gender), updated_at = now()
+FROM (SELECT $3::jsonb AS f) answers
+WHERE organization_id = $1 AND id = $2;
+
 -- name: UpsertPaymentMethod
 INSERT INTO payment_methods (organization_id, id, donor_id, gateway, customer_id, card_id, brand, bin, last_four,
                              expiry_month, expiry_year, holder_name, holder_id_type, holder_id_number, donor_is_cardholder)

@@ -28,7 +28,17 @@ export const fieldTypeName = (intl: IntlShape, t: string) =>
     textfield: intl.formatMessage({ id: 'campaigns.field.textfield', defaultMessage: 'Texto corto' }),
   })[t] ?? t;
 
-const RELATED = ['', 'donor.phone', 'donor.cellphone', 'donor.street', 'donor.city', 'donor.state', 'donor.zipcode', 'donor.gender', 'donor.birthday'];
+/** The donor columns an answer may also fill (api/campaign RelatedDonorFields). */
+const relatedOptions = (intl: IntlShape) => [
+  { value: '', label: intl.formatMessage({ id: 'campaigns.fields.relatedNone', defaultMessage: 'Ninguno' }) },
+  { value: 'donor.phone', label: intl.formatMessage({ id: 'campaigns.fields.related.phone', defaultMessage: 'Teléfono del donante' }) },
+  { value: 'donor.cellphone', label: intl.formatMessage({ id: 'campaigns.fields.related.cellphone', defaultMessage: 'Celular del donante' }) },
+  { value: 'donor.street', label: intl.formatMessage({ id: 'campaigns.fields.related.street', defaultMessage: 'Dirección del donante' }) },
+  { value: 'donor.city', label: intl.formatMessage({ id: 'campaigns.fields.related.city', defaultMessage: 'Ciudad del donante' }) },
+  { value: 'donor.state', label: intl.formatMessage({ id: 'campaigns.fields.related.state', defaultMessage: 'Provincia del donante' }) },
+  { value: 'donor.zipcode', label: intl.formatMessage({ id: 'campaigns.fields.related.zipcode', defaultMessage: 'Código postal del donante' }) },
+  { value: 'donor.gender', label: intl.formatMessage({ id: 'campaigns.fields.related.gender', defaultMessage: 'Género del donante' }) },
+];
 
 interface Keyed { id: string; field: FormField }
 let seq = 0;
@@ -155,7 +165,7 @@ function FieldDialog({ item, onClose, onSave }: { item: Keyed; onClose: () => vo
               onChange={(v) => v && setF({ ...f, width: v as FormField['width'] })} />
           </SimpleGrid>
           <Select label={<FormattedMessage id="campaigns.fields.related" defaultMessage="Valor relacionado con" />} value={f.value_related_to}
-            data={RELATED.map((r) => ({ value: r, label: r || intl.formatMessage({ id: 'campaigns.fields.relatedNone', defaultMessage: 'Ninguno' }) }))}
+            data={relatedOptions(intl)}
             onChange={(v) => setF({ ...f, value_related_to: v ?? '' })} />
           {f.type === 'select_options' && (
             <Textarea label={<FormattedMessage id="campaigns.fields.options" defaultMessage="Opciones (una por línea)" />} autosize minRows={3}
