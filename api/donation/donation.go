@@ -72,6 +72,8 @@ type Service struct {
 	gateways  Gateways
 	recurring RecurringStarter // nil: no monthly collection is started (see RecurringStarter)
 	secret    []byte
+	mail      ThanksMailer // nil: no thank-you e-mails
+	publicURL string       // where the thank-you page links point
 	now       func() time.Time
 	log       *slog.Logger
 }
@@ -84,7 +86,9 @@ type Deps struct {
 	}
 	Gateways  Gateways
 	Recurring RecurringStarter
-	Secret    []byte // signs convert-to-monthly links
+	Secret    []byte // signs convert-to-monthly links and thank-you receipts
+	Mail      ThanksMailer
+	PublicURL string
 	Now       func() time.Time
 	Log       *slog.Logger
 }
@@ -97,7 +101,8 @@ func NewService(d Deps) *Service {
 	if d.Log == nil {
 		d.Log = slog.Default()
 	}
-	return &Service{forms: d.Forms, tenants: d.Tenants, gateways: d.Gateways, recurring: d.Recurring, secret: d.Secret, now: d.Now, log: d.Log}
+	return &Service{forms: d.Forms, tenants: d.Tenants, gateways: d.Gateways, recurring: d.Recurring, secret: d.Secret,
+		mail: d.Mail, publicURL: d.PublicURL, now: d.Now, log: d.Log}
 }
 
 // Outcome is how a submission ended.

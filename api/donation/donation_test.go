@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/require"
 	enums "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/client"
@@ -172,6 +173,19 @@ func sandboxPayments(t *testing.T, cfg *config.Config, ref string) []map[string]
 
 func email() string { return "donor-" + uuid.NewString()[:8] + "@example.org" }
 
+// thanksMail is the one thank-you e-mail the outbox holds for the donor.
+func thanksMail(t *testing.T, f fixture, to string) (subject, body string) {
+	t.Helper()
+	rows, err := f.tt.Directory().Query(context.Background(),
+		"SELECT subject, body FROM outbox_messages WHERE recipient = $1 AND template_type = 'donation_thanks'", to)
+	require.NoError(t, err)
+	type mail struct{ Subject, Body string }
+	mails, err := pgx.CollectRows(rows, pgx.RowToStructByPos[mail])
+	require.NoError(t, err)
+	require.Len(t, mails, 1)
+	return mails[0].Subject, mails[0].Body
+}
+
 func TestOneTimeApproved(t *testing.T) {
 	t.Parallel()
 	f := setup(t, nil)
@@ -187,6 +201,13 @@ func TestOneTimeApproved(t *testing.T) {
 		AND gateway_payment_id IS NOT NULL AND period IS NULL`, uuid.MustParse(a.Donation)))
 	require.Equal(t, 1, f.count(t, `SELECT count(*) FROM payment_methods pm JOIN donors dn ON dn.organization_id = pm.organization_id AND dn.id = pm.donor_id
 		WHERE pm.organization_id = $1 AND dn.email = $2 AND pm.last_four = '3704' AND pm.bin = '450995'`, mail))
+
+	// The thank-you e-mail: the campaign's instant message (it has no e-mail text), the summary and
+	// the thank-you page's link.
+	subject, body := thanksMail(t, f, mail)
+	require.Equal(t, "¡Gracias por tu donación a Campaña de prueba!", subject)
+	require.Equal(t, "¡Gracias Ana! Tu aporte de $ 1.500,00 a Campaña de prueba ya llegó.\n\nTu donación: $ 1.500,00, por única vez.\n"+
+		"Tu comprobante: "+f.cfg.PublicURL+"/d/"+f.slug+"/thanks?ref="+a.Body["receipt"].(string), body)
 
 	// Convert to monthly with the signed link, reusing the stored card.
 	tok := a.Body["convert_token"].(string)
@@ -284,6 +305,7 @@ func TestDoubleSubmitMakesOneDonationAndOneCharge(t *testing.T) {
 	}
 	require.Equal(t, http.StatusOK, again.Status)
 	require.Equal(t, 1, f.count(t, `SELECT count(*) FROM donations WHERE organization_id = $1 AND idempotency_key = $2`, key))
+	thanksMail(t, f, body["donor"].(map[string]any)["email"].(string)) // exactly one, however many answers
 	require.Equal(t, 1, f.count(t, `SELECT count(*) FROM transactions WHERE organization_id = $1 AND donation_id = $2`, uuid.MustParse(id)))
 	txID := uuid.NewSHA1(uuid.MustParse(id), []byte("first-transaction"))
 	ps := sandboxPayments(t, f.cfg, txID.String())

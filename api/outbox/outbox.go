@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/aporta/aporta/api/config"
@@ -71,9 +72,20 @@ func New(db *pgxpool.Pool, cfg *config.Config) *Outbox {
 	return o
 }
 
+// Conn is where a message is kept: the pool, or a caller's transaction.
+type Conn interface {
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+}
+
 // Send keeps the message, then delivers it. The message stays in the outbox whatever happens; a
 // delivery error is recorded on it and returned.
 func (o *Outbox) Send(ctx context.Context, m Message) (Message, error) {
+	return o.SendVia(ctx, o.db, m)
+}
+
+// SendVia is Send keeping the message through db (the caller's transaction, say).
+func (o *Outbox) SendVia(ctx context.Context, db Conn, m Message) (Message, error) {
 	adapter := o.email
 	if m.MessageType == TypeSMS {
 		adapter = o.sms
@@ -85,16 +97,16 @@ func (o *Outbox) Send(ctx context.Context, m Message) (Message, error) {
 		m.Code = ExtractCode(m.TemplateData)
 	}
 	m.Adapter = adapter.Name()
-	err := o.db.QueryRow(ctx, queries.Get("InsertMessage"), m.Recipient, m.MessageType, m.Subject, m.Body,
+	err := db.QueryRow(ctx, queries.Get("InsertMessage"), m.Recipient, m.MessageType, m.Subject, m.Body,
 		m.TemplateType, m.TemplateData, m.Code, m.Adapter).Scan(&m.ID, &m.CreatedAt)
 	if err != nil {
 		return m, fmt.Errorf("outbox insert: %w", err)
 	}
 	if err := adapter.Deliver(ctx, m); err != nil {
-		_, _ = o.db.Exec(ctx, queries.Get("MarkFailed"), m.ID, err.Error())
+		_, _ = db.Exec(ctx, queries.Get("MarkFailed"), m.ID, err.Error())
 		return m, fmt.Errorf("deliver %s via %s: %w", m.MessageType, m.Adapter, err)
 	}
-	if _, err := o.db.Exec(ctx, queries.Get("MarkDelivered"), m.ID); err != nil {
+	if _, err := db.Exec(ctx, queries.Get("MarkDelivered"), m.ID); err != nil {
 		return m, err
 	}
 	now := time.Now()

@@ -1,22 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { screenshotAll, viewports } from './screens';
 
 // Signup → e-mail and SMS codes from the dev outbox → documents → staff approval → "enabled".
 // Runs against the real stack (deploy/stack.sh test), whose env file is sourced for this process.
-
-const SCREENS = 'test-results/screens';
-const viewports = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
-mkdirSync(SCREENS, { recursive: true });
-
-async function screens(page: Page, name: string) {
-  for (const [device, size] of Object.entries(viewports)) {
-    await page.setViewportSize(size);
-    await page.waitForTimeout(150);
-    await page.screenshot({ path: `${SCREENS}/${name}-${device}.png`, fullPage: true, animations: 'disabled' });
-  }
-  await page.setViewportSize(viewports.desktop);
-}
 
 /** The newest one-time code the outbox holds for a recipient, once it arrives. */
 async function codeFor(request: APIRequestContext, to: string, skip: string[] = []): Promise<string> {
@@ -64,7 +51,7 @@ test('an AR organisation signs up, verifies, uploads documents and is enabled by
   await uid.fill('20172543597');
   await expect(uid).toHaveValue('20-17254359-7');
   await uid.blur();
-  await screens(page, 'signup-organization');
+  await screenshotAll(page, 'signup-organization');
   await page.getByRole('button', { name: 'Continuar' }).click();
 
   // --- Signup, step USER
@@ -85,13 +72,13 @@ test('an AR organisation signs up, verifies, uploads documents and is enabled by
   await page.getByRole('checkbox').check();
   const submit = page.getByRole('button', { name: 'Crear cuenta' });
   await expect(submit).toBeEnabled({ timeout: 15_000 });
-  await screens(page, 'signup-user');
+  await screenshotAll(page, 'signup-user');
   await submit.click();
 
   // --- Verifications: e-mail, then cellphone
   await expect(page).toHaveURL(/\/account\/verifications/, { timeout: 30_000 });
   await expect(page.getByRole('heading', { name: 'Verifica tu e-mail' })).toBeVisible();
-  await screens(page, 'verify-email');
+  await screenshotAll(page, 'verify-email');
   const emailCode = await codeFor(request, email);
   await page.getByLabel('Código de verificación').fill(emailCode);
   await page.getByRole('button', { name: 'Verificar' }).click();
@@ -102,7 +89,7 @@ test('an AR organisation signs up, verifies, uploads documents and is enabled by
   await page.getByRole('button', { name: 'Reenviar código' }).click();
   const sent = page.getByText('El código fue enviado.');
   await expect(sent.or(page.getByRole('alert'))).toBeVisible();
-  await screens(page, 'verify-cellphone');
+  await screenshotAll(page, 'verify-cellphone');
   const smsCode = await codeFor(request, phoneE164);
   await page.getByLabel('Código de verificación').fill(smsCode);
   await page.getByRole('button', { name: 'Verificar' }).click();
@@ -110,17 +97,17 @@ test('an AR organisation signs up, verifies, uploads documents and is enabled by
 
   // --- What's next
   await expect(page.getByRole('heading', { name: '¿Qué quieres hacer ahora?' })).toBeVisible({ timeout: 10_000 });
-  await screens(page, 'verify-whats-next');
+  await screenshotAll(page, 'verify-whats-next');
   await page.getByRole('link', { name: /Configurar una pasarela de pago/ }).click();
 
   // --- Gateways (selection page + guide)
   await expect(page).toHaveURL(/\/account\/onboarding\/payment_gateways/);
   const gatewaysGuide = page.getByRole('dialog', { name: 'Elige cómo recibir las donaciones' });
   await expect(gatewaysGuide).toBeVisible();
-  await screens(page, 'gateways-guide');
+  await screenshotAll(page, 'gateways-guide');
   await gatewaysGuide.getByRole('button', { name: 'Entendido' }).click();
   await expect(gatewaysGuide).toBeHidden();
-  await screens(page, 'gateways');
+  await screenshotAll(page, 'gateways');
 
   // --- Documents
   await page.getByRole('link', { name: 'Subir documentos' }).click();
@@ -129,7 +116,7 @@ test('an AR organisation signs up, verifies, uploads documents and is enabled by
   await expect(docsGuide).toBeVisible();
   await docsGuide.getByRole('button', { name: 'Entendido' }).click();
   await expect(docsGuide).toBeHidden();
-  await screens(page, 'documents-empty');
+  await screenshotAll(page, 'documents-empty');
 
   const cards = page.locator('article[data-document]');
   const count = await cards.count();
@@ -139,18 +126,18 @@ test('an AR organisation signs up, verifies, uploads documents and is enabled by
     const pdf = i % 2 === 0;
     await card.locator('input[type=file]').setInputFiles({ name: pdf ? `pagina-${i}.pdf` : `pagina-${i}.png`, mimeType: pdf ? 'application/pdf' : 'image/png', buffer: pdf ? PDF : PNG });
     await expect(card.getByRole('button', { name: 'Listo para verificación' })).toBeVisible({ timeout: 15_000 });
-    if (i === 0) await screens(page, 'documents-uploaded');
+    if (i === 0) await screenshotAll(page, 'documents-uploaded');
     await card.getByRole('button', { name: 'Listo para verificación' }).click();
     await expect(card.locator('[data-banner="in_verification"]')).toBeVisible({ timeout: 15_000 });
   }
 
   const done = page.getByRole('dialog', { name: '¡Registro completo!' });
   await expect(done).toBeVisible({ timeout: 15_000 });
-  await screens(page, 'documents-registration-completed');
+  await screenshotAll(page, 'documents-registration-completed');
   await done.getByRole('link', { name: 'Ir al panel' }).click();
   await expect(page).toHaveURL(/\/manage\/dashboard/);
   await expect(page.locator('[data-account-state="verifying"]')).toBeVisible();
-  await screens(page, 'dashboard-verifying');
+  await screenshotAll(page, 'dashboard-verifying');
 
   // --- Staff: the seeded staff login (the test stack does not seed, so seed it here; seeding is idempotent)
   const root = process.env.APORTA_ROOT;
@@ -162,7 +149,7 @@ test('an AR organisation signs up, verifies, uploads documents and is enabled by
   await staff.goto('/account/login');
   await expect(staff).toHaveURL(/\/account\/login\?flow=/, { timeout: 15_000 });
   await expect(staff.getByRole('heading', { name: 'Iniciar sesión' })).toBeVisible();
-  await screens(staff, 'login');
+  await screenshotAll(staff, 'login');
   await staff.getByLabel('E-mail').fill('staff@aporta.test');
   await staff.locator('input[type=password]').fill('Staff-Aporta-2026');
   await staff.getByRole('button', { name: 'Entrar' }).click();
@@ -171,10 +158,10 @@ test('an AR organisation signs up, verifies, uploads documents and is enabled by
   await staff.goto('/staff');
   await expect(staff.getByRole('heading', { name: 'Organizaciones por verificar' })).toBeVisible();
   await expect(staff.getByRole('link', { name: orgName })).toBeVisible({ timeout: 15_000 });
-  await screens(staff, 'staff-list');
+  await screenshotAll(staff, 'staff-list');
   await staff.getByRole('link', { name: orgName }).click();
   await expect(staff.getByRole('heading', { name: orgName })).toBeVisible();
-  await screens(staff, 'staff-organization');
+  await screenshotAll(staff, 'staff-organization');
 
   const staffDocs = staff.locator('article[data-document]');
   const n = await staffDocs.count();
@@ -187,7 +174,7 @@ test('an AR organisation signs up, verifies, uploads documents and is enabled by
   await staff.getByRole('button', { name: 'Habilitar cuenta' }).click();
   await expect(staff.locator('[data-account-state="enabled"]')).toBeVisible({ timeout: 20_000 });
   await expect(staff.locator('[data-audit="approve_document"]').first()).toBeVisible();
-  await screens(staff, 'staff-enabled');
+  await screenshotAll(staff, 'staff-enabled');
   await staffContext.close();
 
   // --- The organisation sees "enabled"
@@ -196,17 +183,17 @@ test('an AR organisation signs up, verifies, uploads documents and is enabled by
     await expect(page.locator('[data-account-state="enabled"]')).toBeVisible({ timeout: 3000 });
   }).toPass({ timeout: 30_000 });
   await expect(page.getByText('Cuenta habilitada')).toBeVisible();
-  await screens(page, 'dashboard-enabled');
+  await screenshotAll(page, 'dashboard-enabled');
 
   // --- Settings pages and the dev mailbox render for the organisation
   await page.goto('/manage/settings/organization');
   await expect(page.getByRole('heading', { name: 'Organización', exact: true })).toBeVisible();
-  await screens(page, 'settings-organization');
+  await screenshotAll(page, 'settings-organization');
   await page.goto('/manage/settings/users');
   await expect(page.getByRole('heading', { name: 'Usuarios', exact: true })).toBeVisible();
-  await screens(page, 'settings-users');
+  await screenshotAll(page, 'settings-users');
   await page.goto('/dev/mailbox');
   await expect(page.getByRole('heading', { name: 'Buzón de desarrollo' })).toBeVisible();
   await expect(page.locator('[data-code]').first()).toBeVisible();
-  await screens(page, 'dev-mailbox');
+  await screenshotAll(page, 'dev-mailbox');
 });

@@ -4,20 +4,10 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { expect, type Page } from '@playwright/test';
 
-export const SCREENS = 'test-results/screens';
-export const viewports = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
+export { SCREENS, screenshotAll, viewports } from './screens';
 
 export const DEMO_ORG = '0a1b2c3d-0000-4000-8000-00000000a001';
 export const ADMIN = { email: 'admin@demo.aporta.test', password: 'Demo-Aporta-2026' };
-
-export async function screenshotAll(page: Page, name: string, fullPage = true) {
-  for (const [device, size] of Object.entries(viewports)) {
-    await page.setViewportSize(size);
-    await page.waitForTimeout(150);
-    await page.screenshot({ path: `${SCREENS}/${name}-${device}.png`, fullPage, animations: 'disabled' });
-  }
-  await page.setViewportSize(viewports.desktop);
-}
 
 function psql(dsn: string, sql: string): string {
   const bins = ['/usr/lib/postgresql/15/bin/psql', '/usr/bin/psql'];

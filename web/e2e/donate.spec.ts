@@ -213,6 +213,7 @@ test('extra form fields are validated, stored with the donation and shown in its
   await expect(card).toContainText('Ocupación');
   await expect(card).toContainText('Docente');
   await expect(card).toContainText('ana.trabajo@example.org');
+  await expect(card).toContainText('Femenino');
   await screenshotAll(page, 'donation-detail-form-values');
 });
 

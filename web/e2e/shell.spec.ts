@@ -1,19 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
-
-const SCREENS = 'test-results/screens';
-const viewports = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
-
-// Animations are finished first, so a screenshot never catches a modal or banner mid-transition.
-const shot = (page: Page, file: string, fullPage = false) =>
-  page.screenshot({ path: `${SCREENS}/${file}.png`, fullPage, animations: 'disabled' });
-
-async function screenshotAll(page: Page, name: string) {
-  for (const [device, size] of Object.entries(viewports)) {
-    await page.setViewportSize(size);
-    await shot(page, `${name}-${device}`, true);
-  }
-  await page.setViewportSize(viewports.desktop);
-}
+import { expect, test } from '@playwright/test';
+import { screenshotAll, shot, viewports } from './screens';
 
 test('landing page speaks Spanish by default and English on ?locale=en', async ({ page }) => {
   await page.setViewportSize(viewports.desktop);

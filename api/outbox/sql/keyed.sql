@@ -1,3 +1,8 @@
+-- name: LockKeyedEmail
+-- Holds the key until the caller's transaction ends. KeyedEmailSent runs after it as a statement of
+-- its own, so its snapshot sees what the previous holder committed.
+SELECT pg_advisory_xact_lock(hashtextextended('workflow_emails:' || $1, 0));
+
 -- name: KeyedEmailSent
 SELECT EXISTS (SELECT 1 FROM workflow_emails WHERE key = $1);
 

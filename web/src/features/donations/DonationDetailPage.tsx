@@ -165,7 +165,8 @@ export function DonationDetailPage({ me, uuid }: { me: CurrentUser; uuid: string
         <Card title={<FormattedMessage id="donation.section.formValues" defaultMessage="Información adicional del formulario" />} testId="form-values-card">
           {d.form_values.map((v) => (
             <Row key={v.order} label={v.title}>
-              {v.type === 'checkbox' ? <FormattedMessage id="donation.formValues.checked" defaultMessage="Sí" /> : v.value}
+              {v.type === 'checkbox' ? <FormattedMessage id="donation.formValues.checked" defaultMessage="Sí" />
+                : v.type === 'gender' && GENDER_IDS[v.value] ? <FormattedMessage {...GENDER_IDS[v.value]} /> : v.value}
             </Row>
           ))}
         </Card>
@@ -310,6 +311,14 @@ function describe(intl: ReturnType<typeof useIntl>, field: string, before: Obj, 
       return `${show(before)} → ${show(after)}`;
   }
 }
+
+/** A gender field's stored answers (the donor's gender values), as people read them. */
+const GENDER_IDS: Record<string, { id: string; defaultMessage: string }> = {
+  female: { id: 'donation.formValues.gender.female', defaultMessage: 'Femenino' },
+  male: { id: 'donation.formValues.gender.male', defaultMessage: 'Masculino' },
+  other: { id: 'donation.formValues.gender.other', defaultMessage: 'Otro' },
+  unknown: { id: 'donation.formValues.gender.unknown', defaultMessage: 'Prefiere no decirlo' },
+};
 
 const FIELD_IDS: Record<string, { id: string; defaultMessage: string }> = {
   status: { id: 'donation.versions.field.status', defaultMessage: 'Estado' },

@@ -1,0 +1,53 @@
+package donation
+
+import (
+	"context"
+	"net/url"
+	"time"
+
+	"github.com/aporta/aporta/api/campaign"
+	"github.com/aporta/aporta/api/i18n"
+	"github.com/aporta/aporta/api/outbox"
+)
+
+// ThanksMailer queues the donor's thank-you e-mail once per key (outbox.Mailer).
+type ThanksMailer interface {
+	SendOnce(ctx context.Context, key string, msg outbox.Message) error
+}
+
+// sendThanks e-mails the donor the campaign's thank-you message (its e-mail subject and text; else
+// its instant message, else the defaults) with the amount and a link to the thank-you page, once per donation: a replayed
+// submission finds it sent. A failure is logged, never the donor's problem: the donation stands and
+// the thank-you page shows the same summary.
+func (h *Handler) sendThanks(ctx context.Context, lang i18n.Lang, out Outcome, email, receipt string) {
+	if h.svc.mail == nil || (out.Status != "approved" && out.Status != "planned") {
+		return
+	}
+	cp := out.Form.Campaign
+	amount := campaign.Format(out.AmountMinor, out.Currency)
+	fill := func(tmpl, fallback string) string {
+		if tmpl == "" {
+			tmpl = i18n.T(lang, fallback)
+		}
+		return campaign.FillThanks(tmpl, out.FirstName, amount, cp.Title)
+	}
+	frequency := i18n.T(lang, "donation.thanks_email_once")
+	if out.Recurrency == 1 {
+		frequency = i18n.T(lang, "donation.thanks_email_monthly")
+	}
+	link := h.svc.publicURL + "/d/" + url.PathEscape(cp.Slug) + "/thanks?ref=" + url.QueryEscape(receipt)
+	text := cp.Thanks.Email
+	if text == "" {
+		text = cp.Thanks.Instant
+	}
+	body := fill(text, "campaign.thanks_default") + "\n\n" +
+		i18n.T(lang, "donation.thanks_email_summary", amount, frequency, link)
+	msg := outbox.Message{Recipient: email, MessageType: outbox.TypeEmail, TemplateType: "donation_thanks",
+		Subject: fill(cp.Thanks.EmailSubject, "donation.thanks_email_subject"), Body: body}
+	// The donation exists whether or not the donor's browser waits for the answer.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	defer cancel()
+	if err := h.svc.mail.SendOnce(ctx, "donation-thanks/"+out.DonationID.String(), msg); err != nil {
+		h.svc.log.ErrorContext(ctx, "donation: thank-you e-mail", "donation_id", out.DonationID, "error", err)
+	}
+}
