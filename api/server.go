@@ -123,7 +123,7 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 		Mount(g.public, g.manage, uploads("/manage/api", middleware.BodyLimit(campaign.MaxCoverBytes+1<<20)), az.Require)
 	donation.NewHandler(donation.NewService(donation.Deps{
 		Forms: campaigns, Tenants: d.Tenants, Gateways: gateways, Recurring: donation.CollectionStarter{Temporal: d.Temporal},
-		Secret: d.Config.Secret, Mail: outbox.NewMailer(d.Config, d.Tenants.Directory()), PublicURL: d.Config.PublicURL, Log: d.Log,
+		Guard: donation.FirstChargeStarter{Temporal: d.Temporal}, Secret: d.Config.Secret, Mail: outbox.NewMailer(d.Config, d.Tenants.Directory()), PublicURL: d.Config.PublicURL, Log: d.Log,
 	})).Mount(g.public)
 	donation.NewManageHandler(donation.ManageDeps{Tenants: d.Tenants, Temporal: d.Temporal, Gateways: gateways,
 		Tokenizer: donation.Tokenizer{Name: "mercadopago", TokenizerURL: d.Config.GatewayPublicURL, PublicKey: d.Config.GatewayPublicKey}}).

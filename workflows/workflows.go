@@ -6,15 +6,20 @@ import (
 	"fmt"
 	"log/slog"
 
+	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/client"
 	tlog "go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/worker"
 
+	"github.com/aporta/aporta/api/campaign"
 	"github.com/aporta/aporta/api/config"
+	"github.com/aporta/aporta/api/donation"
 	"github.com/aporta/aporta/api/gateway/mercadopago"
+	"github.com/aporta/aporta/api/outbox"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/workflows/collection"
 	"github.com/aporta/aporta/workflows/export"
+	"github.com/aporta/aporta/workflows/firstcharge"
 	"github.com/aporta/aporta/workflows/onboarding"
 	"github.com/aporta/aporta/workflows/registration"
 	"github.com/aporta/aporta/workflows/subscription"
@@ -37,12 +42,20 @@ func Run(ctx context.Context, cfg *config.Config, c client.Client, t *tenants.Te
 		return fmt.Errorf("exports: %w", err)
 	}
 	accounts := mercadopago.NewAccounts(mercadopago.Config{BaseURL: cfg.GatewayURL, AccessToken: cfg.GatewayToken})
+	// The donation form's own service settles first charges, so the worker records them as it does.
+	donations := donation.NewService(donation.Deps{Forms: campaign.NewService(t), Tenants: t,
+		Gateways: donation.MercadoPagoGateways{Accounts: accounts}, Recurring: donation.CollectionStarter{Temporal: c},
+		Secret: cfg.Secret, Mail: outbox.NewMailer(cfg, t.Directory()), PublicURL: cfg.PublicURL})
 	queues := map[string]func(worker.Registry){
 		onboarding.TaskQueue:   func(r worker.Registry) { onboarding.Register(r, t, onboarding.NewMailer(cfg, t), cfg.StaffInbox) },
 		registration.TaskQueue: func(r worker.Registry) { registration.Register(r, t, c) },
 		collection.TaskQueue:   func(r worker.Registry) { collection.Register(r, t, collection.MercadoPagoChargers(accounts)) },
 		subscription.TaskQueue: func(r worker.Registry) { subscription.Register(r, subscription.NewActivities(cfg, t)) },
 		export.TaskQueue:       func(r worker.Registry) { export.Register(r, exports) },
+		firstcharge.TaskQueue: func(r worker.Registry) {
+			r.RegisterWorkflow(firstcharge.Workflow)
+			r.RegisterActivityWithOptions(donations.SettleFirstCharge, activity.RegisterOptions{Name: firstcharge.ActivityName})
+		},
 	}
 	go export.KeepCleanupSchedule(ctx, c, export.TaskQueue)
 	var workers []worker.Worker

@@ -71,6 +71,7 @@ type Service struct {
 	}
 	gateways  Gateways
 	recurring RecurringStarter // nil: no monthly collection is started (see RecurringStarter)
+	guard     FirstChargeGuard // nil: nothing settles a first charge the request left pending
 	secret    []byte
 	mail      ThanksMailer // nil: no thank-you e-mails
 	publicURL string       // where the thank-you page links point
@@ -86,6 +87,7 @@ type Deps struct {
 	}
 	Gateways  Gateways
 	Recurring RecurringStarter
+	Guard     FirstChargeGuard
 	Secret    []byte // signs convert-to-monthly links and thank-you receipts
 	Mail      ThanksMailer
 	PublicURL string
@@ -101,7 +103,7 @@ func NewService(d Deps) *Service {
 	if d.Log == nil {
 		d.Log = slog.Default()
 	}
-	return &Service{forms: d.Forms, tenants: d.Tenants, gateways: d.Gateways, recurring: d.Recurring, secret: d.Secret,
+	return &Service{forms: d.Forms, tenants: d.Tenants, gateways: d.Gateways, recurring: d.Recurring, guard: d.Guard, secret: d.Secret,
 		mail: d.Mail, publicURL: d.PublicURL, now: d.Now, log: d.Log}
 }
 
@@ -272,6 +274,11 @@ func (s *Service) Create(ctx context.Context, f campaign.Form, sub Submission) (
 		return out, err
 	}
 	out.DonationID = donationID
+	if charge && s.guard != nil {
+		if err := s.guard.GuardFirstCharge(ctx, scope.OrgID, donationID); err != nil {
+			return out, fmt.Errorf("first charge guard: %w", err) // not charged yet: the donor's retry resumes here
+		}
+	}
 	// From here on, the stored donation is the truth (a concurrent twin may have written it).
 	d, _, err := findByKey(ctx, scope, scope.OrgID, sub.IdempotencyKey)
 	if err != nil {

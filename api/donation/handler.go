@@ -118,7 +118,7 @@ func (h *Handler) Post(c *gin.Context) {
 	}
 	resp := h.view(c, out)
 	resp.Receipt = h.svc.ReceiptRef(f.Scope.OrgID, out.DonationID)
-	h.sendThanks(ctx, apierror.Lang(c), out, sub.Donor.Email, resp.Receipt)
+	h.svc.sendThanks(ctx, apierror.Lang(c), out, sub.Donor.Email)
 	status := http.StatusCreated
 	switch {
 	case out.Status == "in_process":

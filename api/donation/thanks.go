@@ -19,8 +19,8 @@ type ThanksMailer interface {
 // its instant message, else the defaults) with the amount and a link to the thank-you page, once per donation: a replayed
 // submission finds it sent. A failure is logged, never the donor's problem: the donation stands and
 // the thank-you page shows the same summary.
-func (h *Handler) sendThanks(ctx context.Context, lang i18n.Lang, out Outcome, email, receipt string) {
-	if h.svc.mail == nil || (out.Status != "approved" && out.Status != "planned") {
+func (s *Service) sendThanks(ctx context.Context, lang i18n.Lang, out Outcome, email string) {
+	if s.mail == nil || (out.Status != "approved" && out.Status != "planned") {
 		return
 	}
 	cp := out.Form.Campaign
@@ -35,7 +35,7 @@ func (h *Handler) sendThanks(ctx context.Context, lang i18n.Lang, out Outcome, e
 	if out.Recurrency == 1 {
 		frequency = i18n.T(lang, "donation.thanks_email_monthly")
 	}
-	link := h.svc.publicURL + "/d/" + url.PathEscape(cp.Slug) + "/thanks?ref=" + url.QueryEscape(receipt)
+	link := s.publicURL + "/d/" + url.PathEscape(cp.Slug) + "/thanks?ref=" + url.QueryEscape(s.ReceiptRef(out.Form.Scope.OrgID, out.DonationID))
 	text := cp.Thanks.Email
 	if text == "" {
 		text = cp.Thanks.Instant
@@ -47,7 +47,7 @@ func (h *Handler) sendThanks(ctx context.Context, lang i18n.Lang, out Outcome, e
 	// The donation exists whether or not the donor's browser waits for the answer.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
-	if err := h.svc.mail.SendOnce(ctx, "donation-thanks/"+out.DonationID.String(), msg); err != nil {
-		h.svc.log.ErrorContext(ctx, "donation: thank-you e-mail", "donation_id", out.DonationID, "error", err)
+	if err := s.mail.SendOnce(ctx, "donation-thanks/"+out.DonationID.String(), msg); err != nil {
+		s.log.ErrorContext(ctx, "donation: thank-you e-mail", "donation_id", out.DonationID, "error", err)
 	}
 }

@@ -21,6 +21,15 @@ const (
 // Default is the language used when nothing else is known.
 const Default = ES
 
+// ForCountry is the language to write in to someone of a country (ISO code) when they have not
+// said: Portuguese in Brazil, Spanish in the other countries Aporta serves.
+func ForCountry(country string) Lang {
+	if strings.EqualFold(country, "BR") {
+		return PT
+	}
+	return Default
+}
+
 var matcher = language.NewMatcher([]language.Tag{language.Spanish, language.English, language.Portuguese})
 
 // Parse maps a locale such as "pt-BR" to a supported language, or ok=false.

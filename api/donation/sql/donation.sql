@@ -90,3 +90,15 @@ WHERE d.organization_id = $1 AND d.id = $2;
 
 -- name: DonationFormValues
 SELECT form_values FROM donations WHERE organization_id = $1 AND id = $2;
+
+-- name: FirstChargeToSettle
+-- What settling a first charge later needs: the donation (as DonationByKey), its donor's e-mail,
+-- the campaign's thank-you texts, and the organisation's country and time zone.
+SELECT d.id, d.status, d.recurrence, d.amount_minor, d.currency, d.collect_day, d.donor_id, dn.first_name,
+       d.campaign_id, d.payment_method_id, d.idempotency_key, dn.email,
+       c.title, c.slug, c.thanks_instant, c.thanks_email_subject, c.thanks_email, o.country, o.timezone
+FROM donations d
+JOIN donors dn ON dn.organization_id = d.organization_id AND dn.id = d.donor_id
+JOIN campaigns c ON c.organization_id = d.organization_id AND c.id = d.campaign_id
+JOIN organizations o ON o.organization_id = d.organization_id
+WHERE d.organization_id = $1 AND d.id = $2;

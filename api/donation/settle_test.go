@@ -1,0 +1,130 @@
+package donation
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/stretchr/testify/require"
+
+	"github.com/aporta/aporta/api/campaign"
+	"github.com/aporta/aporta/api/gateway"
+	"github.com/aporta/aporta/api/gateway/mercadopago"
+	"github.com/aporta/aporta/api/gateway/sandbox"
+	"github.com/aporta/aporta/api/outbox"
+	"github.com/aporta/aporta/tenants"
+	"github.com/aporta/aporta/tenants/tenantstest"
+	"github.com/aporta/aporta/workflows/firstcharge"
+)
+
+// TestSettleFirstChargeReadsBackWhatTheRequestLeftPending plays the firstcharge workflow's checks
+// against donations whose request ended without knowing the charge's outcome: one charged at the
+// gateway but never recorded (the API died, say), one never charged.
+func TestSettleFirstChargeReadsBackWhatTheRequestLeftPending(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	cfg := tenantstest.Config(t)
+	tt := tenantstest.Open(t)
+	org := uuid.New()
+	require.NoError(t, tt.CreateOrganization(ctx, tenants.Organization{ID: org, Name: "Fundación Guardia " + org.String()[:6], Country: "AR"}, "America/Argentina/Buenos_Aires"))
+	scope, err := tt.ForOrganization(ctx, org)
+	require.NoError(t, err)
+	require.NoError(t, scope.Exec(ctx, "UPDATE organizations SET status = 'enabled', plan_code = 'essential_monthly' WHERE organization_id = $1", org))
+	campaigns := campaign.NewService(tt)
+	cp, err := campaigns.CreateFromInput(ctx, org, campaign.Input{Title: "Campaña guardia", Type: "fundraise", Channel: "public",
+		AllowOneTime: true, Amounts: []campaign.Amount{{Amount: "1500"}}})
+	require.NoError(t, err)
+	_, err = campaigns.SetPublished(ctx, org, cp.ID, true)
+	require.NoError(t, err)
+	form, err := campaigns.FormBySlug(ctx, cp.Slug)
+	require.NoError(t, err)
+
+	// A gateway of this test's own, so its faults touch no other test.
+	sb, err := sandbox.New(sandbox.Options{})
+	require.NoError(t, err)
+	gwSrv := httptest.NewServer(sb)
+	t.Cleanup(gwSrv.Close)
+	svc := NewService(Deps{Forms: campaigns, Tenants: tt,
+		Gateways: MercadoPagoGateways{Accounts: mercadopago.NewAccounts(mercadopago.Config{BaseURL: gwSrv.URL, AccessToken: "TEST-guard"})},
+		Secret:   cfg.Secret, Mail: outbox.NewMailer(cfg, tt.Directory()), PublicURL: "https://aporta.test"})
+	adminPost := func(path, body string) {
+		res, err := http.Post(gwSrv.URL+path, "application/json", strings.NewReader(body))
+		require.NoError(t, err)
+		res.Body.Close()
+		require.Less(t, res.StatusCode, 300, path)
+	}
+	// pending submits a one-time donation whose charge fails at the gateway without moving money.
+	pending := func(email string) Outcome {
+		res, err := http.Post(gwSrv.URL+"/v1/card_tokens", "application/json", strings.NewReader(fmt.Sprintf(
+			`{"card_number":"4509953566233704","security_code":"123","expiration_month":11,"expiration_year":%d,"cardholder":{"name":"APRO","identification":{"type":"DNI","number":"12345678"}}}`,
+			time.Now().Year()+3)))
+		require.NoError(t, err)
+		defer res.Body.Close()
+		var tok struct{ ID string }
+		require.NoError(t, json.NewDecoder(res.Body).Decode(&tok))
+		require.Equal(t, http.StatusCreated, res.StatusCode)
+		require.NotEmpty(t, tok.ID)
+		adminPost("/__sandbox/faults", `{"mode": "error500", "count": 1}`)
+		out, err := svc.Create(ctx, form, Submission{Recurrency: 0, Amount: 150000, Items: []storedItem{{Amount: 150000, ItemName: "Donación", Quantity: 1}},
+			Card:  CardData{Gateway: "mercadopago", Token: tok.ID, MethodID: "visa", BIN: "450995", LastFour: "3704", ExpMonth: 11, ExpYear: time.Now().Year() + 3, HolderName: "APRO", DonorIsCardholder: true},
+			Donor: Donor{FirstName: "Ana", LastName: "Pérez", Email: email}, FormValues: []storedValue{}, IdempotencyKey: uuid.NewString()})
+		require.NoError(t, err)
+		require.Equal(t, "unknown", out.Status)
+		return out
+	}
+	status := func(id uuid.UUID) (donation, tx string) {
+		require.NoError(t, scope.QueryRow(ctx, `SELECT d.status, t.status FROM donations d JOIN transactions t ON t.organization_id = d.organization_id
+			AND t.donation_id = d.id WHERE d.organization_id = $1 AND d.id = $2`, org, id).Scan(&donation, &tx))
+		return donation, tx
+	}
+	settle := func(id uuid.UUID, final bool) bool {
+		done, err := svc.SettleFirstCharge(ctx, firstcharge.SettleRequest{Input: firstcharge.Input{OrganizationID: org.String(), DonationID: id.String()}, Final: final})
+		require.NoError(t, err)
+		return done
+	}
+
+	// Charged, never recorded: the check finds the payment and records it as the request would have.
+	mail := "guardia." + uuid.NewString()[:8] + "@example.org"
+	charged := pending(mail)
+	require.False(t, settle(charged.DonationID, false), "nothing at the gateway yet")
+	var customer, card string
+	require.NoError(t, scope.QueryRow(ctx, `SELECT pm.customer_id, pm.card_id FROM payment_methods pm JOIN donations d ON d.organization_id = pm.organization_id
+		AND d.payment_method_id = pm.id WHERE d.organization_id = $1 AND d.id = $2`, org, charged.DonationID).Scan(&customer, &card))
+	gw, _, err := svc.gateways.For(ctx, org, "ARS")
+	require.NoError(t, err)
+	txID := firstTxID(charged.DonationID)
+	_, err = gw.Charge(ctx, gateway.Charge{IdempotencyKey: chargeKey(txID), ExternalReference: txID.String(),
+		Amount: gateway.Money{Amount: 150000, Currency: "ARS"}, CustomerID: customer, CardID: card, PaymentMethodID: "visa"})
+	require.NoError(t, err)
+	require.True(t, settle(charged.DonationID, false))
+	d, tx := status(charged.DonationID)
+	require.Equal(t, []string{"active", "approved"}, []string{d, tx})
+	var thanks int
+	require.NoError(t, tt.Directory().QueryRow(ctx, "SELECT count(*) FROM outbox_messages WHERE recipient = $1 AND template_type = 'donation_thanks'", mail).Scan(&thanks))
+	require.Equal(t, 1, thanks, "the donor is thanked once the charge is found")
+	require.True(t, settle(charged.DonationID, true), "a settled charge stays settled")
+	require.Len(t, payments(t, gw, txID.String()), 1, "reading back never charges")
+
+	// Never charged: pending until the final check, then cancelled and rejected.
+	lost := pending("perdida." + uuid.NewString()[:8] + "@example.org")
+	require.False(t, settle(lost.DonationID, false))
+	d, tx = status(lost.DonationID)
+	require.Equal(t, []string{"pending", "pending"}, []string{d, tx})
+	require.True(t, settle(lost.DonationID, true))
+	d, tx = status(lost.DonationID)
+	require.Equal(t, []string{"rejected", "cancelled"}, []string{d, tx})
+	require.Empty(t, payments(t, gw, firstTxID(lost.DonationID).String()))
+}
+
+func payments(t *testing.T, gw Gateway, ref string) []gateway.Payment {
+	t.Helper()
+	ps, err := gw.FindPayments(context.Background(), ref)
+	require.NoError(t, err)
+	return ps
+}

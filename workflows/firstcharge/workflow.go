@@ -1,0 +1,82 @@
+// Package firstcharge settles a donation's first charge when the donor's request could not: the
+// API died between the charge and its record, the gateway's answer was lost, or the gateway left
+// the payment pending. The donation form starts this workflow before it charges (starting it twice
+// is a no-op); the workflow then reads the payment back from the gateway on a widening schedule
+// until the first transaction is settled, and never charges.
+package firstcharge
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/serviceerror"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+)
+
+// TaskQueue is where the workflow runs.
+const TaskQueue = "donation-first-charge"
+
+// ActivityName is the settle activity (api/donation Service.SettleFirstCharge, registered under
+// this name by the worker, since api/donation starts this workflow and cannot be imported here).
+const ActivityName = "SettleFirstCharge"
+
+// Checks are the waits before each read-back. The first leaves the donor's own request time to
+// finish; the last gives a pending payment three days, MercadoPago's usual review window, after
+// which a first charge never found at the gateway is recorded as not charged.
+var Checks = []time.Duration{2 * time.Minute, 10 * time.Minute, time.Hour, 6 * time.Hour, 24 * time.Hour, 72 * time.Hour}
+
+// Input names the donation.
+type Input struct {
+	OrganizationID string `json:"organization_id"`
+	DonationID     string `json:"donation_id"`
+}
+
+// SettleRequest is the activity's input: Final says it is the last check.
+type SettleRequest struct {
+	Input
+	Final bool `json:"final"`
+}
+
+// Workflow checks the first charge until the activity reports it settled.
+func Workflow(ctx workflow.Context, in Input) error {
+	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: time.Minute,
+		RetryPolicy:         &temporal.RetryPolicy{InitialInterval: 10 * time.Second, BackoffCoefficient: 2, MaximumInterval: 10 * time.Minute},
+	})
+	for i, wait := range Checks {
+		if err := workflow.Sleep(ctx, wait); err != nil {
+			return err
+		}
+		var settled bool
+		req := SettleRequest{Input: in, Final: i == len(Checks)-1}
+		if err := workflow.ExecuteActivity(ctx, ActivityName, req).Get(ctx, &settled); err != nil {
+			return err
+		}
+		if settled {
+			return nil
+		}
+	}
+	return nil
+}
+
+// WorkflowID derives from the donation, so a second start finds the first.
+func WorkflowID(donationID string) string { return "donation-first-charge/" + donationID }
+
+// Start starts the workflow, or finds the one already running or finished for the donation.
+func Start(ctx context.Context, c client.Client, in Input) error {
+	_, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
+		ID:                       WorkflowID(in.DonationID),
+		TaskQueue:                TaskQueue,
+		WorkflowIDReusePolicy:    enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
+		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
+	}, Workflow, in)
+	var done *serviceerror.WorkflowExecutionAlreadyStarted
+	if errors.As(err, &done) { // finished already: the first charge is settled
+		return nil
+	}
+	return err
+}
