@@ -276,6 +276,8 @@ test('English and Portuguese render the same screens', async ({ page }) => {
   await page.goto(`/manage/donations/${uuids.c}?locale=en`);
   await expect(page.getByRole('tab', { name: /Transactions/ })).toBeVisible();
   await page.goto('/manage/dashboard?locale=pt');
-  await expect(page.getByText('Total arrecadado').first()).toBeVisible();
+  // The widgets render once the Portuguese catalogue, the charts' chunk and the data have all
+  // arrived: give a loaded machine more than the default 5 s.
+  await expect(page.getByText('Total arrecadado').first()).toBeVisible({ timeout: 20_000 });
   await screenshotAll(page, 'manage-dashboard-pt');
 });
