@@ -5,9 +5,9 @@ cd "$(dirname "$0")/.."
 go run ./deploy/bench -duration "${BENCH_DURATION:-10s}" -concurrency "${BENCH_CONCURRENCY:-16}" \
   -dashboard-donations "${BENCH_DONATIONS:-100000}" -dashboard-transactions "${BENCH_TRANSACTIONS:-1200000}"
 # Collection (issue 5): 10,000 monthly donations due the same day charged through Temporal and the sandbox, beside
-# the same count of no-op activity workflows, plus worker memory. Both run at the Temporal dev server's pace (1,000
-# on this shared 2-core machine: 8.5/s against 7.3/s for the reference), so the issue's 10,000 take about 45 minutes
-# here; BENCH_COLLECT_DONATIONS=1000 gives the same ratio sooner.
+# the same count of no-op activity workflows, plus worker memory. Both run at the Temporal dev server's pace (10,000
+# on this shared 2-core machine: 12.8/s against 12.7/s for the reference, 13 minutes each, ~600 MiB for worker,
+# starter and in-memory sandbox together); BENCH_COLLECT_DONATIONS=1000 gives the ratio in a few minutes.
 go run ./deploy/benchcollect -donations "${BENCH_COLLECT_DONATIONS:-10000}"
 # The public donation form (issue 4): gzipped JS of donate.html beside the manage app's, and
 # Lighthouse mobile performance and accessibility with Debian Chromium (offline).
