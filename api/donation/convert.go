@@ -25,10 +25,17 @@ func (s *Service) ConvertToken(orgID, donationID uuid.UUID) string {
 }
 
 func (s *Service) convertMAC(orgID, donationID uuid.UUID) []byte {
+	return s.mac("convert-to-monthly:", orgID[:], donationID[:])
+}
+
+// mac is the HMAC-SHA256 of parts with the server secret, prefixed by purpose so a signature made
+// for one kind of link never verifies as another.
+func (s *Service) mac(purpose string, parts ...[]byte) []byte {
 	m := hmac.New(sha256.New, s.secret)
-	m.Write([]byte("convert-to-monthly:"))
-	m.Write(orgID[:])
-	m.Write(donationID[:])
+	m.Write([]byte(purpose))
+	for _, p := range parts {
+		m.Write(p)
+	}
 	return m.Sum(nil)
 }
 

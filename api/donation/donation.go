@@ -127,6 +127,29 @@ func firstTxID(donationID uuid.UUID) uuid.UUID {
 	return uuid.NewSHA1(donationID, []byte("first-transaction"))
 }
 
+// firstTx is a donation's first transaction as settling it needs it.
+type firstTx struct {
+	id                     uuid.UUID
+	status, detail, period string
+	// key and ref are the gateway idempotency key and external reference of its charge. A monthly
+	// donation's first charge uses the collection workflow's key for its period, so the workflow
+	// reads this payment back instead of charging the period again.
+	key, ref string
+}
+
+func firstTransaction(ctx context.Context, scope tenants.Scope, d stored) (firstTx, error) {
+	t := firstTx{id: firstTxID(d.id)}
+	if err := scope.QueryRow(ctx, queries.Get("TransactionByID"), scope.OrgID, t.id).Scan(&t.status, &t.detail, &t.period); err != nil {
+		return t, fmt.Errorf("first transaction: %w", err)
+	}
+	t.key, t.ref = chargeKey(t.id), t.id.String()
+	if d.recurrence == 1 && t.period != "" {
+		t.key = collection.ChargeKey(d.id.String(), t.period, 1)
+		t.ref = t.key
+	}
+	return t, nil
+}
+
 // chargeKey is the gateway idempotency key of a transaction.
 func chargeKey(txID uuid.UUID) string { return "aporta-tx-" + txID.String() }
 
@@ -156,11 +179,16 @@ func findByKey(ctx context.Context, q interface {
 		return s, false, nil
 	}
 	s.idemKey = key
+	s.setCollectDay(day)
+	return s, err == nil, err
+}
+
+// setCollectDay takes the column's value (NULL: the last day of the month).
+func (s *stored) setCollectDay(day *int16) {
 	if day != nil {
 		d := int(*day)
 		s.collectDay = &d
 	}
-	return s, err == nil, err
 }
 
 // Create runs a checked submission. It is safe to call any number of times with the same
@@ -362,19 +390,12 @@ func (s *Service) savedCard(ctx context.Context, scope tenants.Scope, pmID uuid.
 func (s *Service) settle(ctx context.Context, scope tenants.Scope, gw Gateway, d stored, out Outcome,
 	customerID, cardID, methodID, email string, instalments int, today time.Time) (Outcome, error) {
 	out.DonationID, out.Recurrency, out.AmountMinor, out.Currency, out.CollectDay = d.id, d.recurrence, d.amount, d.currency, d.collectDay
-	txID := firstTxID(d.id)
-	var txStatus, paymentID, detail, period string
-	if err := scope.QueryRow(ctx, queries.Get("TransactionByID"), scope.OrgID, txID).Scan(&txStatus, &paymentID, &detail, &period); err != nil {
-		return out, fmt.Errorf("first transaction: %w", err)
+	first, err := firstTransaction(ctx, scope, d)
+	if err != nil {
+		return out, err
 	}
-	// A monthly donation's first charge uses the collection workflow's key for its period, so the
-	// workflow reads this payment back instead of charging the period again.
-	key, ref := chargeKey(txID), txID.String()
-	if d.recurrence == 1 && period != "" {
-		key = collection.ChargeKey(d.id.String(), period, 1)
-		ref = key
-	}
-	if txStatus == "planned" {
+	txID, key, ref := first.id, first.key, first.ref
+	if first.status == "planned" {
 		out.Status = "planned"
 		return out, s.activate(ctx, scope, d, "active", &today)
 	}
@@ -456,12 +477,12 @@ func (s *Service) replay(ctx context.Context, scope tenants.Scope, gw Gateway, d
 	out.Replayed = true
 	out.DonationID, out.Recurrency, out.AmountMinor, out.Currency, out.CollectDay, out.FirstName =
 		d.id, d.recurrence, d.amount, d.currency, d.collectDay, d.firstName
-	var txStatus, paymentID, detail, period string
-	if err := scope.QueryRow(ctx, queries.Get("TransactionByID"), scope.OrgID, firstTxID(d.id)).Scan(&txStatus, &paymentID, &detail, &period); err != nil {
+	first, err := firstTransaction(ctx, scope, d)
+	if err != nil {
 		return out, err
 	}
-	out.Detail = detail
-	out.Status = publicStatus(d.status, txStatus)
+	out.Detail = first.detail
+	out.Status = publicStatus(d.status, first.status)
 	if d.status == "active" && d.recurrence == 1 && s.recurring != nil {
 		if err := s.recurring.StartRecurring(ctx, scope.OrgID, d.id); err != nil {
 			s.log.ErrorContext(ctx, "donation: start recurring collection", "donation_id", d.id, "error", err)

@@ -31,15 +31,10 @@ func (s *Service) ReceiptRef(orgID, donationID uuid.UUID) string {
 	b := make([]byte, 0, receiptLen)
 	b = append(append(b, orgID[:]...), donationID[:]...)
 	b = binary.BigEndian.AppendUint64(b, uint64(s.now().Add(ReceiptTTL).Unix()))
-	return base64.RawURLEncoding.EncodeToString(append(b, s.receiptMAC(b)...))
+	return base64.RawURLEncoding.EncodeToString(append(b, s.mac(receiptPurpose, b)...))
 }
 
-func (s *Service) receiptMAC(payload []byte) []byte {
-	m := hmac.New(sha256.New, s.secret)
-	m.Write([]byte("donation-receipt:"))
-	m.Write(payload)
-	return m.Sum(nil)
-}
+const receiptPurpose = "donation-receipt:"
 
 // parseReceipt checks a reference's signature and expiry.
 func (s *Service) parseReceipt(ref string) (orgID, donationID uuid.UUID, ok bool) {
@@ -48,7 +43,7 @@ func (s *Service) parseReceipt(ref string) (orgID, donationID uuid.UUID, ok bool
 		return uuid.Nil, uuid.Nil, false
 	}
 	payload := b[:receiptLen-sha256.Size]
-	if !hmac.Equal(b[len(payload):], s.receiptMAC(payload)) {
+	if !hmac.Equal(b[len(payload):], s.mac(receiptPurpose, payload)) {
 		return uuid.Nil, uuid.Nil, false
 	}
 	if int64(binary.BigEndian.Uint64(payload[32:])) <= s.now().Unix() {

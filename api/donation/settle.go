@@ -11,7 +11,6 @@ import (
 	"github.com/aporta/aporta/api/campaign"
 	"github.com/aporta/aporta/api/gateway"
 	"github.com/aporta/aporta/api/i18n"
-	"github.com/aporta/aporta/workflows/collection"
 	"github.com/aporta/aporta/workflows/firstcharge"
 )
 
@@ -57,27 +56,19 @@ func (s *Service) SettleFirstCharge(ctx context.Context, req firstcharge.SettleR
 		&cp.Title, &cp.Slug, &cp.Thanks.Instant, &cp.Thanks.EmailSubject, &cp.Thanks.Email, &country, &timezone); err != nil {
 		return false, fmt.Errorf("donation %s: %w", donationID, err)
 	}
-	if day != nil {
-		n := int(*day)
-		d.collectDay = &n
+	d.setCollectDay(day)
+	first, err := firstTransaction(ctx, scope, d)
+	if err != nil {
+		return false, err
 	}
-	txID := firstTxID(d.id)
-	var txStatus, paymentID, detail, period string
-	if err := scope.QueryRow(ctx, queries.Get("TransactionByID"), orgID, txID).Scan(&txStatus, &paymentID, &detail, &period); err != nil {
-		return false, fmt.Errorf("first transaction: %w", err)
-	}
-	if d.status != "pending" || (txStatus != "pending" && txStatus != "in_process") {
+	if d.status != "pending" || (first.status != "pending" && first.status != "in_process") {
 		return true, nil
-	}
-	ref := txID.String()
-	if d.recurrence == 1 && period != "" {
-		ref = collection.ChargeKey(d.id.String(), period, 1)
 	}
 	gw, _, err := s.gateways.For(ctx, orgID, d.currency)
 	if err != nil {
 		return false, err
 	}
-	payments, err := gw.FindPayments(ctx, ref)
+	payments, err := gw.FindPayments(ctx, first.ref)
 	if err != nil {
 		return false, err
 	}
@@ -86,7 +77,7 @@ func (s *Service) SettleFirstCharge(ctx context.Context, req firstcharge.SettleR
 	case final:
 	case len(payments) == 0 && req.Final:
 		// Never reached the gateway: the donor was told it failed, and nothing was charged.
-		if err := scope.Exec(ctx, queries.Get("SettleTransaction"), orgID, txID, "cancelled", nil, "not_charged"); err != nil {
+		if err := scope.Exec(ctx, queries.Get("SettleTransaction"), orgID, first.id, "cancelled", nil, "not_charged"); err != nil {
 			return false, err
 		}
 		return true, scope.Exec(ctx, queries.Get("SettleDonation"), orgID, d.id, "rejected", nil)
@@ -99,7 +90,7 @@ func (s *Service) SettleFirstCharge(ctx context.Context, req firstcharge.SettleR
 	}
 	out := Outcome{DonationID: d.id, Recurrency: d.recurrence, AmountMinor: d.amount, Currency: d.currency,
 		FirstName: d.firstName, Form: campaign.Form{Campaign: cp, Scope: scope}}
-	out, err = s.record(ctx, scope, d, out, txID, payments[0], s.now().In(loc))
+	out, err = s.record(ctx, scope, d, out, first.id, payments[0], s.now().In(loc))
 	if err != nil {
 		return false, err
 	}

@@ -44,7 +44,7 @@ VALUES ($1, $2, $3, $4, $5, $6, $7, 1, $8)
 ON CONFLICT (organization_id, id) DO NOTHING;
 
 -- name: TransactionByID
-SELECT status, coalesce(gateway_payment_id, ''), coalesce(status_detail, ''), coalesce(period, '') FROM transactions
+SELECT status, coalesce(status_detail, ''), coalesce(period, '') FROM transactions
 WHERE organization_id = $1 AND id = $2;
 
 -- name: SettleTransaction
