@@ -21,6 +21,7 @@ import (
 	"github.com/aporta/aporta/workflows/export"
 	"github.com/aporta/aporta/workflows/firstcharge"
 	"github.com/aporta/aporta/workflows/onboarding"
+	"github.com/aporta/aporta/workflows/outboxsweep"
 	"github.com/aporta/aporta/workflows/registration"
 	"github.com/aporta/aporta/workflows/subscription"
 )
@@ -52,12 +53,16 @@ func Run(ctx context.Context, cfg *config.Config, c client.Client, t *tenants.Te
 		collection.TaskQueue:   func(r worker.Registry) { collection.Register(r, t, collection.MercadoPagoChargers(accounts)) },
 		subscription.TaskQueue: func(r worker.Registry) { subscription.Register(r, subscription.NewActivities(cfg, t)) },
 		export.TaskQueue:       func(r worker.Registry) { export.Register(r, exports) },
+		outboxsweep.TaskQueue: func(r worker.Registry) {
+			outboxsweep.Register(r, &outboxsweep.Activities{Outbox: outbox.New(t.Directory(), cfg)})
+		},
 		firstcharge.TaskQueue: func(r worker.Registry) {
 			r.RegisterWorkflow(firstcharge.Workflow)
 			r.RegisterActivityWithOptions(donations.SettleFirstCharge, activity.RegisterOptions{Name: firstcharge.ActivityName})
 		},
 	}
 	go export.KeepCleanupSchedule(ctx, c, export.TaskQueue)
+	go outboxsweep.KeepSchedule(ctx, c, outboxsweep.TaskQueue, outboxsweep.Input{Retention: cfg.OutboxRetention})
 	var workers []worker.Worker
 	for queue, register := range queues {
 		w := worker.New(c, queue, worker.Options{})

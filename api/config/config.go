@@ -52,6 +52,11 @@ type Config struct {
 	SMSAdapter    string // outbox (dev/test: keep only) or http
 	SMSURL        string // HTTP SMS provider endpoint (POST JSON {to, body})
 	SMSToken      string // bearer token for the SMS provider
+
+	// SMTPTimeout bounds the whole SMTP exchange, dial included; OutboxRetention is how long the
+	// outbox keeps messages (the outbox-sweep schedule purges older ones).
+	SMTPTimeout     time.Duration
+	OutboxRetention time.Duration
 }
 
 // FromEnv reads and validates the configuration.
@@ -90,6 +95,12 @@ func FromEnv() (*Config, error) {
 	if c.MaxBodyBytes, err = strconv.ParseInt(get("APORTA_MAX_BODY_BYTES", "1048576"), 10, 64); err != nil {
 		return nil, fmt.Errorf("APORTA_MAX_BODY_BYTES: %w", err)
 	}
+	if c.SMTPTimeout, err = time.ParseDuration(get("APORTA_SMTP_TIMEOUT", "15s")); err != nil {
+		return nil, fmt.Errorf("APORTA_SMTP_TIMEOUT: %w", err)
+	}
+	if c.OutboxRetention, err = time.ParseDuration(get("APORTA_OUTBOX_RETENTION", "720h")); err != nil {
+		return nil, fmt.Errorf("APORTA_OUTBOX_RETENTION: %w", err)
+	}
 	if c.ShardDSNs, err = parseShards(os.Getenv("APORTA_SHARD_DSNS")); err != nil {
 		return nil, err
 	}
@@ -122,6 +133,13 @@ func (c *Config) validate() error {
 	}
 	if c.MaxBodyBytes <= 0 {
 		errs = append(errs, errors.New("APORTA_MAX_BODY_BYTES must be positive"))
+	}
+	// The outbox retries a message 2 minutes after an attempt began (outbox.RetryAfter).
+	if c.SMTPTimeout <= 0 || c.SMTPTimeout > time.Minute {
+		errs = append(errs, errors.New("APORTA_SMTP_TIMEOUT must be positive and at most 1m"))
+	}
+	if c.OutboxRetention < 24*time.Hour {
+		errs = append(errs, errors.New("APORTA_OUTBOX_RETENTION must be at least 24h"))
 	}
 	if c.GatewayToken == "" {
 		if c.Env == "production" {

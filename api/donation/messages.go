@@ -8,7 +8,6 @@ func init() {
 		"donation.thanks_email_subject":        {i18n.ES: "¡Gracias por tu donación a {campaña}!", i18n.EN: "Thank you for your donation to {campaign}!", i18n.PT: "Obrigado pela sua doação para {campanha}!"},
 		"donation.thanks_email_once":           {i18n.ES: "por única vez", i18n.EN: "one-time", i18n.PT: "única"},
 		"donation.thanks_email_monthly":        {i18n.ES: "mensual", i18n.EN: "monthly", i18n.PT: "mensal"},
-		"donation.thanks_email_summary":        {i18n.ES: "Tu donación: %s, %s.\nTu comprobante: %s", i18n.EN: "Your donation: %s, %s.\nYour receipt: %s", i18n.PT: "Sua doação: %s, %s.\nSeu comprovante: %s"},
 		"donation.failed":                      {i18n.ES: "Hubo un error al intentar generar tu donación, por favor ponte en contacto con la organización", i18n.EN: "There was an error creating your donation, please contact the organisation", i18n.PT: "Houve um erro ao tentar gerar sua doação, por favor entre em contato com a organização"},
 		"donation.card_data_refused":           {i18n.ES: "Por seguridad no recibimos números de tarjeta ni códigos de seguridad: recarga la página e inténtalo de nuevo.", i18n.EN: "For security we do not accept card numbers or security codes: reload the page and try again.", i18n.PT: "Por segurança não recebemos números de cartão nem códigos de segurança: recarregue a página e tente novamente."},
 		"donation.card_not_allowed":            {i18n.ES: "Tarjeta no permitida", i18n.EN: "Card not allowed", i18n.PT: "Cartão não permitido"},

@@ -40,10 +40,15 @@ func (s *Service) sendThanks(ctx context.Context, lang i18n.Lang, out Outcome, e
 	if text == "" {
 		text = cp.Thanks.Instant
 	}
-	body := fill(text, "campaign.thanks_default") + "\n\n" +
-		i18n.T(lang, "donation.thanks_email_summary", amount, frequency, link)
-	msg := outbox.Message{Recipient: email, MessageType: outbox.TypeEmail, TemplateType: "donation_thanks",
-		Subject: fill(cp.Thanks.EmailSubject, "donation.thanks_email_subject"), Body: body}
+	// The campaign's texts and the donor's name are data: the template escapes them in the HTML part.
+	msg, err := outbox.Compose(email, "donation_thanks", lang, map[string]any{
+		"Subject": fill(cp.Thanks.EmailSubject, "donation.thanks_email_subject"), "Message": fill(text, "campaign.thanks_default"),
+		"Amount": amount, "Frequency": frequency, "URL": link,
+	})
+	if err != nil {
+		s.log.ErrorContext(ctx, "donation: thank-you e-mail", "donation_id", out.DonationID, "error", err)
+		return
+	}
 	// The donation exists whether or not the donor's browser waits for the answer.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()

@@ -11,6 +11,7 @@ import (
 
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/config"
+	"github.com/aporta/aporta/api/i18n"
 	"github.com/aporta/aporta/tenants"
 )
 
@@ -69,16 +70,54 @@ func (o *Outbox) courier(c *gin.Context) {
 		apierror.Abort(c, apierror.Validation(map[string]string{"recipient": "recipient_required"}))
 		return
 	}
-	m, err := o.Send(c.Request.Context(), Message{
+	msg := Message{
 		Recipient: strings.TrimSpace(in.Recipient), MessageType: in.MessageType, Subject: in.Subject,
 		Body: in.Body, TemplateType: in.TemplateType, TemplateData: in.TemplateData,
-	})
+	}
+	if msg.MessageType == TypeEmail {
+		composed, err := composeKratos(in)
+		if err != nil {
+			apierror.Abort(c, err)
+			return
+		}
+		composed.Recipient, composed.TemplateType, composed.TemplateData = msg.Recipient, msg.TemplateType, msg.TemplateData
+		msg = composed
+	}
+	m, err := o.Send(c.Request.Context(), msg)
 	if err != nil {
-		// Kratos retries a failed dispatch; the message is already kept.
+		// Kratos retries a message the outbox could not keep.
 		apierror.Abort(c, apierror.New(http.StatusBadGateway, "delivery_failed"))
 		return
 	}
 	c.JSON(http.StatusOK, gin.H{"id": m.ID})
+}
+
+// kratosCodeFlows are the flows whose "<flow>_code_valid" messages templates/auth_code.tmpl writes.
+var kratosCodeFlows = map[string]bool{"verification": true, "recovery": true, "login": true, "registration": true}
+
+// composeKratos writes a Kratos e-mail from Aporta's templates in the identity's language: its codes,
+// the "no account for this address" notices, and any other message as Kratos's own text.
+func composeKratos(in courierMessage) (Message, error) {
+	var data struct {
+		Identity struct {
+			Traits struct{ Locale string } `json:"traits"`
+		} `json:"identity"`
+		Traits struct{ Locale string } `json:"traits"` // registration codes carry the traits alone
+	}
+	_ = json.Unmarshal(in.TemplateData, &data)
+	lang, ok := i18n.Parse(data.Identity.Traits.Locale)
+	if !ok {
+		lang, _ = i18n.Parse(data.Traits.Locale)
+	}
+	flow, valid := strings.CutSuffix(in.TemplateType, "_code_valid")
+	switch code := ExtractCode(in.TemplateData); {
+	case valid && kratosCodeFlows[flow] && code != "":
+		return Compose(in.Recipient, "auth_code", lang, map[string]string{"Flow": flow, "Code": code})
+	case in.TemplateType == "recovery_code_invalid" || in.TemplateType == "verification_code_invalid":
+		return Compose(in.Recipient, "auth_unknown_address", lang, nil)
+	default:
+		return Compose(in.Recipient, "kratos_message", lang, map[string]string{"Subject": in.Subject, "Body": in.Body})
+	}
 }
 
 // list answers GET /dev/api/outbox?to=…&limit=… with {"messages": [...]}, newest first.

@@ -2,7 +2,6 @@ package outbox
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"time"
 
@@ -19,43 +18,17 @@ type Users interface {
 	Users(ctx context.Context, ids []uuid.UUID) (map[uuid.UUID]identity.User, error)
 }
 
-// Sender is the outbox as the Mailer uses it.
-type Sender interface {
-	SendVia(ctx context.Context, db Conn, m Message) (Message, error)
-}
-
 // Mailer is how workflows e-mail: each message reaches the outbox once per key, however often a
 // retried activity asks, and organisation messages go to its active administrators.
 type Mailer struct {
-	Outbox    Sender
+	Outbox    *Outbox
 	Directory *pgxpool.Pool
 	Users     Users
 }
 
-// SendOnce queues m unless a message with key was queued before. A delivery error leaves the message
-// in the outbox with its error; it is not queued again. Callers racing with one key (a donor's
-// double submit, say) queue it once: the key is locked for the check, the send and the record.
+// SendOnce sends msg unless a message with key was recorded before (Outbox.SendOnce).
 func (m Mailer) SendOnce(ctx context.Context, key string, msg Message) error {
-	return pgx.BeginFunc(ctx, m.Directory, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, queries.Get("LockKeyedEmail"), key); err != nil {
-			return err
-		}
-		var sent bool
-		if err := tx.QueryRow(ctx, queries.Get("KeyedEmailSent"), key).Scan(&sent); err != nil {
-			return err
-		}
-		if sent {
-			return nil
-		}
-		// Through the same transaction: a second pool connection per caller could run the pool dry
-		// while callers wait for the key.
-		kept, err := m.Outbox.SendVia(ctx, tx, msg)
-		if err != nil && kept.ID == 0 {
-			return fmt.Errorf("outbox: %w", err)
-		}
-		_, err = tx.Exec(ctx, queries.Get("RecordKeyedEmail"), key, kept.ID)
-		return err
-	})
+	return m.Outbox.SendOnce(ctx, key, msg)
 }
 
 // ToAdministrators e-mails every active administrator of the organisation, keyed per recipient.

@@ -10,7 +10,6 @@ import (
 
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/authz"
-	"github.com/aporta/aporta/api/i18n"
 	"github.com/aporta/aporta/api/outbox"
 )
 
@@ -48,15 +47,15 @@ func (h *Handler) sendInvitation(c *gin.Context, id uuid.UUID, email string) err
 		"identity_id":       id.String(),
 		"lang":              string(l),
 	})
-	_, err = h.outbox.Send(ctx, outbox.Message{
-		Recipient:    email,
-		MessageType:  outbox.TypeEmail,
-		Subject:      i18n.T(l, "user_invitation_subject", org.Name),
-		Body:         i18n.T(l, "user_invitation_body", fullName(inviter.FirstName, inviter.LastName, inviter.Email), org.Name, pageURL, code, days),
-		TemplateType: TemplateInvitation,
-		TemplateData: data,
-		Code:         code,
+	msg, err := outbox.Compose(email, TemplateInvitation, l, map[string]any{
+		"Inviter": fullName(inviter.FirstName, inviter.LastName, inviter.Email), "Org": org.Name,
+		"URL": pageURL, "Code": code, "Days": days,
 	})
+	if err != nil {
+		return err
+	}
+	msg.TemplateData, msg.Code = data, code
+	_, err = h.outbox.Send(ctx, msg)
 	if err != nil {
 		return fmt.Errorf("invitation e-mail: %w", err)
 	}

@@ -20,11 +20,5 @@ func init() {
 		"user_cannot_discard_self":   {i18n.ES: "No puedes darte de baja a ti mismo. Pide a otro administrador que lo haga.", i18n.EN: "You cannot discard yourself. Ask another administrator to do it.", i18n.PT: "Você não pode desativar a si mesmo. Peça a outro administrador."},
 		"user_last_administrator":    {i18n.ES: "La organización necesita al menos un administrador activo. Nombra a otro administrador primero.", i18n.EN: "The organisation needs at least one active administrator. Make someone else an administrator first.", i18n.PT: "A organização precisa de pelo menos um administrador ativo. Torne outra pessoa administradora primeiro."},
 		"user_invitation_not_sent":   {i18n.ES: "El usuario fue agregado, pero no pudimos enviar el e-mail de invitación. Reenvíalo desde la lista de usuarios.", i18n.EN: "The user was added, but we could not send the invitation e-mail. Resend it from the users list.", i18n.PT: "O usuário foi adicionado, mas não conseguimos enviar o e-mail de convite. Reenvie-o pela lista de usuários."},
-		"user_invitation_subject":    {i18n.ES: "Te invitaron a %s en Aporta", i18n.EN: "You have been invited to %s on Aporta", i18n.PT: "Você foi convidado para %s no Aporta"},
-		"user_invitation_body": {
-			i18n.ES: "Hola:\n\n%s te invitó a usar Aporta con la organización %s.\n\nPara crear tu contraseña, abre este enlace:\n%s\n\ne ingresa este código: %s\n\nEl enlace vence en %d días. Si ya tienes una cuenta en Aporta, el código te permite definir una contraseña nueva.\n",
-			i18n.EN: "Hello,\n\n%s invited you to use Aporta with the organisation %s.\n\nTo create your password, open this link:\n%s\n\nand enter this code: %s\n\nThe link expires in %d days. If you already have an Aporta account, the code lets you set a new password.\n",
-			i18n.PT: "Olá,\n\n%s convidou você para usar o Aporta com a organização %s.\n\nPara criar sua senha, abra este link:\n%s\n\ne informe este código: %s\n\nO link vence em %d dias. Se você já tem uma conta no Aporta, o código permite definir uma nova senha.\n",
-		},
 	})
 }

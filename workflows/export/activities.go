@@ -13,6 +13,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 	"gocloud.dev/blob"
 
+	"github.com/aporta/aporta/api/i18n"
 	"github.com/aporta/aporta/api/outbox"
 	"github.com/aporta/aporta/tenants"
 )
@@ -94,9 +95,12 @@ func (a *Activities) BuildLeadsCSV(ctx context.Context, orgID, token string, now
 // EmailLink e-mails the signed link (valid LinkValidity from now) to the requester, once per export.
 func (a *Activities) EmailLink(ctx context.Context, in Input, token string) error {
 	link := Link(a.PublicURL, a.Secret, token, time.Now().Add(LinkValidity))
-	subject, body := renderEmail(in.Lang, link)
-	return a.Mail.SendOnce(ctx, "export/"+token, outbox.Message{Recipient: in.Email, MessageType: outbox.TypeEmail,
-		Subject: subject, Body: body, TemplateType: "leads_export"})
+	lang, _ := i18n.Parse(in.Lang)
+	msg, err := outbox.Compose(in.Email, "leads_export", lang, map[string]any{"URL": link})
+	if err != nil {
+		return err
+	}
+	return a.Mail.SendOnce(ctx, "export/"+token, msg)
 }
 
 // DeleteOldLeads deletes, in every shard, the leads not seen since before.

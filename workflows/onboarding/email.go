@@ -89,8 +89,10 @@ func (m OutboxMailer) Queue(ctx context.Context, e Email) error {
 	if e.ToAddress != "" {
 		lang = i18n.ES // the staff inbox reads Spanish
 	}
-	subject, body := render(lang, e, name, m.PublicURL)
-	msg := outbox.Message{MessageType: outbox.TypeEmail, Subject: subject, Body: body, TemplateType: e.Kind}
+	msg, err := compose(lang, e, name, m.PublicURL)
+	if err != nil {
+		return err
+	}
 	if e.ToAddress != "" {
 		msg.Recipient = e.ToAddress
 		return m.Mail.SendOnce(ctx, e.Key, msg)
@@ -98,28 +100,22 @@ func (m OutboxMailer) Queue(ctx context.Context, e Email) error {
 	return m.Mail.ToAdministrators(ctx, scope.OrgID, e.Key, msg)
 }
 
-// render fills the kind's subject and body (messages.go) in the language.
-func render(lang i18n.Lang, e Email, org, publicURL string) (string, string) {
-	if lang == "" {
-		lang = i18n.Default
-	}
+// compose renders the kind's e-mail (api/outbox/templates/<kind>.tmpl).
+func compose(lang i18n.Lang, e Email, org, publicURL string) (outbox.Message, error) {
 	document := ""
 	if t := e.Params["document_type"]; t != "" {
 		document = i18n.T(lang, "document."+t+".label")
 	}
-	subject := i18n.T(lang, "onboarding.email."+e.Kind+".subject", org)
-	var body string
+	data := map[string]any{"Org": org, "Document": document, "Reason": e.Params["reason"], "DueAt": e.Params["due_at"]}
 	switch e.Kind {
-	case EmailDocumentApproved:
-		body = i18n.T(lang, "onboarding.email."+e.Kind+".body", org, document, publicURL+"/account/onboarding/documents")
-	case EmailDocumentRejected:
-		body = i18n.T(lang, "onboarding.email."+e.Kind+".body", org, document, e.Params["reason"], publicURL+"/account/onboarding/documents")
+	case EmailDocumentApproved, EmailDocumentRejected:
+		data["URL"] = publicURL + "/account/onboarding/documents"
 	case EmailAccountEnabled:
-		body = i18n.T(lang, "onboarding.email."+e.Kind+".body", org, publicURL+"/manage/campaigns/choose_type")
+		data["URL"] = publicURL + "/manage/campaigns/choose_type"
 	default: // staff reminder
-		body = i18n.T(lang, "onboarding.email."+e.Kind+".body", org, e.Params["due_at"], publicURL+"/staff/organizations/"+e.Params["organization_id"])
+		data["URL"] = publicURL + "/staff/organizations/" + e.Params["organization_id"]
 	}
-	return subject, body
+	return outbox.Compose("", e.Kind, lang, data)
 }
 
 // EmailOrganization queues an e-mail to the organisation's administrators.

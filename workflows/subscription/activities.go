@@ -178,8 +178,9 @@ func (a *Activities) EmailAdministrators(ctx context.Context, orgID string, e Em
 	if err != nil {
 		return err
 	}
-	subject, body := render(sum.Locale, e, sum.Name, a.PublicURL, time.Now())
-	return a.Mail.ToAdministrators(ctx, s.OrgID, e.Key, outbox.Message{
-		MessageType: outbox.TypeEmail, Subject: subject, Body: body, TemplateType: e.Kind,
-	})
+	msg, err := compose("", sum.Locale, e, sum.Name, a.PublicURL, time.Now())
+	if err != nil {
+		return err
+	}
+	return a.Mail.ToAdministrators(ctx, s.OrgID, e.Key, msg)
 }

@@ -1,12 +1,6 @@
--- name: LockKeyedEmail
--- Holds the key until the caller's transaction ends. KeyedEmailSent runs after it as a statement of
--- its own, so its snapshot sees what the previous holder committed.
-SELECT pg_advisory_xact_lock(hashtextextended('workflow_emails:' || $1, 0));
-
--- name: KeyedEmailSent
-SELECT EXISTS (SELECT 1 FROM workflow_emails WHERE key = $1);
-
 -- name: RecordKeyedEmail
+-- In the message's transaction: a second caller with the key waits on the primary key until the
+-- first commits, then inserts nothing and rolls its message back.
 INSERT INTO workflow_emails (key, outbox_id) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING;
 
 -- name: OrganizationAdministrators

@@ -1,0 +1,62 @@
+package outboxsweep
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"time"
+
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/worker"
+)
+
+// ScheduleID is the Temporal schedule that runs Workflow every Every.
+const ScheduleID = "outbox-sweep"
+
+// Every is how often the sweep runs: a failed message waits at least outbox.RetryAfter anyway.
+const Every = 2 * time.Minute
+
+// Register adds the sweep workflow and its activities to a worker on TaskQueue.
+func Register(w worker.Registry, a *Activities) {
+	w.RegisterWorkflow(Workflow)
+	w.RegisterActivity(a)
+}
+
+// KeepSchedule makes sure the schedule exists with this input, retrying in the background while
+// the Temporal server is still coming up, until ctx ends.
+func KeepSchedule(ctx context.Context, c client.Client, queue string, in Input) {
+	for {
+		attempt, cancel := context.WithTimeout(ctx, 10*time.Second)
+		err := EnsureSchedule(attempt, c, ScheduleID, queue, in)
+		cancel()
+		if err == nil {
+			return
+		}
+		slog.WarnContext(ctx, "outbox: sweep schedule", "error", err)
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(10 * time.Second):
+		}
+	}
+}
+
+// EnsureSchedule creates the schedule id, or updates it to this spec and input when it exists, so
+// every worker start leaves exactly one schedule with the current configuration. Overlapping runs
+// are skipped (the schedules' default policy).
+func EnsureSchedule(ctx context.Context, c client.Client, id, queue string, in Input) error {
+	spec := client.ScheduleSpec{Intervals: []client.ScheduleIntervalSpec{{Every: Every}}}
+	action := &client.ScheduleWorkflowAction{ID: id + "-run", Workflow: Workflow, Args: []any{in}, TaskQueue: queue}
+	_, err := c.ScheduleClient().Create(ctx, client.ScheduleOptions{ID: id, Spec: spec, Action: action})
+	if !errors.Is(err, temporal.ErrScheduleAlreadyRunning) {
+		return err
+	}
+	return c.ScheduleClient().GetHandle(ctx, id).Update(ctx, client.ScheduleUpdateOptions{
+		DoUpdate: func(u client.ScheduleUpdateInput) (*client.ScheduleUpdate, error) {
+			s := u.Description.Schedule
+			s.Spec, s.Action = &spec, action
+			return &client.ScheduleUpdate{Schedule: &s}, nil
+		},
+	})
+}
