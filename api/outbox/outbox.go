@@ -7,7 +7,7 @@
 // any transaction and within the adapter's timeout. A failed delivery (or a process that died before
 // delivering) is retried by DeliverPending, which the outbox-sweep schedule runs; the sweep also
 // purges messages older than the retention. In production the outbox never stores one-time codes and
-// forgets a message's text once it is delivered.
+// forgets a message's text once it is delivered or given up.
 package outbox
 
 import (
@@ -75,7 +75,8 @@ type Outbox struct {
 	db    *pgxpool.Pool
 	email Adapter
 	sms   Adapter
-	// redact (production): store no codes or template data, and blank the text once delivered.
+	// redact (production): store no codes or template data, and blank the text once delivered or
+	// given up.
 	redact bool
 }
 
@@ -174,7 +175,7 @@ func (o *Outbox) deliver(ctx context.Context, m *Message) error {
 	defer cancel()
 	if err != nil {
 		m.Error = fmt.Sprintf("deliver %s via %s: %v", m.MessageType, m.Adapter, err)
-		_, err = o.db.Exec(ctx, queries.Get("MarkFailed"), m.ID, m.Error)
+		_, err = o.db.Exec(ctx, queries.Get("MarkFailed"), m.ID, m.Error, o.redact)
 		return err
 	}
 	if _, err := o.db.Exec(ctx, queries.Get("MarkDelivered"), m.ID, o.redact); err != nil {

@@ -3,6 +3,7 @@ package outbox_test
 import (
 	"context"
 	"encoding/json"
+	"net"
 	"strings"
 	"sync"
 	"testing"
@@ -176,4 +177,37 @@ func TestProductionOutboxKeepsNoCodeOnceDelivered(t *testing.T) {
 	r = read(dev)
 	require.Equal(t, code, r.Code)
 	require.Contains(t, r.Body, code)
+}
+
+// In production a message whose last attempt fails keeps no text either. Not parallel: its sweep
+// would take the other tests' pending messages.
+func TestProductionOutboxForgetsAGivenUpMessage(t *testing.T) {
+	ctx := context.Background()
+	dir := tenantstest.Open(t).Directory()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	require.NoError(t, ln.Close()) // nothing listens there: every delivery fails at once
+	prod := smtpConfig(t, ln.Addr().String())
+	prod.Env = "production"
+	o := outbox.New(dir, prod)
+	to := recipient("given-up")
+	m, err := o.Send(ctx, exportMail(t, to))
+	require.NoError(t, err)
+	require.NotEmpty(t, m.Error)
+	var body string
+	require.NoError(t, dir.QueryRow(ctx, `SELECT body FROM outbox_messages WHERE id = $1`, m.ID).Scan(&body))
+	require.NotEmpty(t, body, "kept for the retries")
+
+	_, err = dir.Exec(ctx, `UPDATE outbox_messages SET attempts = $2 - 1, next_attempt_at = now() WHERE id = $1`, m.ID, outbox.MaxAttempts)
+	require.NoError(t, err)
+	_, err = o.DeliverPending(ctx, 100)
+	require.NoError(t, err)
+	var html string
+	var attempts int
+	var next *time.Time
+	require.NoError(t, dir.QueryRow(ctx, `SELECT body, html, attempts, next_attempt_at FROM outbox_messages WHERE id = $1`, m.ID).Scan(&body, &html, &attempts, &next))
+	require.Equal(t, outbox.MaxAttempts, attempts)
+	require.Nil(t, next, "given up")
+	require.Empty(t, body)
+	require.Empty(t, html)
 }

@@ -90,3 +90,35 @@ func TestSweepScheduleIsCreatedOnceAndUpdated(t *testing.T) {
 	require.NoError(t, converter.GetDefaultDataConverter().FromPayload(action.Args[0].(*commonpb.Payload), &in))
 	require.Equal(t, 48*time.Hour, in.Retention)
 }
+
+// The stack's worker ensured the schedule at start, with the configured retention, and runs it.
+func TestWorkerEnsuresTheSweepSchedule(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	cfg := tenantstest.Config(t)
+	c, err := client.Dial(client.Options{HostPort: cfg.TemporalAddr, Namespace: cfg.TemporalNS})
+	require.NoError(t, err)
+	defer c.Close()
+	var desc *client.ScheduleDescription
+	require.Eventually(t, func() bool {
+		desc, err = c.ScheduleClient().GetHandle(ctx, outboxsweep.ScheduleID).Describe(ctx)
+		return err == nil
+	}, 30*time.Second, 200*time.Millisecond)
+	action := desc.Schedule.Action.(*client.ScheduleWorkflowAction)
+	require.Equal(t, outboxsweep.TaskQueue, action.TaskQueue)
+	var in outboxsweep.Input
+	require.NoError(t, converter.GetDefaultDataConverter().FromPayload(action.Args[0].(*commonpb.Payload), &in))
+	require.Equal(t, cfg.OutboxRetention, in.Retention)
+
+	// And the worker runs it.
+	h := c.ScheduleClient().GetHandle(ctx, outboxsweep.ScheduleID)
+	require.NoError(t, h.Trigger(ctx, client.ScheduleTriggerOptions{}))
+	require.Eventually(t, func() bool {
+		desc, err = h.Describe(ctx)
+		return err == nil && len(desc.Info.RecentActions) > 0
+	}, 30*time.Second, 200*time.Millisecond)
+	run := desc.Info.RecentActions[len(desc.Info.RecentActions)-1].StartWorkflowResult
+	wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	require.NoError(t, c.GetWorkflow(wctx, run.WorkflowID, run.FirstExecutionRunID).Get(wctx, nil))
+}

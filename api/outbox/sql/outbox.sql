@@ -16,7 +16,12 @@ SET delivered_at = now(), next_attempt_at = NULL, error = '',
 WHERE id = $1;
 
 -- name: MarkFailed
-UPDATE outbox_messages SET error = $2 WHERE id = $1;
+-- With $3 (production) a message given up (its last attempt failed) forgets its text as well.
+UPDATE outbox_messages
+SET error = $2,
+    body = CASE WHEN $3 AND next_attempt_at IS NULL THEN '' ELSE body END,
+    html = CASE WHEN $3 AND next_attempt_at IS NULL THEN '' ELSE html END
+WHERE id = $1;
 
 -- name: ClaimPending
 -- Takes the next message due for a retry, among those recorded for this process's adapters ($2),
