@@ -116,17 +116,7 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 	plans := subscription.NewHandler(d.Tenants, d.Temporal)
 	console := staff.NewHandler(d.Tenants.Directory(), docs, orgs, keto, onboard, plans)
 	console.Routes(g.public.Group("/staff/api", csrf.Require(), az.Authenticate()))
-	r.GET("/readyz", health.Readyz(readinessChecks(d), 3*time.Second, func(c *gin.Context) bool {
-		if health.Local(c.Request) {
-			return true
-		}
-		u, err := sessions.FromCookie(c.Request.Context(), c.GetHeader("Cookie"))
-		if err != nil {
-			return false
-		}
-		ok, err := console.IsStaff(c.Request.Context(), u.ID)
-		return err == nil && ok
-	}))
+	r.GET("/readyz", health.Readyz(readinessChecks(d), 3*time.Second, staffOrLocal(sessions, console)))
 
 	campaigns := campaign.NewService(d.Tenants)
 	campaigns.LimitsOverride = campaign.GatewayLimits(func(currency string) (gateway.LimitsSource, error) { return mpAccounts.For(currency) }, d.Log)
@@ -192,6 +182,21 @@ func readinessChecks(d Deps) []health.Check {
 		checks = append(checks, health.Check{Name: "shard_" + strings.ToLower(country), Probe: probe})
 	}
 	return checks
+}
+
+// staffOrLocal lets staff and probes on the machine itself see /readyz's checks.
+func staffOrLocal(sessions *identity.Sessions, console *staff.Handler) func(*gin.Context) bool {
+	return func(c *gin.Context) bool {
+		if health.Local(c.Request) {
+			return true
+		}
+		u, err := sessions.FromCookie(c.Request.Context(), c.GetHeader("Cookie"))
+		if err != nil {
+			return false
+		}
+		ok, err := console.IsStaff(c.Request.Context(), u.ID)
+		return err == nil && ok
+	}
 }
 
 // kratosProxy puts Kratos's public API on Aporta's origin so its session cookie is first-party.

@@ -43,6 +43,7 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
+	cfg.DB.StatementTimeout = 0 // one statement inserts a batch of hundreds of thousands of rows
 	t, err := tenants.Open(ctx, cfg.DirectoryDSN, cfg.ShardDSNs, cfg.DB)
 	if err != nil {
 		log.Fatal(err)

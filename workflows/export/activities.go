@@ -128,11 +128,21 @@ func (a *Activities) DeleteOldLeads(ctx context.Context, before time.Time) (int6
 		if err != nil {
 			return total, err
 		}
-		tag, err := pool.Exec(ctx, queries.Get("DeleteOldLeads"), before)
+		// A shard's first cleanup after a long pause can delete many rows: longer than the pools'
+		// statement timeout allows, within the activity's own.
+		var deleted int64
+		err = pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+			if _, err := tx.Exec(ctx, "SET LOCAL statement_timeout = '25min'"); err != nil {
+				return err
+			}
+			tag, err := tx.Exec(ctx, queries.Get("DeleteOldLeads"), before)
+			deleted = tag.RowsAffected()
+			return err
+		})
 		if err != nil {
 			return total, fmt.Errorf("%s: %w", country, err)
 		}
-		total += tag.RowsAffected()
+		total += deleted
 	}
 	return total, nil
 }
