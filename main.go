@@ -42,9 +42,17 @@ func run(ctx context.Context, command string) error {
 	if err != nil {
 		return err
 	}
+	switch command {
+	case "seed": // demo logins with known passwords
+		if err := cfg.DevOnly("aporta seed"); err != nil {
+			return err
+		}
+	case "migrate": // a migration may rebuild a large index: no per-statement limit
+		cfg.DB.StatementTimeout = 0
+	}
 	log := newLogger(cfg.LogLevel)
 	slog.SetDefault(log)
-	t, err := tenants.Open(ctx, cfg.DirectoryDSN, cfg.ShardDSNs)
+	t, err := tenants.Open(ctx, cfg.DirectoryDSN, cfg.ShardDSNs, cfg.DB)
 	if err != nil {
 		return err
 	}

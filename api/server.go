@@ -65,10 +65,10 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 	r.HandleMethodNotAllowed = true
 	csrf := middleware.NewCSRF(d.Config.Secret, strings.HasPrefix(d.Config.PublicURL, "https://"))
 
-	r.Use(middleware.RequestID(), middleware.AccessLog(d.Log), middleware.Recovery(), middleware.Locale())
+	r.Use(middleware.RequestID(), middleware.AccessLog(d.Log), middleware.Recovery(), middleware.Locale(),
+		middleware.SecurityHeaders(d.Config.GatewayPublicURL, d.Config.Env == "production"))
 
 	r.GET("/healthz", health.Healthz)
-	r.GET("/readyz", health.Readyz(readinessChecks(d), 3*time.Second))
 
 	kratos, err := kratosProxy(d.Config.KratosPublic)
 	if err != nil {
@@ -78,7 +78,8 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 
 	hc := &http.Client{Timeout: 5 * time.Second}
 	keto := identity.NewKeto(d.Config.KetoRead, d.Config.KetoWrite, hc)
-	az := authz.New(identity.NewSessions(d.Config.KratosPublic, hc), keto, d.Tenants)
+	sessions := identity.NewSessions(d.Config.KratosPublic, hc)
+	az := authz.New(sessions, keto, d.Tenants)
 	g := groups{
 		public: r.Group("/", middleware.BodyLimit(d.Config.MaxBodyBytes)),
 	}
@@ -112,8 +113,10 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 	organization.NewHandler(orgs).Routes(g.manage, settings,
 		uploads("/manage", middleware.UploadLimit(organization.MaxLogoBytes+1<<20, "invalid_logo")), az)
 	tour.NewHandler(d.Tenants).Routes(g.manage, az)
-	staff.NewHandler(d.Tenants.Directory(), docs, orgs, keto, onboard).
-		Routes(g.public.Group("/staff/api", csrf.Require(), az.Authenticate()))
+	plans := subscription.NewHandler(d.Tenants, d.Temporal)
+	console := staff.NewHandler(d.Tenants.Directory(), docs, orgs, keto, onboard, plans)
+	console.Routes(g.public.Group("/staff/api", csrf.Require(), az.Authenticate()))
+	r.GET("/readyz", health.Readyz(readinessChecks(d), 3*time.Second, staffOrLocal(sessions, console)))
 
 	campaigns := campaign.NewService(d.Tenants)
 	campaigns.LimitsOverride = campaign.GatewayLimits(func(currency string) (gateway.LimitsSource, error) { return mpAccounts.For(currency) }, d.Log)
@@ -129,13 +132,18 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 		Tokenizer: donation.Tokenizer{Name: "mercadopago", TokenizerURL: d.Config.GatewayPublicURL, PublicKey: d.Config.GatewayPublicKey}}).
 		Mount(g.manage, az.Require)
 	dashboard.NewHandler(d.Tenants).Routes(g.manage, az)
-	subscription.NewHandler(d.Tenants, d.Temporal).Routes(g.manage, az)
+	plans.Routes(g.manage, az)
 	export.NewHandler(d.Temporal, bucket, d.Config.Secret).Routes(g.public, g.manage, az)
 
 	app := spa.New(web.Dist(), csrf.Token)
 	// POST /d/:slug is the donation API; its GET is the form's page (without this, Gin answers 405).
 	g.public.Match([]string{http.MethodGet, http.MethodHead}, "/d/:slug", app.Serve)
 	r.NoRoute(func(c *gin.Context) {
+		// The dev tools (the mailbox page and its outbox API) do not exist outside dev and test.
+		if !d.Config.IsDev() && strings.HasPrefix(c.Request.URL.Path, "/dev/") {
+			apierror.Abort(c, apierror.NotFound())
+			return
+		}
 		for _, p := range apiPrefixes {
 			if strings.HasPrefix(c.Request.URL.Path, p) {
 				apierror.Abort(c, apierror.NotFound())
@@ -174,6 +182,21 @@ func readinessChecks(d Deps) []health.Check {
 		checks = append(checks, health.Check{Name: "shard_" + strings.ToLower(country), Probe: probe})
 	}
 	return checks
+}
+
+// staffOrLocal lets staff and probes on the machine itself see /readyz's checks.
+func staffOrLocal(sessions *identity.Sessions, console *staff.Handler) func(*gin.Context) bool {
+	return func(c *gin.Context) bool {
+		if health.Local(c.Request) {
+			return true
+		}
+		u, err := sessions.FromCookie(c.Request.Context(), c.GetHeader("Cookie"))
+		if err != nil {
+			return false
+		}
+		ok, err := console.IsStaff(c.Request.Context(), u.ID)
+		return err == nil && ok
+	}
 }
 
 // kratosProxy puts Kratos's public API on Aporta's origin so its session cookie is first-party.

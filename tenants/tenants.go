@@ -7,11 +7,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"sync"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/aporta/aporta/api/config"
 )
 
 // ErrUnknownOrganization is returned for an organisation id the directory does not know.
@@ -28,16 +32,16 @@ type Tenants struct {
 	countries sync.Map // uuid.UUID → string
 }
 
-// Open creates the pools. pgxpool connects lazily, so a shard that is down fails its requests and
-// /readyz, not start-up.
-func Open(ctx context.Context, directoryDSN string, shardDSNs map[string]string) (*Tenants, error) {
+// Open creates the pools, bounded by db. pgxpool connects lazily, so a shard that is down fails its
+// requests and /readyz, not start-up.
+func Open(ctx context.Context, directoryDSN string, shardDSNs map[string]string, db config.DBConfig) (*Tenants, error) {
 	t := &Tenants{shards: map[string]*pgxpool.Pool{}}
 	var err error
-	if t.directory, err = newPool(ctx, directoryDSN); err != nil {
+	if t.directory, err = newPool(ctx, directoryDSN, db); err != nil {
 		return nil, fmt.Errorf("directory: %w", err)
 	}
 	for country, dsn := range shardDSNs {
-		if t.shards[country], err = newPool(ctx, dsn); err != nil {
+		if t.shards[country], err = newPool(ctx, dsn, db); err != nil {
 			t.Close()
 			return nil, fmt.Errorf("shard %s: %w", country, err)
 		}
@@ -45,12 +49,28 @@ func Open(ctx context.Context, directoryDSN string, shardDSNs map[string]string)
 	return t, nil
 }
 
-func newPool(ctx context.Context, dsn string) (*pgxpool.Pool, error) {
+func newPool(ctx context.Context, dsn string, db config.DBConfig) (*pgxpool.Pool, error) {
 	cfg, err := pgxpool.ParseConfig(dsn)
 	if err != nil {
 		return nil, err
 	}
 	cfg.ConnConfig.RuntimeParams["application_name"] = "aporta"
+	if db.MaxConns > 0 {
+		cfg.MaxConns = db.MaxConns
+	}
+	if db.ConnectTimeout > 0 {
+		cfg.ConnConfig.ConnectTimeout = db.ConnectTimeout
+	}
+	// Server-side limits, set at connection start so every statement and transaction carries them.
+	// Zero leaves the server's setting (migrations run without a statement limit).
+	for param, d := range map[string]time.Duration{
+		"statement_timeout":                   db.StatementTimeout,
+		"idle_in_transaction_session_timeout": db.IdleInTxTimeout,
+	} {
+		if d > 0 {
+			cfg.ConnConfig.RuntimeParams[param] = strconv.FormatInt(d.Milliseconds(), 10)
+		}
+	}
 	return pgxpool.NewWithConfig(ctx, cfg)
 }
 
@@ -138,4 +158,17 @@ func (s Scope) Exec(ctx context.Context, sql string, args ...any) error {
 // Tx runs fn in a transaction on the organisation's shard, committing when fn returns nil.
 func (s Scope) Tx(ctx context.Context, fn func(pgx.Tx) error) error {
 	return pgx.BeginFunc(ctx, s.pool, fn)
+}
+
+// ReadSnapshot runs fn in a REPEATABLE READ READ ONLY transaction on a connection of its own, outside
+// the pool: a long read (an export streamed to object storage) sees one consistent snapshot without
+// holding one of the pool's connections for minutes. The connection has the pool's settings
+// (timeouts included: read in batches, so each statement stays short) and is closed afterwards.
+func (s Scope) ReadSnapshot(ctx context.Context, fn func(pgx.Tx) error) error {
+	conn, err := pgx.ConnectConfig(ctx, s.pool.Config().ConnConfig.Copy())
+	if err != nil {
+		return err
+	}
+	defer conn.Close(context.WithoutCancel(ctx))
+	return pgx.BeginTxFunc(ctx, conn, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, fn)
 }

@@ -57,12 +57,23 @@ type Config struct {
 	// outbox keeps messages (the outbox-sweep schedule purges older ones).
 	SMTPTimeout     time.Duration
 	OutboxRetention time.Duration
+
+	DB DBConfig
+}
+
+// DBConfig bounds every PostgreSQL pool (the directory and each shard), so a slow query, an
+// abandoned transaction or a burst of requests cannot hold every connection.
+type DBConfig struct {
+	MaxConns         int32         // per pool
+	StatementTimeout time.Duration // server-side cap on one statement
+	IdleInTxTimeout  time.Duration // a transaction left idle this long is ended by the server
+	ConnectTimeout   time.Duration
 }
 
 // FromEnv reads and validates the configuration.
 func FromEnv() (*Config, error) {
 	c := &Config{
-		Env:              get("APORTA_ENV", "dev"),
+		Env:              os.Getenv("APORTA_ENV"), // required: no default, so production never starts as dev
 		HTTPAddr:         get("APORTA_HTTP_ADDR", ":8080"),
 		PublicURL:        strings.TrimRight(get("APORTA_PUBLIC_URL", "http://localhost:8080"), "/"),
 		DirectoryDSN:     os.Getenv("APORTA_DIRECTORY_DSN"),
@@ -104,7 +115,42 @@ func FromEnv() (*Config, error) {
 	if c.ShardDSNs, err = parseShards(os.Getenv("APORTA_SHARD_DSNS")); err != nil {
 		return nil, err
 	}
+	if c.DB, err = dbFromEnv(); err != nil {
+		return nil, err
+	}
 	return c, c.validate()
+}
+
+func dbFromEnv() (DBConfig, error) {
+	var db DBConfig
+	n, err := strconv.ParseInt(get("APORTA_DB_MAX_CONNS", "16"), 10, 32)
+	if err != nil || n < 1 {
+		return db, fmt.Errorf("APORTA_DB_MAX_CONNS must be a positive number, got %q", os.Getenv("APORTA_DB_MAX_CONNS"))
+	}
+	db.MaxConns = int32(n)
+	for _, d := range []struct {
+		key, def string
+		to       *time.Duration
+	}{
+		{"APORTA_DB_STATEMENT_TIMEOUT", "30s", &db.StatementTimeout},
+		{"APORTA_DB_IDLE_IN_TX_TIMEOUT", "60s", &db.IdleInTxTimeout},
+		{"APORTA_DB_CONNECT_TIMEOUT", "5s", &db.ConnectTimeout},
+	} {
+		v, err := time.ParseDuration(get(d.key, d.def))
+		if err != nil || v <= 0 {
+			return db, fmt.Errorf("%s must be a positive duration such as %s", d.key, d.def)
+		}
+		*d.to = v
+	}
+	return db, nil
+}
+
+// DevOnly refuses, in production, a command that writes demo or benchmark data.
+func (c *Config) DevOnly(command string) error {
+	if !c.IsDev() {
+		return fmt.Errorf("%s runs only with APORTA_ENV=dev or test, not %s", command, c.Env)
+	}
+	return nil
 }
 
 // IsDev reports whether dev-only tools (the mailbox, the outbox API) may be mounted.
@@ -114,6 +160,8 @@ func (c *Config) validate() error {
 	var errs []error
 	switch c.Env {
 	case "dev", "test", "production":
+	case "":
+		errs = append(errs, errors.New("APORTA_ENV is required: dev, test or production"))
 	default:
 		errs = append(errs, fmt.Errorf("APORTA_ENV must be dev, test or production, got %q", c.Env))
 	}
@@ -150,7 +198,55 @@ func (c *Config) validate() error {
 	if c.GatewayPublicURL == "" {
 		c.GatewayPublicURL = c.GatewayURL
 	}
+	if c.Env == "production" {
+		errs = append(errs, c.validateProduction()...)
+	}
 	return errors.Join(errs...)
+}
+
+// validateProduction refuses the dev and sandbox stand-ins, so a production process cannot start
+// half-configured: plain-http links, the sandbox gateway, messages kept in the outbox, a weak secret.
+func (c *Config) validateProduction() []error {
+	var errs []error
+	for _, u := range []struct{ key, value string }{
+		{"APORTA_PUBLIC_URL", c.PublicURL},
+		{"APORTA_GATEWAY_URL", c.GatewayURL}, // the default is the local sandbox
+		{"APORTA_GATEWAY_PUBLIC_URL", c.GatewayPublicURL},
+	} {
+		if p, err := url.Parse(u.value); err != nil || p.Scheme != "https" || p.Host == "" {
+			errs = append(errs, fmt.Errorf("%s must be an https URL in production", u.key))
+		}
+	}
+	// MercadoPago's test credentials start with TEST-, as the sandbox's defaults do.
+	if strings.HasPrefix(c.GatewayToken, "TEST-") {
+		errs = append(errs, errors.New("APORTA_GATEWAY_TOKEN must be the gateway's production access token"))
+	}
+	if strings.HasPrefix(c.GatewayPublicKey, "TEST-") {
+		errs = append(errs, errors.New("APORTA_GATEWAY_PUBLIC_KEY must be the gateway's production public key"))
+	}
+	if c.MailAdapter == "outbox" {
+		errs = append(errs, errors.New("APORTA_MAIL_ADAPTER must be a real adapter (smtp) in production"))
+	}
+	if c.SMSAdapter == "outbox" {
+		errs = append(errs, errors.New("APORTA_SMS_ADAPTER must be a real adapter (http) in production"))
+	}
+	if weakSecret(c.Secret) {
+		errs = append(errs, errors.New("APORTA_SECRET looks like a placeholder: use at least 32 random bytes"))
+	}
+	if len(c.CourierSecret) < 16 || c.CourierSecret == string(c.Secret) {
+		errs = append(errs, errors.New("APORTA_COURIER_SECRET must be at least 16 bytes and differ from APORTA_SECRET"))
+	}
+	return errs
+}
+
+// weakSecret reports a secret with little variety (a repeated word, "changeme…", a counting
+// pattern): 32 random bytes, or 32 characters of base64, use far more than 20 distinct values.
+func weakSecret(s []byte) bool {
+	seen := map[byte]bool{}
+	for _, b := range s {
+		seen[b] = true
+	}
+	return len(seen) < 20
 }
 
 // parseShards reads "AR=postgres://…,BR=postgres://…". A DSN containing a comma is not supported;

@@ -361,8 +361,9 @@ func (s *Service) requirement(ctx context.Context, scope tenants.Scope, docType 
 }
 
 // Add validates and stores a file. A refused file leaves nothing behind: it is checked before
-// anything is written, and the row commits only after the object is stored (a failed commit
-// deletes the object).
+// anything is written. The object is uploaded outside any transaction (an upload takes as long as
+// the storage does; a transaction holding the document's lock must not), then the row is written
+// under the lock with the checks made again; a failed write deletes the object.
 func (s *Service) Add(ctx context.Context, scope tenants.Scope, up Upload) (uuid.UUID, error) {
 	if err := s.requirement(ctx, scope, up.DocumentType); err != nil {
 		return uuid.Nil, err
@@ -377,42 +378,51 @@ func (s *Service) Add(ctx context.Context, scope tenants.Scope, up Upload) (uuid
 	if _, err := up.File.Seek(0, io.SeekStart); err != nil {
 		return uuid.Nil, err
 	}
+	// Refuse early what the locked check would refuse, so a locked document costs no upload.
+	if err := canAdd(ctx, scope, scope.OrgID, up.DocumentType); err != nil {
+		return uuid.Nil, err
+	}
 	id := uuid.New()
 	key := fmt.Sprintf("organizations/%s/documents/%s/%s%s", scope.OrgID, up.DocumentType, id, extensionOf(kind))
-	stored := false
+	opts := &blob.WriterOptions{ContentType: ContentTypes[kind], ContentDisposition: "attachment"}
+	if err := s.bucket.Upload(ctx, key, io.LimitReader(up.File, MaxFileBytes), opts); err != nil {
+		return uuid.Nil, fmt.Errorf("store file: %w", err)
+	}
 	err := scope.Tx(ctx, func(tx pgx.Tx) error {
-		var status string
-		if err := tx.QueryRow(ctx, queries.Get("LockDocument"), scope.OrgID, up.DocumentType).Scan(&status); err != nil {
+		if err := canAdd(ctx, tx, scope.OrgID, up.DocumentType); err != nil {
 			return err
 		}
-		if status == StatusReadyForReview || status == StatusApproved {
-			return apierror.New(http.StatusConflict, "document_locked")
-		}
-		var n int
-		if err := tx.QueryRow(ctx, queries.Get("CountActiveAttachments"), scope.OrgID, up.DocumentType).Scan(&n); err != nil {
-			return err
-		}
-		if n >= MaxFilesPerType {
-			return apierror.New(http.StatusConflict, "too_many_files", MaxFilesPerType)
-		}
-		if _, err := tx.Exec(ctx, queries.Get("InsertAttachment"), scope.OrgID, id, up.DocumentType, key,
-			cleanFilename(up.Filename), ContentTypes[kind], up.Size); err != nil {
-			return err
-		}
-		opts := &blob.WriterOptions{ContentType: ContentTypes[kind], ContentDisposition: "attachment"}
-		if err := s.bucket.Upload(ctx, key, io.LimitReader(up.File, MaxFileBytes), opts); err != nil {
-			return fmt.Errorf("store file: %w", err)
-		}
-		stored = true
-		return nil
+		_, err := tx.Exec(ctx, queries.Get("InsertAttachment"), scope.OrgID, id, up.DocumentType, key,
+			cleanFilename(up.Filename), ContentTypes[kind], up.Size)
+		return err
 	})
 	if err != nil {
-		if stored {
-			s.deleteBlob(ctx, key)
-		}
+		s.deleteBlob(ctx, key)
 		return uuid.Nil, err
 	}
 	return id, nil
+}
+
+// canAdd refuses a file for a document sent for review or approved, or one with its files at the
+// limit. In a transaction, the document's row stays locked until it commits.
+func canAdd(ctx context.Context, q interface {
+	QueryRow(context.Context, string, ...any) pgx.Row
+}, orgID uuid.UUID, docType string) error {
+	var status string
+	if err := q.QueryRow(ctx, queries.Get("LockDocument"), orgID, docType).Scan(&status); err != nil {
+		return err
+	}
+	if status == StatusReadyForReview || status == StatusApproved {
+		return apierror.New(http.StatusConflict, "document_locked")
+	}
+	var n int
+	if err := q.QueryRow(ctx, queries.Get("CountActiveAttachments"), orgID, docType).Scan(&n); err != nil {
+		return err
+	}
+	if n >= MaxFilesPerType {
+		return apierror.New(http.StatusConflict, "too_many_files", MaxFilesPerType)
+	}
+	return nil
 }
 
 func extensionOf(kind string) string {

@@ -2,15 +2,19 @@ package donation
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/temporal"
 
 	"github.com/aporta/aporta/api/campaign"
 	"github.com/aporta/aporta/api/gateway"
 	"github.com/aporta/aporta/api/i18n"
+	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/workflows/firstcharge"
 )
 
@@ -35,15 +39,19 @@ func (s FirstChargeStarter) GuardFirstCharge(ctx context.Context, orgID, donatio
 // the thank-you e-mail. It reports whether the first charge is settled. On the final check a
 // charge the gateway never received is recorded as cancelled and the donation as rejected.
 func (s *Service) SettleFirstCharge(ctx context.Context, req firstcharge.SettleRequest) (bool, error) {
+	// Input that cannot become valid by retrying fails the activity at once.
 	orgID, err := uuid.Parse(req.OrganizationID)
 	if err != nil {
-		return false, err
+		return false, temporal.NewNonRetryableApplicationError("organization id", "invalid_input", err)
 	}
 	donationID, err := uuid.Parse(req.DonationID)
 	if err != nil {
-		return false, err
+		return false, temporal.NewNonRetryableApplicationError("donation id", "invalid_input", err)
 	}
 	scope, err := s.tenants.ForOrganization(ctx, orgID)
+	if errors.Is(err, tenants.ErrUnknownOrganization) {
+		return false, temporal.NewNonRetryableApplicationError("unknown organization", "not_found", err)
+	}
 	if err != nil {
 		return false, err
 	}
@@ -54,6 +62,9 @@ func (s *Service) SettleFirstCharge(ctx context.Context, req firstcharge.SettleR
 	if err := scope.QueryRow(ctx, queries.Get("FirstChargeToSettle"), orgID, donationID).Scan(&d.id, &d.status, &d.recurrence,
 		&d.amount, &d.currency, &day, &d.donorID, &d.firstName, &d.campaignID, &d.pmID, &d.idemKey, &email,
 		&cp.Title, &cp.Slug, &cp.Thanks.Instant, &cp.Thanks.EmailSubject, &cp.Thanks.Email, &country, &timezone); err != nil {
+		if errors.Is(err, pgx.ErrNoRows) {
+			return false, temporal.NewNonRetryableApplicationError("donation not found", "not_found", err)
+		}
 		return false, fmt.Errorf("donation %s: %w", donationID, err)
 	}
 	d.setCollectDay(day)

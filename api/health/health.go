@@ -4,6 +4,7 @@ package health
 import (
 	"context"
 	"fmt"
+	"net"
 	"net/http"
 	"sort"
 	"sync"
@@ -28,7 +29,9 @@ type result struct {
 func Healthz(c *gin.Context) { c.JSON(http.StatusOK, gin.H{"status": "ok"}) }
 
 // Readyz probes every dependency in parallel, each within timeout, and answers 503 when any is down.
-func Readyz(checks []Check, timeout time.Duration) gin.HandlerFunc {
+// Only a request details allows (staff, or a probe on the machine itself) sees each check and its
+// error: they name the internal hosts and ports.
+func Readyz(checks []Check, timeout time.Duration, details func(*gin.Context) bool) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		ctx, cancel := context.WithTimeout(c.Request.Context(), timeout)
 		defer cancel()
@@ -53,8 +56,24 @@ func Readyz(checks []Check, timeout time.Duration) gin.HandlerFunc {
 				status, code = "degraded", http.StatusServiceUnavailable
 			}
 		}
+		if !details(c) {
+			c.JSON(code, gin.H{"status": status})
+			return
+		}
 		c.JSON(code, gin.H{"status": status, "checks": results})
 	}
+}
+
+// Local reports a request made on this machine straight to the server: from a loopback address and
+// through no proxy (a proxy on the same machine forwards other people's requests).
+func Local(r *http.Request) bool {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return false
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback() &&
+		r.Header.Get("X-Forwarded-For") == "" && r.Header.Get("X-Real-Ip") == "" && r.Header.Get("Forwarded") == ""
 }
 
 // HTTP probes a health URL that answers 200 when ready (Kratos and Keto's /health/ready).

@@ -1,7 +1,7 @@
 // Package staff is the verification console's API (/staff/api): product staff (Keto Staff
 // verify_organizations) list organisations waiting for review across every country, open one,
-// view its files, approve or reject each document, and enable the account. Every action is kept in
-// the directory's audit log and shown with the organisation.
+// view its files, approve or reject each document, enable the account and grant a plan paid outside
+// the product. Every action is kept in the directory's audit log and shown with the organisation.
 package staff
 
 import (
@@ -43,6 +43,7 @@ const (
 	ActionReject  = "reject_document"
 	ActionEnable  = "enable_account"
 	ActionView    = "view_attachment"
+	ActionPlan    = "grant_plan"
 )
 
 // MaxReason caps a rejection reason.
@@ -59,6 +60,12 @@ type Onboarding interface {
 	Enable(ctx context.Context, orgID uuid.UUID) error
 }
 
+// Plans applies a plan to an organisation (the subscription workflow). Organisations cannot set
+// their own plan; besides billing, only this staff action changes it.
+type Plans interface {
+	Grant(ctx context.Context, orgID uuid.UUID, planCode string) error
+}
+
 // Handler serves /staff/api.
 type Handler struct {
 	directory  *pgxpool.Pool
@@ -66,19 +73,20 @@ type Handler struct {
 	orgs       *organization.Service
 	keto       PermissionChecker
 	onboarding Onboarding
+	plans      Plans
 	now        func() time.Time
 }
 
 // NewHandler builds the handler.
-func NewHandler(directory *pgxpool.Pool, d *document.Service, o *organization.Service, k PermissionChecker, ob Onboarding) *Handler {
-	return &Handler{directory: directory, docs: d, orgs: o, keto: k, onboarding: ob, now: time.Now}
+func NewHandler(directory *pgxpool.Pool, d *document.Service, o *organization.Service, k PermissionChecker, ob Onboarding, p Plans) *Handler {
+	return &Handler{directory: directory, docs: d, orgs: o, keto: k, onboarding: ob, plans: p, now: time.Now}
 }
 
 // RequireStaff lets only Keto Staff members with verify_organizations through (403 otherwise).
 // Authenticate must run first.
 func (h *Handler) RequireStaff() gin.HandlerFunc {
 	return func(c *gin.Context) {
-		ok, err := h.keto.Check(c.Request.Context(), identity.NamespaceStaff, identity.StaffObject, PermitVerify, authz.User(c).ID.String())
+		ok, err := h.IsStaff(c.Request.Context(), authz.User(c).ID)
 		if err != nil {
 			apierror.Abort(c, err)
 			return
@@ -91,6 +99,11 @@ func (h *Handler) RequireStaff() gin.HandlerFunc {
 	}
 }
 
+// IsStaff reports whether the user holds the console's Staff permit.
+func (h *Handler) IsStaff(ctx context.Context, userID uuid.UUID) (bool, error) {
+	return h.keto.Check(ctx, identity.NamespaceStaff, identity.StaffObject, PermitVerify, userID.String())
+}
+
 // Routes mounts the console; group is /staff/api with CSRF and the session.
 func (h *Handler) Routes(group *gin.RouterGroup) {
 	g := group.Group("", h.RequireStaff())
@@ -100,6 +113,7 @@ func (h *Handler) Routes(group *gin.RouterGroup) {
 	g.POST("/organizations/:org/documents/:type/approve", h.Approve)
 	g.POST("/organizations/:org/documents/:type/reject", h.Reject)
 	g.POST("/organizations/:org/enable", h.Enable)
+	g.POST("/organizations/:org/plan", h.GrantPlan)
 }
 
 // Waiting is an organisation in the review queue.
@@ -147,6 +161,7 @@ type AuditEntry struct {
 	DocumentType *string    `json:"document_type"`
 	AttachmentID *uuid.UUID `json:"attachment_id"`
 	Reason       *string    `json:"reason"`
+	PlanCode     *string    `json:"plan_code"`
 	CreatedAt    time.Time  `json:"created_at"`
 }
 
@@ -205,7 +220,7 @@ func (h *Handler) detail(c *gin.Context, scope tenants.Scope) (Detail, error) {
 	}
 	d.AuditLog, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (AuditEntry, error) {
 		var a AuditEntry
-		err := r.Scan(&a.ID, &a.StaffUserID, &a.StaffEmail, &a.Action, &a.DocumentType, &a.AttachmentID, &a.Reason, &a.CreatedAt)
+		err := r.Scan(&a.ID, &a.StaffUserID, &a.StaffEmail, &a.Action, &a.DocumentType, &a.AttachmentID, &a.Reason, &a.PlanCode, &a.CreatedAt)
 		return a, err
 	})
 	return d, err
@@ -235,6 +250,7 @@ type entry struct {
 	documentType *string
 	attachmentID *uuid.UUID
 	reason       *string
+	planCode     *string
 }
 
 func (h *Handler) audit(c *gin.Context, orgID uuid.UUID, e entry) (int64, error) {
@@ -242,7 +258,7 @@ func (h *Handler) audit(c *gin.Context, orgID uuid.UUID, e entry) (int64, error)
 	var id int64
 	var at time.Time
 	err := h.directory.QueryRow(c.Request.Context(), queries.Get("InsertAudit"),
-		u.ID, u.Email, e.action, orgID, e.documentType, e.attachmentID, e.reason).Scan(&id, &at)
+		u.ID, u.Email, e.action, orgID, e.documentType, e.attachmentID, e.reason, e.planCode).Scan(&id, &at)
 	return id, err
 }
 
@@ -360,6 +376,40 @@ func (h *Handler) Enable(c *gin.Context) {
 	h.respond(c, scope)
 }
 
+// GrantPlan is POST /staff/api/organizations/{org}/plan {plan_code, reason}: staff set the plan an
+// organisation paid for outside the product (a bank transfer, an agreement), with the reason kept
+// in the audit log.
+func (h *Handler) GrantPlan(c *gin.Context) {
+	var in struct {
+		PlanCode string `json:"plan_code"`
+		Reason   string `json:"reason"`
+	}
+	if err := request.JSON(c, &in); err != nil {
+		apierror.Abort(c, err)
+		return
+	}
+	reason := strings.TrimSpace(in.Reason)
+	if reason == "" || len([]rune(reason)) > MaxReason {
+		apierror.Abort(c, apierror.Validation(map[string]string{"reason": "staff.plan_reason_required"}))
+		return
+	}
+	scope, err := h.scope(c)
+	if err != nil {
+		apierror.Abort(c, err)
+		return
+	}
+	plan := strings.TrimSpace(in.PlanCode)
+	if err := h.plans.Grant(c.Request.Context(), scope.OrgID, plan); err != nil {
+		apierror.Abort(c, err)
+		return
+	}
+	if _, err := h.audit(c, scope.OrgID, entry{action: ActionPlan, reason: &reason, planCode: &plan}); err != nil {
+		apierror.Abort(c, err)
+		return
+	}
+	h.respond(c, scope)
+}
+
 // waitForStatus polls the organisation's status in its shard until it is want, for at most limit.
 func waitForStatus(ctx context.Context, scope tenants.Scope, want string, limit time.Duration) error {
 	deadline := time.Now().Add(limit)
@@ -388,6 +438,11 @@ func init() {
 			i18n.ES: "Escribe el motivo del rechazo (hasta 500 caracteres); la organización lo verá.",
 			i18n.EN: "Write the reason for the rejection (up to 500 characters); the organisation will see it.",
 			i18n.PT: "Escreva o motivo da rejeição (até 500 caracteres); a organização verá.",
+		},
+		"staff.plan_reason_required": {
+			i18n.ES: "Escribe por qué asignas este plan (hasta 500 caracteres), por ejemplo el pago recibido.",
+			i18n.EN: "Write why you are granting this plan (up to 500 characters), for example the payment received.",
+			i18n.PT: "Escreva por que você atribui este plano (até 500 caracteres), por exemplo o pagamento recebido.",
 		},
 		"documents_not_approved": {
 			i18n.ES: "Aprueba todos los documentos requeridos antes de habilitar la cuenta.",

@@ -1,10 +1,10 @@
 // Package subscription is the plan API of the manage area: the organisation's subscription (plan,
-// trial dates, status, commission) and setting the bought plan, which the organisation's
-// subscription workflow (workflows/subscription) applies through a Temporal update; the call is
-// answered once the workflow stored it.
+// trial dates, status, commission). The organisation only reads it here: a plan changes through a
+// billing event or a staff action (Grant, behind the staff console), never by the organisation's
+// own say-so. The organisation's subscription workflow (workflows/subscription) applies a plan
+// through a Temporal update; Grant returns once the workflow stored it.
 //
 //	GET  /manage/api/subscription        (view)
-//	POST /manage/api/subscription/plan   {plan_code}   (manage_organization)
 package subscription
 
 import (
@@ -15,13 +15,13 @@ import (
 	"time"
 
 	"github.com/gin-gonic/gin"
+	"github.com/google/uuid"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/authz"
 	"github.com/aporta/aporta/api/i18n"
-	"github.com/aporta/aporta/api/request"
 	"github.com/aporta/aporta/tenants"
 	flow "github.com/aporta/aporta/workflows/subscription"
 )
@@ -41,7 +41,6 @@ func NewHandler(t *tenants.Tenants, c client.Client) *Handler {
 // Routes mounts the routes on /manage/api.
 func (h *Handler) Routes(manage *gin.RouterGroup, az *authz.Authz) {
 	manage.GET("/subscription", az.Require(authz.View), h.get)
-	manage.POST("/subscription/plan", az.Require(authz.ManageOrganization), h.setPlan)
 }
 
 // View is the subscription as the API answers it.
@@ -89,55 +88,40 @@ func (h *Handler) get(c *gin.Context) {
 	c.JSON(http.StatusOK, gin.H{"subscription": viewOf(sum)})
 }
 
-func (h *Handler) setPlan(c *gin.Context) {
-	var in struct {
-		PlanCode string `json:"plan_code"`
-	}
-	if err := request.JSON(c, &in); err != nil {
-		apierror.Abort(c, err)
-		return
-	}
-	code := strings.TrimSpace(in.PlanCode)
+// Grant applies a plan to the organisation (the staff console's action; a paid plan is bought
+// through billing, never set by the organisation itself). An unknown code is a validation error.
+func (h *Handler) Grant(ctx context.Context, orgID uuid.UUID, planCode string) error {
+	code := strings.TrimSpace(planCode)
 	if code == "" {
-		apierror.Abort(c, apierror.Validation(map[string]string{"plan_code": "plan_code_required"}))
-		return
+		return apierror.Validation(map[string]string{"plan_code": "plan_code_required"})
 	}
-	s, err := h.scope(c)
+	s, err := h.Tenants.ForOrganization(ctx, orgID)
+	if errors.Is(err, tenants.ErrUnknownOrganization) {
+		return apierror.NotFound()
+	}
 	if err != nil {
-		apierror.Abort(c, err)
-		return
+		return err
 	}
-	ctx := c.Request.Context()
 	ok, err := flow.PlanExists(ctx, s, code)
 	if err != nil {
-		apierror.Abort(c, err)
-		return
+		return err
 	}
 	if !ok || !flow.ValidPlanCode(code) {
-		apierror.Abort(c, apierror.Validation(map[string]string{"plan_code": "unknown_plan"}))
-		return
+		return apierror.Validation(map[string]string{"plan_code": "unknown_plan"})
 	}
 	uctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
 	if _, err := flow.PurchasePlan(uctx, h.Temporal, h.Queue, s.OrgID, code); err != nil {
 		var appErr *temporal.ApplicationError
 		if errors.As(err, &appErr) && appErr.Type() == flow.ErrUnknownPlan {
-			apierror.Abort(c, apierror.Validation(map[string]string{"plan_code": "unknown_plan"}))
-			return
+			return apierror.Validation(map[string]string{"plan_code": "unknown_plan"})
 		}
 		if errors.Is(err, context.DeadlineExceeded) {
-			apierror.Abort(c, &apierror.Error{Status: http.StatusServiceUnavailable, Code: "subscription_busy", Err: err})
-			return
+			return &apierror.Error{Status: http.StatusServiceUnavailable, Code: "subscription_busy", Err: err}
 		}
-		apierror.Abort(c, err)
-		return
+		return err
 	}
-	sum, err := flow.Get(ctx, s)
-	if err != nil {
-		apierror.Abort(c, err)
-		return
-	}
-	c.JSON(http.StatusOK, gin.H{"subscription": viewOf(sum)})
+	return nil
 }
 
 func init() {

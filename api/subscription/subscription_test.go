@@ -12,9 +12,10 @@ import (
 	flow "github.com/aporta/aporta/workflows/subscription"
 )
 
-// The plan API through HTTP with a signed-in administrator: the subscription, a refused plan code,
-// then a bought plan answered after the workflow stored it.
-func TestPlanAPI(t *testing.T) {
+// The plan API through HTTP: the administrator reads the subscription but cannot activate a paid plan
+// without paying (TestOrganisationCannotActivatePlanWithoutPaying); staff grant one, refusing an unknown
+// code or a missing reason, and the workflow applies it.
+func TestOrganisationCannotActivatePlanWithoutPaying(t *testing.T) {
 	t.Parallel()
 	s := apitest.Start(t)
 	// The router sends updates to the production queue; this worker serves it beside the stack's.
@@ -50,23 +51,47 @@ func TestPlanAPI(t *testing.T) {
 	require.Equal(t, "essential_monthly", got.Subscription.EffectivePlanCode)
 	require.NotNil(t, got.Subscription.TrialEndsAt)
 
+	// The organisation cannot give itself a paid plan: the old self-service endpoint is gone, and
+	// the plan stays the trial's.
+	res = admin.JSON(http.MethodPost, "/manage/api/subscription/plan", map[string]string{"plan_code": "professional_yearly"})
+	require.Equal(t, http.StatusNotFound, res.Status, string(res.Body))
+	res = admin.JSON(http.MethodGet, "/manage/api/subscription", nil)
+	res.Decode(t, &got)
+	require.Equal(t, "trial", got.Subscription.Status)
+	require.Equal(t, "essential_monthly", got.Subscription.EffectivePlanCode)
+
+	// Staff grant a plan paid outside the product, with the reason audited.
+	grant := func(c *apitest.Client, body map[string]string, lang string) apitest.Response {
+		return c.JSON(http.MethodPost, "/staff/api/organizations/"+admin.OrgID.String()+"/plan", body, "Accept-Language", lang)
+	}
+	res = grant(admin, map[string]string{"plan_code": "professional_yearly", "reason": "me"}, "en")
+	require.Equal(t, http.StatusForbidden, res.Status, "an organisation administrator is not staff")
+	st := s.NewStaff(t)
 	for _, bad := range []string{"bogus", "original", ""} {
-		res = admin.JSON(http.MethodPost, "/manage/api/subscription/plan", map[string]string{"plan_code": bad})
+		res = grant(st, map[string]string{"plan_code": bad, "reason": "Transfer 123"}, "en")
 		require.Equal(t, http.StatusUnprocessableEntity, res.Status, bad)
 	}
-	res = admin.JSON(http.MethodPost, "/manage/api/subscription/plan", map[string]string{"plan_code": "professional_yearly"},
-		"Accept-Language", "en")
+	res = grant(st, map[string]string{"plan_code": "professional_yearly"}, "pt")
+	require.Equal(t, http.StatusUnprocessableEntity, res.Status)
+	require.Contains(t, res.ErrorMessage()+string(res.Body), "Escreva por que")
+	res = grant(st, map[string]string{"plan_code": "professional_yearly", "reason": "Bank transfer 123"}, "en")
 	require.Equal(t, http.StatusOK, res.Status, string(res.Body))
+	var detail struct {
+		AuditLog []struct {
+			Action   string  `json:"action"`
+			PlanCode *string `json:"plan_code"`
+			Reason   *string `json:"reason"`
+		} `json:"audit_log"`
+	}
+	res.Decode(t, &detail)
+	require.Equal(t, "grant_plan", detail.AuditLog[0].Action)
+	require.Equal(t, "professional_yearly", *detail.AuditLog[0].PlanCode)
+	require.Equal(t, "Bank transfer 123", *detail.AuditLog[0].Reason)
+
+	res = admin.JSON(http.MethodGet, "/manage/api/subscription", nil)
 	res.Decode(t, &got)
 	require.Equal(t, "professional_yearly", got.Subscription.PlanCode)
 	require.Equal(t, "active", got.Subscription.Status)
 	require.True(t, got.Subscription.AcceptingDonations)
 	require.Zero(t, got.Subscription.CommissionBps)
-
-	// Without a session: 401; an unknown field: 400.
-	res = admin.JSON(http.MethodPost, "/manage/api/subscription/plan", map[string]any{"plan_code": "partner_monthly", "x": 1})
-	require.Equal(t, http.StatusBadRequest, res.Status)
-	anon := s.NewUser(t, "nobody")
-	res = anon.JSON(http.MethodPost, "/manage/api/subscription/plan", map[string]string{"plan_code": "partner_monthly"})
-	require.NotEqual(t, http.StatusOK, res.Status)
 }

@@ -37,10 +37,14 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	cfg, err := config.FromEnv()
+	if err == nil {
+		err = cfg.DevOnly("seed-large") // it writes test data straight into the databases
+	}
 	if err != nil {
 		log.Fatal(err)
 	}
-	t, err := tenants.Open(ctx, cfg.DirectoryDSN, cfg.ShardDSNs)
+	cfg.DB.StatementTimeout = 0 // one statement inserts a batch of hundreds of thousands of rows
+	t, err := tenants.Open(ctx, cfg.DirectoryDSN, cfg.ShardDSNs, cfg.DB)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -32,7 +32,7 @@ func Config(t testing.TB) *config.Config {
 func Open(t testing.TB) *tenants.Tenants {
 	t.Helper()
 	cfg := Config(t)
-	tt, err := tenants.Open(context.Background(), cfg.DirectoryDSN, cfg.ShardDSNs)
+	tt, err := tenants.Open(context.Background(), cfg.DirectoryDSN, cfg.ShardDSNs, cfg.DB)
 	if err != nil {
 		t.Fatalf("tenants: %v", err)
 	}

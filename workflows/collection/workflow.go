@@ -126,19 +126,26 @@ type donation struct {
 }
 
 // withActivityOptions sets the options of the bookkeeping activities (loads, row syncs, versions):
-// short, and retried until the database answers. From versionHeartbeat 1 on they also carry a
+// short, and retried while the database is down for up to BookkeepingRetryLimit (a sync or version
+// that gives up is logged, and the next sync writes the whole row again; a load that gives up
+// fails the run, visibly). From versionHeartbeat 1 on they also carry a
 // heartbeat timeout (the activities heartbeat while they run, see keepAlive), so an attempt lost
 // with its worker (killed, OOM, host gone) is retried within seconds instead of after the
 // start-to-close timeout. From version 2 on they run as local activities (see bookkeeping).
 func withActivityOptions(ctx workflow.Context) workflow.Context {
 	retry := &temporal.RetryPolicy{InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: 5 * time.Minute}
-	opts := workflow.ActivityOptions{StartToCloseTimeout: time.Minute, RetryPolicy: retry}
+	opts := workflow.ActivityOptions{StartToCloseTimeout: time.Minute, ScheduleToCloseTimeout: BookkeepingRetryLimit, RetryPolicy: retry}
 	if heartbeats(ctx) {
 		opts.HeartbeatTimeout = ActivityHeartbeatTimeout
 	}
 	ctx = workflow.WithActivityOptions(ctx, opts)
-	return workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{StartToCloseTimeout: time.Minute, RetryPolicy: retry})
+	return workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
+		StartToCloseTimeout: time.Minute, ScheduleToCloseTimeout: BookkeepingRetryLimit, RetryPolicy: retry})
 }
+
+// BookkeepingRetryLimit caps a bookkeeping activity's retries. (A charge has its own cap, a day of
+// read-backs with the same idempotency key: see collect.)
+const BookkeepingRetryLimit = 24 * time.Hour
 
 // ActivityHeartbeatTimeout is how long the server waits without a heartbeat before it retries an
 // activity on another worker. The activities heartbeat every ActivityHeartbeatTimeout/5.

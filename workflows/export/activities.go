@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 	"gocloud.dev/blob"
@@ -22,6 +23,9 @@ import (
 var sqlFS embed.FS
 
 var queries = tenants.MustLoadQueries(sqlFS, "sql")
+
+// exportBatch is how many rows one FETCH reads.
+const exportBatch = 1000
 
 // Activities hold the export workflows' side effects.
 type Activities struct {
@@ -43,14 +47,12 @@ func (a *Activities) BuildLeadsCSV(ctx context.Context, orgID, token string, now
 		return 0, temporal.NewNonRetryableApplicationError("bad token", "BadInput", nil)
 	}
 	s, err := a.Tenants.ForOrganization(ctx, id)
+	if errors.Is(err, tenants.ErrUnknownOrganization) {
+		return 0, temporal.NewNonRetryableApplicationError("unknown organization", "BadInput", err)
+	}
 	if err != nil {
 		return 0, err
 	}
-	rows, err := s.Query(ctx, queries.Get("Leads"), s.OrgID, now.Add(-LeadsWindow))
-	if err != nil {
-		return 0, err
-	}
-	defer rows.Close()
 	wctx, cancel := context.WithCancel(ctx)
 	defer cancel() // an unfinished writer is discarded, never committed
 	w, err := a.Bucket.NewWriter(wctx, ObjectKey(token), &blob.WriterOptions{ContentType: "text/csv; charset=utf-8"})
@@ -62,25 +64,44 @@ func (a *Activities) BuildLeadsCSV(ctx context.Context, orgID, token string, now
 		return 0, err
 	}
 	n := 0
-	for rows.Next() {
-		var l Lead
-		var tz string
-		if err := rows.Scan(&l.Email, &l.FirstName, &l.LastName, &l.Campaign, &l.CreatedAt, &tz); err != nil {
-			return 0, err
+	// One consistent snapshot read through a cursor in batches, on a connection of its own: each
+	// statement stays short (under the statement timeout), and no pool connection waits on the upload.
+	err = s.ReadSnapshot(ctx, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, "DECLARE leads NO SCROLL CURSOR FOR "+queries.Get("Leads"), s.OrgID, now.Add(-LeadsWindow)); err != nil {
+			return err
 		}
-		loc, err := time.LoadLocation(tz)
-		if err != nil {
-			loc = time.UTC
-		}
-		if err := cw.Write(l, loc); err != nil {
-			return 0, err
-		}
-		n++
-		if n%1000 == 0 {
+		for {
+			rows, err := tx.Query(ctx, fmt.Sprintf("FETCH FORWARD %d FROM leads", exportBatch))
+			if err != nil {
+				return err
+			}
+			read := 0
+			for rows.Next() {
+				read++
+				var l Lead
+				var tz string
+				if err := rows.Scan(&l.Email, &l.FirstName, &l.LastName, &l.Campaign, &l.CreatedAt, &tz); err != nil {
+					return err
+				}
+				loc, err := time.LoadLocation(tz)
+				if err != nil {
+					loc = time.UTC
+				}
+				if err := cw.Write(l, loc); err != nil {
+					return err
+				}
+			}
+			if err := rows.Err(); err != nil {
+				return err
+			}
+			n += read
 			activity.RecordHeartbeat(ctx, n)
+			if read < exportBatch {
+				return nil
+			}
 		}
-	}
-	if err := rows.Err(); err != nil {
+	})
+	if err != nil {
 		return 0, err
 	}
 	if err := cw.Close(); err != nil {
@@ -111,11 +132,21 @@ func (a *Activities) DeleteOldLeads(ctx context.Context, before time.Time) (int6
 		if err != nil {
 			return total, err
 		}
-		tag, err := pool.Exec(ctx, queries.Get("DeleteOldLeads"), before)
+		// A shard's first cleanup after a long pause can delete many rows: longer than the pools'
+		// statement timeout allows, within the activity's own.
+		var deleted int64
+		err = pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+			if _, err := tx.Exec(ctx, "SET LOCAL statement_timeout = '25min'"); err != nil {
+				return err
+			}
+			tag, err := tx.Exec(ctx, queries.Get("DeleteOldLeads"), before)
+			deleted = tag.RowsAffected()
+			return err
+		})
 		if err != nil {
 			return total, fmt.Errorf("%s: %w", country, err)
 		}
-		total += tag.RowsAffected()
+		total += deleted
 	}
 	return total, nil
 }

@@ -35,16 +35,27 @@ type Result struct {
 	Rows  int    `json:"rows"`
 }
 
+// ActivityOptions: building the file and mailing its link, at most 20 attempts within two hours
+// (the person who asked is waiting for the e-mail); invalid input fails at once.
+var ActivityOptions = workflow.ActivityOptions{
+	StartToCloseTimeout:    10 * time.Minute, // a large organisation's leads take a while
+	ScheduleToCloseTimeout: 2 * time.Hour,
+	HeartbeatTimeout:       time.Minute,
+	RetryPolicy: &temporal.RetryPolicy{
+		InitialInterval: 2 * time.Second, BackoffCoefficient: 2, MaximumInterval: 5 * time.Minute,
+		MaximumAttempts: 20,
+	},
+}
+
+// CleanupOptions: the daily cleanup tries 10 times; the next day's run catches up.
+var CleanupOptions = workflow.ActivityOptions{
+	StartToCloseTimeout: 30 * time.Minute,
+	RetryPolicy:         &temporal.RetryPolicy{InitialInterval: 10 * time.Second, MaximumInterval: 10 * time.Minute, MaximumAttempts: 10},
+}
+
 // Workflow builds the CSV and e-mails its link.
 func Workflow(ctx workflow.Context, in Input) (Result, error) {
-	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
-		StartToCloseTimeout: 10 * time.Minute, // a large organisation's leads take a while
-		HeartbeatTimeout:    time.Minute,
-		RetryPolicy: &temporal.RetryPolicy{
-			InitialInterval: 2 * time.Second, BackoffCoefficient: 2, MaximumInterval: 5 * time.Minute,
-			MaximumAttempts: 20,
-		},
-	})
+	ctx = workflow.WithActivityOptions(ctx, ActivityOptions)
 	var a *Activities
 	var res Result
 	// The token is drawn once and kept in history, so a retried build writes the same object.
@@ -67,10 +78,7 @@ func newToken() string {
 // CleanupWorkflow deletes leads older than the window in every shard and export files older than
 // twice the link validity. The "leads-cleanup" schedule runs it daily.
 func CleanupWorkflow(ctx workflow.Context) (int64, error) {
-	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
-		StartToCloseTimeout: 30 * time.Minute,
-		RetryPolicy:         &temporal.RetryPolicy{InitialInterval: 10 * time.Second, MaximumInterval: 10 * time.Minute, MaximumAttempts: 10},
-	})
+	ctx = workflow.WithActivityOptions(ctx, CleanupOptions)
 	var a *Activities
 	var n int64
 	if err := workflow.ExecuteActivity(ctx, a.DeleteOldLeads, workflow.Now(ctx).Add(-LeadsWindow)).Get(ctx, &n); err != nil {

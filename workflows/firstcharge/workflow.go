@@ -41,12 +41,18 @@ type SettleRequest struct {
 	Final bool `json:"final"`
 }
 
+// ActivityOptions: one read-back retries for up to an hour (the gateway or the database down); a
+// read-back that gives up leaves the question to the next check, and the last one's failure fails
+// the workflow. Invalid input fails at once (non-retryable errors).
+var ActivityOptions = workflow.ActivityOptions{
+	StartToCloseTimeout:    time.Minute,
+	ScheduleToCloseTimeout: time.Hour,
+	RetryPolicy:            &temporal.RetryPolicy{InitialInterval: 10 * time.Second, BackoffCoefficient: 2, MaximumInterval: 10 * time.Minute},
+}
+
 // Workflow checks the first charge until the activity reports it settled.
 func Workflow(ctx workflow.Context, in Input) error {
-	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
-		StartToCloseTimeout: time.Minute,
-		RetryPolicy:         &temporal.RetryPolicy{InitialInterval: 10 * time.Second, BackoffCoefficient: 2, MaximumInterval: 10 * time.Minute},
-	})
+	ctx = workflow.WithActivityOptions(ctx, ActivityOptions)
 	for i, wait := range Checks {
 		if err := workflow.Sleep(ctx, wait); err != nil {
 			return err
@@ -54,7 +60,11 @@ func Workflow(ctx workflow.Context, in Input) error {
 		var settled bool
 		req := SettleRequest{Input: in, Final: i == len(Checks)-1}
 		if err := workflow.ExecuteActivity(ctx, ActivityName, req).Get(ctx, &settled); err != nil {
-			return err
+			var appErr *temporal.ApplicationError
+			if req.Final || errors.As(err, &appErr) && appErr.NonRetryable() {
+				return err
+			}
+			workflow.GetLogger(ctx).Error("first charge read-back gave up; the next check tries again", "error", err)
 		}
 		if settled {
 			return nil

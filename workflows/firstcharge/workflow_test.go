@@ -2,11 +2,13 @@ package firstcharge
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
 )
 
@@ -50,4 +52,43 @@ func TestGivesUpAfterTheFinalCheck(t *testing.T) {
 	for i, r := range reqs {
 		require.Equal(t, i == len(Checks)-1, r.Final, "only the last check is final")
 	}
+}
+
+// A read-back that keeps failing (the gateway down) gives up within its cap and leaves the question
+// to the next check instead of retrying forever; the last check's failure fails the workflow.
+func TestFailingReadBackIsCappedAndGivesWayToTheNextCheck(t *testing.T) {
+	var s testsuite.WorkflowTestSuite
+	env := s.NewTestWorkflowEnvironment()
+	var start time.Time
+	var at []time.Duration
+	env.RegisterActivityWithOptions(func(_ context.Context, r SettleRequest) (bool, error) {
+		at = append(at, env.Now().Sub(start))
+		return false, errors.New("gateway down")
+	}, activity.RegisterOptions{Name: ActivityName})
+	start = env.Now()
+	env.ExecuteWorkflow(Workflow, Input{OrganizationID: "org", DonationID: "don"})
+	require.True(t, env.IsWorkflowCompleted())
+	require.ErrorContains(t, env.GetWorkflowError(), "gateway down")
+	var total time.Duration
+	for _, w := range Checks {
+		total += w
+	}
+	require.Greater(t, len(at), len(Checks), "each check retried")
+	// Each check's retries end within the cap, so the whole run ends by then.
+	require.LessOrEqual(t, at[len(at)-1], total+time.Duration(len(Checks))*ActivityOptions.ScheduleToCloseTimeout, "retries past the cap")
+}
+
+// Invalid input is not retried: one call, and the workflow fails at once.
+func TestInvalidInputIsNotRetried(t *testing.T) {
+	var s testsuite.WorkflowTestSuite
+	env := s.NewTestWorkflowEnvironment()
+	calls := 0
+	env.RegisterActivityWithOptions(func(_ context.Context, r SettleRequest) (bool, error) {
+		calls++
+		return false, temporal.NewNonRetryableApplicationError("donation id", "invalid_input", nil)
+	}, activity.RegisterOptions{Name: ActivityName})
+	env.ExecuteWorkflow(Workflow, Input{OrganizationID: "org", DonationID: "not-a-uuid"})
+	require.True(t, env.IsWorkflowCompleted())
+	require.ErrorContains(t, env.GetWorkflowError(), "invalid_input")
+	require.Equal(t, 1, calls)
 }

@@ -3,9 +3,10 @@ package onboarding
 import (
 	"context"
 	"embed"
-	"fmt"
+	"errors"
 
 	"github.com/google/uuid"
+	"go.temporal.io/sdk/temporal"
 
 	"github.com/aporta/aporta/tenants"
 )
@@ -47,7 +48,11 @@ func (a *Activities) SetStatus(ctx context.Context, orgID, status string) error 
 func (a *Activities) scope(ctx context.Context, orgID string) (tenants.Scope, error) {
 	id, err := uuid.Parse(orgID)
 	if err != nil {
-		return tenants.Scope{}, fmt.Errorf("organization id: %w", err)
+		return tenants.Scope{}, temporal.NewNonRetryableApplicationError("organization id", "invalid_input", err)
 	}
-	return a.Tenants.ForOrganization(ctx, id)
+	scope, err := a.Tenants.ForOrganization(ctx, id)
+	if errors.Is(err, tenants.ErrUnknownOrganization) {
+		return scope, temporal.NewNonRetryableApplicationError("unknown organization", "not_found", err)
+	}
+	return scope, err
 }

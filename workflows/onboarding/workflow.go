@@ -43,13 +43,18 @@ type State struct {
 	Status    string   `json:"status"`
 }
 
+// ActivityOptions: database writes and e-mails, retried through an outage of up to a day (then the
+// workflow fails and shows in Temporal); invalid input fails at once (non-retryable errors).
+var ActivityOptions = workflow.ActivityOptions{
+	StartToCloseTimeout:    30 * time.Second,
+	ScheduleToCloseTimeout: 24 * time.Hour,
+	RetryPolicy:            &temporal.RetryPolicy{InitialInterval: time.Second, MaximumInterval: time.Minute},
+}
+
 // Workflow records each completed step; when every step is done the account waits for staff
 // review ("verifying"); the enabled signal finishes onboarding.
 func Workflow(ctx workflow.Context, in Input) (State, error) {
-	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
-		StartToCloseTimeout: 30 * time.Second,
-		RetryPolicy:         &temporal.RetryPolicy{InitialInterval: time.Second, MaximumInterval: time.Minute},
-	})
+	ctx = workflow.WithActivityOptions(ctx, ActivityOptions)
 	var a *Activities
 	st := State{Status: "onboarding", Completed: []string{}}
 	if err := workflow.SetQueryHandler(ctx, QueryState, func() (State, error) { return st, nil }); err != nil {

@@ -9,6 +9,7 @@ package registration
 import (
 	"context"
 	"embed"
+	"errors"
 	"fmt"
 	"net/http"
 	"time"
@@ -50,14 +51,19 @@ type Input struct {
 	Phone          string
 }
 
-// Workflow runs the steps in order; each is retried until it succeeds.
+// ActivityOptions: each step is idempotent and retried through an outage of up to a day; invalid
+// input fails at once (non-retryable errors).
+var ActivityOptions = workflow.ActivityOptions{
+	StartToCloseTimeout:    20 * time.Second,
+	ScheduleToCloseTimeout: 24 * time.Hour,
+	RetryPolicy: &temporal.RetryPolicy{
+		InitialInterval: 200 * time.Millisecond, BackoffCoefficient: 2, MaximumInterval: 30 * time.Second,
+	},
+}
+
+// Workflow runs the steps in order; each is retried until it succeeds or its retries run out.
 func Workflow(ctx workflow.Context, in Input) error {
-	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
-		StartToCloseTimeout: 20 * time.Second,
-		RetryPolicy: &temporal.RetryPolicy{
-			InitialInterval: 200 * time.Millisecond, BackoffCoefficient: 2, MaximumInterval: 30 * time.Second,
-		},
-	})
+	ctx = workflow.WithActivityOptions(ctx, ActivityOptions)
 	var a *Activities
 	for _, step := range []any{a.CreateOrganization, a.AddAdministrator, a.StartOnboarding, a.Complete} {
 		if err := workflow.ExecuteActivity(ctx, step, in).Get(ctx, nil); err != nil {
@@ -87,6 +93,9 @@ func (a *Activities) CreateOrganization(ctx context.Context, in Input) error {
 		return temporal.NewNonRetryableApplicationError("bad organization id", "bad_input", err)
 	}
 	if err := a.Tenants.CreateOrganization(ctx, tenants.Organization{ID: id, Name: in.Name, Country: in.Country}, ""); err != nil {
+		if errors.Is(err, tenants.ErrUnknownCountry) {
+			return temporal.NewNonRetryableApplicationError("unknown country", "bad_input", err)
+		}
 		return err
 	}
 	scope, err := a.Tenants.ForOrganization(ctx, id)
@@ -120,7 +129,7 @@ func (a *Activities) StartOnboarding(ctx context.Context, in Input) error {
 	}
 	orgID, err := uuid.Parse(in.OrganizationID)
 	if err != nil {
-		return err
+		return temporal.NewNonRetryableApplicationError("bad organization id", "bad_input", err)
 	}
 	_, err = subscription.Start(ctx, a.Temporal, subscription.TaskQueue, orgID)
 	return err

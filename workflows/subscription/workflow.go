@@ -129,15 +129,28 @@ const versionCommissionAtCharge = "commission-at-charge"
 // maxLoopsBeforeContinue bounds the history: after this many wake-ups the workflow continues as new.
 const maxLoopsBeforeContinue = 500
 
+// ActivityOptions: the subscription's database writes and e-mails, retried through an outage of up
+// to a day; an unknown plan or organisation fails at once.
+var ActivityOptions = workflow.ActivityOptions{
+	StartToCloseTimeout:    30 * time.Second,
+	ScheduleToCloseTimeout: 24 * time.Hour,
+	RetryPolicy: &temporal.RetryPolicy{
+		InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: 5 * time.Minute,
+		NonRetryableErrorTypes: []string{ErrUnknownPlan},
+	},
+}
+
+// ApplyPlanOptions: a plan change is answered to a caller who waits (PurchasePlan), so it gives up
+// within minutes instead of a day; the caller can try again.
+var ApplyPlanOptions = func() workflow.ActivityOptions {
+	o := ActivityOptions
+	o.ScheduleToCloseTimeout = 2 * time.Minute
+	return o
+}()
+
 // Workflow runs an organisation's subscription for as long as the organisation exists.
 func Workflow(ctx workflow.Context, in Input) (State, error) {
-	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
-		StartToCloseTimeout: 30 * time.Second,
-		RetryPolicy: &temporal.RetryPolicy{
-			InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: 5 * time.Minute,
-			NonRetryableErrorTypes: []string{ErrUnknownPlan},
-		},
-	})
+	ctx = workflow.WithActivityOptions(ctx, ActivityOptions)
 	var a *Activities
 	log := workflow.GetLogger(ctx)
 
@@ -200,7 +213,7 @@ func Workflow(ctx workflow.Context, in Input) (State, error) {
 				continue
 			}
 			var next State
-			err := workflow.ExecuteActivity(ctx, a.ApplyPlan, in.OrganizationID, p.req.PlanCode, workflow.Now(ctx)).Get(ctx, &next)
+			err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, ApplyPlanOptions), a.ApplyPlan, in.OrganizationID, p.req.PlanCode, workflow.Now(ctx)).Get(ctx, &next)
 			if err != nil {
 				p.err = err
 			} else {

@@ -6,12 +6,12 @@ WHERE r.closed_at IS NULL AND o.status <> 'enabled'
 ORDER BY r.requested_at, r.organization_id;
 
 -- name: InsertAudit
-INSERT INTO staff_audit_log (staff_user_id, staff_email, action, organization_id, document_type, attachment_id, reason)
-VALUES ($1, $2, $3, $4, $5, $6, $7)
+INSERT INTO staff_audit_log (staff_user_id, staff_email, action, organization_id, document_type, attachment_id, reason, plan_code)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
 RETURNING id, created_at;
 
 -- name: AuditOf
-SELECT id, staff_user_id, staff_email, action, document_type, attachment_id, reason, created_at
+SELECT id, staff_user_id, staff_email, action, document_type, attachment_id, reason, plan_code, created_at
 FROM staff_audit_log WHERE organization_id = $1
 ORDER BY created_at DESC, id DESC;
 

@@ -4,7 +4,8 @@ import { ApiError, apiFetch } from './client';
 
 const readiness = z.object({
   status: z.enum(['ok', 'degraded']),
-  checks: z.array(z.object({ name: z.string(), ok: z.boolean(), error: z.string().default('') })),
+  // Only staff and probes on the server's machine get the checks; everyone else gets the status alone.
+  checks: z.array(z.object({ name: z.string(), ok: z.boolean(), error: z.string().default('') })).default([]),
 });
 export type Readiness = z.infer<typeof readiness>;
 

@@ -239,6 +239,8 @@ function AuditAction({ entry, label }: { entry: AuditEntry; label: string }) {
       return <FormattedMessage id="staff.audit.enable" defaultMessage="{who} habilitó la cuenta" values={values} />;
     case 'view_attachment':
       return <FormattedMessage id="staff.audit.view" defaultMessage="{who} abrió un archivo de {doc}" values={values} />;
+    case 'grant_plan':
+      return <FormattedMessage id="staff.audit.plan" defaultMessage="{who} asignó el plan {plan}: {reason}" values={{ ...values, plan: entry.plan_code, reason: entry.reason }} />;
     default:
       return <>{`${entry.staff_email}: ${entry.action}`}</>;
   }

@@ -18,10 +18,11 @@ export interface AuditEntry {
   id: number;
   staff_user_id: string;
   staff_email: string;
-  action: 'approve_document' | 'reject_document' | 'enable_account' | 'view_attachment' | string;
+  action: 'approve_document' | 'reject_document' | 'enable_account' | 'view_attachment' | 'grant_plan' | string;
   document_type: string | null;
   attachment_id: string | null;
   reason: string | null;
+  plan_code: string | null;
   created_at: string;
 }
 

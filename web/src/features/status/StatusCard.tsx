@@ -67,7 +67,7 @@ export function StatusCard() {
           </Stack>
         </Alert>
       )}
-      {query.data && (
+      {query.data && query.data.checks.length > 0 && (
         <GenericTable
           data={query.data.checks}
           columns={columns}

@@ -1,0 +1,113 @@
+package api_test
+
+import (
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/aporta/aporta/api"
+	"github.com/aporta/aporta/api/apitest"
+	"github.com/aporta/aporta/tenants/tenantstest"
+	"github.com/aporta/aporta/workflows"
+)
+
+// newProductionServer is the real router with the stack's configuration marked production (the
+// sandbox settings stay: only the router's own production behaviour is under test).
+func newProductionServer(t *testing.T) *httptest.Server {
+	t.Helper()
+	cfg := *tenantstest.Config(t)
+	cfg.Env = "production"
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	tc, err := workflows.Dial(&cfg, log)
+	require.NoError(t, err)
+	t.Cleanup(tc.Close)
+	r, err := api.NewRouter(api.Deps{Config: &cfg, Tenants: tenantstest.Open(t), Temporal: tc, Log: log})
+	require.NoError(t, err)
+	srv := httptest.NewServer(r)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// The mailbox shows every code and link Aporta sends: in production neither the page nor its API
+// exists (404), while dev and test keep them.
+func TestDevMailboxAndOutboxAPIAreAbsentInProduction(t *testing.T) {
+	t.Parallel()
+	prod := newProductionServer(t)
+	for _, path := range []string{"/dev/mailbox", "/dev/api/outbox?to=someone@example.com", "/dev/anything"} {
+		res, body := get(t, prod.URL+path)
+		require.Equal(t, http.StatusNotFound, res.StatusCode, path)
+		require.NotContains(t, string(body), "csrf-token", "%s serves the web app", path)
+	}
+	dev, _ := newServer(t)
+	res, _ := get(t, dev.URL+"/dev/mailbox")
+	require.Equal(t, http.StatusOK, res.StatusCode)
+	res, _ = get(t, dev.URL+"/dev/api/outbox?to=someone@example.com")
+	require.Equal(t, http.StatusOK, res.StatusCode)
+}
+
+// Every answer carries the browser protections; the donation pages, their public API, export links
+// and account links (which carry signed references and codes) send no Referer to other sites.
+func TestSecurityHeadersOnEveryPage(t *testing.T) {
+	t.Parallel()
+	srv, _ := newServer(t)
+	cfg := tenantstest.Config(t)
+	for path, referrer := range map[string]string{
+		"/":                             "strict-origin-when-cross-origin",
+		"/manage/dashboard":             "strict-origin-when-cross-origin",
+		"/manage/api/subscription":      "strict-origin-when-cross-origin",
+		"/d/some-campaign":              "no-referrer",
+		"/d/some-campaign/thanks?ref=x": "no-referrer",
+		"/api/public/campaigns/x":       "no-referrer",
+		"/api/exports/x?sig=y":          "no-referrer",
+		"/account/recovery?flow=x":      "no-referrer",
+	} {
+		res, _ := get(t, srv.URL+path)
+		h := res.Header
+		require.Equal(t, referrer, h.Get("Referrer-Policy"), path)
+		require.Equal(t, "nosniff", h.Get("X-Content-Type-Options"), path)
+		csp := h.Get("Content-Security-Policy")
+		require.Contains(t, csp, "frame-ancestors 'none'", path)
+		require.Contains(t, csp, "script-src 'self';", path)
+		// The card tokeniser's origin, exactly, and nothing else outside Aporta.
+		require.Contains(t, csp, "connect-src 'self' "+strings.TrimSuffix(cfg.GatewayPublicURL, "/")+";", path)
+		require.Empty(t, h.Get("Strict-Transport-Security"), "HSTS on a plain-http test stack: %s", path)
+	}
+
+	prod := newProductionServer(t)
+	res, _ := get(t, prod.URL+"/d/some-campaign")
+	require.Equal(t, "max-age=63072000; includeSubDomains", res.Header.Get("Strict-Transport-Security"))
+	require.Contains(t, res.Header.Get("Content-Security-Policy"), "frame-ancestors 'none'")
+}
+
+// /readyz names every internal dependency and its error: only staff and probes on the machine
+// itself see them; anyone else, including a signed-in organisation user, gets the status alone.
+func TestReadyzDetailsOnlyForStaffOrLocalProbes(t *testing.T) {
+	t.Parallel()
+	s := apitest.Start(t)
+	remote := []string{"X-Forwarded-For", "203.0.113.7"} // through a proxy: not a local probe
+	checksOf := func(res apitest.Response) []any {
+		t.Helper()
+		require.Equal(t, http.StatusOK, res.Status, string(res.Body))
+		var out map[string]any
+		require.NoError(t, json.Unmarshal(res.Body, &out))
+		require.Equal(t, "ok", out["status"])
+		checks, _ := out["checks"].([]any)
+		return checks
+	}
+
+	res, body := get(t, s.Server.URL+"/readyz", remote...)
+	require.Equal(t, http.StatusOK, res.StatusCode)
+	require.JSONEq(t, `{"status":"ok"}`, string(body))
+	require.Empty(t, checksOf(s.NewOrgAdmin(t, "AR").JSON(http.MethodGet, "/readyz", nil, remote...)))
+	require.Len(t, checksOf(s.NewStaff(t).JSON(http.MethodGet, "/readyz", nil, remote...)), 11)
+
+	res, body = get(t, s.Server.URL+"/readyz") // straight from this machine
+	require.Equal(t, http.StatusOK, res.StatusCode)
+	require.Contains(t, string(body), `"checks"`)
+}
