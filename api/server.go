@@ -104,7 +104,7 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 	// Domain routes: one block per domain.
 	outbox.Routes(g.public, d.Config, d.Tenants)
 	account.Routes(g.public, g.manage, account.Deps{Config: d.Config, Tenants: d.Tenants, Temporal: d.Temporal, Authz: az})
-	user.Routes(g.manage, user.Deps{Config: d.Config, Tenants: d.Tenants, Authz: az, Keto: keto})
+	user.Routes(g.public, g.manage, g.account, csrf.Require(), user.Deps{Config: d.Config, Tenants: d.Tenants, Authz: az, Keto: keto})
 
 	docs := document.NewService(d.Tenants, bucket, onboard)
 	orgs := organization.NewService(docs, bucket)

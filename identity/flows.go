@@ -410,8 +410,8 @@ func (k *Kratos) Get(ctx context.Context, id uuid.UUID) (Identity, error) {
 	return out, nil
 }
 
-// CreateWithMetadata creates an identity (with a password when u.Password is set, otherwise none:
-// invited users set theirs through a recovery link) carrying admin metadata.
+// CreateWithMetadata creates an identity (with a password when u.Password is set) carrying admin
+// metadata.
 func (k *Kratos) CreateWithMetadata(ctx context.Context, u NewUser, metadata map[string]any) (uuid.UUID, error) {
 	traits := map[string]any{
 		"email": u.Email,
@@ -505,18 +505,6 @@ func (k *Kratos) Delete(ctx context.Context, id uuid.UUID) error {
 		return nil
 	}
 	return err
-}
-
-// RecoveryCode makes a recovery link and code for an identity (invited users set their password
-// with it); Kratos sends nothing, the caller e-mails it.
-func (k *Kratos) RecoveryCode(ctx context.Context, id uuid.UUID, expiresIn string) (link, code string, err error) {
-	body := kratos.NewCreateRecoveryCodeForIdentityBody(id.String())
-	body.ExpiresIn = &expiresIn
-	rc, _, err := k.admin.IdentityAPI.CreateRecoveryCodeForIdentity(ctx).CreateRecoveryCodeForIdentityBody(*body).Execute()
-	if err != nil {
-		return "", "", fmt.Errorf("kratos recovery code: %w", err)
-	}
-	return rc.RecoveryLink, rc.RecoveryCode, nil
 }
 
 // Revoke removes a user's relation on an object (idempotent in Keto).

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/google/uuid"
 	kratos "github.com/ory/kratos-client-go"
@@ -73,7 +74,7 @@ func userOf(id *kratos.Identity) (User, error) {
 	}
 	for _, a := range id.VerifiableAddresses {
 		switch {
-		case a.Via == "email" && a.Value == u.Email:
+		case a.Via == "email" && strings.EqualFold(a.Value, u.Email): // Kratos keeps addresses lower-cased
 			u.EmailVerified = a.Verified
 		case a.Via == "sms" && a.Value == u.Phone:
 			u.PhoneVerified = a.Verified

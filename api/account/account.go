@@ -78,12 +78,15 @@ func Routes(public, manage *gin.RouterGroup, d Deps) {
 	public.POST("/internal/api/accounts/register", registerLimit.PerIP(), h.register)
 
 	view := d.Authz.Require(authz.View)
-	manage.GET("/user", view, h.current)
+	// The verification page works before the e-mail is verified: it reads the user, may correct
+	// the address, and sends and checks the codes. Everything else waits for a verified e-mail.
+	early := d.Authz.BeforeVerification
+	early(manage, http.MethodGet, "/user", view, h.current)
 	manage.PATCH("/user", view, h.updateMyData)
-	manage.PUT("/user", view, h.changeContact)
+	early(manage, http.MethodPut, "/user", view, h.changeContact)
 	manage.PUT("/user/password", view, h.changePassword)
-	manage.POST("/accounts/verifications/:type/send_code", view, sendIPLimit.PerIP(), h.sendCode)
-	manage.POST("/accounts/verifications/:type/verify", view, verifyIPLimit.PerIP(), h.verify)
+	early(manage, http.MethodPost, "/accounts/verifications/:type/send_code", view, sendIPLimit.PerIP(), h.sendCode)
+	early(manage, http.MethodPost, "/accounts/verifications/:type/verify", view, verifyIPLimit.PerIP(), h.verify)
 }
 
 func (h *Handler) ctx(c *gin.Context) context.Context { return c.Request.Context() }

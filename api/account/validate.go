@@ -94,6 +94,10 @@ func checkName(s, prefix string) string {
 	return ""
 }
 
+// CheckPassword is the signup password rule, for the other places a first password is chosen
+// (accepting an invitation).
+var CheckPassword = checkPassword
+
 // checkPassword: at least 12 characters, one uppercase letter, one digit, no whitespace.
 func checkPassword(s string) string {
 	if s == "" {

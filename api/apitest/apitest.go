@@ -149,9 +149,8 @@ func (s *Stack) NewStaff(t testing.TB) *Client {
 // a CSRF token, returning a client that sends both like the web app.
 func (s *Stack) Login(t testing.TB, email, password string) *Client {
 	t.Helper()
-	c := &Client{t: t, base: s.Server.URL, http: &http.Client{Timeout: 2 * time.Minute,
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }},
-		cookies: map[string]string{}, Email: email}
+	c := s.Visitor(t)
+	c.Email = email
 	kratos := s.Server.URL + "/.ory/kratos/public"
 
 	res := c.do(http.MethodGet, kratos+"/self-service/login/browser", nil, "", map[string]string{"Accept": "application/json"})
@@ -182,8 +181,16 @@ func (s *Stack) Login(t testing.TB, email, password string) *Client {
 	if c.cookies["aporta_session"] == "" {
 		t.Fatalf("login of %s set no aporta_session cookie", email)
 	}
+	return c
+}
 
-	// The CSRF token the page would carry in <meta name="csrf-token">.
+// Visitor is a browser that opened one of the web app's pages without signing in: it has the
+// page's CSRF token (the one the page carries in <meta name="csrf-token">) and no session.
+func (s *Stack) Visitor(t testing.TB) *Client {
+	t.Helper()
+	c := &Client{t: t, base: s.Server.URL, http: &http.Client{Timeout: 2 * time.Minute,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }},
+		cookies: map[string]string{}}
 	w := httptest.NewRecorder()
 	gc, _ := gin.CreateTestContext(w)
 	gc.Request = httptest.NewRequest(http.MethodGet, "/", nil)

@@ -1,5 +1,6 @@
 // Package authz decides who may call what. A request to the manage area needs a Kratos session
-// (Authenticate), and each route declares the Keto permit it needs on the user's organisation
+// whose e-mail is verified (Authenticate; the verification step itself is mounted with
+// BeforeVerification), and each route declares the Keto permit it needs on the user's organisation
 // (Require). Handlers then read the user and the organisation from the context.
 package authz
 
@@ -7,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"path"
 
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
@@ -51,11 +53,14 @@ type Authz struct {
 	sessions    SessionResolver
 	permissions PermissionChecker
 	memberships MembershipLister
+	// beforeVerification holds "METHOD /full/path" of the routes an unverified user may call.
+	// Written while routes are mounted, only read once the server runs.
+	beforeVerification map[string]bool
 }
 
 // New builds the middleware set.
 func New(s SessionResolver, p PermissionChecker, m MembershipLister) *Authz {
-	return &Authz{sessions: s, permissions: p, memberships: m}
+	return &Authz{sessions: s, permissions: p, memberships: m, beforeVerification: map[string]bool{}}
 }
 
 const (
@@ -65,7 +70,10 @@ const (
 	OrganizationHeader = "X-Organization-Id"
 )
 
-// Authenticate requires a valid session and stores the user in the context.
+// Authenticate requires a valid session of a user whose e-mail is verified, and stores the user in
+// the context. Until the address is verified only the routes mounted with BeforeVerification
+// answer: anyone could otherwise reach an organisation through an identity made for an address
+// they do not control.
 func (a *Authz) Authenticate() gin.HandlerFunc {
 	return func(c *gin.Context) {
 		u, err := a.sessions.FromCookie(c.Request.Context(), c.GetHeader("Cookie"))
@@ -77,9 +85,20 @@ func (a *Authz) Authenticate() gin.HandlerFunc {
 			apierror.Abort(c, err)
 			return
 		}
+		if !u.EmailVerified && !a.beforeVerification[c.Request.Method+" "+c.FullPath()] {
+			apierror.Abort(c, apierror.New(http.StatusForbidden, "account.email_not_verified"))
+			return
+		}
 		c.Set(userKey, u)
 		c.Next()
 	}
+}
+
+// BeforeVerification mounts a route of an authenticated group that a signed-in user may call
+// before verifying their e-mail: the verification step and what its page needs.
+func (a *Authz) BeforeVerification(g *gin.RouterGroup, method, relativePath string, handlers ...gin.HandlerFunc) {
+	a.beforeVerification[method+" "+path.Join(g.BasePath(), relativePath)] = true
+	g.Handle(method, relativePath, handlers...)
 }
 
 // Require checks the permit on the user's current organisation and stores the membership in the

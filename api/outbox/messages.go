@@ -8,12 +8,12 @@ func init() {
 		"delivery_failed":    {i18n.ES: "No pudimos enviar el mensaje. Intenta de nuevo en unos minutos.", i18n.EN: "We could not send the message. Please try again in a few minutes.", i18n.PT: "Não conseguimos enviar a mensagem. Tente novamente em alguns minutos."},
 
 		// The e-mails' texts, by template (templates/<kind>.tmpl).
-		// user_invitation: %s inviter, %s organisation, %s page, %s code, %d days.
+		// user_invitation: %s inviter, %s organisation, %s accept page, %d days.
 		"user_invitation_subject": {i18n.ES: "Te invitaron a %s en Aporta", i18n.EN: "You have been invited to %s on Aporta", i18n.PT: "Você foi convidado para %s no Aporta"},
 		"user_invitation_body": {
-			i18n.ES: "Hola:\n\n%s te invitó a usar Aporta con la organización %s.\n\nPara crear tu contraseña, abre este enlace:\n%s\n\ne ingresa este código: %s\n\nEl enlace vence en %d días. Si ya tienes una cuenta en Aporta, el código te permite definir una contraseña nueva.\n",
-			i18n.EN: "Hello,\n\n%s invited you to use Aporta with the organisation %s.\n\nTo create your password, open this link:\n%s\n\nand enter this code: %s\n\nThe link expires in %d days. If you already have an Aporta account, the code lets you set a new password.\n",
-			i18n.PT: "Olá,\n\n%s convidou você para usar o Aporta com a organização %s.\n\nPara criar sua senha, abra este link:\n%s\n\ne informe este código: %s\n\nO link vence em %d dias. Se você já tem uma conta no Aporta, o código permite definir uma nova senha.\n",
+			i18n.ES: "Hola:\n\n%s te invitó a usar Aporta con la organización %s.\n\nPara aceptar la invitación, abre este enlace:\n%s\n\nEl enlace vence en %d días y sirve una sola vez. Si ya tienes una cuenta en Aporta con este e-mail, inicia sesión cuando te lo pidamos. Si no esperabas esta invitación, ignora este mensaje.\n",
+			i18n.EN: "Hello,\n\n%s invited you to use Aporta with the organisation %s.\n\nTo accept the invitation, open this link:\n%s\n\nThe link expires in %d days and works once. If you already have an Aporta account with this e-mail, sign in when asked. If you did not expect this invitation, ignore this message.\n",
+			i18n.PT: "Olá,\n\n%s convidou você para usar o Aporta com a organização %s.\n\nPara aceitar o convite, abra este link:\n%s\n\nO link vence em %d dias e funciona uma única vez. Se você já tem uma conta no Aporta com este e-mail, entre quando solicitado. Se não esperava este convite, ignore esta mensagem.\n",
 		},
 		// donation_thanks (the campaign's own text comes first).
 		"donation.thanks_email_summary": {i18n.ES: "Tu donación: %s, %s.\nTu comprobante: %s", i18n.EN: "Your donation: %s, %s.\nYour receipt: %s", i18n.PT: "Sua doação: %s, %s.\nSeu comprovante: %s"},
@@ -72,14 +72,14 @@ func init() {
 			i18n.PT: "Olá, %[1]s:\n\nSeu plano %[5]s está ativo. Você já pode receber novas doações e a comissão pós-teste não se aplica mais.\n"},
 
 		// E-mail buttons (templates/*.tmpl).
-		"outbox.email.create_campaign": {i18n.ES: "Crear una campaña", i18n.EN: "Create a campaign", i18n.PT: "Criar uma campanha"},
-		"outbox.email.see_account":     {i18n.ES: "Ver mi cuenta", i18n.EN: "See my account", i18n.PT: "Ver minha conta"},
-		"outbox.email.upload_again":    {i18n.ES: "Subir el documento", i18n.EN: "Upload the document", i18n.PT: "Enviar o documento"},
-		"outbox.email.review":          {i18n.ES: "Revisar", i18n.EN: "Review", i18n.PT: "Revisar"},
-		"outbox.email.create_password": {i18n.ES: "Crear mi contraseña", i18n.EN: "Create my password", i18n.PT: "Criar minha senha"},
-		"outbox.email.download":        {i18n.ES: "Descargar", i18n.EN: "Download", i18n.PT: "Baixar"},
-		"outbox.email.see_receipt":     {i18n.ES: "Ver mi comprobante", i18n.EN: "See my receipt", i18n.PT: "Ver meu comprovante"},
-		"outbox.email.see_plans":       {i18n.ES: "Ver los planes", i18n.EN: "See the plans", i18n.PT: "Ver os planos"},
+		"outbox.email.create_campaign":   {i18n.ES: "Crear una campaña", i18n.EN: "Create a campaign", i18n.PT: "Criar uma campanha"},
+		"outbox.email.see_account":       {i18n.ES: "Ver mi cuenta", i18n.EN: "See my account", i18n.PT: "Ver minha conta"},
+		"outbox.email.upload_again":      {i18n.ES: "Subir el documento", i18n.EN: "Upload the document", i18n.PT: "Enviar o documento"},
+		"outbox.email.review":            {i18n.ES: "Revisar", i18n.EN: "Review", i18n.PT: "Revisar"},
+		"outbox.email.accept_invitation": {i18n.ES: "Aceptar la invitación", i18n.EN: "Accept the invitation", i18n.PT: "Aceitar o convite"},
+		"outbox.email.download":          {i18n.ES: "Descargar", i18n.EN: "Download", i18n.PT: "Baixar"},
+		"outbox.email.see_receipt":       {i18n.ES: "Ver mi comprobante", i18n.EN: "See my receipt", i18n.PT: "Ver meu comprovante"},
+		"outbox.email.see_plans":         {i18n.ES: "Ver los planes", i18n.EN: "See the plans", i18n.PT: "Ver os planos"},
 
 		// Kratos's codes (templates/auth_code.tmpl, auth_unknown_address.tmpl).
 		"outbox.email.verification_code.subject": {i18n.ES: "Tu código de verificación de Aporta", i18n.EN: "Your Aporta verification code", i18n.PT: "Seu código de verificação do Aporta"},

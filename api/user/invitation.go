@@ -1,60 +1,117 @@
 package user
 
 import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"log/slog"
+	"net/http"
 	"net/url"
+	"strings"
+	"time"
 
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
+	"github.com/aporta/aporta/api/account"
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/authz"
 	"github.com/aporta/aporta/api/outbox"
+	"github.com/aporta/aporta/api/request"
+	"github.com/aporta/aporta/identity"
 )
+
+// An invitation is the offer of a role in an organisation to an e-mail address. It makes no
+// membership and tells the organisation nothing about who holds the address: the membership is
+// made only when someone accepts with the token e-mailed to the address, and either proves control
+// of it by that token alone (no verified account for the address yet: they choose their name and
+// password, and any unverified identity for the address is taken over, its sessions ended) or is
+// signed in with a verified e-mail equal to the invited one.
 
 // TemplateInvitation is the outbox template type of invitation e-mails.
 const TemplateInvitation = "user_invitation"
 
-// sendInvitation makes a Kratos recovery code for the identity (Kratos sends nothing itself) and
-// e-mails it with a link to the recovery page, where the person enters the code and sets a
-// password. The e-mail is written in the inviting administrator's language.
-func (h *Handler) sendInvitation(c *gin.Context, id uuid.UUID, email string) error {
-	ctx := c.Request.Context()
-	link, code, err := h.kratos.RecoveryCode(ctx, id, InvitationLifetime.String())
+// invitation is a pending invitation of one organisation.
+type invitation struct {
+	ID        uuid.UUID
+	Email     string
+	FirstName string
+	LastName  string
+	Role      string
+	ExpiresAt time.Time
+	CreatedAt time.Time
+}
+
+func scanInvitation(r pgx.Row, extra ...any) (invitation, error) {
+	var i invitation
+	err := r.Scan(append([]any{&i.ID, &i.Email, &i.FirstName, &i.LastName, &i.Role, &i.ExpiresAt, &i.CreatedAt}, extra...)...)
+	return i, mapErr(err)
+}
+
+// newToken makes an invitation link's secret; only its hash is stored.
+func newToken() (token string, hash []byte) {
+	var b [32]byte
+	_, _ = rand.Read(b[:])
+	token = base64.RawURLEncoding.EncodeToString(b[:])
+	return token, hashToken(token)
+}
+
+func hashToken(token string) []byte {
+	h := sha256.Sum256([]byte(token))
+	return h[:]
+}
+
+func (s store) insertInvitation(ctx context.Context, q dbtx, in inviteIn, hash []byte, invitedBy uuid.UUID) (invitation, error) {
+	return scanInvitation(q.QueryRow(ctx, queries.Get("InsertInvitation"), s.orgID, uuid.New(), in.Email, in.FirstName,
+		in.LastName, in.Role, hash, invitedBy, time.Now().Add(InvitationLifetime)))
+}
+
+func (s store) invitations(ctx context.Context) ([]invitation, error) {
+	rows, err := s.db.Query(ctx, queries.Get("ListInvitations"), s.orgID)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	// The link Kratos returns is its own endpoint (…/self-service/recovery?flow=ID); the e-mail
-	// points at the web app's recovery page for the same flow.
-	pageURL := h.cfg.PublicURL + "/account/recovery"
-	if u, err := url.Parse(link); err == nil && u.Query().Get("flow") != "" {
-		pageURL += "?flow=" + url.QueryEscape(u.Query().Get("flow"))
-	}
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (invitation, error) { return scanInvitation(r) })
+}
+
+func (s store) renewInvitation(ctx context.Context, id uuid.UUID, hash []byte) (invitation, error) {
+	return scanInvitation(s.db.QueryRow(ctx, queries.Get("RenewInvitation"), s.orgID, id, hash, time.Now().Add(InvitationLifetime)))
+}
+
+func (s store) deleteInvitation(ctx context.Context, id uuid.UUID) (invitation, error) {
+	return scanInvitation(s.db.QueryRow(ctx, queries.Get("DeleteInvitation"), s.orgID, id))
+}
+
+// sendInvitation e-mails the link to the accept page, in the inviting administrator's language.
+func (h *Handler) sendInvitation(c *gin.Context, inv invitation, token string) error {
+	ctx := c.Request.Context()
 	org, err := h.tenants.GetOrganization(ctx, authz.Organization(c).OrganizationID)
 	if err != nil {
 		return err
 	}
+	link := h.cfg.PublicURL + "/account/invitation?token=" + url.QueryEscape(token)
 	inviter := authz.User(c)
 	l := apierror.Lang(c)
 	days := int(InvitationLifetime.Hours() / 24)
 	data, _ := json.Marshal(map[string]any{
-		"recovery_code":     code,
-		"recovery_link":     link,
-		"recovery_page_url": pageURL,
+		"invitation_url":    link,
 		"organization_name": org.Name,
 		"invited_by":        inviter.Email,
-		"identity_id":       id.String(),
 		"lang":              string(l),
 	})
-	msg, err := outbox.Compose(email, TemplateInvitation, l, map[string]any{
+	msg, err := outbox.Compose(inv.Email, TemplateInvitation, l, map[string]any{
 		"Inviter": fullName(inviter.FirstName, inviter.LastName, inviter.Email), "Org": org.Name,
-		"URL": pageURL, "Code": code, "Days": days,
+		"URL": link, "Days": days,
 	})
 	if err != nil {
 		return err
 	}
-	msg.TemplateData, msg.Code = data, code
+	msg.TemplateData, msg.Code = data, token
 	_, err = h.outbox.Send(ctx, msg)
 	if err != nil {
 		return fmt.Errorf("invitation e-mail: %w", err)
@@ -67,4 +124,232 @@ func fullName(first, last, fallback string) string {
 		return fallback
 	}
 	return first + " " + last
+}
+
+// pendingInvitation is an invitation found by its token.
+type pendingInvitation struct {
+	invitation
+	OrganizationID   uuid.UUID
+	OrganizationName string
+	InvitedBy        uuid.UUID
+	hash             []byte
+}
+
+var (
+	errInvitationNotFound = apierror.New(http.StatusNotFound, "invitation.not_found")
+	errInvitationExpired  = apierror.New(http.StatusGone, "invitation.expired")
+)
+
+// byToken finds the invitation of a link's token: unknown, used and cancelled tokens are all
+// not_found; an expired one says so, so the person knows to ask for a new link.
+func (h *Handler) byToken(ctx context.Context, token string) (pendingInvitation, error) {
+	token = strings.TrimSpace(token)
+	if token == "" || len(token) > 100 {
+		return pendingInvitation{}, errInvitationNotFound
+	}
+	p := pendingInvitation{hash: hashToken(token)}
+	var err error
+	p.invitation, err = scanInvitation(h.tenants.Directory().QueryRow(ctx, queries.Get("InvitationByToken"), p.hash),
+		&p.OrganizationID, &p.OrganizationName, &p.InvitedBy)
+	switch {
+	case errors.Is(err, errNoMember):
+		return p, errInvitationNotFound
+	case err != nil:
+		return p, err
+	case time.Now().After(p.ExpiresAt):
+		return p, errInvitationExpired
+	}
+	return p, nil
+}
+
+// accept uses the invitation up and makes the membership (directory row and Keto relation) in one
+// transaction: a token accepted twice at once makes one membership, and a failure keeps the token.
+func (h *Handler) accept(ctx context.Context, p pendingInvitation, userID uuid.UUID) error {
+	st := store{db: h.tenants.Directory(), orgID: p.OrganizationID}
+	return st.inTx(ctx, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, queries.Get("ClaimInvitation"), p.ID, p.hash)
+		if err != nil {
+			return err
+		}
+		if tag.RowsAffected() == 0 {
+			return errInvitationNotFound
+		}
+		if _, err := st.insert(ctx, tx, userID, p.Role); err != nil {
+			return err
+		}
+		return h.keto.Grant(ctx, identity.NamespaceOrganization, p.OrganizationID.String(), relationOf[p.Role], userID.String())
+	})
+}
+
+// InvitationView is what the accept page shows to whoever holds the link.
+type InvitationView struct {
+	Email            string    `json:"email"`
+	FirstName        string    `json:"first_name"`
+	LastName         string    `json:"last_name"`
+	Role             string    `json:"role"`
+	OrganizationName string    `json:"organization_name"`
+	InvitedBy        string    `json:"invited_by"`
+	ExpiresAt        time.Time `json:"expires_at"`
+	// Account is "existing" when the address has a verified account (sign in to accept), "new" when
+	// accepting means choosing a name and password.
+	Account string `json:"account"`
+}
+
+type tokenIn struct {
+	Token string `json:"token"`
+}
+
+// verifiedIdentity returns the identity of the address when its e-mail is verified.
+func (h *Handler) verifiedIdentity(ctx context.Context, email string) (id uuid.UUID, found, verified bool, err error) {
+	id, found, err = h.kratos.FindByEmail(ctx, email)
+	if err != nil || !found {
+		return id, found, false, err
+	}
+	i, err := h.kratos.Get(ctx, id)
+	return id, true, err == nil && i.EmailVerified, err
+}
+
+// showInvitation is POST /internal/api/invitations/show {token} (the token stays out of URLs
+// and access logs).
+func (h *Handler) showInvitation(c *gin.Context) {
+	ctx := c.Request.Context()
+	var in tokenIn
+	if err := request.JSON(c, &in); err != nil {
+		apierror.Abort(c, err)
+		return
+	}
+	p, err := h.byToken(ctx, in.Token)
+	if err != nil {
+		apierror.Abort(c, err)
+		return
+	}
+	_, _, verified, err := h.verifiedIdentity(ctx, p.Email)
+	if err != nil {
+		apierror.Abort(c, err)
+		return
+	}
+	v := InvitationView{
+		Email: p.Email, FirstName: p.FirstName, LastName: p.LastName, Role: p.Role,
+		OrganizationName: p.OrganizationName, ExpiresAt: p.ExpiresAt, Account: "new",
+	}
+	if verified {
+		v.Account = "existing"
+	}
+	if users, err := h.kratos.Users(ctx, []uuid.UUID{p.InvitedBy}); err == nil {
+		u := users[p.InvitedBy]
+		v.InvitedBy = strings.TrimSpace(fullName(u.FirstName, u.LastName, u.Email))
+	}
+	c.JSON(http.StatusOK, gin.H{"invitation": v})
+}
+
+type acceptNewIn struct {
+	Token     string `json:"token"`
+	FirstName string `json:"first_name"`
+	LastName  string `json:"last_name"`
+	Password  string `json:"password"`
+}
+
+// acceptAsNew is POST /internal/api/invitations/accept {token, first_name, last_name, password}:
+// the token proves control of the address, so the person gets an account with a verified e-mail
+// (or takes over an identity nobody verified: name and password replaced, its sessions ended),
+// the membership, and a session.
+func (h *Handler) acceptAsNew(c *gin.Context) {
+	ctx := c.Request.Context()
+	var in acceptNewIn
+	if err := request.JSON(c, &in); err != nil {
+		apierror.Abort(c, err)
+		return
+	}
+	fields := checkNames(strings.TrimSpace(in.FirstName), strings.TrimSpace(in.LastName))
+	if code := account.CheckPassword(in.Password); code != "" {
+		fields["password"] = code
+	}
+	if len(fields) > 0 {
+		apierror.Abort(c, apierror.Validation(fields))
+		return
+	}
+	in.FirstName, in.LastName = strings.TrimSpace(in.FirstName), strings.TrimSpace(in.LastName)
+	p, err := h.byToken(ctx, in.Token)
+	if err != nil {
+		apierror.Abort(c, err)
+		return
+	}
+	id, found, verified, err := h.verifiedIdentity(ctx, p.Email)
+	switch {
+	case err != nil:
+		apierror.Abort(c, err)
+		return
+	case verified: // the address has an account someone proved: its owner signs in to accept
+		apierror.Abort(c, apierror.New(http.StatusConflict, "invitation.sign_in_required"))
+		return
+	case found:
+		err = h.takeOver(ctx, id, in)
+	default:
+		id, err = h.kratos.CreateUser(ctx, identity.NewUser{
+			Email: p.Email, FirstName: in.FirstName, LastName: in.LastName, Password: in.Password, Verified: true,
+		})
+	}
+	if err != nil {
+		apierror.Abort(c, err)
+		return
+	}
+	if err := h.accept(ctx, p, id); err != nil {
+		if !found { // the token still works: a retry must not find a verified account it cannot use
+			if derr := h.kratos.Delete(context.WithoutCancel(ctx), id); derr != nil {
+				slog.ErrorContext(ctx, "undo invited identity", "error", derr, "identity", id)
+			}
+		}
+		abortMember(c, err)
+		return
+	}
+	jar := identity.NewJar(c.GetHeader("Cookie"))
+	if _, err := h.flows.Login(ctx, jar, p.Email, in.Password); err != nil {
+		apierror.Abort(c, err)
+		return
+	}
+	for _, sc := range jar.SetCookies {
+		c.Writer.Header().Add("Set-Cookie", sc)
+	}
+	c.JSON(http.StatusOK, gin.H{"redirect_to": "/manage/dashboard"})
+}
+
+// takeOver gives an identity whose e-mail nobody verified to the person who just proved control of
+// it: whoever made the identity (anyone may type any address) loses its password and sessions.
+func (h *Handler) takeOver(ctx context.Context, id uuid.UUID, in acceptNewIn) error {
+	if err := h.kratos.SetPassword(ctx, id, in.Password); err != nil {
+		return err
+	}
+	if err := h.kratos.Patch(ctx, id, identity.SetTrait("/traits/name", map[string]any{"first": in.FirstName, "last": in.LastName})); err != nil {
+		return err
+	}
+	if err := h.kratos.MarkEmailVerified(ctx, id); err != nil {
+		return err
+	}
+	return h.kratos.RevokeSessions(ctx, id)
+}
+
+// acceptSignedIn is POST /account/api/invitations/accept {token}: the session's verified e-mail
+// (Authenticate refuses unverified ones) must be the invited address.
+func (h *Handler) acceptSignedIn(c *gin.Context) {
+	ctx := c.Request.Context()
+	var in tokenIn
+	if err := request.JSON(c, &in); err != nil {
+		apierror.Abort(c, err)
+		return
+	}
+	p, err := h.byToken(ctx, in.Token)
+	if err != nil {
+		apierror.Abort(c, err)
+		return
+	}
+	u := authz.User(c)
+	if !u.EmailVerified || !strings.EqualFold(u.Email, p.Email) {
+		apierror.Abort(c, apierror.New(http.StatusForbidden, "invitation.wrong_account"))
+		return
+	}
+	if err := h.accept(ctx, p, u.ID); err != nil {
+		abortMember(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, gin.H{"redirect_to": "/manage/dashboard", "organization": gin.H{"uuid": p.OrganizationID.String(), "name": p.OrganizationName}})
 }

@@ -1,15 +1,16 @@
-// Package user is the organisation's users page: list the members, invite a person (a Kratos
-// identity without a password plus an e-mail with a recovery code to set one), change a member's
-// role, discard a member (membership discarded, Keto relation removed, Kratos sessions revoked) and
-// reactivate them. Memberships live in the directory; roles are Keto relations on the organisation.
+// Package user is the organisation's users page: list the members and pending invitations, invite
+// a person (an invitation e-mailed with a single-use link; the membership is made only when they
+// accept it, see invitation.go), change a member's role, discard a member (membership discarded and
+// Keto relation removed: their account and sessions stay, they may belong to other organisations)
+// and reactivate them. Memberships live in the directory; roles are Keto relations on the organisation.
 package user
 
 import (
 	"context"
 	"embed"
 	"errors"
-	"fmt"
 	"log/slog"
+	"maps"
 	"net/http"
 	"net/mail"
 	"strings"
@@ -43,10 +44,13 @@ var relationOf = map[string]string{
 	"supervisor":    identity.RelationSupervisors,
 }
 
-// InvitationLifetime is how long an invitation's recovery code stays valid.
+// InvitationLifetime is how long an invitation link stays valid.
 const InvitationLifetime = 72 * time.Hour
 
-var inviteLimit = ratelimit.New("user_invite", 30, 15*time.Minute) // per IP
+var (
+	inviteLimit = ratelimit.New("user_invite", 30, 15*time.Minute)       // per IP
+	acceptLimit = ratelimit.New("invitation_accept", 30, 15*time.Minute) // per IP, the token pages
+)
 
 // Deps are the package's collaborators.
 type Deps struct {
@@ -61,23 +65,32 @@ type Handler struct {
 	cfg     *config.Config
 	tenants *tenants.Tenants
 	kratos  *identity.Kratos
+	flows   *identity.Flows
 	keto    *identity.Keto
 	outbox  *outbox.Outbox
 }
 
-// Routes mounts, on the manage group (/manage/api, CSRF + session):
+// Routes mounts, on the manage group (/manage/api, CSRF + session); a pending invitation is listed
+// as a user with status "pending" and its own uuid:
 //
-//	GET    /users?status=active|discarded     view          {"users": [User]}
-//	POST   /users                             manage_users  {email, first_name, last_name, role} → 201 {"user": User}
+//	GET    /users?status=active|discarded|pending  view          {"users": [User]}
+//	POST   /users                             manage_users  invite {email, first_name, last_name, role} → 201 {"user": User}
 //	PATCH  /users/:uuid                       manage_users  {role} → {"user": User}
-//	DELETE /users/:uuid                       manage_users  discard → {"user": User}
+//	DELETE /users/:uuid                       manage_users  discard a member, or cancel an invitation → {"user": User}
 //	POST   /users/:uuid/reactivate            manage_users  → {"user": User}
-//	POST   /users/:uuid/invitation            manage_users  send the invitation again → {"user": User}
-func Routes(manage *gin.RouterGroup, d Deps) {
+//	POST   /users/:uuid/invitation            manage_users  send a pending invitation again (a new link) → {"user": User}
+//
+// and, for whoever holds an invitation link (the CSRF token of the page is required):
+//
+//	POST /internal/api/invitations/show    {token} → {"invitation": InvitationView}
+//	POST /internal/api/invitations/accept  {token, first_name, last_name, password} → {"redirect_to"}
+//	POST /account/api/invitations/accept   {token} (signed in as the invited address) → {"redirect_to"}
+func Routes(public, manage, account *gin.RouterGroup, csrf gin.HandlerFunc, d Deps) {
 	hc := &http.Client{Timeout: 10 * time.Second}
 	h := &Handler{
 		cfg: d.Config, tenants: d.Tenants, keto: d.Keto,
 		kratos: identity.NewKratos(d.Config.KratosAdmin, hc),
+		flows:  identity.NewFlows(d.Config.KratosPublic, hc),
 		outbox: outbox.New(d.Tenants.Directory(), d.Config),
 	}
 	manageUsers := d.Authz.Require(authz.ManageUsers)
@@ -87,6 +100,11 @@ func Routes(manage *gin.RouterGroup, d Deps) {
 	manage.DELETE("/users/:uuid", manageUsers, h.discard)
 	manage.POST("/users/:uuid/reactivate", manageUsers, h.reactivate)
 	manage.POST("/users/:uuid/invitation", manageUsers, inviteLimit.PerIP(), h.resendInvitation)
+
+	invitations := public.Group("/internal/api/invitations", csrf, acceptLimit.PerIP())
+	invitations.POST("/show", h.showInvitation)
+	invitations.POST("/accept", h.acceptAsNew)
+	account.POST("/invitations/accept", acceptLimit.PerIP(), h.acceptSignedIn)
 }
 
 // User is one member as the users page shows them.
@@ -97,11 +115,13 @@ type User struct {
 	LastName    string     `json:"last_name"`
 	FullName    string     `json:"full_name"`
 	Role        string     `json:"role"`
-	Status      string     `json:"status"` // active | discarded
+	Status      string     `json:"status"` // active | discarded | pending (invited, not accepted) | cancelled
 	LastLoginAt *time.Time `json:"last_login_at"`
 	DiscardedAt *time.Time `json:"discarded_at"`
-	CreatedAt   time.Time  `json:"created_at"`
-	Self        bool       `json:"self"`
+	// ExpiresAt is when a pending invitation's link stops working.
+	ExpiresAt *time.Time `json:"expires_at,omitempty"`
+	CreatedAt time.Time  `json:"created_at"`
+	Self      bool       `json:"self"`
 }
 
 func (h *Handler) storeOf(c *gin.Context) store {
@@ -118,6 +138,15 @@ func (h *Handler) view(c *gin.Context, m member, u identity.User, lastLogin *tim
 		FullName: strings.TrimSpace(u.FirstName + " " + u.LastName), Role: m.Role, Status: status,
 		LastLoginAt: lastLogin, DiscardedAt: m.DiscardedAt, CreatedAt: m.CreatedAt,
 		Self: m.UserID == authz.User(c).ID,
+	}
+}
+
+// invitationView shows a pending invitation with what the inviter typed: nothing of any identity.
+func invitationView(inv invitation, status string) User {
+	return User{
+		UUID: inv.ID.String(), Email: inv.Email, FirstName: inv.FirstName, LastName: inv.LastName,
+		FullName: strings.TrimSpace(inv.FirstName + " " + inv.LastName), Role: inv.Role, Status: status,
+		ExpiresAt: &inv.ExpiresAt, CreatedAt: inv.CreatedAt,
 	}
 }
 
@@ -143,12 +172,21 @@ func (h *Handler) list(c *gin.Context) {
 	switch status {
 	case "", "all":
 		status = ""
-	case "active", "discarded":
+	case "active", "discarded", "pending":
 	default:
 		apierror.Abort(c, apierror.Validation(map[string]string{"status": "user_status_invalid"}))
 		return
 	}
-	members, err := h.storeOf(c).list(ctx, status)
+	st := h.storeOf(c)
+	var members []member
+	var invited []invitation
+	var err error
+	if status != "pending" {
+		members, err = st.list(ctx, status)
+	}
+	if err == nil && (status == "" || status == "pending") {
+		invited, err = st.invitations(ctx)
+	}
 	if err != nil {
 		apierror.Abort(c, err)
 		return
@@ -179,9 +217,12 @@ func (h *Handler) list(c *gin.Context) {
 		}()
 	}
 	wg.Wait()
-	out := make([]User, len(members))
+	out := make([]User, 0, len(members)+len(invited))
 	for i, m := range members {
-		out[i] = h.view(c, m, users[m.UserID], last[i])
+		out = append(out, h.view(c, m, users[m.UserID], last[i]))
+	}
+	for _, inv := range invited {
+		out = append(out, invitationView(inv, "pending"))
 	}
 	c.JSON(http.StatusOK, gin.H{"users": out})
 }
@@ -206,7 +247,20 @@ func (in *inviteIn) validate() error {
 	case err != nil || a.Address != in.Email || !strings.Contains(in.Email[strings.LastIndex(in.Email, "@")+1:], ".") || len(in.Email) > 320:
 		fields["email"] = "user_email_invalid"
 	}
-	for field, v := range map[string]string{"first_name": in.FirstName, "last_name": in.LastName} {
+	maps.Copy(fields, checkNames(in.FirstName, in.LastName))
+	if err := checkRole(in.Role); err != "" {
+		fields["role"] = err
+	}
+	if len(fields) > 0 {
+		return apierror.Validation(fields)
+	}
+	return nil
+}
+
+// checkNames returns the field errors of a person's (trimmed) first and last names.
+func checkNames(first, last string) map[string]string {
+	fields := map[string]string{}
+	for field, v := range map[string]string{"first_name": first, "last_name": last} {
 		switch n := utf8.RuneCountInString(v); {
 		case n == 0:
 			fields[field] = "user_" + field + "_required"
@@ -216,13 +270,7 @@ func (in *inviteIn) validate() error {
 			fields[field] = "user_name_too_long"
 		}
 	}
-	if err := checkRole(in.Role); err != "" {
-		fields["role"] = err
-	}
-	if len(fields) > 0 {
-		return apierror.Validation(fields)
-	}
-	return nil
+	return fields
 }
 
 func checkRole(role string) string {
@@ -246,93 +294,63 @@ func (h *Handler) invite(c *gin.Context) {
 		apierror.Abort(c, err)
 		return
 	}
-	org := authz.Organization(c)
-	inviter := authz.User(c)
-
+	// Only this organisation's own members are told apart (its list shows them anyway): whether
+	// the address has an account elsewhere is not the inviter's business.
 	id, found, err := h.kratos.FindByEmail(ctx, in.Email)
 	if err != nil {
 		apierror.Abort(c, err)
 		return
 	}
-	created := false
-	if !found {
-		id, err = h.kratos.CreateWithMetadata(ctx,
-			identity.NewUser{Email: in.Email, FirstName: in.FirstName, LastName: in.LastName},
-			map[string]any{"invited_by": inviter.ID.String(), "invited_to": org.OrganizationID.String()})
-		if errors.Is(err, identity.ErrExists) { // created meanwhile by someone else
-			id, found, err = h.kratos.FindByEmail(ctx, in.Email)
-			if err == nil && !found {
-				err = fmt.Errorf("identity %s exists but cannot be found", in.Email)
-			}
-		} else {
-			created = err == nil
-		}
-		if err != nil {
-			apierror.Abort(c, err)
-			return
-		}
-	}
-
 	st := h.storeOf(c)
-	var m member
+	token, hash := newToken()
+	var inv invitation
 	err = st.inTx(ctx, func(tx pgx.Tx) error {
-		existing, err := st.get(ctx, tx, id)
-		switch {
-		case err == nil && existing.active():
-			return apierror.New(http.StatusConflict, "user_already_member")
-		case err == nil:
-			return apierror.New(http.StatusConflict, "user_discarded_reactivate")
-		case !errors.Is(err, errNoMember):
-			return err
-		}
-		if m, err = st.insert(ctx, tx, id, in.Role); err != nil {
-			return err
-		}
-		return h.keto.Grant(ctx, identity.NamespaceOrganization, st.orgID.String(), relationOf[in.Role], id.String())
-	})
-	if err != nil {
-		if created {
-			if derr := h.kratos.Delete(context.WithoutCancel(ctx), id); derr != nil {
-				slog.ErrorContext(ctx, "undo invited identity", "error", derr, "identity", id)
+		if found {
+			existing, err := st.get(ctx, tx, id)
+			switch {
+			case err == nil && existing.active():
+				return apierror.New(http.StatusConflict, "user_already_member")
+			case err == nil:
+				return apierror.New(http.StatusConflict, "user_discarded_reactivate")
+			case !errors.Is(err, errNoMember):
+				return err
 			}
 		}
-		abortMember(c, err)
-		return
-	}
-	if err := h.sendInvitation(c, id, in.Email); err != nil {
-		apierror.Abort(c, &apierror.Error{Status: http.StatusBadGateway, Code: "user_invitation_not_sent", Err: err})
-		return
-	}
-	h.one(c, http.StatusCreated, m)
-}
-
-// resendInvitation is POST /manage/api/users/:uuid/invitation (active members only).
-func (h *Handler) resendInvitation(c *gin.Context) {
-	ctx := c.Request.Context()
-	id, ok := userID(c)
-	if !ok {
-		return
-	}
-	st := h.storeOf(c)
-	m, err := st.get(ctx, st.db, id)
-	if err != nil {
-		abortMember(c, err)
-		return
-	}
-	if !m.active() {
-		apierror.Abort(c, apierror.New(http.StatusConflict, "user_discarded"))
-		return
-	}
-	users, err := h.kratos.Users(ctx, []uuid.UUID{id})
+		inv, err = st.insertInvitation(ctx, tx, in, hash, authz.User(c).ID)
+		if errors.Is(err, errDuplicate) {
+			return apierror.New(http.StatusConflict, "user.invitation_pending")
+		}
+		return err
+	})
 	if err != nil {
 		apierror.Abort(c, err)
 		return
 	}
-	if err := h.sendInvitation(c, id, users[id].Email); err != nil {
+	if err := h.sendInvitation(c, inv, token); err != nil {
 		apierror.Abort(c, &apierror.Error{Status: http.StatusBadGateway, Code: "user_invitation_not_sent", Err: err})
 		return
 	}
-	h.one(c, http.StatusOK, m)
+	c.JSON(http.StatusCreated, gin.H{"user": invitationView(inv, "pending")})
+}
+
+// resendInvitation is POST /manage/api/users/:uuid/invitation: a new link for a pending
+// invitation (the previous one stops working) and a new expiry.
+func (h *Handler) resendInvitation(c *gin.Context) {
+	id, ok := userID(c)
+	if !ok {
+		return
+	}
+	token, hash := newToken()
+	inv, err := h.storeOf(c).renewInvitation(c.Request.Context(), id, hash)
+	if err != nil {
+		abortMember(c, err)
+		return
+	}
+	if err := h.sendInvitation(c, inv, token); err != nil {
+		apierror.Abort(c, &apierror.Error{Status: http.StatusBadGateway, Code: "user_invitation_not_sent", Err: err})
+		return
+	}
+	c.JSON(http.StatusOK, gin.H{"user": invitationView(inv, "pending")})
 }
 
 // changeRole is PATCH /manage/api/users/:uuid {role}.
@@ -406,7 +424,8 @@ func lastAdministrator(ctx context.Context, st store, tx pgx.Tx) error {
 	return nil
 }
 
-// discard is DELETE /manage/api/users/:uuid.
+// discard is DELETE /manage/api/users/:uuid: it cancels a pending invitation, or ends a member's
+// access to this organisation only (their sessions may serve other organisations).
 func (h *Handler) discard(c *gin.Context) {
 	ctx := c.Request.Context()
 	id, ok := userID(c)
@@ -414,6 +433,14 @@ func (h *Handler) discard(c *gin.Context) {
 		return
 	}
 	st := h.storeOf(c)
+	switch inv, err := st.deleteInvitation(ctx, id); {
+	case err == nil:
+		c.JSON(http.StatusOK, gin.H{"user": invitationView(inv, "cancelled")})
+		return
+	case !errors.Is(err, errNoMember):
+		apierror.Abort(c, err)
+		return
+	}
 	var m member
 	err := st.inTx(ctx, func(tx pgx.Tx) error {
 		cur, err := st.get(ctx, tx, id)
@@ -441,10 +468,6 @@ func (h *Handler) discard(c *gin.Context) {
 				_ = h.keto.Grant(context.WithoutCancel(ctx), identity.NamespaceOrganization, org, relationOf[cur.Role], id.String())
 				return err
 			}
-		}
-		if err := h.kratos.RevokeSessions(ctx, id); err != nil {
-			_ = h.keto.Grant(context.WithoutCancel(ctx), identity.NamespaceOrganization, org, relationOf[cur.Role], id.String())
-			return err
 		}
 		return nil
 	})

@@ -1,11 +1,9 @@
 package user_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -68,85 +66,53 @@ func wantError(t *testing.T, r apitest.Response, status int, code string) {
 	}
 }
 
-// browser is a bare cookie-carrying client of Kratos's public API through the API's proxy.
-type browser struct {
-	t       *testing.T
-	base    string
-	cookies map[string]string
-}
-
-func (b *browser) do(method, path string, body any) (int, map[string]any) {
-	b.t.Helper()
-	var rd io.Reader
-	if body != nil {
-		raw, _ := json.Marshal(body)
-		rd = bytes.NewReader(raw)
+// invitationToken is the token of the newest invitation e-mailed to the address, read from the
+// dev outbox, and checks the e-mail's body carries the accept page's link with it.
+func invitationToken(t *testing.T, c *apitest.Client, email string) string {
+	t.Helper()
+	r := c.JSON(http.MethodGet, "/dev/api/outbox?to="+url.QueryEscape(email), nil)
+	var box struct {
+		Messages []struct {
+			Body         string          `json:"body"`
+			TemplateType string          `json:"template_type"`
+			TemplateData json.RawMessage `json:"template_data"`
+			Code         string          `json:"code"`
+		} `json:"messages"`
 	}
-	req, _ := http.NewRequest(method, b.base+path, rd)
-	req.Header.Set("Accept", "application/json")
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	var parts []string
-	for k, v := range b.cookies {
-		parts = append(parts, k+"="+v)
-	}
-	req.Header.Set("Cookie", strings.Join(parts, "; "))
-	hc := &http.Client{Timeout: time.Minute, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	res, err := hc.Do(req)
-	if err != nil {
-		b.t.Fatalf("%s %s: %v", method, path, err)
-	}
-	defer res.Body.Close()
-	for _, ck := range res.Cookies() {
-		if ck.MaxAge < 0 || ck.Value == "" {
-			delete(b.cookies, ck.Name)
-		} else {
-			b.cookies[ck.Name] = ck.Value
+	r.Decode(t, &box)
+	for _, m := range box.Messages { // newest first
+		if m.TemplateType != "user_invitation" {
+			continue
 		}
-	}
-	var out map[string]any
-	raw, _ := io.ReadAll(res.Body)
-	_ = json.Unmarshal(raw, &out)
-	return res.StatusCode, out
-}
-
-func csrfOf(flow map[string]any) string {
-	ui, _ := flow["ui"].(map[string]any)
-	nodes, _ := ui["nodes"].([]any)
-	for _, n := range nodes {
-		attrs, _ := n.(map[string]any)["attributes"].(map[string]any)
-		if attrs["name"] == "csrf_token" {
-			s, _ := attrs["value"].(string)
-			return s
+		var data struct {
+			URL string `json:"invitation_url"`
 		}
+		_ = json.Unmarshal(m.TemplateData, &data)
+		u, err := url.Parse(data.URL)
+		if err != nil || u.Path != "/account/invitation" || u.Query().Get("token") != m.Code || m.Code == "" || !strings.Contains(m.Body, data.URL) {
+			t.Fatalf("invitation e-mail without its link: %s", r.Body)
+		}
+		return m.Code
 	}
+	t.Fatalf("no invitation e-mail for %s: %s", email, r.Body)
 	return ""
 }
 
-// acceptInvitation does what the invited person does: opens the e-mailed recovery flow, enters the
-// code (Kratos signs them in) and sets a password in a settings flow.
-func acceptInvitation(t *testing.T, s *apitest.Stack, recoveryLink, code, password string) {
-	t.Helper()
-	u, err := url.Parse(recoveryLink)
-	if err != nil || u.Query().Get("flow") == "" {
-		t.Fatalf("recovery link %q has no flow", recoveryLink)
-	}
-	b := &browser{t: t, base: s.Server.URL + "/.ory/kratos/public", cookies: map[string]string{}}
-	status, res := b.do(http.MethodPost, "/self-service/recovery?flow="+u.Query().Get("flow"), map[string]any{"method": "code", "code": code})
-	if b.cookies[identity.SessionCookie] == "" {
-		t.Fatalf("recovery code did not sign in: %d %v", status, res)
-	}
-	status, flow := b.do(http.MethodGet, "/self-service/settings/browser", nil)
-	if status != http.StatusOK {
-		t.Fatalf("settings flow: %d %v", status, flow)
-	}
-	status, res = b.do(http.MethodPost, "/self-service/settings?flow="+fmt.Sprint(flow["id"]), map[string]any{
-		"method": "password", "password": password, "csrf_token": csrfOf(flow),
+// acceptAsNew is the accept page of a person without an account: name, password, and the token.
+func acceptAsNew(visitor *apitest.Client, token, password string) apitest.Response {
+	return visitor.JSON(http.MethodPost, "/internal/api/invitations/accept", map[string]any{
+		"token": token, "first_name": "Olga", "last_name": "Operadora", "password": password,
 	})
-	if status != http.StatusOK {
-		t.Fatalf("set password: %d %v", status, res)
+}
+
+func showInvitation(t *testing.T, c *apitest.Client, token string) (int, map[string]any) {
+	t.Helper()
+	r := c.JSON(http.MethodPost, "/internal/api/invitations/show", map[string]any{"token": token})
+	var out struct {
+		Invitation map[string]any `json:"invitation"`
 	}
+	_ = json.Unmarshal(r.Body, &out)
+	return r.Status, out.Invitation
 }
 
 func TestInviteDiscardReactivate(t *testing.T) {
@@ -165,47 +131,54 @@ func TestInviteDiscardReactivate(t *testing.T) {
 		}
 	}
 
-	// Invite an operator.
+	// Invite an operator: a pending invitation, no membership yet.
 	email := fmt.Sprintf("op-%s@test.aporta.test", uuid.NewString()[:8])
 	invite := map[string]any{"email": strings.ToUpper(email), "first_name": "Olga", "last_name": "Operadora", "role": "operator"}
-	op := one(t, admin.JSON(http.MethodPost, "/manage/api/users", invite), http.StatusCreated)
-	if op.Email != email || op.Role != "operator" || op.Status != "active" || op.FullName != "Olga Operadora" || op.LastLoginAt != nil {
-		t.Fatalf("invited user: %+v", op)
+	pending := one(t, admin.JSON(http.MethodPost, "/manage/api/users", invite), http.StatusCreated)
+	if pending.Email != email || pending.Role != "operator" || pending.Status != "pending" || pending.FullName != "Olga Operadora" || pending.LastLoginAt != nil {
+		t.Fatalf("invited user: %+v", pending)
 	}
-	opID := uuid.MustParse(op.UUID)
+	if got := list(t, admin, "?status=pending")[pending.UUID]; got.Status != "pending" {
+		t.Fatalf("pending list: %+v", got)
+	}
+	if _, ok := list(t, admin, "?status=active")[pending.UUID]; ok {
+		t.Fatal("a pending invitation in the active list")
+	}
 
 	// Inviting again is a conflict with a clear message.
 	r = admin.JSON(http.MethodPost, "/manage/api/users", invite, "Accept-Language", "en")
-	wantError(t, r, http.StatusConflict, "user_already_member")
-	if !strings.Contains(r.ErrorMessage(), "already") {
+	wantError(t, r, http.StatusConflict, "user.invitation_pending")
+	if !strings.Contains(r.ErrorMessage(), "pending") {
 		t.Errorf("message: %s", r.ErrorMessage())
 	}
 
-	// The invitation is in the outbox with a recovery code that works.
-	r = admin.JSON(http.MethodGet, "/dev/api/outbox?to="+url.QueryEscape(email), nil)
-	var box struct {
-		Messages []struct {
-			Subject      string          `json:"subject"`
-			Body         string          `json:"body"`
-			TemplateType string          `json:"template_type"`
-			TemplateData json.RawMessage `json:"template_data"`
-			Code         string          `json:"code"`
-		} `json:"messages"`
+	// The person opens the e-mailed link, chooses a password and is signed in as an operator.
+	token := invitationToken(t, admin, email)
+	visitor := s.Visitor(t)
+	if status, inv := showInvitation(t, visitor, token); status != http.StatusOK || inv["account"] != "new" || inv["email"] != email || inv["role"] != "operator" {
+		t.Fatalf("show invitation: %d %v", status, inv)
 	}
-	r.Decode(t, &box)
-	if len(box.Messages) != 1 || box.Messages[0].TemplateType != "user_invitation" || box.Messages[0].Code == "" {
-		t.Fatalf("outbox: %s", r.Body)
-	}
-	var data struct {
-		RecoveryLink string `json:"recovery_link"`
-		PageURL      string `json:"recovery_page_url"`
-	}
-	_ = json.Unmarshal(box.Messages[0].TemplateData, &data)
-	if !strings.Contains(box.Messages[0].Body, box.Messages[0].Code) || !strings.Contains(box.Messages[0].Body, data.PageURL) {
-		t.Fatalf("e-mail body lacks code or link: %s", box.Messages[0].Body)
-	}
+	wantError(t, acceptAsNew(visitor, token, "short"), http.StatusUnprocessableEntity, "validation_failed")
 	password := "Invited-Pass-2026!"
-	acceptInvitation(t, s, data.RecoveryLink, box.Messages[0].Code, password)
+	if r := acceptAsNew(visitor, token, password); r.Status != http.StatusOK {
+		t.Fatalf("accept: %d %s", r.Status, r.Body)
+	}
+	self := list(t, visitor, "")
+	var op userJSON
+	for _, u := range self {
+		if u.Self {
+			op = u
+		}
+	}
+	if op.Role != "operator" || op.Email != email || op.Status != "active" {
+		t.Fatalf("accepted operator sees self as %+v", op)
+	}
+	if _, ok := self[pending.UUID]; ok {
+		t.Fatal("the accepted invitation is still listed")
+	}
+	opID := uuid.MustParse(op.UUID)
+	// The link worked once.
+	wantError(t, acceptAsNew(s.Visitor(t), token, password), http.StatusNotFound, "invitation.not_found")
 
 	// The operator signs in with the new password: may view, may not manage users.
 	opc := s.Login(t, email, password)
@@ -251,11 +224,11 @@ func TestInviteDiscardReactivate(t *testing.T) {
 		wantError(t, other.JSON(call.method, call.path, body), http.StatusNotFound, "not_found")
 	}
 
-	// Discard: the session ends and Keto denies.
+	// Discard: Keto denies and the organisation is out of reach (the person's account stays).
 	if u := one(t, admin.JSON(http.MethodDelete, "/manage/api/users/"+op.UUID, nil), http.StatusOK); u.Status != "discarded" || u.DiscardedAt == nil {
 		t.Fatalf("discarded: %+v", u)
 	}
-	wantError(t, opc.JSON(http.MethodGet, "/manage/api/users", nil), http.StatusUnauthorized, "unauthorized")
+	wantError(t, opc.JSON(http.MethodGet, "/manage/api/users", nil), http.StatusForbidden, "forbidden")
 	checkKeto(t, s, org, "view", opID, false)
 	if u, ok := list(t, admin, "?status=discarded")[op.UUID]; !ok || u.Status != "discarded" {
 		t.Fatalf("discarded list: %+v", u)
@@ -274,7 +247,6 @@ func TestInviteDiscardReactivate(t *testing.T) {
 		t.Fatalf("reactivated: %+v", u)
 	}
 	checkKeto(t, s, org, "view", opID, true)
-	opc = s.Login(t, email, password)
 	if _, ok := list(t, opc, "")[op.UUID]; !ok {
 		t.Fatal("reactivated operator cannot list")
 	}
@@ -287,37 +259,79 @@ func TestInviteDiscardReactivate(t *testing.T) {
 	checkKeto(t, s, org, "manage_users", admin.UserID, true)
 }
 
-func TestInviteExistingIdentity(t *testing.T) {
+// An address with a verified account accepts signed in as it; until then the inviting organisation
+// sees only what it typed, and discarding the member later ends only this organisation's access.
+func TestInviteExistingAccountAcceptsSignedIn(t *testing.T) {
 	t.Parallel()
 	s := apitest.Start(t)
 	a := s.NewOrgAdmin(t, "AR")
 	b := s.NewOrgAdmin(t, "UY")
-	// b's administrator (who has a password) is invited to a's organisation as a supervisor.
 	u := one(t, a.JSON(http.MethodPost, "/manage/api/users", map[string]any{"email": b.Email, "first_name": "Bruno", "last_name": "Bermúdez", "role": "supervisor"}), http.StatusCreated)
-	if u.UUID != b.UserID.String() || u.Role != "supervisor" {
-		t.Fatalf("linked user: %+v", u)
+	if u.UUID == b.UserID.String() || u.Status != "pending" || u.FullName != "Bruno Bermúdez" {
+		t.Fatalf("the invitation shows the existing identity: %+v", u)
+	}
+	checkKeto(t, s, a.OrgID.String(), "view", b.UserID, false)
+	wantError(t, b.JSON(http.MethodGet, "/manage/api/users", nil, "X-Organization-Id", a.OrgID.String()), http.StatusNotFound, "not_found")
+
+	first := invitationToken(t, a, b.Email)
+	if status, inv := showInvitation(t, s.Visitor(t), first); status != http.StatusOK || inv["account"] != "existing" {
+		t.Fatalf("show invitation: %d %v", status, inv)
+	}
+	// The token alone does not get into an account someone verified.
+	wantError(t, acceptAsNew(s.Visitor(t), first, "Another-Pass-2026!"), http.StatusConflict, "invitation.sign_in_required")
+
+	// Resending makes a new link; the first one stops working.
+	one(t, a.JSON(http.MethodPost, "/manage/api/users/"+u.UUID+"/invitation", nil), http.StatusOK)
+	token := invitationToken(t, a, b.Email)
+	if token == first {
+		t.Fatal("resend kept the token")
+	}
+	wantError(t, b.JSON(http.MethodPost, "/account/api/invitations/accept", map[string]any{"token": first}), http.StatusNotFound, "invitation.not_found")
+
+	b2 := s.Login(t, b.Email, apitest.Password) // a second session of b, kept across the discard
+	r := b.JSON(http.MethodPost, "/account/api/invitations/accept", map[string]any{"token": token})
+	if r.Status != http.StatusOK {
+		t.Fatalf("accept: %d %s", r.Status, r.Body)
 	}
 	checkKeto(t, s, a.OrgID.String(), "export_data", b.UserID, true)
 	checkKeto(t, s, a.OrgID.String(), "manage_users", b.UserID, false)
-	// Still administrator of their own organisation.
 	checkKeto(t, s, b.OrgID.String(), "manage_users", b.UserID, true)
-	// Resending the invitation puts a second e-mail in the outbox.
-	one(t, a.JSON(http.MethodPost, "/manage/api/users/"+u.UUID+"/invitation", nil), http.StatusOK)
-	r := a.JSON(http.MethodGet, "/dev/api/outbox?to="+url.QueryEscape(b.Email), nil)
-	var box struct {
-		Messages []struct {
-			TemplateType string `json:"template_type"`
-		} `json:"messages"`
+	if got := list(t, a, "")[b.UserID.String()]; got.Role != "supervisor" || got.Status != "active" {
+		t.Fatalf("accepted member: %+v", got)
 	}
-	r.Decode(t, &box)
-	n := 0
-	for _, m := range box.Messages {
-		if m.TemplateType == "user_invitation" {
-			n++
+	wantError(t, b.JSON(http.MethodPost, "/account/api/invitations/accept", map[string]any{"token": token}), http.StatusNotFound, "invitation.not_found")
+
+	// Discarded from a: a is out of reach, b's own organisation and sessions are not touched.
+	one(t, a.JSON(http.MethodDelete, "/manage/api/users/"+b.UserID.String(), nil), http.StatusOK)
+	checkKeto(t, s, a.OrgID.String(), "view", b.UserID, false)
+	checkKeto(t, s, b.OrgID.String(), "manage_users", b.UserID, true)
+	for _, c := range []*apitest.Client{b, b2} {
+		wantError(t, c.JSON(http.MethodGet, "/manage/api/users", nil, "X-Organization-Id", a.OrgID.String()), http.StatusNotFound, "not_found")
+		if _, ok := list(t, c, "")[b.UserID.String()]; !ok {
+			t.Fatal("b lost their own organisation")
 		}
 	}
-	if n != 2 {
-		t.Fatalf("invitations in outbox: %d: %s", n, r.Body)
+}
+
+// Cancelling a pending invitation kills its link.
+func TestCancelInvitation(t *testing.T) {
+	t.Parallel()
+	s := apitest.Start(t)
+	a := s.NewOrgAdmin(t, "CL")
+	email := fmt.Sprintf("cancel-%s@test.aporta.test", uuid.NewString()[:8])
+	u := one(t, a.JSON(http.MethodPost, "/manage/api/users", map[string]any{"email": email, "first_name": "Carla", "last_name": "Cancelada", "role": "operator"}), http.StatusCreated)
+	token := invitationToken(t, a, email)
+	other := s.NewOrgAdmin(t, "CL")
+	wantError(t, other.JSON(http.MethodDelete, "/manage/api/users/"+u.UUID, nil), http.StatusNotFound, "not_found")
+	if got := one(t, a.JSON(http.MethodDelete, "/manage/api/users/"+u.UUID, nil), http.StatusOK); got.Status != "cancelled" {
+		t.Fatalf("cancelled: %+v", got)
+	}
+	if _, ok := list(t, a, "")[u.UUID]; ok {
+		t.Fatal("a cancelled invitation is listed")
+	}
+	wantError(t, acceptAsNew(s.Visitor(t), token, "Invited-Pass-2026!"), http.StatusNotFound, "invitation.not_found")
+	if _, found, _ := s.Kratos.FindByEmail(context.Background(), email); found {
+		t.Fatal("a cancelled invitation made an identity")
 	}
 }
 

@@ -12,6 +12,7 @@ import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
 import { Route as KitRouteImport } from './routes/kit'
 import { Route as SignupRouteImport } from './routes/signup'
+import { Route as AccountInvitationRouteImport } from './routes/account/invitation'
 import { Route as AccountLoginRouteImport } from './routes/account/login'
 import { Route as AccountLogoutRouteImport } from './routes/account/logout'
 import { Route as AccountRecoveryRouteImport } from './routes/account/recovery'
@@ -45,6 +46,11 @@ const KitRoute = KitRouteImport.update({
 const SignupRoute = SignupRouteImport.update({
   id: '/signup',
   path: '/signup',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const AccountInvitationRoute = AccountInvitationRouteImport.update({
+  id: '/account/invitation',
+  path: '/account/invitation',
   getParentRoute: () => rootRouteImport,
 } as any)
 const AccountLoginRoute = AccountLoginRouteImport.update({
@@ -151,6 +157,7 @@ export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
   '/kit': typeof KitRoute
   '/signup': typeof SignupRoute
+  '/account/invitation': typeof AccountInvitationRoute
   '/account/login': typeof AccountLoginRoute
   '/account/logout': typeof AccountLogoutRoute
   '/account/recovery': typeof AccountRecoveryRoute
@@ -175,6 +182,7 @@ export interface FileRoutesByTo {
   '/': typeof IndexRoute
   '/kit': typeof KitRoute
   '/signup': typeof SignupRoute
+  '/account/invitation': typeof AccountInvitationRoute
   '/account/login': typeof AccountLoginRoute
   '/account/logout': typeof AccountLogoutRoute
   '/account/recovery': typeof AccountRecoveryRoute
@@ -200,6 +208,7 @@ export interface FileRoutesById {
   '/': typeof IndexRoute
   '/kit': typeof KitRoute
   '/signup': typeof SignupRoute
+  '/account/invitation': typeof AccountInvitationRoute
   '/account/login': typeof AccountLoginRoute
   '/account/logout': typeof AccountLogoutRoute
   '/account/recovery': typeof AccountRecoveryRoute
@@ -226,6 +235,7 @@ export interface FileRouteTypes {
     | '/'
     | '/kit'
     | '/signup'
+    | '/account/invitation'
     | '/account/login'
     | '/account/logout'
     | '/account/recovery'
@@ -250,6 +260,7 @@ export interface FileRouteTypes {
     | '/'
     | '/kit'
     | '/signup'
+    | '/account/invitation'
     | '/account/login'
     | '/account/logout'
     | '/account/recovery'
@@ -274,6 +285,7 @@ export interface FileRouteTypes {
     | '/'
     | '/kit'
     | '/signup'
+    | '/account/invitation'
     | '/account/login'
     | '/account/logout'
     | '/account/recovery'
@@ -299,6 +311,7 @@ export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute
   KitRoute: typeof KitRoute
   SignupRoute: typeof SignupRoute
+  AccountInvitationRoute: typeof AccountInvitationRoute
   AccountLoginRoute: typeof AccountLoginRoute
   AccountLogoutRoute: typeof AccountLogoutRoute
   AccountRecoveryRoute: typeof AccountRecoveryRoute
@@ -341,6 +354,13 @@ declare module '@tanstack/react-router' {
       path: '/signup'
       fullPath: '/signup'
       preLoaderRoute: typeof SignupRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/account/invitation': {
+      id: '/account/invitation'
+      path: '/account/invitation'
+      fullPath: '/account/invitation'
+      preLoaderRoute: typeof AccountInvitationRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/account/login': {
@@ -483,6 +503,7 @@ const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
   KitRoute: KitRoute,
   SignupRoute: SignupRoute,
+  AccountInvitationRoute: AccountInvitationRoute,
   AccountLoginRoute: AccountLoginRoute,
   AccountLogoutRoute: AccountLogoutRoute,
   AccountRecoveryRoute: AccountRecoveryRoute,

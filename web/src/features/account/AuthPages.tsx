@@ -6,7 +6,7 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { FlowMessages, KratosForm } from './KratosForm';
 import { browserStart, fetchFlow, flowIsGone, logoutUrl, type FlowKind, type KratosNode } from './kratos';
 
-function AuthCard({ title, lead, children }: { title: ReactNode; lead?: ReactNode; children: ReactNode }) {
+export function AuthCard({ title, lead, children }: { title: ReactNode; lead?: ReactNode; children: ReactNode }) {
   return (
     <Box maw={440} mx="auto" mt={{ base: 0, sm: 'xl' }}>
       <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }} shadow="xs">
@@ -28,7 +28,7 @@ function AuthCard({ title, lead, children }: { title: ReactNode; lead?: ReactNod
   );
 }
 
-function Loading() {
+export function Loading() {
   const intl = useIntl();
   return (
     <Center py="xl" role="status" aria-label={intl.formatMessage({ id: 'common.loading', defaultMessage: 'Cargando…' })}>

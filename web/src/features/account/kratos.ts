@@ -41,10 +41,11 @@ export const fetchFlow = (kind: FlowKind, id: string) =>
 /** Where to start a fresh flow of this kind. */
 export const browserStart = (kind: FlowKind) => `${KRATOS}/self-service/${kind}/browser`;
 
-/** Asks Kratos for this session's logout URL; undefined when nobody is signed in. */
-export async function logoutUrl(): Promise<string | undefined> {
+/** Asks Kratos for this session's logout URL (coming back to returnTo); undefined when nobody is signed in. */
+export async function logoutUrl(returnTo?: string): Promise<string | undefined> {
   try {
-    const res = await apiFetch<{ logout_url: string }>(`${KRATOS}/self-service/logout/browser`);
+    const query = returnTo ? `?return_to=${encodeURIComponent(returnTo)}` : '';
+    const res = await apiFetch<{ logout_url: string }>(`${KRATOS}/self-service/logout/browser${query}`);
     return res.logout_url;
   } catch (error) {
     if (error instanceof ApiError && (error.status === 401 || error.status === 403)) return undefined;
@@ -66,3 +67,17 @@ export function csrfOf(flow: KratosFlow) {
 export function flowMessages(flow: KratosFlow): KratosMessage[] {
   return [...(flow.ui.messages ?? []), ...flow.ui.nodes.flatMap((n) => n.messages ?? [])];
 }
+
+/** The signed-in person's e-mail, or undefined when nobody is signed in. */
+export async function sessionEmail(): Promise<string | undefined> {
+  try {
+    const res = await apiFetch<{ identity: { traits: { email?: string } } }>(`${KRATOS}/sessions/whoami`);
+    return res.identity.traits.email;
+  } catch (error) {
+    if (error instanceof ApiError && (error.status === 401 || error.status === 403)) return undefined;
+    throw error;
+  }
+}
+
+/** Where to send someone to sign in and come back to this page. */
+export const loginAndReturn = () => `${LOGIN_BROWSER}?return_to=${encodeURIComponent(window.location.href)}`;

@@ -1,5 +1,6 @@
 import { Center, Loader, Paper, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
+import { Navigate, useLocation } from '@tanstack/react-router';
 import { useEffect, type ReactNode } from 'react';
 import { useIntl } from 'react-intl';
 import { ApiError } from '../../api/client';
@@ -34,10 +35,17 @@ export function LoadError({ error }: { error: unknown }) {
   );
 }
 
-/** Renders children with the signed-in user; signed-out visitors go to the login flow. */
+const VERIFICATIONS = '/account/verifications';
+
+/**
+ * Renders children with the signed-in user; signed-out visitors go to the login flow, and a user
+ * whose e-mail is not verified yet to the verification step (the API answers nothing else).
+ */
 export function WithUser({ children }: { children: (user: CurrentUser) => ReactNode }) {
   const { data, error, isPending } = useQuery(currentUserQuery());
+  const { pathname } = useLocation();
   useRedirectOnSignedOut(error);
+  if (data && !data.verifications.email_verified && pathname !== VERIFICATIONS) return <Navigate to={VERIFICATIONS} replace />;
   if (data) return <>{children(data)}</>;
   if (isPending || needsLogin(error)) return <PageLoader />;
   return <LoadError error={error} />;

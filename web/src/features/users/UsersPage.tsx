@@ -11,11 +11,11 @@ import { Button } from '../../components/variants';
 import { changePassword, updateMyData, type CurrentUser } from '../account/api';
 import { checkEmail, checkPassword, checkPersonName } from '../account/rules';
 import { LoadError, PageLoader } from '../account/session';
-import { discardUser, inviteUser, reactivateUser, usersQuery, type Invitation, type OrgUser } from './api';
+import { discardUser, inviteUser, reactivateUser, resendInvitation, usersQuery, type Invitation, type OrgUser } from './api';
 
 const errorText = (e: unknown) => (e instanceof ApiError ? Object.values(e.fields)[0] ?? e.message : e instanceof Error ? e.message : String(e));
 const ROLES = ['administrator', 'operator', 'supervisor'] as const;
-const roleNames = defineMessages({
+export const roleNames = defineMessages({
   administrator: { id: 'users.role.administrator', defaultMessage: 'Administración' },
   operator: { id: 'users.role.operator', defaultMessage: 'Operación' },
   supervisor: { id: 'users.role.supervisor', defaultMessage: 'Supervisión' },
@@ -59,11 +59,12 @@ function UserList({ me }: { me: CurrentUser }) {
   const [busy, setBusy] = useState<string>();
   const canManage = me.abilities.includes('manage_users') || me.role === 'administrator';
 
-  const act = async (u: OrgUser, work: () => Promise<unknown>) => {
+  const act = async (u: OrgUser, work: () => Promise<unknown>, done?: string) => {
     setBusy(u.uuid);
     try {
       await work();
       await queryClient.invalidateQueries({ queryKey: ['users'] });
+      if (done) showToast({ type: 'success', message: done });
     } catch (e) {
       showToast({ type: 'fail', message: errorText(e) });
     } finally {
@@ -123,13 +124,13 @@ function UserList({ me }: { me: CurrentUser }) {
                     <RoleName role={u.role} />
                   </Table.Td>
                   <Table.Td>
-                    {u.discarded_at ? (
+                    {u.status === 'discarded' ? (
                       <Badge color="gray" variant="light">
                         <FormattedMessage id="users.discarded" defaultMessage="Dado de baja" />
                       </Badge>
-                    ) : !u.last_login_at ? (
+                    ) : u.status === 'pending' ? (
                       <Badge color="blue" variant="light">
-                        <FormattedMessage id="users.invited" defaultMessage="Invitación enviada" />
+                        <FormattedMessage id="users.pending" defaultMessage="Invitación pendiente" />
                       </Badge>
                     ) : (
                       <Badge color="green" variant="light">
@@ -138,7 +139,29 @@ function UserList({ me }: { me: CurrentUser }) {
                     )}
                   </Table.Td>
                   <Table.Td ta="right">
-                    {canManage && u.uuid !== me.uuid && (
+                    {canManage && u.status === 'pending' && (
+                      <Group gap="xs" justify="flex-end" wrap="nowrap">
+                        <Button
+                          size="sm"
+                          variant="outline"
+                          loading={busy === u.uuid}
+                          onClick={() => act(u, () => resendInvitation(u.uuid), intl.formatMessage({ id: 'users.invitedToast', defaultMessage: 'Enviamos la invitación a {email}.' }, { email: u.email }))}
+                          aria-label={intl.formatMessage({ id: 'users.resendNamed', defaultMessage: 'Reenviar la invitación a {name}' }, { name: u.email })}
+                        >
+                          <FormattedMessage id="users.resend" defaultMessage="Reenviar" />
+                        </Button>
+                        <Button
+                          size="sm"
+                          variant="ghost"
+                          disabled={busy === u.uuid}
+                          onClick={() => act(u, () => discardUser(u.uuid))}
+                          aria-label={intl.formatMessage({ id: 'users.cancelNamed', defaultMessage: 'Cancelar la invitación a {name}' }, { name: u.email })}
+                        >
+                          <FormattedMessage id="users.cancelInvitation" defaultMessage="Cancelar" />
+                        </Button>
+                      </Group>
+                    )}
+                    {canManage && u.status !== 'pending' && u.uuid !== me.uuid && (
                       <Button
                         size="sm"
                         variant={u.discarded_at ? 'outline' : 'ghost'}
@@ -209,7 +232,7 @@ function InviteDialog({ opened, onClose }: { opened: boolean; onClose: () => voi
       onClose={onClose}
       pending={saving}
       title={<FormattedMessage id="users.inviteTitle" defaultMessage="Invitar usuario" />}
-      subtitle={<FormattedMessage id="users.inviteSubtitle" defaultMessage="Recibirá un e-mail con un enlace para elegir su contraseña." />}
+      subtitle={<FormattedMessage id="users.inviteSubtitle" defaultMessage="Recibirá un e-mail con un enlace para aceptar la invitación. Será parte del equipo cuando la acepte." />}
     >
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
