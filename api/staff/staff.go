@@ -74,11 +74,13 @@ func NewHandler(directory *pgxpool.Pool, d *document.Service, o *organization.Se
 	return &Handler{directory: directory, docs: d, orgs: o, keto: k, onboarding: ob, now: time.Now}
 }
 
-// RequireStaff lets only Keto Staff members with verify_organizations through (403 otherwise).
-// Authenticate must run first.
+// RequireStaff lets only Keto Staff members with verify_organizations through (403 otherwise), and
+// only with a session that passed a second factor (AAL2): a leaked staff password alone opens no
+// organisation's files. Authenticate must run first.
 func (h *Handler) RequireStaff() gin.HandlerFunc {
 	return func(c *gin.Context) {
-		ok, err := h.keto.Check(c.Request.Context(), identity.NamespaceStaff, identity.StaffObject, PermitVerify, authz.User(c).ID.String())
+		u := authz.User(c)
+		ok, err := h.keto.Check(c.Request.Context(), identity.NamespaceStaff, identity.StaffObject, PermitVerify, u.ID.String())
 		if err != nil {
 			apierror.Abort(c, err)
 			return
@@ -87,9 +89,17 @@ func (h *Handler) RequireStaff() gin.HandlerFunc {
 			apierror.Abort(c, apierror.Forbidden())
 			return
 		}
+		if u.Session.AAL != identity.AAL2 {
+			apierror.Abort(c, apierror.New(http.StatusForbidden, CodeSecondFactorRequired))
+			return
+		}
 		c.Next()
 	}
 }
+
+// CodeSecondFactorRequired answers staff signed in with a password only: the web app takes them to
+// set up their authenticator app, or to enter its code when it is set up.
+const CodeSecondFactorRequired = "staff.second_factor_required"
 
 // Routes mounts the console; group is /staff/api with CSRF and the session.
 func (h *Handler) Routes(group *gin.RouterGroup) {
@@ -388,6 +398,11 @@ func init() {
 			i18n.ES: "Escribe el motivo del rechazo (hasta 500 caracteres); la organización lo verá.",
 			i18n.EN: "Write the reason for the rejection (up to 500 characters); the organisation will see it.",
 			i18n.PT: "Escreva o motivo da rejeição (até 500 caracteres); a organização verá.",
+		},
+		CodeSecondFactorRequired: {
+			i18n.ES: "El panel de staff requiere verificación en dos pasos: configura tu app de autenticación o ingresa su código.",
+			i18n.EN: "The staff console requires two-step verification: set up your authenticator app or enter its code.",
+			i18n.PT: "O painel da equipe exige verificação em duas etapas: configure seu app autenticador ou informe o código dele.",
 		},
 		"documents_not_approved": {
 			i18n.ES: "Aprueba todos los documentos requeridos antes de habilitar la cuenta.",
