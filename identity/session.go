@@ -31,14 +31,11 @@ type User struct {
 type Session struct {
 	ID              uuid.UUID
 	AuthenticatedAt time.Time
-	AAL             string // AAL1 (one factor) or AAL2 (a second factor too)
+	AAL             string // "aal1" (one factor) or AAL2
 }
 
-// Authenticator assurance levels.
-const (
-	AAL1 = "aal1"
-	AAL2 = "aal2"
-)
+// AAL2 is the assurance level of a session that passed a second factor too.
+const AAL2 = "aal2"
 
 // PrivilegedMaxAge mirrors selfservice.flows.settings.privileged_session_max_age in
 // deploy/kratos/kratos.yml: sensitive changes need a login at most this old.
