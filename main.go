@@ -80,6 +80,7 @@ func run(ctx context.Context, command string) error {
 		return seed.Run(ctx, seed.Deps{
 			Tenants:  t,
 			Kratos:   identity.NewKratos(cfg.KratosAdmin, hc),
+			Flows:    identity.NewFlows(cfg.KratosPublic, hc),
 			Keto:     identity.NewKeto(cfg.KetoRead, cfg.KetoWrite, hc),
 			Temporal: tc,
 		}, os.Stdout)

@@ -2,10 +2,12 @@ package identity
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/google/uuid"
 	kratos "github.com/ory/kratos-client-go"
@@ -21,10 +23,38 @@ type User struct {
 	RoleArea      string
 	EmailVerified bool
 	PhoneVerified bool
+	// Session is the session the request came with (Sessions.FromCookie); zero for identities read
+	// through the admin API.
+	Session Session
+}
+
+// Session is what the API needs to know of a Kratos session.
+type Session struct {
+	ID              uuid.UUID
+	AuthenticatedAt time.Time
+	AAL             string // "aal1" (one factor) or AAL2
+}
+
+// AAL2 is the assurance level of a session that passed a second factor too.
+const AAL2 = "aal2"
+
+// PrivilegedMaxAge mirrors selfservice.flows.settings.privileged_session_max_age in
+// deploy/kratos/kratos.yml: sensitive changes need a login at most this old.
+const PrivilegedMaxAge = 15 * time.Minute
+
+// Privileged reports whether the person signed in (or re-entered their password) recently enough
+// for a sensitive change.
+func (s Session) Privileged(now time.Time) bool {
+	return !s.AuthenticatedAt.IsZero() && now.Sub(s.AuthenticatedAt) <= PrivilegedMaxAge
 }
 
 // ErrNoSession is returned when the request carries no valid Kratos session.
 var ErrNoSession = errors.New("identity: no session")
+
+// ErrSecondFactorRequired is returned for a session signed in with a password only when the
+// identity has a second factor: Kratos (session.whoami.required_aal: highest_available) wants the
+// code before it answers for the session.
+var ErrSecondFactorRequired = errors.New("identity: second factor required")
 
 // Sessions resolves Kratos session cookies through Kratos's public API.
 type Sessions struct {
@@ -45,6 +75,9 @@ func (s *Sessions) FromCookie(ctx context.Context, cookieHeader string) (User, e
 		return User{}, ErrNoSession
 	}
 	sess, res, err := s.public.FrontendAPI.ToSession(ctx).Cookie(cookieHeader).Execute()
+	if res != nil && res.StatusCode == http.StatusForbidden && errorID(err) == "session_aal2_required" {
+		return User{}, ErrSecondFactorRequired
+	}
 	if res != nil && (res.StatusCode == http.StatusUnauthorized || res.StatusCode == http.StatusForbidden) {
 		return User{}, ErrNoSession
 	}
@@ -54,7 +87,33 @@ func (s *Sessions) FromCookie(ctx context.Context, cookieHeader string) (User, e
 	if sess.Active == nil || !*sess.Active || sess.Identity == nil {
 		return User{}, ErrNoSession
 	}
-	return userOf(sess.Identity)
+	u, err := userOf(sess.Identity)
+	if err != nil {
+		return User{}, err
+	}
+	u.Session.ID, _ = uuid.Parse(sess.Id)
+	if sess.AuthenticatedAt != nil {
+		u.Session.AuthenticatedAt = *sess.AuthenticatedAt
+	}
+	if sess.AuthenticatorAssuranceLevel != nil {
+		u.Session.AAL = string(*sess.AuthenticatorAssuranceLevel)
+	}
+	return u, nil
+}
+
+// errorID is the id of a Kratos error answer ({"error": {"id": …}}), or "".
+func errorID(err error) string {
+	var api *kratos.GenericOpenAPIError
+	if !errors.As(err, &api) {
+		return ""
+	}
+	var body struct {
+		Error struct {
+			ID string `json:"id"`
+		} `json:"error"`
+	}
+	_ = json.Unmarshal(api.Body(), &body)
+	return body.Error.ID
 }
 
 func userOf(id *kratos.Identity) (User, error) {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/aporta/aporta/api/authz"
 	"github.com/aporta/aporta/api/config"
+	"github.com/aporta/aporta/api/outbox"
 	"github.com/aporta/aporta/api/ratelimit"
 	"github.com/aporta/aporta/identity"
 	"github.com/aporta/aporta/tenants"
@@ -53,6 +54,7 @@ type Handler struct {
 	authz    *authz.Authz
 	kratos   *identity.Kratos
 	flows    *identity.Flows
+	outbox   *outbox.Outbox
 }
 
 // Routes mounts:
@@ -62,6 +64,7 @@ type Handler struct {
 //	GET   /manage/api/user                                 current user
 //	PATCH /manage/api/user                                 my data
 //	PUT   /manage/api/user                                 change e-mail or cellphone (a code is sent)
+//	DELETE /manage/api/user/email_change                   drop a pending e-mail change
 //	PUT   /manage/api/user/password                        change password
 //	POST  /manage/api/accounts/verifications/:type/send_code|verify
 func Routes(public, manage *gin.RouterGroup, d Deps) {
@@ -70,6 +73,7 @@ func Routes(public, manage *gin.RouterGroup, d Deps) {
 		cfg: d.Config, tenants: d.Tenants, temporal: d.Temporal, authz: d.Authz,
 		kratos: identity.NewKratos(d.Config.KratosAdmin, hc),
 		flows:  identity.NewFlows(d.Config.KratosPublic, hc),
+		outbox: outbox.New(d.Tenants.Directory(), d.Config),
 	}
 	v := public.Group("/internal/api/validate", validateLimit.PerIP())
 	v.POST("/email", h.validateEmail)
@@ -84,6 +88,7 @@ func Routes(public, manage *gin.RouterGroup, d Deps) {
 	early(manage, http.MethodGet, "/user", view, h.current)
 	manage.PATCH("/user", view, h.updateMyData)
 	early(manage, http.MethodPut, "/user", view, h.changeContact)
+	early(manage, http.MethodDelete, "/user/email_change", view, h.cancelEmailChange)
 	manage.PUT("/user/password", view, h.changePassword)
 	early(manage, http.MethodPost, "/accounts/verifications/:type/send_code", view, sendIPLimit.PerIP(), h.sendCode)
 	early(manage, http.MethodPost, "/accounts/verifications/:type/verify", view, verifyIPLimit.PerIP(), h.verify)

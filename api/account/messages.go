@@ -41,6 +41,24 @@ func init() {
 		"registration_in_use":       {i18n.ES: "Esta solicitud de registro ya se usó con otros datos.", i18n.EN: "This registration request was already used with other data.", i18n.PT: "Esta solicitação de cadastro já foi usada com outros dados."},
 		"registration_pending":      {i18n.ES: "Estamos terminando de crear tu cuenta. Intenta de nuevo en unos segundos.", i18n.EN: "We are still creating your account. Try again in a few seconds.", i18n.PT: "Ainda estamos criando sua conta. Tente novamente em alguns segundos."},
 		"idempotency_key_invalid":   {i18n.ES: "La clave Idempotency-Key debe tener entre 8 y 100 caracteres.", i18n.EN: "The Idempotency-Key must have 8 to 100 characters.", i18n.PT: "A chave Idempotency-Key deve ter entre 8 e 100 caracteres."},
+		"email_change_code.subject": {i18n.ES: "Tu código para confirmar tu nuevo e-mail en Aporta", i18n.EN: "Your code to confirm your new e-mail on Aporta", i18n.PT: "Seu código para confirmar seu novo e-mail na Aporta"},
+		"email_change_code.body": {
+			i18n.ES: "Para que %s sea el e-mail de tu cuenta de Aporta, ingresa este código: %s\n\nVence en %d minutos. Si no pediste este cambio, ignora este mensaje.",
+			i18n.EN: "To make %s the e-mail of your Aporta account, enter this code: %s\n\nIt expires in %d minutes. If you did not ask for this change, ignore this message.",
+			i18n.PT: "Para que %s seja o e-mail da sua conta na Aporta, informe este código: %s\n\nEle vence em %d minutos. Se você não pediu esta alteração, ignore esta mensagem.",
+		},
+		"email_change_requested.subject": {i18n.ES: "Se pidió cambiar el e-mail de tu cuenta de Aporta", i18n.EN: "A change of your Aporta account's e-mail was requested", i18n.PT: "Foi pedida a alteração do e-mail da sua conta na Aporta"},
+		"email_change_requested.body": {
+			i18n.ES: "Se pidió cambiar el e-mail de tu cuenta de Aporta a %s. El cambio se aplicará solo cuando se confirme el código enviado a esa dirección; hasta entonces sigues entrando con este e-mail.\n\nSi no fuiste tú, entra a Aporta y cambia tu contraseña ahora.",
+			i18n.EN: "A change of your Aporta account's e-mail to %s was requested. It takes effect only once the code sent to that address is confirmed; until then you still sign in with this e-mail.\n\nIf this was not you, sign in to Aporta and change your password now.",
+			i18n.PT: "Foi pedida a alteração do e-mail da sua conta na Aporta para %s. A alteração só vale quando o código enviado para esse endereço for confirmado; até lá você continua entrando com este e-mail.\n\nSe não foi você, entre na Aporta e altere sua senha agora.",
+		},
+		"email_changed.subject": {i18n.ES: "El e-mail de tu cuenta de Aporta cambió", i18n.EN: "Your Aporta account's e-mail changed", i18n.PT: "O e-mail da sua conta na Aporta foi alterado"},
+		"email_changed.body": {
+			i18n.ES: "El e-mail de tu cuenta de Aporta ahora es %s; desde ahora se entra con esa dirección y ya no con esta.\n\nSi no fuiste tú, responde a este mensaje para que te ayudemos a recuperar tu cuenta.",
+			i18n.EN: "Your Aporta account's e-mail is now %s; from now on you sign in with that address, no longer with this one.\n\nIf this was not you, reply to this message and we will help you recover your account.",
+			i18n.PT: "O e-mail da sua conta na Aporta agora é %s; a partir de agora se entra com esse endereço, não mais com este.\n\nSe não foi você, responda a esta mensagem para que ajudemos a recuperar sua conta.",
+		},
 	}
 	for code, m := range taxid.Messages {
 		c["signup_"+string(code)] = map[i18n.Lang]string{i18n.ES: m.ES, i18n.EN: m.EN, i18n.PT: m.PT}

@@ -28,6 +28,7 @@ type CurrentUser struct {
 	Role          string         `json:"role"`
 	Organization  OrganizationIn `json:"organization"`
 	Abilities     []string       `json:"abilities"`
+	PendingEmail  *string        `json:"pending_email"` // a new e-mail waiting for its code; Email stays the login until then
 }
 
 // Verifications are the user's verified flags.
@@ -64,11 +65,17 @@ func (h *Handler) writeUser(c *gin.Context, u identity.User) {
 		apierror.Abort(c, err)
 		return
 	}
+	pending, err := h.pendingEmail(h.ctx(c), u.ID)
+	if err != nil {
+		apierror.Abort(c, err)
+		return
+	}
 	c.JSON(http.StatusOK, CurrentUser{
 		UUID: u.ID.String(), Email: u.Email, Cellphone: CellphoneOf(u.Phone),
 		FirstName: u.FirstName, LastName: u.LastName, FullName: strings.TrimSpace(u.FirstName + " " + u.LastName),
 		RoleArea:      u.RoleArea,
 		Verifications: Verifications{EmailVerified: u.EmailVerified, CellphoneVerified: u.PhoneVerified},
+		PendingEmail:  pending,
 		Role:          m.Role,
 		Organization:  OrganizationIn{UUID: org.ID.String(), Name: org.Name, Country: org.Country, Status: org.Status},
 		Abilities:     abilities,
@@ -137,7 +144,8 @@ func (h *Handler) updateMyData(c *gin.Context) {
 }
 
 // changeContact is PUT /manage/api/user {user: {email}} or {user: {cellphone: {country, number}}}:
-// the new value must be valid, different and unused; a code is then sent to it.
+// the new value must be valid, different and unused; a code is then sent to it. A new e-mail needs
+// a recent login and stays pending (the login unchanged) until its code is verified.
 func (h *Handler) changeContact(c *gin.Context) {
 	var in struct {
 		User struct {
@@ -156,6 +164,10 @@ func (h *Handler) changeContact(c *gin.Context) {
 	}
 	switch {
 	case in.User.Email != nil && in.User.Cellphone == nil:
+		if err := authz.RecentLogin(c); err != nil {
+			apierror.Abort(c, err)
+			return
+		}
 		email, code := normalizeEmail(*in.User.Email)
 		if code == "" && strings.EqualFold(email, u.Email) {
 			code = "email_unchanged"
@@ -170,19 +182,11 @@ func (h *Handler) changeContact(c *gin.Context) {
 				code = "email_taken"
 			}
 		}
-		if code == "" {
-			if err := h.kratos.Patch(ctx, u.ID, identity.SetTrait("/traits/email", email)); errors.Is(err, identity.ErrExists) {
-				code = "email_taken"
-			} else if err != nil {
-				apierror.Abort(c, err)
-				return
-			}
-		}
 		if code != "" {
 			apierror.Abort(c, apierror.Validation(map[string]string{"user.email": code}))
 			return
 		}
-		if err := h.send(c, u.ID, "email", true); err != nil {
+		if err := h.requestEmailChange(c, u, email); err != nil {
 			apierror.Abort(c, err)
 			return
 		}
@@ -230,7 +234,8 @@ func (h *Handler) changeContact(c *gin.Context) {
 	h.current(c)
 }
 
-// changePassword is PUT /manage/api/user/password {current_password, password} → 204.
+// changePassword is PUT /manage/api/user/password {current_password, password} → 204. Every other
+// session of the user ends: whoever else knew the old password is signed out.
 func (h *Handler) changePassword(c *gin.Context) {
 	var in struct {
 		CurrentPassword string `json:"current_password"`
@@ -258,6 +263,10 @@ func (h *Handler) changePassword(c *gin.Context) {
 		return
 	}
 	if err := h.kratos.SetPassword(h.ctx(c), u.ID, in.Password); err != nil {
+		apierror.Abort(c, err)
+		return
+	}
+	if err := h.kratos.RevokeOtherSessions(h.ctx(c), u.ID, u.Session.ID); err != nil {
 		apierror.Abort(c, err)
 		return
 	}

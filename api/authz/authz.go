@@ -9,11 +9,13 @@ import (
 	"errors"
 	"net/http"
 	"path"
+	"time"
 
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
 
 	"github.com/aporta/aporta/api/apierror"
+	"github.com/aporta/aporta/api/i18n"
 	"github.com/aporta/aporta/identity"
 	"github.com/aporta/aporta/tenants"
 )
@@ -81,6 +83,10 @@ func (a *Authz) Authenticate() gin.HandlerFunc {
 			apierror.Abort(c, apierror.Unauthorized())
 			return
 		}
+		if errors.Is(err, identity.ErrSecondFactorRequired) {
+			apierror.Abort(c, ErrSecondFactorRequired())
+			return
+		}
 		if err != nil {
 			apierror.Abort(c, err)
 			return
@@ -99,6 +105,37 @@ func (a *Authz) Authenticate() gin.HandlerFunc {
 func (a *Authz) BeforeVerification(g *gin.RouterGroup, method, relativePath string, handlers ...gin.HandlerFunc) {
 	a.beforeVerification[method+" "+path.Join(g.BasePath(), relativePath)] = true
 	g.Handle(method, relativePath, handlers...)
+}
+
+// ErrSecondFactorRequired answers a session that still owes its second factor (the web app then
+// asks for the authenticator app's code).
+func ErrSecondFactorRequired() *apierror.Error {
+	return apierror.New(http.StatusForbidden, "session.second_factor_required")
+}
+
+// RecentLogin refuses a sensitive change (the login e-mail, say) unless the person signed in within
+// identity.PrivilegedMaxAge: a session left open on a shared computer cannot take the account over.
+// The web app answers session.reauth_required by asking for the password again.
+func RecentLogin(c *gin.Context) error {
+	if !User(c).Session.Privileged(time.Now()) {
+		return apierror.New(http.StatusForbidden, "session.reauth_required")
+	}
+	return nil
+}
+
+func init() {
+	i18n.Register(i18n.Catalog{
+		"session.second_factor_required": {
+			i18n.ES: "Ingresa el código de tu app de autenticación para continuar.",
+			i18n.EN: "Enter the code from your authenticator app to continue.",
+			i18n.PT: "Informe o código do seu app autenticador para continuar.",
+		},
+		"session.reauth_required": {
+			i18n.ES: "Por seguridad, vuelve a ingresar tu contraseña antes de hacer este cambio.",
+			i18n.EN: "For your security, enter your password again before making this change.",
+			i18n.PT: "Por segurança, informe sua senha novamente antes de fazer esta alteração.",
+		},
+	})
 }
 
 // Require checks the permit on the user's current organisation and stores the membership in the

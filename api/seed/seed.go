@@ -38,6 +38,7 @@ var Logins = []Login{
 type Deps struct {
 	Tenants  *tenants.Tenants
 	Kratos   *identity.Kratos
+	Flows    *identity.Flows // Kratos's public API, to give the staff login its second factor
 	Keto     *identity.Keto
 	Temporal client.Client
 }
@@ -55,6 +56,7 @@ func Run(ctx context.Context, d Deps, out io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("campaign: %w", err)
 	}
+	var staffTOTP string
 	for _, l := range Logins {
 		id, err := ensureUser(ctx, d.Kratos, l)
 		if err != nil {
@@ -63,6 +65,9 @@ func Run(ctx context.Context, d Deps, out io.Writer) error {
 		switch l.Role {
 		case "staff":
 			err = d.Keto.Grant(ctx, identity.NamespaceStaff, identity.StaffObject, identity.RelationMembers, id.String())
+			if err == nil {
+				staffTOTP, err = ensureTOTP(ctx, d, id, l)
+			}
 		default:
 			if err = d.Tenants.AddMembership(ctx, id, DemoOrgID, l.Role); err == nil {
 				err = d.Keto.Grant(ctx, identity.NamespaceOrganization, DemoOrgID.String(), l.Role+"s", id.String())
@@ -82,6 +87,7 @@ func Run(ctx context.Context, d Deps, out io.Writer) error {
 	for _, l := range Logins {
 		fmt.Fprintf(out, "    %-14s %-28s %s\n", l.Role, l.Email, l.Password)
 	}
+	fmt.Fprintf(out, "    %-14s authenticator app (TOTP) secret %s\n", "staff 2FA", staffTOTP)
 	fmt.Fprintln(out, "  Demo donation form     /d/dona-demo")
 	return nil
 }
@@ -98,6 +104,16 @@ func ensureUser(ctx context.Context, k *identity.Kratos, l Login) (uuid.UUID, er
 		return id, err
 	}
 	return id, err
+}
+
+// ensureTOTP gives the staff login its second factor (the staff console requires it) and returns
+// the secret, for people to add to an authenticator app and for browser tests to compute codes.
+func ensureTOTP(ctx context.Context, d Deps, id uuid.UUID, l Login) (string, error) {
+	secret, ok, err := d.Kratos.TOTPSecret(ctx, id)
+	if err != nil || ok {
+		return secret, err
+	}
+	return d.Flows.EnrollTOTP(ctx, d.Kratos, l.Email, l.Password)
 }
 
 func titleOf(role string) string {

@@ -82,17 +82,23 @@ func NewHandler(directory *pgxpool.Pool, d *document.Service, o *organization.Se
 	return &Handler{directory: directory, docs: d, orgs: o, keto: k, onboarding: ob, plans: p, now: time.Now}
 }
 
-// RequireStaff lets only Keto Staff members with verify_organizations through (403 otherwise).
-// Authenticate must run first.
+// RequireStaff lets only Keto Staff members with verify_organizations through (403 otherwise), and
+// only with a session that passed a second factor (AAL2): a leaked staff password alone opens no
+// organisation's files. Authenticate must run first.
 func (h *Handler) RequireStaff() gin.HandlerFunc {
 	return func(c *gin.Context) {
-		ok, err := h.IsStaff(c.Request.Context(), authz.User(c).ID)
+		u := authz.User(c)
+		ok, err := h.IsStaff(c.Request.Context(), u.ID)
 		if err != nil {
 			apierror.Abort(c, err)
 			return
 		}
 		if !ok {
 			apierror.Abort(c, apierror.Forbidden())
+			return
+		}
+		if u.Session.AAL != identity.AAL2 {
+			apierror.Abort(c, apierror.New(http.StatusForbidden, CodeSecondFactorRequired))
 			return
 		}
 		c.Next()
@@ -103,6 +109,10 @@ func (h *Handler) RequireStaff() gin.HandlerFunc {
 func (h *Handler) IsStaff(ctx context.Context, userID uuid.UUID) (bool, error) {
 	return h.keto.Check(ctx, identity.NamespaceStaff, identity.StaffObject, PermitVerify, userID.String())
 }
+
+// CodeSecondFactorRequired answers staff signed in with a password only: the web app takes them to
+// set up their authenticator app, or to enter its code when it is set up.
+const CodeSecondFactorRequired = "staff.second_factor_required"
 
 // Routes mounts the console; group is /staff/api with CSRF and the session.
 func (h *Handler) Routes(group *gin.RouterGroup) {
@@ -443,6 +453,11 @@ func init() {
 			i18n.ES: "Escribe por qué asignas este plan (hasta 500 caracteres), por ejemplo el pago recibido.",
 			i18n.EN: "Write why you are granting this plan (up to 500 characters), for example the payment received.",
 			i18n.PT: "Escreva por que você atribui este plano (até 500 caracteres), por exemplo o pagamento recebido.",
+		},
+		CodeSecondFactorRequired: {
+			i18n.ES: "El panel de staff requiere verificación en dos pasos: configura tu app de autenticación o ingresa su código.",
+			i18n.EN: "The staff console requires two-step verification: set up your authenticator app or enter its code.",
+			i18n.PT: "O painel da equipe exige verificação em duas etapas: configure seu app autenticador ou informe o código dele.",
 		},
 		"documents_not_approved": {
 			i18n.ES: "Aprueba todos los documentos requeridos antes de habilitar la cuenta.",

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { screenshotAll, viewports } from './screens';
+import { seededStaffSecret, totp } from './totp';
 
 // Signup → e-mail and SMS codes from the dev outbox → documents → staff approval → "enabled".
 // Runs against the real stack (deploy/stack.sh test), whose env file is sourced for this process.
@@ -142,7 +143,8 @@ test('an AR organisation signs up, verifies, uploads documents and is enabled by
   // --- Staff: the seeded staff login (the test stack does not seed, so seed it here; seeding is idempotent)
   const root = process.env.APORTA_ROOT;
   test.skip(!root, 'APORTA_ROOT is not set: run through deploy/stack.sh test');
-  execFileSync(`${root}/bin/aporta`, ['seed'], { env: process.env, stdio: 'ignore', timeout: 60_000 });
+  const seeded = execFileSync(`${root}/bin/aporta`, ['seed'], { env: process.env, stdio: ['ignore', 'pipe', 'ignore'], encoding: 'utf8', timeout: 60_000 });
+  const staffSecret = seededStaffSecret(seeded);
 
   const staffContext = await browser.newContext({ locale: 'es-AR', viewport: viewports.desktop });
   const staff = await staffContext.newPage();
@@ -153,6 +155,11 @@ test('an AR organisation signs up, verifies, uploads documents and is enabled by
   await staff.getByLabel('E-mail').fill('staff@aporta.test');
   await staff.locator('input[type=password]').fill('Staff-Aporta-2026');
   await staff.getByRole('button', { name: 'Entrar' }).click();
+  // The staff login has an authenticator app (the console requires it): Kratos asks for its code.
+  await expect(staff.getByRole('heading', { name: 'Verificación en dos pasos' })).toBeVisible({ timeout: 15_000 });
+  await screenshotAll(staff, 'login-second-factor');
+  await staff.getByLabel('Código de la app de autenticación').fill(totp(staffSecret));
+  await staff.getByRole('button', { name: 'Verificar' }).click();
   await staff.waitForURL((url) => !url.pathname.startsWith('/account/login') && !url.pathname.startsWith('/.ory'), { timeout: 15_000 });
 
   await staff.goto('/staff');
@@ -180,8 +187,8 @@ test('an AR organisation signs up, verifies, uploads documents and is enabled by
   // --- The organisation sees "enabled"
   await expect(async () => {
     await page.reload();
-    await expect(page.locator('[data-account-state="enabled"]')).toBeVisible({ timeout: 3000 });
-  }).toPass({ timeout: 30_000 });
+    await expect(page.locator('[data-account-state="enabled"]')).toBeVisible({ timeout: 10_000 }); // a loaded machine renders slowly
+  }).toPass({ timeout: 60_000 });
   await expect(page.getByText('Cuenta habilitada')).toBeVisible();
   await screenshotAll(page, 'dashboard-enabled');
 

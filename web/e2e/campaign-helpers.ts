@@ -9,7 +9,7 @@ export { SCREENS, screenshotAll, viewports } from './screens';
 export const DEMO_ORG = '0a1b2c3d-0000-4000-8000-00000000a001';
 export const ADMIN = { email: 'admin@demo.aporta.test', password: 'Demo-Aporta-2026' };
 
-function psql(dsn: string, sql: string): string {
+export function psql(dsn: string, sql: string): string {
   const bins = ['/usr/lib/postgresql/15/bin/psql', '/usr/bin/psql'];
   const bin = bins.find((b) => existsSync(b)) ?? 'psql';
   return execFileSync(bin, [dsn, '-v', 'ON_ERROR_STOP=1', '-qAtc', sql], { stdio: 'pipe', encoding: 'utf8' }).trim();

@@ -17,6 +17,7 @@ import { Route as AccountLoginRouteImport } from './routes/account/login'
 import { Route as AccountLogoutRouteImport } from './routes/account/logout'
 import { Route as AccountRecoveryRouteImport } from './routes/account/recovery'
 import { Route as AccountSettingsRouteImport } from './routes/account/settings'
+import { Route as AccountTwo_factorRouteImport } from './routes/account/two_factor'
 import { Route as AccountVerificationsRouteImport } from './routes/account/verifications'
 import { Route as DevMailboxRouteImport } from './routes/dev/mailbox'
 import { Route as ManageDashboardRouteImport } from './routes/manage/dashboard'
@@ -71,6 +72,11 @@ const AccountRecoveryRoute = AccountRecoveryRouteImport.update({
 const AccountSettingsRoute = AccountSettingsRouteImport.update({
   id: '/account/settings',
   path: '/account/settings',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const AccountTwo_factorRoute = AccountTwo_factorRouteImport.update({
+  id: '/account/two_factor',
+  path: '/account/two_factor',
   getParentRoute: () => rootRouteImport,
 } as any)
 const AccountVerificationsRoute = AccountVerificationsRouteImport.update({
@@ -162,6 +168,7 @@ export interface FileRoutesByFullPath {
   '/account/logout': typeof AccountLogoutRoute
   '/account/recovery': typeof AccountRecoveryRoute
   '/account/settings': typeof AccountSettingsRoute
+  '/account/two_factor': typeof AccountTwo_factorRoute
   '/account/verifications': typeof AccountVerificationsRoute
   '/dev/mailbox': typeof DevMailboxRoute
   '/manage/dashboard': typeof ManageDashboardRoute
@@ -187,6 +194,7 @@ export interface FileRoutesByTo {
   '/account/logout': typeof AccountLogoutRoute
   '/account/recovery': typeof AccountRecoveryRoute
   '/account/settings': typeof AccountSettingsRoute
+  '/account/two_factor': typeof AccountTwo_factorRoute
   '/account/verifications': typeof AccountVerificationsRoute
   '/dev/mailbox': typeof DevMailboxRoute
   '/manage/dashboard': typeof ManageDashboardRoute
@@ -213,6 +221,7 @@ export interface FileRoutesById {
   '/account/logout': typeof AccountLogoutRoute
   '/account/recovery': typeof AccountRecoveryRoute
   '/account/settings': typeof AccountSettingsRoute
+  '/account/two_factor': typeof AccountTwo_factorRoute
   '/account/verifications': typeof AccountVerificationsRoute
   '/dev/mailbox': typeof DevMailboxRoute
   '/manage/dashboard': typeof ManageDashboardRoute
@@ -240,6 +249,7 @@ export interface FileRouteTypes {
     | '/account/logout'
     | '/account/recovery'
     | '/account/settings'
+    | '/account/two_factor'
     | '/account/verifications'
     | '/dev/mailbox'
     | '/manage/dashboard'
@@ -265,6 +275,7 @@ export interface FileRouteTypes {
     | '/account/logout'
     | '/account/recovery'
     | '/account/settings'
+    | '/account/two_factor'
     | '/account/verifications'
     | '/dev/mailbox'
     | '/manage/dashboard'
@@ -290,6 +301,7 @@ export interface FileRouteTypes {
     | '/account/logout'
     | '/account/recovery'
     | '/account/settings'
+    | '/account/two_factor'
     | '/account/verifications'
     | '/dev/mailbox'
     | '/manage/dashboard'
@@ -316,6 +328,7 @@ export interface RootRouteChildren {
   AccountLogoutRoute: typeof AccountLogoutRoute
   AccountRecoveryRoute: typeof AccountRecoveryRoute
   AccountSettingsRoute: typeof AccountSettingsRoute
+  AccountTwo_factorRoute: typeof AccountTwo_factorRoute
   AccountVerificationsRoute: typeof AccountVerificationsRoute
   DevMailboxRoute: typeof DevMailboxRoute
   ManageDashboardRoute: typeof ManageDashboardRoute
@@ -389,6 +402,13 @@ declare module '@tanstack/react-router' {
       path: '/account/settings'
       fullPath: '/account/settings'
       preLoaderRoute: typeof AccountSettingsRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/account/two_factor': {
+      id: '/account/two_factor'
+      path: '/account/two_factor'
+      fullPath: '/account/two_factor'
+      preLoaderRoute: typeof AccountTwo_factorRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/account/verifications': {
@@ -508,6 +528,7 @@ const rootRouteChildren: RootRouteChildren = {
   AccountLogoutRoute: AccountLogoutRoute,
   AccountRecoveryRoute: AccountRecoveryRoute,
   AccountSettingsRoute: AccountSettingsRoute,
+  AccountTwo_factorRoute: AccountTwo_factorRoute,
   AccountVerificationsRoute: AccountVerificationsRoute,
   DevMailboxRoute: DevMailboxRoute,
   ManageDashboardRoute: ManageDashboardRoute,

@@ -41,3 +41,24 @@ RETURNING attempts;
 
 -- name: DeleteVerificationFlow
 DELETE FROM verification_flows WHERE user_id = $1 AND channel = $2;
+
+-- name: SaveEmailChange
+INSERT INTO email_changes (user_id, new_email, old_email, old_verified, code_hash, attempts, sent_at)
+VALUES ($1, $2, $3, $4, $5, 0, now())
+ON CONFLICT (user_id) DO UPDATE
+SET new_email = EXCLUDED.new_email, old_email = EXCLUDED.old_email, old_verified = EXCLUDED.old_verified,
+    code_hash = EXCLUDED.code_hash, attempts = 0, sent_at = now();
+
+-- name: ResendEmailChange
+UPDATE email_changes SET code_hash = $2, attempts = 0, sent_at = now() WHERE user_id = $1
+RETURNING new_email;
+
+-- name: GetEmailChange
+SELECT new_email, sent_at FROM email_changes WHERE user_id = $1;
+
+-- name: TryEmailChange
+UPDATE email_changes SET attempts = attempts + 1 WHERE user_id = $1
+RETURNING new_email, old_email, old_verified, code_hash, attempts, sent_at;
+
+-- name: DeleteEmailChange
+DELETE FROM email_changes WHERE user_id = $1;

@@ -53,29 +53,68 @@ function useFlow(kind: FlowKind, flowId: string | undefined) {
   return query;
 }
 
+/** Kratos's info messages the page's own lead already says (second factor asked, password asked again). */
+const SAID_BY_LEAD = [1010003, 1010004];
+
 export function LoginPage({ flowId }: { flowId?: string }) {
   const { data: flow, isError, error } = useFlow('login', flowId);
+  const secondFactor = flow?.requested_aal === 'aal2';
+  const refresh = !!flow?.refresh && !secondFactor;
   return (
     <AuthCard
-      title={<FormattedMessage id="login.title" defaultMessage="Iniciar sesión" />}
-      lead={<FormattedMessage id="login.lead" defaultMessage="Entra a la cuenta de tu organización." />}
+      title={
+        secondFactor ? (
+          <FormattedMessage id="login.secondFactor.title" defaultMessage="Verificación en dos pasos" />
+        ) : refresh ? (
+          <FormattedMessage id="login.refresh.title" defaultMessage="Confirma que eres tú" />
+        ) : (
+          <FormattedMessage id="login.title" defaultMessage="Iniciar sesión" />
+        )
+      }
+      lead={
+        secondFactor ? (
+          <FormattedMessage id="login.secondFactor.lead" defaultMessage="Ingresa el código de 6 dígitos que muestra tu app de autenticación." />
+        ) : refresh ? (
+          <FormattedMessage id="login.refresh.lead" defaultMessage="Por seguridad, vuelve a ingresar tu contraseña para continuar." />
+        ) : (
+          <FormattedMessage id="login.lead" defaultMessage="Entra a la cuenta de tu organización." />
+        )
+      }
     >
       {flow ? (
         <>
-          <FlowMessages messages={flow.ui.messages ?? []} />
-          <KratosForm flow={flow} groups={['password']} submitLabel={() => <FormattedMessage id="login.submit" defaultMessage="Entrar" />} />
-          <Stack gap={4} align="center">
-            <Anchor component={Link} to="/account/recovery" size="sm">
-              <FormattedMessage id="login.forgot" defaultMessage="¿Olvidaste tu contraseña?" />
+          <FlowMessages messages={(flow.ui.messages ?? []).filter((msg) => !SAID_BY_LEAD.includes(msg.id))} />
+          <KratosForm
+            flow={flow}
+            groups={secondFactor ? ['totp'] : ['password']}
+            submitLabel={() =>
+              secondFactor ? (
+                <FormattedMessage id="login.secondFactor.submit" defaultMessage="Verificar" />
+              ) : refresh ? (
+                <FormattedMessage id="login.refresh.submit" defaultMessage="Confirmar" />
+              ) : (
+                <FormattedMessage id="login.submit" defaultMessage="Entrar" />
+              )
+            }
+          />
+          {secondFactor || refresh ? (
+            <Anchor component={Link} to="/account/logout" size="sm" ta="center">
+              <FormattedMessage id="login.otherAccount" defaultMessage="Salir y entrar con otra cuenta" />
             </Anchor>
-            <Text size="sm">
-              <FormattedMessage
-                id="login.noAccount"
-                defaultMessage="¿Tu organización aún no está en Aporta? <link>Regístrala</link>"
-                values={{ link: (chunks) => <Anchor component={Link} to="/signup">{chunks}</Anchor> }}
-              />
-            </Text>
-          </Stack>
+          ) : (
+            <Stack gap={4} align="center">
+              <Anchor component={Link} to="/account/recovery" size="sm">
+                <FormattedMessage id="login.forgot" defaultMessage="¿Olvidaste tu contraseña?" />
+              </Anchor>
+              <Text size="sm">
+                <FormattedMessage
+                  id="login.noAccount"
+                  defaultMessage="¿Tu organización aún no está en Aporta? <link>Regístrala</link>"
+                  values={{ link: (chunks) => <Anchor component={Link} to="/signup">{chunks}</Anchor> }}
+                />
+              </Text>
+            </Stack>
+          )}
         </>
       ) : isError && !flowIsGone(error) ? (
         <Text role="alert" c="red.8">

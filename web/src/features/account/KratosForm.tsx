@@ -8,6 +8,8 @@ const m = defineMessages({
   identifier: { id: 'auth.field.email', defaultMessage: 'E-mail' },
   password: { id: 'auth.field.password', defaultMessage: 'Contraseña' },
   code: { id: 'auth.field.code', defaultMessage: 'Código' },
+  totpCode: { id: 'auth.field.totpCode', defaultMessage: 'Código de la app de autenticación' },
+  totpInvalid: { id: 'auth.msg.totpInvalid', defaultMessage: 'El código no es correcto. Revisa la hora de tu teléfono y usa el código que se ve ahora en la app.' },
   invalidCredentials: { id: 'auth.msg.invalidCredentials', defaultMessage: 'El e-mail o la contraseña no son correctos.' },
   codeSent: { id: 'auth.msg.codeSent', defaultMessage: 'Si el e-mail está registrado, te enviamos un código para recuperar tu cuenta.' },
   codeInvalid: { id: 'auth.msg.codeInvalid', defaultMessage: 'El código no es correcto o expiró.' },
@@ -19,6 +21,7 @@ const m = defineMessages({
 /** Kratos message ids we word ourselves, so the page reads in the visitor's language. */
 const KNOWN: Record<number, keyof typeof m> = {
   4000006: 'invalidCredentials',
+  4000008: 'totpInvalid',
   1060003: 'codeSent',
   4060006: 'codeInvalid',
   4060004: 'codeInvalid',
@@ -64,7 +67,10 @@ export function KratosForm({ flow, groups, submitLabel }: { flow: KratosFlow; gr
       ? intl.formatMessage(m.identifier)
       : name === 'code'
         ? intl.formatMessage(m.code)
-        : intl.formatMessage(m.password);
+        : name === 'totp_code'
+          ? intl.formatMessage(m.totpCode)
+          : intl.formatMessage(m.password);
+  const oneTimeCode = (name: string) => name === 'code' || name === 'totp_code';
   return (
     <form action={flow.ui.action} method={flow.ui.method} noValidate={false}>
       <Stack gap="md">
@@ -105,8 +111,8 @@ export function KratosForm({ flow, groups, submitLabel }: { flow: KratosFlow; gr
                   label={label(name)}
                   required={a.required}
                   defaultValue={value}
-                  autoComplete={a.autocomplete ?? (name === 'code' ? 'one-time-code' : 'email')}
-                  inputMode={name === 'code' ? 'numeric' : undefined}
+                  autoComplete={a.autocomplete ?? (oneTimeCode(name) ? 'one-time-code' : 'email')}
+                  inputMode={oneTimeCode(name) ? 'numeric' : undefined}
                   error={errorText}
                 />
               );

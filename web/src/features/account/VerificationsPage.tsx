@@ -1,10 +1,11 @@
-import { Alert, Anchor, Box, Group, Paper, Select, SimpleGrid, Stack, Text, TextInput, ThemeIcon, Title, UnstyledButton } from '@mantine/core';
+import { Alert, Anchor, Box, Group, Button as MantineButton, Paper, Select, SimpleGrid, Stack, Text, TextInput, ThemeIcon, Title, UnstyledButton } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { ApiError } from '../../api/client';
 import { Button } from '../../components/variants';
-import { changeContact, sendCode, validateCellphone, validateEmail, verifyCode, type CurrentUser, type VerificationType } from './api';
+import { cancelEmailChange, changeContact, sendCode, validateCellphone, validateEmail, verifyCode, type CurrentUser, type VerificationType } from './api';
+import { reauthenticate } from './kratos';
 import { COUNTRIES, PHONE_CODES } from './countries';
 import { checkCode, checkEmail, ruleMessages } from './rules';
 import { StepBar } from './StepBar';
@@ -85,7 +86,8 @@ function ChannelCard({ type, user, onVerified }: { type: VerificationType; user:
   const [sendError, setSendError] = useState<string>();
   const [mode, setMode] = useState<'code' | 'change' | 'add'>(type === 'cellphone' && !user.cellphone?.number ? 'add' : 'code');
 
-  const target = type === 'email' ? user.email : user.cellphone ? `${PHONE_CODES[user.cellphone.country as keyof typeof PHONE_CODES] ?? ''} ${user.cellphone.number}`.trim() : '';
+  const pending = type === 'email' ? user.pending_email : undefined;
+  const target = type === 'email' ? (pending ?? user.email) : user.cellphone ? `${PHONE_CODES[user.cellphone.country as keyof typeof PHONE_CODES] ?? ''} ${user.cellphone.number}`.trim() : '';
 
   const resend = async () => {
     setSending(true);
@@ -143,7 +145,13 @@ function ChannelCard({ type, user, onVerified }: { type: VerificationType; user:
         {mode === 'code' && (
           <>
             <Text>
-              {type === 'email' ? (
+              {pending ? (
+                <FormattedMessage
+                  id="verify.pendingEmailLead"
+                  defaultMessage="Te enviamos un código a {target}. Hasta que lo ingreses, tu e-mail para entrar sigue siendo {current}."
+                  values={{ target: <strong>{target}</strong>, current: <strong>{user.email}</strong> }}
+                />
+              ) : type === 'email' ? (
                 <FormattedMessage id="verify.emailLead" defaultMessage="Te enviamos un código a {target}. Ingrésalo para continuar." values={{ target: <strong>{target}</strong> }} />
               ) : (
                 <FormattedMessage id="verify.cellphoneLead" defaultMessage="Te enviamos un código por SMS al {target}. Ingrésalo para continuar." values={{ target: <strong>{target}</strong> }} />
@@ -197,6 +205,19 @@ function ChannelCard({ type, user, onVerified }: { type: VerificationType; user:
                   <FormattedMessage id="verify.changeCellphone" defaultMessage="Cambiar celular" />
                 )}
               </Anchor>
+              {pending && (
+                <Anchor
+                  component="button"
+                  type="button"
+                  size="sm"
+                  onClick={async () => {
+                    await cancelEmailChange().catch((e: unknown) => setSendError(errorText(e)));
+                    await queryClient.invalidateQueries({ queryKey: ['user'] });
+                  }}
+                >
+                  <FormattedMessage id="verify.keepEmail" defaultMessage="Seguir con {current}" values={{ current: user.email }} />
+                </Anchor>
+              )}
             </Group>
           </>
         )}
@@ -238,11 +259,13 @@ function ChangeContactForm({
   const [country, setCountry] = useState(user.cellphone?.country || user.organization.country || 'AR');
   const [number, setNumber] = useState('');
   const [error, setError] = useState<string>();
+  const [reauth, setReauth] = useState<string>();
   const [saving, setSaving] = useState(false);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setError(undefined);
+    setReauth(undefined);
     if (type === 'email') {
       const local = checkEmail(email, user.email);
       if (local) return setError(intl.formatMessage(local));
@@ -258,7 +281,8 @@ function ChangeContactForm({
       const updated = await changeContact(type === 'email' ? { email: email.trim() } : { cellphone: { country, number: number.trim() } });
       onDone(updated);
     } catch (e) {
-      setError(errorText(e, type));
+      if (e instanceof ApiError && e.code === 'session.reauth_required') setReauth(e.message);
+      else setError(errorText(e, type));
     } finally {
       setSaving(false);
     }
@@ -307,6 +331,16 @@ function ChangeContactForm({
               style={{ flex: 1 }}
             />
           </Group>
+        )}
+        {reauth && (
+          <Alert color="orange" variant="light" role="alert" data-notice="reauth">
+            <Stack gap="xs" align="flex-start">
+              <Text size="sm">{reauth}</Text>
+              <MantineButton variant="outline" color="brand" size="sm" component="a" href={reauthenticate()}>
+                <FormattedMessage id="verify.reauth" defaultMessage="Ingresar mi contraseña" />
+              </MantineButton>
+            </Stack>
+          </Alert>
         )}
         <Group gap="sm">
           <Button type="submit" loading={saving}>

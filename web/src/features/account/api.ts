@@ -15,6 +15,8 @@ export interface CurrentUser {
   full_name: string;
   role_area?: string;
   verifications: { email_verified: boolean; cellphone_verified: boolean };
+  /** A new e-mail waiting for its code; `email` stays the login until then. */
+  pending_email?: string | null;
   role: string;
   organization: { uuid: string; name: string; country: string; status: string };
   abilities: string[];
@@ -66,9 +68,12 @@ export const verifyCode = (type: VerificationType, code: string) =>
     body: { code },
   });
 
-/** Changes the e-mail or cellphone still to verify; the server sends a new code. */
+/** Changes the cellphone, or asks to change the e-mail (pending until its code is verified); the server sends a code. */
 export const changeContact = (user: { email: string } | { cellphone: Cellphone }) =>
   apiFetch<CurrentUser>('/manage/api/user', { method: 'PUT', body: { user } });
+
+/** Drops a pending e-mail change: the login e-mail stays. */
+export const cancelEmailChange = () => apiFetch<void>('/manage/api/user/email_change', { method: 'DELETE' });
 
 export const updateMyData = (user: { first_name?: string; last_name?: string; role_area?: string; locale?: string }) =>
   apiFetch<CurrentUser>('/manage/api/user', { method: 'PATCH', body: { user } });

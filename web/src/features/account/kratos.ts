@@ -16,6 +16,10 @@ export interface KratosNode {
   group: string;
   attributes: {
     name?: string;
+    /** Text and image nodes (the authenticator app's secret and QR code) carry an id instead of a name. */
+    id?: string;
+    src?: string;
+    text?: { id: number; text: string };
     type?: string;
     value?: unknown;
     required?: boolean;
@@ -29,6 +33,9 @@ export interface KratosNode {
 export interface KratosFlow {
   id: string;
   state?: string;
+  /** Login flows: aal2 asks for the second factor; refresh asks a signed-in person for the password again. */
+  requested_aal?: 'aal1' | 'aal2';
+  refresh?: boolean;
   ui: { action: string; method: string; nodes: KratosNode[]; messages?: KratosMessage[] };
 }
 
@@ -40,6 +47,15 @@ export const fetchFlow = (kind: FlowKind, id: string) =>
 
 /** Where to start a fresh flow of this kind. */
 export const browserStart = (kind: FlowKind) => `${KRATOS}/self-service/${kind}/browser`;
+
+/** Where the browser comes back to after a login step: this very page. */
+const here = () => encodeURIComponent(window.location.href);
+
+/** The login flow that asks for the authenticator app's code (the session then reaches AAL2). */
+export const secondFactorLogin = () => `${LOGIN_BROWSER}?aal=aal2&return_to=${here()}`;
+
+/** The login flow that asks a signed-in person for their password again, for a sensitive change. */
+export const reauthenticate = () => `${LOGIN_BROWSER}?refresh=true&return_to=${here()}`;
 
 /** Asks Kratos for this session's logout URL (coming back to returnTo); undefined when nobody is signed in. */
 export async function logoutUrl(returnTo?: string): Promise<string | undefined> {

@@ -5,14 +5,18 @@ import { useEffect, type ReactNode } from 'react';
 import { useIntl } from 'react-intl';
 import { ApiError } from '../../api/client';
 import { currentUserQuery, type CurrentUser } from './api';
-import { LOGIN_BROWSER } from './kratos';
+import { LOGIN_BROWSER, secondFactorLogin } from './kratos';
 
-export const needsLogin = (error: unknown) => error instanceof ApiError && error.status === 401;
+/** The session owes the authenticator app's code (it has one set up): Kratos's login with aal=aal2 asks for it. */
+const needsSecondFactor = (error: unknown) => error instanceof ApiError && error.code === 'session.second_factor_required';
 
-/** Sends a signed-out visitor to the login flow. */
+export const needsLogin = (error: unknown) => (error instanceof ApiError && error.status === 401) || needsSecondFactor(error);
+
+/** Sends a signed-out visitor to the login flow, and someone who still owes a second factor to its code screen. */
 export function useRedirectOnSignedOut(error: unknown) {
   useEffect(() => {
-    if (needsLogin(error)) window.location.assign(LOGIN_BROWSER);
+    if (needsSecondFactor(error)) window.location.assign(secondFactorLogin());
+    else if (needsLogin(error)) window.location.assign(LOGIN_BROWSER);
   }, [error]);
 }
 

@@ -4,6 +4,7 @@ import { Link } from '@tanstack/react-router';
 import { FormattedMessage, FormattedRelativeTime, useIntl } from 'react-intl';
 import { EmptyState } from '../../components/EmptyState';
 import { LoadError, PageLoader, useRedirectOnSignedOut } from '../account/session';
+import { needsStaffSecondFactor, SecondFactorRequired } from './SecondFactorRequired';
 import { byOldest, waitingQuery } from './api';
 
 export function TimeLeft({ hours, overdue }: { hours: number; overdue?: boolean }) {
@@ -25,6 +26,7 @@ export function StaffListPage() {
   const { data, error, isPending } = useQuery(waitingQuery());
   useRedirectOnSignedOut(error);
   if (isPending) return <PageLoader />;
+  if (needsStaffSecondFactor(error)) return <SecondFactorRequired />;
   if (!data) return <LoadError error={error} />;
   const list = byOldest(data);
   return (

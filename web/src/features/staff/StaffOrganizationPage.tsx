@@ -7,6 +7,7 @@ import { ApiError } from '../../api/client';
 import { GenericModal } from '../../components/GenericModal';
 import { Button } from '../../components/variants';
 import { LoadError, PageLoader, useRedirectOnSignedOut } from '../account/session';
+import { needsStaffSecondFactor, SecondFactorRequired } from './SecondFactorRequired';
 import { AccountStateBanner } from '../documents/AccountStateBanner';
 import { orderedDocuments, type OrgDocument } from '../documents/api';
 import { approveDocument, enableAccount, rejectDocument, staffOrganizationQuery, type AuditEntry, type StaffOrganization } from './api';
@@ -36,6 +37,7 @@ export function StaffOrganizationPage({ id }: { id: string }) {
   const [enableError, setEnableError] = useState<string>();
   const [enabling, setEnabling] = useState(false);
   if (isPending) return <PageLoader />;
+  if (needsStaffSecondFactor(error)) return <SecondFactorRequired />;
   if (!org) return <LoadError error={error} />;
   const docs = orderedDocuments(org);
   const set = (next: StaffOrganization | undefined) =>
