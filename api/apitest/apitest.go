@@ -149,9 +149,7 @@ func (s *Stack) NewStaff(t testing.TB) *Client {
 // a CSRF token, returning a client that sends both like the web app.
 func (s *Stack) Login(t testing.TB, email, password string) *Client {
 	t.Helper()
-	c := &Client{t: t, base: s.Server.URL, http: &http.Client{Timeout: 2 * time.Minute,
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }},
-		cookies: map[string]string{}, Email: email}
+	c := &Client{t: t, base: s.Server.URL, http: HTTPClient(NewIP()), cookies: map[string]string{}, Email: email}
 	kratos := s.Server.URL + "/.ory/kratos/public"
 
 	res := c.do(http.MethodGet, kratos+"/self-service/login/browser", nil, "", map[string]string{"Accept": "application/json"})
