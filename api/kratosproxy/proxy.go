@@ -21,6 +21,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/aporta/aporta/api/apierror"
+	"github.com/aporta/aporta/api/i18n"
 	"github.com/aporta/aporta/api/ratelimit"
 	"github.com/aporta/aporta/api/request"
 	"github.com/aporta/aporta/identity"
@@ -55,6 +56,21 @@ func allowed(method, path string) (flow string, ok bool) {
 		return name, method == http.MethodPost || (method == http.MethodGet && name == "verification")
 	}
 	return "", false
+}
+
+func init() {
+	i18n.Register(i18n.Catalog{
+		"kratos.repeated_field": {
+			i18n.ES: "Un campo del formulario vino repetido. Recarga la página e inténtalo de nuevo.",
+			i18n.EN: "A form field was sent twice. Reload the page and try again.",
+			i18n.PT: "Um campo do formulário veio repetido. Recarregue a página e tente novamente.",
+		},
+		"kratos.unsupported_media": {
+			i18n.ES: "Envía el formulario como JSON o como formulario web.",
+			i18n.EN: "Send the form as JSON or as a web form.",
+			i18n.PT: "Envie o formulário como JSON ou como formulário web.",
+		},
+	})
 }
 
 // Limits. Per IP first, so one address cannot spread guesses over many identifiers.
@@ -103,8 +119,16 @@ func New(target string) (gin.HandlerFunc, error) {
 		if !anyIP.Check(c, c.ClientIP()) {
 			return
 		}
-		if submission(c.Request, flow) && !throttle(c, flow) {
-			return
+		if submission(c.Request, flow) {
+			wait, err := throttle(c, flow)
+			if err != nil {
+				apierror.Abort(c, err)
+				return
+			}
+			if wait > 0 {
+				refuse(c, flow, wait)
+				return
+			}
 		}
 		p.ServeHTTP(c.Writer, c.Request)
 	}, nil
@@ -119,60 +143,87 @@ func submission(r *http.Request, flow string) bool {
 	return r.Method == http.MethodPost || r.URL.Query().Has("code")
 }
 
-// throttle applies the flow's limits to a submission; false means the request was answered.
-func throttle(c *gin.Context, flow string) bool {
-	if !submitIP[flow].Check(c, c.ClientIP()) {
-		return false
+// pages are the web app's pages for the flows (kratos.yml's ui_url), where a refused form post goes
+// back to.
+var pages = map[string]string{"login": "/account/login", "recovery": "/account/recovery", "settings": "/account/settings"}
+
+// refuse answers a throttled submission: 429 with Retry-After, or for the web app's native form
+// post, back to its page, which says how long to wait (?throttled=seconds).
+func refuse(c *gin.Context, flow string, wait time.Duration) {
+	e := ratelimit.Error(c, wait)
+	page, ok := pages[flow]
+	if !ok || strings.Contains(c.GetHeader("Accept"), "application/json") {
+		apierror.Abort(c, e)
+		return
+	}
+	q := url.Values{"flow": {c.Query("flow")}, "throttled": {c.Writer.Header().Get("Retry-After")}}
+	c.Redirect(http.StatusSeeOther, page+"?"+q.Encode())
+	c.Abort()
+}
+
+// throttle applies the flow's limits to a submission and returns how long it must wait (0: it may
+// go on).
+func throttle(c *gin.Context, flow string) (time.Duration, error) {
+	ctx := c.Request.Context()
+	if wait, err := take(ctx, submitIP[flow], c.ClientIP()); wait > 0 || err != nil {
+		return wait, err
 	}
 	f, err := readFields(c)
 	if err != nil {
-		apierror.Abort(c, err)
-		return false
+		return 0, err
 	}
-	if code := f.get("code"); code != "" {
+	if f.get("code") != "" {
 		// A code typed into a flow: Kratos ties it to the flow, so the flow is the subject.
-		return codesInFlow.Check(c, c.Query("flow"))
+		return take(ctx, codesInFlow, c.Query("flow"))
 	}
 	switch flow {
 	case "login":
 		return throttleLogin(c, f.get("identifier"))
 	case "recovery", "verification":
-		return codeCap(c, f.get("email"))
+		return codeCap(ctx, f.get("email"))
 	case "settings":
-		if !settingsSess.Check(c, sessionOf(c.Request)) {
-			return false
+		if s := sessionOf(c.Request); s != "" {
+			if wait, err := take(ctx, settingsSess, s); wait > 0 || err != nil {
+				return wait, err
+			}
 		}
 		// A profile submission makes Kratos send a code to each new or pending address.
 		if f.get("method") == "profile" {
-			return codeCap(c, f.get("traits.email")) && codeCap(c, f.get("traits.phone"))
+			if wait, err := codeCap(ctx, f.get("traits.email")); wait > 0 || err != nil {
+				return wait, err
+			}
+			return codeCap(ctx, f.get("traits.phone"))
 		}
 	}
-	return true
+	return 0, nil
+}
+
+// take counts one event for key and returns the wait if it is over the limit.
+func take(ctx context.Context, l *ratelimit.Limiter, key string) (time.Duration, error) {
+	ok, retry, err := l.Allow(ctx, key)
+	if err != nil || ok {
+		return 0, err
+	}
+	return retry, nil
 }
 
 // loginAttempt is the context key carrying the identifier of a sign-in to settleLogin.
 type loginAttempt struct{}
 
-func throttleLogin(c *gin.Context, identifier string) bool {
+func throttleLogin(c *gin.Context, identifier string) (time.Duration, error) {
 	identifier = strings.ToLower(strings.TrimSpace(identifier))
 	if identifier == "" {
-		return true // Kratos answers the missing field
+		return 0, nil // Kratos answers the missing field
 	}
 	ctx := c.Request.Context()
-	wait, err := loginBackoff.Wait(ctx, identifier)
-	if err != nil {
-		apierror.Abort(c, err)
-		return false
+	if wait, err := loginBackoff.Wait(ctx, identifier); wait > 0 || err != nil {
+		return wait, err
 	}
-	if wait > 0 {
-		apierror.Abort(c, ratelimit.Error(c, wait))
-		return false
-	}
-	if !loginID.Check(c, identifier) {
-		return false
+	if wait, err := take(ctx, loginID, identifier); wait > 0 || err != nil {
+		return wait, err
 	}
 	c.Request = c.Request.WithContext(context.WithValue(ctx, loginAttempt{}, identifier))
-	return true
+	return 0, nil
 }
 
 // settleLogin records a sign-in's outcome: Kratos sets the session cookie only on success (for the
@@ -205,22 +256,19 @@ func signedIn(res *http.Response) bool {
 }
 
 // codeCap counts a code asked for addr against the address's daily cap.
-func codeCap(c *gin.Context, addr string) bool {
+func codeCap(ctx context.Context, addr string) (time.Duration, error) {
 	if strings.TrimSpace(addr) == "" {
-		return true
+		return 0, nil
 	}
-	ok, retry, err := ratelimit.CodeTo(c.Request.Context(), addr)
-	switch {
-	case err != nil:
-		apierror.Abort(c, err)
-	case !ok:
-		apierror.Abort(c, ratelimit.Error(c, retry))
+	ok, retry, err := ratelimit.CodeTo(ctx, addr)
+	if err != nil || ok {
+		return 0, err
 	}
-	return err == nil && ok
+	return retry, nil
 }
 
 // sessionOf is the subject for a signed-in person's settings: their session cookie, hashed by the
-// store like every subject.
+// store like every subject ("" without one: Kratos refuses the submission anyway).
 func sessionOf(r *http.Request) string {
 	if ck, err := r.Cookie(identity.SessionCookie); err == nil {
 		return ck.Value
@@ -253,15 +301,25 @@ func readFields(c *gin.Context) (fields, error) {
 		return nil, err
 	}
 	c.Request.Body = io.NopCloser(bytes.NewReader(raw))
-	if strings.HasPrefix(c.ContentType(), "application/json") {
+	switch c.ContentType() {
+	case "application/json":
 		var m map[string]any
 		_ = json.Unmarshal(raw, &m) // Kratos answers malformed bodies itself
 		flatten(f, "", m)
-		return f, nil
-	}
-	form, _ := url.ParseQuery(string(raw))
-	for k, v := range form {
-		f[k] = v[0]
+	case "application/x-www-form-urlencoded", "multipart/form-data":
+		// The same parser Kratos's decoder uses, on a copy of the body.
+		r, _ := http.NewRequest(http.MethodPost, "/", bytes.NewReader(raw))
+		r.Header.Set("Content-Type", c.GetHeader("Content-Type"))
+		_ = r.ParseMultipartForm(maxForm) // parses url-encoded forms too
+		for k, v := range r.PostForm {
+			if len(v) > 1 {
+				// Which of two identifiers would Kratos check? Leave no room for a different answer.
+				return nil, apierror.BadRequest("kratos.repeated_field")
+			}
+			f[k] = v[0]
+		}
+	default:
+		return nil, apierror.New(http.StatusUnsupportedMediaType, "kratos.unsupported_media")
 	}
 	return f, nil
 }

@@ -3,9 +3,10 @@ package kratosproxy_test
 import (
 	"bytes"
 	"encoding/json"
-	"io"
+	"mime/multipart"
 	"net/http"
 	"net/http/cookiejar"
+	"net/url"
 	"strconv"
 	"testing"
 	"time"
@@ -19,38 +20,43 @@ import (
 // browser is one visitor of the proxy, from its own IP, with its own cookies, speaking JSON to
 // Kratos's browser flows as the SPA can.
 type browser struct {
-	t    *testing.T
-	base string
-	hc   *http.Client
+	t      *testing.T
+	base   string
+	hc     *http.Client
+	accept string
 }
 
 func newBrowser(t *testing.T, s *apitest.Stack) *browser {
 	hc := apitest.HTTPClient(apitest.NewIP())
 	hc.Jar, _ = cookiejar.New(nil)
-	return &browser{t: t, base: s.Server.URL + kratosproxy.Prefix, hc: hc}
+	return &browser{t: t, base: s.Server.URL + kratosproxy.Prefix, hc: hc, accept: "application/json"}
 }
 
 func (b *browser) call(method, path string, body any) *http.Response {
 	b.t.Helper()
-	var rd io.Reader
-	if body != nil {
-		raw, _ := json.Marshal(body)
-		rd = bytes.NewReader(raw)
+	if body == nil {
+		return b.send(method, path, "", nil)
 	}
-	req, err := http.NewRequest(method, b.base+path, rd)
+	raw, _ := json.Marshal(body)
+	return b.send(method, path, "application/json", raw)
+}
+
+func (b *browser) send(method, path, contentType string, body []byte) *http.Response {
+	b.t.Helper()
+	req, err := http.NewRequest(method, b.base+path, bytes.NewReader(body))
 	require.NoError(b.t, err)
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
 	}
-	req.Header.Set("Accept", "application/json")
+	req.Header.Set("Accept", b.accept)
 	res, err := b.hc.Do(req)
 	require.NoError(b.t, err)
 	b.t.Cleanup(func() { res.Body.Close() })
 	return res
 }
 
-// submit starts a browser flow of kind and submits fields with the flow's CSRF token.
-func (b *browser) submit(kind string, fields map[string]any) *http.Response {
+// start begins a browser flow of kind and returns its id and CSRF token.
+func (b *browser) start(kind string) (id, csrf string) {
 	b.t.Helper()
 	res := b.call(http.MethodGet, "/self-service/"+kind+"/browser", nil)
 	require.Equal(b.t, http.StatusOK, res.StatusCode)
@@ -68,10 +74,18 @@ func (b *browser) submit(kind string, fields map[string]any) *http.Response {
 	require.NoError(b.t, json.NewDecoder(res.Body).Decode(&flow))
 	for _, n := range flow.UI.Nodes {
 		if n.Attributes.Name == "csrf_token" {
-			fields["csrf_token"] = n.Attributes.Value
+			csrf, _ = n.Attributes.Value.(string)
 		}
 	}
-	return b.call(http.MethodPost, "/self-service/"+kind+"?flow="+flow.ID, fields)
+	return flow.ID, csrf
+}
+
+// submit starts a browser flow of kind and submits fields as JSON with the flow's CSRF token.
+func (b *browser) submit(kind string, fields map[string]any) *http.Response {
+	b.t.Helper()
+	id, csrf := b.start(kind)
+	fields["csrf_token"] = csrf
+	return b.call(http.MethodPost, "/self-service/"+kind+"?flow="+id, fields)
 }
 
 func retryAfter(t *testing.T, res *http.Response) int {
@@ -142,4 +156,49 @@ func TestRecoveryCodesForOneAddressCappedPerDay(t *testing.T) {
 	}
 	require.Greater(t, retryAfter(t, ask(victim.Email)), 23*3600, "the address's codes for the day are spent")
 	require.Equal(t, http.StatusOK, ask(s.NewUser(t, "other").Email).StatusCode, "other addresses are not")
+}
+
+func TestSignInThrottleReadsEveryBodyEncoding(t *testing.T) {
+	s := apitest.Start(t)
+	victim := s.NewUser(t, "encoded")
+	for i := 1; i <= 4; i++ {
+		res := newBrowser(t, s).submit("login", map[string]any{"method": "password", "identifier": victim.Email, "password": "Wrong-Password-1"})
+		require.Equal(t, http.StatusBadRequest, res.StatusCode)
+	}
+	// The e-mail now waits, however the form is encoded.
+	form := func(csrf string) url.Values {
+		return url.Values{"method": {"password"}, "identifier": {victim.Email}, "password": {apitest.Password}, "csrf_token": {csrf}}
+	}
+	b := newBrowser(t, s)
+	id, csrf := b.start("login")
+	res := b.send(http.MethodPost, "/self-service/login?flow="+id, "application/x-www-form-urlencoded", []byte(form(csrf).Encode()))
+	require.Equal(t, http.StatusTooManyRequests, res.StatusCode, "url-encoded")
+
+	var body bytes.Buffer
+	w := multipart.NewWriter(&body)
+	for k, v := range form(csrf) {
+		require.NoError(t, w.WriteField(k, v[0]))
+	}
+	require.NoError(t, w.Close())
+	res = b.send(http.MethodPost, "/self-service/login?flow="+id, w.FormDataContentType(), body.Bytes())
+	require.Equal(t, http.StatusTooManyRequests, res.StatusCode, "multipart")
+
+	// Two identifiers: we would count one, Kratos might check the other.
+	twice := form(csrf)
+	twice["identifier"] = []string{"someone-else@example.org", victim.Email}
+	res = b.send(http.MethodPost, "/self-service/login?flow="+id, "application/x-www-form-urlencoded", []byte(twice.Encode()))
+	require.Equal(t, http.StatusBadRequest, res.StatusCode, "repeated identifier")
+
+	res = b.send(http.MethodPost, "/self-service/login?flow="+id, "text/plain", []byte(form(csrf).Encode()))
+	require.Equal(t, http.StatusUnsupportedMediaType, res.StatusCode)
+
+	// The web app's native form post goes back to its page, which tells how long to wait.
+	b.accept = "text/html"
+	res = b.send(http.MethodPost, "/self-service/login?flow="+id, "application/x-www-form-urlencoded", []byte(form(csrf).Encode()))
+	require.Equal(t, http.StatusSeeOther, res.StatusCode)
+	loc, err := url.Parse(res.Header.Get("Location"))
+	require.NoError(t, err)
+	require.Equal(t, "/account/login", loc.Path)
+	require.Equal(t, id, loc.Query().Get("flow"))
+	require.Equal(t, res.Header.Get("Retry-After"), loc.Query().Get("throttled"))
 }
