@@ -6,8 +6,6 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
-	"net/http/httputil"
-	"net/url"
 	"strings"
 	"time"
 
@@ -27,9 +25,11 @@ import (
 	"github.com/aporta/aporta/api/gateway"
 	"github.com/aporta/aporta/api/gateway/mercadopago"
 	"github.com/aporta/aporta/api/health"
+	"github.com/aporta/aporta/api/kratosproxy"
 	"github.com/aporta/aporta/api/middleware"
 	"github.com/aporta/aporta/api/organization"
 	"github.com/aporta/aporta/api/outbox"
+	"github.com/aporta/aporta/api/ratelimit"
 	"github.com/aporta/aporta/api/spa"
 	"github.com/aporta/aporta/api/staff"
 	"github.com/aporta/aporta/api/subscription"
@@ -63,18 +63,24 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 	r := gin.New()
 	r.ContextWithFallback = true
 	r.HandleMethodNotAllowed = true
+	// Only the configured proxies' X-Forwarded-For is believed; otherwise anyone could pick the IP
+	// every per-IP limit counts.
+	if err := r.SetTrustedProxies(d.Config.TrustedProxies); err != nil {
+		return nil, err
+	}
 	csrf := middleware.NewCSRF(d.Config.Secret, strings.HasPrefix(d.Config.PublicURL, "https://"))
 
 	r.Use(middleware.RequestID(), middleware.AccessLog(d.Log), middleware.Recovery(), middleware.Locale(),
 		middleware.SecurityHeaders(d.Config.GatewayPublicURL, d.Config.Env == "production"))
+	r.Use(ratelimit.NewStore(d.Tenants.Directory()).Middleware())
 
 	r.GET("/healthz", health.Healthz)
 
-	kratos, err := kratosProxy(d.Config.KratosPublic)
+	kratos, err := kratosproxy.New(d.Config.KratosPublic)
 	if err != nil {
 		return nil, err
 	}
-	r.Any("/.ory/kratos/public/*path", kratos)
+	r.Any(kratosproxy.Prefix+"/*path", kratos)
 
 	hc := &http.Client{Timeout: 5 * time.Second}
 	keto := identity.NewKeto(d.Config.KetoRead, d.Config.KetoWrite, hc)
@@ -197,27 +203,6 @@ func staffOrLocal(sessions *identity.Sessions, console *staff.Handler) func(*gin
 		ok, err := console.IsStaff(c.Request.Context(), u.ID)
 		return err == nil && ok
 	}
-}
-
-// kratosProxy puts Kratos's public API on Aporta's origin so its session cookie is first-party.
-func kratosProxy(target string) (gin.HandlerFunc, error) {
-	u, err := url.Parse(target)
-	if err != nil {
-		return nil, err
-	}
-	p := &httputil.ReverseProxy{
-		Rewrite: func(pr *httputil.ProxyRequest) {
-			pr.SetURL(u)
-			pr.Out.URL.Path = "/" + strings.TrimPrefix(pr.In.URL.Path, "/.ory/kratos/public/")
-			pr.Out.URL.RawPath = ""
-			pr.SetXForwarded()
-		},
-		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
-			slog.ErrorContext(r.Context(), "kratos proxy", "error", err)
-			w.WriteHeader(http.StatusBadGateway)
-		},
-	}
-	return gin.WrapH(p), nil
 }
 
 // Serve runs the HTTP server until ctx ends, then drains in-flight requests.

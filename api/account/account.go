@@ -33,7 +33,7 @@ type Deps struct {
 	Authz    *authz.Authz
 }
 
-// Abuse limits (per process, fixed windows).
+// Abuse limits (fixed windows shared by every serve process).
 var (
 	validateLimit = ratelimit.New("validate", 60, time.Minute)        // per IP
 	registerLimit = ratelimit.New("register", 10, 10*time.Minute)     // per IP
@@ -44,6 +44,13 @@ var (
 	userLimit     = ratelimit.New("user_change", 10, 15*time.Minute)  // PUT user, password, per identity
 	resendGap     = 30 * time.Second                                  // between two codes to one channel
 	maxAttempts   = 5                                                 // wrong codes per sent code
+)
+
+// Per-target limits: they count the e-mail or phone number being checked, whichever IP asks, so
+// spreading the checks of one address over many IPs does not help.
+var (
+	validateTargetLimit = ratelimit.New("validate_target", 10, 10*time.Minute) // per e-mail or phone
+	registerTargetLimit = ratelimit.New("register_target", 5, time.Hour)       // per e-mail and phone
 )
 
 // Handler serves the account routes.

@@ -41,8 +41,11 @@ const (
 // old address. The caller has checked the address and the recent login.
 func (h *Handler) requestEmailChange(c *gin.Context, u identity.User, email string) error {
 	ctx := h.ctx(c)
-	if ok, retry := sendUserLimit.Allow("email:" + u.ID.String()); !ok {
-		return ratelimit.Error(c, retry)
+	if ok, retry, err := sendUserLimit.Allow(ctx, "email:"+u.ID.String()); err != nil || !ok {
+		return limitError(c, retry, err)
+	}
+	if ok, retry, err := ratelimit.CodeTo(ctx, email); err != nil || !ok {
+		return limitError(c, retry, err)
 	}
 	code, hash := h.newEmailCode(u.ID)
 	if _, err := h.tenants.Directory().Exec(ctx, queries.Get("SaveEmailChange"), u.ID, email, u.Email, u.EmailVerified, hash); err != nil {
@@ -73,8 +76,11 @@ func (h *Handler) resendEmailChangeCode(c *gin.Context, userID uuid.UUID) (bool,
 	if wait := resendGap - time.Since(sentAt); wait > 0 {
 		return true, ratelimit.Error(c, wait)
 	}
-	if ok, retry := sendUserLimit.Allow("email:" + userID.String()); !ok {
-		return true, ratelimit.Error(c, retry)
+	if ok, retry, err := sendUserLimit.Allow(ctx, "email:"+userID.String()); err != nil || !ok {
+		return true, limitError(c, retry, err)
+	}
+	if ok, retry, err := ratelimit.CodeTo(ctx, pending); err != nil || !ok {
+		return true, limitError(c, retry, err)
 	}
 	code, hash := h.newEmailCode(userID)
 	if err := h.tenants.Directory().QueryRow(ctx, queries.Get("ResendEmailChange"), userID, hash).Scan(&pending); err != nil {

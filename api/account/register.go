@@ -15,6 +15,7 @@ import (
 
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/config"
+	"github.com/aporta/aporta/api/ratelimit"
 	"github.com/aporta/aporta/api/request"
 	"github.com/aporta/aporta/identity"
 	"github.com/aporta/aporta/workflows/registration"
@@ -94,25 +95,30 @@ func (h *Handler) register(c *gin.Context) {
 		return
 	}
 
-	// Uniqueness, where this registration's own identity and phone do not count.
+	if !registerTargetLimit.Check(c, email) || !registerTargetLimit.Check(c, phone) {
+		return
+	}
+
+	// Uniqueness, where this registration's own identity and phone do not count. A used address
+	// gets the same answer whoever uses it (an account, a registration in progress).
 	if existing, ok, err := h.kratos.FindByEmail(ctx, email); err != nil {
 		apierror.Abort(c, err)
 		return
 	} else if ok && !h.ownedBy(ctx, existing, key) {
-		fields["user.email"] = "email_taken"
+		fields["user.email"] = "signup.email_unavailable"
 	}
 	var pending bool
 	if err := h.tenants.Directory().QueryRow(ctx, queries.Get("EmailPending"), email, key).Scan(&pending); err != nil {
 		apierror.Abort(c, err)
 		return
 	} else if pending {
-		fields["user.email"] = "email_taken"
+		fields["user.email"] = "signup.email_unavailable"
 	}
 	if taken, err := h.phoneTaken(ctx, phone, uuid.Nil, key); err != nil {
 		apierror.Abort(c, err)
 		return
 	} else if taken {
-		fields["user.cellphone"] = "cellphone_taken"
+		fields["user.cellphone"] = "signup.cellphone_unavailable"
 	}
 	if len(fields) > 0 {
 		apierror.Abort(c, apierror.Validation(fields))
@@ -144,7 +150,7 @@ func (h *Handler) register(c *gin.Context) {
 			// A previous attempt with this key created it and failed before recording it.
 			existing, ok, ferr := h.kratos.FindByEmail(ctx, email)
 			if ferr != nil || !ok || !h.ownedBy(ctx, existing, key) {
-				apierror.Abort(c, apierror.Validation(map[string]string{"user.email": "email_taken"}))
+				apierror.Abort(c, apierror.Validation(map[string]string{"user.email": "signup.email_unavailable"}))
 				return
 			}
 			id, err = existing, nil
@@ -184,8 +190,11 @@ func (h *Handler) register(c *gin.Context) {
 		return
 	}
 	if !replay {
-		// Kratos sends a code to each pending address (e-mail and SMS). Not fatal: "resend" exists.
-		if sent, err := h.flows.SendPendingCodes(ctx, jar); err != nil {
+		// Kratos sends a code to each pending address (e-mail and SMS), unless one of them already
+		// got its codes for the day. Not fatal: "resend" exists.
+		if !h.codesAllowed(ctx, email, phone) {
+			slog.WarnContext(ctx, "first verification codes not sent: daily cap reached")
+		} else if sent, err := h.flows.SendPendingCodes(ctx, jar); err != nil {
 			slog.WarnContext(ctx, "sending first verification codes", "error", err)
 		} else {
 			h.saveFlows(ctx, *userID, email, phone, sent)
@@ -203,6 +212,16 @@ func (h *Handler) register(c *gin.Context) {
 		"user":         gin.H{"uuid": userID.String(), "email": email},
 		"organization": gin.H{"uuid": orgID.String(), "name": strings.TrimSpace(o.Name), "country": o.Country},
 	})
+}
+
+// codesAllowed counts one code to each address against its daily cap; false if any is spent.
+func (h *Handler) codesAllowed(ctx context.Context, addrs ...string) bool {
+	for _, a := range addrs {
+		if ok, _, err := ratelimit.CodeTo(ctx, a); err != nil || !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // ownedBy reports whether the identity was created by the registration with this key.

@@ -14,6 +14,7 @@ import (
 	"github.com/nyaruka/phonenumbers"
 
 	"github.com/aporta/aporta/api/apierror"
+	"github.com/aporta/aporta/api/i18n"
 	"github.com/aporta/aporta/api/request"
 	"github.com/aporta/aporta/api/taxid"
 )
@@ -164,6 +165,24 @@ func invalid(c *gin.Context, field, code string) {
 	apierror.Abort(c, apierror.Validation(map[string]string{field: code}))
 }
 
+// The signup checks answer whether a value is well formed, never whether someone already uses it:
+// that would tell anyone which addresses have an account here. Registration refuses a used address
+// with one generic answer (signup.email_unavailable), after a complete, valid form.
+func init() {
+	i18n.Register(i18n.Catalog{
+		"signup.email_unavailable": {
+			i18n.ES: "No puedes registrarte con este e-mail. Si ya tienes una cuenta, inicia sesión o recupera tu contraseña.",
+			i18n.EN: "You cannot sign up with this e-mail. If you already have an account, sign in or recover your password.",
+			i18n.PT: "Você não pode se cadastrar com este e-mail. Se já tem uma conta, entre ou recupere sua senha.",
+		},
+		"signup.cellphone_unavailable": {
+			i18n.ES: "No puedes registrarte con este número de celular. Usa otro.",
+			i18n.EN: "You cannot sign up with this cellphone number. Use another one.",
+			i18n.PT: "Você não pode se cadastrar com este número de celular. Use outro.",
+		},
+	})
+}
+
 func (h *Handler) validateEmail(c *gin.Context) {
 	var in struct {
 		Email string `json:"email"`
@@ -177,13 +196,7 @@ func (h *Handler) validateEmail(c *gin.Context) {
 		invalid(c, "email", code)
 		return
 	}
-	taken, err := h.emailTaken(h.ctx(c), email, "")
-	if err != nil {
-		apierror.Abort(c, err)
-		return
-	}
-	if taken {
-		invalid(c, "email", "email_taken")
+	if !validateTargetLimit.Check(c, email) {
 		return
 	}
 	valid(c)
@@ -200,13 +213,7 @@ func (h *Handler) validateCellphone(c *gin.Context) {
 		invalid(c, "cellphone", code)
 		return
 	}
-	taken, err := h.phoneTaken(h.ctx(c), phone, uuid.Nil, "")
-	if err != nil {
-		apierror.Abort(c, err)
-		return
-	}
-	if taken {
-		invalid(c, "cellphone", "cellphone_taken")
+	if !validateTargetLimit.Check(c, phone) {
 		return
 	}
 	c.JSON(http.StatusOK, gin.H{"valid": true, "e164": phone})

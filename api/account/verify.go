@@ -84,8 +84,11 @@ func (h *Handler) send(c *gin.Context, userID uuid.UUID, channel string, changed
 	if !changed && prevAddr == strings.ToLower(addr) && time.Since(last) < resendGap {
 		return ratelimit.Error(c, resendGap-time.Since(last))
 	}
-	if ok, retry := sendUserLimit.Allow(channel + ":" + userID.String()); !ok {
-		return ratelimit.Error(c, retry)
+	if ok, retry, err := sendUserLimit.Allow(ctx, channel+":"+userID.String()); err != nil || !ok {
+		return limitError(c, retry, err)
+	}
+	if ok, retry, err := ratelimit.CodeTo(ctx, addr); err != nil || !ok {
+		return limitError(c, retry, err)
 	}
 
 	var newFlow uuid.UUID
@@ -125,6 +128,14 @@ func (h *Handler) send(c *gin.Context, userID uuid.UUID, channel string, changed
 	}
 	_, err = h.tenants.Directory().Exec(ctx, queries.Get("SaveVerificationFlow"), userID, channel, newFlow, strings.ToLower(addr))
 	return err
+}
+
+// limitError is a limiter's refusal, or its failure.
+func limitError(c *gin.Context, retry time.Duration, err error) error {
+	if err != nil {
+		return err
+	}
+	return ratelimit.Error(c, retry)
 }
 
 // verify answers POST …/{type}/verify {code} with {"verifications": {email_verified, cellphone_verified}}.

@@ -180,9 +180,7 @@ func (s *Stack) Login(t testing.TB, email, password string) *Client {
 // page's CSRF token (the one the page carries in <meta name="csrf-token">) and no session.
 func (s *Stack) Visitor(t testing.TB) *Client {
 	t.Helper()
-	c := &Client{t: t, base: s.Server.URL, http: &http.Client{Timeout: 2 * time.Minute,
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }},
-		cookies: map[string]string{}}
+	c := &Client{t: t, base: s.Server.URL, http: HTTPClient(NewIP()), cookies: map[string]string{}}
 	w := httptest.NewRecorder()
 	gc, _ := gin.CreateTestContext(w)
 	gc.Request = httptest.NewRequest(http.MethodGet, "/", nil)

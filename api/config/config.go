@@ -4,6 +4,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"net/netip"
 	"net/url"
 	"os"
 	"sort"
@@ -40,6 +41,10 @@ type Config struct {
 	MaxBodyBytes     int64
 	ShutdownGrace    time.Duration
 	LogLevel         string
+
+	// TrustedProxies are the CIDRs of the reverse proxies in front of `serve`: only from them is
+	// X-Forwarded-For believed. None by default, so the client IP is the socket's address.
+	TrustedProxies []string
 
 	// Courier: Kratos posts its messages to /internal/courier/messages with basic auth
 	// kratos:CourierSecret; the outbox keeps them and hands them to the adapters below.
@@ -116,6 +121,9 @@ func FromEnv() (*Config, error) {
 		return nil, err
 	}
 	if c.DB, err = dbFromEnv(); err != nil {
+		return nil, err
+	}
+	if c.TrustedProxies, err = parseCIDRs(os.Getenv("APORTA_TRUSTED_PROXIES")); err != nil {
 		return nil, err
 	}
 	return c, c.validate()
@@ -269,6 +277,22 @@ func parseShards(s string) (map[string]string, error) {
 		m[country] = strings.TrimSpace(dsn)
 	}
 	return m, nil
+}
+
+// parseCIDRs reads "10.0.0.0/8, 192.168.1.10/32".
+func parseCIDRs(s string) ([]string, error) {
+	var out []string
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		if _, err := netip.ParsePrefix(part); err != nil {
+			return nil, fmt.Errorf("APORTA_TRUSTED_PROXIES: %q is not a CIDR", part)
+		}
+		out = append(out, part)
+	}
+	return out, nil
 }
 
 // IsCountry reports whether c is one of the operating countries.

@@ -81,7 +81,7 @@ func TestFormFieldValuesAreCheckedStoredShownAndExported(t *testing.T) {
 	req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(mustJSON(p)))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept-Language", "pt")
-	res, err := http.DefaultClient.Do(req)
+	res, err := donor().Do(req)
 	require.NoError(t, err)
 	var pt struct {
 		Error struct{ Fields map[string]string } `json:"error"`

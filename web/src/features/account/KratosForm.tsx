@@ -1,6 +1,6 @@
 import { Alert, PasswordInput, Stack, TextInput } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { defineMessages, useIntl } from 'react-intl';
+import { defineMessages, FormattedMessage, useIntl } from 'react-intl';
 import { Button } from '../../components/variants';
 import type { KratosFlow, KratosMessage, KratosNode } from './kratos';
 
@@ -40,11 +40,31 @@ export function useKratosText() {
   };
 }
 
+/** Seconds to wait when our Kratos proxy sent a throttled form post back here (?throttled=N). */
+function throttledFor() {
+  const seconds = Number(new URLSearchParams(window.location.search).get('throttled'));
+  return Number.isFinite(seconds) && seconds > 0 ? seconds : 0;
+}
+
 export function FlowMessages({ messages }: { messages: KratosMessage[] }) {
   const text = useKratosText();
-  if (messages.length === 0) return null;
+  const throttled = throttledFor();
+  if (messages.length === 0 && !throttled) return null;
   return (
     <Stack gap="xs">
+      {throttled > 0 && (
+        <Alert color="red" role="alert" variant="light">
+          {throttled < 3600 ? (
+            <FormattedMessage
+              id="auth.msg.throttled"
+              defaultMessage="Demasiados intentos. Vuelve a intentarlo en {minutes, plural, one {# minuto} other {# minutos}}."
+              values={{ minutes: Math.ceil(throttled / 60) }}
+            />
+          ) : (
+            <FormattedMessage id="auth.msg.throttledLong" defaultMessage="Demasiados intentos. Vuelve a intentarlo más tarde." />
+          )}
+        </Alert>
+      )}
       {messages.map((msg) => (
         <Alert key={`${msg.id}-${msg.text}`} color={msg.type === 'error' ? 'red' : msg.type === 'success' ? 'green' : 'blue'} role={msg.type === 'error' ? 'alert' : 'status'} variant="light">
           {text(msg)}
