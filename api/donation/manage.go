@@ -38,6 +38,8 @@ type ManageDeps struct {
 	Tokenizer Tokenizer
 	// CollectWait bounds how long collect_payment waits for the charge's outcome (default 25 s).
 	CollectWait time.Duration
+	// Secret keys the hashes that bind Idempotency-Keys to their requests.
+	Secret []byte
 	// Forms gives a donation's campaign and the limits its public form applies to an amount.
 	Forms interface {
 		Get(ctx context.Context, orgID, id uuid.UUID) (*campaign.Campaign, error)
@@ -66,7 +68,7 @@ func NewManageHandler(d ManageDeps) *ManageHandler {
 func (h *ManageHandler) Mount(manage *gin.RouterGroup, require func(permit string) gin.HandlerFunc) {
 	view, change, export := require(authz.View), require(authz.ManageDonations), require(authz.ExportData)
 	// Changes accept an Idempotency-Key, bound to the request that first used it.
-	idem := idempotency.Bind(idempotency.ByOrganization(h.d.Tenants))
+	idem := idempotency.Replay(h.d.Secret, idempotency.ByOrganization(h.d.Tenants))
 	manage.GET("/donations", view, h.List)
 	manage.GET("/donations.csv", export, h.CSV)
 	manage.GET("/donation_reasons", view, h.Reasons)

@@ -47,7 +47,7 @@ func NewHandler(c client.Client, b *blob.Bucket, secret []byte, orgs idempotency
 
 // Routes mounts the routes.
 func (h *Handler) Routes(public, manage *gin.RouterGroup, az *authz.Authz) {
-	manage.POST("/leads/export", az.Require(authz.ExportData), idempotency.Bind(idempotency.ByOrganization(h.Orgs)), h.start)
+	manage.POST("/leads/export", az.Require(authz.ExportData), idempotency.Replay(h.Secret, idempotency.ByOrganization(h.Orgs)), h.start)
 	public.GET("/api/exports/:token", h.download)
 }
 

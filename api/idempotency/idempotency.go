@@ -1,14 +1,16 @@
-// Package idempotency binds an Idempotency-Key header to the request that first used it. The same
-// key with the same request (method, path, caller and body) answers what the first request
-// answered, without running it again; the key with another request is refused with a 409
-// idempotency.key_reused, and while the first request still runs with idempotency.in_progress.
-// Only successful answers are kept (for Retention): a failed request changed nothing, so its retry
-// runs again. Requests without the header are not affected.
+// Package idempotency binds an Idempotency-Key header to the request that first used it (its
+// method, path, caller and body): the key with another request is refused with a 409
+// idempotency.key_reused. With Replay the same request answers what the first one answered
+// without running again (idempotency.in_progress while the first still runs); with Bind it runs
+// again, for handlers that replay on their own. Only successful requests keep their key (for
+// Retention): a failed request changed nothing, so its retry runs again. Requests without the
+// header are not affected.
 package idempotency
 
 import (
 	"bytes"
 	"context"
+	"crypto/hmac"
 	"crypto/sha256"
 	"embed"
 	"errors"
@@ -21,6 +23,7 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/authz"
@@ -66,9 +69,27 @@ func ByOrganization(orgs Organizations) Resolve {
 	}
 }
 
-// Bind is the middleware; it runs after authentication and permission checks, so resolve can read
-// the caller.
-func Bind(resolve Resolve) gin.HandlerFunc {
+// Public keeps the keys of unauthenticated requests in the directory, for no organisation.
+func Public(directory *pgxpool.Pool) Resolve {
+	return func(*gin.Context) (DB, uuid.UUID, string, error) { return pool{directory}, uuid.Nil, "", nil }
+}
+
+type pool struct{ *pgxpool.Pool }
+
+func (p pool) Exec(ctx context.Context, sql string, args ...any) error {
+	_, err := p.Pool.Exec(ctx, sql, args...)
+	return err
+}
+
+// Replay is the middleware that answers a repeated request with the first one's answer. It runs
+// after authentication and permission checks, so resolve can read the caller.
+func Replay(secret []byte, resolve Resolve) gin.HandlerFunc { return bind(secret, resolve, true) }
+
+// Bind is the middleware that only refuses a key reused with another request; the same request
+// runs again (signup signs the caller in anew: a stored answer could not carry that session).
+func Bind(secret []byte, resolve Resolve) gin.HandlerFunc { return bind(secret, resolve, false) }
+
+func bind(secret []byte, resolve Resolve, replays bool) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		key := strings.TrimSpace(c.GetHeader(Header))
 		if key == "" {
@@ -95,12 +116,12 @@ func Bind(resolve Resolve) gin.HandlerFunc {
 			apierror.Abort(c, err)
 			return
 		}
-		hash := requestHash(c.Request.Method, c.Request.URL.RequestURI(), caller, body)
+		hash := requestHash(secret, c.Request.Method, c.Request.URL.RequestURI(), caller, body)
 		ctx := c.Request.Context()
 		var claimed bool
 		err = db.QueryRow(ctx, queries.Get("Claim"), org, key, hash, Retention.Seconds()).Scan(&claimed)
 		if errors.Is(err, pgx.ErrNoRows) {
-			replay(c, db, org, key, hash)
+			held(c, db, org, key, hash, replays)
 			return
 		}
 		if err != nil {
@@ -113,7 +134,11 @@ func Bind(resolve Resolve) gin.HandlerFunc {
 		// Kept even when the client went away: its retry must find the answer.
 		ctx = context.WithoutCancel(ctx)
 		if st := rec.Status(); st >= 200 && st < 300 {
-			err = db.Exec(ctx, queries.Get("Complete"), org, key, hash, st, rec.Header().Get("Content-Type"), rec.body.Bytes())
+			var answer []byte
+			if replays {
+				answer = rec.body.Bytes()
+			}
+			err = db.Exec(ctx, queries.Get("Complete"), org, key, hash, st, rec.Header().Get("Content-Type"), answer)
 		} else {
 			err = db.Exec(ctx, queries.Get("Release"), org, key, hash)
 		}
@@ -126,18 +151,20 @@ func Bind(resolve Resolve) gin.HandlerFunc {
 	}
 }
 
-// replay answers a request whose key an earlier request holds.
-func replay(c *gin.Context, db DB, org uuid.UUID, key string, hash []byte) {
-	var held []byte
+// held answers a request whose key an earlier request holds.
+func held(c *gin.Context, db DB, org uuid.UUID, key string, hash []byte, replays bool) {
+	var stored []byte
 	var status *int16
 	var contentType string
 	var body []byte
-	err := db.QueryRow(c.Request.Context(), queries.Get("Held"), org, key).Scan(&held, &status, &contentType, &body)
+	err := db.QueryRow(c.Request.Context(), queries.Get("Held"), org, key).Scan(&stored, &status, &contentType, &body)
 	switch {
 	case err != nil && !errors.Is(err, pgx.ErrNoRows):
 		apierror.Abort(c, err)
-	case err == nil && !bytes.Equal(held, hash):
+	case err == nil && !bytes.Equal(stored, hash):
 		apierror.Abort(c, apierror.New(http.StatusConflict, "idempotency.key_reused"))
+	case !replays:
+		c.Next()
 	case err != nil || status == nil: // running (or failed and released just now): retry later
 		apierror.Abort(c, apierror.New(http.StatusConflict, "idempotency.in_progress"))
 	default:
@@ -148,9 +175,10 @@ func replay(c *gin.Context, db DB, org uuid.UUID, key string, hash []byte) {
 }
 
 // requestHash identifies a request: what it does (method and path with query), who asks, and its
-// body; a NUL (which none of the first three holds) ends each of the first three.
-func requestHash(method, uri, caller string, body []byte) []byte {
-	h := sha256.New()
+// body; a NUL (which none of the first three holds) ends each of the first three. It is keyed
+// with the server secret: a body may hold a password, which a plain hash would expose to guessing.
+func requestHash(secret []byte, method, uri, caller string, body []byte) []byte {
+	h := hmac.New(sha256.New, secret)
 	for _, s := range []string{method, uri, caller} {
 		h.Write([]byte(s))
 		h.Write([]byte{0})
