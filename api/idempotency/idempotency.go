@@ -128,17 +128,20 @@ func bind(secret []byte, resolve Resolve, replays bool) gin.HandlerFunc {
 			apierror.Abort(c, err)
 			return
 		}
-		rec := &recorder{ResponseWriter: c.Writer}
-		c.Writer = rec
+		var rec *recorder
+		if replays {
+			rec = &recorder{ResponseWriter: c.Writer}
+			c.Writer = rec
+		}
 		c.Next()
 		// Kept even when the client went away: its retry must find the answer.
 		ctx = context.WithoutCancel(ctx)
-		if st := rec.Status(); st >= 200 && st < 300 {
+		if st := c.Writer.Status(); st >= 200 && st < 300 {
 			var answer []byte
-			if replays {
+			if rec != nil {
 				answer = rec.body.Bytes()
 			}
-			err = db.Exec(ctx, queries.Get("Complete"), org, key, hash, st, rec.Header().Get("Content-Type"), answer)
+			err = db.Exec(ctx, queries.Get("Complete"), org, key, hash, st, c.Writer.Header().Get("Content-Type"), answer)
 		} else {
 			err = db.Exec(ctx, queries.Get("Release"), org, key, hash)
 		}
