@@ -134,12 +134,12 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 		Forms: campaigns, Tenants: d.Tenants, Gateways: gateways, Recurring: donation.CollectionStarter{Temporal: d.Temporal},
 		Guard: donation.FirstChargeStarter{Temporal: d.Temporal}, Secret: d.Config.Secret, Mail: outbox.NewMailer(d.Config, d.Tenants.Directory()), PublicURL: d.Config.PublicURL, Log: d.Log,
 	})).Mount(g.public)
-	donation.NewManageHandler(donation.ManageDeps{Tenants: d.Tenants, Temporal: d.Temporal, Gateways: gateways,
+	donation.NewManageHandler(donation.ManageDeps{Tenants: d.Tenants, Temporal: d.Temporal, Gateways: gateways, Forms: campaigns, Secret: d.Config.Secret,
 		Tokenizer: donation.Tokenizer{Name: "mercadopago", TokenizerURL: d.Config.GatewayPublicURL, PublicKey: d.Config.GatewayPublicKey}}).
 		Mount(g.manage, az.Require)
 	dashboard.NewHandler(d.Tenants).Routes(g.manage, az)
 	plans.Routes(g.manage, az)
-	export.NewHandler(d.Temporal, bucket, d.Config.Secret).Routes(g.public, g.manage, az)
+	export.NewHandler(d.Temporal, bucket, d.Config.Secret, d.Tenants).Routes(g.public, g.manage, az)
 
 	app := spa.New(web.Dist(), csrf.Token)
 	// POST /d/:slug is the donation API; its GET is the form's page (without this, Gin answers 405).

@@ -14,6 +14,7 @@ import (
 
 	"github.com/aporta/aporta/api/authz"
 	"github.com/aporta/aporta/api/config"
+	"github.com/aporta/aporta/api/idempotency"
 	"github.com/aporta/aporta/api/outbox"
 	"github.com/aporta/aporta/api/ratelimit"
 	"github.com/aporta/aporta/identity"
@@ -86,7 +87,7 @@ func Routes(public, manage *gin.RouterGroup, d Deps) {
 	v.POST("/email", h.validateEmail)
 	v.POST("/cellphone", h.validateCellphone)
 	v.POST("/uid", h.validateUID)
-	public.POST("/internal/api/accounts/register", registerLimit.PerIP(), h.register)
+	public.POST("/internal/api/accounts/register", registerLimit.PerIP(), idempotency.Bind(h.cfg.Secret, idempotency.Public(h.tenants.Directory())), h.register)
 
 	view := d.Authz.Require(authz.View)
 	// The verification page works before the e-mail is verified: it reads the user, may correct

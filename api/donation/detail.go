@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/aporta/aporta/tenants"
+	"github.com/aporta/aporta/workflows/collection"
 )
 
 // row is a donation with its campaign, donor and active payment method, as the shard stores it.
@@ -213,7 +214,7 @@ func detail(ctx context.Context, scope tenants.Scope, id uuid.UUID) (Detail, err
 		Campaign: CampaignRef{UUID: r.CampaignID.String(), Title: r.CampaignTitle}, Recurrence: r.Recurrence,
 		Frequency: frequency(r.Recurrence), CollectDay: r.CollectDay, Status: r.Status, PausedSince: r.PausedSince,
 		DiscardedAt: r.DiscardedAt, UpgradeOptIn: r.UpgradeOptIn, Instalments: r.Instalments, CreatedAt: r.CreatedAt,
-		UpdatedAt: r.UpdatedAt, Actions: actions(r)}
+		UpdatedAt: r.UpdatedAt, Actions: actions(r, time.Now())}
 	if r.Recurrence == 1 && r.CollectDay == nil {
 		dd.CollectLastDay = true
 	}
@@ -320,6 +321,19 @@ func detail(ctx context.Context, scope tenants.Scope, id uuid.UUID) (Detail, err
 	return d, rows.Err()
 }
 
+// collectDue is the collection workflow's collect-now rule (collection.ErrNotDue) read from the
+// row: the next unpaid period may be collected from the first day of its month.
+func collectDue(r *row, now time.Time) bool {
+	if r.NextChargeDate == nil {
+		return true // not synced yet: the workflow decides
+	}
+	loc, err := time.LoadLocation(r.OrganizationTZName)
+	if err != nil {
+		loc = time.UTC
+	}
+	return !collection.PeriodOf(now.In(loc)).Before(collection.PeriodOf(*r.NextChargeDate))
+}
+
 func frequency(rec int) string {
 	if rec == 1 {
 		return "monthly"
@@ -344,7 +358,7 @@ func twoDigits(n int) string {
 func itoa(n int) string { return strconv.Itoa(n) }
 
 // actions lists what the organisation can do with the donation now.
-func actions(r *row) []string {
+func actions(r *row, now time.Time) []string {
 	out := []string{}
 	if r.Status == "discarded" {
 		return out
@@ -353,7 +367,10 @@ func actions(r *row) []string {
 	if monthly {
 		switch r.Status {
 		case "active":
-			out = append(out, "pause", "collect_payment")
+			out = append(out, "pause")
+			if collectDue(r, now) {
+				out = append(out, "collect_payment")
+			}
 		case "paused":
 			out = append(out, "restore")
 		}

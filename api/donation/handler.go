@@ -43,7 +43,8 @@ type Response struct {
 	Message  string       `json:"message"`
 	Donation DonationView `json:"donation"`
 	// ConvertToken lets a one-time donor turn the gift into a monthly donation
-	// (GET/POST /api/public/donations/{uuid}/convert?token=…).
+	// (GET/POST /api/public/donations/{uuid}/convert?token=…): single use, for ConvertTTL, only in
+	// the answer that created the donation.
 	ConvertToken string `json:"convert_token,omitempty"`
 	// Receipt is the thank-you page's reference (GET /api/public/campaigns/{slug}/receipts/{receipt}).
 	Receipt string `json:"receipt,omitempty"`
@@ -118,6 +119,10 @@ func (h *Handler) Post(c *gin.Context) {
 	}
 	resp := h.view(c, out)
 	resp.Receipt = h.svc.ReceiptRef(f.Scope.OrgID, out.DonationID)
+	if out.Recurrency == 0 && out.Status == "approved" && !out.Replayed {
+		// Only the answer that created the gift carries it: never a replay or a receipt.
+		resp.ConvertToken = h.svc.issueConvertToken(ctx, f.Scope, out.DonationID)
+	}
 	h.svc.sendThanks(ctx, apierror.Lang(c), out, sub.Donor.Email)
 	status := http.StatusCreated
 	switch {
@@ -147,9 +152,6 @@ func (h *Handler) view(c *gin.Context, out Outcome) Response {
 	}}
 	if out.Recurrency == 1 {
 		resp.Donation.CollectDay = out.CollectDay
-	}
-	if out.Recurrency == 0 && out.Status == "approved" {
-		resp.ConvertToken = h.svc.ConvertToken(out.Form.Scope.OrgID, out.DonationID)
 	}
 	return resp
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -19,6 +20,8 @@ import (
 
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/authz"
+	"github.com/aporta/aporta/api/campaign"
+	"github.com/aporta/aporta/api/idempotency"
 	"github.com/aporta/aporta/api/money"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/workflows/collection"
@@ -35,6 +38,14 @@ type ManageDeps struct {
 	Tokenizer Tokenizer
 	// CollectWait bounds how long collect_payment waits for the charge's outcome (default 25 s).
 	CollectWait time.Duration
+	// Secret keys the hashes that bind Idempotency-Keys to their requests.
+	Secret []byte
+	// Forms gives a donation's campaign and the limits its public form applies to an amount.
+	Forms interface {
+		Get(ctx context.Context, orgID, id uuid.UUID) (*campaign.Campaign, error)
+		LimitsFor(ctx context.Context, f campaign.Form) campaign.Limits
+		MinimumFor(ctx context.Context, f campaign.Form, preset bool) int64
+	}
 }
 
 // ManageHandler serves the donation management calls of the manage area (donor spec §2 screens
@@ -56,24 +67,26 @@ func NewManageHandler(d ManageDeps) *ManageHandler {
 // Mount attaches the routes to the manage group (already authenticated), each with its permit.
 func (h *ManageHandler) Mount(manage *gin.RouterGroup, require func(permit string) gin.HandlerFunc) {
 	view, change, export := require(authz.View), require(authz.ManageDonations), require(authz.ExportData)
+	// Changes accept an Idempotency-Key, bound to the request that first used it.
+	idem := idempotency.Replay(h.d.Secret, idempotency.ByOrganization(h.d.Tenants))
 	manage.GET("/donations", view, h.List)
 	manage.GET("/donations.csv", export, h.CSV)
 	manage.GET("/donation_reasons", view, h.Reasons)
 	manage.GET("/donations/:uuid", view, h.Get)
-	manage.PATCH("/donations/:uuid", change, h.Patch)
-	manage.POST("/donations/:uuid/collect_payment", change, h.CollectPayment)
-	manage.POST("/donations/:uuid/pause", change, h.Pause)
-	manage.POST("/donations/:uuid/restore", change, h.Restore)
-	manage.POST("/donations/:uuid/discard", change, h.Discard)
-	manage.PATCH("/donations/:uuid/donor", change, h.PatchDonor)
-	manage.POST("/donations/:uuid/payment_method", change, h.PaymentMethod)
+	manage.PATCH("/donations/:uuid", change, idem, h.Patch)
+	manage.POST("/donations/:uuid/collect_payment", change, idem, h.CollectPayment)
+	manage.POST("/donations/:uuid/pause", change, idem, h.Pause)
+	manage.POST("/donations/:uuid/restore", change, idem, h.Restore)
+	manage.POST("/donations/:uuid/discard", change, idem, h.Discard)
+	manage.PATCH("/donations/:uuid/donor", change, idem, h.PatchDonor)
+	manage.POST("/donations/:uuid/payment_method", change, idem, h.PaymentMethod)
 	manage.GET("/donations/:uuid/versions", view, h.Versions)
 	manage.GET("/donations/:uuid/support", view, h.Support)
-	manage.POST("/donations/:uuid/upgrades", change, h.AddUpgrade)
-	manage.PATCH("/donations/:uuid/upgrades/:id", change, h.EditUpgrade)
-	manage.DELETE("/donations/:uuid/upgrades/:id", change, h.RemoveUpgrade)
-	manage.POST("/donors/:uuid/discard", change, h.DiscardDonor)
-	manage.POST("/donors/:uuid/reactivate", change, h.ReactivateDonor)
+	manage.POST("/donations/:uuid/upgrades", change, idem, h.AddUpgrade)
+	manage.PATCH("/donations/:uuid/upgrades/:id", change, idem, h.EditUpgrade)
+	manage.DELETE("/donations/:uuid/upgrades/:id", change, idem, h.RemoveUpgrade)
+	manage.POST("/donors/:uuid/discard", change, idem, h.DiscardDonor)
+	manage.POST("/donors/:uuid/reactivate", change, idem, h.ReactivateDonor)
 	manage.GET("/payment_transactions", view, h.Transactions)
 	manage.GET("/payment_transactions/summary", view, h.Summary)
 	manage.GET("/payment_transactions/summary/:period", view, h.Summary)
@@ -250,6 +263,8 @@ func updateError(err error) error {
 		return &apierror.Error{Status: http.StatusConflict, Code: "donation.not_active", Err: err}
 	case has(collection.ErrChargeInProgress):
 		return &apierror.Error{Status: http.StatusConflict, Code: "donation.charge_in_progress", Err: err}
+	case has(collection.ErrNotDue):
+		return &apierror.Error{Status: http.StatusConflict, Code: "donation.collect_not_due", Err: err}
 	case has(collection.ErrInvalidReason):
 		return &apierror.Error{Status: http.StatusUnprocessableEntity, Code: "donation.pause_reason_invalid", Err: err}
 	case has(collection.ErrInvalidInput):
@@ -296,9 +311,21 @@ func (h *ManageHandler) Patch(c *gin.Context) {
 	var amount int64
 	if req.Amount != nil {
 		m, err := money.Parse(string(*req.Amount), r.Currency)
-		if err != nil || m.Minor <= 0 || m.Minor > maxAmountMinor {
+		if err != nil || m.Minor <= 0 {
 			apierror.Abort(c, &apierror.Error{Status: http.StatusUnprocessableEntity, Code: "donation.amount_invalid",
 				Fields: map[string]string{"amount": "donation.amount_invalid"}})
+			return
+		}
+		// The operator's amount meets the limits the donor's did on the public form.
+		f, lim, err := h.limits(c.Request.Context(), scope, r)
+		if err != nil {
+			apierror.Abort(c, err)
+			return
+		}
+		preset := slices.Contains(f.Campaign.AmountsMinor(), m.Minor)
+		if e := amountOutOfRange(m.Minor, h.d.Forms.MinimumFor(c.Request.Context(), f, preset), lim, r.Currency); e != nil {
+			e.Fields = map[string]string{"amount": "donation.amount_out_of_range"}
+			apierror.Abort(c, e)
 			return
 		}
 		amount = m.Minor
@@ -331,8 +358,16 @@ func (h *ManageHandler) Patch(c *gin.Context) {
 	h.respond(c, scope, r.ID, http.StatusOK, nil)
 }
 
-// maxAmountMinor bounds a changed amount (a typo guard, far above any donation).
-const maxAmountMinor = 100_000_000_000
+// limits reads the donation's campaign and the donation limits its public form applies (the
+// gateway's, or the defaults while it does not answer).
+func (h *ManageHandler) limits(ctx context.Context, scope tenants.Scope, r *row) (campaign.Form, campaign.Limits, error) {
+	cp, err := h.d.Forms.Get(ctx, scope.OrgID, r.CampaignID)
+	if err != nil {
+		return campaign.Form{}, campaign.Limits{}, err
+	}
+	f := campaign.Form{Campaign: cp, Scope: scope}
+	return f, h.d.Forms.LimitsFor(ctx, f), nil
+}
 
 // ReasonRequest is the body of pause and discard.
 type ReasonRequest struct {

@@ -525,8 +525,15 @@ func basisPoints(s string) (int64, bool) {
 	return rat.Num().Int64(), true
 }
 
-func (h *ManageHandler) checkUpgrade(c *gin.Context, r *row, req UpgradeRequest, cur *UpgradeView) (collection.SetUpgradeRequest, bool) {
+func (h *ManageHandler) checkUpgrade(c *gin.Context, scope tenants.Scope, r *row, req UpgradeRequest, cur *UpgradeView) (collection.SetUpgradeRequest, bool) {
 	out := collection.SetUpgradeRequest{Actor: actor(c), Auto: true}
+	// Increases stop at the largest amount the campaign's form accepts.
+	_, lim, err := h.limits(c.Request.Context(), scope, r)
+	if err != nil {
+		apierror.Abort(c, err)
+		return out, false
+	}
+	out.MaxAmount = lim.Max
 	if cur != nil {
 		out.ID, out.Auto, out.PeriodMonths = cur.ID, cur.Auto, cur.PeriodMonths
 		out.BasisPoints, _ = basisPoints(cur.Percentage)
@@ -604,7 +611,7 @@ func (h *ManageHandler) AddUpgrade(c *gin.Context) {
 		apierror.Abort(c, apierror.New(http.StatusConflict, "donation.upgrade_exists"))
 		return
 	}
-	set, ok := h.checkUpgrade(c, r, req, nil)
+	set, ok := h.checkUpgrade(c, scope, r, req, nil)
 	if !ok {
 		return
 	}
@@ -629,7 +636,7 @@ func (h *ManageHandler) EditUpgrade(c *gin.Context) {
 	if !ok {
 		return
 	}
-	set, ok := h.checkUpgrade(c, r, req, cur)
+	set, ok := h.checkUpgrade(c, scope, r, req, cur)
 	if !ok {
 		return
 	}

@@ -136,6 +136,19 @@ var (
 	nonDigit = regexp.MustCompile(`[^0-9]`)
 )
 
+// amountOutOfRange refuses an amount below min (the gateway's smallest donation or, for a typed
+// amount, the campaign's minimum other amount: campaign.Service.MinimumFor) or above the gateway's
+// largest. The public form and the manage area's amount edits both check with it.
+func amountOutOfRange(amount, min int64, limits campaign.Limits, currency string) *apierror.Error {
+	switch {
+	case amount < min:
+		return apierror.New(http.StatusUnprocessableEntity, "donation.amount_min", campaign.Format(min, currency))
+	case amount > limits.Max:
+		return apierror.New(http.StatusUnprocessableEntity, "donation.amount_max", campaign.Format(limits.Max, currency))
+	}
+	return nil
+}
+
 // check validates the request against the campaign again, as the browser did. It returns an
 // *apierror.Error naming each wrong field.
 func check(r Request, f campaign.Form, limits campaign.Limits, minimum func(preset bool) int64, now time.Time) (Submission, error) {
@@ -187,12 +200,8 @@ func check(r Request, f campaign.Form, limits campaign.Limits, minimum func(pres
 		if !preset && !cp.AllowOtherAmount {
 			fields["donation.items"] = "donation.other_amount_not_allowed"
 			amountErr = apierror.New(http.StatusUnprocessableEntity, "donation.other_amount_not_allowed")
-		} else if min := minimum(preset); sub.Amount < min {
+		} else if amountErr = amountOutOfRange(sub.Amount, minimum(preset), limits, cp.Currency); amountErr != nil {
 			fields["donation.items"] = "donation.amount_out_of_range"
-			amountErr = apierror.New(http.StatusUnprocessableEntity, "donation.amount_min", campaign.Format(min, cp.Currency))
-		} else if sub.Amount > limits.Max {
-			fields["donation.items"] = "donation.amount_out_of_range"
-			amountErr = apierror.New(http.StatusUnprocessableEntity, "donation.amount_max", campaign.Format(limits.Max, cp.Currency))
 		}
 	}
 	if sub.Recurrency == 0 && !cp.AllowOneTime {

@@ -24,19 +24,6 @@ func TestDocType(t *testing.T) {
 	require.Equal(t, "Otro", docType("", documentTypes["BR"]))
 }
 
-func TestConvertToken(t *testing.T) {
-	s := &Service{secret: []byte("0123456789abcdef0123456789abcdef")}
-	org, don := uuid.New(), uuid.New()
-	tok := s.ConvertToken(org, don)
-	got, ok := s.orgOfToken(tok, don)
-	require.True(t, ok)
-	require.Equal(t, org, got)
-	_, ok = s.orgOfToken(tok, uuid.New())
-	require.False(t, ok, "a token is bound to its donation")
-	_, ok = (&Service{secret: []byte("another secret, 32 bytes long!!!")}).orgOfToken(tok, don)
-	require.False(t, ok)
-}
-
 func TestDecimalAcceptsNumbersAndStrings(t *testing.T) {
 	var d Decimal
 	require.NoError(t, d.UnmarshalJSON([]byte(`1500.5`)))

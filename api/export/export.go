@@ -24,6 +24,7 @@ import (
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/authz"
 	"github.com/aporta/aporta/api/i18n"
+	"github.com/aporta/aporta/api/idempotency"
 	"github.com/aporta/aporta/api/request"
 	flow "github.com/aporta/aporta/workflows/export"
 )
@@ -35,16 +36,18 @@ type Handler struct {
 	Secret   []byte
 	Queue    string // flow.TaskQueue unless a test runs its own worker
 	Now      func() time.Time
+	// Orgs keeps the Idempotency-Key of a start bound to its request (api/idempotency).
+	Orgs idempotency.Organizations
 }
 
 // NewHandler builds the handler on the production task queue.
-func NewHandler(c client.Client, b *blob.Bucket, secret []byte) *Handler {
-	return &Handler{Temporal: c, Bucket: b, Secret: secret, Queue: flow.TaskQueue, Now: time.Now}
+func NewHandler(c client.Client, b *blob.Bucket, secret []byte, orgs idempotency.Organizations) *Handler {
+	return &Handler{Temporal: c, Bucket: b, Secret: secret, Queue: flow.TaskQueue, Now: time.Now, Orgs: orgs}
 }
 
 // Routes mounts the routes.
 func (h *Handler) Routes(public, manage *gin.RouterGroup, az *authz.Authz) {
-	manage.POST("/leads/export", az.Require(authz.ExportData), h.start)
+	manage.POST("/leads/export", az.Require(authz.ExportData), idempotency.Replay(h.Secret, idempotency.ByOrganization(h.Orgs)), h.start)
 	public.GET("/api/exports/:token", h.download)
 }
 

@@ -94,6 +94,10 @@ test('one-time donation approved (APRO) shows the thank-you message; no card dat
   const thanks = `¡Gracias Ana! Tu aporte de $\u00a03.000,00 para ${campaign.title} ya está en camino.`;
   await expect(page.getByTestId('thanks-message')).toHaveText(thanks);
   await screenshotAll(page, 'donate-thanks');
+  // The convert-to-monthly link: offered in this tab only (its single-use token is not in the address).
+  const convert = page.getByRole('link', { name: '¿Quieres que tu aporte sea mensual?' });
+  await expect(convert).toBeVisible();
+  const convertURL = (await convert.getAttribute('href'))!;
 
   // The thank-you page comes from the server: a reload (or the shared link) shows it again, without
   // the donor's e-mail; a forged reference shows nothing of any donation.
@@ -115,16 +119,17 @@ test('one-time donation approved (APRO) shows the thank-you message; no card dat
   const payments = await sandboxPaymentsFor(email);
   expect(payments.map((p) => p.status)).toEqual(['approved']);
 
-  // The convert-to-monthly link of a one-time gift.
-  const convert = page.getByRole('link', { name: '¿Quieres que tu aporte sea mensual?' });
-  if (await convert.count()) {
-    await convert.click();
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Convierte tu donación en mensual');
-    await expect(page.getByText('$ 3.000,00 por mes')).toBeVisible();
-    await screenshotAll(page, 'donate-convert');
-    await page.getByRole('button', { name: 'Quiero donar todos los meses' }).click();
-    await expect(page.getByRole('status')).toHaveText('¡Listo! Tu donación ahora es mensual. Gracias por tu compromiso.');
-  }
+  // The shared thank-you link carries no convert token; the link from the form's tab converts once.
+  await expect(page.getByTestId('thanks-message')).toHaveText(thanks);
+  await expect(convert).toHaveCount(0);
+  await page.goto(convertURL);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Convierte tu donación en mensual');
+  await expect(page.getByText('$ 3.000,00 por mes')).toBeVisible();
+  await screenshotAll(page, 'donate-convert');
+  await page.getByRole('button', { name: 'Quiero donar todos los meses' }).click();
+  await expect(page.getByRole('status')).toHaveText('¡Listo! Tu donación ahora es mensual. Gracias por tu compromiso.');
+  await page.goto(convertURL);
+  await expect(page.getByRole('alert')).toHaveText('El enlace no es válido o ya fue usado.');
 });
 
 test('monthly donation approved (APRO)', async ({ page, baseURL }) => {

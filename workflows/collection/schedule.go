@@ -2,6 +2,8 @@ package collection
 
 import (
 	"fmt"
+	"math"
+	"math/bits"
 	"sync"
 	"time"
 )
@@ -94,9 +96,27 @@ func CardExpired(expMonth, expYear int, on time.Time) bool {
 // IncreaseAmount applies a percentage given in basis points (1050 = 10.50%) to an amount in minor
 // units, rounding half up to the minor unit. Amounts are already in the currency's minor unit
 // (cents for ARS, whole pesos for CLP and COP), so rounding to an integer is rounding to what the
-// currency can represent.
-func IncreaseAmount(amount, basisPoints int64) int64 {
-	return (amount*(10_000+basisPoints) + 5_000) / 10_000
+// currency can represent. The product is computed in 128 bits, so no amount overflows, and the
+// result is capped at max (the campaign's and gateway's largest donation; max <= 0: int64's): an
+// increase never lowers an amount already above the cap, nor raises it past it.
+func IncreaseAmount(amount, basisPoints, max int64) int64 {
+	if max <= 0 {
+		max = math.MaxInt64
+	}
+	if amount <= 0 || basisPoints <= 0 || amount >= max {
+		return amount
+	}
+	hi, lo := bits.Mul64(uint64(amount), uint64(10_000+basisPoints))
+	lo, carry := bits.Add64(lo, 5_000, 0)
+	hi += carry
+	if hi >= 10_000 { // the quotient would not fit in 64 bits
+		return max
+	}
+	q, _ := bits.Div64(hi, lo, 10_000)
+	if q > uint64(max) {
+		return max
+	}
+	return int64(q)
 }
 
 var (

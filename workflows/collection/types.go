@@ -84,6 +84,9 @@ type Upgrade struct {
 	NextPeriod   Period           `json:"next_period"` // the first period charged with the increased amount
 	OldAmount    int64            `json:"old_amount"`
 	NewAmount    int64            `json:"new_amount"`
+	// MaxAmount is the largest amount the increases may reach (0: only int64 bounds it, for
+	// upgrades set before it existed).
+	MaxAmount int64            `json:"max_amount,omitempty"`
 	History      []UpgradeApplied `json:"history,omitempty"` // the last 12 applications
 }
 

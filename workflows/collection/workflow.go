@@ -79,6 +79,8 @@ type (
 		// NextPeriod is the first period charged with the increase; zero means PeriodMonths after
 		// the next period to charge.
 		NextPeriod Period `json:"next_period,omitzero"`
+		// MaxAmount caps the increased amount: the campaign's and gateway's largest donation.
+		MaxAmount int64 `json:"max_amount,omitempty"`
 	}
 	RemoveUpgradeRequest struct {
 		Actor string `json:"actor"`
@@ -99,6 +101,9 @@ var (
 	ErrInvalidInput  = errors.New("collection: invalid input")
 	// ErrChargeInProgress refuses collect-now while a charge is running or already requested.
 	ErrChargeInProgress = errors.New("collection: a charge is in progress")
+	// ErrNotDue refuses collect-now when the next unpaid period is a future month: collect-now
+	// charges the period that is due (or overdue) early or again, never the ones ahead of it.
+	ErrNotDue = errors.New("collection: the next period is not due yet")
 )
 
 const (
@@ -384,7 +389,7 @@ func (d *donation) applyUpgrade(ctx workflow.Context, p Period) {
 	before := st.Amount
 	for !p.Before(u.NextPeriod) {
 		old := st.Amount
-		st.Amount = IncreaseAmount(old, u.BasisPoints)
+		st.Amount = IncreaseAmount(old, u.BasisPoints, u.MaxAmount)
 		u.OldAmount, u.NewAmount = old, st.Amount
 		u.History = append(u.History, UpgradeApplied{Period: u.NextPeriod, OldAmount: old, NewAmount: st.Amount})
 		if len(u.History) > 12 {
@@ -537,6 +542,11 @@ func (d *donation) register() error {
 				if d.charging || d.collectNow {
 					return ErrChargeInProgress
 				}
+				// Every period before NextPeriod is settled; NextPeriod itself is due from the first
+				// day of its month in the organisation's timezone.
+				if PeriodOf(workflow.Now(d.ctx).In(d.loc)).Before(st.NextPeriod) {
+					return ErrNotDue
+				}
 				return nil
 			})
 		}, func(ctx workflow.Context, r CollectNowRequest) {
@@ -591,12 +601,12 @@ func (d *donation) register() error {
 				before = prev
 				u.History = prev.History
 			}
-			u.BasisPoints, u.PeriodMonths, u.Auto = r.BasisPoints, r.PeriodMonths, r.Auto
+			u.BasisPoints, u.PeriodMonths, u.Auto, u.MaxAmount = r.BasisPoints, r.PeriodMonths, r.Auto, r.MaxAmount
 			u.NextPeriod = r.NextPeriod
 			if u.NextPeriod.IsZero() {
 				u.NextPeriod = st.NextPeriod.AddMonths(r.PeriodMonths)
 			}
-			u.OldAmount, u.NewAmount = st.Amount, IncreaseAmount(st.Amount, r.BasisPoints)
+			u.OldAmount, u.NewAmount = st.Amount, IncreaseAmount(st.Amount, r.BasisPoints, r.MaxAmount)
 			st.Upgrade = u
 			d.changes++
 			d.record(ctx, actorOr(r.Actor), "upgrade", before, u)

@@ -432,15 +432,58 @@ func TestAmountAndCardChangeMidFlight(t *testing.T) {
 	require.Contains(t, fields, "u1:payment_method")
 }
 
-func TestCollectNowChargesTheNextPeriodAtOnce(t *testing.T) {
+// TestCollectNowOnlyForTheDuePeriod: collect-now charges the unpaid period of the current month
+// early, or retries it at once; it used to charge the following months back to back, one per
+// call. A period ahead of the current month is refused, and no period is charged twice.
+func TestCollectNowOnlyForTheDuePeriod(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, date(2027, 1, 20), Snapshot{Amount: 1000, CollectDay: 10, PaymentMethod: card("a", 1, 2030)})
-	h.at(date(2027, 1, 21), func() { h.update(UpdateCollectNow, false, CollectNowRequest{Actor: "u1"}) })
-	h.at(date(2027, 1, 22), func() { h.update(UpdateCollectNow, false, CollectNowRequest{Actor: "u1"}) })
+	h := newHarness(t, date(2027, 1, 1), Snapshot{Amount: 1000, CollectDay: 10, PaymentMethod: card("a", 1, 2030)})
+	h.decide = func(r ChargeRequest, _ int) ChargeResult {
+		if r.Period == "2027-01" && r.Attempt == 1 {
+			return ChargeResult{Status: "rejected"}
+		}
+		return ChargeResult{Status: "approved"}
+	}
+	var refused []error
+	collectNow := func() {
+		h.env.UpdateWorkflow(UpdateCollectNow, "", &testsuite.TestUpdateCallback{
+			OnAccept: func() {}, OnReject: func(err error) { refused = append(refused, err) }, OnComplete: func(any, error) {},
+		}, CollectNowRequest{Actor: "u1"})
+	}
+	h.at(date(2027, 1, 5), func() {
+		collectNow() // January is due (not paid): charged now, declined
+		collectNow() // requested already: refused
+	})
+	h.at(date(2027, 1, 5).Add(time.Hour), collectNow)   // January's retry, at once: approved
+	h.at(date(2027, 1, 5).Add(2*time.Hour), collectNow) // February is ahead: refused
+	h.at(date(2027, 2, 20), collectNow)                 // February paid on the 10th; March is ahead
 	h.at(date(2027, 3, 1), func() { h.update(UpdateDiscard, false, DiscardRequest{}) })
 	h.run(Input{})
-	require.Equal(t, []string{"2027-01-21 2027-02", "2027-01-22 2027-03"}, h.dates(),
-		"collect-now charges the next period at once; the scheduled date then moves on")
+
+	require.Equal(t, []string{"2027-01-05 2027-01", "2027-01-05 2027-01", "2027-02-10 2027-02"}, h.dates())
+	require.Equal(t, 2, h.charges[1].Req.Attempt, "the second collect-now is January's next attempt")
+	require.Len(t, refused, 3)
+	require.ErrorContains(t, refused[0], ErrChargeInProgress.Error())
+	require.ErrorContains(t, refused[1], ErrNotDue.Error())
+	require.ErrorContains(t, refused[2], ErrNotDue.Error())
+}
+
+// TestUpgradeStopsAtTheMaximum: periodic increases never pass the campaign's and gateway's
+// largest donation.
+func TestUpgradeStopsAtTheMaximum(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, date(2027, 1, 1), Snapshot{Amount: 100000, CollectDay: 10, PaymentMethod: card("a", 1, 2030)})
+	h.at(date(2027, 1, 2), func() {
+		h.update(UpdateSetUpgrade, false, SetUpgradeRequest{Actor: "u1", ID: testUpgrade, BasisPoints: 5000, PeriodMonths: 1,
+			Auto: true, MaxAmount: 200000})
+	})
+	h.at(date(2027, 6, 1), func() { h.update(UpdateDiscard, false, DiscardRequest{}) })
+	h.run(Input{})
+	var amounts []int64
+	for _, c := range h.charges {
+		amounts = append(amounts, c.Req.Amount)
+	}
+	require.Equal(t, []int64{100000, 150000, 200000, 200000, 200000}, amounts)
 }
 
 func TestUpdateRightAfterStartWaitsForTheDonation(t *testing.T) {

@@ -47,8 +47,9 @@ export function App({ initialPath }: { initialPath: string }) {
   }, [campaign]);
 
   // The thank-you page's address carries the donation's signed receipt: reloads and shared links keep working.
-  function onSuccess(receipt: string) {
-    history.pushState(null, '', `/d/${encodeURIComponent(slug)}/thanks?ref=${encodeURIComponent(receipt)}`);
+  // The single-use convert token stays in this tab's history entry, never in a shareable address.
+  function onSuccess(receipt: string, convertToken?: string) {
+    history.pushState({ convertToken }, '', `/d/${encodeURIComponent(slug)}/thanks?ref=${encodeURIComponent(receipt)}`);
     setRoute({ page: 'thanks', slug });
     scrollTo(0, 0);
   }

@@ -20,8 +20,9 @@ export function Convert({ campaign, donationUuid, token }: { campaign: PublicCam
         setInfo(d);
         if (!d.convertible) setState(d.recurrency === 1 ? 'done' : 'error');
       })
-      .catch(() => {
-        setMessage(intl.formatMessage(m.convertInvalid));
+      .catch((e) => {
+        // An expired link says so (the server's message); any other failure is an invalid link.
+        setMessage(e instanceof PublicApiError && e.status === 410 && e.message ? e.message : intl.formatMessage(m.convertInvalid));
         setState('error');
       });
   }, [path, token, intl]);

@@ -20,8 +20,8 @@ const MAX_TICKETS = 10;
 
 const majorToMinor = (major: number, currency: string) => parseDecimal(String(major), currency) ?? major * 100;
 
-/** The public donation form; onSuccess receives the donation's signed receipt reference. */
-export function DonationForm({ campaign, onSuccess }: { campaign: PublicCampaign; onSuccess: (receipt: string) => void }) {
+/** The public donation form; onSuccess receives the donation's signed receipt reference (and a one-time gift's convert-to-monthly token). */
+export function DonationForm({ campaign, onSuccess }: { campaign: PublicCampaign; onSuccess: (receipt: string, convertToken?: string) => void }) {
   const intl = useIntl();
   const c = campaign;
   const fmt = (minor: number) => formatMoney(minor, c.currency);
@@ -160,7 +160,7 @@ export function DonationForm({ campaign, onSuccess }: { campaign: PublicCampaign
       const res = await postDonation(c.slug, payload, BRAND_NAMES[cardBrand]);
       leadSent.current = true;
       if (!res.receipt) throw new SubmitFailure({ key: 'submitFailed' });
-      onSuccess(res.receipt);
+      onSuccess(res.receipt, res.convert_token);
     } catch (e) {
       const f = e instanceof SubmitFailure ? e : new SubmitFailure({ key: 'submitFailed' });
       setFailure({ error: f.error, text: f.text });

@@ -48,8 +48,10 @@ export function Thanks({ campaign, receiptRef }: { campaign: PublicCampaign; rec
   const display = (receipt.message ?? '').replace(/(US\$|R\$|\$U|S\/|\$) (?=\d)/g, '$1\u00a0');
   const dateFmt = (s: string | null) => (s ? intl.formatDate(s, { dateStyle: 'full', timeStyle: 'short' }) : '');
   const pending = receipt.status === 'in_process' || receipt.status === 'pending';
-  const convertUrl = donation && receipt.convert_token
-    ? `/d/${encodeURIComponent(campaign.slug)}/convert/${donation.uuid}?token=${encodeURIComponent(receipt.convert_token)}`
+  // The receipt never carries the convert token: the form's answer left it in this history entry.
+  const convertToken = (history.state as { convertToken?: string } | null)?.convertToken;
+  const convertUrl = donation && convertToken
+    ? `/d/${encodeURIComponent(campaign.slug)}/convert/${donation.uuid}?token=${encodeURIComponent(convertToken)}`
     : null;
   return (
     <section className="thanks" aria-labelledby="thanks-title">

@@ -1,0 +1,215 @@
+// Package idempotency binds an Idempotency-Key header to the request that first used it (its
+// method, path, caller and body): the key with another request is refused with a 409
+// idempotency.key_reused. With Replay the same request answers what the first one answered
+// without running again (idempotency.in_progress while the first still runs); with Bind it runs
+// again, for handlers that replay on their own. Only successful requests keep their key (for
+// Retention): a failed request changed nothing, so its retry runs again. Requests without the
+// header are not affected.
+package idempotency
+
+import (
+	"bytes"
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"embed"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/aporta/aporta/api/apierror"
+	"github.com/aporta/aporta/api/authz"
+	"github.com/aporta/aporta/api/i18n"
+	"github.com/aporta/aporta/api/request"
+	"github.com/aporta/aporta/tenants"
+)
+
+//go:embed sql/*.sql
+var sqlFS embed.FS
+
+var queries = tenants.MustLoadQueries(sqlFS, "sql")
+
+// Header is the request header carrying the client's key.
+const Header = "Idempotency-Key"
+
+// Retention is how long a key stays bound to its request and answer.
+const Retention = 24 * time.Hour
+
+// maxKeyLen bounds a key (clients send a UUID).
+const maxKeyLen = 255
+
+// DB is where an organisation's keys are kept (its shard: tenants.Scope).
+type DB interface {
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+	Exec(ctx context.Context, sql string, args ...any) error
+}
+
+// Resolve gives the database, the organisation and the caller a request's key belongs to.
+type Resolve func(c *gin.Context) (db DB, org uuid.UUID, caller string, err error)
+
+// Organizations finds an organisation's shard.
+type Organizations interface {
+	ForOrganization(ctx context.Context, orgID uuid.UUID) (tenants.Scope, error)
+}
+
+// ByOrganization keeps keys in the shard of the organisation authz.Require checked the permit on,
+// bound to the signed-in caller.
+func ByOrganization(orgs Organizations) Resolve {
+	return func(c *gin.Context) (DB, uuid.UUID, string, error) {
+		scope, err := orgs.ForOrganization(c.Request.Context(), authz.Organization(c).OrganizationID)
+		return scope, scope.OrgID, authz.User(c).ID.String(), err
+	}
+}
+
+// Public keeps the keys of unauthenticated requests in the directory, for no organisation.
+func Public(directory *pgxpool.Pool) Resolve {
+	return func(*gin.Context) (DB, uuid.UUID, string, error) { return pool{directory}, uuid.Nil, "", nil }
+}
+
+type pool struct{ *pgxpool.Pool }
+
+func (p pool) Exec(ctx context.Context, sql string, args ...any) error {
+	_, err := p.Pool.Exec(ctx, sql, args...)
+	return err
+}
+
+// Replay is the middleware that answers a repeated request with the first one's answer. It runs
+// after authentication and permission checks, so resolve can read the caller.
+func Replay(secret []byte, resolve Resolve) gin.HandlerFunc { return bind(secret, resolve, true) }
+
+// Bind is the middleware that only refuses a key reused with another request; the same request
+// runs again (signup signs the caller in anew: a stored answer could not carry that session).
+func Bind(secret []byte, resolve Resolve) gin.HandlerFunc { return bind(secret, resolve, false) }
+
+func bind(secret []byte, resolve Resolve, replays bool) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		key := strings.TrimSpace(c.GetHeader(Header))
+		if key == "" {
+			c.Next()
+			return
+		}
+		if len(key) > maxKeyLen {
+			apierror.Abort(c, apierror.BadRequest("idempotency.key_invalid"))
+			return
+		}
+		body, err := io.ReadAll(c.Request.Body)
+		if err != nil {
+			var tooLarge *http.MaxBytesError
+			if errors.As(err, &tooLarge) {
+				apierror.Abort(c, apierror.New(http.StatusRequestEntityTooLarge, "body_too_large", request.HumanBytes(tooLarge.Limit)))
+				return
+			}
+			apierror.Abort(c, apierror.BadRequest("malformed_json"))
+			return
+		}
+		c.Request.Body = io.NopCloser(bytes.NewReader(body))
+		db, org, caller, err := resolve(c)
+		if err != nil {
+			apierror.Abort(c, err)
+			return
+		}
+		hash := requestHash(secret, c.Request.Method, c.Request.URL.RequestURI(), caller, body)
+		ctx := c.Request.Context()
+		var claimed bool
+		err = db.QueryRow(ctx, queries.Get("Claim"), org, key, hash, Retention.Seconds()).Scan(&claimed)
+		if errors.Is(err, pgx.ErrNoRows) {
+			held(c, db, org, key, hash, replays)
+			return
+		}
+		if err != nil {
+			apierror.Abort(c, err)
+			return
+		}
+		var rec *recorder
+		if replays {
+			rec = &recorder{ResponseWriter: c.Writer}
+			c.Writer = rec
+		}
+		c.Next()
+		// Kept even when the client went away: its retry must find the answer.
+		ctx = context.WithoutCancel(ctx)
+		if st := c.Writer.Status(); st >= 200 && st < 300 {
+			var answer []byte
+			if rec != nil {
+				answer = rec.body.Bytes()
+			}
+			err = db.Exec(ctx, queries.Get("Complete"), org, key, hash, st, c.Writer.Header().Get("Content-Type"), answer)
+		} else {
+			err = db.Exec(ctx, queries.Get("Release"), org, key, hash)
+		}
+		if err == nil {
+			err = db.Exec(ctx, queries.Get("Purge"), org, Retention.Seconds())
+		}
+		if err != nil {
+			slog.ErrorContext(ctx, "idempotency: keeping the answer", "error", err)
+		}
+	}
+}
+
+// held answers a request whose key an earlier request holds.
+func held(c *gin.Context, db DB, org uuid.UUID, key string, hash []byte, replays bool) {
+	var stored []byte
+	var status *int16
+	var contentType string
+	var body []byte
+	err := db.QueryRow(c.Request.Context(), queries.Get("Held"), org, key).Scan(&stored, &status, &contentType, &body)
+	switch {
+	case err != nil && !errors.Is(err, pgx.ErrNoRows):
+		apierror.Abort(c, err)
+	case err == nil && !bytes.Equal(stored, hash):
+		apierror.Abort(c, apierror.New(http.StatusConflict, "idempotency.key_reused"))
+	case !replays:
+		c.Next()
+	case err != nil || status == nil: // running (or failed and released just now): retry later
+		apierror.Abort(c, apierror.New(http.StatusConflict, "idempotency.in_progress"))
+	default:
+		c.Header("Idempotent-Replayed", "true")
+		c.Data(int(*status), contentType, body)
+		c.Abort()
+	}
+}
+
+// requestHash identifies a request: what it does (method and path with query), who asks, and its
+// body; a NUL (which none of the first three holds) ends each of the first three. It is keyed
+// with the server secret: a body may hold a password, which a plain hash would expose to guessing.
+func requestHash(secret []byte, method, uri, caller string, body []byte) []byte {
+	h := hmac.New(sha256.New, secret)
+	for _, s := range []string{method, uri, caller} {
+		h.Write([]byte(s))
+		h.Write([]byte{0})
+	}
+	h.Write(body)
+	return h.Sum(nil)
+}
+
+// recorder keeps a copy of the answer written through it.
+type recorder struct {
+	gin.ResponseWriter
+	body bytes.Buffer
+}
+
+func (r *recorder) Write(b []byte) (int, error) {
+	r.body.Write(b)
+	return r.ResponseWriter.Write(b)
+}
+
+func (r *recorder) WriteString(s string) (int, error) {
+	r.body.WriteString(s)
+	return r.ResponseWriter.WriteString(s)
+}
+
+func init() {
+	i18n.Register(i18n.Catalog{
+		"idempotency.key_reused":  {i18n.ES: "Esta clave Idempotency-Key ya se usó con otra solicitud: usa una clave nueva para cada operación.", i18n.EN: "This Idempotency-Key was already used with another request: use a new key for each operation.", i18n.PT: "Esta chave Idempotency-Key já foi usada com outra solicitação: use uma chave nova para cada operação."},
+		"idempotency.in_progress": {i18n.ES: "La solicitud con esta clave Idempotency-Key todavía se está procesando: reinténtala en unos segundos.", i18n.EN: "The request with this Idempotency-Key is still being processed: retry in a few seconds.", i18n.PT: "A solicitação com esta chave Idempotency-Key ainda está sendo processada: tente novamente em alguns segundos."},
+		"idempotency.key_invalid": {i18n.ES: "La clave Idempotency-Key puede tener hasta 255 caracteres.", i18n.EN: "The Idempotency-Key may have up to 255 characters.", i18n.PT: "A chave Idempotency-Key pode ter até 255 caracteres."},
+	})
+}
