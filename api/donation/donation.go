@@ -316,27 +316,34 @@ func (s *Service) Create(ctx context.Context, f campaign.Form, sub Submission) (
 }
 
 // reserveTickets refuses a tickets submission when an option with a quantity has fewer tickets
-// left than it asks for. The campaign's row lock serialises concurrent buyers until commit.
+// left than the order asks for, counting every item of the order for that option together. The
+// campaign's row lock serialises concurrent buyers until commit, and the options are read under it.
 func reserveTickets(ctx context.Context, tx pgx.Tx, f campaign.Form, sub Submission) error {
 	if f.Campaign.Type != "tickets" || f.Campaign.Event == nil {
 		return nil
 	}
 	scope := f.Scope
-	if _, err := tx.Exec(ctx, queries.Get("LockCampaign"), scope.OrgID, f.Campaign.ID); err != nil {
+	var ev *campaign.Event
+	if err := tx.QueryRow(ctx, queries.Get("LockCampaign"), scope.OrgID, f.Campaign.ID).Scan(&ev); err != nil {
 		return fmt.Errorf("lock campaign: %w", err)
 	}
+	if ev == nil {
+		return nil
+	}
+	want := map[string]int{}
 	for _, it := range sub.Items {
-		for _, t := range f.Campaign.Event.Tickets {
-			if t.Name != it.ItemName || t.Quantity == nil {
-				continue
-			}
-			var sold int
-			if err := tx.QueryRow(ctx, queries.Get("TicketsSold"), scope.OrgID, f.Campaign.ID, sub.IdempotencyKey, t.Name).Scan(&sold); err != nil {
-				return fmt.Errorf("tickets sold: %w", err)
-			}
-			if sold+it.Quantity > *t.Quantity {
-				return &SoldOutError{Ticket: t.Name, Left: max(*t.Quantity-sold, 0)}
-			}
+		want[it.ItemName] += it.Quantity
+	}
+	for _, t := range ev.Tickets {
+		if t.Quantity == nil || want[t.Name] == 0 {
+			continue
+		}
+		var sold int
+		if err := tx.QueryRow(ctx, queries.Get("TicketsSold"), scope.OrgID, f.Campaign.ID, sub.IdempotencyKey, t.Name).Scan(&sold); err != nil {
+			return fmt.Errorf("tickets sold: %w", err)
+		}
+		if sold+want[t.Name] > *t.Quantity {
+			return &SoldOutError{Ticket: t.Name, Left: max(*t.Quantity-sold, 0)}
 		}
 	}
 	return nil

@@ -70,7 +70,7 @@ UPDATE donations SET recurrence = 1, collect_day = $3, next_charge_date = $4, st
 WHERE organization_id = $1 AND id = $2 AND recurrence = 0 AND status = 'active' AND payment_method_id IS NOT NULL;
 
 -- name: LockCampaign
-SELECT 1 FROM campaigns WHERE organization_id = $1 AND id = $2 FOR UPDATE;
+SELECT event FROM campaigns WHERE organization_id = $1 AND id = $2 FOR UPDATE;
 
 -- name: TicketsSold
 -- Tickets of one option held by the campaign's donations, other than the submission being written
