@@ -264,15 +264,9 @@ func (s *Service) Create(ctx context.Context, f campaign.Form, sub Submission) (
 
 	var donationID uuid.UUID
 	err = scope.Tx(ctx, func(tx pgx.Tx) error {
-		var donorID uuid.UUID
-		if err := tx.QueryRow(ctx, queries.Get("UpsertDonor"), scope.OrgID, uuid.New(), sub.Donor.Email, sub.Donor.FirstName,
-			sub.Donor.LastName, sub.Donor.UIDType, sub.Donor.UIDNumber).Scan(&donorID); err != nil {
+		donorID, err := linkDonor(ctx, tx, scope.OrgID, sub)
+		if err != nil {
 			return fmt.Errorf("donor: %w", err)
-		}
-		if len(sub.DonorFields) > 0 {
-			if _, err := tx.Exec(ctx, queries.Get("SetDonorFields"), scope.OrgID, donorID, sub.DonorFields); err != nil {
-				return fmt.Errorf("donor fields: %w", err)
-			}
 		}
 		var pmID uuid.UUID
 		if err := tx.QueryRow(ctx, queries.Get("UpsertPaymentMethod"), scope.OrgID, uuid.New(), donorID, gwName, cust.ID, card.ID,
@@ -283,9 +277,9 @@ func (s *Service) Create(ctx context.Context, f campaign.Form, sub Submission) (
 		if err := reserveTickets(ctx, tx, f, sub); err != nil {
 			return err
 		}
-		_, err := tx.Exec(ctx, queries.Get("InsertDonation"), scope.OrgID, uuid.New(), f.Campaign.ID, donorID, sub.Amount,
+		_, err = tx.Exec(ctx, queries.Get("InsertDonation"), scope.OrgID, uuid.New(), f.Campaign.ID, donorID, sub.Amount,
 			f.Campaign.Currency, sub.Recurrency, collectDayParam(collectDay), pmID, sub.IdempotencyKey, sub.Items,
-			sub.PeriodicIncrease, sub.Instalments, sub.FormValues)
+			sub.PeriodicIncrease, sub.Instalments, sub.FormValues, sub.snapshot())
 		if err != nil {
 			return fmt.Errorf("donation: %w", err)
 		}
@@ -313,6 +307,24 @@ func (s *Service) Create(ctx context.Context, f campaign.Form, sub Submission) (
 		return out, err
 	}
 	return s.settle(ctx, scope, gw, d, out, cust.ID, card.ID, card.PaymentMethodID, sub.Donor.Email, sub.Instalments, today)
+}
+
+// linkDonor finds the donor with the submission's e-mail or creates one from the submission, with
+// the answers of fields related to donor columns. It never writes an existing donor's record:
+// anyone can type someone's e-mail into a public form, so what they say stays with their donation
+// (Submission.snapshot) and only the manage area changes a donor.
+func linkDonor(ctx context.Context, tx pgx.Tx, orgID uuid.UUID, sub Submission) (uuid.UUID, error) {
+	var id uuid.UUID
+	err := tx.QueryRow(ctx, queries.Get("InsertDonor"), orgID, uuid.New(), sub.Donor.Email, sub.Donor.FirstName,
+		sub.Donor.LastName, sub.Donor.UIDType, sub.Donor.UIDNumber).Scan(&id)
+	if errors.Is(err, pgx.ErrNoRows) { // the e-mail's donor exists (or a concurrent submission just made it)
+		return id, tx.QueryRow(ctx, queries.Get("DonorByEmail"), orgID, sub.Donor.Email).Scan(&id)
+	}
+	if err != nil || len(sub.DonorFields) == 0 {
+		return id, err
+	}
+	_, err = tx.Exec(ctx, queries.Get("SetDonorFields"), orgID, id, sub.DonorFields)
+	return id, err
 }
 
 // reserveTickets refuses a tickets submission when an option with a quantity has fewer tickets

@@ -119,6 +119,31 @@ type CardData struct {
 // Donor is the donor's data.
 type Donor struct{ FirstName, LastName, Email, UIDType, UIDNumber string }
 
+// DonorSnapshot is the donor's data as one submission of the public form gave it, kept with its
+// donation (donations.donor_snapshot): the form does not change an existing donor's record.
+type DonorSnapshot struct {
+	FirstName string `json:"first_name"`
+	LastName  string `json:"last_name"`
+	Email     string `json:"email"`
+	UIDType   string `json:"uid_type"`
+	UIDNumber string `json:"uid_number"`
+	// The answers of form fields related to a donor column (campaign.RelatedDonorFields).
+	Phone     string `json:"phone,omitempty"`
+	Cellphone string `json:"cellphone,omitempty"`
+	Street    string `json:"street,omitempty"`
+	City      string `json:"city,omitempty"`
+	State     string `json:"state,omitempty"`
+	Zipcode   string `json:"zipcode,omitempty"`
+	Gender    string `json:"gender,omitempty"`
+}
+
+func (s Submission) snapshot() DonorSnapshot {
+	f := s.DonorFields
+	return DonorSnapshot{FirstName: s.Donor.FirstName, LastName: s.Donor.LastName, Email: s.Donor.Email,
+		UIDType: s.Donor.UIDType, UIDNumber: s.Donor.UIDNumber, Phone: f["phone"], Cellphone: f["cellphone"],
+		Street: f["street"], City: f["city"], State: f["state"], Zipcode: f["zipcode"], Gender: f["gender"]}
+}
+
 // documentTypes are the donor document types per country (reference table document_types).
 var documentTypes = map[string][]string{
 	"AR": {"CUIL", "CUIT", "DNI", "LC", "LE", "Otro"},
