@@ -119,15 +119,14 @@ type frame struct {
 
 // ContainsCardData reports whether Find finds card data in a JSON body.
 func ContainsCardData(body []byte) bool {
-	_, found := Find(body)
-	return found
+	return len(Find(body)) > 0
 }
 
-// Find reports whether a JSON body carries a full card number or a security
-// code anywhere, at any depth, so the API can refuse it before it is stored,
-// exported or logged, and where: the dotted path of the first such value
-// ("donor.uid_number", "form_fields.2.value"; "" for a top-level value). It
-// flags:
+// Find reports where a JSON body carries a full card number or a security
+// code, at any depth, so the API can refuse it before it is stored, exported
+// or logged: the dotted path of every such value ("donor.uid_number",
+// "form_fields.2.value"; "" for a top-level value), none when it is clean.
+// It flags:
 //   - under a card-number key (card_number, cc_number, pan, number): a
 //     string or number of 12 to 19 digits, spaces and dashes allowed;
 //   - under a security-code key (cvv, security_code,
@@ -141,14 +140,14 @@ func ContainsCardData(body []byte) bool {
 // decoded into maps so duplicate keys cannot hide a value. A body that is not
 // valid JSON reports only what was read before the syntax error: reject such
 // bodies before logging them.
-func Find(body []byte) (path string, found bool) {
+func Find(body []byte) (paths []string) {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber() // keep long numbers exact instead of float64
 	var stack []frame
 	for {
 		tok, err := dec.Token()
 		if err != nil {
-			return "", false // io.EOF, or malformed JSON
+			return paths // io.EOF, or malformed JSON
 		}
 		var top *frame
 		if len(stack) > 0 {
@@ -202,7 +201,7 @@ func Find(body []byte) (path string, found bool) {
 			for i, f := range stack {
 				segs[i] = f.seg
 			}
-			return strings.Join(segs, "."), true
+			paths = append(paths, strings.Join(segs, "."))
 		}
 	}
 }

@@ -111,9 +111,7 @@ func TestCardNumberInAnyFreeFieldIsFound(t *testing.T) {
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			path, found := card.Find([]byte(tc.body))
-			require.True(t, found, tc.body)
-			require.Equal(t, tc.path, path)
+			require.Equal(t, []string{tc.path}, card.Find([]byte(tc.body)), tc.body)
 		})
 	}
 }
@@ -121,13 +119,16 @@ func TestCardNumberInAnyFreeFieldIsFound(t *testing.T) {
 // Only the gateway's card token and a Meta pixel id, by their exact keys, may look like a card number.
 func TestOnlyNonFreeFieldsAreExemptByExactKey(t *testing.T) {
 	t.Parallel()
-	_, found := card.Find([]byte(`{"payment_method": {"gateway": {"name": "mercadopago", "token": "4111111111111111"}}}`))
-	require.False(t, found)
-	_, found = card.Find([]byte(`{"analytics": {"pixel_id": "4111111111111111"}}`))
-	require.False(t, found)
-	_, found = card.Find([]byte(`{"pixel_ids": "4111111111111111"}`))
-	require.True(t, found)
-	path, found := card.Find([]byte(`{"payment_method": {"gateway": {"token": "ok", "note": "4111111111111111"}}}`))
-	require.True(t, found)
-	require.Equal(t, "payment_method.gateway.note", path)
+	require.Empty(t, card.Find([]byte(`{"payment_method": {"gateway": {"name": "mercadopago", "token": "4111111111111111"}}}`)))
+	require.Empty(t, card.Find([]byte(`{"analytics": {"pixel_id": "4111111111111111"}}`)))
+	require.Equal(t, []string{"pixel_ids"}, card.Find([]byte(`{"pixel_ids": "4111111111111111"}`)))
+	require.Equal(t, []string{"payment_method.gateway.note"},
+		card.Find([]byte(`{"payment_method": {"gateway": {"token": "ok", "note": "4111111111111111"}}}`)))
+}
+
+// Every field holding card data is named, so a form can mark each one.
+func TestFindNamesEveryField(t *testing.T) {
+	t.Parallel()
+	body := `{"payment_method": {"cardholder_id_number": "4509953566233704", "cvv": "123"}, "donor": {"uid_number": "4509953566233704"}}`
+	require.Equal(t, []string{"payment_method.cardholder_id_number", "payment_method.cvv", "donor.uid_number"}, card.Find([]byte(body)))
 }

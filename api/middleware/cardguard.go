@@ -14,17 +14,19 @@ import (
 
 // RefuseCardData refuses a request whose JSON body carries a card number or a security code in any
 // field (card.Find), before a handler decodes, stores, exports or logs it: cards are tokenised in
-// the browser and never reach Aporta. The field holding it is named, so forms show the error under
-// it. Mounted on every group that takes text from donors or operators; the body is read through the
+// the browser and never reach Aporta. Every field holding one is named, so forms show the error
+// under it. Mounted on every group that takes text from donors or operators; the body is read through the
 // group's body limit, and a read error is handed on to the handler, which reports it as before.
 func RefuseCardData() gin.HandlerFunc {
 	return func(c *gin.Context) {
 		body, err := io.ReadAll(c.Request.Body)
 		c.Request.Body = io.NopCloser(io.MultiReader(bytes.NewReader(body), failingReader{err}))
-		if path, found := card.Find(body); found {
-			e := &apierror.Error{Status: http.StatusUnprocessableEntity, Code: "card.data_refused"}
-			if path != "" {
-				e.Fields = map[string]string{path: "card.number_in_field"}
+		if paths := card.Find(body); len(paths) > 0 {
+			e := &apierror.Error{Status: http.StatusUnprocessableEntity, Code: "card.data_refused", Fields: map[string]string{}}
+			for _, p := range paths {
+				if p != "" {
+					e.Fields[p] = "card.number_in_field"
+				}
 			}
 			apierror.Abort(c, e)
 			return
