@@ -129,17 +129,17 @@ func ContainsCardData(body []byte) bool {
 // It flags:
 //   - under a card-number key (card_number, cc_number, pan, number): a
 //     string or number of 12 to 19 digits, spaces and dashes allowed;
-//   - under a security-code key (cvv, security_code,
+//   - under a security-code key (cvv, cvc, security_code,
 //     cc_verification_number): 3 or 4 digits;
 //   - in every other value, documents, phones and accounts included: a card
 //     number written anywhere in the text (InText).
 //
 // Only the values of exemptKeys (the gateway's card token, say) and UUIDs
-// are never card numbers, and neither is a bare "number" inside a document, phone or
-// account object on its shape alone. The token stream is walked rather than
-// decoded into maps so duplicate keys cannot hide a value. A body that is not
-// valid JSON reports only what was read before the syntax error: reject such
-// bodies before logging them.
+// are never card numbers, and a bare "number" inside a document, phone or
+// account object is not one on its shape alone. The token stream is walked
+// rather than decoded into maps so duplicate keys cannot hide a value. A body
+// that is not valid JSON reports only what was read before the syntax error:
+// reject such bodies before logging them.
 func Find(body []byte) (paths []string) {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber() // keep long numbers exact instead of float64
