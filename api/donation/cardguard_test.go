@@ -114,3 +114,33 @@ func TestDonorEditRefusesCardNumbersAndLongDocuments(t *testing.T) {
 		admin.OrgID, d.Donor.UUID).Scan(&street, &uid))
 	require.Equal(t, []string{"", "12345678"}, []string{street, uid})
 }
+
+// The guard covers the operators' free text too: a campaign's texts and its form field definitions.
+func TestCardNumberInCampaignTextsIsRefused(t *testing.T) {
+	s := apitest.Start(t)
+	admin, _, campID := manageFixture(t, s)
+	path := "/manage/api/campaigns/" + campID
+	res := admin.JSON(http.MethodPatch, path, map[string]string{"description": "Doná con la tarjeta 4509 9535 6623 3704"})
+	require.Equal(t, http.StatusUnprocessableEntity, res.Status, string(res.Body))
+	require.Equal(t, "card.data_refused", res.ErrorCode())
+	res = admin.JSON(http.MethodPut, path+"/form_fields", map[string]any{"form_fields": []map[string]any{
+		{"type": "textfield", "title": "Tarjeta", "label": "Por ejemplo 4509953566233704", "width": "full"}}})
+	require.Equal(t, http.StatusUnprocessableEntity, res.Status, string(res.Body))
+	var e struct {
+		Error struct{ Fields map[string]string } `json:"error"`
+	}
+	res.Decode(t, &e)
+	require.Equal(t, map[string]string{"form_fields.0.label": "Parece un número de tarjeta: no lo escribas aquí"}, e.Error.Fields)
+
+	var got struct {
+		Title       string `json:"title"`
+		Description string `json:"description"`
+		FormFields  []any  `json:"form_fields"`
+	}
+	res = admin.JSON(http.MethodGet, path, nil)
+	require.Equal(t, http.StatusOK, res.Status, string(res.Body))
+	res.Decode(t, &got)
+	require.Equal(t, "Campaña gestión", got.Title)
+	require.NotContains(t, got.Description, "4509")
+	require.Empty(t, got.FormFields)
+}
