@@ -86,8 +86,10 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 	keto := identity.NewKeto(d.Config.KetoRead, d.Config.KetoWrite, hc)
 	sessions := identity.NewSessions(d.Config.KratosPublic, hc)
 	az := authz.New(sessions, keto, d.Tenants)
+	// public and every group under it refuse card data in any field of a JSON body: a number typed
+	// into a document or note field must never be stored or exported.
 	g := groups{
-		public: r.Group("/", middleware.BodyLimit(d.Config.MaxBodyBytes)),
+		public: r.Group("/", middleware.BodyLimit(d.Config.MaxBodyBytes), middleware.RefuseCardData()),
 	}
 	// The manage and account areas are cookie-authenticated, so every mutating call carries the
 	// page's CSRF token, checked before the session so a forged request learns nothing.
@@ -108,7 +110,8 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 	onboard := onboarding.Client{Temporal: d.Temporal}
 
 	// Domain routes: one block per domain.
-	outbox.Routes(g.public, d.Config, d.Tenants)
+	// Kratos's courier posts the messages it wrote, not text from donors or operators: no card guard.
+	outbox.Routes(r.Group("/", middleware.BodyLimit(d.Config.MaxBodyBytes)), d.Config, d.Tenants)
 	account.Routes(g.public, g.manage, account.Deps{Config: d.Config, Tenants: d.Tenants, Temporal: d.Temporal, Authz: az})
 	user.Routes(g.public, g.manage, g.account, csrf.Require(), user.Deps{Config: d.Config, Tenants: d.Tenants, Authz: az, Keto: keto})
 

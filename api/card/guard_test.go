@@ -46,23 +46,11 @@ func TestContainsCardDataIgnores(t *testing.T) {
 		"empty body":                     ``,
 		"empty object":                   `{}`,
 		"format-preserving token":        `{"token": "4111111111111111"}`,
-		"card token":                     `{"card_token": "tok_4111111111111111"}`,
-		"tokens list":                    `{"tokens": ["4111111111111111"]}`,
 		"uuid":                           `{"uuid": "12345678-1234-1234-1234-123456789012"}`,
 		"id with dashes":                 `{"id": "550e8400-e29b-41d4-a716-446655440000"}`,
-		"payment method id":              `{"payment_method_id": "4111111111111111"}`,
 		"cellphone":                      `{"cellphone": "+54 9 11 4444-5555"}`,
-		"phone number, Luhn-valid":       `{"phone_number": "4111111111111111"}`,
-		"number inside a phone object":   `{"phone": {"country_code": "54", "number": "4111111111111111"}}`,
-		"list inside a phone object":     `{"phone": {"alternates": ["4111111111111111"]}}`,
-		"phones list":                    `{"phones": [{"number": "4111111111111111"}]}`,
 		"uid":                            `{"uid": "11222333000181"}`,
 		"document object":                `{"document": {"type": "CNPJ", "number": "11.222.333/0001-81"}}`,
-		"payer identification":           `{"payer": {"identification": {"type": "DNI", "number": "4111111111111111"}}}`,
-		"cardholder document number":     `{"cardholder_document_number": "4111111111111111"}`,
-		"cardholder id number":           `{"card_holder_id_number": "4111111111111111"}`,
-		"tax number":                     `{"organization": {"tax_number": "4111111111111111"}}`,
-		"bank account":                   `{"account_number": "4111111111111111", "cbu": "2850590940090418135201"}`,
 		"millisecond timestamp":          `{"created_at": 1732262400000}`,
 		"Luhn-valid, unknown brand":      `{"reference": "1000000000000008"}`,
 		"Luhn-valid, wrong brand length": `{"reference": "40000000000002"}`,
@@ -77,6 +65,13 @@ func TestContainsCardDataIgnores(t *testing.T) {
 		"sms verification code":          `{"verification_code": "1234"}`,
 		"decimal number":                 `{"amount": 4111111111111111.5}`,
 		"amount":                         `{"amount": 8000, "currency": "ARS"}`,
+		"bank account, CBU":              `{"cbu": "2850590940090418135201"}`,
+		"phone, not a card":              `{"phone": "+54 9 11 4444-5555"}`,
+		"document, CNPJ":                 `{"document": {"type": "CNPJ", "number": "11.222.333/0001-81"}}`,
+		"uuid of digits":                 `{"idempotency_key": "41111111-1111-1111-1111-111111111111"}`,
+		"card-shaped but spaced apart":   `{"notes": "4111 1111, 1111 1111"}`,
+		"double separator breaks a run":  `{"notes": "4111  1111  1111  1111"}`,
+		"12-digit maestro":               `{"notes": "501234567893"}`,
 		"malformed JSON":                 `{"card_number": `,
 		"not JSON":                       `card_number=4111111111111111`,
 	}
@@ -86,4 +81,54 @@ func TestContainsCardDataIgnores(t *testing.T) {
 			require.False(t, card.ContainsCardData([]byte(body)), body)
 		})
 	}
+}
+
+// A card number typed into a document, phone, account or any other free
+// field is found and named by its path, however it is written.
+func TestCardNumberInAnyFreeFieldIsFound(t *testing.T) {
+	t.Parallel()
+	tests := map[string]struct{ body, path string }{
+		"donor document":              {`{"donor": {"uid_type": "DNI", "uid_number": "4111111111111111"}}`, "donor.uid_number"},
+		"cardholder document, dashes": {`{"payment_method": {"cardholder_id_number": "4509-9535-6623-3704"}}`, "payment_method.cardholder_id_number"},
+		"card holder id number":       {`{"card_holder_id_number": "4111111111111111"}`, "card_holder_id_number"},
+		"document object number":      {`{"document": {"type": "DNI", "number": "5555 5555 5555 4444"}}`, "document.number"},
+		"payer identification":        {`{"payer": {"identification": {"type": "DNI", "number": "4111111111111111"}}}`, "payer.identification.number"},
+		"phone":                       {`{"phone_number": "4111111111111111"}`, "phone_number"},
+		"number inside a phone":       {`{"phone": {"country_code": "54", "number": "4111111111111111"}}`, "phone.number"},
+		"phones list":                 {`{"phones": [{"number": "1234"}, {"number": "4111111111111111"}]}`, "phones.1.number"},
+		"bank account":                {`{"account_number": "4111111111111111"}`, "account_number"},
+		"tax number":                  {`{"organization": {"tax_number": "378282246310005"}}`, "organization.tax_number"},
+		"tokens list":                 {`{"tokens": ["4111111111111111"]}`, "tokens.0"},
+		"payment method id":           {`{"payment_method_id": "4111111111111111"}`, "payment_method_id"},
+		"card token with a prefix":    {`{"card_token": "tok_4111111111111111"}`, "card_token"},
+		"inside a sentence":           {`{"form_fields": [{"order": 0, "value": "x"}, {"order": 3, "value": "mi tarjeta: 4111 1111 1111 1111 vence 12/30"}]}`, "form_fields.1.value"},
+		"dots as separators":          {`{"street": "4111.1111.1111.1111"}`, "street"},
+		"13-digit visa":               {`{"notes": "4222222222222"}`, "notes"},
+		"maestro":                     {`{"notes": "6759649826438453"}`, "notes"},
+		"as a JSON number":            {`{"zipcode": 5105105105105100}`, "zipcode"},
+		"top level":                   {`"4111111111111111"`, ""},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			require.Equal(t, []string{tc.path}, card.Find([]byte(tc.body)), tc.body)
+		})
+	}
+}
+
+// Only the gateway's card token and a Meta pixel id, by their exact keys, may look like a card number.
+func TestOnlyNonFreeFieldsAreExemptByExactKey(t *testing.T) {
+	t.Parallel()
+	require.Empty(t, card.Find([]byte(`{"payment_method": {"gateway": {"name": "mercadopago", "token": "4111111111111111"}}}`)))
+	require.Empty(t, card.Find([]byte(`{"analytics": {"pixel_id": "4111111111111111"}}`)))
+	require.Equal(t, []string{"pixel_ids"}, card.Find([]byte(`{"pixel_ids": "4111111111111111"}`)))
+	require.Equal(t, []string{"payment_method.gateway.note"},
+		card.Find([]byte(`{"payment_method": {"gateway": {"token": "ok", "note": "4111111111111111"}}}`)))
+}
+
+// Every field holding card data is named, so a form can mark each one.
+func TestFindNamesEveryField(t *testing.T) {
+	t.Parallel()
+	body := `{"payment_method": {"cardholder_id_number": "4509953566233704", "cvv": "123"}, "donor": {"uid_number": "4509953566233704"}}`
+	require.Equal(t, []string{"payment_method.cardholder_id_number", "payment_method.cvv", "donor.uid_number"}, card.Find([]byte(body)))
 }

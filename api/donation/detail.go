@@ -124,6 +124,9 @@ type DonationDetail struct {
 	// Actions lists what can be done now: pause, restore, discard, collect_payment, change_amount,
 	// change_payment_method, upgrade.
 	Actions []string `json:"actions"`
+	// SubmittedDonor is the donor's data as the public form submitted it with this donation, which
+	// may differ from the donor's record; null for donations made elsewhere or before it was kept.
+	SubmittedDonor *DonorSnapshot `json:"submitted_donor"`
 }
 
 // CampaignRef names a campaign.
@@ -231,7 +234,7 @@ func detail(ctx context.Context, scope tenants.Scope, id uuid.UUID) (Detail, err
 	if len(dd.Items) == 0 {
 		dd.Items = json.RawMessage("[]")
 	}
-	if err := scope.QueryRow(ctx, queries.Get("DonationFormValues"), scope.OrgID, id).Scan(&dd.FormValues); err != nil {
+	if err := scope.QueryRow(ctx, queries.Get("DonationSubmitted"), scope.OrgID, id).Scan(&dd.FormValues, &dd.SubmittedDonor); err != nil {
 		return Detail{}, err
 	}
 	d.Donation = dd

@@ -264,15 +264,9 @@ func (s *Service) Create(ctx context.Context, f campaign.Form, sub Submission) (
 
 	var donationID uuid.UUID
 	err = scope.Tx(ctx, func(tx pgx.Tx) error {
-		var donorID uuid.UUID
-		if err := tx.QueryRow(ctx, queries.Get("UpsertDonor"), scope.OrgID, uuid.New(), sub.Donor.Email, sub.Donor.FirstName,
-			sub.Donor.LastName, sub.Donor.UIDType, sub.Donor.UIDNumber).Scan(&donorID); err != nil {
+		donorID, err := linkDonor(ctx, tx, scope.OrgID, sub)
+		if err != nil {
 			return fmt.Errorf("donor: %w", err)
-		}
-		if len(sub.DonorFields) > 0 {
-			if _, err := tx.Exec(ctx, queries.Get("SetDonorFields"), scope.OrgID, donorID, sub.DonorFields); err != nil {
-				return fmt.Errorf("donor fields: %w", err)
-			}
 		}
 		var pmID uuid.UUID
 		if err := tx.QueryRow(ctx, queries.Get("UpsertPaymentMethod"), scope.OrgID, uuid.New(), donorID, gwName, cust.ID, card.ID,
@@ -283,9 +277,9 @@ func (s *Service) Create(ctx context.Context, f campaign.Form, sub Submission) (
 		if err := reserveTickets(ctx, tx, f, sub); err != nil {
 			return err
 		}
-		_, err := tx.Exec(ctx, queries.Get("InsertDonation"), scope.OrgID, uuid.New(), f.Campaign.ID, donorID, sub.Amount,
+		_, err = tx.Exec(ctx, queries.Get("InsertDonation"), scope.OrgID, uuid.New(), f.Campaign.ID, donorID, sub.Amount,
 			f.Campaign.Currency, sub.Recurrency, collectDayParam(collectDay), pmID, sub.IdempotencyKey, sub.Items,
-			sub.PeriodicIncrease, sub.Instalments, sub.FormValues)
+			sub.PeriodicIncrease, sub.Instalments, sub.FormValues, sub.snapshot())
 		if err != nil {
 			return fmt.Errorf("donation: %w", err)
 		}
@@ -315,28 +309,53 @@ func (s *Service) Create(ctx context.Context, f campaign.Form, sub Submission) (
 	return s.settle(ctx, scope, gw, d, out, cust.ID, card.ID, card.PaymentMethodID, sub.Donor.Email, sub.Instalments, today)
 }
 
+// linkDonor finds the donor with the submission's e-mail or creates one from the submission, with
+// the answers of fields related to donor columns. It never writes an existing donor's record:
+// anyone can type someone's e-mail into a public form, so what they say stays with their donation
+// (Submission.snapshot) and only the manage area changes a donor.
+func linkDonor(ctx context.Context, tx pgx.Tx, orgID uuid.UUID, sub Submission) (uuid.UUID, error) {
+	var id uuid.UUID
+	err := tx.QueryRow(ctx, queries.Get("InsertDonor"), orgID, uuid.New(), sub.Donor.Email, sub.Donor.FirstName,
+		sub.Donor.LastName, sub.Donor.UIDType, sub.Donor.UIDNumber).Scan(&id)
+	if errors.Is(err, pgx.ErrNoRows) { // the e-mail's donor exists (or a concurrent submission just made it)
+		return id, tx.QueryRow(ctx, queries.Get("DonorByEmail"), orgID, sub.Donor.Email).Scan(&id)
+	}
+	if err != nil || len(sub.DonorFields) == 0 {
+		return id, err
+	}
+	_, err = tx.Exec(ctx, queries.Get("SetDonorFields"), orgID, id, sub.DonorFields)
+	return id, err
+}
+
 // reserveTickets refuses a tickets submission when an option with a quantity has fewer tickets
-// left than it asks for. The campaign's row lock serialises concurrent buyers until commit.
+// left than the order asks for, counting every item of the order for that option together. The
+// campaign's row lock serialises concurrent buyers until commit, and the options are read under it.
 func reserveTickets(ctx context.Context, tx pgx.Tx, f campaign.Form, sub Submission) error {
 	if f.Campaign.Type != "tickets" || f.Campaign.Event == nil {
 		return nil
 	}
 	scope := f.Scope
-	if _, err := tx.Exec(ctx, queries.Get("LockCampaign"), scope.OrgID, f.Campaign.ID); err != nil {
+	var ev *campaign.Event
+	if err := tx.QueryRow(ctx, queries.Get("LockCampaign"), scope.OrgID, f.Campaign.ID).Scan(&ev); err != nil {
 		return fmt.Errorf("lock campaign: %w", err)
 	}
+	if ev == nil {
+		return nil
+	}
+	want := map[string]int{}
 	for _, it := range sub.Items {
-		for _, t := range f.Campaign.Event.Tickets {
-			if t.Name != it.ItemName || t.Quantity == nil {
-				continue
-			}
-			var sold int
-			if err := tx.QueryRow(ctx, queries.Get("TicketsSold"), scope.OrgID, f.Campaign.ID, sub.IdempotencyKey, t.Name).Scan(&sold); err != nil {
-				return fmt.Errorf("tickets sold: %w", err)
-			}
-			if sold+it.Quantity > *t.Quantity {
-				return &SoldOutError{Ticket: t.Name, Left: max(*t.Quantity-sold, 0)}
-			}
+		want[it.ItemName] += it.Quantity
+	}
+	for _, t := range ev.Tickets {
+		if t.Quantity == nil || want[t.Name] == 0 {
+			continue
+		}
+		var sold int
+		if err := tx.QueryRow(ctx, queries.Get("TicketsSold"), scope.OrgID, f.Campaign.ID, sub.IdempotencyKey, t.Name).Scan(&sold); err != nil {
+			return fmt.Errorf("tickets sold: %w", err)
+		}
+		if sold+want[t.Name] > *t.Quantity {
+			return &SoldOutError{Ticket: t.Name, Left: max(*t.Quantity-sold, 0)}
 		}
 	}
 	return nil

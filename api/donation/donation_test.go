@@ -330,8 +330,8 @@ func TestCardDataIsRefusedAndNothingStored(t *testing.T) {
 		p := payload(token(t, f.cfg, "APRO"), 0, 1500, mail, uuid.NewString())
 		mutate(p)
 		a := post(t, f.srv.URL+"/d/"+f.slug, p)
-		require.Equal(t, http.StatusBadRequest, a.Status, name)
-		require.Equal(t, "donation.card_data_refused", a.Code, name)
+		require.Equal(t, http.StatusUnprocessableEntity, a.Status, name)
+		require.Equal(t, "card.data_refused", a.Code, name)
 		require.Equal(t, 0, f.count(t, `SELECT count(*) FROM donors WHERE organization_id = $1 AND email = $2`, mail), name)
 	}
 }

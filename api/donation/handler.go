@@ -1,9 +1,7 @@
 package donation
 
 import (
-	"bytes"
 	"errors"
-	"io"
 	"net/http"
 	"time"
 
@@ -11,7 +9,6 @@ import (
 
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/campaign"
-	"github.com/aporta/aporta/api/card"
 	"github.com/aporta/aporta/api/gateway"
 	"github.com/aporta/aporta/api/i18n"
 	"github.com/aporta/aporta/api/ratelimit"
@@ -62,24 +59,8 @@ type DonationView struct {
 	CampaignType    string `json:"campaign_type"`
 }
 
-// Post answers POST /d/:slug. The raw body is checked for card data before anything decodes or
-// logs it: a card number or security code is refused and nothing is stored.
+// Post answers POST /d/:slug. Card data in the body was refused before (middleware.RefuseCardData).
 func (h *Handler) Post(c *gin.Context) {
-	body, err := io.ReadAll(c.Request.Body)
-	if err != nil {
-		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
-			apierror.Abort(c, apierror.New(http.StatusRequestEntityTooLarge, "body_too_large", request.HumanBytes(tooLarge.Limit)))
-			return
-		}
-		apierror.Abort(c, apierror.BadRequest("malformed_json"))
-		return
-	}
-	if card.ContainsCardData(body) {
-		apierror.Abort(c, apierror.BadRequest("donation.card_data_refused"))
-		return
-	}
-	c.Request.Body = io.NopCloser(bytes.NewReader(body))
 	var req Request
 	if err := request.JSON(c, &req); err != nil {
 		apierror.Abort(c, err)

@@ -334,7 +334,7 @@ func (h *ManageHandler) CSV(c *gin.Context) {
 		apierror.Abort(c, err)
 		return
 	}
-	rows, err := scope.Query(ctx, strings.Replace(listSelect, "\nFROM donations d", ", d.form_values\nFROM donations d", 1)+
+	rows, err := scope.Query(ctx, strings.Replace(listSelect, "\nFROM donations d", ", d.form_values, d.donor_snapshot\nFROM donations d", 1)+
 		q.where+" ORDER BY "+q.order, q.args...)
 	if err != nil {
 		apierror.Abort(c, err)
@@ -349,11 +349,13 @@ func (h *ManageHandler) CSV(c *gin.Context) {
 	w := csv.NewWriter(c.Writer)
 	_ = w.Write(append([]string{"uuid", "created_at", "campaign", "first_name", "last_name", "email", "document_type",
 		"document_number", "amount", "currency", "frequency", "status", "paused_reason", "discard_reason",
-		"next_charge_date", "card_brand", "card_last_four"}, mapSlice(titles, csvSafe)...))
+		"next_charge_date", "card_brand", "card_last_four", "submitted_first_name", "submitted_last_name",
+		"submitted_email", "submitted_document_type", "submitted_document_number"}, mapSlice(titles, csvSafe)...))
 	n := 0
 	for rows.Next() {
 		var values []storedValue
-		it, err := scanItem(rows, &values)
+		var sent *DonorSnapshot // the donor's data as the form submitted it, when it did
+		it, err := scanItem(rows, &values, &sent)
 		if err != nil {
 			break
 		}
@@ -374,6 +376,10 @@ func (h *ManageHandler) CSV(c *gin.Context) {
 		rec := []string{it.UUID, it.CreatedAt.UTC().Format(time.RFC3339), it.Campaign.Title, it.Donor.FirstName,
 			it.Donor.LastName, it.Donor.Email, it.Donor.UIDType, it.Donor.UIDNumber, it.Amount.Decimal, it.Amount.Currency,
 			it.Frequency, it.Status, paused, discard, next, brand, last}
+		if sent == nil {
+			sent = &DonorSnapshot{}
+		}
+		rec = append(rec, sent.FirstName, sent.LastName, sent.Email, sent.UIDType, sent.UIDNumber)
 		for _, t := range titles {
 			i := slices.IndexFunc(values, func(v storedValue) bool { return v.Title == t })
 			if i < 0 {

@@ -18,7 +18,6 @@ import (
 
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/campaign"
-	"github.com/aporta/aporta/api/card"
 	"github.com/aporta/aporta/api/gateway"
 	"github.com/aporta/aporta/api/request"
 	"github.com/aporta/aporta/tenants"
@@ -110,9 +109,9 @@ func (h *ManageHandler) PatchDonor(c *gin.Context) {
 		}
 	}
 	if p.UIDNumber != nil {
-		v := nonDigit.ReplaceAllString(*p.UIDNumber, "")
-		if strings.TrimSpace(*p.UIDNumber) != "" && (len(v) < 3 || len(v) > 20) {
-			fields["uid_number"] = "donation.document_number"
+		v, code := documentNumber(after.UIDType, *p.UIDNumber)
+		if strings.TrimSpace(*p.UIDNumber) != "" && code != "" {
+			fields["uid_number"] = code
 		} else {
 			after.UIDNumber = v
 		}
@@ -211,10 +210,6 @@ func (h *ManageHandler) PaymentMethod(c *gin.Context) {
 			return
 		}
 		apierror.Abort(c, apierror.BadRequest("malformed_json"))
-		return
-	}
-	if card.ContainsCardData(body) {
-		apierror.Abort(c, apierror.BadRequest("donation.card_data_refused"))
 		return
 	}
 	scope, r, ok := h.loadOpen(c)

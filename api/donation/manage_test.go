@@ -228,7 +228,8 @@ func TestManageDonation(t *testing.T) {
 		bad := map[string]any{"gateway": map[string]any{"name": "mercadopago", "token": "x"}, "cc_number": "4509953566233704",
 			"method_id": "visa", "bin": "450995", "last_four": "3704", "expiration_month": 11, "expiration_year": time.Now().Year() + 3}
 		res := admin.JSON(http.MethodPost, path+"/payment_method", bad)
-		require.Equal(t, http.StatusBadRequest, res.Status, string(res.Body))
+		require.Equal(t, http.StatusUnprocessableEntity, res.Status, string(res.Body))
+		require.Equal(t, "card.data_refused", res.ErrorCode())
 		var n int
 		require.NoError(t, scope.QueryRow(ctx, "SELECT count(*) FROM payment_methods WHERE organization_id=$1", admin.OrgID).Scan(&n))
 		require.Equal(t, before, n)

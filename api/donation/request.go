@@ -17,6 +17,7 @@ import (
 	"github.com/aporta/aporta/api/card"
 	"github.com/aporta/aporta/api/gateway"
 	"github.com/aporta/aporta/api/money"
+	"github.com/aporta/aporta/api/taxid"
 )
 
 // Decimal is an amount the form sends as a JSON number (1500, 1500.5) or string ("1500.50").
@@ -117,6 +118,31 @@ type CardData struct {
 
 // Donor is the donor's data.
 type Donor struct{ FirstName, LastName, Email, UIDType, UIDNumber string }
+
+// DonorSnapshot is the donor's data as one submission of the public form gave it, kept with its
+// donation (donations.donor_snapshot): the form does not change an existing donor's record.
+type DonorSnapshot struct {
+	FirstName string `json:"first_name"`
+	LastName  string `json:"last_name"`
+	Email     string `json:"email"`
+	UIDType   string `json:"uid_type"`
+	UIDNumber string `json:"uid_number"`
+	// The answers of form fields related to a donor column (campaign.RelatedDonorFields).
+	Phone     string `json:"phone,omitempty"`
+	Cellphone string `json:"cellphone,omitempty"`
+	Street    string `json:"street,omitempty"`
+	City      string `json:"city,omitempty"`
+	State     string `json:"state,omitempty"`
+	Zipcode   string `json:"zipcode,omitempty"`
+	Gender    string `json:"gender,omitempty"`
+}
+
+func (s Submission) snapshot() DonorSnapshot {
+	f := s.DonorFields
+	return DonorSnapshot{FirstName: s.Donor.FirstName, LastName: s.Donor.LastName, Email: s.Donor.Email,
+		UIDType: s.Donor.UIDType, UIDNumber: s.Donor.UIDNumber, Phone: f["phone"], Cellphone: f["cellphone"],
+		Street: f["street"], City: f["city"], State: f["state"], Zipcode: f["zipcode"], Gender: f["gender"]}
+}
 
 // documentTypes are the donor document types per country (reference table document_types).
 var documentTypes = map[string][]string{
@@ -241,9 +267,9 @@ func check(r Request, f campaign.Form, limits campaign.Limits, minimum func(pres
 	types := documentTypes[f.Org.Country]
 	if r.Donor.UIDNumber != "" || r.Donor.UIDType != "" {
 		d.UIDType = docType(r.Donor.UIDType, types)
-		d.UIDNumber = nonDigit.ReplaceAllString(r.Donor.UIDNumber, "")
-		if len(d.UIDNumber) < 3 || len(d.UIDNumber) > 20 {
-			fields["donor.uid_number"] = "donation.document_number"
+		var code string
+		if d.UIDNumber, code = documentNumber(d.UIDType, r.Donor.UIDNumber); code != "" {
+			fields["donor.uid_number"] = code
 		}
 	}
 
@@ -355,12 +381,31 @@ func checkCard(pm PaymentMethodRequest, donor cardholder, types []string, now ti
 		idType = firstNonEmpty(donor.UIDType, "DNI")
 	}
 	c.HolderIDType = docType(idType, types)
-	c.HolderIDNumber = nonDigit.ReplaceAllString(pm.CardholderIDNumber, "")
-	if c.HolderIDNumber == "" && c.DonorIsCardholder {
-		c.HolderIDNumber = donor.UIDNumber
+	number := pm.CardholderIDNumber
+	if nonDigit.ReplaceAllString(number, "") == "" && c.DonorIsCardholder {
+		number = donor.UIDNumber
 	}
-	if len(c.HolderIDNumber) < 3 || len(c.HolderIDNumber) > 20 {
-		fields[prefix+"cardholder_id_number"] = "donation.document_number"
+	var code string
+	if c.HolderIDNumber, code = documentNumber(c.HolderIDType, number); code != "" {
+		fields[prefix+"cardholder_id_number"] = code
 	}
 	return c, fields
+}
+
+// documentNumber keeps the digits of a document number and checks their count: at least 3, at most
+// the type's longest number (taxid.MaxDocumentLength; a type it does not know is capped like
+// "Otro"), so a card number typed into a DNI field is refused. code is "" when the number is valid.
+func documentNumber(docType, raw string) (digits, code string) {
+	digits = nonDigit.ReplaceAllString(raw, "")
+	limit := taxid.MaxDocumentLength(docType)
+	if limit == 0 {
+		limit = taxid.MaxDocumentLength("Otro")
+	}
+	switch {
+	case len(digits) < 3:
+		return digits, "donation.document_number"
+	case len(digits) > limit:
+		return digits, "donation.document_too_long"
+	}
+	return digits, ""
 }

@@ -284,3 +284,15 @@ func TestMessagesCoverEveryCode(t *testing.T) {
 	}
 	require.True(t, errors.Is(&taxid.Error{Code: taxid.CodeRequired, Country: "AR"}, taxid.ErrRequired))
 }
+
+// Every donor document type of spec §3 has a known longest number, and a card number (13 to 19
+// digits) is longer than every one but the generic "Otro".
+func TestMaxDocumentLength(t *testing.T) {
+	t.Parallel()
+	want := map[string]int{"CC": 10, "CE": 12, "CI": 8, "CUIL": 11, "CUIT": 11, "DNI": 8, "LC": 8, "LE": 8,
+		"NIT": 13, "Otro": 20, "RFC": 13, "RUC": 11, "RUT": 12, "CPF": 11, "CNPJ": 14}
+	for docType, n := range want {
+		require.Equal(t, n, taxid.MaxDocumentLength(docType), docType)
+	}
+	require.Zero(t, taxid.MaxDocumentLength("PASSPORT"))
+}

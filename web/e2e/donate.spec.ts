@@ -161,6 +161,25 @@ for (const [holder, expected] of [
   });
 }
 
+test('a card number typed into the document field is refused and marked there; a DNI too long has its own message', async ({ page }) => {
+  const email = uniqueEmail('doc');
+  await page.goto(`/d/${campaign.slug}`);
+  await fillForm(page, { holder: 'APRO', email, monthly: false });
+  const doc = page.getByLabel('Número de documento', { exact: true });
+  await doc.fill(VISA);
+  await page.getByRole('button', { name: /^Donar/ }).click();
+  await expect(page.getByTestId('form-error')).toContainText('Por seguridad no recibimos números de tarjeta', { timeout: 20_000 });
+  await expect(doc).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByText('Parece un número de tarjeta: no lo escribas aquí')).toBeVisible();
+  await screenshotAll(page, 'donate-card-in-document');
+  expect(shardValue(`SELECT count(*) FROM donors WHERE email = '${email}'`)).toBe('0');
+
+  await doc.fill('123456789');
+  await page.getByRole('button', { name: /^Donar/ }).click();
+  await expect(page.getByText('El número de documento es más largo de lo que permite el tipo elegido')).toBeVisible({ timeout: 20_000 });
+  expect(shardValue(`SELECT count(*) FROM donors WHERE email = '${email}'`)).toBe('0');
+});
+
 test('a double click creates one donation and one payment', async ({ page, baseURL }) => {
   const seen = recordOwnRequests(page, new URL(baseURL!).origin);
   await page.goto(`/d/${campaign.slug}`);

@@ -280,3 +280,18 @@ test('English and Portuguese render the same screens', async ({ page }) => {
   await expect(page.getByText('Total arrecadado').first()).toBeVisible({ timeout: 20_000 });
   await screenshotAll(page, 'manage-dashboard-pt');
 });
+
+test('donation detail: a form sent by someone else with the donor\'s e-mail shows what it sent; the donor stays', async ({ page }) => {
+  test.setTimeout(90_000);
+  const uuid = await donate(page, { ...donors.a, first: 'Mallory', last: 'Intrusa', amount: '500', monthly: false });
+  await page.goto(`/manage/donations/${uuid}`);
+  await expect(page.getByTestId('donor-card')).toContainText('Ana Pérez');
+  const sent = page.getByTestId('submitted-donor-card');
+  await expect(sent).toContainText('Datos enviados con esta donación');
+  await expect(sent).toContainText('Mallory Intrusa');
+  await screenshotAll(page, 'manage-donation-submitted');
+  // The donor's own donation sent the donor's data: nothing to point out.
+  await page.goto(`/manage/donations/${uuids.a}`);
+  await expect(page.getByTestId('donor-card')).toContainText('Ana Pérez');
+  await expect(page.getByTestId('submitted-donor-card')).toHaveCount(0);
+});

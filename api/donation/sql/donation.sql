@@ -1,20 +1,24 @@
 -- name: DonationByKey
-SELECT d.id, d.status, d.recurrence, d.amount_minor, d.currency, d.collect_day, d.donor_id, dn.first_name,
-       d.campaign_id, d.payment_method_id
+-- The first name is the one its submission gave (the donor's record may say otherwise).
+SELECT d.id, d.status, d.recurrence, d.amount_minor, d.currency, d.collect_day, d.donor_id,
+       coalesce(d.donor_snapshot->>'first_name', dn.first_name), d.campaign_id, d.payment_method_id
 FROM donations d
 JOIN donors dn ON dn.organization_id = d.organization_id AND dn.id = d.donor_id
 WHERE d.organization_id = $1 AND d.idempotency_key = $2;
 
--- name: UpsertDonor
+-- name: InsertDonor
+-- A new donor, from the form's submission. An existing donor (same e-mail) is left as it is: only
+-- the manage area changes a donor's record; the submission's data stays with its donation.
 INSERT INTO donors (organization_id, id, email, first_name, last_name, uid_type, uid_number)
 VALUES ($1, $2, $3, $4, $5, nullif($6, ''), nullif($7, ''))
-ON CONFLICT (organization_id, email) DO UPDATE
-SET first_name = excluded.first_name, last_name = excluded.last_name,
-    uid_type = coalesce(excluded.uid_type, donors.uid_type), uid_number = coalesce(excluded.uid_number, donors.uid_number)
+ON CONFLICT (organization_id, email) DO NOTHING
 RETURNING id;
 
+-- name: DonorByEmail
+SELECT id FROM donors WHERE organization_id = $1 AND email = $2;
+
 -- name: SetDonorFields
--- The donor columns the form's related fields answered ($3: column → value); the others stay.
+-- A new donor's columns the form's related fields answered ($3: column → value); the others stay.
 UPDATE donors
 SET phone = coalesce(f->>'phone', phone), cellphone = coalesce(f->>'cellphone', cellphone),
     street = coalesce(f->>'street', street), city = coalesce(f->>'city', city), state = coalesce(f->>'state', state),
@@ -34,8 +38,9 @@ RETURNING id;
 
 -- name: InsertDonation
 INSERT INTO donations (organization_id, id, campaign_id, donor_id, amount_minor, currency, recurrence, collect_day,
-                       status, payment_method_id, idempotency_key, items, upgrade_opt_in, instalments, form_values)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'pending', $9, $10, $11, $12, $13, $14)
+                       status, payment_method_id, idempotency_key, items, upgrade_opt_in, instalments, form_values,
+                       donor_snapshot)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'pending', $9, $10, $11, $12, $13, $14, $15)
 ON CONFLICT (organization_id, idempotency_key) DO NOTHING;
 
 -- name: InsertFirstTransaction
@@ -87,7 +92,7 @@ WHERE organization_id = $1 AND id = $2 AND recurrence = 0 AND status = 'active' 
 RETURNING id;
 
 -- name: LockCampaign
-SELECT 1 FROM campaigns WHERE organization_id = $1 AND id = $2 FOR UPDATE;
+SELECT event FROM campaigns WHERE organization_id = $1 AND id = $2 FOR UPDATE;
 
 -- name: TicketsSold
 -- Tickets of one option held by the campaign's donations, other than the submission being written
@@ -98,21 +103,23 @@ WHERE d.organization_id = $1 AND d.campaign_id = $2 AND d.status <> 'rejected'
   AND d.idempotency_key IS DISTINCT FROM $3 AND i->>'item_name' = $4;
 
 -- name: DonationReceipt
-SELECT d.status, d.recurrence, d.amount_minor, d.currency, d.collect_day, dn.first_name, d.campaign_id, d.items,
+SELECT d.status, d.recurrence, d.amount_minor, d.currency, d.collect_day,
+       coalesce(d.donor_snapshot->>'first_name', dn.first_name), d.campaign_id, d.items,
        coalesce(t.status, '')
 FROM donations d
 JOIN donors dn ON dn.organization_id = d.organization_id AND dn.id = d.donor_id
 LEFT JOIN transactions t ON t.organization_id = d.organization_id AND t.id = $3
 WHERE d.organization_id = $1 AND d.id = $2;
 
--- name: DonationFormValues
-SELECT form_values FROM donations WHERE organization_id = $1 AND id = $2;
+-- name: DonationSubmitted
+-- What the donor submitted with the donation: extra field answers and their own data.
+SELECT form_values, donor_snapshot FROM donations WHERE organization_id = $1 AND id = $2;
 
 -- name: FirstChargeToSettle
 -- What settling a first charge later needs: the donation (as DonationByKey), its donor's e-mail,
 -- the campaign's thank-you texts, and the organisation's country and time zone.
-SELECT d.id, d.status, d.recurrence, d.amount_minor, d.currency, d.collect_day, d.donor_id, dn.first_name,
-       d.campaign_id, d.payment_method_id, d.idempotency_key, dn.email,
+SELECT d.id, d.status, d.recurrence, d.amount_minor, d.currency, d.collect_day, d.donor_id,
+       coalesce(d.donor_snapshot->>'first_name', dn.first_name), d.campaign_id, d.payment_method_id, d.idempotency_key, dn.email,
        c.title, c.slug, c.thanks_instant, c.thanks_email_subject, c.thanks_email, o.country, o.timezone
 FROM donations d
 JOIN donors dn ON dn.organization_id = d.organization_id AND dn.id = d.donor_id

@@ -14,10 +14,10 @@ const campaign: PublicCampaign = {
   gateway: { name: 'mercadopago', tokenizer_url: 'https://tokenizer.example/', public_key: 'TEST-pk' },
 };
 
-const renderForm = (onSuccess = vi.fn()) =>
+const renderForm = (onSuccess = vi.fn(), c: PublicCampaign = campaign) =>
   render(
     <AppIntlProvider locale="es" messages={es}>
-      <DonationForm campaign={campaign} onSuccess={onSuccess} />
+      <DonationForm campaign={c} onSuccess={onSuccess} />
     </AppIntlProvider>,
   );
 
@@ -104,5 +104,25 @@ describe('DonationForm', () => {
       expect(p.payment_method).toMatchObject({ method_id: 'visa', bin: '450995', last_four: '3704', gateway: { token: 'tok' } });
     }
     expect(posts[0].idempotency_key).toBe(posts[1].idempotency_key);
+  });
+
+  it('shows the card guard refusal under the document and the extra field that held the number', async () => {
+    const extra = (order: number, title: string) => ({ type: 'textfield', title, label: '', width: 'full' as const, required: false, hide_on_mobile: false, value_related_to: '', order });
+    fetchMock.mockImplementation(async (url: string) => {
+      if (url.includes('/v1/card_tokens')) return new Response(JSON.stringify({ id: 'tok', payment_method_id: 'visa' }), { status: 201 });
+      if (url.endsWith('/leads')) return new Response(null, { status: 204 });
+      // The unanswered first field is not sent: the answer to the second one travels at index 0.
+      return new Response(JSON.stringify({ error: { code: 'card.data_refused', message: 'Por seguridad no recibimos números de tarjeta',
+        fields: { 'donor.uid_number': 'Parece un número de tarjeta: no lo escribas aquí', 'form_fields.0.value': 'Parece un número de tarjeta: no lo escribas aquí' } } }), { status: 422 });
+    });
+    renderForm(vi.fn(), { ...campaign, form_fields: [extra(0, 'Ocupación'), extra(1, 'Comentario')] });
+    fillValid();
+    type('Comentario', 'Tarjeta 4509 9535 6623 3704');
+    fireEvent.click(screen.getByRole('button', { name: /Donar/ }));
+    expect(await screen.findByTestId('form-error')).toHaveTextContent('Por seguridad no recibimos números de tarjeta');
+    expect(screen.getByLabelText('Número de documento')).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByLabelText('Comentario')).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByLabelText('Ocupación')).not.toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getAllByText('Parece un número de tarjeta: no lo escribas aquí')).toHaveLength(2);
   });
 });

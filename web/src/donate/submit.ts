@@ -60,8 +60,16 @@ const SERVER_FIELDS: Record<string, string> = {
   'donation.items.0.item_name': 'ticket',
 };
 
-/** The form's field for an API field path: the fixed ones above, and form_fields.{order} → extra.{order}. */
-const serverField = (path: string) => SERVER_FIELDS[path] ?? (/^form_fields\.\d+$/.test(path) ? `extra.${path.slice('form_fields.'.length)}` : undefined);
+/**
+ * The form's field for an API field path: the fixed ones above, form_fields.{order} → extra.{order}, and the card
+ * guard's form_fields.{index}.value (a position in the request) → the extra field sent there.
+ */
+export function serverField(path: string, sent: { order: number }[]): string | undefined {
+  if (SERVER_FIELDS[path]) return SERVER_FIELDS[path];
+  const m = /^form_fields\.(\d+)(\.value)?$/.exec(path);
+  const order = m && (m[2] ? sent[Number(m[1])]?.order : Number(m[1]));
+  return order === null || order === undefined ? undefined : `extra.${order}`;
+}
 
 export interface Attempt {
   key: string;
@@ -115,7 +123,7 @@ export function donationPayload(c: PublicCampaign, v: Values, amount: number, br
 /** A tickets campaign with ticket options: the donor buys tickets, the amount is each one's price. */
 export const isTickets = (c: PublicCampaign) => c.type === 'tickets' && (c.event?.tickets.length ?? 0) > 0;
 
-export async function postDonation(slug: string, payload: unknown, brandName: string): Promise<DonationResult> {
+export async function postDonation(slug: string, payload: { form_fields: { order: number }[] }, brandName: string): Promise<DonationResult> {
   try {
     const res = await call<DonationResult>(`/d/${encodeURIComponent(slug)}`, 'POST', payload);
     if (res?.status === 'rejected') throw new SubmitFailure({ key: 'rejected' }, res.message);
@@ -127,7 +135,7 @@ export async function postDonation(slug: string, payload: unknown, brandName: st
       if (e.status === 0 || e.status >= 500 || !e.message) throw new SubmitFailure({ key: 'submitFailed' });
       const fields: Record<string, string> = {};
       for (const [path, text] of Object.entries(e.fields)) {
-        const field = serverField(path);
+        const field = serverField(path, payload.form_fields);
         if (field && !fields[field]) fields[field] = text;
       }
       throw new SubmitFailure({ key: e.code === 'validation_failed' ? 'summary' : 'submitFailed' }, e.code === 'validation_failed' ? undefined : e.message, fields);

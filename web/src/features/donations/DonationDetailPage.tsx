@@ -13,7 +13,7 @@ import { Button, StatusBadge } from '../../components/variants';
 import { formatMoney } from '../../donate/lib/money';
 import type { CurrentUser } from '../account/api';
 import { LoadError, PageLoader, useRedirectOnSignedOut } from '../account/session';
-import { donationActions, donationQuery, reasonsQuery, storeDetail, supportQuery, versionsQuery, type DonationDetail } from './api';
+import { donationActions, donationQuery, reasonsQuery, storeDetail, supportQuery, versionsQuery, type DonationDetail, type Donor, type SubmittedDonor } from './api';
 import { paymentMethodPayload, tokenizeCard } from './card';
 import { CardDialog, ConfirmDialog, DonorDialog, EditDonationDialog, PauseDialog, UpgradeDialog } from './dialogs';
 import { fmtDate, frequencyLabel, statusColor, statusLabel, txColor, txStatusLabel } from './labels';
@@ -160,6 +160,8 @@ export function DonationDetailPage({ me, uuid }: { me: CurrentUser; uuid: string
           )}
         </Card>
       </SimpleGrid>
+
+      {d.submitted_donor && differsFromDonor(d.submitted_donor, donor) && <SubmittedDonorCard sent={d.submitted_donor} />}
 
       {d.form_values.length > 0 && (
         <Card title={<FormattedMessage id="donation.section.formValues" defaultMessage="Información adicional del formulario" />} testId="form-values-card">
@@ -313,6 +315,29 @@ function describe(intl: ReturnType<typeof useIntl>, field: string, before: Obj, 
 }
 
 /** A gender field's stored answers (the donor's gender values), as people read them. */
+/** Whether a submission gave data the donor's record does not hold (someone else typed the donor's e-mail, say). */
+function differsFromDonor(sent: SubmittedDonor, donor: Donor): boolean {
+  return (Object.keys(sent) as (keyof SubmittedDonor)[]).some((k) => (sent[k] ?? '') !== '' && sent[k] !== donor[k]);
+}
+
+/** The donor's data as this donation's form submission gave it, shown when it differs from the donor's record. */
+function SubmittedDonorCard({ sent }: { sent: SubmittedDonor }) {
+  const address = [sent.street, sent.city, sent.state, sent.zipcode].filter(Boolean).join(', ');
+  return (
+    <Card title={<FormattedMessage id="donation.section.submitted" defaultMessage="Datos enviados con esta donación" />} testId="submitted-donor-card">
+      <Text size="sm" c="dimmed" mb="xs">
+        <FormattedMessage id="donation.submitted.body" defaultMessage="El formulario recibió estos datos, distintos de los del donante. Los datos del donante solo cambian con «Editar donante»." />
+      </Text>
+      <Row label={<FormattedMessage id="donor.name" defaultMessage="Nombre" />}>{`${sent.first_name} ${sent.last_name}`.trim() || '—'}</Row>
+      <Row label={<FormattedMessage id="donor.email" defaultMessage="Correo electrónico" />}>{sent.email}</Row>
+      <Row label={<FormattedMessage id="donor.document" defaultMessage="Documento" />}>{sent.uid_type} {sent.uid_number || '—'}</Row>
+      {(sent.cellphone || sent.phone) && <Row label={<FormattedMessage id="donor.cellphone" defaultMessage="Celular" />}>{sent.cellphone || sent.phone}</Row>}
+      {address && <Row label={<FormattedMessage id="donor.street" defaultMessage="Dirección" />}>{address}</Row>}
+      {sent.gender && GENDER_IDS[sent.gender] && <Row label={<FormattedMessage id="donor.gender" defaultMessage="Género" />}><FormattedMessage {...GENDER_IDS[sent.gender]} /></Row>}
+    </Card>
+  );
+}
+
 const GENDER_IDS: Record<string, { id: string; defaultMessage: string }> = {
   female: { id: 'donation.formValues.gender.female', defaultMessage: 'Femenino' },
   male: { id: 'donation.formValues.gender.male', defaultMessage: 'Masculino' },

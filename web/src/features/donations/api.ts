@@ -29,6 +29,9 @@ export interface Donor {
   uid_number: string; street: string; city: string; state: string; country: string; zipcode: string; gender: string;
   created_at: string; discarded: boolean; discarded_at: string | null; discard_reason: string;
 }
+/** What a public form submission said of its donor: the donor's record only changes in the manage area. */
+export type SubmittedDonor = Pick<Donor, 'first_name' | 'last_name' | 'email' | 'uid_type' | 'uid_number'>
+  & Partial<Pick<Donor, 'phone' | 'cellphone' | 'street' | 'city' | 'state' | 'zipcode' | 'gender'>>;
 export interface PaymentMethod {
   uuid: string; brand: string; bin: string; last_four: string; expiry_month: number; expiry_year: number; expiry: string; holder_name: string;
 }
@@ -52,6 +55,8 @@ export interface DonationDetail {
     instalments: number; created_at: string; updated_at: string; actions: DonationAction[];
     /** Answers to the campaign's extra form fields, as the donor saw each field. */
     form_values: FormValue[];
+    /** The donor's data as the public form submitted it with this donation; null when not kept. */
+    submitted_donor: SubmittedDonor | null;
   };
   donor: Donor;
   payment_method: PaymentMethod | null;
