@@ -26,7 +26,7 @@ for t in "${targets[@]}"; do
   execs=$(grep -o 'execs: [0-9]*' <<<"$out" | tail -n 1 | grep -o '[0-9]*$' || true)
   printf '%-46s %12s %8s\n' "${pkg#./} $name" "${execs:-0}" "$failed"
   if ((failed)); then
-    grep -E -- '--- FAIL|fuzz_test.go|Failing input|failure while' <<<"$out" | head -n 8 | sed 's/^/    /'
+    grep -E -- '--- FAIL|_test.go|Failing input|failure while' <<<"$out" | head -n 8 | cut -c1-240 | sed 's/^/    /'
   fi
   total=$((total + ${execs:-0})) crashes=$((crashes + failed))
 done
