@@ -76,8 +76,8 @@ func benchDonors(ctx context.Context, cfg *config.Config, t *tenants.Tenants, o 
 	if err != nil {
 		log.Fatal("donor campaign: ", err)
 	}
-	addrs := loopbackAddrs()
-	if addrs.Load() < 0 {
+	ownAddrs := canBind("127.1.0.1")
+	if !ownAddrs {
 		fmt.Println("public form: cannot bind 127.1.0.1: every donor comes from 127.0.0.1, so the per-IP limit refuses most of them")
 	}
 	runID := uuid.NewString()[:8]
@@ -99,7 +99,7 @@ func benchDonors(ctx context.Context, cfg *config.Config, t *tenants.Tenants, o 
 				if n > maxDonations {
 					return
 				}
-				donate(ctx, cfg, slug, runID, n, addrs, st)
+				donate(ctx, cfg, slug, runID, n, ownAddrs, st)
 			}
 		}()
 	}
@@ -150,11 +150,16 @@ func benchDonors(ctx context.Context, cfg *config.Config, t *tenants.Tenants, o 
 	fmt.Println()
 }
 
-// donate makes donation n: tokenise, then POST the form from the donation's own address, once or,
-// for one in five, twice at once.
-func donate(ctx context.Context, cfg *config.Config, slug, run string, n int64, addrs *atomic.Int64, st *donorStats) {
+// donate makes donation n: tokenise, then POST the form, once or, for one in five, twice at once;
+// from the donation's own loopback address when ownAddr.
+func donate(ctx context.Context, cfg *config.Config, slug, run string, n int64, ownAddr bool, st *donorStats) {
 	oc := outcomes[n%int64(len(outcomes))]
-	tr := &http.Transport{DialContext: (&net.Dialer{LocalAddr: nextAddr(addrs), Timeout: 10 * time.Second}).DialContext}
+	dialer := &net.Dialer{Timeout: 10 * time.Second}
+	if ownAddr {
+		// 127.1.0.1 onwards: the whole 127/8 reaches the loopback interface.
+		dialer.LocalAddr = &net.TCPAddr{IP: net.IPv4(127, byte(1+n>>16), byte(n>>8), byte(n))}
+	}
+	tr := &http.Transport{DialContext: dialer.DialContext}
 	defer tr.CloseIdleConnections()
 	hc := &http.Client{Transport: tr, Timeout: 2 * time.Minute}
 	tok, err := benchkit.CardToken(ctx, hc, cfg.GatewayURL, oc.holder+" Bench")
@@ -308,26 +313,14 @@ func donorCampaign(ctx context.Context, t *tenants.Tenants) (uuid.UUID, string, 
 	return org, c.Slug, nil
 }
 
-// loopbackAddrs counts the loopback addresses handed to donations: 127.1.0.1 onwards (the whole
-// 127/8 reaches the loopback interface). It is negative when this machine cannot bind them.
-func loopbackAddrs() *atomic.Int64 {
-	var n atomic.Int64
-	ln, err := net.Listen("tcp", "127.1.0.1:0")
+// canBind reports whether this machine lets a socket use addr as its own address.
+func canBind(addr string) bool {
+	ln, err := net.Listen("tcp", addr+":0")
 	if err != nil {
-		n.Store(-1 << 40)
-		return &n
+		return false
 	}
 	ln.Close()
-	return &n
-}
-
-// nextAddr is the next donation's own source address, or nil (any) when addresses cannot be bound.
-func nextAddr(addrs *atomic.Int64) net.Addr {
-	i := addrs.Add(1)
-	if i < 0 {
-		return nil
-	}
-	return &net.TCPAddr{IP: net.IPv4(127, byte(1+i>>16), byte(i>>8), byte(i))}
+	return true
 }
 
 // mustBeLoopback refuses to send load anywhere but this machine.
