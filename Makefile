@@ -3,7 +3,7 @@ SHELL := /bin/bash
 GO    ?= go
 export PATH := $(HOME)/.cache/aporta/bin:$(PATH)
 
-.PHONY: dev test install build build-web build-go test-go test-web test-e2e workflowcheck bench seed-large vet
+.PHONY: dev test install build build-web build-go test-go test-web test-e2e workflowcheck bench fuzz seed-large vet
 
 ## dev: install what is missing, build, and run the whole stack on this machine (Ctrl-C stops it)
 dev: install build
@@ -32,9 +32,15 @@ vet:
 workflowcheck:
 	$(GO) run go.temporal.io/sdk/contrib/tools/workflowcheck@v0.6.0 ./workflows/...
 
-## bench: benchmarks against a fresh test stack; each figure is printed beside a reference measured in the same run
+## bench: benchmarks against a fresh test stack; each figure is printed beside a reference measured in the same run;
+## then the fuzz targets for BENCH_FUZZTIME each (executions and crashes)
 bench: install build
 	deploy/stack.sh test deploy/run-bench.sh
+
+## fuzz: Go native fuzzing of the public form, JSON bodies, card, tax-id and money parsing and CSV cells, FUZZTIME
+## per target (default 30s); a crasher lands in the package's testdata/fuzz and make test replays it
+fuzz:
+	FUZZTIME=$(or $(FUZZTIME),30s) deploy/run-fuzz.sh
 
 ## seed-large: one organisation with 1,000,000 donations and ~12,000,000 transactions over 5 years in the AR shard
 ## (issue 6 "Scale"); prints how long it took. It writes into the stack whose environment it is given: with no

@@ -2,7 +2,9 @@
 # Runs the benchmarks against the test stack started by deploy/stack.sh (its environment is set).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The public form's load case (issue 11): BENCH_DONORS concurrent donors for BENCH_DONORS_DURATION.
 go run ./deploy/bench -duration "${BENCH_DURATION:-10s}" -concurrency "${BENCH_CONCURRENCY:-16}" \
+  -donors "${BENCH_DONORS:-200}" -donors-duration "${BENCH_DONORS_DURATION:-60s}" \
   -dashboard-donations "${BENCH_DONATIONS:-100000}" -dashboard-transactions "${BENCH_TRANSACTIONS:-1200000}"
 # Collection (issue 5): 10,000 monthly donations due the same day charged through Temporal and the sandbox, beside
 # the same count of no-op activity workflows, plus worker memory. Both run at the Temporal dev server's pace (10,000
@@ -12,3 +14,5 @@ go run ./deploy/benchcollect -donations "${BENCH_COLLECT_DONATIONS:-10000}"
 # The public donation form (issue 4): gzipped JS of donate.html beside the manage app's, and
 # Lighthouse mobile performance and accessibility with Debian Chromium (offline).
 go run ./deploy/benchweb
+# Fuzzing (issue 11): every fuzz target for BENCH_FUZZTIME, total executions and crashes.
+FUZZTIME="${BENCH_FUZZTIME:-60s}" deploy/run-fuzz.sh

@@ -29,12 +29,12 @@ func (m Money) Decimal() string {
 	if d == 0 {
 		return strconv.FormatInt(m.Amount, 10)
 	}
-	sign, n := "", m.Amount
-	if n < 0 {
+	// The magnitude as uint64: -math.MinInt64 overflows int64.
+	sign, n := "", uint64(m.Amount)
+	if m.Amount < 0 {
 		sign, n = "-", -n
 	}
-	unit := int64(100)
-	return fmt.Sprintf("%s%d.%02d", sign, n/unit, n%unit)
+	return fmt.Sprintf("%s%d.%02d", sign, n/100, n%100)
 }
 
 // ParseMoney reads a provider's decimal amount without going through float64,

@@ -30,6 +30,9 @@ func main() {
 	flag.Int64Var(&dash.transactions, "dashboard-transactions", 1_200_000, "transactions of the dashboard's organisation when seeded here")
 	flag.IntVar(&dash.concurrency, "dashboard-concurrency", 4, "concurrent clients of the dashboard cases")
 	skipDashboard := flag.Bool("skip-dashboard", false, "skip the dashboard cases (they seed a large organisation)")
+	var donors donorOptions
+	flag.IntVar(&donors.donors, "donors", 200, "concurrent donors of the public form's load case (0 skips it)")
+	flag.DurationVar(&donors.duration, "donors-duration", time.Minute, "how long the public form's load case starts donations")
 	flag.Parse()
 	ctx := context.Background()
 	cfg, err := config.FromEnv()
@@ -86,6 +89,10 @@ func main() {
 		run(get(base+"/readyz"), *concurrency, *duration), run(get(base+"/healthz"), *concurrency, *duration))
 	compare("GET /api/public/campaigns/{slug}", "bare pgx: route + shard row",
 		run(get(base+"/api/public/campaigns/"+slug), *concurrency, *duration), run(bare, *concurrency, *duration))
+	if donors.donors > 0 {
+		donors.refTime = *duration
+		benchDonors(ctx, cfg, t, donors)
+	}
 	if !*skipDashboard {
 		dash.duration = *duration
 		benchDashboard(ctx, cfg, t, dash)

@@ -13,10 +13,7 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"log"
@@ -43,6 +40,7 @@ import (
 	"github.com/aporta/aporta/api/gateway"
 	"github.com/aporta/aporta/api/gateway/mercadopago"
 	"github.com/aporta/aporta/api/gateway/sandbox"
+	"github.com/aporta/aporta/deploy/benchkit"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/workflows/collection"
 )
@@ -157,8 +155,8 @@ func run(n int, gwFlag string, starters, pollers int, timeout time.Duration) err
 	collectMem := mem.stop()
 	w.Stop()
 	var sbPayments int
-	if ps, err := payments(gwURL); err == nil {
-		sbPayments = ps
+	if ps, err := benchkit.Payments(ctx, gwURL); err == nil {
+		sbPayments = len(ps)
 	}
 
 	// --- reference: one no-op activity per workflow ---
@@ -269,7 +267,7 @@ func seed(ctx context.Context, tt *tenants.Tenants, gw *mercadopago.Client, gwUR
 		if err != nil {
 			return err
 		}
-		tok, err := cardToken(ctx, gwURL)
+		tok, err := benchkit.CardToken(ctx, http.DefaultClient, gwURL, "APRO")
 		if err != nil {
 			return err
 		}
@@ -329,33 +327,6 @@ func rows(n int, row func(i int) []any) func() ([]any, error) {
 	}
 }
 
-// cardToken tokenises the sandbox's approved test card (holder APRO), as the browser would.
-func cardToken(ctx context.Context, base string) (string, error) {
-	body, _ := json.Marshal(map[string]any{
-		"card_number": "4509953566233704", "security_code": "123", "expiration_month": 11,
-		"expiration_year": time.Now().Year() + 3,
-		"cardholder":      map[string]any{"name": "APRO", "identification": map[string]string{"type": "DNI", "number": "30111222"}},
-	})
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, strings.TrimRight(base, "/")+"/v1/card_tokens", bytes.NewReader(body))
-	if err != nil {
-		return "", err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Authorization", "Bearer sandbox")
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return "", err
-	}
-	defer res.Body.Close()
-	if res.StatusCode >= 300 {
-		return "", fmt.Errorf("card token: %s", res.Status)
-	}
-	var tok struct {
-		ID string `json:"id"`
-	}
-	return tok.ID, json.NewDecoder(res.Body).Decode(&tok)
-}
-
 type memPeak struct{ rss, heap uint64 }
 
 type memSampler struct {
@@ -408,24 +379,6 @@ func mib(b uint64) string {
 		return "n/a"
 	}
 	return fmt.Sprintf("%.0f MiB", float64(b)/(1<<20))
-}
-
-var errNoPayments = errors.New("no payments endpoint")
-
-func payments(base string) (int, error) {
-	res, err := http.Get(strings.TrimRight(base, "/") + "/__sandbox/payments")
-	if err != nil {
-		return 0, err
-	}
-	defer res.Body.Close()
-	if res.StatusCode != http.StatusOK {
-		return 0, errNoPayments
-	}
-	var ps []struct{}
-	if err := json.NewDecoder(res.Body).Decode(&ps); err != nil {
-		return 0, err
-	}
-	return len(ps), nil
 }
 
 // quiet drops the SDK's logs (activity retries and the like) so the report stays readable.

@@ -43,10 +43,14 @@ func NewCSVWriter(out io.Writer) (*CSVWriter, error) {
 	return &CSVWriter{w: w}, nil
 }
 
-// Write adds one lead; created_at is RFC 3339 in loc.
+// Write adds one lead; created_at is RFC 3339 in loc. Every cell is defused, the date too: a year
+// before 1 is written "-0001-…".
 func (c *CSVWriter) Write(l Lead, loc *time.Location) error {
-	return c.w.Write([]string{SafeCell(l.Email), SafeCell(l.FirstName), SafeCell(l.LastName), SafeCell(l.Campaign),
-		l.CreatedAt.In(loc).Format(time.RFC3339)})
+	row := []string{l.Email, l.FirstName, l.LastName, l.Campaign, l.CreatedAt.In(loc).Format(time.RFC3339)}
+	for i := range row {
+		row[i] = SafeCell(row[i])
+	}
+	return c.w.Write(row)
 }
 
 // Close flushes.
