@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"math"
 	"net/http"
 	"regexp"
 	"slices"
@@ -206,6 +207,10 @@ func check(r Request, f campaign.Form, limits campaign.Limits, minimum func(pres
 		}
 		if q < 0 || q > 100 {
 			fields[fmt.Sprintf("donation.items.%d.quantity", i)] = "donation.invalid_option"
+			continue
+		}
+		if m.Minor > (math.MaxInt64-sub.Amount)/int64(q) { // the total would overflow int64
+			fields[fmt.Sprintf("donation.items.%d.amount", i)] = "donation.amount_invalid"
 			continue
 		}
 		if !slices.Contains(presets, m.Minor) {
