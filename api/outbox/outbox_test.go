@@ -136,9 +136,8 @@ func TestProductionOutboxKeepsNoCodeOnceDelivered(t *testing.T) {
 	dir := tenantstest.Open(t).Directory()
 	smtp := newFakeSMTP(t, false)
 	const code = "482913"
-	invitation := func(to string) outbox.Message {
-		m, err := outbox.Compose(to, "user_invitation", i18n.ES, map[string]any{"Inviter": "Ana", "Org": "Fundación",
-			"URL": "https://aporta.test/account/recovery?flow=f1", "Code": code, "Days": 7})
+	recoveryCode := func(to string) outbox.Message {
+		m, err := outbox.Compose(to, "auth_code", i18n.ES, map[string]any{"Flow": "recovery", "Code": code})
 		require.NoError(t, err)
 		m.TemplateData = json.RawMessage(`{"recovery_code":"` + code + `","recovery_link":"https://aporta.test/x?flow=f1"}`)
 		m.Code = code
@@ -159,20 +158,20 @@ func TestProductionOutboxKeepsNoCodeOnceDelivered(t *testing.T) {
 	prod := smtpConfig(t, smtp.Addr)
 	prod.Env = "production"
 	to := recipient("prod")
-	_, err := outbox.New(dir, prod).Send(ctx, invitation(to))
+	_, err := outbox.New(dir, prod).Send(ctx, recoveryCode(to))
 	require.NoError(t, err)
 	require.Len(t, smtp.Messages(), 1)
-	require.Contains(t, smtp.Messages()[0], code, "the invitee gets the code")
+	require.Contains(t, smtp.Messages()[0], code, "the person gets the code")
 	r := read(to)
 	require.NotNil(t, r.Delivered)
-	require.Equal(t, "Te invitaron a Fundación en Aporta", r.Subject)
+	require.Equal(t, "Tu código para recuperar tu cuenta de Aporta", r.Subject)
 	require.Empty(t, r.Body)
 	require.Empty(t, r.HTML)
 	require.Empty(t, r.Code)
 	require.Empty(t, r.Data)
 
 	dev := recipient("dev")
-	_, err = outbox.New(dir, tenantstest.Config(t)).Send(ctx, invitation(dev))
+	_, err = outbox.New(dir, tenantstest.Config(t)).Send(ctx, recoveryCode(dev))
 	require.NoError(t, err)
 	r = read(dev)
 	require.Equal(t, code, r.Code)
