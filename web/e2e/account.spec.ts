@@ -182,6 +182,25 @@ test('an AR organisation signs up, verifies, uploads documents and is enabled by
   await expect(staff.locator('[data-account-state="enabled"]')).toBeVisible({ timeout: 20_000 });
   await expect(staff.locator('[data-audit="approve_document"]').first()).toBeVisible();
   await screenshotAll(staff, 'staff-enabled');
+
+  // --- Staff grant a plan paid outside the product (organisations cannot activate one themselves)
+  await staff.getByRole('button', { name: 'Asignar plan' }).click();
+  const grant = staff.getByRole('dialog', { name: new RegExp(`^Asignar plan a ${orgName}`) });
+  await grant.getByRole('combobox', { name: 'Plan' }).click();
+  await staff.getByRole('option', { name: 'Professional anual' }).click();
+  // No reason: the server refuses, in the staff member's language, and grants nothing.
+  await grant.getByRole('button', { name: 'Asignar plan' }).click();
+  await expect(grant.getByText('Escribe por qué asignas este plan (hasta 500 caracteres), por ejemplo el pago recibido.')).toBeVisible();
+  await expect(staff.locator('[data-audit="grant_plan"]')).toHaveCount(0);
+  await grant.getByRole('textbox', { name: 'Motivo' }).fill('Transferencia bancaria recibida, ref. 4711');
+  await screenshotAll(staff, 'staff-grant-plan', false);
+  await grant.getByRole('button', { name: 'Asignar plan' }).click();
+  await expect(grant).toBeHidden({ timeout: 30_000 });
+  await expect(staff.getByText(`Plan Professional anual asignado a ${orgName}.`)).toBeVisible();
+  const granted = staff.locator('[data-audit="grant_plan"]');
+  await expect(granted).toContainText('staff@aporta.test asignó el plan Professional anual');
+  await expect(granted).toContainText('Transferencia bancaria recibida, ref. 4711');
+  await screenshotAll(staff, 'staff-plan-granted');
   await staffContext.close();
 
   // --- The organisation sees "enabled"

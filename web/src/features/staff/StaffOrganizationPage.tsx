@@ -10,6 +10,7 @@ import { LoadError, PageLoader, useRedirectOnSignedOut } from '../account/sessio
 import { needsStaffSecondFactor, SecondFactorRequired } from './SecondFactorRequired';
 import { AccountStateBanner } from '../documents/AccountStateBanner';
 import { orderedDocuments, type OrgDocument } from '../documents/api';
+import { GrantPlanSection, planName } from './GrantPlan';
 import { approveDocument, enableAccount, rejectDocument, staffOrganizationQuery, type AuditEntry, type StaffOrganization } from './api';
 import { TimeLeft } from './StaffListPage';
 
@@ -104,6 +105,7 @@ export function StaffOrganizationPage({ id }: { id: string }) {
           </Text>
         )}
       </Paper>
+      <GrantPlanSection org={id} name={org.name} />
       <AuditLog entries={org.audit_log ?? []} labels={Object.fromEntries(docs.map((d) => [d.type, d.label]))} />
     </Stack>
   );
@@ -231,6 +233,8 @@ function StaffDocument({ org, doc, onChange }: { org: string; doc: OrgDocument; 
 }
 
 function AuditAction({ entry, label }: { entry: AuditEntry; label: string }) {
+  const intl = useIntl();
+  const plan = planName(intl, entry.plan_code ?? '');
   const values = { doc: label, who: entry.staff_email };
   switch (entry.action) {
     case 'approve_document':
@@ -242,7 +246,7 @@ function AuditAction({ entry, label }: { entry: AuditEntry; label: string }) {
     case 'view_attachment':
       return <FormattedMessage id="staff.audit.view" defaultMessage="{who} abrió un archivo de {doc}" values={values} />;
     case 'grant_plan':
-      return <FormattedMessage id="staff.audit.plan" defaultMessage="{who} asignó el plan {plan}: {reason}" values={{ ...values, plan: entry.plan_code, reason: entry.reason }} />;
+      return <FormattedMessage id="staff.audit.plan" defaultMessage="{who} asignó el plan {plan}" values={{ ...values, plan }} />;
     default:
       return <>{`${entry.staff_email}: ${entry.action}`}</>;
   }

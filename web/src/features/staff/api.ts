@@ -55,6 +55,9 @@ export const rejectDocument = (org: string, type: string, reason: string) =>
 
 export const enableAccount = (org: string) => apiFetch<StaffOrganization>(`${base(org)}/enable`, { method: 'POST' });
 
+export const grantPlan = (org: string, planCode: string, reason: string) =>
+  apiFetch<StaffOrganization>(`${base(org)}/plan`, { method: 'POST', body: { plan_code: planCode, reason } });
+
 /** Oldest request first (the server already sorts; this keeps the order if it ever does not). */
 export function byOldest(list: WaitingOrganization[]) {
   return [...list].sort((a, b) => a.review_requested_at.localeCompare(b.review_requested_at));
