@@ -17,6 +17,7 @@ import (
 	"github.com/aporta/aporta/api/i18n"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/workflows/collection"
+	"github.com/aporta/aporta/workflows/export"
 )
 
 func tr(l i18n.Lang, code string) string { return i18n.T(l, code) }
@@ -307,14 +308,6 @@ func (h *ManageHandler) List(c *gin.Context) {
 	c.JSON(http.StatusOK, gin.H{"donations": out, "total": total, "page": page, "per_page": per})
 }
 
-// csvSafe keeps a spreadsheet from running a cell as a formula (CSV/formula injection).
-func csvSafe(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
-		return "'" + s
-	}
-	return s
-}
-
 // CSV answers GET /manage/api/donations.csv with the list's filters and sort, streamed.
 func (h *ManageHandler) CSV(c *gin.Context) {
 	scope, err := h.scope(c)
@@ -350,7 +343,7 @@ func (h *ManageHandler) CSV(c *gin.Context) {
 	_ = w.Write(append([]string{"uuid", "created_at", "campaign", "first_name", "last_name", "email", "document_type",
 		"document_number", "amount", "currency", "frequency", "status", "paused_reason", "discard_reason",
 		"next_charge_date", "card_brand", "card_last_four", "submitted_first_name", "submitted_last_name",
-		"submitted_email", "submitted_document_type", "submitted_document_number"}, mapSlice(titles, csvSafe)...))
+		"submitted_email", "submitted_document_type", "submitted_document_number"}, mapSlice(titles, export.SafeCell)...))
 	n := 0
 	for rows.Next() {
 		var values []storedValue
@@ -389,7 +382,7 @@ func (h *ManageHandler) CSV(c *gin.Context) {
 			}
 		}
 		for i := range rec {
-			rec[i] = csvSafe(rec[i])
+			rec[i] = export.SafeCell(rec[i])
 		}
 		_ = w.Write(rec)
 		if n++; n%500 == 0 {
