@@ -79,17 +79,18 @@ func init() {
 
 // Limits. Per IP first, so one address cannot spread guesses over many identifiers.
 var (
-	anyIP    = ratelimit.New("kratos_ip", 120, time.Minute) // every proxied call
+	anyIP = ratelimit.New("kratos_ip", 120, time.Minute) // every proxied call
+	// Sign-ins are throttled by their failures only (below), so an office behind one address signing
+	// in all morning is never stopped; guessing passwords, for one e-mail or spread over many, is.
 	submitIP = map[string]*ratelimit.Limiter{
-		"login":        ratelimit.New("kratos_login_ip", 30, 15*time.Minute),
 		"recovery":     ratelimit.New("kratos_recovery_ip", 10, 15*time.Minute),
 		"verification": ratelimit.New("kratos_verification_ip", 20, 15*time.Minute),
 		"settings":     ratelimit.New("kratos_settings_ip", 30, 15*time.Minute),
 	}
-	loginID      = ratelimit.New("kratos_login_id", 10, 15*time.Minute) // sign-in tries per e-mail
-	loginBackoff = &ratelimit.Backoff{Name: "kratos_login_fail", Free: 3, Base: time.Second, Max: 15 * time.Minute, Forget: 24 * time.Hour}
-	settingsSess = ratelimit.New("kratos_settings_session", 20, 15*time.Minute)
-	codesInFlow  = ratelimit.New("kratos_flow_codes", 10, time.Hour) // codes typed into one flow
+	loginBackoff   = &ratelimit.Backoff{Name: "kratos_login_fail", Free: 3, Base: time.Second, Max: 15 * time.Minute, Forget: 24 * time.Hour}
+	loginIPBackoff = &ratelimit.Backoff{Name: "kratos_login_ip_fail", Free: 20, Base: time.Second, Max: 15 * time.Minute, Forget: time.Hour}
+	settingsSess   = ratelimit.New("kratos_settings_session", 20, 15*time.Minute)
+	codesInFlow    = ratelimit.New("kratos_flow_codes", 10, time.Hour) // codes typed into one flow
 )
 
 // maxForm bounds a submission read before it is proxied (Kratos's forms are a few hundred bytes).
@@ -169,8 +170,10 @@ func refuse(c *gin.Context, flow string, wait time.Duration) {
 // go on).
 func throttle(c *gin.Context, flow string) (time.Duration, error) {
 	ctx := c.Request.Context()
-	if wait, err := take(ctx, submitIP[flow], c.ClientIP()); wait > 0 || err != nil {
-		return wait, err
+	if l, ok := submitIP[flow]; ok {
+		if wait, err := take(ctx, l, c.ClientIP()); wait > 0 || err != nil {
+			return wait, err
+		}
 	}
 	f, err := readFields(c)
 	if err != nil {
@@ -211,8 +214,10 @@ func take(ctx context.Context, l *ratelimit.Limiter, key string) (time.Duration,
 	return retry, nil
 }
 
-// loginAttempt is the context key carrying the identifier of a sign-in to settleLogin.
+// loginAttempt is the context key carrying a sign-in's identifier and client IP to settleLogin.
 type loginAttempt struct{}
+
+type attempt struct{ identifier, ip string }
 
 func throttleLogin(c *gin.Context, identifier string) (time.Duration, error) {
 	identifier = strings.ToLower(strings.TrimSpace(identifier))
@@ -220,29 +225,31 @@ func throttleLogin(c *gin.Context, identifier string) (time.Duration, error) {
 		return 0, nil // Kratos answers the missing field
 	}
 	ctx := c.Request.Context()
+	if wait, err := loginIPBackoff.Wait(ctx, c.ClientIP()); wait > 0 || err != nil {
+		return wait, err
+	}
 	if wait, err := loginBackoff.Wait(ctx, identifier); wait > 0 || err != nil {
 		return wait, err
 	}
-	if wait, err := take(ctx, loginID, identifier); wait > 0 || err != nil {
-		return wait, err
-	}
-	c.Request = c.Request.WithContext(context.WithValue(ctx, loginAttempt{}, identifier))
+	c.Request = c.Request.WithContext(context.WithValue(ctx, loginAttempt{}, attempt{identifier, c.ClientIP()}))
 	return 0, nil
 }
 
 // settleLogin records a sign-in's outcome: Kratos sets the session cookie only on success (for the
-// JSON and the browser form alike); anything else counts as a failure of that identifier.
+// JSON and the browser form alike); anything else counts as a failure of the identifier and of the
+// IP. A success clears the identifier's failures, never the IP's: one known password must not
+// reset a spray over other people's e-mails.
 func settleLogin(res *http.Response) error {
 	ctx := res.Request.Context()
-	identifier, ok := ctx.Value(loginAttempt{}).(string)
+	a, ok := ctx.Value(loginAttempt{}).(attempt)
 	if !ok {
 		return nil
 	}
 	var err error
 	if signedIn(res) {
-		err = loginBackoff.Succeed(ctx, identifier)
-	} else {
-		_, err = loginBackoff.Fail(ctx, identifier)
+		err = loginBackoff.Succeed(ctx, a.identifier)
+	} else if _, err = loginBackoff.Fail(ctx, a.identifier); err == nil {
+		_, err = loginIPBackoff.Fail(ctx, a.ip)
 	}
 	if err != nil {
 		slog.WarnContext(ctx, "recording a sign-in outcome", "error", err)

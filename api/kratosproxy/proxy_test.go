@@ -3,6 +3,7 @@ package kratosproxy_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"mime/multipart"
 	"net/http"
 	"net/http/cookiejar"
@@ -26,8 +27,11 @@ type browser struct {
 	accept string
 }
 
-func newBrowser(t *testing.T, s *apitest.Stack) *browser {
-	hc := apitest.HTTPClient(apitest.NewIP())
+func newBrowser(t *testing.T, s *apitest.Stack) *browser { return newBrowserAt(t, s, apitest.NewIP()) }
+
+// newBrowserAt is a visitor with fresh cookies from a given IP (several people behind one address).
+func newBrowserAt(t *testing.T, s *apitest.Stack, ip string) *browser {
+	hc := apitest.HTTPClient(ip)
 	hc.Jar, _ = cookiejar.New(nil)
 	return &browser{t: t, base: s.Server.URL + kratosproxy.Prefix, hc: hc, accept: "application/json"}
 }
@@ -143,6 +147,26 @@ func TestRepeatedFailedSignInsForOneEmailWaitLonger(t *testing.T) {
 	other := s.NewUser(t, "bystander")
 	require.Equal(t, http.StatusOK, newBrowser(t, s).submit("login", map[string]any{
 		"method": "password", "identifier": other.Email, "password": apitest.Password}).StatusCode)
+}
+
+func TestOneAddressIsSlowedByFailedSignInsOnly(t *testing.T) {
+	s := apitest.Start(t)
+	ip := apitest.NewIP()
+	owner := s.NewUser(t, "office")
+	for i := 1; i <= 25; i++ { // an office signing in all morning behind one address
+		res := newBrowserAt(t, s, ip).submit("login", map[string]any{"method": "password", "identifier": owner.Email, "password": apitest.Password})
+		require.Equal(t, http.StatusOK, res.StatusCode, "sign-in %d", i)
+	}
+	// A spray from that address: one wrong password for many e-mails. Twenty failures are free, the
+	// twenty-first makes the address wait, whatever e-mail it tries next.
+	spray := func(b *browser, i int) *http.Response {
+		return b.submit("login", map[string]any{"method": "password", "identifier": fmt.Sprintf("nobody-%d@example.test", i), "password": "Wrong-Password-1"})
+	}
+	for i := 1; i <= 21; i++ {
+		require.Equal(t, http.StatusBadRequest, spray(newBrowserAt(t, s, ip), i).StatusCode, "failure %d reaches Kratos", i)
+	}
+	require.GreaterOrEqual(t, retryAfter(t, spray(newBrowserAt(t, s, ip), 22)), 1)
+	require.Equal(t, http.StatusBadRequest, spray(newBrowser(t, s), 23).StatusCode, "other addresses are not slowed")
 }
 
 func TestRecoveryCodesForOneAddressCappedPerDay(t *testing.T) {
