@@ -3,7 +3,6 @@ package donation
 import (
 	"encoding/json"
 	"errors"
-	"io"
 	"math/big"
 	"net/http"
 	"strconv"
@@ -202,14 +201,9 @@ type PaymentMethodRequest struct {
 // PaymentMethod changes the donation's card: the token is saved at the gateway for the donor's
 // customer, the card is stored (token and display data only), and the workflow switches to it.
 func (h *ManageHandler) PaymentMethod(c *gin.Context) {
-	body, err := io.ReadAll(c.Request.Body)
+	body, err := request.Body(c)
 	if err != nil {
-		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
-			apierror.Abort(c, apierror.New(http.StatusRequestEntityTooLarge, "body_too_large", request.HumanBytes(tooLarge.Limit)))
-			return
-		}
-		apierror.Abort(c, apierror.BadRequest("malformed_json"))
+		apierror.Abort(c, err)
 		return
 	}
 	scope, r, ok := h.loadOpen(c)

@@ -14,7 +14,6 @@ import (
 	"crypto/sha256"
 	"embed"
 	"errors"
-	"io"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -100,17 +99,11 @@ func bind(secret []byte, resolve Resolve, replays bool) gin.HandlerFunc {
 			apierror.Abort(c, apierror.BadRequest("idempotency.key_invalid"))
 			return
 		}
-		body, err := io.ReadAll(c.Request.Body)
+		body, err := request.Body(c)
 		if err != nil {
-			var tooLarge *http.MaxBytesError
-			if errors.As(err, &tooLarge) {
-				apierror.Abort(c, apierror.New(http.StatusRequestEntityTooLarge, "body_too_large", request.HumanBytes(tooLarge.Limit)))
-				return
-			}
-			apierror.Abort(c, apierror.BadRequest("malformed_json"))
+			apierror.Abort(c, err)
 			return
 		}
-		c.Request.Body = io.NopCloser(bytes.NewReader(body))
 		db, org, caller, err := resolve(c)
 		if err != nil {
 			apierror.Abort(c, err)

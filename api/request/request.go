@@ -3,6 +3,7 @@
 package request
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -30,6 +31,17 @@ func JSON(c *gin.Context, v any) error {
 		return apierror.BadRequest("malformed_json")
 	}
 	return nil
+}
+
+// Body reads the whole request body, within the group's body limit, and puts it back for the
+// handler: for middleware that must see the body first (idempotency hashes, the card guard).
+func Body(c *gin.Context) ([]byte, error) {
+	body, err := io.ReadAll(c.Request.Body)
+	if err != nil {
+		return nil, decodeError(err)
+	}
+	c.Request.Body = io.NopCloser(bytes.NewReader(body))
+	return body, nil
 }
 
 func decodeError(err error) error {
