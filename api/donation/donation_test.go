@@ -3,6 +3,7 @@ package donation_test
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -211,12 +212,27 @@ func TestOneTimeApproved(t *testing.T) {
 	// the thank-you page's link.
 	subject, body := thanksMail(t, f, mail)
 	require.Equal(t, "¡Gracias por tu donación a Campaña de prueba!", subject)
+	text, mailedRef, ok := strings.Cut(body, "/thanks?ref=")
+	require.True(t, ok, body)
 	require.Equal(t, "¡Gracias Ana! Tu aporte de $ 1.500,00 a Campaña de prueba ya llegó.\n\nTu donación: $ 1.500,00, por única vez.\n"+
-		"Tu comprobante: "+f.cfg.PublicURL+"/d/"+f.slug+"/thanks?ref="+a.Body["receipt"].(string), body)
+		"Tu comprobante: "+f.cfg.PublicURL+"/d/"+f.slug, text)
+	// The e-mail's link and the answer's are signed apart (their expiries may differ by a second):
+	// both name the same organisation and donation.
+	receiptSubject := func(ref string) []byte {
+		b, err := base64.RawURLEncoding.DecodeString(ref)
+		require.NoError(t, err)
+		require.Greater(t, len(b), 32)
+		return b[:32]
+	}
+	require.Equal(t, receiptSubject(a.Body["receipt"].(string)), receiptSubject(mailedRef))
+	res, err := http.Get(f.srv.URL + "/api/public/campaigns/" + f.slug + "/receipts/" + mailedRef)
+	require.NoError(t, err)
+	res.Body.Close()
+	require.Equal(t, http.StatusOK, res.StatusCode, "the e-mailed link opens the thank-you page")
 
 	// Convert to monthly with the signed link, reusing the stored card.
 	tok := a.Body["convert_token"].(string)
-	res, err := http.Get(f.srv.URL + "/api/public/donations/" + a.Donation + "/convert?token=" + tok)
+	res, err = http.Get(f.srv.URL + "/api/public/donations/" + a.Donation + "/convert?token=" + tok)
 	require.NoError(t, err)
 	res.Body.Close()
 	require.Equal(t, http.StatusOK, res.StatusCode)
