@@ -132,3 +132,23 @@ func TestInvitationTokenExpired(t *testing.T) {
 		t.Fatal("an expired invitation made an identity")
 	}
 }
+
+// Identities made by the earlier invite flow have no password and an unverified e-mail: a new
+// invitation's link still gives that person their account.
+func TestInvitationToPasswordlessLegacyIdentity(t *testing.T) {
+	t.Parallel()
+	s := apitest.Start(t)
+	ctx := context.Background()
+	admin := s.NewOrgAdmin(t, "AR")
+	email := fmt.Sprintf("legacy-%s@test.aporta.test", uuid.NewString()[:8])
+	legacyID, err := s.Kratos.CreateWithMetadata(ctx, identity.NewUser{Email: email, FirstName: "Lena", LastName: "Legacy"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	one(t, admin.JSON(http.MethodPost, "/manage/api/users", map[string]any{"email": email, "first_name": "Lena", "last_name": "Legacy", "role": "operator"}), http.StatusCreated)
+	owner := s.Visitor(t)
+	if r := acceptAsNew(owner, invitationToken(t, admin, email), "Legacy-Pass-2026!"); r.Status != http.StatusOK {
+		t.Fatalf("accept: %d %s", r.Status, r.Body)
+	}
+	checkKeto(t, s, admin.OrgID.String(), "view", legacyID, true)
+}
