@@ -77,9 +77,6 @@ func (j *Jar) Header() string {
 	return strings.Join(parts, "; ")
 }
 
-// Has reports whether the jar holds a cookie.
-func (j *Jar) Has(name string) bool { _, ok := j.values[name]; return ok }
-
 func (j *Jar) absorb(res *http.Response) {
 	for _, raw := range res.Header.Values("Set-Cookie") {
 		j.SetCookies = append(j.SetCookies, raw)
@@ -468,8 +465,8 @@ func (k *Kratos) Get(ctx context.Context, id uuid.UUID) (Identity, error) {
 	return out, nil
 }
 
-// CreateWithMetadata creates an identity (with a password when u.Password is set) carrying admin
-// metadata.
+// CreateWithMetadata creates an identity (with a password when u.Password is set, its addresses
+// verified when u.Verified) carrying admin metadata.
 func (k *Kratos) CreateWithMetadata(ctx context.Context, u NewUser, metadata map[string]any) (uuid.UUID, error) {
 	traits := map[string]any{
 		"email": u.Email,
@@ -486,6 +483,13 @@ func (k *Kratos) CreateWithMetadata(ctx context.Context, u NewUser, metadata map
 		body.Credentials = &kratos.IdentityWithCredentials{Password: &kratos.IdentityWithCredentialsPassword{
 			Config: &kratos.IdentityWithCredentialsPasswordConfig{Password: &u.Password},
 		}}
+	}
+	if u.Verified {
+		body.VerifiableAddresses = []kratos.VerifiableIdentityAddress{{Value: u.Email, Via: "email", Verified: true, Status: "completed"}}
+		if u.Phone != "" {
+			body.VerifiableAddresses = append(body.VerifiableAddresses,
+				kratos.VerifiableIdentityAddress{Value: u.Phone, Via: "sms", Verified: true, Status: "completed"})
+		}
 	}
 	if metadata != nil {
 		body.MetadataAdmin = metadata

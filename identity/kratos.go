@@ -38,37 +38,9 @@ type NewUser struct {
 // ErrExists is returned when an identity with the same e-mail exists.
 var ErrExists = errors.New("identity: already exists")
 
-// CreateUser creates an identity with a password.
+// CreateUser creates an identity with a password and no admin metadata.
 func (k *Kratos) CreateUser(ctx context.Context, u NewUser) (uuid.UUID, error) {
-	traits := map[string]any{
-		"email": u.Email,
-		"name":  map[string]any{"first": u.FirstName, "last": u.LastName},
-	}
-	if u.Phone != "" {
-		traits["phone"] = u.Phone
-	}
-	if u.RoleArea != "" {
-		traits["role_area"] = u.RoleArea
-	}
-	body := kratos.NewCreateIdentityBody(SchemaID, traits)
-	body.Credentials = &kratos.IdentityWithCredentials{Password: &kratos.IdentityWithCredentialsPassword{
-		Config: &kratos.IdentityWithCredentialsPasswordConfig{Password: &u.Password},
-	}}
-	if u.Verified {
-		body.VerifiableAddresses = []kratos.VerifiableIdentityAddress{{Value: u.Email, Via: "email", Verified: true, Status: "completed"}}
-		if u.Phone != "" {
-			body.VerifiableAddresses = append(body.VerifiableAddresses,
-				kratos.VerifiableIdentityAddress{Value: u.Phone, Via: "sms", Verified: true, Status: "completed"})
-		}
-	}
-	id, res, err := k.admin.IdentityAPI.CreateIdentity(ctx).CreateIdentityBody(*body).Execute()
-	if res != nil && res.StatusCode == http.StatusConflict {
-		return uuid.Nil, ErrExists
-	}
-	if err != nil {
-		return uuid.Nil, fmt.Errorf("kratos create identity: %w", err)
-	}
-	return uuid.Parse(id.Id)
+	return k.CreateWithMetadata(ctx, u, nil)
 }
 
 // FindByEmail returns the identity whose password identifier is the e-mail, or ok=false.

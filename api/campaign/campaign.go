@@ -8,7 +8,6 @@ import (
 	"errors"
 
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
 
 	"github.com/aporta/aporta/tenants"
 )
@@ -60,28 +59,6 @@ func NewService(r Router) *Service { return &Service{tenants: r} }
 
 // ErrNotFound is returned for an unknown or unpublished campaign.
 var ErrNotFound = errors.New("campaign: not found")
-
-// PublicBySlug finds a published campaign through the directory's public route.
-func (s *Service) PublicBySlug(ctx context.Context, slug string) (Public, error) {
-	route, err := s.tenants.RouteBySlug(ctx, slug)
-	if errors.Is(err, tenants.ErrNotFound) {
-		return Public{}, ErrNotFound
-	}
-	if err != nil {
-		return Public{}, err
-	}
-	scope, err := s.tenants.ForOrganization(ctx, route.OrganizationID)
-	if err != nil {
-		return Public{}, err
-	}
-	var p Public
-	err = scope.QueryRow(ctx, queries.Get("PublicCampaign"), scope.OrgID, route.CampaignID).
-		Scan(&p.ID, &p.Slug, &p.Title, &p.Description, &p.Type, &p.Currency, &p.Organization, &p.Country)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return Public{}, ErrNotFound
-	}
-	return p, err
-}
 
 // Create stores a campaign in the organisation's shard and publishes its slug in the directory.
 // Both steps are idempotent on the campaign id, so a retry completes a half-done creation.

@@ -155,9 +155,6 @@ type Campaign struct {
 	amounts  []storedAmount
 }
 
-// MinOtherMinor is the campaign's minimum "other amount" in minor units, if it sets one.
-func (c *Campaign) MinOtherMinor() *int64 { return c.minOther }
-
 // AmountsMinor are the preset amounts in minor units.
 func (c *Campaign) AmountsMinor() []int64 {
 	out := make([]int64, len(c.amounts))

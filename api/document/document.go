@@ -19,7 +19,6 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"gocloud.dev/blob"
 	"gocloud.dev/gcerrors"
@@ -622,10 +621,4 @@ func (s *Service) Decide(ctx context.Context, scope tenants.Scope, docType strin
 func (s *Service) CloseReview(ctx context.Context, orgID uuid.UUID) error {
 	_, err := s.tenants.Directory().Exec(ctx, queries.Get("CloseReview"), orgID)
 	return err
-}
-
-// IsUniqueViolation reports a unique-constraint error.
-func IsUniqueViolation(err error) bool {
-	var pg *pgconn.PgError
-	return errors.As(err, &pg) && pg.Code == "23505"
 }
