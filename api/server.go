@@ -55,7 +55,7 @@ type groups struct {
 }
 
 // apiPrefixes answer JSON, never the web app, for unknown paths.
-var apiPrefixes = []string{"/api/", "/manage/api/", "/internal/", "/account/api/", "/dev/api/", "/.ory/", "/staff/api/"}
+var apiPrefixes = web.APIPrefixes()
 
 // NewRouter wires every route.
 func NewRouter(d Deps) (*gin.Engine, error) {

@@ -5,9 +5,11 @@ import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import { donateMessages } from './src/donate/messagesPlugin';
+import apiPrefixes from './api-prefixes.json';
 
 const backend = 'http://localhost:8080';
-const proxied = ['/api', '/manage/api', '/internal/api', '/account/api', '/healthz', '/readyz', '/.ory'];
+// The API's prefixes are one list with the server's (api-prefixes.json, embedded by web/web.go).
+const proxied = [...apiPrefixes.map((p) => p.replace(/\/$/, '')), '/healthz', '/readyz'];
 
 // emptyOutDir wipes dist/, but Go's `//go:embed dist` needs the directory (and a
 // tracked file in it) to exist in a clean clone, so the marker is put back after each build.

@@ -3,6 +3,7 @@ package web
 
 import (
 	"embed"
+	"encoding/json"
 	"io/fs"
 )
 
@@ -16,4 +17,18 @@ func Dist() fs.FS {
 		panic(err) // the embed pattern guarantees the directory
 	}
 	return sub
+}
+
+//go:embed api-prefixes.json
+var apiPrefixesJSON []byte
+
+// APIPrefixes are the path prefixes that belong to the API, not to the web app: the server answers
+// JSON there for unknown paths, and Vite's dev server proxies them (vite.config.ts reads the same
+// file, so the two lists cannot drift).
+func APIPrefixes() []string {
+	var p []string
+	if err := json.Unmarshal(apiPrefixesJSON, &p); err != nil {
+		panic(err) // a file embedded at build time
+	}
+	return p
 }
