@@ -132,3 +132,18 @@ func TestFindNamesEveryField(t *testing.T) {
 	body := `{"payment_method": {"cardholder_id_number": "4509953566233704", "cvv": "123"}, "donor": {"uid_number": "4509953566233704"}}`
 	require.Equal(t, []string{"payment_method.cardholder_id_number", "payment_method.cvv", "donor.uid_number"}, card.Find([]byte(body)))
 }
+
+// A bare CNPJ can spell a Diners number (36000000003820 is both): valid CNPJ check digits win, so a
+// Brazilian organisation can always type its tax id, while the same prefix with a card's Luhn digit
+// and no CNPJ digits is still refused.
+func TestBareCNPJIsNotTakenForACard(t *testing.T) {
+	if !card.ValidNumber("36000000003820") {
+		t.Fatal("the example must pass as a Diners number")
+	}
+	if paths := card.Find([]byte(`{"organization":{"uid":"36000000003820"}}`)); len(paths) != 0 {
+		t.Fatalf("a valid CNPJ was refused at %v", paths)
+	}
+	if paths := card.Find([]byte(`{"donor":{"uid_number":"36000000000008"}}`)); len(paths) != 1 || !card.ValidNumber("36000000000008") {
+		t.Fatalf("a Diners number without CNPJ check digits passed: %v", paths)
+	}
+}
