@@ -199,6 +199,21 @@ type tokenIn struct {
 	Token string `json:"token"`
 }
 
+// invitationInBody reads {token} and finds its pending invitation, or answers the error itself.
+func (h *Handler) invitationInBody(c *gin.Context) (pendingInvitation, bool) {
+	var in tokenIn
+	if err := request.JSON(c, &in); err != nil {
+		apierror.Abort(c, err)
+		return pendingInvitation{}, false
+	}
+	p, err := h.byToken(c.Request.Context(), in.Token)
+	if err != nil {
+		apierror.Abort(c, err)
+		return pendingInvitation{}, false
+	}
+	return p, true
+}
+
 // verifiedIdentity returns the identity of the address when its e-mail is verified.
 func (h *Handler) verifiedIdentity(ctx context.Context, email string) (id uuid.UUID, found, verified bool, err error) {
 	id, found, err = h.kratos.FindByEmail(ctx, email)
@@ -213,14 +228,8 @@ func (h *Handler) verifiedIdentity(ctx context.Context, email string) (id uuid.U
 // and access logs).
 func (h *Handler) showInvitation(c *gin.Context) {
 	ctx := c.Request.Context()
-	var in tokenIn
-	if err := request.JSON(c, &in); err != nil {
-		apierror.Abort(c, err)
-		return
-	}
-	p, err := h.byToken(ctx, in.Token)
-	if err != nil {
-		apierror.Abort(c, err)
+	p, ok := h.invitationInBody(c)
+	if !ok {
 		return
 	}
 	_, _, verified, err := h.verifiedIdentity(ctx, p.Email)
@@ -332,14 +341,8 @@ func (h *Handler) takeOver(ctx context.Context, id uuid.UUID, in acceptNewIn) er
 // (Authenticate refuses unverified ones) must be the invited address.
 func (h *Handler) acceptSignedIn(c *gin.Context) {
 	ctx := c.Request.Context()
-	var in tokenIn
-	if err := request.JSON(c, &in); err != nil {
-		apierror.Abort(c, err)
-		return
-	}
-	p, err := h.byToken(ctx, in.Token)
-	if err != nil {
-		apierror.Abort(c, err)
+	p, ok := h.invitationInBody(c)
+	if !ok {
 		return
 	}
 	u := authz.User(c)
