@@ -105,6 +105,7 @@ func TestReadyzDetailsOnlyForStaffOrLocalProbes(t *testing.T) {
 	require.Equal(t, http.StatusOK, res.StatusCode)
 	require.JSONEq(t, `{"status":"ok"}`, string(body))
 	require.Empty(t, checksOf(s.NewOrgAdmin(t, "AR").JSON(http.MethodGet, "/readyz", nil, remote...)))
+	require.Empty(t, checksOf(s.NewStaffPasswordOnly(t).JSON(http.MethodGet, "/readyz", nil, remote...)), "staff without the second factor")
 	require.Len(t, checksOf(s.NewStaff(t).JSON(http.MethodGet, "/readyz", nil, remote...)), 11)
 
 	res, body = get(t, s.Server.URL+"/readyz") // straight from this machine

@@ -193,14 +193,15 @@ func readinessChecks(d Deps) []health.Check {
 	return checks
 }
 
-// staffOrLocal lets staff and probes on the machine itself see /readyz's checks.
+// staffOrLocal lets staff (with their second factor, as the console requires) and probes on the
+// machine itself see /readyz's checks.
 func staffOrLocal(sessions *identity.Sessions, console *staff.Handler) func(*gin.Context) bool {
 	return func(c *gin.Context) bool {
 		if health.Local(c.Request) {
 			return true
 		}
 		u, err := sessions.FromCookie(c.Request.Context(), c.GetHeader("Cookie"))
-		if err != nil {
+		if err != nil || u.Session.AAL != identity.AAL2 {
 			return false
 		}
 		ok, err := console.IsStaff(c.Request.Context(), u.ID)
