@@ -17,9 +17,9 @@ import (
 	"time"
 
 	"github.com/aporta/aporta/api"
-	"github.com/aporta/aporta/api/config"
 	"github.com/aporta/aporta/api/seed"
 	"github.com/aporta/aporta/identity"
+	"github.com/aporta/aporta/internal/config"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/workflows"
 )

@@ -15,20 +15,16 @@ import (
 	"github.com/aporta/aporta/api/account"
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/authz"
-	"github.com/aporta/aporta/api/blob"
 	"github.com/aporta/aporta/api/campaign"
-	"github.com/aporta/aporta/api/config"
+	"github.com/aporta/aporta/api/courier"
 	"github.com/aporta/aporta/api/dashboard"
 	"github.com/aporta/aporta/api/document"
 	"github.com/aporta/aporta/api/donation"
 	"github.com/aporta/aporta/api/export"
-	"github.com/aporta/aporta/api/gateway"
-	"github.com/aporta/aporta/api/gateway/mercadopago"
 	"github.com/aporta/aporta/api/health"
 	"github.com/aporta/aporta/api/kratosproxy"
 	"github.com/aporta/aporta/api/middleware"
 	"github.com/aporta/aporta/api/organization"
-	"github.com/aporta/aporta/api/outbox"
 	"github.com/aporta/aporta/api/ratelimit"
 	"github.com/aporta/aporta/api/spa"
 	"github.com/aporta/aporta/api/staff"
@@ -36,6 +32,11 @@ import (
 	"github.com/aporta/aporta/api/tour"
 	"github.com/aporta/aporta/api/user"
 	"github.com/aporta/aporta/identity"
+	"github.com/aporta/aporta/internal/blob"
+	"github.com/aporta/aporta/internal/config"
+	"github.com/aporta/aporta/internal/gateway"
+	"github.com/aporta/aporta/internal/gateway/mercadopago"
+	"github.com/aporta/aporta/internal/outbox"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/web"
 	"github.com/aporta/aporta/workflows/onboarding"
@@ -111,7 +112,7 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 
 	// Domain routes: one block per domain.
 	// Kratos's courier posts the messages it wrote, not text from donors or operators: no card guard.
-	outbox.Routes(r.Group("/", middleware.BodyLimit(d.Config.MaxBodyBytes)), d.Config, d.Tenants)
+	courier.Routes(r.Group("/", middleware.BodyLimit(d.Config.MaxBodyBytes)), d.Config, d.Tenants)
 	account.Routes(g.public, g.manage, account.Deps{Config: d.Config, Tenants: d.Tenants, Temporal: d.Temporal, Authz: az})
 	user.Routes(g.public, g.manage, g.account, csrf.Require(), user.Deps{Config: d.Config, Tenants: d.Tenants, Authz: az, Keto: keto})
 

@@ -10,11 +10,11 @@ fuzztime=${FUZZTIME:-30s}
 targets=(
   "./api/donation FuzzCheck"          # public form: card guard, JSON decoding and validation
   "./api/request FuzzJSON"            # every JSON body: middleware limit and decoder
-  "./api/card FuzzContainsCardData"   # the card guard
-  "./api/card FuzzNumber"             # Luhn, brand, CVV, expiry
-  "./api/taxid FuzzValidate"          # tax ids and their check digits
-  "./api/money FuzzParse"             # API amounts
-  "./api/money FuzzFormat"            # amounts for people and for the gateway
+  "./internal/card FuzzContainsCardData"   # the card guard
+  "./internal/card FuzzNumber"             # Luhn, brand, CVV, expiry
+  "./internal/taxid FuzzValidate"          # tax ids and their check digits
+  "./internal/money FuzzParse"             # API amounts
+  "./internal/money FuzzFormat"            # amounts for people and for the gateway
   "./workflows/export FuzzCSVWriter"  # CSV cells and formula injection
 )
 printf 'Fuzzing: %d targets, %s each\n%-46s %12s %8s\n' "${#targets[@]}" "$fuzztime" target execs crashes

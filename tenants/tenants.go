@@ -15,7 +15,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/aporta/aporta/api/config"
+	"github.com/aporta/aporta/internal/config"
 )
 
 // ErrUnknownOrganization is returned for an organisation id the directory does not know.

@@ -12,10 +12,10 @@ import (
 	"go.temporal.io/sdk/worker"
 
 	"github.com/aporta/aporta/api/campaign"
-	"github.com/aporta/aporta/api/config"
 	"github.com/aporta/aporta/api/donation"
-	"github.com/aporta/aporta/api/gateway/mercadopago"
-	"github.com/aporta/aporta/api/outbox"
+	"github.com/aporta/aporta/internal/config"
+	"github.com/aporta/aporta/internal/gateway/mercadopago"
+	"github.com/aporta/aporta/internal/outbox"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/workflows/collection"
 	"github.com/aporta/aporta/workflows/export"

@@ -13,11 +13,11 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/aporta/aporta/api/authz"
-	"github.com/aporta/aporta/api/config"
 	"github.com/aporta/aporta/api/idempotency"
-	"github.com/aporta/aporta/api/outbox"
 	"github.com/aporta/aporta/api/ratelimit"
 	"github.com/aporta/aporta/identity"
+	"github.com/aporta/aporta/internal/config"
+	"github.com/aporta/aporta/internal/outbox"
 	"github.com/aporta/aporta/tenants"
 )
 

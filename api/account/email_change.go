@@ -19,10 +19,10 @@ import (
 
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/authz"
-	"github.com/aporta/aporta/api/i18n"
-	"github.com/aporta/aporta/api/outbox"
 	"github.com/aporta/aporta/api/ratelimit"
 	"github.com/aporta/aporta/identity"
+	"github.com/aporta/aporta/internal/i18n"
+	"github.com/aporta/aporta/internal/outbox"
 )
 
 // An e-mail change is kept pending, and the login e-mail stays the old one, until the code we send

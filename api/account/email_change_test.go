@@ -12,7 +12,7 @@ import (
 
 	"github.com/aporta/aporta/api/account"
 	"github.com/aporta/aporta/api/apitest"
-	"github.com/aporta/aporta/api/outbox"
+	"github.com/aporta/aporta/internal/outbox"
 )
 
 func newAddress(label string) string {

@@ -11,8 +11,8 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/aporta/aporta/api/i18n"
 	"github.com/aporta/aporta/api/ratelimit"
+	"github.com/aporta/aporta/internal/i18n"
 	"github.com/aporta/aporta/tenants/tenantstest"
 )
 

@@ -1,8 +1,8 @@
 package account
 
 import (
-	"github.com/aporta/aporta/api/i18n"
-	"github.com/aporta/aporta/api/taxid"
+	"github.com/aporta/aporta/internal/i18n"
+	"github.com/aporta/aporta/internal/taxid"
 )
 
 func init() {

@@ -14,10 +14,10 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/aporta/aporta/api/apierror"
-	"github.com/aporta/aporta/api/config"
 	"github.com/aporta/aporta/api/ratelimit"
 	"github.com/aporta/aporta/api/request"
 	"github.com/aporta/aporta/identity"
+	"github.com/aporta/aporta/internal/config"
 	"github.com/aporta/aporta/workflows/registration"
 )
 

@@ -14,9 +14,9 @@ import (
 	"github.com/nyaruka/phonenumbers"
 
 	"github.com/aporta/aporta/api/apierror"
-	"github.com/aporta/aporta/api/i18n"
 	"github.com/aporta/aporta/api/request"
-	"github.com/aporta/aporta/api/taxid"
+	"github.com/aporta/aporta/internal/i18n"
+	"github.com/aporta/aporta/internal/taxid"
 )
 
 // Cellphone is {country, number} as the forms send it.

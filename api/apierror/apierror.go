@@ -10,7 +10,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/aporta/aporta/api/i18n"
+	"github.com/aporta/aporta/internal/i18n"
 )
 
 // Error is an API error. Code is a message code registered in i18n; Params fill its text.

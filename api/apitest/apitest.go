@@ -30,9 +30,9 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/aporta/aporta/api"
-	"github.com/aporta/aporta/api/config"
 	"github.com/aporta/aporta/api/middleware"
 	"github.com/aporta/aporta/identity"
+	"github.com/aporta/aporta/internal/config"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/tenants/tenantstest"
 )

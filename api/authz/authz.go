@@ -15,8 +15,8 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/aporta/aporta/api/apierror"
-	"github.com/aporta/aporta/api/i18n"
 	"github.com/aporta/aporta/identity"
+	"github.com/aporta/aporta/internal/i18n"
 	"github.com/aporta/aporta/tenants"
 )
 

@@ -1,6 +1,6 @@
 package authz
 
-import "github.com/aporta/aporta/api/i18n"
+import "github.com/aporta/aporta/internal/i18n"
 
 func init() {
 	i18n.Register(i18n.Catalog{

@@ -15,8 +15,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/stretchr/testify/require"
 
-	"github.com/aporta/aporta/api/blob"
 	"github.com/aporta/aporta/api/campaign"
+	"github.com/aporta/aporta/internal/blob"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/tenants/tenantstest"
 )

@@ -11,9 +11,9 @@ import (
 
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/authz"
-	"github.com/aporta/aporta/api/blob"
 	"github.com/aporta/aporta/api/ratelimit"
 	"github.com/aporta/aporta/api/request"
+	"github.com/aporta/aporta/internal/blob"
 )
 
 // Handler exposes campaigns over HTTP.

@@ -7,8 +7,8 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/aporta/aporta/api/gateway"
-	"github.com/aporta/aporta/api/money"
+	"github.com/aporta/aporta/internal/gateway"
+	"github.com/aporta/aporta/internal/money"
 )
 
 // Types, channels and form-field types of the donor spec §3.

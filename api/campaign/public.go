@@ -11,9 +11,9 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/aporta/aporta/api/apierror"
-	"github.com/aporta/aporta/api/gateway"
-	"github.com/aporta/aporta/api/money"
 	"github.com/aporta/aporta/api/request"
+	"github.com/aporta/aporta/internal/gateway"
+	"github.com/aporta/aporta/internal/money"
 )
 
 // Default donation limits in major units (§9); a gateway may override them.

@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/aporta/aporta/api/apierror"
-	"github.com/aporta/aporta/api/gateway"
+	"github.com/aporta/aporta/internal/gateway"
 )
 
 func TestSlugify(t *testing.T) {

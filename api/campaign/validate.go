@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/aporta/aporta/api/apierror"
-	"github.com/aporta/aporta/api/money"
+	"github.com/aporta/aporta/internal/money"
 )
 
 // checked is an Input turned into what the store writes.

@@ -25,8 +25,8 @@ import (
 
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/authz"
-	"github.com/aporta/aporta/api/i18n"
-	"github.com/aporta/aporta/api/money"
+	"github.com/aporta/aporta/internal/i18n"
+	"github.com/aporta/aporta/internal/money"
 	"github.com/aporta/aporta/tenants"
 )
 

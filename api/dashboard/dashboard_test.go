@@ -11,7 +11,7 @@ import (
 
 	"github.com/aporta/aporta/api/apitest"
 	"github.com/aporta/aporta/api/dashboard"
-	"github.com/aporta/aporta/api/money"
+	"github.com/aporta/aporta/internal/money"
 	"github.com/aporta/aporta/tenants"
 )
 

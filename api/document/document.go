@@ -24,7 +24,7 @@ import (
 	"gocloud.dev/gcerrors"
 
 	"github.com/aporta/aporta/api/apierror"
-	"github.com/aporta/aporta/api/i18n"
+	"github.com/aporta/aporta/internal/i18n"
 	"github.com/aporta/aporta/tenants"
 )
 

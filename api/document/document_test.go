@@ -12,10 +12,10 @@ import (
 	"gocloud.dev/blob"
 
 	"github.com/aporta/aporta/api/apitest"
-	apiblob "github.com/aporta/aporta/api/blob"
 	"github.com/aporta/aporta/api/document"
-	"github.com/aporta/aporta/api/i18n"
 	"github.com/aporta/aporta/api/organization"
+	apiblob "github.com/aporta/aporta/internal/blob"
+	"github.com/aporta/aporta/internal/i18n"
 )
 
 type org = organization.Organization

@@ -11,8 +11,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/aporta/aporta/api/apitest"
-	apiblob "github.com/aporta/aporta/api/blob"
 	"github.com/aporta/aporta/api/document"
+	apiblob "github.com/aporta/aporta/internal/blob"
 )
 
 // gatedFile is an upload whose body stalls (a slow client or slow storage) until released.

@@ -16,7 +16,7 @@ import (
 
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/campaign"
-	"github.com/aporta/aporta/api/i18n"
+	"github.com/aporta/aporta/internal/i18n"
 	"github.com/aporta/aporta/tenants"
 )
 

@@ -16,8 +16,8 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/aporta/aporta/api/campaign"
-	"github.com/aporta/aporta/api/gateway"
-	"github.com/aporta/aporta/api/gateway/mercadopago"
+	"github.com/aporta/aporta/internal/gateway"
+	"github.com/aporta/aporta/internal/gateway/mercadopago"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/workflows/collection"
 	"github.com/aporta/aporta/workflows/subscription"

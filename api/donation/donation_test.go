@@ -24,7 +24,7 @@ import (
 	"github.com/aporta/aporta/api"
 	"github.com/aporta/aporta/api/apitest"
 	"github.com/aporta/aporta/api/campaign"
-	"github.com/aporta/aporta/api/config"
+	"github.com/aporta/aporta/internal/config"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/tenants/tenantstest"
 	"github.com/aporta/aporta/workflows"
@@ -484,7 +484,7 @@ func TestOrganizationNotAcceptingDonationsRefusesNewOnes(t *testing.T) {
 	require.Zero(t, f.count(t, `SELECT count(*) FROM donors WHERE organization_id = $1`))
 }
 
-// A Mastercard: the form names the brand "mastercard" (api/card), MercadoPago "master"; the adapter
+// A Mastercard: the form names the brand "mastercard" (internal/card), MercadoPago "master"; the adapter
 // translates, so the card is allowed and charged.
 func TestMastercardIsAllowed(t *testing.T) {
 	t.Parallel()

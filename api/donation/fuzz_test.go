@@ -14,8 +14,8 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/aporta/aporta/api/campaign"
-	"github.com/aporta/aporta/api/card"
 	"github.com/aporta/aporta/api/request"
+	"github.com/aporta/aporta/internal/card"
 )
 
 // fuzzForm is a published ARS campaign taking one-time and other amounts, with one extra field of

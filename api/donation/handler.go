@@ -9,10 +9,10 @@ import (
 
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/campaign"
-	"github.com/aporta/aporta/api/gateway"
-	"github.com/aporta/aporta/api/i18n"
 	"github.com/aporta/aporta/api/ratelimit"
 	"github.com/aporta/aporta/api/request"
+	"github.com/aporta/aporta/internal/gateway"
+	"github.com/aporta/aporta/internal/i18n"
 )
 
 // Handler exposes donation creation and convert-to-monthly.

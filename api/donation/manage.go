@@ -22,7 +22,7 @@ import (
 	"github.com/aporta/aporta/api/authz"
 	"github.com/aporta/aporta/api/campaign"
 	"github.com/aporta/aporta/api/idempotency"
-	"github.com/aporta/aporta/api/money"
+	"github.com/aporta/aporta/internal/money"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/workflows/collection"
 )

@@ -17,8 +17,8 @@ import (
 
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/campaign"
-	"github.com/aporta/aporta/api/gateway"
 	"github.com/aporta/aporta/api/request"
+	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/workflows/collection"
 )

@@ -1,6 +1,6 @@
 package donation
 
-import "github.com/aporta/aporta/api/i18n"
+import "github.com/aporta/aporta/internal/i18n"
 
 func init() {
 	c := i18n.Catalog{

@@ -15,10 +15,10 @@ import (
 
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/campaign"
-	"github.com/aporta/aporta/api/card"
-	"github.com/aporta/aporta/api/gateway"
-	"github.com/aporta/aporta/api/money"
-	"github.com/aporta/aporta/api/taxid"
+	"github.com/aporta/aporta/internal/card"
+	"github.com/aporta/aporta/internal/gateway"
+	"github.com/aporta/aporta/internal/money"
+	"github.com/aporta/aporta/internal/taxid"
 )
 
 // Decimal is an amount the form sends as a JSON number (1500, 1500.5) or string ("1500.50").

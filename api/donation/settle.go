@@ -12,8 +12,8 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/aporta/aporta/api/campaign"
-	"github.com/aporta/aporta/api/gateway"
-	"github.com/aporta/aporta/api/i18n"
+	"github.com/aporta/aporta/internal/gateway"
+	"github.com/aporta/aporta/internal/i18n"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/workflows/firstcharge"
 )

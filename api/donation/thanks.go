@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/aporta/aporta/api/campaign"
-	"github.com/aporta/aporta/api/i18n"
-	"github.com/aporta/aporta/api/outbox"
+	"github.com/aporta/aporta/internal/i18n"
+	"github.com/aporta/aporta/internal/outbox"
 )
 
 // ThanksMailer queues the donor's thank-you e-mail once per key (outbox.Mailer).

@@ -23,9 +23,9 @@ import (
 
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/authz"
-	"github.com/aporta/aporta/api/i18n"
 	"github.com/aporta/aporta/api/idempotency"
 	"github.com/aporta/aporta/api/request"
+	"github.com/aporta/aporta/internal/i18n"
 	flow "github.com/aporta/aporta/workflows/export"
 )
 

@@ -21,10 +21,10 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/aporta/aporta/api/apierror"
-	"github.com/aporta/aporta/api/i18n"
 	"github.com/aporta/aporta/api/ratelimit"
 	"github.com/aporta/aporta/api/request"
 	"github.com/aporta/aporta/identity"
+	"github.com/aporta/aporta/internal/i18n"
 )
 
 // Prefix is where the proxy is mounted.

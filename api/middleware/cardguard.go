@@ -8,8 +8,8 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/aporta/aporta/api/apierror"
-	"github.com/aporta/aporta/api/card"
-	"github.com/aporta/aporta/api/i18n"
+	"github.com/aporta/aporta/internal/card"
+	"github.com/aporta/aporta/internal/i18n"
 )
 
 // RefuseCardData refuses a request whose JSON body carries a card number or a security code in any

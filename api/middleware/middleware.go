@@ -13,8 +13,8 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/aporta/aporta/api/apierror"
-	"github.com/aporta/aporta/api/i18n"
 	"github.com/aporta/aporta/api/request"
+	"github.com/aporta/aporta/internal/i18n"
 )
 
 // RequestID takes a well-formed incoming X-Request-Id or makes one, and echoes it in the response.

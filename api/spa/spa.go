@@ -12,8 +12,8 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/aporta/aporta/api/i18n"
 	"github.com/aporta/aporta/api/middleware"
+	"github.com/aporta/aporta/internal/i18n"
 )
 
 // Handler serves the app from dist; token returns the request's CSRF token.

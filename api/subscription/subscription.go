@@ -21,7 +21,7 @@ import (
 
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/authz"
-	"github.com/aporta/aporta/api/i18n"
+	"github.com/aporta/aporta/internal/i18n"
 	"github.com/aporta/aporta/tenants"
 	flow "github.com/aporta/aporta/workflows/subscription"
 )

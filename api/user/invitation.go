@@ -21,9 +21,9 @@ import (
 	"github.com/aporta/aporta/api/account"
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/authz"
-	"github.com/aporta/aporta/api/outbox"
 	"github.com/aporta/aporta/api/request"
 	"github.com/aporta/aporta/identity"
+	"github.com/aporta/aporta/internal/outbox"
 )
 
 // An invitation is the offer of a role in an organisation to an e-mail address. It makes no

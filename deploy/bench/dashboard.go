@@ -13,9 +13,9 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/aporta/aporta/api/config"
 	"github.com/aporta/aporta/deploy/seedlarge/largeorg"
 	"github.com/aporta/aporta/identity"
+	"github.com/aporta/aporta/internal/config"
 	"github.com/aporta/aporta/tenants"
 )
 

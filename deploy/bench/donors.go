@@ -21,8 +21,8 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/aporta/aporta/api/campaign"
-	"github.com/aporta/aporta/api/config"
 	"github.com/aporta/aporta/deploy/benchkit"
+	"github.com/aporta/aporta/internal/config"
 	"github.com/aporta/aporta/tenants"
 )
 

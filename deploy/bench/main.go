@@ -18,7 +18,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/aporta/aporta/api/config"
+	"github.com/aporta/aporta/internal/config"
 	"github.com/aporta/aporta/tenants"
 )
 

@@ -36,11 +36,11 @@ import (
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 
-	"github.com/aporta/aporta/api/config"
-	"github.com/aporta/aporta/api/gateway"
-	"github.com/aporta/aporta/api/gateway/mercadopago"
-	"github.com/aporta/aporta/api/gateway/sandbox"
 	"github.com/aporta/aporta/deploy/benchkit"
+	"github.com/aporta/aporta/internal/config"
+	"github.com/aporta/aporta/internal/gateway"
+	"github.com/aporta/aporta/internal/gateway/mercadopago"
+	"github.com/aporta/aporta/internal/gateway/sandbox"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/workflows/collection"
 )

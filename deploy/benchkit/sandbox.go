@@ -14,7 +14,7 @@ import (
 
 // CardToken tokenises the sandbox's Visa test card for a holder, as the donation form's browser
 // does; the holder's first word decides the payment's outcome (APRO approves, OTHE rejects, CONT
-// stays in process: api/gateway/sandbox).
+// stays in process: internal/gateway/sandbox).
 func CardToken(ctx context.Context, hc *http.Client, base, holder string) (string, error) {
 	body, _ := json.Marshal(map[string]any{
 		"card_number": "4509953566233704", "security_code": "123", "expiration_month": 11,

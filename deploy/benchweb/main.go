@@ -30,7 +30,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/aporta/aporta/api/config"
+	"github.com/aporta/aporta/internal/config"
 	"github.com/aporta/aporta/tenants"
 )
 

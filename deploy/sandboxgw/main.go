@@ -3,7 +3,7 @@
 //	go run ./deploy/sandboxgw -addr 127.0.0.1:8090 -state .data/sandboxgw.json
 //
 // Point the MercadoPago adapter's base URL (and the card vault's) at it; any
-// bearer token is accepted. See package api/gateway/sandbox for test cards and
+// bearer token is accepted. See package internal/gateway/sandbox for test cards and
 // the /__sandbox admin endpoints.
 package main
 
@@ -18,7 +18,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/aporta/aporta/api/gateway/sandbox"
+	"github.com/aporta/aporta/internal/gateway/sandbox"
 )
 
 func main() {

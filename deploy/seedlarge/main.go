@@ -17,8 +17,8 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/aporta/aporta/api/config"
 	"github.com/aporta/aporta/deploy/seedlarge/largeorg"
+	"github.com/aporta/aporta/internal/config"
 	"github.com/aporta/aporta/tenants"
 )
 

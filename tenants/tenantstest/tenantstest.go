@@ -8,7 +8,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/aporta/aporta/api/config"
+	"github.com/aporta/aporta/internal/config"
 	"github.com/aporta/aporta/tenants"
 )
 

@@ -14,7 +14,7 @@ import (
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 
-	"github.com/aporta/aporta/api/gateway"
+	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/workflows/subscription"
 )

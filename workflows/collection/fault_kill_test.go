@@ -17,8 +17,8 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
 
-	"github.com/aporta/aporta/api/gateway/mercadopago"
-	"github.com/aporta/aporta/api/gateway/sandbox"
+	"github.com/aporta/aporta/internal/gateway/mercadopago"
+	"github.com/aporta/aporta/internal/gateway/sandbox"
 	"github.com/aporta/aporta/tenants/tenantstest"
 	"github.com/aporta/aporta/workflows/collection"
 )

@@ -77,17 +77,17 @@ func (pm PaymentMethod) validate() error {
 
 // Upgrade is a periodic increase: every PeriodMonths the amount grows by BasisPoints/100 percent.
 type Upgrade struct {
-	ID           string           `json:"id"`
-	BasisPoints  int64            `json:"basis_points"` // 1050 = 10.50%
-	PeriodMonths int              `json:"period_months"`
-	Auto         bool             `json:"auto"`
-	NextPeriod   Period           `json:"next_period"` // the first period charged with the increased amount
-	OldAmount    int64            `json:"old_amount"`
-	NewAmount    int64            `json:"new_amount"`
+	ID           string `json:"id"`
+	BasisPoints  int64  `json:"basis_points"` // 1050 = 10.50%
+	PeriodMonths int    `json:"period_months"`
+	Auto         bool   `json:"auto"`
+	NextPeriod   Period `json:"next_period"` // the first period charged with the increased amount
+	OldAmount    int64  `json:"old_amount"`
+	NewAmount    int64  `json:"new_amount"`
 	// MaxAmount is the largest amount the increases may reach (0: only int64 bounds it, for
 	// upgrades set before it existed).
 	MaxAmount int64            `json:"max_amount,omitempty"`
-	History      []UpgradeApplied `json:"history,omitempty"` // the last 12 applications
+	History   []UpgradeApplied `json:"history,omitempty"` // the last 12 applications
 }
 
 // UpgradeApplied is one application of an upgrade.

@@ -10,7 +10,7 @@ import (
 
 	_ "time/tzdata" // organisation timezones resolve even on hosts without zone files
 
-	"github.com/aporta/aporta/api/gateway/mercadopago"
+	"github.com/aporta/aporta/internal/gateway/mercadopago"
 	"github.com/aporta/aporta/tenants"
 )
 

@@ -14,8 +14,8 @@ import (
 	"go.temporal.io/sdk/temporal"
 	"gocloud.dev/blob"
 
-	"github.com/aporta/aporta/api/i18n"
-	"github.com/aporta/aporta/api/outbox"
+	"github.com/aporta/aporta/internal/i18n"
+	"github.com/aporta/aporta/internal/outbox"
 	"github.com/aporta/aporta/tenants"
 )
 

@@ -12,9 +12,9 @@ import (
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/worker"
 
-	"github.com/aporta/aporta/api/blob"
-	"github.com/aporta/aporta/api/config"
-	"github.com/aporta/aporta/api/outbox"
+	"github.com/aporta/aporta/internal/blob"
+	"github.com/aporta/aporta/internal/config"
+	"github.com/aporta/aporta/internal/outbox"
 	"github.com/aporta/aporta/tenants"
 )
 

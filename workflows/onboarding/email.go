@@ -9,9 +9,9 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
-	"github.com/aporta/aporta/api/config"
-	"github.com/aporta/aporta/api/i18n"
-	"github.com/aporta/aporta/api/outbox"
+	"github.com/aporta/aporta/internal/config"
+	"github.com/aporta/aporta/internal/i18n"
+	"github.com/aporta/aporta/internal/outbox"
 	"github.com/aporta/aporta/tenants"
 )
 
@@ -100,7 +100,7 @@ func (m OutboxMailer) Queue(ctx context.Context, e Email) error {
 	return m.Mail.ToAdministrators(ctx, scope.OrgID, e.Key, msg)
 }
 
-// compose renders the kind's e-mail (api/outbox/templates/<kind>.tmpl).
+// compose renders the kind's e-mail (internal/outbox/templates/<kind>.tmpl).
 func compose(lang i18n.Lang, e Email, org, publicURL string) (outbox.Message, error) {
 	document := ""
 	if t := e.Params["document_type"]; t != "" {

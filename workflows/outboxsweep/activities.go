@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/aporta/aporta/api/outbox"
+	"github.com/aporta/aporta/internal/outbox"
 )
 
 // Activities hold the outbox the sweep works on.

@@ -13,7 +13,7 @@ import (
 	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/testsuite"
 
-	"github.com/aporta/aporta/api/outbox"
+	"github.com/aporta/aporta/internal/outbox"
 	"github.com/aporta/aporta/tenants/tenantstest"
 	"github.com/aporta/aporta/workflows/outboxsweep"
 )

@@ -21,8 +21,8 @@ import (
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 
-	"github.com/aporta/aporta/api/config"
 	"github.com/aporta/aporta/identity"
+	"github.com/aporta/aporta/internal/config"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/workflows/onboarding"
 	"github.com/aporta/aporta/workflows/subscription"

@@ -10,7 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"go.temporal.io/sdk/temporal"
 
-	"github.com/aporta/aporta/api/outbox"
+	"github.com/aporta/aporta/internal/outbox"
 	"github.com/aporta/aporta/tenants"
 )
 

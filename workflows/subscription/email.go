@@ -4,8 +4,8 @@ import (
 	"math"
 	"time"
 
-	"github.com/aporta/aporta/api/i18n"
-	"github.com/aporta/aporta/api/outbox"
+	"github.com/aporta/aporta/internal/i18n"
+	"github.com/aporta/aporta/internal/outbox"
 )
 
 // compose renders e for the recipient in the organisation's language (Spanish when unknown).

@@ -9,8 +9,8 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
 
-	"github.com/aporta/aporta/api/config"
-	"github.com/aporta/aporta/api/outbox"
+	"github.com/aporta/aporta/internal/config"
+	"github.com/aporta/aporta/internal/outbox"
 	"github.com/aporta/aporta/tenants"
 )
 

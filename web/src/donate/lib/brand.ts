@@ -1,5 +1,5 @@
 // Card brand detection, lengths, Luhn and security-code rules of the donation form (§5).
-// Mirrors api/card/brand.go: keep both tables in step.
+// Mirrors internal/card/brand.go: keep both tables in step.
 
 export type Brand =
   | 'unknown' | 'visa' | 'mastercard' | 'amex' | 'diners' | 'maestro' | 'unionpay' | 'discover' | 'elo'

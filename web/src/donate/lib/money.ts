@@ -1,4 +1,4 @@
-// Money formatting per §9, mirroring api/money: integer minor units + currency.
+// Money formatting per §9, mirroring internal/money: integer minor units + currency.
 
 interface Style { symbol: string; decimals: number; decimal: string; thousands: string }
 

@@ -12,7 +12,7 @@ export const PHONE_CODES: Record<Country, string> = {
   UY: '+598',
 };
 
-/** uid_options per country, in the order the form offers them (matches api/taxid). */
+/** uid_options per country, in the order the form offers them (matches internal/taxid). */
 export const UID_OPTIONS: Record<Country, string[]> = {
   AR: ['CUIT', 'CUIL'],
   BR: ['CNPJ', 'CPF'],

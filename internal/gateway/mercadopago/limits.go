@@ -1,0 +1,68 @@
+package mercadopago
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/aporta/aporta/internal/gateway"
+)
+
+// limitsTTL is how long the payment methods' limits are reused: donation forms ask for them on
+// every load and submission, and MercadoPago changes them rarely.
+const limitsTTL = time.Minute
+
+// limitsCache keeps the last answer of GET /v1/payment_methods.
+type limitsCache struct {
+	mu      sync.Mutex
+	limits  gateway.AmountLimits
+	expires time.Time
+}
+
+// AmountLimits reads min_allowed_amount and max_allowed_amount of the account's card payment
+// methods (GET /v1/payment_methods) and returns the widest range any card accepts. Answers are
+// cached for a minute; errors are not, so the caller's defaults apply only while it fails.
+func (c *Client) AmountLimits(ctx context.Context) (gateway.AmountLimits, error) {
+	c.limits.mu.Lock()
+	defer c.limits.mu.Unlock()
+	if time.Now().Before(c.limits.expires) {
+		return c.limits.limits, nil
+	}
+	var methods []struct {
+		PaymentTypeID string      `json:"payment_type_id"`
+		Status        string      `json:"status"`
+		Min           json.Number `json:"min_allowed_amount"`
+		Max           json.Number `json:"max_allowed_amount"`
+	}
+	if err := c.rest.Do(ctx, http.MethodGet, "/v1/payment_methods", nil, nil, &methods); err != nil {
+		return gateway.AmountLimits{}, err
+	}
+	var out gateway.AmountLimits
+	found := false
+	for _, m := range methods {
+		if m.Status != "active" || m.Min == "" || m.Max == "" ||
+			(m.PaymentTypeID != "credit_card" && m.PaymentTypeID != "debit_card" && m.PaymentTypeID != "prepaid_card") {
+			continue
+		}
+		lo, err1 := gateway.ParseMoney(m.Min.String(), c.currency)
+		hi, err2 := gateway.ParseMoney(m.Max.String(), c.currency)
+		if err1 != nil || err2 != nil || hi.Amount < lo.Amount {
+			continue
+		}
+		if !found || lo.Amount < out.Min.Amount {
+			out.Min = lo
+		}
+		if !found || hi.Amount > out.Max.Amount {
+			out.Max = hi
+		}
+		found = true
+	}
+	if !found {
+		return gateway.AmountLimits{}, errors.New("mercadopago: no card payment method states its amount limits")
+	}
+	c.limits.limits, c.limits.expires = out, time.Now().Add(limitsTTL)
+	return out, nil
+}

@@ -1,0 +1,237 @@
+package sandbox
+
+import (
+	"cmp"
+	"encoding/json"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/aporta/aporta/internal/gateway"
+)
+
+type payer struct {
+	Type  string `json:"type,omitempty"`
+	ID    string `json:"id,omitempty"`
+	Email string `json:"email,omitempty"`
+}
+
+type paymentCard struct {
+	FirstSixDigits  string     `json:"first_six_digits"`
+	LastFourDigits  string     `json:"last_four_digits"`
+	ExpirationMonth int        `json:"expiration_month"`
+	ExpirationYear  int        `json:"expiration_year"`
+	Cardholder      cardholder `json:"cardholder"`
+}
+
+type refund struct {
+	ID          int64       `json:"id"`
+	PaymentID   int64       `json:"payment_id"`
+	Amount      json.Number `json:"amount"`
+	Status      string      `json:"status"`
+	DateCreated time.Time   `json:"date_created"`
+}
+
+type payment struct {
+	ID                        int64          `json:"id"`
+	DateCreated               time.Time      `json:"date_created"`
+	DateApproved              *time.Time     `json:"date_approved"`
+	DateLastUpdated           time.Time      `json:"date_last_updated"`
+	Status                    string         `json:"status"`
+	StatusDetail              string         `json:"status_detail"`
+	TransactionAmount         json.Number    `json:"transaction_amount"`
+	TransactionAmountRefunded json.Number    `json:"transaction_amount_refunded"`
+	CurrencyID                string         `json:"currency_id"`
+	Description               string         `json:"description"`
+	Installments              int            `json:"installments"`
+	PaymentMethodID           string         `json:"payment_method_id"`
+	PaymentTypeID             string         `json:"payment_type_id"`
+	ExternalReference         string         `json:"external_reference"`
+	Metadata                  map[string]any `json:"metadata"`
+	Payer                     payer          `json:"payer"`
+	Card                      paymentCard    `json:"card"`
+	Refunds                   []refund       `json:"refunds"`
+}
+
+// outcomes are MercadoPago's test cardholder names (the first word of the
+// name). CONT is "in_process" as on the real API. DISA, RISK and BLAC are the
+// sandbox's own, to exercise the rejections that pause a monthly donation.
+// Any other name is approved, so everyday names work in the dev stack.
+var outcomes = map[string][2]string{
+	"APRO": {"approved", "accredited"},
+	"OTHE": {"rejected", "cc_rejected_other_reason"},
+	"CONT": {"in_process", "pending_contingency"},
+	"CALL": {"rejected", "cc_rejected_call_for_authorize"},
+	"FUND": {"rejected", "cc_rejected_insufficient_amount"},
+	"SECU": {"rejected", "cc_rejected_bad_filled_security_code"},
+	"EXPI": {"rejected", "cc_rejected_bad_filled_date"},
+	"FORM": {"rejected", "cc_rejected_bad_filled_other"},
+	"DISA": {"rejected", "cc_rejected_card_disabled"},
+	"RISK": {"rejected", "cc_rejected_high_risk"},
+	"BLAC": {"rejected", "cc_rejected_blacklist"},
+}
+
+func outcome(holder string) (status, detail string) {
+	first, _, _ := strings.Cut(strings.ToUpper(strings.TrimSpace(holder)), " ")
+	if o, ok := outcomes[first]; ok {
+		return o[0], o[1]
+	}
+	return "approved", "accredited"
+}
+
+func (s *Server) createPayment(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		TransactionAmount json.Number    `json:"transaction_amount"`
+		Token             string         `json:"token"`
+		Description       string         `json:"description"`
+		Installments      int            `json:"installments"`
+		PaymentMethodID   string         `json:"payment_method_id"`
+		Payer             payer          `json:"payer"`
+		ExternalReference string         `json:"external_reference"`
+		Metadata          map[string]any `json:"metadata"`
+	}
+	if !decode(w, r, &in) {
+		return
+	}
+	amount, err := gateway.ParseMoney(in.TransactionAmount.String(), s.currency)
+	if err != nil || amount.Amount <= 0 {
+		writeError(w, http.StatusBadRequest, "invalid parameters", cause{Code: 4037, Description: "Invalid transaction_amount"})
+		return
+	}
+	s.moveMoney(w, r, func() (int, any, bool) {
+		t, ok := s.token(w, in.Token)
+		if !ok {
+			return 0, nil, false
+		}
+		if in.Payer.Type == "customer" && s.st.Customers[in.Payer.ID] == nil {
+			writeError(w, http.StatusBadRequest, "invalid parameters", cause{Code: 2002, Description: "Customer not found"})
+			return 0, nil, false
+		}
+		if in.PaymentMethodID != "" && in.PaymentMethodID != t.PaymentMethodID {
+			writeError(w, http.StatusBadRequest, "invalid parameters", cause{Code: 3034, Description: "Invalid payment_method_id for the card's bin"})
+			return 0, nil, false
+		}
+		status, detail := outcome(t.Cardholder.Name)
+		p := &payment{
+			ID:                        s.newID(),
+			DateCreated:               now(),
+			Status:                    status,
+			StatusDetail:              detail,
+			TransactionAmount:         json.Number(amount.Decimal()),
+			TransactionAmountRefunded: json.Number(gateway.Money{Currency: s.currency}.Decimal()),
+			CurrencyID:                s.currency,
+			Description:               in.Description,
+			Installments:              max(in.Installments, 1),
+			PaymentMethodID:           t.PaymentMethodID,
+			PaymentTypeID:             "credit_card",
+			ExternalReference:         in.ExternalReference,
+			Metadata:                  in.Metadata,
+			Payer:                     in.Payer,
+			Card: paymentCard{
+				FirstSixDigits:  t.FirstSixDigits,
+				LastFourDigits:  t.LastFourDigits,
+				ExpirationMonth: t.ExpirationMonth,
+				ExpirationYear:  t.ExpirationYear,
+				Cardholder:      t.Cardholder,
+			},
+			Refunds: []refund{},
+		}
+		p.DateLastUpdated = p.DateCreated
+		if status == "approved" {
+			p.DateApproved = &p.DateCreated
+		}
+		s.st.Payments[p.ID] = p
+		return http.StatusCreated, p, true
+	})
+}
+
+func (s *Server) createRefund(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		Amount json.Number `json:"amount"`
+	}
+	if r.ContentLength != 0 && !decode(w, r, &in) {
+		return
+	}
+	s.moveMoney(w, r, func() (int, any, bool) {
+		p, ok := s.paymentByPath(w, r)
+		if !ok {
+			return 0, nil, false
+		}
+		total, _ := gateway.ParseMoney(p.TransactionAmount.String(), p.CurrencyID)
+		done, _ := gateway.ParseMoney(p.TransactionAmountRefunded.String(), p.CurrencyID)
+		left := total.Amount - done.Amount
+		amount := gateway.Money{Amount: left, Currency: p.CurrencyID}
+		if in.Amount != "" {
+			var err error
+			if amount, err = gateway.ParseMoney(in.Amount.String(), p.CurrencyID); err != nil || amount.Amount <= 0 {
+				writeError(w, http.StatusBadRequest, "invalid parameters", cause{Code: 4037, Description: "Invalid amount"})
+				return 0, nil, false
+			}
+		}
+		if p.Status != "approved" || amount.Amount > left {
+			writeError(w, http.StatusBadRequest, "invalid parameters", cause{Code: 2063, Description: "The action requested is not valid for the current payment state"})
+			return 0, nil, false
+		}
+		rf := refund{ID: s.newID(), PaymentID: p.ID, Amount: json.Number(amount.Decimal()), Status: "approved", DateCreated: now()}
+		p.Refunds = append(p.Refunds, rf)
+		p.TransactionAmountRefunded = json.Number(gateway.Money{Amount: done.Amount + amount.Amount, Currency: p.CurrencyID}.Decimal())
+		p.DateLastUpdated = rf.DateCreated
+		p.StatusDetail = "partially_refunded"
+		if amount.Amount == left {
+			p.Status, p.StatusDetail = "refunded", "refunded"
+		}
+		return http.StatusCreated, rf, true
+	})
+}
+
+// paymentByPath finds the {id} payment or answers 404 itself. Callers hold mu.
+func (s *Server) paymentByPath(w http.ResponseWriter, r *http.Request) (*payment, bool) {
+	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	p, ok := s.st.Payments[id]
+	if !ok {
+		writeError(w, http.StatusNotFound, "Payment not found")
+	}
+	return p, ok
+}
+
+func (s *Server) getPayment(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if p, ok := s.paymentByPath(w, r); ok {
+		writeJSON(w, http.StatusOK, p)
+	}
+}
+
+// paymentsFor lists the payments with an external reference (all when empty),
+// oldest first unless desc. Callers hold mu.
+func (s *Server) paymentsFor(ref string, desc bool) []*payment {
+	out := []*payment{}
+	for _, p := range s.st.Payments {
+		if ref == "" || p.ExternalReference == ref {
+			out = append(out, p)
+		}
+	}
+	slices.SortFunc(out, func(a, b *payment) int {
+		if desc {
+			a, b = b, a
+		}
+		return cmp.Compare(a.ID, b.ID)
+	})
+	return out
+}
+
+func (s *Server) searchPayments(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	writeJSON(w, http.StatusOK, page(s.paymentsFor(q.Get("external_reference"), q.Get("criteria") == "desc")))
+}
+
+// adminPayments is for test assertions: a plain list, oldest first.
+func (s *Server) adminPayments(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	writeJSON(w, http.StatusOK, s.paymentsFor(r.URL.Query().Get("external_reference"), false))
+}
