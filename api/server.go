@@ -39,6 +39,8 @@ import (
 	"github.com/aporta/aporta/internal/outbox"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/web"
+	"github.com/aporta/aporta/workflows/collection"
+	"github.com/aporta/aporta/workflows/firstcharge"
 	"github.com/aporta/aporta/workflows/onboarding"
 )
 
@@ -135,8 +137,8 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 	}).
 		Mount(g.public, g.manage, uploads("/manage/api", middleware.BodyLimit(campaign.MaxCoverBytes+1<<20)), az.Require)
 	donation.NewHandler(donation.NewService(donation.Deps{
-		Forms: campaigns, Tenants: d.Tenants, Gateways: gateways, Recurring: donation.CollectionStarter{Temporal: d.Temporal},
-		Guard: donation.FirstChargeStarter{Temporal: d.Temporal}, Secret: d.Config.Secret, Mail: outbox.NewMailer(d.Config, d.Tenants.Directory()), PublicURL: d.Config.PublicURL, Log: d.Log,
+		Forms: campaigns, Tenants: d.Tenants, Gateways: gateways, Recurring: collection.Starter{Temporal: d.Temporal},
+		Guard: firstcharge.Guard{Temporal: d.Temporal}, Secret: d.Config.Secret, Mail: outbox.NewMailer(d.Config, d.Tenants.Directory()), PublicURL: d.Config.PublicURL, Log: d.Log,
 	})).Mount(g.public)
 	donation.NewManageHandler(donation.ManageDeps{Tenants: d.Tenants, Temporal: d.Temporal, Gateways: gateways, Forms: campaigns, Secret: d.Config.Secret,
 		Tokenizer: donation.Tokenizer{Name: "mercadopago", TokenizerURL: d.Config.GatewayPublicURL, PublicKey: d.Config.GatewayPublicKey}}).

@@ -6,16 +6,15 @@ import (
 	"fmt"
 	"log/slog"
 
-	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/client"
 	tlog "go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/worker"
 
-	"github.com/aporta/aporta/api/campaign"
-	"github.com/aporta/aporta/api/donation"
+	"github.com/aporta/aporta/internal/charge"
 	"github.com/aporta/aporta/internal/config"
 	"github.com/aporta/aporta/internal/gateway/mercadopago"
 	"github.com/aporta/aporta/internal/outbox"
+	"github.com/aporta/aporta/internal/thanks"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/workflows/collection"
 	"github.com/aporta/aporta/workflows/export"
@@ -42,24 +41,21 @@ func Run(ctx context.Context, cfg *config.Config, c client.Client, t *tenants.Te
 	if err != nil {
 		return fmt.Errorf("exports: %w", err)
 	}
-	accounts := mercadopago.NewAccounts(mercadopago.Config{BaseURL: cfg.GatewayURL, AccessToken: cfg.GatewayToken})
-	// The donation form's own service settles first charges, so the worker records them as it does.
-	donations := donation.NewService(donation.Deps{Forms: campaign.NewService(t), Tenants: t,
-		Gateways: donation.MercadoPagoGateways{Accounts: accounts}, Recurring: donation.CollectionStarter{Temporal: c},
-		Secret: cfg.Secret, Mail: outbox.NewMailer(cfg, t.Directory()), PublicURL: cfg.PublicURL})
+	gateways := charge.MercadoPago(mercadopago.NewAccounts(mercadopago.Config{BaseURL: cfg.GatewayURL, AccessToken: cfg.GatewayToken}))
+	// First charges are settled as the donation form settles them (firstcharge.Settler).
+	firstCharges := &firstcharge.Activities{Tenants: t, Gateways: gateways,
+		Settler: firstcharge.Settler{Recurring: collection.Starter{Temporal: c}},
+		Thanks:  thanks.Mailer{Outbox: outbox.NewMailer(cfg, t.Directory()), Receipts: thanks.Receipts{Secret: cfg.Secret}, PublicURL: cfg.PublicURL}}
 	queues := map[string]func(worker.Registry){
 		onboarding.TaskQueue:   func(r worker.Registry) { onboarding.Register(r, t, onboarding.NewMailer(cfg, t), cfg.StaffInbox) },
 		registration.TaskQueue: func(r worker.Registry) { registration.Register(r, t, c) },
-		collection.TaskQueue:   func(r worker.Registry) { collection.Register(r, t, collection.MercadoPagoChargers(accounts)) },
+		collection.TaskQueue:   func(r worker.Registry) { collection.Register(r, t, gateways) },
 		subscription.TaskQueue: func(r worker.Registry) { subscription.Register(r, subscription.NewActivities(cfg, t)) },
 		export.TaskQueue:       func(r worker.Registry) { export.Register(r, exports) },
 		outboxsweep.TaskQueue: func(r worker.Registry) {
 			outboxsweep.Register(r, &outboxsweep.Activities{Outbox: outbox.New(t.Directory(), cfg)})
 		},
-		firstcharge.TaskQueue: func(r worker.Registry) {
-			r.RegisterWorkflow(firstcharge.Workflow)
-			r.RegisterActivityWithOptions(donations.SettleFirstCharge, activity.RegisterOptions{Name: firstcharge.ActivityName})
-		},
+		firstcharge.TaskQueue: func(r worker.Registry) { firstcharge.Register(r, firstCharges) },
 	}
 	go export.KeepCleanupSchedule(ctx, c, export.TaskQueue)
 	go outboxsweep.KeepSchedule(ctx, c, outboxsweep.TaskQueue, outboxsweep.Input{Retention: cfg.OutboxRetention})

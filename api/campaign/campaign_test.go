@@ -202,8 +202,3 @@ func TestPlanAndAccountGates(t *testing.T) {
 	require.Equal(t, http.StatusConflict, st)
 	require.Equal(t, "Tu cuenta aún no está activada: completa la verificación de la organización para publicar campañas.", message(out))
 }
-
-func TestFillThanks(t *testing.T) {
-	require.Equal(t, "Gracias Ana por $ 10,00 a X", campaign.FillThanks("Gracias {nombre} por {monto} a {campaña}", "Ana", "$ 10,00", "X"))
-	require.Equal(t, "Thanks Ana", campaign.FillThanks("Thanks {name}", "Ana", "", ""))
-}

@@ -2,7 +2,6 @@ package campaign
 
 import (
 	"regexp"
-	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -195,13 +194,4 @@ func (c *Campaign) fill() {
 	if c.coverKey != "" {
 		c.CoverURL = "/api/public/campaigns/" + c.Slug + "/cover"
 	}
-}
-
-// FillThanks replaces the short codes of a thank-you message in every language.
-func FillThanks(tmpl, firstName, amount, campaignTitle string) string {
-	return strings.NewReplacer(
-		"{nombre}", firstName, "{name}", firstName, "{nome}", firstName,
-		"{monto}", amount, "{amount}", amount, "{valor}", amount,
-		"{campaña}", campaignTitle, "{campaign}", campaignTitle, "{campanha}", campaignTitle,
-	).Replace(tmpl)
 }

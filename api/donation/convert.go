@@ -16,6 +16,7 @@ import (
 
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/campaign"
+	"github.com/aporta/aporta/internal/collectday"
 	"github.com/aporta/aporta/internal/i18n"
 	"github.com/aporta/aporta/tenants"
 )
@@ -175,8 +176,8 @@ func (h *Handler) PostConvert(c *gin.Context) {
 	}
 	now := h.svc.now()
 	today := now.In(loc)
-	day := CollectDay(today)
-	err = scope.QueryRow(ctx, queries.Get("ConvertToMonthly"), scope.OrgID, id, collectDayParam(day), nextCharge(today, day),
+	day := collectday.Of(today)
+	err = scope.QueryRow(ctx, queries.Get("ConvertToMonthly"), scope.OrgID, id, day.Column(), day.After(today),
 		t.secret, now).Scan(new(uuid.UUID))
 	if errors.Is(err, pgx.ErrNoRows) { // used by a concurrent request
 		apierror.Abort(c, apierror.New(http.StatusNotFound, "donation.convert_link_invalid"))
@@ -186,11 +187,7 @@ func (h *Handler) PostConvert(c *gin.Context) {
 		apierror.Abort(c, err)
 		return
 	}
-	if h.svc.recurring != nil {
-		if err := h.svc.recurring.StartRecurring(ctx, scope.OrgID, id); err != nil {
-			h.svc.log.ErrorContext(ctx, "donation: start recurring collection", "donation_id", id, "error", err)
-		}
-	}
+	h.svc.first.StartCollection(ctx, scope.OrgID, id)
 	if v, err = h.svc.convertView(ctx, scope, id); err != nil {
 		apierror.Abort(c, err)
 		return

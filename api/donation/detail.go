@@ -8,8 +8,8 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/aporta/aporta/internal/collectday"
 	"github.com/aporta/aporta/tenants"
-	"github.com/aporta/aporta/workflows/collection"
 )
 
 // row is a donation with its campaign, donor and active payment method, as the shard stores it.
@@ -334,7 +334,7 @@ func collectDue(r *row, now time.Time) bool {
 	if err != nil {
 		loc = time.UTC
 	}
-	return !collection.PeriodOf(now.In(loc)).Before(collection.PeriodOf(*r.NextChargeDate))
+	return !collectday.PeriodOf(now.In(loc)).Before(collectday.PeriodOf(*r.NextChargeDate))
 }
 
 func frequency(rec int) string {

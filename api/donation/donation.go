@@ -1,7 +1,7 @@
 // Package donation creates donations from the public form (POST /d/{slug}): it re-validates the
 // form, links the donor, saves the card at the gateway (token only), writes the donation and its
-// first transaction, and charges it once, however often the form is submitted. Monthly collection
-// afterwards belongs to workflows/collection.
+// first transaction, and charges it once (workflows/firstcharge), however often the form is
+// submitted. Monthly collection afterwards belongs to workflows/collection.
 package donation
 
 import (
@@ -16,11 +16,13 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/aporta/aporta/api/campaign"
+	"github.com/aporta/aporta/internal/charge"
+	"github.com/aporta/aporta/internal/collectday"
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/gateway/mercadopago"
+	"github.com/aporta/aporta/internal/thanks"
 	"github.com/aporta/aporta/tenants"
-	"github.com/aporta/aporta/workflows/collection"
-	"github.com/aporta/aporta/workflows/subscription"
+	"github.com/aporta/aporta/workflows/firstcharge"
 )
 
 //go:embed sql/*.sql
@@ -50,12 +52,6 @@ func (g MercadoPagoGateways) For(_ context.Context, _ uuid.UUID, currency string
 	return c, "mercadopago", err
 }
 
-// RecurringStarter starts the monthly collection of a donation. It must be idempotent on the
-// donation id (a retried form submission calls it again).
-type RecurringStarter interface {
-	StartRecurring(ctx context.Context, orgID, donationID uuid.UUID) error
-}
-
 // Forms finds the published campaign behind a slug (campaign.Service).
 type Forms interface {
 	FormBySlug(ctx context.Context, slug string) (campaign.Form, error)
@@ -69,14 +65,14 @@ type Service struct {
 	tenants interface {
 		ForOrganization(ctx context.Context, orgID uuid.UUID) (tenants.Scope, error)
 	}
-	gateways  Gateways
-	recurring RecurringStarter // nil: no monthly collection is started (see RecurringStarter)
-	guard     FirstChargeGuard // nil: nothing settles a first charge the request left pending
-	secret    []byte
-	mail      ThanksMailer // nil: no thank-you e-mails
-	publicURL string       // where the thank-you page links point
-	now       func() time.Time
-	log       *slog.Logger
+	gateways Gateways
+	first    firstcharge.Settler
+	guard    FirstChargeGuard // nil: nothing settles a first charge the request left pending
+	secret   []byte
+	receipts thanks.Receipts
+	thanks   thanks.Mailer
+	now      func() time.Time
+	log      *slog.Logger
 }
 
 // Deps are the service's collaborators.
@@ -86,13 +82,20 @@ type Deps struct {
 		ForOrganization(ctx context.Context, orgID uuid.UUID) (tenants.Scope, error)
 	}
 	Gateways  Gateways
-	Recurring RecurringStarter
+	Recurring firstcharge.RecurringStarter // nil: no monthly collection is started
 	Guard     FirstChargeGuard
-	Secret    []byte // signs convert-to-monthly links and thank-you receipts
-	Mail      ThanksMailer
-	PublicURL string
+	Secret    []byte        // signs convert-to-monthly links and thank-you receipts
+	Mail      thanks.Outbox // nil: no thank-you e-mails
+	PublicURL string        // where the thank-you page links point
 	Now       func() time.Time
 	Log       *slog.Logger
+}
+
+// FirstChargeGuard makes sure a donation's first charge gets settled even if the donor's request
+// does not finish (firstcharge.Guard). It is started before the charge, in the step that stores
+// the donation, so a process that dies after charging loses nothing.
+type FirstChargeGuard interface {
+	GuardFirstCharge(ctx context.Context, orgID, donationID uuid.UUID) error
 }
 
 // NewService builds the service.
@@ -103,8 +106,11 @@ func NewService(d Deps) *Service {
 	if d.Log == nil {
 		d.Log = slog.Default()
 	}
-	return &Service{forms: d.Forms, tenants: d.Tenants, gateways: d.Gateways, recurring: d.Recurring, guard: d.Guard, secret: d.Secret,
-		mail: d.Mail, publicURL: d.PublicURL, now: d.Now, log: d.Log}
+	receipts := thanks.Receipts{Secret: d.Secret}
+	return &Service{forms: d.Forms, tenants: d.Tenants, gateways: d.Gateways, guard: d.Guard, secret: d.Secret,
+		first:    firstcharge.Settler{Recurring: d.Recurring, Log: d.Log},
+		receipts: receipts, thanks: thanks.Mailer{Outbox: d.Mail, Receipts: receipts, PublicURL: d.PublicURL, Now: d.Now, Log: d.Log},
+		now: d.Now, log: d.Log}
 }
 
 // Outcome is how a submission ended.
@@ -115,43 +121,11 @@ type Outcome struct {
 	Recurrency  int
 	AmountMinor int64
 	Currency    string
-	CollectDay  *int
+	CollectDay  collectday.Day
 	FirstName   string
 	Form        campaign.Form
 	Replayed    bool
 }
-
-// firstTxID is the id of a donation's first transaction: derived from the donation id, so every
-// retry of a submission writes and charges the same transaction.
-func firstTxID(donationID uuid.UUID) uuid.UUID {
-	return uuid.NewSHA1(donationID, []byte("first-transaction"))
-}
-
-// firstTx is a donation's first transaction as settling it needs it.
-type firstTx struct {
-	id                     uuid.UUID
-	status, detail, period string
-	// key and ref are the gateway idempotency key and external reference of its charge. A monthly
-	// donation's first charge uses the collection workflow's key for its period, so the workflow
-	// reads this payment back instead of charging the period again.
-	key, ref string
-}
-
-func firstTransaction(ctx context.Context, scope tenants.Scope, d stored) (firstTx, error) {
-	t := firstTx{id: firstTxID(d.id)}
-	if err := scope.QueryRow(ctx, queries.Get("TransactionByID"), scope.OrgID, t.id).Scan(&t.status, &t.detail, &t.period); err != nil {
-		return t, fmt.Errorf("first transaction: %w", err)
-	}
-	t.key, t.ref = chargeKey(t.id), t.id.String()
-	if d.recurrence == 1 && t.period != "" {
-		t.key = collection.ChargeKey(d.id.String(), t.period, 1)
-		t.ref = t.key
-	}
-	return t, nil
-}
-
-// chargeKey is the gateway idempotency key of a transaction.
-func chargeKey(txID uuid.UUID) string { return "aporta-tx-" + txID.String() }
 
 // stored is the donation a key already made.
 type stored struct {
@@ -160,7 +134,7 @@ type stored struct {
 	recurrence int
 	amount     int64
 	currency   string
-	collectDay *int
+	collectDay collectday.Day
 	donorID    uuid.UUID
 	firstName  string
 	campaignID uuid.UUID
@@ -179,16 +153,14 @@ func findByKey(ctx context.Context, q interface {
 		return s, false, nil
 	}
 	s.idemKey = key
-	s.setCollectDay(day)
+	s.collectDay = collectday.FromColumn(day)
 	return s, err == nil, err
 }
 
-// setCollectDay takes the column's value (NULL: the last day of the month).
-func (s *stored) setCollectDay(day *int16) {
-	if day != nil {
-		d := int(*day)
-		s.collectDay = &d
-	}
+// forFirstCharge is the donation as settling its first charge needs it.
+func (s stored) forFirstCharge(orgID uuid.UUID) firstcharge.Donation {
+	return firstcharge.Donation{OrgID: orgID, ID: s.id, Recurrence: s.recurrence, Amount: s.amount, Currency: s.currency,
+		CollectDay: s.collectDay}
 }
 
 // Create runs a checked submission. It is safe to call any number of times with the same
@@ -209,7 +181,7 @@ func (s *Service) Create(ctx context.Context, f campaign.Form, sub Submission) (
 		return out, err
 	}
 	if found && existing.status != "pending" {
-		return s.replay(ctx, scope, gw, existing, out)
+		return s.replay(ctx, scope, existing, out)
 	}
 	if !found && !f.Org.AcceptingDonations {
 		return out, ErrNotAccepting
@@ -239,7 +211,7 @@ func (s *Service) Create(ctx context.Context, f campaign.Form, sub Submission) (
 		// A concurrent twin of this submission may have used the (single-use) token first: answer
 		// with its outcome rather than an error.
 		if twin, ok, ferr := findByKey(ctx, scope, scope.OrgID, sub.IdempotencyKey); ferr == nil && ok {
-			return s.awaitTwin(ctx, scope, gw, twin, out)
+			return s.awaitTwin(ctx, scope, twin, out)
 		}
 		return out, err
 	}
@@ -250,15 +222,15 @@ func (s *Service) Create(ctx context.Context, f campaign.Form, sub Submission) (
 		loc = time.UTC
 	}
 	today := now.In(loc)
-	collectDay := CollectDay(today)
+	collectDay := collectday.Of(today)
 	var period *string
 	if sub.Recurrency == 1 {
-		p := today.Format("2006-01")
+		p := collectday.PeriodOf(today).String()
 		period = &p
 	}
-	charge := sub.Recurrency == 0 || f.Campaign.ImmediateCharge
+	chargeNow := sub.Recurrency == 0 || f.Campaign.ImmediateCharge
 	firstStatus := "pending"
-	if !charge {
+	if !chargeNow {
 		firstStatus = "planned"
 	}
 
@@ -278,7 +250,7 @@ func (s *Service) Create(ctx context.Context, f campaign.Form, sub Submission) (
 			return err
 		}
 		_, err = tx.Exec(ctx, queries.Get("InsertDonation"), scope.OrgID, uuid.New(), f.Campaign.ID, donorID, sub.Amount,
-			f.Campaign.Currency, sub.Recurrency, collectDayParam(collectDay), pmID, sub.IdempotencyKey, sub.Items,
+			f.Campaign.Currency, sub.Recurrency, collectDay.Column(), pmID, sub.IdempotencyKey, sub.Items,
 			sub.PeriodicIncrease, sub.Instalments, sub.FormValues, sub.snapshot())
 		if err != nil {
 			return fmt.Errorf("donation: %w", err)
@@ -288,7 +260,7 @@ func (s *Service) Create(ctx context.Context, f campaign.Form, sub Submission) (
 			return fmt.Errorf("donation by key: %v", err)
 		}
 		donationID = d.id
-		_, err = tx.Exec(ctx, queries.Get("InsertFirstTransaction"), scope.OrgID, firstTxID(d.id), d.id, period, d.amount,
+		_, err = tx.Exec(ctx, queries.Get("InsertFirstTransaction"), scope.OrgID, charge.FirstTransactionID(d.id), d.id, period, d.amount,
 			d.currency, firstStatus, pmID)
 		return err
 	})
@@ -296,7 +268,7 @@ func (s *Service) Create(ctx context.Context, f campaign.Form, sub Submission) (
 		return out, err
 	}
 	out.DonationID = donationID
-	if charge && s.guard != nil {
+	if chargeNow && s.guard != nil {
 		if err := s.guard.GuardFirstCharge(ctx, scope.OrgID, donationID); err != nil {
 			return out, fmt.Errorf("first charge guard: %w", err) // not charged yet: the donor's retry resumes here
 		}
@@ -361,13 +333,6 @@ func reserveTickets(ctx context.Context, tx pgx.Tx, f campaign.Form, sub Submiss
 	return nil
 }
 
-func collectDayParam(d *int) any {
-	if d == nil {
-		return nil
-	}
-	return int16(*d)
-}
-
 func firstNonEmpty(ss ...string) string {
 	for _, s := range ss {
 		if s != "" {
@@ -375,27 +340,6 @@ func firstNonEmpty(ss ...string) string {
 		}
 	}
 	return ""
-}
-
-// CollectDay is the day of the month a monthly donation made on t is collected: t's day, or nil
-// (the last day of the month) when t is the month's last day.
-func CollectDay(t time.Time) *int {
-	if t.AddDate(0, 0, 1).Month() != t.Month() {
-		return nil
-	}
-	d := t.Day()
-	return &d
-}
-
-// nextCharge is the date of the next monthly charge after t for a collect day.
-func nextCharge(t time.Time, collectDay *int) time.Time {
-	first := time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, time.UTC).AddDate(0, 1, 0)
-	last := first.AddDate(0, 1, -1).Day()
-	day := last
-	if collectDay != nil && *collectDay < last {
-		day = *collectDay
-	}
-	return time.Date(first.Year(), first.Month(), day, 0, 0, 0, 0, time.UTC)
 }
 
 func (s *Service) savedCard(ctx context.Context, scope tenants.Scope, pmID uuid.UUID) (gateway.Card, error) {
@@ -409,103 +353,28 @@ func (s *Service) savedCard(ctx context.Context, scope tenants.Scope, pmID uuid.
 func (s *Service) settle(ctx context.Context, scope tenants.Scope, gw Gateway, d stored, out Outcome,
 	customerID, cardID, methodID, email string, instalments int, today time.Time) (Outcome, error) {
 	out.DonationID, out.Recurrency, out.AmountMinor, out.Currency, out.CollectDay = d.id, d.recurrence, d.amount, d.currency, d.collectDay
-	first, err := firstTransaction(ctx, scope, d)
-	if err != nil {
-		return out, err
-	}
-	txID, key, ref := first.id, first.key, first.ref
-	if first.status == "planned" {
-		out.Status = "planned"
-		return out, s.activate(ctx, scope, d, "active", &today)
-	}
-	p, err := gw.Charge(ctx, gateway.Charge{
-		IdempotencyKey: key, ExternalReference: ref,
-		Amount:      gateway.Money{Amount: d.amount, Currency: d.currency},
+	var err error
+	out.Status, out.Detail, err = s.first.Charge(ctx, scope, gw, d.forFirstCharge(scope.OrgID), gateway.Charge{
 		Description: out.Form.Campaign.Title, Installments: instalments,
 		CustomerID: customerID, Email: email, CardID: cardID, PaymentMethodID: methodID,
 		Metadata: map[string]string{"organization_id": scope.OrgID.String(), "donation_id": d.id.String()},
-	})
-	var unknown *gateway.UnknownOutcomeError
-	if errors.As(err, &unknown) {
-		// Maybe charged: read it back by reference; never charge with another key.
-		if ps, ferr := gw.FindPayments(ctx, ref); ferr == nil && len(ps) > 0 {
-			p, err = ps[0], nil
-		}
-	}
-	if err != nil {
-		if errors.As(err, &unknown) {
-			s.log.WarnContext(ctx, "donation: charge outcome unknown", "donation_id", d.id, "error", err)
-			out.Status = "unknown"
-			return out, nil
-		}
-		return out, err
-	}
-	return s.record(ctx, scope, d, out, txID, p, today)
-}
-
-func (s *Service) record(ctx context.Context, scope tenants.Scope, d stored, out Outcome, txID uuid.UUID, p gateway.Payment, today time.Time) (Outcome, error) {
-	// An approval is stored with the post-trial commission it owes, in one database transaction.
-	if err := scope.Tx(ctx, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, queries.Get("SettleTransaction"), scope.OrgID, txID, string(p.Status), p.ID, p.StatusDetail); err != nil {
-			return err
-		}
-		if p.Status != gateway.StatusApproved {
-			return nil
-		}
-		return subscription.RecordCommission(ctx, tx, scope.OrgID, txID)
-	}); err != nil {
-		return out, err
-	}
-	out.Detail = p.StatusDetail
-	switch p.Status {
-	case gateway.StatusApproved:
-		out.Status = "approved"
-		var next *time.Time
-		if d.recurrence == 1 {
-			n := nextCharge(today, d.collectDay)
-			next = &n
-		}
-		return out, s.activate(ctx, scope, d, "active", next)
-	case gateway.StatusRejected, gateway.StatusCancelled:
-		out.Status = "rejected"
-		return out, s.activate(ctx, scope, d, "rejected", nil)
-	default: // in_process, pending: the gateway decides later; the donation stays pending.
-		out.Status = "in_process"
-		return out, nil
-	}
-}
-
-// activate moves a pending donation to its settled status and, for an active monthly donation,
-// starts its collection.
-func (s *Service) activate(ctx context.Context, scope tenants.Scope, d stored, status string, next *time.Time) error {
-	if err := scope.Exec(ctx, queries.Get("SettleDonation"), scope.OrgID, d.id, status, next); err != nil {
-		return err
-	}
-	if status == "active" && d.recurrence == 1 && s.recurring != nil {
-		if err := s.recurring.StartRecurring(ctx, scope.OrgID, d.id); err != nil {
-			// The donation is stored and charged; the collection start is retried by the next
-			// submission with the same key and must be reconciled by collection otherwise.
-			s.log.ErrorContext(ctx, "donation: start recurring collection", "donation_id", d.id, "error", err)
-		}
-	}
-	return nil
+	}, today)
+	return out, err
 }
 
 // replay answers a settled submission again from the stored rows.
-func (s *Service) replay(ctx context.Context, scope tenants.Scope, gw Gateway, d stored, out Outcome) (Outcome, error) {
+func (s *Service) replay(ctx context.Context, scope tenants.Scope, d stored, out Outcome) (Outcome, error) {
 	out.Replayed = true
 	out.DonationID, out.Recurrency, out.AmountMinor, out.Currency, out.CollectDay, out.FirstName =
 		d.id, d.recurrence, d.amount, d.currency, d.collectDay, d.firstName
-	first, err := firstTransaction(ctx, scope, d)
+	first, err := firstcharge.FirstOf(ctx, scope, d.forFirstCharge(scope.OrgID))
 	if err != nil {
 		return out, err
 	}
-	out.Detail = first.detail
-	out.Status = publicStatus(d.status, first.status)
-	if d.status == "active" && d.recurrence == 1 && s.recurring != nil {
-		if err := s.recurring.StartRecurring(ctx, scope.OrgID, d.id); err != nil {
-			s.log.ErrorContext(ctx, "donation: start recurring collection", "donation_id", d.id, "error", err)
-		}
+	out.Detail = first.Detail
+	out.Status = publicStatus(d.status, first.Status)
+	if d.status == "active" && d.recurrence == 1 {
+		s.first.StartCollection(ctx, scope.OrgID, d.id)
 	}
 	return out, nil
 }
@@ -524,7 +393,7 @@ func publicStatus(donationStatus, txStatus string) string {
 }
 
 // awaitTwin waits briefly for a concurrent submission with the same key to settle, then replays it.
-func (s *Service) awaitTwin(ctx context.Context, scope tenants.Scope, gw Gateway, d stored, out Outcome) (Outcome, error) {
+func (s *Service) awaitTwin(ctx context.Context, scope tenants.Scope, d stored, out Outcome) (Outcome, error) {
 	for i := 0; d.status == "pending" && i < 40; i++ {
 		select {
 		case <-ctx.Done():
@@ -541,7 +410,7 @@ func (s *Service) awaitTwin(ctx context.Context, scope tenants.Scope, gw Gateway
 		out.DonationID, out.Status = d.id, "unknown" // the donor's retry (same key) resumes it
 		return out, nil
 	}
-	return s.replay(ctx, scope, gw, d, out)
+	return s.replay(ctx, scope, d, out)
 }
 
 // ErrNotAccepting refuses new donations for an organisation whose trial ended without a plan.

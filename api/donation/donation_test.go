@@ -24,6 +24,7 @@ import (
 	"github.com/aporta/aporta/api"
 	"github.com/aporta/aporta/api/apitest"
 	"github.com/aporta/aporta/api/campaign"
+	"github.com/aporta/aporta/internal/charge"
 	"github.com/aporta/aporta/internal/config"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/tenants/tenantstest"
@@ -260,7 +261,7 @@ func TestMonthlyApproved(t *testing.T) {
 	_, err := f.tc.DescribeWorkflowExecution(context.Background(), collection.WorkflowID(id.String()), "")
 	require.NoError(t, err)
 	period := time.Now().In(must(time.LoadLocation("America/Argentina/Buenos_Aires"))).Format("2006-01")
-	ref := collection.ChargeKey(id.String(), period, 1)
+	ref := charge.Transaction{DonationID: id, Period: period, Attempt: 1}.Key().Reference
 	require.Eventually(t, func() bool { return chargeActivityCompleted(t, f.tc, collection.WorkflowID(id.String())) }, 15*time.Second, 200*time.Millisecond,
 		"the workflow charges the first period (and must find this payment)")
 	require.Len(t, sandboxPayments(t, f.cfg, ref), 1)

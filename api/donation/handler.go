@@ -13,6 +13,7 @@ import (
 	"github.com/aporta/aporta/api/request"
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/i18n"
+	"github.com/aporta/aporta/internal/thanks"
 )
 
 // Handler exposes donation creation and convert-to-monthly.
@@ -99,7 +100,7 @@ func (h *Handler) Post(c *gin.Context) {
 		return
 	}
 	resp := h.view(c, out)
-	resp.Receipt = h.svc.ReceiptRef(f.Scope.OrgID, out.DonationID)
+	resp.Receipt = h.svc.receipts.Ref(f.Scope.OrgID, out.DonationID, h.svc.now())
 	if out.Recurrency == 0 && out.Status == "approved" && !out.Replayed {
 		// Only the answer that created the gift carries it: never a replay or a receipt.
 		resp.ConvertToken = h.svc.issueConvertToken(ctx, f.Scope, out.DonationID)
@@ -122,7 +123,7 @@ func (h *Handler) view(c *gin.Context, out Outcome) Response {
 	if tmpl == "" {
 		tmpl = i18n.T(apierror.Lang(c), "campaign.thanks_default")
 	}
-	msg := campaign.FillThanks(tmpl, out.FirstName, formatted, cp.Title)
+	msg := thanks.Fill(tmpl, out.FirstName, formatted, cp.Title)
 	if out.Status == "in_process" {
 		msg = i18n.T(apierror.Lang(c), "donation.in_process")
 	}
@@ -132,7 +133,7 @@ func (h *Handler) view(c *gin.Context, out Outcome) Response {
 		Currency: out.Currency, CampaignTitle: cp.Title, CampaignType: cp.Type,
 	}}
 	if out.Recurrency == 1 {
-		resp.Donation.CollectDay = out.CollectDay
+		resp.Donation.CollectDay = out.CollectDay.Ptr()
 	}
 	return resp
 }

@@ -14,7 +14,6 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
 
@@ -22,6 +21,8 @@ import (
 	"github.com/aporta/aporta/api/authz"
 	"github.com/aporta/aporta/api/campaign"
 	"github.com/aporta/aporta/api/idempotency"
+	"github.com/aporta/aporta/internal/collectday"
+	"github.com/aporta/aporta/internal/history"
 	"github.com/aporta/aporta/internal/money"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/workflows/collection"
@@ -344,7 +345,7 @@ func (h *ManageHandler) Patch(c *gin.Context) {
 	}
 	if req.CollectDay.Set && day != cur {
 		if _, ok := h.update(c, scope, r, collection.UpdateCollectDay,
-			collection.ChangeCollectDayRequest{Actor: actor(c), CollectDay: day}); !ok {
+			collection.ChangeCollectDayRequest{Actor: actor(c), CollectDay: collectday.Day(day)}); !ok {
 			return
 		}
 	}
@@ -461,31 +462,9 @@ func (h *ManageHandler) discardRow(c *gin.Context, scope tenants.Scope, id uuid.
 		if _, err := tx.Exec(ctx, queries.Get("DiscardOneTime"), scope.OrgID, id, reason); err != nil {
 			return err
 		}
-		return insertVersion(ctx, tx, scope.OrgID, id, actor(c), "status", map[string]string{"status": status},
-			map[string]string{"status": collection.StatusDiscarded, "discard_reason": reason})
+		return history.Record(ctx, tx, scope.OrgID, history.Version{DonationID: id, Actor: actor(c), Field: "status",
+			Before: map[string]string{"status": status}, After: map[string]string{"status": collection.StatusDiscarded, "discard_reason": reason}})
 	})
-}
-
-func insertVersion(ctx context.Context, q interface {
-	Exec(context.Context, string, ...any) (pgconn.CommandTag, error)
-}, org, donation uuid.UUID, who, field string, before, after any) error {
-	b, err := jsonOrNull(before)
-	if err != nil {
-		return err
-	}
-	a, err := jsonOrNull(after)
-	if err != nil {
-		return err
-	}
-	_, err = q.Exec(ctx, queries.Get("InsertVersion"), org, uuid.New(), donation, who, field, b, a)
-	return err
-}
-
-func jsonOrNull(v any) ([]byte, error) {
-	if v == nil {
-		return nil, nil
-	}
-	return json.Marshal(v)
 }
 
 // CollectPayment answers POST …/collect_payment: the workflow charges its next period now. The

@@ -19,6 +19,7 @@ import (
 	"github.com/aporta/aporta/api/campaign"
 	"github.com/aporta/aporta/api/request"
 	"github.com/aporta/aporta/internal/gateway"
+	"github.com/aporta/aporta/internal/history"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/workflows/collection"
 )
@@ -150,7 +151,8 @@ func (h *ManageHandler) PatchDonor(c *gin.Context) {
 			after.Country, after.Zipcode, after.Gender); err != nil {
 			return err
 		}
-		return insertVersion(ctx, tx, scope.OrgID, r.ID, actor(c), "donor", changedBefore, changedAfter)
+		return history.Record(ctx, tx, scope.OrgID, history.Version{DonationID: r.ID, Actor: actor(c), Field: "donor",
+			Before: changedBefore, After: changedAfter})
 	})
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) && pgErr.Code == "23505" {

@@ -1,14 +1,9 @@
 package donation
 
 import (
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/base64"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"net/http"
-	"time"
 
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
@@ -16,43 +11,9 @@ import (
 
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/campaign"
+	"github.com/aporta/aporta/internal/charge"
+	"github.com/aporta/aporta/internal/collectday"
 )
-
-// ReceiptTTL is how long a thank-you page link shows its donation.
-const ReceiptTTL = 30 * 24 * time.Hour
-
-// receiptLen is a receipt reference's size before encoding: organisation id, donation id, expiry
-// (Unix seconds) and their HMAC-SHA256.
-const receiptLen = 16 + 16 + 8 + sha256.Size
-
-// ReceiptRef signs (organisation, donation, expiry) for the thank-you page: whoever holds it sees
-// that donation's summary until it expires, and nothing else.
-func (s *Service) ReceiptRef(orgID, donationID uuid.UUID) string {
-	b := make([]byte, 0, receiptLen)
-	b = append(append(b, orgID[:]...), donationID[:]...)
-	b = binary.BigEndian.AppendUint64(b, uint64(s.now().Add(ReceiptTTL).Unix()))
-	return base64.RawURLEncoding.EncodeToString(append(b, s.mac(receiptPurpose, b)...))
-}
-
-const receiptPurpose = "donation-receipt:"
-
-// parseReceipt checks a reference's signature and expiry.
-func (s *Service) parseReceipt(ref string) (orgID, donationID uuid.UUID, ok bool) {
-	b, err := base64.RawURLEncoding.DecodeString(ref)
-	if err != nil || len(b) != receiptLen || len(s.secret) == 0 {
-		return uuid.Nil, uuid.Nil, false
-	}
-	payload := b[:receiptLen-sha256.Size]
-	if !hmac.Equal(b[len(payload):], s.mac(receiptPurpose, payload)) {
-		return uuid.Nil, uuid.Nil, false
-	}
-	if int64(binary.BigEndian.Uint64(payload[32:])) <= s.now().Unix() {
-		return uuid.Nil, uuid.Nil, false
-	}
-	orgID, _ = uuid.FromBytes(payload[:16])
-	donationID, _ = uuid.FromBytes(payload[16:32])
-	return orgID, donationID, true
-}
 
 // Receipt is the thank-you page's summary: the donation as the form answered it, and for ticket
 // campaigns the event and the tickets bought. No e-mail, document or card data.
@@ -73,7 +34,7 @@ type TicketView struct {
 func (h *Handler) GetReceipt(c *gin.Context) {
 	ctx := c.Request.Context()
 	notFound := apierror.New(http.StatusNotFound, "donation.receipt_invalid")
-	orgID, id, ok := h.svc.parseReceipt(c.Param("ref"))
+	orgID, id, ok := h.svc.receipts.Parse(c.Param("ref"), h.svc.now())
 	if !ok {
 		apierror.Abort(c, notFound)
 		return
@@ -92,7 +53,7 @@ func (h *Handler) GetReceipt(c *gin.Context) {
 	var day *int16
 	var campaignID uuid.UUID
 	var items []byte
-	err = f.Scope.QueryRow(ctx, queries.Get("DonationReceipt"), orgID, id, firstTxID(id)).Scan(&status, &out.Recurrency,
+	err = f.Scope.QueryRow(ctx, queries.Get("DonationReceipt"), orgID, id, charge.FirstTransactionID(id)).Scan(&status, &out.Recurrency,
 		&out.AmountMinor, &out.Currency, &day, &out.FirstName, &campaignID, &items, &txStatus)
 	if errors.Is(err, pgx.ErrNoRows) || (err == nil && campaignID != f.Campaign.ID) {
 		apierror.Abort(c, notFound)
@@ -102,10 +63,7 @@ func (h *Handler) GetReceipt(c *gin.Context) {
 		apierror.Abort(c, err)
 		return
 	}
-	if day != nil {
-		d := int(*day)
-		out.CollectDay = &d
-	}
+	out.CollectDay = collectday.FromColumn(day)
 	out.Status = publicStatus(status, txStatus)
 	r := Receipt{Response: h.view(c, out)}
 	r.Receipt = c.Param("ref")

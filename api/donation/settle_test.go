@@ -14,18 +14,21 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/aporta/aporta/api/campaign"
+	"github.com/aporta/aporta/internal/charge"
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/gateway/mercadopago"
 	"github.com/aporta/aporta/internal/gateway/sandbox"
 	"github.com/aporta/aporta/internal/outbox"
+	"github.com/aporta/aporta/internal/thanks"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/tenants/tenantstest"
 	"github.com/aporta/aporta/workflows/firstcharge"
 )
 
 // TestSettleFirstChargeReadsBackWhatTheRequestLeftPending plays the firstcharge workflow's checks
-// against donations whose request ended without knowing the charge's outcome: one charged at the
-// gateway but never recorded (the API died, say), one never charged.
+// (its activity, as the worker runs it) against donations whose form request ended without
+// knowing the charge's outcome: one charged at the gateway but never recorded (the API died, say),
+// one never charged.
 func TestSettleFirstChargeReadsBackWhatTheRequestLeftPending(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -50,9 +53,12 @@ func TestSettleFirstChargeReadsBackWhatTheRequestLeftPending(t *testing.T) {
 	require.NoError(t, err)
 	gwSrv := httptest.NewServer(sb)
 	t.Cleanup(gwSrv.Close)
-	svc := NewService(Deps{Forms: campaigns, Tenants: tt,
-		Gateways: MercadoPagoGateways{Accounts: mercadopago.NewAccounts(mercadopago.Config{BaseURL: gwSrv.URL, AccessToken: "TEST-guard"})},
-		Secret:   cfg.Secret, Mail: outbox.NewMailer(cfg, tt.Directory()), PublicURL: "https://aporta.test"})
+	accounts := mercadopago.NewAccounts(mercadopago.Config{BaseURL: gwSrv.URL, AccessToken: "TEST-guard"})
+	mailer := outbox.NewMailer(cfg, tt.Directory())
+	svc := NewService(Deps{Forms: campaigns, Tenants: tt, Gateways: MercadoPagoGateways{Accounts: accounts},
+		Secret: cfg.Secret, Mail: mailer, PublicURL: "https://aporta.test"})
+	guard := &firstcharge.Activities{Tenants: tt, Gateways: charge.MercadoPago(accounts),
+		Thanks: thanks.Mailer{Outbox: mailer, Receipts: thanks.Receipts{Secret: cfg.Secret}, PublicURL: "https://aporta.test"}}
 	adminPost := func(path, body string) {
 		res, err := http.Post(gwSrv.URL+path, "application/json", strings.NewReader(body))
 		require.NoError(t, err)
@@ -84,7 +90,7 @@ func TestSettleFirstChargeReadsBackWhatTheRequestLeftPending(t *testing.T) {
 		return donation, tx
 	}
 	settle := func(id uuid.UUID, final bool) bool {
-		done, err := svc.SettleFirstCharge(ctx, firstcharge.SettleRequest{Input: firstcharge.Input{OrganizationID: org.String(), DonationID: id.String()}, Final: final})
+		done, err := guard.SettleFirstCharge(ctx, firstcharge.SettleRequest{Input: firstcharge.Input{OrganizationID: org.String(), DonationID: id.String()}, Final: final})
 		require.NoError(t, err)
 		return done
 	}
@@ -98,16 +104,17 @@ func TestSettleFirstChargeReadsBackWhatTheRequestLeftPending(t *testing.T) {
 		AND d.payment_method_id = pm.id WHERE d.organization_id = $1 AND d.id = $2`, org, charged.DonationID).Scan(&customer, &card))
 	gw, _, err := svc.gateways.For(ctx, org, "ARS")
 	require.NoError(t, err)
-	txID := firstTxID(charged.DonationID)
-	_, err = gw.Charge(ctx, gateway.Charge{IdempotencyKey: chargeKey(txID), ExternalReference: txID.String(),
+	txID := charge.FirstTransactionID(charged.DonationID)
+	key := charge.Transaction{ID: txID}.Key()
+	_, err = gw.Charge(ctx, gateway.Charge{IdempotencyKey: key.Idempotency, ExternalReference: key.Reference,
 		Amount: gateway.Money{Amount: 150000, Currency: "ARS"}, CustomerID: customer, CardID: card, PaymentMethodID: "visa"})
 	require.NoError(t, err)
 	require.True(t, settle(charged.DonationID, false))
 	d, tx := status(charged.DonationID)
 	require.Equal(t, []string{"active", "approved"}, []string{d, tx})
-	var thanks int
-	require.NoError(t, tt.Directory().QueryRow(ctx, "SELECT count(*) FROM outbox_messages WHERE recipient = $1 AND template_type = 'donation_thanks'", mail).Scan(&thanks))
-	require.Equal(t, 1, thanks, "the donor is thanked once the charge is found")
+	var thanked int
+	require.NoError(t, tt.Directory().QueryRow(ctx, "SELECT count(*) FROM outbox_messages WHERE recipient = $1 AND template_type = 'donation_thanks'", mail).Scan(&thanked))
+	require.Equal(t, 1, thanked, "the donor is thanked once the charge is found")
 	require.True(t, settle(charged.DonationID, true), "a settled charge stays settled")
 	require.Len(t, payments(t, gw, txID.String()), 1, "reading back never charges")
 
@@ -119,7 +126,7 @@ func TestSettleFirstChargeReadsBackWhatTheRequestLeftPending(t *testing.T) {
 	require.True(t, settle(lost.DonationID, true))
 	d, tx = status(lost.DonationID)
 	require.Equal(t, []string{"rejected", "cancelled"}, []string{d, tx})
-	require.Empty(t, payments(t, gw, firstTxID(lost.DonationID).String()))
+	require.Empty(t, payments(t, gw, charge.FirstTransactionID(lost.DonationID).String()))
 }
 
 func payments(t *testing.T, gw Gateway, ref string) []gateway.Payment {

@@ -37,6 +37,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/aporta/aporta/deploy/benchkit"
+	"github.com/aporta/aporta/internal/charge"
 	"github.com/aporta/aporta/internal/config"
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/gateway/mercadopago"
@@ -120,7 +121,7 @@ func run(n int, gwFlag string, starters, pollers int, timeout time.Duration) err
 	// --- collection ---
 	queue := "bench-collection-" + uuid.NewString()[:8]
 	w := worker.New(c, queue, wopts)
-	collection.Register(w, tt, collection.ChargersFunc(func(context.Context, uuid.UUID, string) (collection.Charger, error) {
+	collection.Register(w, tt, charge.GatewaysFunc(func(context.Context, uuid.UUID, string) (charge.Gateway, error) {
 		return gw, nil
 	}))
 	if err := w.Start(); err != nil {

@@ -3,7 +3,6 @@ package collection
 import (
 	"context"
 	"embed"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -14,9 +13,11 @@ import (
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/aporta/aporta/internal/charge"
+	"github.com/aporta/aporta/internal/collectday"
 	"github.com/aporta/aporta/internal/gateway"
+	"github.com/aporta/aporta/internal/history"
 	"github.com/aporta/aporta/tenants"
-	"github.com/aporta/aporta/workflows/subscription"
 )
 
 //go:embed sql/*.sql
@@ -24,30 +25,11 @@ var sqlFS embed.FS
 
 var queries = tenants.MustLoadQueries(sqlFS, "sql")
 
-// Charger is what collection needs from a payment gateway.
-type Charger interface {
-	Charge(ctx context.Context, c gateway.Charge) (gateway.Payment, error)
-	FindPayments(ctx context.Context, externalReference string) ([]gateway.Payment, error)
-}
-
-// Chargers gives the gateway account an organisation collects with.
-type Chargers interface {
-	Charger(ctx context.Context, orgID uuid.UUID, currency string) (Charger, error)
-}
-
-// ChargersFunc adapts a function to Chargers.
-type ChargersFunc func(ctx context.Context, orgID uuid.UUID, currency string) (Charger, error)
-
-// Charger calls f.
-func (f ChargersFunc) Charger(ctx context.Context, orgID uuid.UUID, currency string) (Charger, error) {
-	return f(ctx, orgID, currency)
-}
-
 // Activities hold collection's side effects. Every one is idempotent: charges are keyed by
 // donation and period (and attempt), rows are upserted on the same keys.
 type Activities struct {
 	Tenants  *tenants.Tenants
-	Chargers Chargers
+	Gateways charge.Gateways
 }
 
 // Snapshot is a donation as the shard stores it, read when its workflow first starts.
@@ -56,7 +38,7 @@ type Snapshot struct {
 	DonationID        string
 	Amount            int64
 	Currency          string
-	CollectDay        int
+	CollectDay        collectday.Day
 	Recurrence        int
 	Status            string
 	PausedReason      string
@@ -127,85 +109,66 @@ type ChargeResult struct {
 // Approved says whether the period is paid.
 func (r ChargeResult) Approved() bool { return r.Status == string(gateway.StatusApproved) }
 
-// ChargeKey is the idempotency key and external reference of an attempt: "<donation>/<YYYY-MM>"
-// for the first, "<donation>/<YYYY-MM>/<n>" for the retries of the schedule. A retried activity
-// reuses its attempt's key, so the gateway answers the first payment instead of charging again.
-func ChargeKey(donationID, period string, attempt int) string {
-	if attempt <= 1 {
-		return donationID + "/" + period
-	}
-	return fmt.Sprintf("%s/%s/%d", donationID, period, attempt)
-}
-
 // Charge charges one attempt of a period, at most once and never after an approval:
 //  1. it reads back the payments of every attempt of the period so far; an approved one settles
 //     the period without a new charge, a pending one is waited for, and its own attempt's payment
 //     (a crash after the gateway answered) is taken as the answer;
-//  2. otherwise it charges with the attempt's idempotency key;
-//  3. an unknown outcome (timeout, 5xx) is read back by external reference; when the gateway has no
-//     record yet, the activity fails and Temporal retries it, starting again at 1 with the same key.
+//  2. otherwise it charges the attempt (charge.Charge: its key, read back on an unknown outcome);
+//     when the gateway has no record of an unknown outcome yet, the activity fails and Temporal
+//     retries it, starting again at 1 with the same key.
 func (a *Activities) Charge(ctx context.Context, r ChargeRequest) (ChargeResult, error) {
 	defer keepAlive(ctx)()
 	scope, did, err := a.scope(ctx, r.OrganizationID, r.DonationID)
 	if err != nil {
 		return ChargeResult{}, err
 	}
-	g, err := a.Chargers.Charger(ctx, scope.OrgID, r.Currency)
+	g, err := a.Gateways.Gateway(ctx, scope.OrgID, r.Currency)
 	if err != nil {
 		return ChargeResult{}, err
 	}
 	for i := 1; i <= r.Attempt; i++ {
-		ps, err := g.FindPayments(ctx, ChargeKey(r.DonationID, r.Period, i))
+		t := r.transaction(scope.OrgID, did, i)
+		p, ok, err := charge.Find(ctx, g, t.Key().Reference)
 		if err != nil {
 			return ChargeResult{}, fmt.Errorf("read back attempt %d: %w", i, err)
 		}
-		if len(ps) == 0 {
+		if !ok {
 			continue
 		}
-		p := ps[0] // newest first
-		for _, q := range ps {
-			if q.Status == gateway.StatusApproved {
-				p = q
-				break
-			}
-		}
-		if p.Status == gateway.StatusApproved || i == r.Attempt || pending(p.Status) {
-			return a.settle(ctx, scope, did, r, i, p)
+		if o := charge.OutcomeOf(p); o.Approved() || i == r.Attempt || o.Pending() {
+			return result(i, o), charge.Record(ctx, scope, t, o)
 		}
 	}
 
-	key := ChargeKey(r.DonationID, r.Period, r.Attempt)
-	p, err := g.Charge(ctx, gateway.Charge{
-		IdempotencyKey: key, ExternalReference: key,
+	t := r.transaction(scope.OrgID, did, r.Attempt)
+	o, err := charge.Charge(ctx, scope, g, t, gateway.Charge{
 		Amount:      gateway.Money{Amount: r.Amount, Currency: r.Currency},
 		Description: "Donación mensual " + r.Period,
 		CustomerID:  r.PaymentMethod.CustomerID, CardID: r.PaymentMethod.CardID,
 		PaymentMethodID: r.PaymentMethod.Brand, Email: r.Email,
 		Metadata: map[string]string{"donation_id": r.DonationID, "period": r.Period},
 	})
-	var unknown *gateway.UnknownOutcomeError
 	var refused *gateway.Error
-	switch {
-	case errors.As(err, &unknown):
-		ps, ferr := g.FindPayments(ctx, key)
-		if ferr != nil || len(ps) == 0 {
-			return ChargeResult{}, fmt.Errorf("charge %s: outcome unknown and not found yet: %w", key, err)
-		}
-		p = ps[0]
-	case errors.As(err, &refused) && refused.Status < http.StatusInternalServerError:
+	if errors.As(err, &refused) && refused.Status < http.StatusInternalServerError {
 		// Refused before any payment existed: the attempt is rejected, and some refusals mean the
 		// card can never be charged.
-		res := ChargeResult{Attempt: r.Attempt, Status: string(gateway.StatusRejected), StatusDetail: refused.Error(),
-			PausedReason: refusalReason(refused)}
-		return res, a.upsertTransaction(ctx, scope, did, r, r.Attempt, res, time.Now())
-	case err != nil:
+		o = charge.Outcome{Status: gateway.StatusRejected, Detail: refused.Error(), PausedReason: refusalReason(refused)}
+		return result(r.Attempt, o), charge.Record(ctx, scope, t, o)
+	}
+	if err != nil {
 		return ChargeResult{}, err
 	}
-	return a.settle(ctx, scope, did, r, r.Attempt, p)
+	return result(r.Attempt, o), nil
 }
 
-func pending(s gateway.Status) bool {
-	return s == gateway.StatusPending || s == gateway.StatusInProcess || s == gateway.StatusInMediation
+// transaction is the row of one attempt of the request's period.
+func (r ChargeRequest) transaction(orgID, did uuid.UUID, attempt int) charge.Transaction {
+	return charge.Transaction{OrgID: orgID, ID: charge.AttemptID(did, r.Period, attempt), DonationID: did, Period: r.Period,
+		Attempt: attempt, Amount: r.Amount, Currency: r.Currency, PaymentMethodID: optionalUUID(r.PaymentMethod.ID)}
+}
+
+func result(attempt int, o charge.Outcome) ChargeResult {
+	return ChargeResult{Attempt: attempt, Status: string(o.Status), StatusDetail: o.Detail, PausedReason: o.PausedReason, PaymentID: o.PaymentID}
 }
 
 func refusalReason(e *gateway.Error) string {
@@ -220,44 +183,6 @@ func refusalReason(e *gateway.Error) string {
 		return string(gateway.PausedCardExpired)
 	}
 	return ""
-}
-
-var transactionStatuses = map[gateway.Status]bool{
-	gateway.StatusApproved: true, gateway.StatusCancelled: true, gateway.StatusChargedBack: true,
-	gateway.StatusInMediation: true, gateway.StatusInProcess: true, gateway.StatusPending: true,
-	gateway.StatusRefunded: true, gateway.StatusRejected: true, gateway.StatusPlanned: true,
-	gateway.StatusNonExistent: true,
-}
-
-func (a *Activities) settle(ctx context.Context, scope tenants.Scope, did uuid.UUID, r ChargeRequest, attempt int, p gateway.Payment) (ChargeResult, error) {
-	status := p.Status
-	if !transactionStatuses[status] {
-		status = gateway.StatusPending // a provider state we do not model yet (authorized…): not paid
-	}
-	res := ChargeResult{Attempt: attempt, Status: string(status), StatusDetail: p.StatusDetail,
-		PausedReason: string(p.PausedReason), PaymentID: p.ID}
-	at := p.CreatedAt
-	if at.IsZero() {
-		at = time.Now()
-	}
-	return res, a.upsertTransaction(ctx, scope, did, r, attempt, res, at)
-}
-
-// upsertTransaction stores an attempt's outcome; an approval is stored with Aporta's post-trial
-// commission (if the organisation owes one) in the same database transaction.
-func (a *Activities) upsertTransaction(ctx context.Context, scope tenants.Scope, did uuid.UUID, r ChargeRequest, attempt int, res ChargeResult, at time.Time) error {
-	id := uuid.NewSHA1(did, []byte(fmt.Sprintf("transaction/%s/%d", r.Period, attempt)))
-	args := []any{scope.OrgID, id, did, r.Period, attempt, r.Amount,
-		r.Currency, res.Status, res.StatusDetail, res.PaymentID, optionalUUID(r.PaymentMethod.ID), at}
-	if !res.Approved() {
-		return scope.Exec(ctx, queries.Get("UpsertTransaction"), args...)
-	}
-	return scope.Tx(ctx, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, queries.Get("UpsertTransaction"), args...); err != nil {
-			return err
-		}
-		return subscription.RecordCommission(ctx, tx, scope.OrgID, id)
-	})
 }
 
 // SyncDonation writes the workflow's state to the donation's row and its upgrade. Idempotent: it
@@ -275,7 +200,7 @@ func (a *Activities) SyncDonation(ctx context.Context, st State) error {
 	return scope.Tx(ctx, func(tx pgx.Tx) error {
 		next := ""
 		if !st.NextPeriod.IsZero() && st.Status != StatusDiscarded {
-			next = ChargeDate(st.NextPeriod, st.CollectDay, loc).Format(time.DateOnly)
+			next = st.CollectDay.Date(st.NextPeriod, loc).Format(time.DateOnly)
 		}
 		if _, err := tx.Exec(ctx, queries.Get("SyncDonation"), scope.OrgID, did, st.Status, st.PausedReason,
 			optionalTime(st.PausedSince), optionalTime(st.DiscardedAt), st.DiscardReason, next,
@@ -291,12 +216,12 @@ func (a *Activities) SyncDonation(ctx context.Context, st State) error {
 			return temporal.NewNonRetryableApplicationError("upgrade id", "invalid_input", err)
 		}
 		if _, err := tx.Exec(ctx, queries.Get("UpsertUpgrade"), scope.OrgID, uid, did, u.BasisPoints, u.PeriodMonths,
-			u.OldAmount, u.NewAmount, ChargeDate(u.NextPeriod, st.CollectDay, loc).Format(time.DateOnly), u.Auto); err != nil {
+			u.OldAmount, u.NewAmount, st.CollectDay.Date(u.NextPeriod, loc).Format(time.DateOnly), u.Auto); err != nil {
 			return err
 		}
 		for _, h := range u.History {
 			if _, err := tx.Exec(ctx, queries.Get("AddUpgradeHistory"), scope.OrgID, uid,
-				ChargeDate(h.Period, st.CollectDay, loc).Format(time.DateOnly), h.OldAmount, h.NewAmount); err != nil {
+				st.CollectDay.Date(h.Period, loc).Format(time.DateOnly), h.OldAmount, h.NewAmount); err != nil {
 				return err
 			}
 		}
@@ -314,7 +239,7 @@ func (a *Activities) RemoveUpgrade(ctx context.Context, orgID, upgradeID string)
 	return scope.Exec(ctx, queries.Get("RemoveUpgrade"), scope.OrgID, uid)
 }
 
-// Version is one change in a donation's history: who changed which field, from what, to what, when.
+// Version is one change in a donation's history (history.Version as the workflow sends it).
 type Version struct {
 	ID             string
 	OrganizationID string
@@ -326,7 +251,7 @@ type Version struct {
 	At             time.Time
 }
 
-// RecordVersion inserts a version row once per id.
+// RecordVersion writes a version once per id (the workflow's side effect chose it).
 func (a *Activities) RecordVersion(ctx context.Context, v Version) error {
 	defer keepAlive(ctx)()
 	scope, did, err := a.scope(ctx, v.OrganizationID, v.DonationID)
@@ -337,22 +262,10 @@ func (a *Activities) RecordVersion(ctx context.Context, v Version) error {
 	if err != nil {
 		return temporal.NewNonRetryableApplicationError("version id", "invalid_input", err)
 	}
-	before, err := jsonOrNil(v.Before)
-	if err != nil {
-		return err
-	}
-	after, err := jsonOrNil(v.After)
-	if err != nil {
-		return err
-	}
-	return scope.Exec(ctx, queries.Get("RecordVersion"), scope.OrgID, id, did, v.Actor, v.Field, before, after, v.At)
-}
-
-func jsonOrNil(v any) ([]byte, error) {
-	if v == nil {
-		return nil, nil
-	}
-	return json.Marshal(v)
+	return scope.Tx(ctx, func(tx pgx.Tx) error {
+		return history.Record(ctx, tx, scope.OrgID, history.Version{ID: id, DonationID: did, Actor: v.Actor, Field: v.Field,
+			Before: v.Before, After: v.After, At: v.At})
+	})
 }
 
 // keepAlive heartbeats every ActivityHeartbeatTimeout/5 until the returned stop is called, so

@@ -17,6 +17,7 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
 
+	"github.com/aporta/aporta/internal/charge"
 	"github.com/aporta/aporta/internal/gateway/mercadopago"
 	"github.com/aporta/aporta/internal/gateway/sandbox"
 	"github.com/aporta/aporta/tenants/tenantstest"
@@ -44,7 +45,7 @@ func TestCollectionWorkerProcess(t *testing.T) {
 	gw, err := mercadopago.New(mercadopago.Config{BaseURL: sandboxURL, AccessToken: "test-token", Currency: "ARS", Timeout: 700 * time.Millisecond})
 	require.NoError(t, err)
 	w := worker.New(c, queue, worker.Options{})
-	collection.Register(w, tt, collection.ChargersFunc(func(context.Context, uuid.UUID, string) (collection.Charger, error) {
+	collection.Register(w, tt, charge.GatewaysFunc(func(context.Context, uuid.UUID, string) (charge.Gateway, error) {
 		return gw, nil
 	}))
 	require.NoError(t, w.Start())

@@ -17,6 +17,8 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
 
+	"github.com/aporta/aporta/internal/charge"
+	"github.com/aporta/aporta/internal/collectday"
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/gateway/mercadopago"
 	"github.com/aporta/aporta/internal/gateway/sandbox"
@@ -40,7 +42,7 @@ type stack struct {
 	scope    tenants.Scope
 	org      uuid.UUID
 	worker   worker.Worker
-	chargers collection.Chargers
+	gateways charge.Gateways
 }
 
 // newStack is newBareStack with a worker in this process on the stack's own queue.
@@ -76,12 +78,12 @@ func newBareStack(t *testing.T, queuePrefix string) *stack {
 	scope, err := tt.ForOrganization(ctx, org)
 	require.NoError(t, err)
 	return &stack{t: t, tenants: tt, temporal: c, gw: gw, sandbox: srv.URL, scope: scope, org: org,
-		queue: queuePrefix + uuid.NewString(), chargers: collection.MercadoPagoChargers(mercadopago.NewAccounts(mp))}
+		queue: queuePrefix + uuid.NewString(), gateways: charge.MercadoPago(mercadopago.NewAccounts(mp))}
 }
 
 func (s *stack) startWorker() {
 	w := worker.New(s.temporal, s.queue, worker.Options{})
-	collection.Register(w, s.tenants, s.chargers)
+	collection.Register(w, s.tenants, s.gateways)
 	require.NoError(s.t, w.Start())
 	s.worker = w
 }
@@ -279,7 +281,7 @@ func TestMonthlyDonationOnTheRealStack(t *testing.T) {
 	// Sent right after the start, before the workflow has loaded its donation: accepted at once,
 	// with no retry (the handlers are registered in the first workflow task).
 	loc, _ := time.LoadLocation(tz)
-	day := time.Now().In(loc).Day()
+	day := collectday.Day(time.Now().In(loc).Day())
 	st := s.update(donation, collection.UpdateCollectDay, collection.ChangeCollectDayRequest{Actor: "it", CollectDay: day})
 	require.Equal(t, day, st.CollectDay)
 
@@ -417,7 +419,7 @@ func TestChargeActivityNeverChargesAnApprovedPeriodAgain(t *testing.T) {
 	s := newStack(t)
 	ctx := context.Background()
 	donation, pm := s.donation("APRO")
-	acts := &collection.Activities{Tenants: s.tenants, Chargers: s.chargers}
+	acts := &collection.Activities{Tenants: s.tenants, Gateways: s.gateways}
 	req := collection.ChargeRequest{OrganizationID: s.org.String(), DonationID: donation.String(), Period: "2031-05",
 		Attempt: 1, Amount: 150000, Currency: "ARS", PaymentMethod: pm}
 
@@ -459,7 +461,7 @@ func TestCommissionRecordedWithTheApprovedCharge(t *testing.T) {
 			s := newBareStack(t, "collection-commission-")
 			require.NoError(t, s.scope.Exec(ctx, c.sql, s.org))
 			donation, pm := s.donation("APRO")
-			acts := &collection.Activities{Tenants: s.tenants, Chargers: s.chargers}
+			acts := &collection.Activities{Tenants: s.tenants, Gateways: s.gateways}
 			req := collection.ChargeRequest{OrganizationID: s.org.String(), DonationID: donation.String(), Period: "2031-06",
 				Attempt: 1, Amount: 150000, Currency: "ARS", PaymentMethod: pm}
 			for range 2 { // the second call is an activity retry

@@ -1,86 +1,13 @@
 package collection
 
 import (
-	"fmt"
 	"math"
 	"math/bits"
 	"sync"
 	"time"
+
+	"github.com/aporta/aporta/internal/collectday"
 )
-
-// Period is a collection month, written YYYY-MM (the transactions.period column and the middle of
-// every idempotency key).
-type Period struct {
-	Year  int        `json:"year"`
-	Month time.Month `json:"month"`
-}
-
-func (p Period) String() string { return fmt.Sprintf("%04d-%02d", p.Year, int(p.Month)) }
-
-// Next is the following month.
-func (p Period) Next() Period { return p.AddMonths(1) }
-
-// AddMonths moves n months forward (or back when n < 0).
-func (p Period) AddMonths(n int) Period {
-	m := int(p.Month) - 1 + n
-	y := p.Year + m/12
-	m %= 12
-	if m < 0 {
-		m += 12
-		y--
-	}
-	return Period{Year: y, Month: time.Month(m + 1)}
-}
-
-// Before orders periods.
-func (p Period) Before(q Period) bool {
-	return p.Year < q.Year || (p.Year == q.Year && p.Month < q.Month)
-}
-
-// IsZero is true for the zero Period.
-func (p Period) IsZero() bool { return p.Year == 0 }
-
-// PeriodOf is the period t falls in, read in t's location.
-func PeriodOf(t time.Time) Period { return Period{Year: t.Year(), Month: t.Month()} }
-
-// ParsePeriod reads "YYYY-MM".
-func ParsePeriod(s string) (Period, error) {
-	t, err := time.Parse("2006-01", s)
-	if err != nil {
-		return Period{}, fmt.Errorf("period %q: %w", s, err)
-	}
-	return PeriodOf(t), nil
-}
-
-// DaysIn is the number of days of a month.
-func DaysIn(y int, m time.Month) int {
-	return time.Date(y, m+1, 0, 0, 0, 0, 0, time.UTC).Day()
-}
-
-// ChargeDate is when period p is charged: the start of the collect day in loc. collectDay is 1–31,
-// or 0 for the last day of the month; a month without that day (31 in April, 29–31 in February)
-// charges on its last day.
-func ChargeDate(p Period, collectDay int, loc *time.Location) time.Time {
-	last := DaysIn(p.Year, p.Month)
-	day := collectDay
-	if day <= 0 || day > last {
-		day = last
-	}
-	return time.Date(p.Year, p.Month, day, 0, 0, 0, 0, loc)
-}
-
-// FirstPeriod is the first period charged for a donation starting at now: this month if its
-// collect day is today or later (in loc), otherwise next month. A donation created on its collect
-// day is charged at once.
-func FirstPeriod(now time.Time, collectDay int, loc *time.Location) Period {
-	local := now.In(loc)
-	p := PeriodOf(local)
-	today := time.Date(local.Year(), local.Month(), local.Day(), 0, 0, 0, 0, loc)
-	if ChargeDate(p, collectDay, loc).Before(today) {
-		return p.Next()
-	}
-	return p
-}
 
 // CardExpired says whether a card valid through expMonth/expYear can no longer be charged on
 // (the local date of) on: a card is valid until the last day of its expiry month.
@@ -88,8 +15,8 @@ func CardExpired(expMonth, expYear int, on time.Time) bool {
 	if expMonth < 1 || expMonth > 12 || expYear <= 0 {
 		return false // unknown expiry: let the gateway decide
 	}
-	p := PeriodOf(on)
-	exp := Period{Year: expYear, Month: time.Month(expMonth)}
+	p := collectday.PeriodOf(on)
+	exp := collectday.Period{Year: expYear, Month: time.Month(expMonth)}
 	return exp.Before(p)
 }
 

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/aporta/aporta/internal/collectday"
 )
 
 // TaskQueue is the collection task queue.
@@ -77,13 +79,13 @@ func (pm PaymentMethod) validate() error {
 
 // Upgrade is a periodic increase: every PeriodMonths the amount grows by BasisPoints/100 percent.
 type Upgrade struct {
-	ID           string `json:"id"`
-	BasisPoints  int64  `json:"basis_points"` // 1050 = 10.50%
-	PeriodMonths int    `json:"period_months"`
-	Auto         bool   `json:"auto"`
-	NextPeriod   Period `json:"next_period"` // the first period charged with the increased amount
-	OldAmount    int64  `json:"old_amount"`
-	NewAmount    int64  `json:"new_amount"`
+	ID           string            `json:"id"`
+	BasisPoints  int64             `json:"basis_points"` // 1050 = 10.50%
+	PeriodMonths int               `json:"period_months"`
+	Auto         bool              `json:"auto"`
+	NextPeriod   collectday.Period `json:"next_period"` // the first period charged with the increased amount
+	OldAmount    int64             `json:"old_amount"`
+	NewAmount    int64             `json:"new_amount"`
 	// MaxAmount is the largest amount the increases may reach (0: only int64 bounds it, for
 	// upgrades set before it existed).
 	MaxAmount int64            `json:"max_amount,omitempty"`
@@ -92,42 +94,42 @@ type Upgrade struct {
 
 // UpgradeApplied is one application of an upgrade.
 type UpgradeApplied struct {
-	Period    Period `json:"period"`
-	OldAmount int64  `json:"old_amount"`
-	NewAmount int64  `json:"new_amount"`
+	Period    collectday.Period `json:"period"`
+	OldAmount int64             `json:"old_amount"`
+	NewAmount int64             `json:"new_amount"`
 }
 
 // PeriodResult is how a period ended.
 type PeriodResult struct {
-	Period    Period `json:"period"`
-	Approved  bool   `json:"approved"`
-	Status    string `json:"status"` // the last attempt's transaction status
-	Attempts  int    `json:"attempts"`
-	PaymentID string `json:"payment_id,omitempty"`
-	Amount    int64  `json:"amount"`
+	Period    collectday.Period `json:"period"`
+	Approved  bool              `json:"approved"`
+	Status    string            `json:"status"` // the last attempt's transaction status
+	Attempts  int               `json:"attempts"`
+	PaymentID string            `json:"payment_id,omitempty"`
+	Amount    int64             `json:"amount"`
 }
 
 // State is the donation as its workflow holds it: the state query's answer and what
 // continue-as-new carries.
 type State struct {
-	OrganizationID    string        `json:"organization_id"`
-	DonationID        string        `json:"donation_id"`
-	Status            string        `json:"status"`
-	PausedReason      string        `json:"paused_reason,omitempty"`
-	PausedSince       time.Time     `json:"paused_since,omitzero"`
-	DiscardReason     string        `json:"discard_reason,omitempty"`
-	DiscardedAt       time.Time     `json:"discarded_at,omitzero"`
-	Amount            int64         `json:"amount"`
-	Currency          string        `json:"currency"`
-	CollectDay        int           `json:"collect_day"` // 0: last day of the month
-	Timezone          string        `json:"timezone"`
-	Email             string        `json:"email,omitempty"`
-	PaymentMethod     PaymentMethod `json:"payment_method"`
-	Upgrade           *Upgrade      `json:"upgrade,omitempty"`
-	NextPeriod        Period        `json:"next_period"`
-	NextChargeDate    time.Time     `json:"next_charge_date,omitzero"`
-	ConsecutiveFailed int           `json:"consecutive_failed_periods"`
-	MaxFailedPeriods  int           `json:"max_failed_periods"`
+	OrganizationID    string            `json:"organization_id"`
+	DonationID        string            `json:"donation_id"`
+	Status            string            `json:"status"`
+	PausedReason      string            `json:"paused_reason,omitempty"`
+	PausedSince       time.Time         `json:"paused_since,omitzero"`
+	DiscardReason     string            `json:"discard_reason,omitempty"`
+	DiscardedAt       time.Time         `json:"discarded_at,omitzero"`
+	Amount            int64             `json:"amount"`
+	Currency          string            `json:"currency"`
+	CollectDay        collectday.Day    `json:"collect_day"` // collectday.Last (0): the last day of the month
+	Timezone          string            `json:"timezone"`
+	Email             string            `json:"email,omitempty"`
+	PaymentMethod     PaymentMethod     `json:"payment_method"`
+	Upgrade           *Upgrade          `json:"upgrade,omitempty"`
+	NextPeriod        collectday.Period `json:"next_period"`
+	NextChargeDate    time.Time         `json:"next_charge_date,omitzero"`
+	ConsecutiveFailed int               `json:"consecutive_failed_periods"`
+	MaxFailedPeriods  int               `json:"max_failed_periods"`
 	// Recent holds the last 12 periods' results, so the state stays small across years.
 	Recent []PeriodResult `json:"recent,omitempty"`
 	// ChargedPeriods counts every settled period since the donation started.

@@ -10,14 +10,14 @@ import (
 
 	_ "time/tzdata" // organisation timezones resolve even on hosts without zone files
 
-	"github.com/aporta/aporta/internal/gateway/mercadopago"
+	"github.com/aporta/aporta/internal/charge"
 	"github.com/aporta/aporta/tenants"
 )
 
 // Register adds the donation workflow and its activities to a worker on TaskQueue.
-func Register(w worker.Registry, t *tenants.Tenants, chargers Chargers) {
+func Register(w worker.Registry, t *tenants.Tenants, gateways charge.Gateways) {
 	w.RegisterWorkflow(Workflow)
-	w.RegisterActivity(&Activities{Tenants: t, Chargers: chargers})
+	w.RegisterActivity(&Activities{Tenants: t, Gateways: gateways})
 }
 
 // Start starts a donation's workflow on queue (TaskQueue in production). Starting it again while
@@ -32,9 +32,11 @@ func Start(ctx context.Context, c client.Client, queue string, in Input) (client
 	}, Workflow, in)
 }
 
-// MercadoPagoChargers charges through the platform's MercadoPago-compatible account.
-func MercadoPagoChargers(accounts *mercadopago.Accounts) Chargers {
-	return ChargersFunc(func(_ context.Context, _ uuid.UUID, currency string) (Charger, error) {
-		return accounts.For(currency)
-	})
+// Starter starts monthly donations' collection: starting it again is a no-op.
+type Starter struct{ Temporal client.Client }
+
+// StartRecurring starts the collection of a monthly donation on TaskQueue.
+func (s Starter) StartRecurring(ctx context.Context, orgID, donationID uuid.UUID) error {
+	_, err := Start(ctx, s.Temporal, TaskQueue, Input{OrganizationID: orgID.String(), DonationID: donationID.String()})
+	return err
 }

@@ -13,6 +13,8 @@ import (
 	"github.com/google/uuid"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
+
+	"github.com/aporta/aporta/internal/collectday"
 )
 
 // Queries and updates.
@@ -78,7 +80,7 @@ type (
 		Auto         bool   `json:"auto"`
 		// NextPeriod is the first period charged with the increase; zero means PeriodMonths after
 		// the next period to charge.
-		NextPeriod Period `json:"next_period,omitzero"`
+		NextPeriod collectday.Period `json:"next_period,omitzero"`
 		// MaxAmount caps the increased amount: the campaign's and gateway's largest donation.
 		MaxAmount int64 `json:"max_amount,omitempty"`
 	}
@@ -87,8 +89,8 @@ type (
 		ID    string `json:"id"`
 	}
 	ChangeCollectDayRequest struct {
-		Actor      string `json:"actor"`
-		CollectDay int    `json:"collect_day"` // 1–31, or 0 for the last day of the month
+		Actor      string         `json:"actor"`
+		CollectDay collectday.Day `json:"collect_day"` // 1–31, or collectday.Last (0)
 	}
 )
 
@@ -222,9 +224,9 @@ func Workflow(ctx workflow.Context, in Input) (State, error) {
 	}
 	d.loc = loc
 	if d.st.NextPeriod.IsZero() {
-		d.st.NextPeriod = FirstPeriod(workflow.Now(ctx), d.st.CollectDay, loc)
+		d.st.NextPeriod = d.st.CollectDay.First(workflow.Now(ctx), loc)
 	}
-	d.st.NextChargeDate = ChargeDate(d.st.NextPeriod, d.st.CollectDay, loc)
+	d.st.NextChargeDate = d.st.CollectDay.Date(d.st.NextPeriod, loc)
 	d.loaded = true
 	if in.State == nil {
 		d.sync(ctx)
@@ -246,7 +248,7 @@ func (d *donation) run() (State, error) {
 			continue
 		}
 
-		due := ChargeDate(st.NextPeriod, st.CollectDay, d.loc)
+		due := st.CollectDay.Date(st.NextPeriod, d.loc)
 		seen := d.changes
 		fired, err := workflow.AwaitWithTimeout(ctx, due.Sub(workflow.Now(ctx)), func() bool {
 			return d.collectNow || d.changes != seen
@@ -279,7 +281,7 @@ func (d *donation) finish(next error) (State, error) {
 }
 
 // chargePeriod runs the retry schedule for one period and settles it.
-func (d *donation) chargePeriod(p Period) {
+func (d *donation) chargePeriod(p collectday.Period) {
 	ctx, st := d.ctx, d.st
 	logger := workflow.GetLogger(ctx)
 	// The retry schedule is the part most likely to change: version 1 is RetrySchedule, and a new
@@ -366,12 +368,12 @@ func (d *donation) chargePeriod(p Period) {
 		st.ConsecutiveFailed++
 	}
 	st.NextPeriod = p.Next()
-	if now := workflow.Now(ctx); st.NextPeriod.Before(PeriodOf(now.In(d.loc))) {
+	if now := workflow.Now(ctx); st.NextPeriod.Before(collectday.PeriodOf(now.In(d.loc))) {
 		// A period left far behind (a worker down for months) is not charged late: resume at the
 		// current month, or the next one if this month's day has passed.
-		st.NextPeriod = FirstPeriod(now, st.CollectDay, d.loc)
+		st.NextPeriod = st.CollectDay.First(now, d.loc)
 	}
-	st.NextChargeDate = ChargeDate(st.NextPeriod, st.CollectDay, d.loc)
+	st.NextChargeDate = st.CollectDay.Date(st.NextPeriod, d.loc)
 	if st.Status == StatusActive && st.ConsecutiveFailed >= st.MaxFailedPeriods {
 		d.autoPause(ctx, PausedLastXMonths)
 		return
@@ -380,7 +382,7 @@ func (d *donation) chargePeriod(p Period) {
 }
 
 // applyUpgrade raises the amount when the upgrade is due for period p.
-func (d *donation) applyUpgrade(ctx workflow.Context, p Period) {
+func (d *donation) applyUpgrade(ctx workflow.Context, p collectday.Period) {
 	st := d.st
 	u := st.Upgrade
 	if u == nil || !u.Auto || p.Before(u.NextPeriod) {
@@ -515,10 +517,10 @@ func (d *donation) register() error {
 			st.ConsecutiveFailed = 0
 			// Restoring charges in the next period, never the current one.
 			now := workflow.Now(ctx).In(d.loc)
-			if next := PeriodOf(now).Next(); st.NextPeriod.Before(next) {
+			if next := collectday.PeriodOf(now).Next(); st.NextPeriod.Before(next) {
 				st.NextPeriod = next
 			}
-			st.NextChargeDate = ChargeDate(st.NextPeriod, st.CollectDay, d.loc)
+			st.NextChargeDate = st.CollectDay.Date(st.NextPeriod, d.loc)
 			d.changes++
 			d.record(ctx, actorOr(r.Actor), "status", map[string]string{"status": StatusPaused, "paused_reason": reason},
 				map[string]string{"status": StatusActive})
@@ -544,7 +546,7 @@ func (d *donation) register() error {
 				}
 				// Every period before NextPeriod is settled; NextPeriod itself is due from the first
 				// day of its month in the organisation's timezone.
-				if PeriodOf(workflow.Now(d.ctx).In(d.loc)).Before(st.NextPeriod) {
+				if collectday.PeriodOf(workflow.Now(d.ctx).In(d.loc)).Before(st.NextPeriod) {
 					return ErrNotDue
 				}
 				return nil
@@ -627,7 +629,7 @@ func (d *donation) register() error {
 			d.syncRemovedUpgrade(ctx, before.ID)
 		}),
 		handle(d, UpdateCollectDay, func(r ChangeCollectDayRequest) error {
-			if r.CollectDay < 0 || r.CollectDay > 31 {
+			if !r.CollectDay.Valid() {
 				return fmt.Errorf("%w: collect day must be 1 to 31, or 0 for the last day of the month", ErrInvalidInput)
 			}
 			return d.notDiscarded()
@@ -645,18 +647,18 @@ func (d *donation) changeCollectDay(ctx workflow.Context, r ChangeCollectDayRequ
 	st := d.st
 	before := st.CollectDay
 	st.CollectDay = r.CollectDay
-	st.NextChargeDate = ChargeDate(st.NextPeriod, st.CollectDay, d.loc)
+	st.NextChargeDate = st.CollectDay.Date(st.NextPeriod, d.loc)
 	d.changes++
 	d.record(ctx, actorOr(r.Actor), "collect_day", collectDayValue(before), collectDayValue(r.CollectDay))
 	d.sync(ctx)
 }
 
 // collectDayValue is how the version history shows a collect day: its number, or "last".
-func collectDayValue(day int) any {
-	if day == 0 {
+func collectDayValue(day collectday.Day) any {
+	if day == collectday.Last {
 		return "last"
 	}
-	return day
+	return int(day)
 }
 
 func (d *donation) syncRemovedUpgrade(ctx workflow.Context, id string) {

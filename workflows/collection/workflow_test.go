@@ -14,6 +14,8 @@ import (
 	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/testsuite"
 	"go.temporal.io/sdk/workflow"
+
+	"github.com/aporta/aporta/internal/collectday"
 )
 
 const (
@@ -36,8 +38,8 @@ func card(id string, month, year int) PaymentMethod {
 		LastFour: "3704", ExpiryMonth: month, ExpiryYear: year, HolderName: "APRO"}
 }
 
-// charge is one call of the Charge activity as the fake gateway saw it.
-type charge struct {
+// chargeCall is one call of the Charge activity as the fake gateway saw it.
+type chargeCall struct {
 	At      time.Time // workflow time, in Buenos Aires
 	Req     ChargeRequest
 	Outcome ChargeResult
@@ -50,7 +52,7 @@ type harness struct {
 	env *testsuite.TestWorkflowEnvironment
 
 	mu       sync.Mutex
-	charges  []charge
+	charges  []chargeCall
 	versions []Version
 	synced   []State
 	// decide answers a charge; approved when nil.
@@ -82,7 +84,7 @@ func newHarness(t *testing.T, start time.Time, snap Snapshot) *harness {
 			res = h.decide(r, len(h.charges))
 			res.Attempt = r.Attempt
 		}
-		h.charges = append(h.charges, charge{At: env.Now().In(ba), Req: r, Outcome: res})
+		h.charges = append(h.charges, chargeCall{At: env.Now().In(ba), Req: r, Outcome: res})
 		return res, nil
 	})
 	env.OnActivity(a.SyncDonation, mock.Anything, mock.Anything).Return(func(_ context.Context, st State) error {
@@ -203,7 +205,7 @@ func TestYearOfChargesOnDay31ThenContinueAsNew(t *testing.T) {
 	// Twelve charges fill a run: it continues as new, carrying the whole state.
 	in := h.continuedWith()
 	require.NotNil(t, in.State)
-	require.Equal(t, Period{2029, time.January}, in.State.NextPeriod)
+	require.Equal(t, collectday.Period{Year: 2029, Month: time.January}, in.State.NextPeriod)
 	require.Equal(t, 12, in.State.ChargedPeriods)
 	require.Len(t, in.State.Recent, 12)
 	require.Equal(t, int64(150000), in.State.Amount)
@@ -345,7 +347,7 @@ func TestPauseRestoreDiscard(t *testing.T) {
 	require.Equal(t, StatusPaused, paused.Status)
 	require.Equal(t, PausedByOrg, paused.PausedReason)
 	require.Equal(t, StatusActive, restored.Status)
-	require.Equal(t, Period{2027, time.April}, restored.NextPeriod)
+	require.Equal(t, collectday.Period{Year: 2027, Month: time.April}, restored.NextPeriod)
 
 	actors := map[string]string{}
 	for _, v := range h.versions {
@@ -390,7 +392,7 @@ func TestUpgradeAppliedOnSchedule(t *testing.T) {
 	require.Len(t, beforeRemove.Upgrade.History, 3)
 	require.Equal(t, int64(121000), beforeRemove.Upgrade.OldAmount)
 	require.Equal(t, int64(133100), beforeRemove.Upgrade.NewAmount)
-	require.Equal(t, Period{2028, time.January}, beforeRemove.Upgrade.NextPeriod)
+	require.Equal(t, collectday.Period{Year: 2028, Month: time.January}, beforeRemove.Upgrade.NextPeriod)
 	in := h.continuedWith()
 	require.Nil(t, in.State.Upgrade)
 	require.Equal(t, int64(133100), in.State.Amount)
@@ -525,14 +527,14 @@ func TestCollectDayChange(t *testing.T) {
 		h.update(UpdateCollectDay, false, ChangeCollectDayRequest{Actor: "u2", CollectDay: 20})
 	})
 	h.at(date(2027, 3, 11), func() { moved = h.state() })
-	h.at(date(2027, 4, 25), func() { h.update(UpdateCollectDay, false, ChangeCollectDayRequest{Actor: "u3", CollectDay: 0}) })
+	h.at(date(2027, 4, 25), func() { h.update(UpdateCollectDay, false, ChangeCollectDayRequest{Actor: "u3", CollectDay: collectday.Last}) })
 	h.at(date(2027, 6, 10), func() { h.update(UpdateDiscard, false, DiscardRequest{}) })
 	h.run(Input{})
 
 	require.Equal(t, []string{"2027-01-25 2027-01", "2027-02-10 2027-02", "2027-03-05 2027-03", "2027-04-20 2027-04",
 		"2027-05-31 2027-05"}, h.dates())
-	require.Equal(t, 20, moved.CollectDay)
-	require.Equal(t, Period{2027, time.April}, moved.NextPeriod)
+	require.Equal(t, collectday.Day(20), moved.CollectDay)
+	require.Equal(t, collectday.Period{Year: 2027, Month: time.April}, moved.NextPeriod)
 	require.Equal(t, date(2027, 4, 20), moved.NextChargeDate.In(ba))
 	var changes []string
 	for _, v := range h.versions {

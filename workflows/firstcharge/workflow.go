@@ -1,8 +1,9 @@
-// Package firstcharge settles a donation's first charge when the donor's request could not: the
-// API died between the charge and its record, the gateway's answer was lost, or the gateway left
-// the payment pending. The donation form starts this workflow before it charges (starting it twice
-// is a no-op); the workflow then reads the payment back from the gateway on a widening schedule
-// until the first transaction is settled, and never charges.
+// Package firstcharge settles a donation's first charge. The donation form charges it (Settler)
+// and starts this package's workflow before it does (starting it twice is a no-op): when the
+// donor's request cannot settle the charge (the API died between the charge and its record, the
+// gateway's answer was lost, or the gateway left the payment pending), the workflow reads the
+// payment back from the gateway on a widening schedule until the first transaction is settled,
+// and never charges. Both settle through the same Settler.
 package firstcharge
 
 import (
@@ -10,6 +11,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/google/uuid"
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
@@ -19,10 +21,6 @@ import (
 
 // TaskQueue is where the workflow runs.
 const TaskQueue = "donation-first-charge"
-
-// ActivityName is the settle activity (api/donation Service.SettleFirstCharge, registered under
-// this name by the worker, since api/donation starts this workflow and cannot be imported here).
-const ActivityName = "SettleFirstCharge"
 
 // Checks are the waits before each read-back. The first leaves the donor's own request time to
 // finish; the last gives a pending payment three days, MercadoPago's usual review window, after
@@ -53,13 +51,14 @@ var ActivityOptions = workflow.ActivityOptions{
 // Workflow checks the first charge until the activity reports it settled.
 func Workflow(ctx workflow.Context, in Input) error {
 	ctx = workflow.WithActivityOptions(ctx, ActivityOptions)
+	var a *Activities
 	for i, wait := range Checks {
 		if err := workflow.Sleep(ctx, wait); err != nil {
 			return err
 		}
 		var settled bool
 		req := SettleRequest{Input: in, Final: i == len(Checks)-1}
-		if err := workflow.ExecuteActivity(ctx, ActivityName, req).Get(ctx, &settled); err != nil {
+		if err := workflow.ExecuteActivity(ctx, a.SettleFirstCharge, req).Get(ctx, &settled); err != nil {
 			var appErr *temporal.ApplicationError
 			if req.Final || errors.As(err, &appErr) && appErr.NonRetryable() {
 				return err
@@ -75,6 +74,14 @@ func Workflow(ctx workflow.Context, in Input) error {
 
 // WorkflowID derives from the donation, so a second start finds the first.
 func WorkflowID(donationID string) string { return "donation-first-charge/" + donationID }
+
+// Guard starts the workflow for the donation form (api/donation FirstChargeGuard).
+type Guard struct{ Temporal client.Client }
+
+// GuardFirstCharge starts the donation's workflow; starting it again is a no-op.
+func (g Guard) GuardFirstCharge(ctx context.Context, orgID, donationID uuid.UUID) error {
+	return Start(ctx, g.Temporal, Input{OrganizationID: orgID.String(), DonationID: donationID.String()})
+}
 
 // Start starts the workflow, or finds the one already running or finished for the donation.
 func Start(ctx context.Context, c client.Client, in Input) error {

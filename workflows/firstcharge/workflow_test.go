@@ -6,11 +6,18 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/mock"
 	"github.com/stretchr/testify/require"
-	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
 )
+
+// onSettle answers the settle activity with fn.
+func onSettle(env *testsuite.TestWorkflowEnvironment, fn func(context.Context, SettleRequest) (bool, error)) {
+	var a *Activities
+	env.RegisterActivity(a)
+	env.OnActivity(a.SettleFirstCharge, mock.Anything, mock.Anything).Return(fn)
+}
 
 // checks runs the workflow with a settle activity that answers settled on the given call (0: never)
 // and returns the requests it got and when, measured from the start.
@@ -21,11 +28,11 @@ func checks(t *testing.T, settledOn int) ([]SettleRequest, []time.Duration) {
 	var reqs []SettleRequest
 	var at []time.Duration
 	var start time.Time
-	env.RegisterActivityWithOptions(func(_ context.Context, r SettleRequest) (bool, error) {
+	onSettle(env, func(_ context.Context, r SettleRequest) (bool, error) {
 		reqs = append(reqs, r)
 		at = append(at, env.Now().Sub(start))
 		return len(reqs) == settledOn, nil
-	}, activity.RegisterOptions{Name: ActivityName})
+	})
 	start = env.Now()
 	env.ExecuteWorkflow(Workflow, Input{OrganizationID: "org", DonationID: "don"})
 	require.True(t, env.IsWorkflowCompleted())
@@ -61,10 +68,10 @@ func TestFailingReadBackIsCappedAndGivesWayToTheNextCheck(t *testing.T) {
 	env := s.NewTestWorkflowEnvironment()
 	var start time.Time
 	var at []time.Duration
-	env.RegisterActivityWithOptions(func(_ context.Context, r SettleRequest) (bool, error) {
+	onSettle(env, func(_ context.Context, r SettleRequest) (bool, error) {
 		at = append(at, env.Now().Sub(start))
 		return false, errors.New("gateway down")
-	}, activity.RegisterOptions{Name: ActivityName})
+	})
 	start = env.Now()
 	env.ExecuteWorkflow(Workflow, Input{OrganizationID: "org", DonationID: "don"})
 	require.True(t, env.IsWorkflowCompleted())
@@ -83,10 +90,10 @@ func TestInvalidInputIsNotRetried(t *testing.T) {
 	var s testsuite.WorkflowTestSuite
 	env := s.NewTestWorkflowEnvironment()
 	calls := 0
-	env.RegisterActivityWithOptions(func(_ context.Context, r SettleRequest) (bool, error) {
+	onSettle(env, func(_ context.Context, r SettleRequest) (bool, error) {
 		calls++
 		return false, temporal.NewNonRetryableApplicationError("donation id", "invalid_input", nil)
-	}, activity.RegisterOptions{Name: ActivityName})
+	})
 	env.ExecuteWorkflow(Workflow, Input{OrganizationID: "org", DonationID: "not-a-uuid"})
 	require.True(t, env.IsWorkflowCompleted())
 	require.ErrorContains(t, env.GetWorkflowError(), "invalid_input")

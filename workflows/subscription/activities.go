@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/aporta/aporta/internal/charge"
 	"github.com/aporta/aporta/internal/outbox"
 	"github.com/aporta/aporta/tenants"
 )
@@ -112,22 +113,11 @@ func (a *Activities) RecordCommissions(ctx context.Context, orgID string) (int, 
 		return 0, err
 	}
 	for _, id := range ids {
-		if err := RecordCommission(ctx, s, s.OrgID, id); err != nil {
+		if err := charge.RecordCommission(ctx, s, s.OrgID, id); err != nil {
 			return 0, err
 		}
 	}
 	return len(ids), nil
-}
-
-// RecordCommission records the post-trial commission of one approved transaction if its
-// organisation is under the restriction, and nothing otherwise. Idempotent. Collection and the
-// public form call it with the database transaction that stored the approval, so a charge is
-// never approved without its commission.
-func RecordCommission(ctx context.Context, q interface {
-	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
-}, orgID, transactionID uuid.UUID) error {
-	var amount *int64
-	return q.QueryRow(ctx, queries.Get("RecordCommission"), orgID, transactionID).Scan(&amount)
 }
 
 // AcceptingDonations reports whether the organisation may take new donations (false during the

@@ -48,18 +48,6 @@ INSERT INTO transactions (organization_id, id, donation_id, period, amount_minor
 VALUES ($1, $2, $3, $4, $5, $6, $7, 1, $8)
 ON CONFLICT (organization_id, id) DO NOTHING;
 
--- name: TransactionByID
-SELECT status, coalesce(status_detail, ''), coalesce(period, '') FROM transactions
-WHERE organization_id = $1 AND id = $2;
-
--- name: SettleTransaction
-UPDATE transactions SET status = $3, gateway_payment_id = $4, status_detail = $5, charged_at = now(), updated_at = now()
-WHERE organization_id = $1 AND id = $2;
-
--- name: SettleDonation
-UPDATE donations SET status = $3, next_charge_date = $4, updated_at = now()
-WHERE organization_id = $1 AND id = $2 AND status = 'pending';
-
 -- name: DonationForConvert
 SELECT d.id, d.status, d.recurrence, d.amount_minor, d.currency, d.payment_method_id, c.title, c.slug,
        coalesce(pm.brand, ''), coalesce(pm.last_four, ''), dn.first_name
@@ -114,15 +102,3 @@ WHERE d.organization_id = $1 AND d.id = $2;
 -- name: DonationSubmitted
 -- What the donor submitted with the donation: extra field answers and their own data.
 SELECT form_values, donor_snapshot FROM donations WHERE organization_id = $1 AND id = $2;
-
--- name: FirstChargeToSettle
--- What settling a first charge later needs: the donation (as DonationByKey), its donor's e-mail,
--- the campaign's thank-you texts, and the organisation's country and time zone.
-SELECT d.id, d.status, d.recurrence, d.amount_minor, d.currency, d.collect_day, d.donor_id,
-       coalesce(d.donor_snapshot->>'first_name', dn.first_name), d.campaign_id, d.payment_method_id, d.idempotency_key, dn.email,
-       c.title, c.slug, c.thanks_instant, c.thanks_email_subject, c.thanks_email, o.country, o.timezone
-FROM donations d
-JOIN donors dn ON dn.organization_id = d.organization_id AND dn.id = d.donor_id
-JOIN campaigns c ON c.organization_id = d.organization_id AND c.id = d.campaign_id
-JOIN organizations o ON o.organization_id = d.organization_id
-WHERE d.organization_id = $1 AND d.id = $2;

@@ -53,10 +53,6 @@ LIMIT $3 OFFSET $4;
 -- name: CountDonationVersions
 SELECT count(*) FROM donation_versions WHERE organization_id = $1 AND donation_id = $2;
 
--- name: InsertVersion
-INSERT INTO donation_versions (organization_id, id, donation_id, actor, field, before, after)
-VALUES ($1, $2, $3, $4, $5, $6, $7);
-
 -- name: UpdateDonor
 UPDATE donors SET first_name = $3, last_name = $4, email = $5, phone = $6, cellphone = $7, uid_type = nullif($8, ''),
        uid_number = nullif($9, ''), street = $10, city = $11, state = $12, country = $13, zipcode = $14, gender = $15,

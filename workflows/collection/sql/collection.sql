@@ -10,19 +10,6 @@ JOIN donors dn ON dn.organization_id = d.organization_id AND dn.id = d.donor_id
 LEFT JOIN payment_methods pm ON pm.organization_id = d.organization_id AND pm.id = d.payment_method_id
 WHERE d.organization_id = $1 AND d.id = $2;
 
--- name: UpsertTransaction
--- One row per donation, period and attempt; a retried activity updates its own row. The partial
--- unique index transactions_one_approved_per_period refuses a second approved row in a period.
-INSERT INTO transactions (organization_id, id, donation_id, period, attempt, amount_minor, currency, status,
-                          status_detail, gateway_payment_id, payment_method_id, charged_at)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, NULLIF($9, ''), NULLIF($10, ''), $11, $12)
-ON CONFLICT (organization_id, donation_id, period, attempt) DO UPDATE
-SET status = EXCLUDED.status,
-    status_detail = EXCLUDED.status_detail,
-    gateway_payment_id = COALESCE(EXCLUDED.gateway_payment_id, transactions.gateway_payment_id),
-    charged_at = COALESCE(transactions.charged_at, EXCLUDED.charged_at),
-    updated_at = now();
-
 -- name: SyncDonation
 UPDATE donations
 SET status = $3, paused_reason = NULLIF($4, ''), paused_since = $5, discarded_at = $6,
@@ -49,8 +36,3 @@ ON CONFLICT (organization_id, upgrade_id, applied_on) DO NOTHING;
 -- name: RemoveUpgrade
 UPDATE upgrades SET removed_at = COALESCE(removed_at, now()), updated_at = now()
 WHERE organization_id = $1 AND id = $2;
-
--- name: RecordVersion
-INSERT INTO donation_versions (organization_id, id, donation_id, actor, field, before, after, created_at)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-ON CONFLICT (organization_id, id) DO NOTHING;

@@ -48,6 +48,3 @@ LEFT JOIN transaction_commissions c ON c.organization_id = t.organization_id AND
 WHERE t.organization_id = $1 AND t.status = 'approved' AND c.transaction_id IS NULL
   AND o.commission_bps > 0 AND o.trial_ends_at IS NOT NULL
   AND coalesce(t.charged_at, t.created_at) >= o.trial_ends_at;
-
--- name: RecordCommission
-SELECT record_transaction_commission($1, $2);

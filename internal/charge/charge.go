@@ -1,0 +1,220 @@
+// Package charge is the one way Aporta charges a donation's transaction and keeps its record: the
+// gateway idempotency key and external reference derive from the transaction, an outcome lost on
+// the way (a timeout, a 5xx) is read back from the gateway by that reference before anything is
+// charged again, and the outcome is stored on the transaction together with the commission an
+// approval owes, in one database transaction. The donation form's first charge, the first-charge
+// guard (workflows/firstcharge), monthly collection and collect-now (workflows/collection) all
+// charge through it.
+package charge
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"github.com/aporta/aporta/internal/gateway"
+	"github.com/aporta/aporta/internal/gateway/mercadopago"
+	"github.com/aporta/aporta/tenants"
+)
+
+//go:embed sql/*.sql
+var sqlFS embed.FS
+
+var queries = tenants.MustLoadQueries(sqlFS, "sql")
+
+// Gateway is what charging needs from a payment gateway.
+type Gateway interface {
+	Charge(ctx context.Context, c gateway.Charge) (gateway.Payment, error)
+	FindPayments(ctx context.Context, externalReference string) ([]gateway.Payment, error)
+}
+
+// Gateways gives the gateway account an organisation collects with.
+type Gateways interface {
+	Gateway(ctx context.Context, orgID uuid.UUID, currency string) (Gateway, error)
+}
+
+// GatewaysFunc adapts a function to Gateways.
+type GatewaysFunc func(ctx context.Context, orgID uuid.UUID, currency string) (Gateway, error)
+
+// Gateway calls f.
+func (f GatewaysFunc) Gateway(ctx context.Context, orgID uuid.UUID, currency string) (Gateway, error) {
+	return f(ctx, orgID, currency)
+}
+
+// MercadoPago charges every organisation through the platform's MercadoPago-compatible account
+// (the sandbox in dev and test) until organisations connect their own.
+func MercadoPago(accounts *mercadopago.Accounts) Gateways {
+	return GatewaysFunc(func(_ context.Context, _ uuid.UUID, currency string) (Gateway, error) {
+		return accounts.For(currency)
+	})
+}
+
+// Transaction is the row a charge settles.
+type Transaction struct {
+	OrgID      uuid.UUID
+	ID         uuid.UUID
+	DonationID uuid.UUID
+	Period     string // YYYY-MM of a monthly donation's charge; "" for a one-time donation
+	Attempt    int    // 1… within the period
+	Amount     int64  // minor units
+	Currency   string
+	// PaymentMethodID is the saved card; a row inserted by Record keeps it (nil: none).
+	PaymentMethodID *uuid.UUID
+}
+
+// FirstTransactionID is the id of a donation's first transaction: derived from the donation, so
+// every retry of a form submission writes and charges the same transaction.
+func FirstTransactionID(donationID uuid.UUID) uuid.UUID {
+	return uuid.NewSHA1(donationID, []byte("first-transaction"))
+}
+
+// AttemptID is the id of a collection attempt's transaction. (The first attempt of a monthly
+// donation's first period may already exist with its FirstTransactionID: Record finds it.)
+func AttemptID(donationID uuid.UUID, period string, attempt int) uuid.UUID {
+	return uuid.NewSHA1(donationID, []byte(fmt.Sprintf("transaction/%s/%d", period, attempt)))
+}
+
+// Key is a charge's identity at the gateway.
+type Key struct {
+	Idempotency string // the gateway refuses a second payment under it and answers the first
+	Reference   string // the external reference its payment is read back by
+}
+
+// Key derives the transaction's gateway key. A one-time donation's transaction charges under
+// "aporta-tx-<id>" with its id as the reference; a monthly one under "<donation>/<YYYY-MM>" for a
+// period's first attempt and "<donation>/<YYYY-MM>/<n>" for the retries, as key and reference
+// alike, so collection finds a period's payment whoever charged it (the form charges the first
+// period of a monthly donation made with an immediate charge). Payments already at the gateway
+// are read back by these keys: they never change.
+func (t Transaction) Key() Key {
+	if t.Period == "" {
+		return Key{Idempotency: "aporta-tx-" + t.ID.String(), Reference: t.ID.String()}
+	}
+	k := t.DonationID.String() + "/" + t.Period
+	if t.Attempt > 1 {
+		k = fmt.Sprintf("%s/%d", k, t.Attempt)
+	}
+	return Key{Idempotency: k, Reference: k}
+}
+
+// Outcome is what the gateway decided about a transaction.
+type Outcome struct {
+	Status       gateway.Status
+	Detail       string // the gateway's status detail
+	PaymentID    string
+	PausedReason string    // a refusal that must pause a monthly donation (gateway.PausedReason)
+	At           time.Time // when the gateway made the payment
+}
+
+// Approved says whether the transaction is paid.
+func (o Outcome) Approved() bool { return o.Status == gateway.StatusApproved }
+
+// Pending says whether the gateway has not decided yet.
+func (o Outcome) Pending() bool {
+	return o.Status == gateway.StatusPending || o.Status == gateway.StatusInProcess || o.Status == gateway.StatusInMediation
+}
+
+// transactionStatuses are the statuses a transaction row may hold (spec §4).
+var transactionStatuses = map[gateway.Status]bool{
+	gateway.StatusApproved: true, gateway.StatusCancelled: true, gateway.StatusChargedBack: true,
+	gateway.StatusInMediation: true, gateway.StatusInProcess: true, gateway.StatusPending: true,
+	gateway.StatusRefunded: true, gateway.StatusRejected: true, gateway.StatusPlanned: true,
+	gateway.StatusNonExistent: true,
+}
+
+// OutcomeOf reads a gateway payment. A provider state we do not model yet (authorized…) is
+// pending: not paid.
+func OutcomeOf(p gateway.Payment) Outcome {
+	o := Outcome{Status: p.Status, Detail: p.StatusDetail, PaymentID: p.ID, PausedReason: string(p.PausedReason), At: p.CreatedAt}
+	if !transactionStatuses[o.Status] {
+		o.Status = gateway.StatusPending
+	}
+	if o.At.IsZero() {
+		o.At = time.Now()
+	}
+	return o
+}
+
+// Find reads back the payment made under a reference: the approved one if there is one, else the
+// newest. ok is false when the gateway has none.
+func Find(ctx context.Context, g Gateway, ref string) (p gateway.Payment, ok bool, err error) {
+	ps, err := g.FindPayments(ctx, ref)
+	if err != nil || len(ps) == 0 {
+		return p, false, err
+	}
+	for _, q := range ps {
+		if q.Status == gateway.StatusApproved {
+			return q, true, nil
+		}
+	}
+	return ps[0], true, nil // newest first
+}
+
+// Charge charges t once and records the outcome (Record). c is the charge without its key and
+// reference, which come from t.Key. When the gateway's answer is lost, the payment is read back by
+// the reference. Unrecorded, it returns the gateway's refusal (*gateway.Error: nothing was
+// charged) and an outcome the read-back cannot find yet (*gateway.UnknownOutcomeError): charging
+// again later with the same key is safe, since the gateway answers the first payment if there was
+// one.
+func Charge(ctx context.Context, scope tenants.Scope, g Gateway, t Transaction, c gateway.Charge) (Outcome, error) {
+	k := t.Key()
+	c.IdempotencyKey, c.ExternalReference = k.Idempotency, k.Reference
+	p, err := g.Charge(ctx, c)
+	var unknown *gateway.UnknownOutcomeError
+	if errors.As(err, &unknown) {
+		found, ok, ferr := Find(ctx, g, k.Reference)
+		if ferr != nil || !ok {
+			return Outcome{}, fmt.Errorf("charge %s: outcome unknown and not found yet: %w", k.Reference, err)
+		}
+		p, err = found, nil
+	}
+	if err != nil {
+		return Outcome{}, err
+	}
+	o := OutcomeOf(p)
+	return o, Record(ctx, scope, t, o)
+}
+
+// Record stores an outcome on its transaction: the row written before the charge (found by id, or
+// by donation, period and attempt), else a new row for the attempt. An approval is stored with
+// the post-trial commission its organisation owes, in the same database transaction, so a charge
+// is never approved without its commission.
+func Record(ctx context.Context, scope tenants.Scope, t Transaction, o Outcome) error {
+	at := o.At
+	if at.IsZero() {
+		at = time.Now()
+	}
+	period := &t.Period
+	if t.Period == "" {
+		period = nil
+	}
+	args := []any{scope.OrgID, t.ID, t.DonationID, period, t.Attempt, string(o.Status), o.Detail, o.PaymentID, at}
+	return scope.Tx(ctx, func(tx pgx.Tx) error {
+		var id uuid.UUID
+		err := tx.QueryRow(ctx, queries.Get("SettleTransaction"), args...).Scan(&id)
+		if errors.Is(err, pgx.ErrNoRows) {
+			err = tx.QueryRow(ctx, queries.Get("InsertTransaction"), append(args, t.Amount, t.Currency, t.PaymentMethodID)...).Scan(&id)
+		}
+		if err != nil {
+			return fmt.Errorf("record transaction %s: %w", t.ID, err)
+		}
+		if !o.Approved() {
+			return nil
+		}
+		return RecordCommission(ctx, tx, scope.OrgID, id)
+	})
+}
+
+// RecordCommission records the post-trial commission of one approved transaction if its
+// organisation is under the restriction, and nothing otherwise. Idempotent.
+func RecordCommission(ctx context.Context, q interface {
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}, orgID, transactionID uuid.UUID) error {
+	var amount *int64
+	return q.QueryRow(ctx, queries.Get("RecordCommission"), orgID, transactionID).Scan(&amount)
+}

@@ -1,0 +1,121 @@
+package firstcharge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/worker"
+
+	"github.com/aporta/aporta/internal/charge"
+	"github.com/aporta/aporta/internal/collectday"
+	"github.com/aporta/aporta/internal/gateway"
+	"github.com/aporta/aporta/internal/i18n"
+	"github.com/aporta/aporta/internal/thanks"
+	"github.com/aporta/aporta/tenants"
+)
+
+// Thanker e-mails a donor's thank-you once per donation (thanks.Mailer).
+type Thanker interface {
+	Send(ctx context.Context, lang i18n.Lang, d thanks.Donation)
+}
+
+// Activities settle first charges.
+type Activities struct {
+	Tenants interface {
+		ForOrganization(ctx context.Context, orgID uuid.UUID) (tenants.Scope, error)
+	}
+	Gateways charge.Gateways
+	Settler  Settler
+	Thanks   Thanker // nil: no thank-you e-mails
+	Now      func() time.Time
+}
+
+// Register adds the workflow and its activities to a worker on TaskQueue.
+func Register(w worker.Registry, a *Activities) {
+	w.RegisterWorkflow(Workflow)
+	w.RegisterActivity(a)
+}
+
+// SettleFirstCharge reads a pending first charge back from the gateway (by its external
+// reference, never charging) and records what it finds as the donor's request would have: the
+// transaction, the donation's status, the monthly collection and the thank-you e-mail. It reports
+// whether the first charge is settled. On the final check a charge the gateway never received is
+// recorded as cancelled and the donation as rejected.
+func (a *Activities) SettleFirstCharge(ctx context.Context, req SettleRequest) (bool, error) {
+	// Input that cannot become valid by retrying fails the activity at once.
+	orgID, err := uuid.Parse(req.OrganizationID)
+	if err != nil {
+		return false, temporal.NewNonRetryableApplicationError("organization id", "invalid_input", err)
+	}
+	donationID, err := uuid.Parse(req.DonationID)
+	if err != nil {
+		return false, temporal.NewNonRetryableApplicationError("donation id", "invalid_input", err)
+	}
+	scope, err := a.Tenants.ForOrganization(ctx, orgID)
+	if errors.Is(err, tenants.ErrUnknownOrganization) {
+		return false, temporal.NewNonRetryableApplicationError("unknown organization", "not_found", err)
+	}
+	if err != nil {
+		return false, err
+	}
+	d := Donation{OrgID: orgID, ID: donationID}
+	ty := thanks.Donation{OrgID: orgID, ID: donationID}
+	var status, country, timezone string
+	var day *int16
+	cp := &ty.Campaign
+	if err := scope.QueryRow(ctx, queries.Get("DonationToSettle"), orgID, donationID).Scan(&status, &d.Recurrence, &d.Amount,
+		&d.Currency, &day, &ty.FirstName, &ty.Email, &cp.Title, &cp.Slug, &cp.Instant, &cp.EmailSubject, &cp.Email,
+		&country, &timezone); err != nil {
+		if errors.Is(err, pgx.ErrNoRows) {
+			return false, temporal.NewNonRetryableApplicationError("donation not found", "not_found", err)
+		}
+		return false, fmt.Errorf("donation %s: %w", donationID, err)
+	}
+	d.CollectDay = collectday.FromColumn(day)
+	first, err := FirstOf(ctx, scope, d)
+	if err != nil {
+		return false, err
+	}
+	if status != "pending" || first.Settled() {
+		return true, nil
+	}
+	g, err := a.Gateways.Gateway(ctx, orgID, d.Currency)
+	if err != nil {
+		return false, err
+	}
+	p, found, err := charge.Find(ctx, g, first.Key().Reference)
+	if err != nil {
+		return false, err
+	}
+	o := charge.OutcomeOf(p)
+	switch {
+	case found && p.Status != gateway.StatusPending && p.Status != gateway.StatusInProcess:
+	case !found && req.Final:
+		// Never reached the gateway: the donor was told it failed, and nothing was charged.
+		o = charge.Outcome{Status: gateway.StatusCancelled, Detail: "not_charged"}
+	default:
+		return false, nil // still pending at the gateway, or not there yet
+	}
+	loc, err := time.LoadLocation(timezone)
+	if err != nil {
+		loc = time.UTC
+	}
+	now := time.Now
+	if a.Now != nil {
+		now = a.Now
+	}
+	settled, err := a.Settler.Settle(ctx, scope, d, first, o, now().In(loc))
+	if err != nil {
+		return false, err
+	}
+	if settled == StatusApproved && a.Thanks != nil {
+		ty.Recurrence, ty.Amount, ty.Currency = d.Recurrence, d.Amount, d.Currency
+		a.Thanks.Send(ctx, i18n.ForCountry(country), ty)
+	}
+	return true, nil
+}

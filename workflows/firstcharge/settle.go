@@ -1,0 +1,160 @@
+package firstcharge
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/aporta/aporta/internal/charge"
+	"github.com/aporta/aporta/internal/collectday"
+	"github.com/aporta/aporta/internal/gateway"
+	"github.com/aporta/aporta/tenants"
+)
+
+//go:embed sql/*.sql
+var sqlFS embed.FS
+
+var queries = tenants.MustLoadQueries(sqlFS, "sql")
+
+// A first charge's outcome as the donation form reports it.
+const (
+	StatusApproved  = "approved"
+	StatusPlanned   = "planned" // monthly, charged on its collect day by collection
+	StatusInProcess = "in_process"
+	StatusRejected  = "rejected"
+	StatusUnknown   = "unknown" // the gateway's answer was lost and is not found yet
+)
+
+// Donation is a donation whose first charge is being settled.
+type Donation struct {
+	OrgID      uuid.UUID
+	ID         uuid.UUID
+	Recurrence int // 0 one-time, 1 monthly
+	Amount     int64
+	Currency   string
+	CollectDay collectday.Day
+}
+
+// First is a donation's first transaction: written with the donation, pending until charged (or
+// planned, for a monthly donation charged on its collect day).
+type First struct {
+	charge.Transaction
+	Status string
+	Detail string
+}
+
+// Settled says whether the first charge has its final answer (in_process waits for the gateway).
+func (f First) Settled() bool { return f.Status != "pending" && f.Status != "in_process" }
+
+// FirstOf reads a donation's first transaction.
+func FirstOf(ctx context.Context, scope tenants.Scope, d Donation) (First, error) {
+	f := First{Transaction: charge.Transaction{OrgID: scope.OrgID, ID: charge.FirstTransactionID(d.ID), DonationID: d.ID,
+		Attempt: 1, Amount: d.Amount, Currency: d.Currency}}
+	if err := scope.QueryRow(ctx, queries.Get("FirstTransaction"), scope.OrgID, f.ID).Scan(&f.Status, &f.Detail, &f.Period,
+		&f.PaymentMethodID); err != nil {
+		return f, fmt.Errorf("first transaction: %w", err)
+	}
+	return f, nil
+}
+
+// RecurringStarter starts a monthly donation's collection; starting it again is a no-op
+// (collection.Starter).
+type RecurringStarter interface {
+	StartRecurring(ctx context.Context, orgID, donationID uuid.UUID) error
+}
+
+// Settler moves a donation on from its first charge. The donation form and this package's
+// activity share it, so a first charge is settled the same way whoever finds its outcome.
+type Settler struct {
+	Recurring RecurringStarter // nil: no monthly collection is started
+	Log       *slog.Logger
+}
+
+// Charge charges a donation's first transaction (charge.Charge) and settles it, or, when it is
+// planned, activates the donation for collection to charge on its collect day. c is the charge
+// without amount, key and reference. today is the date in the organisation's timezone. It answers
+// the form's status and the gateway's detail; the gateway's refusal is returned as it is.
+func (s Settler) Charge(ctx context.Context, scope tenants.Scope, g charge.Gateway, d Donation, c gateway.Charge,
+	today time.Time) (status, detail string, err error) {
+	first, err := FirstOf(ctx, scope, d)
+	if err != nil {
+		return "", "", err
+	}
+	if first.Status == "planned" {
+		return StatusPlanned, "", s.activate(ctx, scope, d, "active", &today)
+	}
+	c.Amount = gateway.Money{Amount: d.Amount, Currency: d.Currency}
+	o, err := charge.Charge(ctx, scope, g, first.Transaction, c)
+	var unknown *gateway.UnknownOutcomeError
+	if errors.As(err, &unknown) {
+		s.log().WarnContext(ctx, "donation: charge outcome unknown", "donation_id", d.ID, "error", err)
+		return StatusUnknown, "", nil // the guard settles it later
+	}
+	if err != nil {
+		return "", "", err
+	}
+	status, err = s.settled(ctx, scope, d, o, today)
+	return status, o.Detail, err
+}
+
+// Settle records a first charge's outcome (charge.Record) and settles the donation.
+func (s Settler) Settle(ctx context.Context, scope tenants.Scope, d Donation, first First, o charge.Outcome, today time.Time) (string, error) {
+	if err := charge.Record(ctx, scope, first.Transaction, o); err != nil {
+		return "", err
+	}
+	return s.settled(ctx, scope, d, o, today)
+}
+
+// settled moves the pending donation on from its recorded first charge: approved, it is active
+// (a monthly one charged next in the following month, by its collection); refused, rejected;
+// otherwise the gateway decides later and the donation stays pending.
+func (s Settler) settled(ctx context.Context, scope tenants.Scope, d Donation, o charge.Outcome, today time.Time) (string, error) {
+	switch o.Status {
+	case gateway.StatusApproved:
+		var next *time.Time
+		if d.Recurrence == 1 {
+			n := d.CollectDay.After(today)
+			next = &n
+		}
+		return StatusApproved, s.activate(ctx, scope, d, "active", next)
+	case gateway.StatusRejected, gateway.StatusCancelled:
+		return StatusRejected, s.activate(ctx, scope, d, "rejected", nil)
+	default:
+		return StatusInProcess, nil
+	}
+}
+
+// activate moves a pending donation to its settled status and, for an active monthly donation,
+// starts its collection.
+func (s Settler) activate(ctx context.Context, scope tenants.Scope, d Donation, status string, next *time.Time) error {
+	if err := scope.Exec(ctx, queries.Get("SettleDonation"), scope.OrgID, d.ID, status, next); err != nil {
+		return err
+	}
+	if status == "active" && d.Recurrence == 1 {
+		s.StartCollection(ctx, scope.OrgID, d.ID)
+	}
+	return nil
+}
+
+// StartCollection starts the collection of an active monthly donation. A failure is logged: the
+// donation is stored and charged, and the next submission with the same key starts it again.
+func (s Settler) StartCollection(ctx context.Context, orgID, donationID uuid.UUID) {
+	if s.Recurring == nil {
+		return
+	}
+	if err := s.Recurring.StartRecurring(ctx, orgID, donationID); err != nil {
+		s.log().ErrorContext(ctx, "donation: start recurring collection", "donation_id", donationID, "error", err)
+	}
+}
+
+func (s Settler) log() *slog.Logger {
+	if s.Log == nil {
+		return slog.Default()
+	}
+	return s.Log
+}
