@@ -24,6 +24,7 @@ import (
 	"github.com/aporta/aporta/internal/collectday"
 	"github.com/aporta/aporta/internal/history"
 	"github.com/aporta/aporta/internal/money"
+	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/workflows/collection"
 )
@@ -462,7 +463,7 @@ func (h *ManageHandler) discardRow(c *gin.Context, scope tenants.Scope, id uuid.
 		if _, err := tx.Exec(ctx, queries.Get("DiscardOneTime"), scope.OrgID, id, reason); err != nil {
 			return err
 		}
-		return history.Record(ctx, tx, scope.OrgID, history.Version{DonationID: id, Actor: actor(c), Field: "status",
+		return history.Record(ctx, sharddb.Store(tx), scope.OrgID, history.Version{DonationID: id, Actor: actor(c), Field: "status",
 			Before: map[string]string{"status": status}, After: map[string]string{"status": collection.StatusDiscarded, "discard_reason": reason}})
 	})
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/aporta/aporta/api/request"
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/history"
+	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/workflows/collection"
 )
@@ -151,7 +152,7 @@ func (h *ManageHandler) PatchDonor(c *gin.Context) {
 			after.Country, after.Zipcode, after.Gender); err != nil {
 			return err
 		}
-		return history.Record(ctx, tx, scope.OrgID, history.Version{DonationID: r.ID, Actor: actor(c), Field: "donor",
+		return history.Record(ctx, sharddb.Store(tx), scope.OrgID, history.Version{DonationID: r.ID, Actor: actor(c), Field: "donor",
 			Before: changedBefore, After: changedAfter})
 	})
 	var pgErr *pgconn.PgError

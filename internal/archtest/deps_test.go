@@ -16,10 +16,12 @@ import (
 
 const module = "github.com/aporta/aporta"
 
-// plumbing are the api packages every endpoint shares (errors, permissions, request decoding,
-// middleware, idempotency keys, rate limits, test helpers, the outbox's HTTP courier): not
-// domains, so any api package may import them.
-var plumbing = []string{"apierror", "authz", "request", "middleware", "idempotency", "ratelimit", "apitest", "courier"}
+// plumbing are the api packages every endpoint shares (errors, permissions, the endpoint adapter,
+// request decoding, middleware, idempotency keys, rate limits, the Kratos proxy, the outbox's HTTP
+// courier, the web app, health checks, test helpers): not domains, so any api package may import
+// them (ARCHITECTURE.md's map).
+var plumbing = []string{"apierror", "authz", "endpoint", "request", "middleware", "idempotency", "ratelimit", "kratosproxy",
+	"courier", "spa", "health", "apitest"}
 
 // domainEdges are the imports between api domains that exist today and cannot be cut without
 // moving a domain service out of api/ (each is a call into the other domain's service):

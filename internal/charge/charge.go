@@ -9,7 +9,6 @@ package charge
 
 import (
 	"context"
-	"embed"
 	"errors"
 	"fmt"
 	"time"
@@ -17,15 +16,12 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
+	"github.com/aporta/aporta/internal/dberr"
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/gateway/mercadopago"
+	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/tenants"
 )
-
-//go:embed sql/*.sql
-var sqlFS embed.FS
-
-var queries = tenants.MustLoadQueries(sqlFS, "sql")
 
 // Gateway is what charging needs from a payment gateway.
 type Gateway interface {
@@ -189,16 +185,20 @@ func Record(ctx context.Context, scope tenants.Scope, t Transaction, o Outcome) 
 	if at.IsZero() {
 		at = time.Now()
 	}
-	period := &t.Period
-	if t.Period == "" {
-		period = nil
+	var period *string
+	if t.Period != "" {
+		period = &t.Period
 	}
-	args := []any{scope.OrgID, t.ID, t.DonationID, period, t.Attempt, string(o.Status), o.Detail, o.PaymentID, at}
 	return scope.Tx(ctx, func(tx pgx.Tx) error {
-		var id uuid.UUID
-		err := tx.QueryRow(ctx, queries.Get("SettleTransaction"), args...).Scan(&id)
-		if errors.Is(err, pgx.ErrNoRows) {
-			err = tx.QueryRow(ctx, queries.Get("InsertTransaction"), append(args, t.Amount, t.Currency, t.PaymentMethodID)...).Scan(&id)
+		q := sharddb.Store(tx)
+		id, err := q.SettleChargedTransaction(ctx, sharddb.SettleChargedTransactionParams{
+			OrganizationID: scope.OrgID, ID: t.ID, DonationID: t.DonationID, Period: period, Attempt: int16(t.Attempt),
+			Status: string(o.Status), StatusDetail: o.Detail, GatewayPaymentID: o.PaymentID, ChargedAt: at})
+		if errors.Is(err, dberr.ErrNotFound) {
+			id, err = q.InsertChargedTransaction(ctx, sharddb.InsertChargedTransactionParams{
+				OrganizationID: scope.OrgID, ID: t.ID, DonationID: t.DonationID, Period: period, Attempt: int16(t.Attempt),
+				AmountMinor: t.Amount, Currency: t.Currency, PaymentMethodID: t.PaymentMethodID,
+				Status: string(o.Status), StatusDetail: o.Detail, GatewayPaymentID: o.PaymentID, ChargedAt: at})
 		}
 		if err != nil {
 			return fmt.Errorf("record transaction %s: %w", t.ID, err)
@@ -206,15 +206,6 @@ func Record(ctx context.Context, scope tenants.Scope, t Transaction, o Outcome) 
 		if !o.Approved() {
 			return nil
 		}
-		return RecordCommission(ctx, tx, scope.OrgID, id)
+		return q.RecordTransactionCommission(ctx, sharddb.RecordTransactionCommissionParams{OrganizationID: scope.OrgID, TransactionID: id})
 	})
-}
-
-// RecordCommission records the post-trial commission of one approved transaction if its
-// organisation is under the restriction, and nothing otherwise. Idempotent.
-func RecordCommission(ctx context.Context, q interface {
-	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
-}, orgID, transactionID uuid.UUID) error {
-	var amount *int64
-	return q.QueryRow(ctx, queries.Get("RecordCommission"), orgID, transactionID).Scan(&amount)
 }

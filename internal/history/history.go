@@ -5,20 +5,13 @@ package history
 
 import (
 	"context"
-	"embed"
 	"encoding/json"
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5/pgconn"
 
-	"github.com/aporta/aporta/tenants"
+	"github.com/aporta/aporta/internal/sharddb"
 )
-
-//go:embed sql/*.sql
-var sqlFS embed.FS
-
-var queries = tenants.MustLoadQueries(sqlFS, "sql")
 
 // Version is one change of a donation.
 type Version struct {
@@ -31,13 +24,9 @@ type Version struct {
 	At         time.Time // zero: now
 }
 
-// Execer runs a statement: a pgx.Tx, so a version commits with the change it records.
-type Execer interface {
-	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
-}
-
-// Record writes v once per id.
-func Record(ctx context.Context, q Execer, orgID uuid.UUID, v Version) error {
+// Record writes v once per id, on q: the store of the transaction that makes the change, so the
+// version commits with it.
+func Record(ctx context.Context, q *sharddb.Queries, orgID uuid.UUID, v Version) error {
 	if v.ID == uuid.Nil {
 		v.ID = uuid.New()
 	}
@@ -53,11 +42,11 @@ func Record(ctx context.Context, q Execer, orgID uuid.UUID, v Version) error {
 	if !v.At.IsZero() {
 		at = &v.At
 	}
-	_, err = q.Exec(ctx, queries.Get("RecordVersion"), orgID, v.ID, v.DonationID, v.Actor, v.Field, before, after, at)
-	return err
+	return q.RecordDonationVersion(ctx, sharddb.RecordDonationVersionParams{OrganizationID: orgID, ID: v.ID, DonationID: v.DonationID,
+		Actor: v.Actor, Field: v.Field, Before: before, After: after, CreatedAt: at})
 }
 
-func jsonOrNil(v any) ([]byte, error) {
+func jsonOrNil(v any) (json.RawMessage, error) {
 	if v == nil {
 		return nil, nil
 	}

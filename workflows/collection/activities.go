@@ -2,7 +2,6 @@ package collection
 
 import (
 	"context"
-	"embed"
 	"errors"
 	"fmt"
 	"net/http"
@@ -15,15 +14,12 @@ import (
 
 	"github.com/aporta/aporta/internal/charge"
 	"github.com/aporta/aporta/internal/collectday"
+	"github.com/aporta/aporta/internal/dberr"
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/history"
+	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/tenants"
 )
-
-//go:embed sql/*.sql
-var sqlFS embed.FS
-
-var queries = tenants.MustLoadQueries(sqlFS, "sql")
 
 // Activities hold collection's side effects. Every one is idempotent: charges are keyed by
 // donation and period (and attempt), rows are upserted on the same keys.
@@ -67,18 +63,18 @@ func (a *Activities) LoadDonation(ctx context.Context, orgID, donationID string)
 	if err != nil {
 		return Snapshot{}, err
 	}
-	s := Snapshot{OrganizationID: orgID, DonationID: donationID}
-	pm := &s.PaymentMethod
-	err = scope.QueryRow(ctx, queries.Get("LoadDonation"), scope.OrgID, did).Scan(
-		&s.Amount, &s.Currency, &s.CollectDay, &s.Recurrence, &s.Status, &s.PausedReason, &s.Timezone, &s.Email,
-		&s.ConsecutiveFailed, &pm.ID, &pm.CustomerID, &pm.CardID, &pm.Brand, &pm.BIN, &pm.LastFour,
-		&pm.ExpiryMonth, &pm.ExpiryYear, &pm.HolderName)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return s, temporal.NewNonRetryableApplicationError("donation not found", "not_found", err)
+	r, err := scope.Store().CollectionDonation(ctx, sharddb.CollectionDonationParams{OrganizationID: scope.OrgID, ID: did})
+	if errors.Is(err, dberr.ErrNotFound) {
+		return Snapshot{}, temporal.NewNonRetryableApplicationError("donation not found", "not_found", err)
 	}
 	if err != nil {
-		return s, err
+		return Snapshot{}, err
 	}
+	s := Snapshot{OrganizationID: orgID, DonationID: donationID, Amount: r.AmountMinor, Currency: r.Currency,
+		CollectDay: collectday.FromColumn(r.CollectDay), Recurrence: int(r.Recurrence), Status: r.Status, PausedReason: r.PausedReason,
+		Timezone: r.Timezone, Email: r.Email, ConsecutiveFailed: int(r.ConsecutiveFailedPeriods),
+		PaymentMethod: PaymentMethod{ID: r.PaymentMethodID, CustomerID: r.CustomerID, CardID: r.CardID, Brand: r.Brand, BIN: r.Bin,
+			LastFour: r.LastFour, ExpiryMonth: int(r.ExpiryMonth), ExpiryYear: int(r.ExpiryYear), HolderName: r.HolderName}}
 	if s.Recurrence != 1 {
 		return s, temporal.NewNonRetryableApplicationError("donation is not monthly", "not_monthly", nil)
 	}
@@ -198,13 +194,17 @@ func (a *Activities) SyncDonation(ctx context.Context, st State) error {
 		return temporal.NewNonRetryableApplicationError("timezone", "invalid_timezone", err)
 	}
 	return scope.Tx(ctx, func(tx pgx.Tx) error {
-		next := ""
+		q := sharddb.Store(tx)
+		var next *time.Time
 		if !st.NextPeriod.IsZero() && st.Status != StatusDiscarded {
-			next = st.CollectDay.Date(st.NextPeriod, loc).Format(time.DateOnly)
+			n := st.CollectDay.Date(st.NextPeriod, loc)
+			next = &n
 		}
-		if _, err := tx.Exec(ctx, queries.Get("SyncDonation"), scope.OrgID, did, st.Status, st.PausedReason,
-			optionalTime(st.PausedSince), optionalTime(st.DiscardedAt), st.DiscardReason, next,
-			st.ConsecutiveFailed, st.Amount, optionalUUID(st.PaymentMethod.ID), st.CollectDay); err != nil {
+		if err := q.SyncCollectionDonation(ctx, sharddb.SyncCollectionDonationParams{OrganizationID: scope.OrgID, ID: did,
+			Status: st.Status, PausedReason: st.PausedReason, PausedSince: optionalTime(st.PausedSince),
+			DiscardedAt: optionalTime(st.DiscardedAt), DiscardReason: st.DiscardReason, NextChargeDate: next,
+			ConsecutiveFailedPeriods: int32(st.ConsecutiveFailed), AmountMinor: st.Amount,
+			PaymentMethodID: optionalUUID(st.PaymentMethod.ID), CollectDay: st.CollectDay.Column()}); err != nil {
 			return err
 		}
 		u := st.Upgrade
@@ -215,13 +215,15 @@ func (a *Activities) SyncDonation(ctx context.Context, st State) error {
 		if err != nil {
 			return temporal.NewNonRetryableApplicationError("upgrade id", "invalid_input", err)
 		}
-		if _, err := tx.Exec(ctx, queries.Get("UpsertUpgrade"), scope.OrgID, uid, did, u.BasisPoints, u.PeriodMonths,
-			u.OldAmount, u.NewAmount, st.CollectDay.Date(u.NextPeriod, loc).Format(time.DateOnly), u.Auto); err != nil {
+		if err := q.UpsertCollectionUpgrade(ctx, sharddb.UpsertCollectionUpgradeParams{OrganizationID: scope.OrgID, ID: uid,
+			DonationID: did, BasisPoints: u.BasisPoints, PeriodMonths: int16(u.PeriodMonths), OldAmountMinor: u.OldAmount,
+			NewAmountMinor: u.NewAmount, NextDate: st.CollectDay.Date(u.NextPeriod, loc), Auto: u.Auto}); err != nil {
 			return err
 		}
 		for _, h := range u.History {
-			if _, err := tx.Exec(ctx, queries.Get("AddUpgradeHistory"), scope.OrgID, uid,
-				st.CollectDay.Date(h.Period, loc).Format(time.DateOnly), h.OldAmount, h.NewAmount); err != nil {
+			if err := q.AddCollectionUpgradeHistory(ctx, sharddb.AddCollectionUpgradeHistoryParams{OrganizationID: scope.OrgID,
+				UpgradeID: uid, AppliedOn: st.CollectDay.Date(h.Period, loc), OldAmountMinor: h.OldAmount,
+				NewAmountMinor: h.NewAmount}); err != nil {
 				return err
 			}
 		}
@@ -236,7 +238,7 @@ func (a *Activities) RemoveUpgrade(ctx context.Context, orgID, upgradeID string)
 	if err != nil {
 		return err
 	}
-	return scope.Exec(ctx, queries.Get("RemoveUpgrade"), scope.OrgID, uid)
+	return scope.Store().RemoveCollectionUpgrade(ctx, sharddb.RemoveCollectionUpgradeParams{OrganizationID: scope.OrgID, ID: uid})
 }
 
 // Version is one change in a donation's history (history.Version as the workflow sends it).
@@ -262,10 +264,8 @@ func (a *Activities) RecordVersion(ctx context.Context, v Version) error {
 	if err != nil {
 		return temporal.NewNonRetryableApplicationError("version id", "invalid_input", err)
 	}
-	return scope.Tx(ctx, func(tx pgx.Tx) error {
-		return history.Record(ctx, tx, scope.OrgID, history.Version{ID: id, DonationID: did, Actor: v.Actor, Field: v.Field,
-			Before: v.Before, After: v.After, At: v.At})
-	})
+	return history.Record(ctx, scope.Store(), scope.OrgID, history.Version{ID: id, DonationID: did, Actor: v.Actor, Field: v.Field,
+		Before: v.Before, After: v.After, At: v.At})
 }
 
 // keepAlive heartbeats every ActivityHeartbeatTimeout/5 until the returned stop is called, so

@@ -527,7 +527,9 @@ func TestCollectDayChange(t *testing.T) {
 		h.update(UpdateCollectDay, false, ChangeCollectDayRequest{Actor: "u2", CollectDay: 20})
 	})
 	h.at(date(2027, 3, 11), func() { moved = h.state() })
-	h.at(date(2027, 4, 25), func() { h.update(UpdateCollectDay, false, ChangeCollectDayRequest{Actor: "u3", CollectDay: collectday.Last}) })
+	h.at(date(2027, 4, 25), func() {
+		h.update(UpdateCollectDay, false, ChangeCollectDayRequest{Actor: "u3", CollectDay: collectday.Last})
+	})
 	h.at(date(2027, 6, 10), func() { h.update(UpdateDiscard, false, DiscardRequest{}) })
 	h.run(Input{})
 

@@ -7,14 +7,15 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/worker"
 
 	"github.com/aporta/aporta/internal/charge"
 	"github.com/aporta/aporta/internal/collectday"
+	"github.com/aporta/aporta/internal/dberr"
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/i18n"
+	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/internal/thanks"
 	"github.com/aporta/aporta/tenants"
 )
@@ -63,25 +64,20 @@ func (a *Activities) SettleFirstCharge(ctx context.Context, req SettleRequest) (
 	if err != nil {
 		return false, err
 	}
-	d := Donation{OrgID: orgID, ID: donationID}
-	ty := thanks.Donation{OrgID: orgID, ID: donationID}
-	var status, country, timezone string
-	var day *int16
-	cp := &ty.Campaign
-	if err := scope.QueryRow(ctx, queries.Get("DonationToSettle"), orgID, donationID).Scan(&status, &d.Recurrence, &d.Amount,
-		&d.Currency, &day, &ty.FirstName, &ty.Email, &cp.Title, &cp.Slug, &cp.Instant, &cp.EmailSubject, &cp.Email,
-		&country, &timezone); err != nil {
-		if errors.Is(err, pgx.ErrNoRows) {
-			return false, temporal.NewNonRetryableApplicationError("donation not found", "not_found", err)
-		}
+	row, err := scope.Store().FirstChargeDonation(ctx, sharddb.FirstChargeDonationParams{OrganizationID: orgID, ID: donationID})
+	if errors.Is(err, dberr.ErrNotFound) {
+		return false, temporal.NewNonRetryableApplicationError("donation not found", "not_found", err)
+	}
+	if err != nil {
 		return false, fmt.Errorf("donation %s: %w", donationID, err)
 	}
-	d.CollectDay = collectday.FromColumn(day)
+	d := Donation{OrgID: orgID, ID: donationID, Recurrence: int(row.Recurrence), Amount: row.AmountMinor, Currency: row.Currency,
+		CollectDay: collectday.FromColumn(row.CollectDay)}
 	first, err := FirstOf(ctx, scope, d)
 	if err != nil {
 		return false, err
 	}
-	if status != "pending" || first.Settled() {
+	if row.Status != "pending" || first.Settled() {
 		return true, nil
 	}
 	g, err := a.Gateways.Gateway(ctx, orgID, d.Currency)
@@ -101,7 +97,7 @@ func (a *Activities) SettleFirstCharge(ctx context.Context, req SettleRequest) (
 	default:
 		return false, nil // still pending at the gateway, or not there yet
 	}
-	loc, err := time.LoadLocation(timezone)
+	loc, err := time.LoadLocation(row.Timezone)
 	if err != nil {
 		loc = time.UTC
 	}
@@ -114,8 +110,10 @@ func (a *Activities) SettleFirstCharge(ctx context.Context, req SettleRequest) (
 		return false, err
 	}
 	if settled == StatusApproved && a.Thanks != nil {
-		ty.Recurrence, ty.Amount, ty.Currency = d.Recurrence, d.Amount, d.Currency
-		a.Thanks.Send(ctx, i18n.ForCountry(country), ty)
+		a.Thanks.Send(ctx, i18n.ForCountry(row.Country), thanks.Donation{OrgID: orgID, ID: donationID, Recurrence: d.Recurrence,
+			Amount: d.Amount, Currency: d.Currency, FirstName: row.FirstName, Email: row.Email,
+			Campaign: thanks.Campaign{Title: row.Title, Slug: row.Slug, Instant: row.ThanksInstant,
+				EmailSubject: row.ThanksEmailSubject, Email: row.ThanksEmail}})
 	}
 	return true, nil
 }

@@ -2,7 +2,6 @@ package firstcharge
 
 import (
 	"context"
-	"embed"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -13,13 +12,9 @@ import (
 	"github.com/aporta/aporta/internal/charge"
 	"github.com/aporta/aporta/internal/collectday"
 	"github.com/aporta/aporta/internal/gateway"
+	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/tenants"
 )
-
-//go:embed sql/*.sql
-var sqlFS embed.FS
-
-var queries = tenants.MustLoadQueries(sqlFS, "sql")
 
 // A first charge's outcome as the donation form reports it.
 const (
@@ -53,13 +48,13 @@ func (f First) Settled() bool { return f.Status != "pending" && f.Status != "in_
 
 // FirstOf reads a donation's first transaction.
 func FirstOf(ctx context.Context, scope tenants.Scope, d Donation) (First, error) {
-	f := First{Transaction: charge.Transaction{OrgID: scope.OrgID, ID: charge.FirstTransactionID(d.ID), DonationID: d.ID,
-		Attempt: 1, Amount: d.Amount, Currency: d.Currency}}
-	if err := scope.QueryRow(ctx, queries.Get("FirstTransaction"), scope.OrgID, f.ID).Scan(&f.Status, &f.Detail, &f.Period,
-		&f.PaymentMethodID); err != nil {
-		return f, fmt.Errorf("first transaction: %w", err)
+	id := charge.FirstTransactionID(d.ID)
+	row, err := scope.Store().FirstTransaction(ctx, sharddb.FirstTransactionParams{OrganizationID: scope.OrgID, ID: id})
+	if err != nil {
+		return First{}, fmt.Errorf("first transaction: %w", err)
 	}
-	return f, nil
+	return First{Transaction: charge.Transaction{OrgID: scope.OrgID, ID: id, DonationID: d.ID, Period: row.Period, Attempt: 1,
+		Amount: d.Amount, Currency: d.Currency, PaymentMethodID: row.PaymentMethodID}, Status: row.Status, Detail: row.StatusDetail}, nil
 }
 
 // RecurringStarter starts a monthly donation's collection; starting it again is a no-op
@@ -132,7 +127,8 @@ func (s Settler) settled(ctx context.Context, scope tenants.Scope, d Donation, o
 // activate moves a pending donation to its settled status and, for an active monthly donation,
 // starts its collection.
 func (s Settler) activate(ctx context.Context, scope tenants.Scope, d Donation, status string, next *time.Time) error {
-	if err := scope.Exec(ctx, queries.Get("SettleDonation"), scope.OrgID, d.ID, status, next); err != nil {
+	if err := scope.Store().SettleFirstChargeDonation(ctx, sharddb.SettleFirstChargeDonationParams{OrganizationID: scope.OrgID,
+		ID: d.ID, Status: status, NextChargeDate: next}); err != nil {
 		return err
 	}
 	if status == "active" && d.Recurrence == 1 {

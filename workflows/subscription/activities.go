@@ -10,8 +10,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"go.temporal.io/sdk/temporal"
 
-	"github.com/aporta/aporta/internal/charge"
 	"github.com/aporta/aporta/internal/outbox"
+	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/tenants"
 )
 
@@ -113,7 +113,7 @@ func (a *Activities) RecordCommissions(ctx context.Context, orgID string) (int, 
 		return 0, err
 	}
 	for _, id := range ids {
-		if err := charge.RecordCommission(ctx, s, s.OrgID, id); err != nil {
+		if err := s.Store().RecordTransactionCommission(ctx, sharddb.RecordTransactionCommissionParams{OrganizationID: s.OrgID, TransactionID: id}); err != nil {
 			return 0, err
 		}
 	}

@@ -1,18 +1,19 @@
--- name: FirstTransaction
-SELECT status, coalesce(status_detail, ''), coalesce(period, ''), payment_method_id FROM transactions
+-- name: FirstTransaction :one
+SELECT status, coalesce(status_detail, '') AS status_detail, coalesce(period, '') AS period, payment_method_id
+FROM transactions
 WHERE organization_id = $1 AND id = $2;
 
--- name: SettleDonation
--- A pending donation's status once its first charge is settled ($4: the next charge date of an
--- active monthly donation).
-UPDATE donations SET status = $3, next_charge_date = $4, updated_at = now()
+-- name: SettleFirstChargeDonation :exec
+-- A pending donation's status once its first charge is settled (next_charge_date: the next charge
+-- of an active monthly donation).
+UPDATE donations SET status = $3, next_charge_date = sqlc.narg(next_charge_date)::date, updated_at = now()
 WHERE organization_id = $1 AND id = $2 AND status = 'pending';
 
--- name: DonationToSettle
+-- name: FirstChargeDonation :one
 -- What settling a first charge later needs: the donation, its donor's e-mail and the first name
 -- its submission gave, the campaign's thank-you texts, and the organisation's country and time zone.
 SELECT d.status, d.recurrence, d.amount_minor, d.currency, d.collect_day,
-       coalesce(d.donor_snapshot->>'first_name', dn.first_name), dn.email,
+       coalesce(d.donor_snapshot->>'first_name', dn.first_name)::text AS first_name, dn.email,
        c.title, c.slug, c.thanks_instant, c.thanks_email_subject, c.thanks_email, o.country, o.timezone
 FROM donations d
 JOIN donors dn ON dn.organization_id = d.organization_id AND dn.id = d.donor_id
