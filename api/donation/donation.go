@@ -7,6 +7,7 @@ package donation
 import (
 	"context"
 	"embed"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -18,8 +19,10 @@ import (
 	"github.com/aporta/aporta/api/campaign"
 	"github.com/aporta/aporta/internal/charge"
 	"github.com/aporta/aporta/internal/collectday"
+	"github.com/aporta/aporta/internal/dberr"
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/gateway/mercadopago"
+	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/internal/thanks"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/workflows/firstcharge"
@@ -29,6 +32,26 @@ import (
 var sqlFS embed.FS
 
 var queries = tenants.MustLoadQueries(sqlFS, "sql")
+
+// row is the submission's part of its donation row (the caller adds ids, currency, collect day and
+// card).
+func (s Submission) row() (sharddb.InsertFormDonationParams, error) {
+	items, err := json.Marshal(s.Items)
+	if err != nil {
+		return sharddb.InsertFormDonationParams{}, err
+	}
+	values, err := json.Marshal(s.FormValues)
+	if err != nil {
+		return sharddb.InsertFormDonationParams{}, err
+	}
+	snapshot, err := json.Marshal(s.snapshot())
+	if err != nil {
+		return sharddb.InsertFormDonationParams{}, err
+	}
+	return sharddb.InsertFormDonationParams{AmountMinor: s.Amount, Recurrence: int16(s.Recurrency), IdempotencyKey: &s.IdempotencyKey,
+		Items: items, UpgradeOptIn: s.PeriodicIncrease, Instalments: int16(s.Instalments), FormValues: values,
+		DonorSnapshot: snapshot}, nil
+}
 
 // Gateway is what a donation needs from the organisation's payments provider.
 type Gateway interface {
@@ -142,19 +165,17 @@ type stored struct {
 	idemKey    string
 }
 
-func findByKey(ctx context.Context, q interface {
-	QueryRow(context.Context, string, ...any) pgx.Row
-}, orgID uuid.UUID, key string) (stored, bool, error) {
-	var s stored
-	var day *int16
-	err := q.QueryRow(ctx, queries.Get("DonationByKey"), orgID, key).Scan(&s.id, &s.status, &s.recurrence, &s.amount,
-		&s.currency, &day, &s.donorID, &s.firstName, &s.campaignID, &s.pmID)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return s, false, nil
+func findByKey(ctx context.Context, q *sharddb.Queries, orgID uuid.UUID, key string) (stored, bool, error) {
+	r, err := q.FormDonationByKey(ctx, sharddb.FormDonationByKeyParams{OrganizationID: orgID, IdempotencyKey: &key})
+	if errors.Is(err, dberr.ErrNotFound) {
+		return stored{}, false, nil
 	}
-	s.idemKey = key
-	s.collectDay = collectday.FromColumn(day)
-	return s, err == nil, err
+	if err != nil {
+		return stored{}, false, err
+	}
+	return stored{id: r.ID, status: r.Status, recurrence: int(r.Recurrence), amount: r.AmountMinor, currency: r.Currency,
+		collectDay: collectday.FromColumn(r.CollectDay), donorID: r.DonorID, firstName: r.FirstName, campaignID: r.CampaignID,
+		pmID: r.PaymentMethodID, idemKey: key}, true, nil
 }
 
 // forFirstCharge is the donation as settling its first charge needs it.
@@ -169,7 +190,7 @@ func (s *Service) Create(ctx context.Context, f campaign.Form, sub Submission) (
 	scope := f.Scope
 	out := Outcome{Form: f, Recurrency: sub.Recurrency, AmountMinor: sub.Amount, Currency: f.Campaign.Currency, FirstName: sub.Donor.FirstName}
 
-	existing, found, err := findByKey(ctx, scope, scope.OrgID, sub.IdempotencyKey)
+	existing, found, err := findByKey(ctx, scope.Store(), scope.OrgID, sub.IdempotencyKey)
 	if err != nil {
 		return out, err
 	}
@@ -210,7 +231,7 @@ func (s *Service) Create(ctx context.Context, f campaign.Form, sub Submission) (
 	if err != nil {
 		// A concurrent twin of this submission may have used the (single-use) token first: answer
 		// with its outcome rather than an error.
-		if twin, ok, ferr := findByKey(ctx, scope, scope.OrgID, sub.IdempotencyKey); ferr == nil && ok {
+		if twin, ok, ferr := findByKey(ctx, scope.Store(), scope.OrgID, sub.IdempotencyKey); ferr == nil && ok {
 			return s.awaitTwin(ctx, scope, twin, out)
 		}
 		return out, err
@@ -236,34 +257,41 @@ func (s *Service) Create(ctx context.Context, f campaign.Form, sub Submission) (
 
 	var donationID uuid.UUID
 	err = scope.Tx(ctx, func(tx pgx.Tx) error {
-		donorID, err := linkDonor(ctx, tx, scope.OrgID, sub)
+		q := sharddb.Store(tx)
+		donorID, err := linkDonor(ctx, q, scope.OrgID, sub)
 		if err != nil {
 			return fmt.Errorf("donor: %w", err)
 		}
-		var pmID uuid.UUID
-		if err := tx.QueryRow(ctx, queries.Get("UpsertPaymentMethod"), scope.OrgID, uuid.New(), donorID, gwName, cust.ID, card.ID,
-			firstNonEmpty(card.PaymentMethodID, sub.Card.MethodID), sub.Card.BIN, sub.Card.LastFour, sub.Card.ExpMonth, sub.Card.ExpYear,
-			sub.Card.HolderName, sub.Card.HolderIDType, sub.Card.HolderIDNumber, sub.Card.DonorIsCardholder).Scan(&pmID); err != nil {
+		c := sub.Card
+		pmID, err := q.UpsertPaymentMethod(ctx, sharddb.UpsertPaymentMethodParams{OrganizationID: scope.OrgID, ID: uuid.New(),
+			DonorID: donorID, Gateway: gwName, CustomerID: cust.ID, CardID: card.ID, Brand: firstNonEmpty(card.PaymentMethodID, c.MethodID),
+			Bin: c.BIN, LastFour: c.LastFour, ExpiryMonth: int16(c.ExpMonth), ExpiryYear: int16(c.ExpYear), HolderName: c.HolderName,
+			HolderIDType: &c.HolderIDType, HolderIDNumber: &c.HolderIDNumber, DonorIsCardholder: c.DonorIsCardholder})
+		if err != nil {
 			return fmt.Errorf("payment method: %w", err)
 		}
-		if err := reserveTickets(ctx, tx, f, sub); err != nil {
+		if err := reserveTickets(ctx, q, f, sub); err != nil {
 			return err
 		}
-		_, err = tx.Exec(ctx, queries.Get("InsertDonation"), scope.OrgID, uuid.New(), f.Campaign.ID, donorID, sub.Amount,
-			f.Campaign.Currency, sub.Recurrency, collectDay.Column(), pmID, sub.IdempotencyKey, sub.Items,
-			sub.PeriodicIncrease, sub.Instalments, sub.FormValues, sub.snapshot())
+		row, err := sub.row()
 		if err != nil {
+			return err
+		}
+		row.OrganizationID, row.ID, row.CampaignID, row.DonorID, row.Currency = scope.OrgID, uuid.New(), f.Campaign.ID, donorID, f.Campaign.Currency
+		row.CollectDay, row.PaymentMethodID = collectDay.Column(), &pmID
+		if err := q.InsertFormDonation(ctx, row); err != nil {
 			return fmt.Errorf("donation: %w", err)
 		}
-		d, ok, err := findByKey(ctx, tx, scope.OrgID, sub.IdempotencyKey)
+		d, ok, err := findByKey(ctx, q, scope.OrgID, sub.IdempotencyKey)
 		if err != nil || !ok {
 			return fmt.Errorf("donation by key: %v", err)
 		}
 		donationID = d.id
-		_, err = tx.Exec(ctx, queries.Get("InsertFirstTransaction"), scope.OrgID, charge.FirstTransactionID(d.id), d.id, period, d.amount,
-			d.currency, firstStatus, pmID)
-		return err
+		return q.InsertFirstTransaction(ctx, sharddb.InsertFirstTransactionParams{OrganizationID: scope.OrgID,
+			ID: charge.FirstTransactionID(d.id), DonationID: d.id, Period: period, AmountMinor: d.amount, Currency: d.currency,
+			Status: firstStatus, PaymentMethodID: &pmID})
 	})
+
 	if err != nil {
 		return out, err
 	}
@@ -274,7 +302,7 @@ func (s *Service) Create(ctx context.Context, f campaign.Form, sub Submission) (
 		}
 	}
 	// From here on, the stored donation is the truth (a concurrent twin may have written it).
-	d, _, err := findByKey(ctx, scope, scope.OrgID, sub.IdempotencyKey)
+	d, _, err := findByKey(ctx, scope.Store(), scope.OrgID, sub.IdempotencyKey)
 	if err != nil {
 		return out, err
 	}
@@ -285,31 +313,40 @@ func (s *Service) Create(ctx context.Context, f campaign.Form, sub Submission) (
 // the answers of fields related to donor columns. It never writes an existing donor's record:
 // anyone can type someone's e-mail into a public form, so what they say stays with their donation
 // (Submission.snapshot) and only the manage area changes a donor.
-func linkDonor(ctx context.Context, tx pgx.Tx, orgID uuid.UUID, sub Submission) (uuid.UUID, error) {
-	var id uuid.UUID
-	err := tx.QueryRow(ctx, queries.Get("InsertDonor"), orgID, uuid.New(), sub.Donor.Email, sub.Donor.FirstName,
-		sub.Donor.LastName, sub.Donor.UIDType, sub.Donor.UIDNumber).Scan(&id)
-	if errors.Is(err, pgx.ErrNoRows) { // the e-mail's donor exists (or a concurrent submission just made it)
-		return id, tx.QueryRow(ctx, queries.Get("DonorByEmail"), orgID, sub.Donor.Email).Scan(&id)
+func linkDonor(ctx context.Context, q *sharddb.Queries, orgID uuid.UUID, sub Submission) (uuid.UUID, error) {
+	d := sub.Donor
+	id, err := q.InsertFormDonor(ctx, sharddb.InsertFormDonorParams{OrganizationID: orgID, ID: uuid.New(), Email: d.Email,
+		FirstName: d.FirstName, LastName: d.LastName, UidType: d.UIDType, UidNumber: d.UIDNumber})
+	if errors.Is(err, dberr.ErrNotFound) { // the e-mail's donor exists (or a concurrent submission just made it)
+		return q.FormDonorByEmail(ctx, sharddb.FormDonorByEmailParams{OrganizationID: orgID, Email: d.Email})
 	}
 	if err != nil || len(sub.DonorFields) == 0 {
 		return id, err
 	}
-	_, err = tx.Exec(ctx, queries.Get("SetDonorFields"), orgID, id, sub.DonorFields)
-	return id, err
+	fields, err := json.Marshal(sub.DonorFields)
+	if err != nil {
+		return id, err
+	}
+	return id, q.SetFormDonorFields(ctx, sharddb.SetFormDonorFieldsParams{OrganizationID: orgID, ID: id, Fields: fields})
 }
 
 // reserveTickets refuses a tickets submission when an option with a quantity has fewer tickets
 // left than the order asks for, counting every item of the order for that option together. The
 // campaign's row lock serialises concurrent buyers until commit, and the options are read under it.
-func reserveTickets(ctx context.Context, tx pgx.Tx, f campaign.Form, sub Submission) error {
+func reserveTickets(ctx context.Context, q *sharddb.Queries, f campaign.Form, sub Submission) error {
 	if f.Campaign.Type != "tickets" || f.Campaign.Event == nil {
 		return nil
 	}
 	scope := f.Scope
-	var ev *campaign.Event
-	if err := tx.QueryRow(ctx, queries.Get("LockCampaign"), scope.OrgID, f.Campaign.ID).Scan(&ev); err != nil {
+	raw, err := q.LockFormCampaign(ctx, sharddb.LockFormCampaignParams{OrganizationID: scope.OrgID, ID: f.Campaign.ID})
+	if err != nil {
 		return fmt.Errorf("lock campaign: %w", err)
+	}
+	var ev *campaign.Event
+	if len(raw) > 0 {
+		if err := json.Unmarshal(raw, &ev); err != nil {
+			return fmt.Errorf("campaign event: %w", err)
+		}
 	}
 	if ev == nil {
 		return nil
@@ -322,12 +359,13 @@ func reserveTickets(ctx context.Context, tx pgx.Tx, f campaign.Form, sub Submiss
 		if t.Quantity == nil || want[t.Name] == 0 {
 			continue
 		}
-		var sold int
-		if err := tx.QueryRow(ctx, queries.Get("TicketsSold"), scope.OrgID, f.Campaign.ID, sub.IdempotencyKey, t.Name).Scan(&sold); err != nil {
+		sold, err := q.FormTicketsSold(ctx, sharddb.FormTicketsSoldParams{OrganizationID: scope.OrgID, CampaignID: f.Campaign.ID,
+			IdempotencyKey: sub.IdempotencyKey, ItemName: t.Name})
+		if err != nil {
 			return fmt.Errorf("tickets sold: %w", err)
 		}
-		if sold+want[t.Name] > *t.Quantity {
-			return &SoldOutError{Ticket: t.Name, Left: max(*t.Quantity-sold, 0)}
+		if int(sold)+want[t.Name] > *t.Quantity {
+			return &SoldOutError{Ticket: t.Name, Left: max(*t.Quantity-int(sold), 0)}
 		}
 	}
 	return nil
@@ -343,10 +381,8 @@ func firstNonEmpty(ss ...string) string {
 }
 
 func (s *Service) savedCard(ctx context.Context, scope tenants.Scope, pmID uuid.UUID) (gateway.Card, error) {
-	var c gateway.Card
-	err := scope.QueryRow(ctx, "SELECT customer_id, card_id, brand FROM payment_methods WHERE organization_id = $1 AND id = $2",
-		scope.OrgID, pmID).Scan(&c.CustomerID, &c.ID, &c.PaymentMethodID)
-	return c, err
+	r, err := scope.Store().FormSavedCard(ctx, sharddb.FormSavedCardParams{OrganizationID: scope.OrgID, ID: pmID})
+	return gateway.Card{CustomerID: r.CustomerID, ID: r.CardID, PaymentMethodID: r.Brand}, err
 }
 
 // settle charges the first transaction when it must be charged and records the outcome.
@@ -402,7 +438,7 @@ func (s *Service) awaitTwin(ctx context.Context, scope tenants.Scope, d stored, 
 		}
 		var ok bool
 		var err error
-		if d, ok, err = findByKey(ctx, scope, scope.OrgID, d.idemKey); err != nil || !ok {
+		if d, ok, err = findByKey(ctx, scope.Store(), scope.OrgID, d.idemKey); err != nil || !ok {
 			return out, fmt.Errorf("await twin: %v", err)
 		}
 	}

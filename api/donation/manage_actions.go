@@ -263,10 +263,11 @@ func (h *ManageHandler) PaymentMethod(c *gin.Context) {
 		return
 	}
 	brand := firstNonEmpty(saved.PaymentMethodID, cd.MethodID)
-	var pmID uuid.UUID
-	if err := scope.QueryRow(ctx, queries.Get("UpsertPaymentMethod"), scope.OrgID, uuid.New(), r.Donor.UUID, gwName, cust.ID,
-		saved.ID, brand, cd.BIN, cd.LastFour, cd.ExpMonth, cd.ExpYear, cd.HolderName, cd.HolderIDType, cd.HolderIDNumber,
-		cd.DonorIsCardholder).Scan(&pmID); err != nil {
+	pmID, err := scope.Store().UpsertPaymentMethod(ctx, sharddb.UpsertPaymentMethodParams{OrganizationID: scope.OrgID, ID: uuid.New(),
+		DonorID: r.Donor.UUID, Gateway: gwName, CustomerID: cust.ID, CardID: saved.ID, Brand: brand, Bin: cd.BIN,
+		LastFour: cd.LastFour, ExpiryMonth: int16(cd.ExpMonth), ExpiryYear: int16(cd.ExpYear), HolderName: cd.HolderName,
+		HolderIDType: &cd.HolderIDType, HolderIDNumber: &cd.HolderIDNumber, DonorIsCardholder: cd.DonorIsCardholder})
+	if err != nil {
 		apierror.Abort(c, err)
 		return
 	}

@@ -1,0 +1,77 @@
+-- name: FormDonationByKey :one
+-- The donation a form submission's idempotency key made. The first name is the one its submission
+-- gave (the donor's record may say otherwise).
+SELECT d.id, d.status, d.recurrence, d.amount_minor, d.currency, d.collect_day, d.donor_id,
+       coalesce(d.donor_snapshot->>'first_name', dn.first_name)::text AS first_name, d.campaign_id, d.payment_method_id
+FROM donations d
+JOIN donors dn ON dn.organization_id = d.organization_id AND dn.id = d.donor_id
+WHERE d.organization_id = $1 AND d.idempotency_key = $2;
+
+-- name: InsertFormDonor :one
+-- A new donor, from the form's submission. An existing donor (same e-mail) is left as it is: only
+-- the manage area changes a donor's record; the submission's data stays with its donation.
+INSERT INTO donors (organization_id, id, email, first_name, last_name, uid_type, uid_number)
+VALUES (sqlc.arg(organization_id), sqlc.arg(id), sqlc.arg(email), sqlc.arg(first_name), sqlc.arg(last_name),
+        nullif(sqlc.arg(uid_type)::text, ''), nullif(sqlc.arg(uid_number)::text, ''))
+ON CONFLICT (organization_id, email) DO NOTHING
+RETURNING id;
+
+-- name: FormDonorByEmail :one
+SELECT id FROM donors WHERE organization_id = $1 AND email = $2;
+
+-- name: SetFormDonorFields :exec
+-- A new donor's columns the form's related fields answered (fields: column → value); the others stay.
+UPDATE donors
+SET phone = coalesce(f->>'phone', phone), cellphone = coalesce(f->>'cellphone', cellphone),
+    street = coalesce(f->>'street', street), city = coalesce(f->>'city', city), state = coalesce(f->>'state', state),
+    zipcode = coalesce(f->>'zipcode', zipcode), gender = coalesce(f->>'gender', gender), updated_at = now()
+FROM (SELECT sqlc.arg(fields)::jsonb AS f) answers
+WHERE organization_id = sqlc.arg(organization_id) AND id = sqlc.arg(id);
+
+-- name: UpsertPaymentMethod :one
+-- A card saved at the gateway (the form's or a new one from the manage area), once per gateway customer and card.
+INSERT INTO payment_methods (organization_id, id, donor_id, gateway, customer_id, card_id, brand, bin, last_four,
+                             expiry_month, expiry_year, holder_name, holder_id_type, holder_id_number, donor_is_cardholder)
+VALUES (sqlc.arg(organization_id), sqlc.arg(id), sqlc.arg(donor_id), sqlc.arg(gateway), sqlc.arg(customer_id),
+        sqlc.arg(card_id), sqlc.arg(brand), nullif(sqlc.arg(bin)::text, ''), sqlc.arg(last_four), sqlc.arg(expiry_month),
+        sqlc.arg(expiry_year), sqlc.arg(holder_name), sqlc.arg(holder_id_type), sqlc.arg(holder_id_number),
+        sqlc.arg(donor_is_cardholder))
+ON CONFLICT (organization_id, gateway, customer_id, card_id) DO UPDATE
+SET expiry_month = excluded.expiry_month, expiry_year = excluded.expiry_year, holder_name = excluded.holder_name,
+    holder_id_type = excluded.holder_id_type, holder_id_number = excluded.holder_id_number,
+    donor_is_cardholder = excluded.donor_is_cardholder
+RETURNING id;
+
+-- name: FormSavedCard :one
+SELECT customer_id, card_id, brand FROM payment_methods WHERE organization_id = $1 AND id = $2;
+
+-- name: InsertFormDonation :exec
+-- A form submission's donation, once per idempotency key (collect_day NULL: the last day of the month).
+INSERT INTO donations (organization_id, id, campaign_id, donor_id, amount_minor, currency, recurrence, collect_day,
+                       status, payment_method_id, idempotency_key, items, upgrade_opt_in, instalments, form_values,
+                       donor_snapshot)
+VALUES (sqlc.arg(organization_id), sqlc.arg(id), sqlc.arg(campaign_id), sqlc.arg(donor_id), sqlc.arg(amount_minor),
+        sqlc.arg(currency), sqlc.arg(recurrence), sqlc.narg(collect_day), 'pending', sqlc.arg(payment_method_id),
+        sqlc.arg(idempotency_key), sqlc.arg(items), sqlc.arg(upgrade_opt_in), sqlc.arg(instalments), sqlc.arg(form_values),
+        sqlc.arg(donor_snapshot))
+ON CONFLICT (organization_id, idempotency_key) DO NOTHING;
+
+-- name: InsertFirstTransaction :exec
+-- A donation's first transaction: pending until the form charges it, or planned (a monthly donation
+-- charged on its collect day by collection).
+INSERT INTO transactions (organization_id, id, donation_id, period, amount_minor, currency, status, attempt, payment_method_id)
+VALUES (sqlc.arg(organization_id), sqlc.arg(id), sqlc.arg(donation_id), sqlc.narg(period), sqlc.arg(amount_minor),
+        sqlc.arg(currency), sqlc.arg(status), 1, sqlc.arg(payment_method_id))
+ON CONFLICT (organization_id, id) DO NOTHING;
+
+-- name: LockFormCampaign :one
+-- The campaign's row lock serialises concurrent ticket buyers until commit.
+SELECT event FROM campaigns WHERE organization_id = $1 AND id = $2 FOR UPDATE;
+
+-- name: FormTicketsSold :one
+-- Tickets of one option held by the campaign's donations, other than the submission being written
+-- (its key); refused first charges free their tickets.
+SELECT coalesce(sum((i->>'quantity')::int), 0)::int AS sold
+FROM donations d CROSS JOIN LATERAL jsonb_array_elements(d.items) i
+WHERE d.organization_id = sqlc.arg(organization_id) AND d.campaign_id = sqlc.arg(campaign_id) AND d.status <> 'rejected'
+  AND d.idempotency_key IS DISTINCT FROM sqlc.arg(idempotency_key)::text AND i->>'item_name' = sqlc.arg(item_name)::text;
