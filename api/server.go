@@ -130,7 +130,7 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 	tour.NewHandler().Mount(groups)
 	plans := subscription.NewHandler(d.Tenants, d.Temporal)
 	console := staff.NewHandler(d.Tenants.Directory(), docs, orgs, keto, onboard, plans)
-	console.Routes(groups.Staff)
+	console.Mount(groups)
 	r.GET("/readyz", health.Readyz(readinessChecks(d), 3*time.Second, staffOrLocal(sessions, console)))
 
 	campaigns := campaign.NewService(d.Tenants)

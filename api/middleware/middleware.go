@@ -89,7 +89,9 @@ const LocaleCookie = "aporta_locale"
 func Locale() gin.HandlerFunc {
 	return func(c *gin.Context) {
 		cookie, _ := c.Cookie(LocaleCookie)
-		c.Set(apierror.LangKey, i18n.Negotiate([]string{c.Query("locale"), cookie}, c.GetHeader("Accept-Language")))
+		l := i18n.Negotiate([]string{c.Query("locale"), cookie}, c.GetHeader("Accept-Language"))
+		c.Set(apierror.LangKey, l)
+		c.Request = c.Request.WithContext(i18n.WithLang(c.Request.Context(), l))
 		c.Next()
 	}
 }
