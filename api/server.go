@@ -118,7 +118,7 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 	// Domain routes: one block per domain.
 	// Kratos's courier posts the messages it wrote, not text from donors or operators: no card guard.
 	courier.Routes(r.Group("/", middleware.BodyLimit(d.Config.MaxBodyBytes)), d.Config, d.Tenants)
-	account.Routes(g.public, g.manage, account.Deps{Config: d.Config, Tenants: d.Tenants, Temporal: d.Temporal, Authz: az})
+	account.NewHandler(account.Deps{Config: d.Config, Tenants: d.Tenants, Temporal: d.Temporal, Authz: az}).Mount(groups)
 	user.NewHandler(user.Deps{Config: d.Config, Tenants: d.Tenants, Keto: keto, CSRF: csrf.Require()}).Mount(groups)
 
 	docs := document.NewService(d.Tenants, bucket, onboard)

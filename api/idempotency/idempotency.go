@@ -89,6 +89,7 @@ func bind(secret []byte, resolve Resolve, replays bool) gin.HandlerFunc {
 			apierror.Abort(c, err)
 			return
 		}
+		c.Request = c.Request.WithContext(context.WithValue(c.Request.Context(), keyCtx{}, key))
 		db, org, caller, err := resolve(c)
 		if err != nil {
 			apierror.Abort(c, err)
@@ -134,6 +135,14 @@ func bind(secret []byte, resolve Resolve, replays bool) gin.HandlerFunc {
 			slog.ErrorContext(ctx, "idempotency: keeping the answer", "error", err)
 		}
 	}
+}
+
+type keyCtx struct{}
+
+// Key is the request's Idempotency-Key ("" when it has none), once Bind or Replay accepted it.
+func Key(ctx context.Context) string {
+	k, _ := ctx.Value(keyCtx{}).(string)
+	return k
 }
 
 // held answers a request whose key an earlier request holds.
