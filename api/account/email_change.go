@@ -146,7 +146,7 @@ func (h *Handler) emailCodeHash(userID uuid.UUID, code string) []byte {
 }
 
 func (h *Handler) sendEmailCode(ctx context.Context, to, code string) error {
-	l := i18n.LangOf(ctx)
+	l := i18n.FromContext(ctx)
 	minutes := int(codeLifespan.Minutes())
 	data, _ := json.Marshal(map[string]any{"code": code, "new_email": to, "expires_in_minutes": minutes, "lang": string(l)})
 	_, err := h.outbox.Send(ctx, outbox.Message{
@@ -163,7 +163,7 @@ func (h *Handler) sendEmailCode(ctx context.Context, to, code string) error {
 // notify tells the old address about the change (requested or done). A failed notice does not undo
 // the change: it stays in the outbox with its error.
 func (h *Handler) notify(ctx context.Context, to, template, newEmail string) {
-	l := i18n.LangOf(ctx)
+	l := i18n.FromContext(ctx)
 	data, _ := json.Marshal(map[string]any{"new_email": newEmail, "lang": string(l)})
 	if _, err := h.outbox.Send(ctx, outbox.Message{
 		Recipient: to, MessageType: outbox.TypeEmail, TemplateType: template, TemplateData: data,

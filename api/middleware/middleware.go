@@ -89,9 +89,9 @@ const LocaleCookie = "aporta_locale"
 func Locale() gin.HandlerFunc {
 	return func(c *gin.Context) {
 		cookie, _ := c.Cookie(LocaleCookie)
-		l := i18n.Negotiate([]string{c.Query("locale"), cookie}, c.GetHeader("Accept-Language"))
-		c.Set(apierror.LangKey, l)
-		c.Request = c.Request.WithContext(i18n.WithLang(c.Request.Context(), l))
+		lang := i18n.Negotiate([]string{c.Query("locale"), cookie}, c.GetHeader("Accept-Language"))
+		c.Set(apierror.LangKey, lang)
+		c.Request = c.Request.WithContext(i18n.WithLang(c.Request.Context(), lang))
 		c.Next()
 	}
 }

@@ -208,7 +208,7 @@ func staffURL(orgID uuid.UUID) document.URLFunc {
 
 // detail is the organisation as the console shows it, with its review clock and audit log.
 func (h *Handler) detail(ctx context.Context, scope tenants.Scope) (*Detail, error) {
-	o, err := h.orgs.Get(ctx, scope, i18n.LangOf(ctx), staffURL(scope.OrgID))
+	o, err := h.orgs.Get(ctx, scope, i18n.FromContext(ctx), staffURL(scope.OrgID))
 	if err != nil {
 		return nil, err
 	}
@@ -296,11 +296,14 @@ type RejectRequest struct {
 	Reason string `json:"reason"`
 }
 
-// Validate requires a reason of at most MaxReason characters.
-func (r *RejectRequest) Validate() error {
-	r.Reason = strings.TrimSpace(r.Reason)
-	if r.Reason == "" || len([]rune(r.Reason)) > MaxReason {
-		return apierror.Validation(map[string]string{"reason": "staff.rejection_reason_required"})
+// Validate requires a reason.
+func (r *RejectRequest) Validate() error { return checkReason(&r.Reason, "staff.rejection_reason_required") }
+
+// checkReason trims a reason and requires one of at most MaxReason characters.
+func checkReason(reason *string, code string) error {
+	*reason = strings.TrimSpace(*reason)
+	if *reason == "" || len([]rune(*reason)) > MaxReason {
+		return apierror.Validation(map[string]string{"reason": code})
 	}
 	return nil
 }
@@ -377,14 +380,8 @@ type GrantPlanRequest struct {
 	Reason   string `json:"reason"`
 }
 
-// Validate requires a reason of at most MaxReason characters.
-func (r *GrantPlanRequest) Validate() error {
-	r.Reason = strings.TrimSpace(r.Reason)
-	if r.Reason == "" || len([]rune(r.Reason)) > MaxReason {
-		return apierror.Validation(map[string]string{"reason": "staff.plan_reason_required"})
-	}
-	return nil
-}
+// Validate requires a reason.
+func (r *GrantPlanRequest) Validate() error { return checkReason(&r.Reason, "staff.plan_reason_required") }
 
 // GrantPlan is POST /staff/api/organizations/{org}/plan {plan_code, reason}: staff set the plan an
 // organisation paid for outside the product (a bank transfer, an agreement), with the reason kept

@@ -59,7 +59,7 @@ func (h *Handler) sendInvitation(ctx context.Context, inv invitation, token stri
 	}
 	link := h.cfg.PublicURL + "/account/invitation?token=" + url.QueryEscape(token)
 	inviter := authz.CurrentUser(ctx)
-	l := i18n.LangOf(ctx)
+	l := i18n.FromContext(ctx)
 	days := int(InvitationLifetime.Hours() / 24)
 	data, _ := json.Marshal(map[string]any{
 		"invitation_url":    link,

@@ -399,49 +399,58 @@ func (r *RoleRequest) Validate() error {
 	return nil
 }
 
+// changeMember runs change on the member's current row under the organisation's user-management
+// lock and answers the member as change leaves them.
+func (h *Handler) changeMember(ctx context.Context, id uuid.UUID, change func(st store, q *dirdb.Queries, cur member) (member, error)) (*Reply, error) {
+	st := h.storeOf(ctx)
+	var m member
+	err := st.inTx(ctx, func(q *dirdb.Queries) error {
+		cur, err := st.get(ctx, q, id)
+		if err != nil {
+			return err
+		}
+		m, err = change(st, q, cur)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return h.one(ctx, m)
+}
+
 // changeRole is PATCH /manage/api/users/:uuid {role}.
 func (h *Handler) changeRole(ctx context.Context, r *RoleRequest) (*Reply, error) {
 	id, err := r.id()
 	if err != nil {
 		return nil, err
 	}
-	st := h.storeOf(ctx)
-	var m member
-	err = st.inTx(ctx, func(q *dirdb.Queries) error {
-		cur, err := st.get(ctx, q, id)
-		if err != nil {
-			return err
-		}
+	return h.changeMember(ctx, id, func(st store, q *dirdb.Queries, cur member) (member, error) {
 		if !active(cur) {
-			return apierror.New(http.StatusConflict, "user.discarded")
+			return cur, apierror.New(http.StatusConflict, "user.discarded")
 		}
 		if cur.Role == r.Role {
-			m = cur
-			return nil
+			return cur, nil
 		}
 		if cur.Role == "administrator" {
 			if err := lastAdministrator(ctx, st, q); err != nil {
-				return err
+				return cur, err
 			}
 		}
-		if m, err = q.SetMemberRole(ctx, dirdb.SetMemberRoleParams{OrganizationID: st.orgID, UserID: id, Role: r.Role}); err != nil {
-			return err
+		m, err := q.SetMemberRole(ctx, dirdb.SetMemberRoleParams{OrganizationID: st.orgID, UserID: id, Role: r.Role})
+		if err != nil {
+			return m, err
 		}
 		org := st.orgID.String()
 		if err := h.keto.Grant(ctx, identity.NamespaceOrganization, org, relationOf[r.Role], id.String()); err != nil {
-			return err
+			return m, err
 		}
 		if err := h.keto.Revoke(ctx, identity.NamespaceOrganization, org, relationOf[cur.Role], id.String()); err != nil {
 			// Keep Keto as it was: the row rolls back.
 			_ = h.keto.Revoke(context.WithoutCancel(ctx), identity.NamespaceOrganization, org, relationOf[r.Role], id.String())
-			return err
+			return m, err
 		}
-		return nil
+		return m, nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return h.one(ctx, m)
 }
 
 // lastAdministrator refuses when the organisation has one active administrator left.
@@ -470,40 +479,31 @@ func (h *Handler) discard(ctx context.Context, r *UserRequest) (*Reply, error) {
 	case !errors.Is(err, dberr.ErrNotFound):
 		return nil, err
 	}
-	var m member
-	err = st.inTx(ctx, func(q *dirdb.Queries) error {
-		cur, err := st.get(ctx, q, id)
-		if err != nil {
-			return err
-		}
+	return h.changeMember(ctx, id, func(st store, q *dirdb.Queries, cur member) (member, error) {
 		if !active(cur) { // already discarded: nothing to do
-			m = cur
-			return nil
+			return cur, nil
 		}
 		if cur.Role == "administrator" {
 			if err := lastAdministrator(ctx, st, q); err != nil {
-				return err
+				return cur, err
 			}
 		}
 		if id == authz.CurrentUser(ctx).ID {
-			return apierror.New(http.StatusConflict, "user.cannot_discard_self")
+			return cur, apierror.New(http.StatusConflict, "user.cannot_discard_self")
 		}
-		if m, err = q.DiscardMember(ctx, dirdb.DiscardMemberParams{OrganizationID: st.orgID, UserID: id}); err != nil {
-			return err
+		m, err := q.DiscardMember(ctx, dirdb.DiscardMemberParams{OrganizationID: st.orgID, UserID: id})
+		if err != nil {
+			return m, err
 		}
 		org := st.orgID.String()
 		for _, rel := range relationOf {
 			if err := h.keto.Revoke(ctx, identity.NamespaceOrganization, org, rel, id.String()); err != nil {
 				_ = h.keto.Grant(context.WithoutCancel(ctx), identity.NamespaceOrganization, org, relationOf[cur.Role], id.String())
-				return err
+				return m, err
 			}
 		}
-		return nil
+		return m, nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return h.one(ctx, m)
 }
 
 // reactivate is POST /manage/api/users/:uuid/reactivate.
@@ -512,20 +512,11 @@ func (h *Handler) reactivate(ctx context.Context, r *UserRequest) (*Reply, error
 	if err != nil {
 		return nil, err
 	}
-	st := h.storeOf(ctx)
-	var m member
-	err = st.inTx(ctx, func(q *dirdb.Queries) error {
-		cur, err := st.get(ctx, q, id)
+	return h.changeMember(ctx, id, func(st store, q *dirdb.Queries, cur member) (member, error) {
+		m, err := q.ReactivateMember(ctx, dirdb.ReactivateMemberParams{OrganizationID: st.orgID, UserID: id})
 		if err != nil {
-			return err
+			return m, err
 		}
-		if m, err = q.ReactivateMember(ctx, dirdb.ReactivateMemberParams{OrganizationID: st.orgID, UserID: id}); err != nil {
-			return err
-		}
-		return h.keto.Grant(ctx, identity.NamespaceOrganization, st.orgID.String(), relationOf[cur.Role], id.String())
+		return m, h.keto.Grant(ctx, identity.NamespaceOrganization, st.orgID.String(), relationOf[cur.Role], id.String())
 	})
-	if err != nil {
-		return nil, err
-	}
-	return h.one(ctx, m)
 }

@@ -4,14 +4,12 @@ import "context"
 
 type langKey struct{}
 
-// WithLang returns ctx carrying the request's language (the locale middleware's job), so code
-// without the HTTP request (an endpoint's Execute, a service) writes in it.
-func WithLang(ctx context.Context, l Lang) context.Context {
-	return context.WithValue(ctx, langKey{}, l)
-}
+// WithLang is ctx carrying the request's language, so code without the HTTP request (an endpoint's
+// Execute) renders in it.
+func WithLang(ctx context.Context, l Lang) context.Context { return context.WithValue(ctx, langKey{}, l) }
 
-// LangOf is the language ctx carries, or Default.
-func LangOf(ctx context.Context) Lang {
+// FromContext is the language WithLang put in ctx, Default when none.
+func FromContext(ctx context.Context) Lang {
 	if l, ok := ctx.Value(langKey{}).(Lang); ok {
 		return l
 	}
