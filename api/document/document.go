@@ -80,7 +80,6 @@ type Attachment struct {
 	ContentType      string    `json:"content_type"`
 	SizeBytes        int64     `json:"size_bytes"`
 	CreatedAt        time.Time `json:"created_at"`
-	documentType     string
 }
 
 // RejectedReason is shown to the organisation as rejected_reason.label.
