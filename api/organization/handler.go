@@ -2,19 +2,15 @@ package organization
 
 import (
 	"context"
-	"errors"
 	"net/http"
-	"strings"
 
 	"github.com/gin-gonic/gin"
-	"gocloud.dev/gcerrors"
 
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/authz"
 	"github.com/aporta/aporta/api/document"
 	"github.com/aporta/aporta/api/endpoint"
 	"github.com/aporta/aporta/api/middleware"
-	"github.com/aporta/aporta/internal/dberr"
 	"github.com/aporta/aporta/internal/i18n"
 	"github.com/aporta/aporta/tenants"
 )
@@ -86,37 +82,18 @@ func (h *Handler) PutLogo(ctx context.Context, f endpoint.File) (*Organization, 
 
 // GetLogo is GET /manage/api/organization/logo.
 func (h *Handler) GetLogo(c *gin.Context) {
-	ctx := c.Request.Context()
-	scope, err := authz.Scope(ctx)
+	scope, err := authz.Scope(c.Request.Context())
 	if err != nil {
 		apierror.Abort(c, err)
 		return
 	}
-	key, err := scope.Store().OrganizationLogoKey(ctx, scope.OrgID)
-	if errors.Is(err, dberr.ErrNotFound) || err == nil && key == nil {
-		err = apierror.NotFound()
-	}
+	f, err := h.svc.Logo(c.Request.Context(), scope)
 	if err != nil {
 		apierror.Abort(c, err)
 		return
 	}
-	r, err := h.svc.bucket.NewReader(ctx, *key, nil)
-	if gcerrors.Code(err) == gcerrors.NotFound {
-		apierror.Abort(c, apierror.NotFound())
-		return
-	}
-	if err != nil {
-		apierror.Abort(c, err)
-		return
-	}
-	defer r.Close()
-	ct := "application/octet-stream"
-	for kind, ext := range map[string]string{document.KindPNG: ".png", document.KindJPEG: ".jpg", document.KindGIF: ".gif"} {
-		if strings.HasSuffix(*key, ext) {
-			ct = document.ContentTypes[kind]
-		}
-	}
+	defer f.Reader.Close()
 	c.Header("X-Content-Type-Options", "nosniff")
 	c.Header("Cache-Control", "private, max-age=300")
-	c.DataFromReader(http.StatusOK, r.Size(), ct, r, nil)
+	c.DataFromReader(http.StatusOK, f.Size, f.ContentType, f.Reader, nil)
 }

@@ -6,6 +6,7 @@ package organization
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -18,9 +19,11 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"gocloud.dev/blob"
+	"gocloud.dev/gcerrors"
 
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/document"
+	"github.com/aporta/aporta/internal/dberr"
 	"github.com/aporta/aporta/internal/i18n"
 	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/tenants"
@@ -294,6 +297,31 @@ func (s *Service) SetLogo(ctx context.Context, scope tenants.Scope, filename str
 		_ = s.bucket.Delete(context.WithoutCancel(ctx), *old)
 	}
 	return nil
+}
+
+// Logo opens the organisation's logo; none is not found.
+func (s *Service) Logo(ctx context.Context, scope tenants.Scope) (document.File, error) {
+	key, err := scope.Store().OrganizationLogoKey(ctx, scope.OrgID)
+	if errors.Is(err, dberr.ErrNotFound) || err == nil && key == nil {
+		err = apierror.NotFound()
+	}
+	if err != nil {
+		return document.File{}, err
+	}
+	r, err := s.bucket.NewReader(ctx, *key, nil)
+	if gcerrors.Code(err) == gcerrors.NotFound {
+		return document.File{}, apierror.NotFound()
+	}
+	if err != nil {
+		return document.File{}, err
+	}
+	f := document.File{Reader: r, ContentType: "application/octet-stream", Size: r.Size()}
+	for kind, ext := range map[string]string{document.KindPNG: ".png", document.KindJPEG: ".jpg", document.KindGIF: ".gif"} {
+		if strings.HasSuffix(*key, ext) {
+			f.ContentType = document.ContentTypes[kind]
+		}
+	}
+	return f, nil
 }
 
 func invalidLogo(status int) *apierror.Error {
