@@ -297,7 +297,9 @@ type RejectRequest struct {
 }
 
 // Validate requires a reason.
-func (r *RejectRequest) Validate() error { return checkReason(&r.Reason, "staff.rejection_reason_required") }
+func (r *RejectRequest) Validate() error {
+	return checkReason(&r.Reason, "staff.rejection_reason_required")
+}
 
 // checkReason trims a reason and requires one of at most MaxReason characters.
 func checkReason(reason *string, code string) error {
@@ -381,7 +383,9 @@ type GrantPlanRequest struct {
 }
 
 // Validate requires a reason.
-func (r *GrantPlanRequest) Validate() error { return checkReason(&r.Reason, "staff.plan_reason_required") }
+func (r *GrantPlanRequest) Validate() error {
+	return checkReason(&r.Reason, "staff.plan_reason_required")
+}
 
 // GrantPlan is POST /staff/api/organizations/{org}/plan {plan_code, reason}: staff set the plan an
 // organisation paid for outside the product (a bank transfer, an agreement), with the reason kept
