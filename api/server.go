@@ -120,19 +120,17 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 	// Domain routes: one block per domain.
 	// Kratos's courier posts the messages it wrote, not text from donors or operators: no card guard.
 	courier.Routes(r.Group("/", middleware.BodyLimit(d.Config.MaxBodyBytes)), d.Config, d.Tenants)
-	account.Routes(g.public, g.manage, account.Deps{Config: d.Config, Tenants: d.Tenants, Temporal: d.Temporal, Authz: az})
-	user.Routes(g.public, g.manage, g.account, csrf.Require(), user.Deps{Config: d.Config, Tenants: d.Tenants, Authz: az, Keto: keto})
+	account.NewHandler(account.Deps{Config: d.Config, Tenants: d.Tenants, Temporal: d.Temporal, Authz: az}).Mount(groups)
+	user.NewHandler(user.Deps{Config: d.Config, Tenants: d.Tenants, Keto: keto, CSRF: csrf.Require()}).Mount(groups)
 
 	docs := document.NewService(d.Tenants, bucket, onboard)
 	orgs := organization.NewService(docs, bucket)
-	document.NewHandler(docs, orgs).Routes(g.manage,
-		uploads("/manage/api", middleware.UploadLimit(document.MaxUploadBody, "invalid_file")), az)
-	organization.NewHandler(orgs).Routes(g.manage, settings,
-		uploads("/manage", middleware.UploadLimit(organization.MaxLogoBytes+1<<20, "invalid_logo")), az)
+	document.NewHandler(docs, orgs.Present).Mount(groups)
+	organization.NewHandler(orgs).Mount(groups)
 	tour.NewHandler().Mount(groups)
 	plans := subscription.NewHandler(d.Tenants, d.Temporal)
 	console := staff.NewHandler(d.Tenants.Directory(), docs, orgs, keto, onboard, plans)
-	console.Routes(groups.Staff)
+	console.Mount(groups)
 	r.GET("/readyz", health.Readyz(readinessChecks(d), 3*time.Second, staffOrLocal(sessions, console)))
 
 	campaigns := campaign.NewService(d.Tenants)

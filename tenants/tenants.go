@@ -16,6 +16,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/aporta/aporta/internal/config"
+	"github.com/aporta/aporta/internal/dberr"
 	"github.com/aporta/aporta/internal/sharddb"
 )
 
@@ -120,9 +121,8 @@ func (t *Tenants) ForOrganization(ctx context.Context, orgID uuid.UUID) (Scope, 
 	if c, ok := t.countries.Load(orgID); ok {
 		return t.scope(orgID, c.(string))
 	}
-	var country string
-	err := t.directory.QueryRow(ctx, queries.Get("OrganizationCountry"), orgID).Scan(&country)
-	if errors.Is(err, pgx.ErrNoRows) {
+	country, err := t.dir().DirectoryOrganizationCountry(ctx, orgID)
+	if errors.Is(err, dberr.ErrNotFound) {
 		return Scope{}, ErrUnknownOrganization
 	}
 	if err != nil {

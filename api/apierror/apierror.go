@@ -21,6 +21,8 @@ type Error struct {
 	Params []any
 	// Fields maps a request field to its own message code, for forms that show errors under fields.
 	Fields map[string]string
+	// Header is added to the response (Retry-After of a refused attempt).
+	Header http.Header
 	Err    error // the cause, logged, never sent
 }
 
@@ -102,6 +104,11 @@ func Abort(c *gin.Context, err error) {
 	e := From(err)
 	if e.Status >= 500 {
 		slog.ErrorContext(c.Request.Context(), "request failed", "error", err, "request_id", c.GetString(RequestIDKey))
+	}
+	for k, vs := range e.Header {
+		for _, v := range vs {
+			c.Writer.Header().Add(k, v)
+		}
 	}
 	l := Lang(c)
 	p := payload{Code: e.Code, Message: i18n.T(l, e.Code, e.Params...), RequestID: c.GetString(RequestIDKey)}

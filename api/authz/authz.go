@@ -118,8 +118,8 @@ func ErrSecondFactorRequired() *apierror.Error {
 // RecentLogin refuses a sensitive change (the login e-mail, say) unless the person signed in within
 // identity.PrivilegedMaxAge: a session left open on a shared computer cannot take the account over.
 // The web app answers session.reauth_required by asking for the password again.
-func RecentLogin(c *gin.Context) error {
-	if !User(c).Session.Privileged(time.Now()) {
+func RecentLogin(ctx context.Context) error {
+	if !CurrentUser(ctx).Session.Privileged(time.Now()) {
 		return apierror.New(http.StatusForbidden, "session.reauth_required")
 	}
 	return nil
@@ -172,24 +172,20 @@ func (a *Authz) Require(permit string) gin.HandlerFunc {
 	}
 }
 
-// Abilities lists the permits the user holds on their current organisation.
-func (a *Authz) Abilities(c *gin.Context) ([]string, tenants.Membership, error) {
-	u := User(c)
-	m, err := a.currentMembership(c, u.ID)
-	if err != nil {
-		return nil, m, err
-	}
+// Abilities lists the permits the user holds on the organisation Require checked.
+func (a *Authz) Abilities(ctx context.Context) ([]string, error) {
+	u, m := CurrentUser(ctx), CurrentOrganization(ctx)
 	out := []string{}
 	for _, p := range Permits {
-		ok, err := a.permissions.Check(c.Request.Context(), identity.NamespaceOrganization, m.OrganizationID.String(), p, u.ID.String())
+		ok, err := a.permissions.Check(ctx, identity.NamespaceOrganization, m.OrganizationID.String(), p, u.ID.String())
 		if err != nil {
-			return nil, m, err
+			return nil, err
 		}
 		if ok {
 			out = append(out, p)
 		}
 	}
-	return out, m, nil
+	return out, nil
 }
 
 func (a *Authz) currentMembership(c *gin.Context, userID uuid.UUID) (tenants.Membership, error) {

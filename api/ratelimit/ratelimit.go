@@ -114,27 +114,37 @@ func (l *Limiter) Allow(ctx context.Context, key string) (bool, time.Duration, e
 	return true, 0, nil
 }
 
-// Error is the 429 answer, with Retry-After set on the response.
-func Error(c *gin.Context, retry time.Duration) *apierror.Error {
+// Refused is the 429 answer, with its Retry-After header.
+func Refused(retry time.Duration) *apierror.Error {
 	secs := int(retry.Seconds() + 0.999)
 	if secs < 1 {
 		secs = 1
 	}
-	c.Header("Retry-After", strconv.Itoa(secs))
-	return apierror.New(http.StatusTooManyRequests, "too_many_requests")
+	e := apierror.New(http.StatusTooManyRequests, "too_many_requests")
+	e.Header = http.Header{"Retry-After": {strconv.Itoa(secs)}}
+	return e
 }
 
-// Check counts an event for key and aborts the request with 429 when over the limit; it reports
-// whether the request may go on.
-func (l *Limiter) Check(c *gin.Context, key string) bool {
-	ok, retry, err := l.Allow(c.Request.Context(), key)
-	switch {
-	case err != nil:
-		apierror.Abort(c, err)
-	case !ok:
-		apierror.Abort(c, Error(c, retry))
+// Take counts an event for key and answers Refused when it is over the limit.
+func (l *Limiter) Take(ctx context.Context, key string) error {
+	ok, retry, err := l.Allow(ctx, key)
+	if err != nil {
+		return err
 	}
-	return err == nil && ok
+	if !ok {
+		return Refused(retry)
+	}
+	return nil
+}
+
+// Check is Take for middleware: it aborts the request with the refusal and reports whether the
+// request may go on.
+func (l *Limiter) Check(c *gin.Context, key string) bool {
+	if err := l.Take(c.Request.Context(), key); err != nil {
+		apierror.Abort(c, err)
+		return false
+	}
+	return true
 }
 
 // PerIP is middleware limiting each client IP (the socket's address unless it comes from one of

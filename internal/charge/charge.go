@@ -206,6 +206,7 @@ func Record(ctx context.Context, scope tenants.Scope, t Transaction, o Outcome) 
 		if !o.Approved() {
 			return nil
 		}
-		return q.RecordTransactionCommission(ctx, sharddb.RecordTransactionCommissionParams{OrganizationID: scope.OrgID, TransactionID: id})
+		_, err = q.RecordTransactionCommission(ctx, sharddb.RecordTransactionCommissionParams{OrganizationID: scope.OrgID, TransactionID: id})
+		return err
 	})
 }

@@ -65,21 +65,6 @@ func (q *Queries) InsertChargedTransaction(ctx context.Context, arg InsertCharge
 	return id, err
 }
 
-const recordTransactionCommission = `-- name: RecordTransactionCommission :exec
-SELECT record_transaction_commission($1::uuid, $2::uuid)
-`
-
-type RecordTransactionCommissionParams struct {
-	OrganizationID uuid.UUID
-	TransactionID  uuid.UUID
-}
-
-// The post-trial commission of one approved transaction, if its organisation owes one (idempotent).
-func (q *Queries) RecordTransactionCommission(ctx context.Context, arg RecordTransactionCommissionParams) error {
-	_, err := q.db.Exec(ctx, recordTransactionCommission, arg.OrganizationID, arg.TransactionID)
-	return err
-}
-
 const settleChargedTransaction = `-- name: SettleChargedTransaction :one
 UPDATE transactions
 SET status = $1, status_detail = NULLIF($2::text, ''),

@@ -26,7 +26,3 @@ SET status = EXCLUDED.status,
     charged_at = COALESCE(transactions.charged_at, EXCLUDED.charged_at),
     updated_at = now()
 RETURNING id;
-
--- name: RecordTransactionCommission :exec
--- The post-trial commission of one approved transaction, if its organisation owes one (idempotent).
-SELECT record_transaction_commission(sqlc.arg(organization_id)::uuid, sqlc.arg(transaction_id)::uuid);
