@@ -42,7 +42,9 @@ type Router interface {
 	AddPublicRoute(ctx context.Context, slug string, r tenants.Route) error
 }
 
-// Service reads and writes campaigns in their organisation's shard.
+// Service reads and writes campaigns in their organisation's shard. Its exported methods take an
+// organisation id, for other packages (donations, the seed, benches); the endpoints call the
+// unexported ones with the scope authz.Require resolved.
 type Service struct {
 	tenants Router
 	// LimitsOverride, when set, gives a form's donation limits from its gateway (ok=false: defaults).

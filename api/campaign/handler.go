@@ -122,7 +122,7 @@ func (ch *Changes) UnmarshalJSON(b []byte) error {
 
 func (ch Changes) applyTo(in *Input) error { return json.Unmarshal(ch, in) }
 
-func (ch Changes) validate() error {
+func (ch Changes) present() error {
 	if len(ch) == 0 {
 		return apierror.BadRequest("malformed_json")
 	}
@@ -138,7 +138,7 @@ type CreateRequest struct {
 func (r *CreateRequest) UnmarshalJSON(b []byte) error { return r.Body.UnmarshalJSON(b) }
 
 // Validate refuses an empty body.
-func (r *CreateRequest) Validate() error { return r.Body.validate() }
+func (r *CreateRequest) Validate() error { return r.Body.present() }
 
 // Created is the new campaign, answered with 201.
 type Created struct{ *Campaign }
@@ -192,7 +192,7 @@ type PatchRequest struct {
 func (r *PatchRequest) UnmarshalJSON(b []byte) error { return r.Body.UnmarshalJSON(b) }
 
 // Validate refuses an empty body.
-func (r *PatchRequest) Validate() error { return r.Body.validate() }
+func (r *PatchRequest) Validate() error { return r.Body.present() }
 
 // Patch answers PATCH /manage/api/campaigns/:uuid: only the fields sent change.
 func (h *Handler) Patch(ctx context.Context, r *PatchRequest) (*Campaign, error) {
