@@ -15,8 +15,9 @@ import (
 	"github.com/aporta/aporta/internal/sharddb"
 )
 
-// The cover endpoints are plain Gin handlers: the upload reads a multipart form or a raw image
-// body, and the reads stream the image, neither of which is a JSON request or answer.
+// The cover endpoints are plain Gin handlers: the upload takes a multipart field "cover" or "file"
+// or a raw image body (endpoint.HandleUpload reads one multipart field only), and the reads stream
+// the image.
 
 // MaxCoverBytes is the largest cover image (§5: under 5 MB).
 const MaxCoverBytes = 5 << 20

@@ -46,8 +46,8 @@ func NewHandler(c client.Client, b *blob.Bucket, secret []byte, orgs idempotency
 	return &Handler{Temporal: c, Bucket: b, Secret: secret, Queue: flow.TaskQueue, Now: time.Now, Orgs: orgs}
 }
 
-// Mount mounts the routes. Both stay plain Gin handlers: the start reads the Idempotency-Key header
-// and the request's language, which endpoint requests do not carry, and the download streams a file.
+// Mount mounts the routes. Both stay plain Gin handlers: the start names its workflow after the
+// Idempotency-Key header, which endpoint requests do not carry, and the download streams a file.
 func (h *Handler) Mount(g endpoint.Groups) {
 	g.Manage.POST("/leads/export", g.Authz.Require(authz.ExportData), idempotency.Replay(h.Secret, idempotency.ByOrganization(h.Orgs)), h.start)
 	g.Public.GET("/api/exports/:token", h.download)
