@@ -23,8 +23,8 @@ import (
 
 // Paging is a list's page (1…) and per_page (1…100, default 25).
 type Paging struct {
-	Page    string `query:"page" form:"page" json:"-"`
-	PerPage string `query:"per_page" form:"per_page" json:"-"`
+	Page    string `query:"page" json:"-"`
+	PerPage string `query:"per_page" json:"-"`
 }
 
 func (p Paging) parse() (int, int, error) {
