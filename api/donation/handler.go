@@ -17,7 +17,7 @@ import (
 	"github.com/aporta/aporta/internal/i18n"
 )
 
-// Handler exposes donation creation and convert-to-monthly.
+// Handler is the public side: the form's submission, its thank-you receipt and the convert-to-monthly link.
 type Handler struct {
 	svc    *Service
 	submit *ratelimit.Limiter
