@@ -15,7 +15,8 @@ import (
 	"github.com/aporta/aporta/workflows/collection"
 )
 
-// row is a donation with its campaign, donor and active payment method, as the shard stores it.
+// row is a donation with its campaign, donor and active payment method, as the shard stores it;
+// the smallint columns the code compares (recurrence, collect day, instalments) are ints here.
 type row struct {
 	sharddb.DonationForManageRow
 	Recurrence  int
