@@ -123,10 +123,8 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 
 	docs := document.NewService(d.Tenants, bucket, onboard)
 	orgs := organization.NewService(docs, bucket)
-	document.NewHandler(docs, orgs).Routes(g.manage,
-		uploads("/manage/api", middleware.UploadLimit(document.MaxUploadBody, "invalid_file")), az)
-	organization.NewHandler(orgs).Routes(g.manage, settings,
-		uploads("/manage", middleware.UploadLimit(organization.MaxLogoBytes+1<<20, "invalid_logo")), az)
+	document.NewHandler(docs, orgs.Present).Mount(groups)
+	organization.NewHandler(orgs).Mount(groups)
 	tour.NewHandler().Mount(groups)
 	plans := subscription.NewHandler(d.Tenants, d.Temporal)
 	console := staff.NewHandler(d.Tenants.Directory(), docs, orgs, keto, onboard, plans)

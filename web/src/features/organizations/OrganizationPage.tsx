@@ -6,7 +6,7 @@ import { apiFetch } from '../../api/client';
 import { SaveStatusBanner } from '../../components/SaveStatusBanner';
 import { useSaveStatus } from '../../components/useSaveStatus';
 import { Button } from '../../components/variants';
-import { LoadError, PageLoader, useRedirectOnSignedOut } from '../account/session';
+import { LoadError, PageLoader, useRedirectOnSignedOut } from '../accounts/session';
 import { organizationQuery, type Organization, type Permissions } from '../documents/api';
 import { checkLogo, MAX_DESCRIPTION, parseDomains, TIMEZONES } from './rules';
 
@@ -48,7 +48,7 @@ function Logo({ org, track }: { org: Organization; track: Track }) {
     const problem = checkLogo(file);
     if (problem) {
       setError(
-        problem === 'invalid_logo_size'
+        problem === 'organization.invalid_logo_size'
           ? intl.formatMessage({ id: 'org.logoTooBig', defaultMessage: 'El logo debe pesar menos de 5 MB.' })
           : intl.formatMessage({ id: 'org.logoType', defaultMessage: 'El logo debe ser JPG, PNG o GIF.' }),
       );
