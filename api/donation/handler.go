@@ -30,11 +30,10 @@ func NewHandler(svc *Service) *Handler {
 
 // Mount attaches the public routes.
 func (h *Handler) Mount(g endpoint.Groups) {
-	public := g.Public.Group("", carryRequest)
-	public.POST("/d/:slug", h.submit.PerIP(), endpoint.Handle(h.Post))
-	public.GET("/api/public/campaigns/:slug/receipts/:ref", noStore, endpoint.Handle(h.GetReceipt))
-	public.GET("/api/public/donations/:uuid/convert", noStore, endpoint.Handle(h.GetConvert))
-	public.POST("/api/public/donations/:uuid/convert", noStore, endpoint.Handle(h.PostConvert))
+	g.Public.POST("/d/:slug", h.submit.PerIP(), endpoint.Handle(h.Post))
+	g.Public.GET("/api/public/campaigns/:slug/receipts/:ref", noStore, endpoint.Handle(h.GetReceipt))
+	g.Public.GET("/api/public/donations/:uuid/convert", noStore, endpoint.Handle(h.GetConvert))
+	g.Public.POST("/api/public/donations/:uuid/convert", noStore, endpoint.Handle(h.PostConvert))
 }
 
 // noStore keeps the answers of links that show one donation out of caches.
@@ -102,7 +101,7 @@ func (h *Handler) Post(ctx context.Context, req *SubmitRequest) (*Response, erro
 	case "unknown":
 		return nil, apierror.New(http.StatusBadGateway, "donation.failed")
 	}
-	lang := langOf(ctx)
+	lang := i18n.FromContext(ctx)
 	resp := view(lang, out)
 	resp.Receipt = h.svc.ReceiptRef(f.Scope.OrgID, out.DonationID)
 	if out.Recurrency == 0 && out.Status == "approved" && !out.Replayed {

@@ -75,7 +75,7 @@ func NewManageHandler(d ManageDeps) *ManageHandler { return &ManageHandler{svc: 
 
 // Mount attaches the routes to the manage group (already authenticated), each with its permit.
 func (h *ManageHandler) Mount(g endpoint.Groups) {
-	s, m := h.svc, g.Manage.Group("", carryRequest)
+	s, m := h.svc, g.Manage.Group("", carryUpdateKey)
 	view, change, export := g.Authz.Require(authz.View), g.Authz.Require(authz.ManageDonations), g.Authz.Require(authz.ExportData)
 	// Changes accept an Idempotency-Key, bound to the request that first used it.
 	idem := idempotency.Replay(s.d.Secret, idempotency.ByOrganization(s.d.Tenants))
@@ -541,7 +541,7 @@ type Reasons struct {
 // Reasons answers GET /manage/api/donation_reasons: the pause and discard reasons with their
 // labels in the request's language.
 func (s *ManageService) Reasons(ctx context.Context, _ *struct{}) (*Reasons, error) {
-	l := langOf(ctx)
+	l := i18n.FromContext(ctx)
 	out := &Reasons{DefaultPause: collection.PausedByOrg, DefaultDiscrd: "donor_request"}
 	for _, p := range collection.PausedReasons {
 		out.Pause = append(out.Pause, Reason{p, i18n.T(l, "paused_reason."+p)})
@@ -556,35 +556,20 @@ func (s *ManageService) Reasons(ctx context.Context, _ *struct{}) (*Reasons, err
 var DiscardReasons = []string{"donor_request", "financial_reasons", "payment_problems", "duplicate", "deceased",
 	"unreachable", "other"}
 
-type ctxKey int
+// updateIDKey is the context key of the request's Idempotency-Key.
+type updateIDKey struct{}
 
-const (
-	langKey ctxKey = iota
-	updateIDKey
-)
-
-// carryRequest puts what the endpoints need of the HTTP request in its context: the language
-// (answers with labels, the donor's thank-you) and the Idempotency-Key, which a retried change
-// reuses as its workflow update's id so Temporal runs the update once.
-func carryRequest(c *gin.Context) {
-	ctx := context.WithValue(c.Request.Context(), langKey, apierror.Lang(c))
+// carryUpdateKey puts the request's Idempotency-Key in its context: a retried change reuses it as
+// its workflow update's id, so Temporal runs the update once.
+func carryUpdateKey(c *gin.Context) {
 	if k := strings.TrimSpace(c.GetHeader(idempotency.Header)); k != "" && len(k) <= 128 {
-		ctx = context.WithValue(ctx, updateIDKey, k)
+		c.Request = c.Request.WithContext(context.WithValue(c.Request.Context(), updateIDKey{}, k))
 	}
-	c.Request = c.Request.WithContext(ctx)
 	c.Next()
-}
-
-// langOf is the request's language (carryRequest).
-func langOf(ctx context.Context) i18n.Lang {
-	if l, ok := ctx.Value(langKey).(i18n.Lang); ok {
-		return l
-	}
-	return i18n.Default
 }
 
 // updateKey is the request's Idempotency-Key, "" without one.
 func updateKey(ctx context.Context) string {
-	k, _ := ctx.Value(updateIDKey).(string)
+	k, _ := ctx.Value(updateIDKey{}).(string)
 	return k
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/campaign"
 	"github.com/aporta/aporta/internal/dberr"
+	"github.com/aporta/aporta/internal/i18n"
 	"github.com/aporta/aporta/internal/sharddb"
 )
 
@@ -103,7 +104,7 @@ func (h *Handler) GetReceipt(ctx context.Context, req *ReceiptRequest) (*Receipt
 		day := int(*d.CollectDay)
 		out.CollectDay = &day
 	}
-	r := &Receipt{Response: view(langOf(ctx), out)}
+	r := &Receipt{Response: view(i18n.FromContext(ctx), out)}
 	r.Receipt = req.Ref
 	if f.Campaign.Type == "tickets" {
 		r.Event = f.Campaign.Event
