@@ -139,10 +139,10 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 	donation.NewHandler(donation.NewService(donation.Deps{
 		Forms: campaigns, Tenants: d.Tenants, Gateways: gateways, Recurring: donation.CollectionStarter{Temporal: d.Temporal},
 		Guard: donation.FirstChargeStarter{Temporal: d.Temporal}, Secret: d.Config.Secret, Mail: outbox.NewMailer(d.Config, d.Tenants.Directory()), PublicURL: d.Config.PublicURL, Log: d.Log,
-	})).Mount(g.public)
+	})).Mount(groups)
 	donation.NewManageHandler(donation.ManageDeps{Tenants: d.Tenants, Temporal: d.Temporal, Gateways: gateways, Forms: campaigns, Secret: d.Config.Secret,
 		Tokenizer: donation.Tokenizer{Name: "mercadopago", TokenizerURL: d.Config.GatewayPublicURL, PublicKey: d.Config.GatewayPublicKey}}).
-		Mount(g.manage, az.Require)
+		Mount(groups)
 	dashboard.NewHandler().Mount(groups)
 	plans.Mount(groups)
 	export.NewHandler(d.Temporal, bucket, d.Config.Secret, d.Tenants).Mount(groups)
