@@ -137,18 +137,17 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 	campaigns.LimitsOverride = campaign.GatewayLimits(func(currency string) (gateway.LimitsSource, error) { return mpAccounts.For(currency) }, d.Log)
 	campaign.NewHandler(campaigns, campaign.Options{
 		Covers: bucket, PublicURL: d.Config.PublicURL, TokenizerURL: d.Config.GatewayPublicURL, GatewayPublicKey: d.Config.GatewayPublicKey,
-	}).
-		Mount(g.public, g.manage, uploads("/manage/api", middleware.BodyLimit(campaign.MaxCoverBytes+1<<20)), az.Require)
+	}).Mount(groups)
 	donation.NewHandler(donation.NewService(donation.Deps{
 		Forms: campaigns, Tenants: d.Tenants, Gateways: gateways, Recurring: collection.Starter{Temporal: d.Temporal},
 		Guard: firstcharge.Guard{Temporal: d.Temporal}, Secret: d.Config.Secret, Mail: outbox.NewMailer(d.Config, d.Tenants.Directory()), PublicURL: d.Config.PublicURL, Log: d.Log,
-	})).Mount(g.public)
+	})).Mount(groups)
 	donation.NewManageHandler(donation.ManageDeps{Tenants: d.Tenants, Temporal: d.Temporal, Gateways: gateways, Forms: campaigns, Secret: d.Config.Secret,
 		Tokenizer: donation.Tokenizer{Name: "mercadopago", TokenizerURL: d.Config.GatewayPublicURL, PublicKey: d.Config.GatewayPublicKey}}).
-		Mount(g.manage, az.Require)
-	dashboard.NewHandler(d.Tenants).Routes(g.manage, az)
-	plans.Routes(g.manage, az)
-	export.NewHandler(d.Temporal, bucket, d.Config.Secret, d.Tenants).Routes(g.public, g.manage, az)
+		Mount(groups)
+	dashboard.NewHandler().Mount(groups)
+	plans.Mount(groups)
+	export.NewHandler(d.Temporal, bucket, d.Config.Secret, d.Tenants).Mount(groups)
 
 	app := spa.New(web.Dist(), csrf.Token)
 	// POST /d/:slug is the donation API; its GET is the form's page (without this, Gin answers 405).

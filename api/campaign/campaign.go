@@ -4,18 +4,13 @@ package campaign
 
 import (
 	"context"
-	"embed"
-	"errors"
 
 	"github.com/google/uuid"
 
+	"github.com/aporta/aporta/internal/dberr"
+	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/tenants"
 )
-
-//go:embed sql/*.sql
-var sqlFS embed.FS
-
-var queries = tenants.MustLoadQueries(sqlFS, "sql")
 
 // Public is what a donation form needs to render.
 type Public struct {
@@ -47,7 +42,9 @@ type Router interface {
 	AddPublicRoute(ctx context.Context, slug string, r tenants.Route) error
 }
 
-// Service reads and writes campaigns in their organisation's shard.
+// Service reads and writes campaigns in their organisation's shard. Its exported methods take an
+// organisation id, for other packages (donations, the seed, benches); the endpoints call the
+// unexported ones with the scope authz.Require resolved.
 type Service struct {
 	tenants Router
 	// LimitsOverride, when set, gives a form's donation limits from its gateway (ok=false: defaults).
@@ -57,28 +54,42 @@ type Service struct {
 // NewService builds the service.
 func NewService(r Router) *Service { return &Service{tenants: r} }
 
-// ErrNotFound is returned for an unknown or unpublished campaign.
-var ErrNotFound = errors.New("campaign: not found")
+// ErrNotFound is an unknown or unpublished campaign: dberr's, so the API answers it as 404.
+var ErrNotFound = dberr.ErrNotFound
 
 // Create stores a campaign in the organisation's shard and publishes its slug in the directory.
-// Both steps are idempotent on the campaign id, so a retry completes a half-done creation.
 func (s *Service) Create(ctx context.Context, orgID uuid.UUID, c New) error {
 	scope, err := s.tenants.ForOrganization(ctx, orgID)
 	if err != nil {
 		return err
 	}
+	return s.create(ctx, scope, c)
+}
+
+// create is Create on a resolved scope. Both steps are idempotent on the campaign id, so a retry
+// completes a half-done creation; a slug already taken is a *dberr.Conflict.
+func (s *Service) create(ctx context.Context, scope tenants.Scope, c New) error {
 	if c.Channel == "" {
 		c.Channel = "public"
 	}
-	if err := scope.Exec(ctx, queries.Get("CreateCampaign"), scope.OrgID, c.ID, c.Slug, c.Title, c.Description,
-		c.Type, c.Channel, scope.Country, c.Published); err != nil {
+	err := scope.Store().CreateCampaign(ctx, sharddb.CreateCampaignParams{OrganizationID: scope.OrgID, ID: c.ID,
+		Slug: c.Slug, Title: c.Title, Description: c.Description, Type: c.Type, Channel: c.Channel,
+		Country: scope.Country, Published: c.Published})
+	if err != nil {
 		return err
 	}
-	err = s.tenants.AddPublicRoute(ctx, c.Slug, tenants.Route{CampaignID: c.ID, OrganizationID: orgID, Country: scope.Country})
-	if err != nil {
-		if existing, lookupErr := s.tenants.RouteBySlug(ctx, c.Slug); lookupErr == nil && existing.CampaignID == c.ID {
-			return nil
-		}
+	return s.addRoute(ctx, scope, c.ID, c.Slug)
+}
+
+// addRoute writes the campaign's public route in the directory; a route that is already this
+// campaign's is fine.
+func (s *Service) addRoute(ctx context.Context, scope tenants.Scope, id uuid.UUID, slug string) error {
+	err := s.tenants.AddPublicRoute(ctx, slug, tenants.Route{CampaignID: id, OrganizationID: scope.OrgID, Country: scope.Country})
+	if err == nil {
+		return nil
 	}
-	return err
+	if existing, lookupErr := s.tenants.RouteBySlug(ctx, slug); lookupErr == nil && existing.CampaignID == id {
+		return nil
+	}
+	return dberr.Map(err)
 }

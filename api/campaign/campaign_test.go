@@ -15,29 +15,54 @@ import (
 	"github.com/google/uuid"
 	"github.com/stretchr/testify/require"
 
+	"github.com/aporta/aporta/api/authz"
 	"github.com/aporta/aporta/api/campaign"
+	"github.com/aporta/aporta/api/endpoint"
+	"github.com/aporta/aporta/identity"
 	"github.com/aporta/aporta/internal/blob"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/tenants/tenantstest"
 )
 
-// The manage routes run behind a stand-in for authz.Require that puts the organisation named by
-// the X-Test-Org header in the context, as Require does after checking the permit. (The session
-// and Keto checks themselves are authz's, tested there.)
+// The manage routes run behind the real authz middleware with stand-ins for its collaborators: the
+// session of the Cookie "org=<uuid>" is a user who is a member of that organisation, with every
+// permit. (The session and Keto checks themselves are authz's, tested there.)
+type testSessions struct{}
+
+func (testSessions) FromCookie(_ context.Context, cookie string) (identity.User, error) {
+	id, err := uuid.Parse(strings.TrimPrefix(cookie, "org="))
+	if err != nil {
+		return identity.User{}, identity.ErrNoSession
+	}
+	return identity.User{ID: id, EmailVerified: true}, nil
+}
+
+type allowAll struct{}
+
+func (allowAll) Check(context.Context, string, string, string, string) (bool, error) {
+	return true, nil
+}
+
+// ownOrganization makes each test user the only member of the organisation with its id.
+type ownOrganization struct{ *tenants.Tenants }
+
+func (ownOrganization) MembershipsOf(_ context.Context, userID uuid.UUID) ([]tenants.Membership, error) {
+	return []tenants.Membership{{OrganizationID: userID}}, nil
+}
+
 func newManage(t *testing.T, tt *tenants.Tenants) *httptest.Server {
 	t.Helper()
 	bucket, err := blob.Open(context.Background(), "mem://")
 	require.NoError(t, err)
 	gin.SetMode(gin.ReleaseMode)
 	r := gin.New()
-	require.NoError(t, err)
-	h := campaign.NewHandler(campaign.NewService(tt), campaign.Options{Covers: bucket, PublicURL: "https://aporta.test"})
-	fake := func(string) gin.HandlerFunc {
-		return func(c *gin.Context) {
-			c.Set("aporta.organization", tenants.Membership{OrganizationID: uuid.MustParse(c.GetHeader("X-Test-Org"))})
-		}
-	}
-	h.Mount(r.Group("/"), r.Group("/manage/api"), r.Group("/manage/api"), fake)
+	az := authz.New(testSessions{}, allowAll{}, ownOrganization{tt})
+	campaign.NewHandler(campaign.NewService(tt), campaign.Options{Covers: bucket, PublicURL: "https://aporta.test"}).Mount(endpoint.Groups{
+		Public: r.Group("/"), Manage: r.Group("/manage/api", az.Authenticate()), Authz: az,
+		Upload: func(prefix string, limit gin.HandlerFunc) *gin.RouterGroup {
+			return r.Group(prefix, limit, az.Authenticate())
+		},
+	})
 	srv := httptest.NewServer(r)
 	t.Cleanup(srv.Close)
 	return srv
@@ -65,7 +90,7 @@ func call(t *testing.T, method, url string, org uuid.UUID, body any) (int, map[s
 	req, err := http.NewRequest(method, url, r)
 	require.NoError(t, err)
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("X-Test-Org", org.String())
+	req.Header.Set("Cookie", "org="+org.String())
 	res, err := http.DefaultClient.Do(req)
 	require.NoError(t, err)
 	defer res.Body.Close()
@@ -152,13 +177,13 @@ func TestManageCampaignLifecycle(t *testing.T) {
 	gif := []byte("GIF89a\x01\x00\x01\x00\x80\x00\x00\x00\x00\x00\xff\xff\xff!\xf9\x04\x01\x00\x00\x00\x00,\x00\x00\x00\x00\x01\x00\x01\x00\x00\x02\x02D\x01\x00;")
 	req, _ := http.NewRequest("POST", srv.URL+"/manage/api/campaigns/"+id+"/cover", bytes.NewReader(gif))
 	req.Header.Set("Content-Type", "image/gif")
-	req.Header.Set("X-Test-Org", org.String())
+	req.Header.Set("Cookie", "org="+org.String())
 	res, err := http.DefaultClient.Do(req)
 	require.NoError(t, err)
 	res.Body.Close()
 	require.Equal(t, http.StatusOK, res.StatusCode)
 	req, _ = http.NewRequest("POST", srv.URL+"/manage/api/campaigns/"+id+"/cover", strings.NewReader("not an image"))
-	req.Header.Set("X-Test-Org", org.String())
+	req.Header.Set("Cookie", "org="+org.String())
 	res, err = http.DefaultClient.Do(req)
 	require.NoError(t, err)
 	res.Body.Close()

@@ -2,7 +2,6 @@ package campaign
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"io"
 	"net/http"
@@ -13,8 +12,12 @@ import (
 
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/authz"
-	"github.com/aporta/aporta/tenants"
+	"github.com/aporta/aporta/internal/sharddb"
 )
+
+// The cover endpoints are plain Gin handlers: the upload takes a multipart field "cover" or "file"
+// or a raw image body (endpoint.HandleUpload reads one multipart field only), and the reads stream
+// the image.
 
 // MaxCoverBytes is the largest cover image (§5: under 5 MB).
 const MaxCoverBytes = 5 << 20
@@ -26,103 +29,103 @@ func coverKey(orgID, id uuid.UUID) string {
 	return "campaign-covers/" + orgID.String() + "/" + id.String()
 }
 
-// SetCover stores a cover image after checking its content and size.
-func (h *Handler) setCover(ctx context.Context, orgID, id uuid.UUID, data []byte) error {
-	if _, err := h.svc.Get(ctx, orgID, id); err != nil {
-		return err
-	}
-	key := coverKey(orgID, id)
-	if err := h.covers.WriteAll(ctx, key, data, nil); err != nil {
-		return err
-	}
-	scope, err := h.svc.tenants.ForOrganization(ctx, orgID)
-	if err != nil {
-		return err
-	}
-	return scope.Exec(ctx, queries.Get("SetCover"), orgID, id, key)
-}
-
 // PostCover answers POST /manage/api/campaigns/:uuid/cover with the image as multipart field
 // "cover" (or "file"), or as the raw body with an image content type.
 func (h *Handler) PostCover(c *gin.Context) {
-	id, ok := campaignID(c)
-	if !ok {
+	id, err := CampaignRef{UUID: c.Param("uuid")}.id()
+	if err != nil {
+		apierror.Abort(c, err)
 		return
 	}
 	if h.covers == nil {
 		apierror.Abort(c, apierror.New(http.StatusServiceUnavailable, "campaign.storage_unavailable"))
 		return
 	}
+	data, err := readCover(c)
+	if err != nil {
+		apierror.Abort(c, err)
+		return
+	}
+	out, err := h.setCover(c, id, data)
+	if err != nil {
+		apierror.Abort(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, out)
+}
+
+// readCover reads the uploaded image and checks its size and type.
+func readCover(c *gin.Context) ([]byte, error) {
 	var r io.Reader = c.Request.Body
-	if fh, err := c.FormFile("cover"); err == nil {
+	for _, field := range []string{"cover", "file"} {
+		fh, err := c.FormFile(field)
+		if err != nil {
+			continue
+		}
 		f, err := fh.Open()
 		if err != nil {
-			apierror.Abort(c, err)
-			return
+			return nil, err
 		}
 		defer f.Close()
 		r = f
-	} else if fh, err := c.FormFile("file"); err == nil {
-		f, err := fh.Open()
-		if err != nil {
-			apierror.Abort(c, err)
-			return
-		}
-		defer f.Close()
-		r = f
+		break
 	}
 	data, err := io.ReadAll(io.LimitReader(r, MaxCoverBytes+1))
 	var tooLarge *http.MaxBytesError
 	if errors.As(err, &tooLarge) || len(data) > MaxCoverBytes {
-		apierror.Abort(c, &apierror.Error{Status: http.StatusRequestEntityTooLarge, Code: "campaign.image_too_large", Fields: map[string]string{"cover": "campaign.image_too_large"}})
-		return
+		return nil, &apierror.Error{Status: http.StatusRequestEntityTooLarge, Code: "campaign.image_too_large", Fields: map[string]string{"cover": "campaign.image_too_large"}}
 	}
 	if err != nil {
-		apierror.Abort(c, apierror.BadRequest("campaign.image_invalid"))
-		return
+		return nil, apierror.BadRequest("campaign.image_invalid")
 	}
 	if len(data) == 0 || !coverTypes[http.DetectContentType(data)] {
-		apierror.Abort(c, &apierror.Error{Status: http.StatusUnprocessableEntity, Code: "campaign.image_invalid", Fields: map[string]string{"cover": "campaign.image_invalid"}})
-		return
+		return nil, &apierror.Error{Status: http.StatusUnprocessableEntity, Code: "campaign.image_invalid", Fields: map[string]string{"cover": "campaign.image_invalid"}}
 	}
-	orgID := authz.Organization(c).OrganizationID
-	if err := h.setCover(c.Request.Context(), orgID, id, data); err != nil {
-		abort(c, err)
-		return
-	}
-	out, err := h.svc.Get(c.Request.Context(), orgID, id)
+	return data, nil
+}
+
+// setCover stores the image of a campaign of the current organisation and answers the campaign.
+func (h *Handler) setCover(c *gin.Context, id uuid.UUID, data []byte) (*Campaign, error) {
+	ctx := c.Request.Context()
+	scope, err := authz.Scope(ctx)
 	if err != nil {
-		abort(c, err)
-		return
+		return nil, err
 	}
-	c.JSON(http.StatusOK, out)
+	if _, err := h.svc.get(ctx, scope, id); err != nil {
+		return nil, err
+	}
+	key := coverKey(scope.OrgID, id)
+	if err := h.covers.WriteAll(ctx, key, data, nil); err != nil {
+		return nil, err
+	}
+	err = scope.Store().SetCampaignCover(ctx, sharddb.SetCampaignCoverParams{OrganizationID: scope.OrgID, ID: id, CoverKey: &key})
+	if err != nil {
+		return nil, err
+	}
+	return h.svc.get(ctx, scope, id)
 }
 
 // GetCover answers GET /api/public/campaigns/:slug/cover for a published campaign.
 func (h *Handler) GetCover(c *gin.Context) {
 	f, err := h.svc.FormBySlug(c.Request.Context(), c.Param("slug"))
 	if err != nil {
-		abort(c, err)
+		apierror.Abort(c, err)
 		return
 	}
-	h.streamCover(c, f.Scope, f.Campaign)
+	h.streamCover(c, f.Campaign)
 }
 
 // GetManageCover answers GET /manage/api/campaigns/:uuid/cover (drafts included).
 func (h *Handler) GetManageCover(c *gin.Context) {
-	id, ok := campaignID(c)
-	if !ok {
-		return
-	}
-	cp, err := h.svc.Get(c.Request.Context(), authz.Organization(c).OrganizationID, id)
+	cp, err := onCampaign(c.Request.Context(), CampaignRef{UUID: c.Param("uuid")}, h.svc.get)
 	if err != nil {
-		abort(c, err)
+		apierror.Abort(c, err)
 		return
 	}
-	h.streamCover(c, tenants.Scope{}, cp)
+	h.streamCover(c, cp)
 }
 
-func (h *Handler) streamCover(c *gin.Context, _ tenants.Scope, cp *Campaign) {
+func (h *Handler) streamCover(c *gin.Context, cp *Campaign) {
 	if h.covers == nil || cp.coverKey == "" {
 		apierror.Abort(c, apierror.NotFound())
 		return

@@ -3,15 +3,11 @@ package campaign
 import (
 	"context"
 	"log/slog"
-	"net/http"
 	"net/mail"
 	"strings"
 	"time"
 
-	"github.com/gin-gonic/gin"
-
 	"github.com/aporta/aporta/api/apierror"
-	"github.com/aporta/aporta/api/request"
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/money"
 )
@@ -131,76 +127,67 @@ func (s *Service) PublicFormBySlug(ctx context.Context, slug string) (PublicForm
 	}
 	lo, hi := c.PeriodicIncrease.Bounds()
 	p.PeriodicIncrease.MinPercentage, p.PeriodicIncrease.MaxPercentage = &lo, &hi
-	rows, err := f.Scope.Query(ctx, queries.Get("DocumentTypes"), f.Org.Country)
+	codes, err := f.Scope.Store().DocumentTypesOfCountry(ctx, f.Org.Country)
 	if err != nil {
 		return PublicForm{}, err
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var code string
-		if err := rows.Scan(&code); err != nil {
-			return PublicForm{}, err
-		}
-		p.DocumentTypes = append(p.DocumentTypes, code)
-	}
-	return p, rows.Err()
+	p.DocumentTypes = append(p.DocumentTypes, codes...)
+	return p, nil
+}
+
+// SlugRequest names a published campaign by its public slug.
+type SlugRequest struct {
+	Slug string `path:"slug" json:"-"`
 }
 
 // GetPublic answers GET /api/public/campaigns/:slug.
-func (h *Handler) GetPublic(c *gin.Context) {
-	p, err := h.svc.PublicFormBySlug(c.Request.Context(), c.Param("slug"))
+func (h *Handler) GetPublic(ctx context.Context, r *SlugRequest) (*PublicForm, error) {
+	p, err := h.svc.PublicFormBySlug(ctx, r.Slug)
 	if err != nil {
-		abort(c, err)
-		return
+		return nil, err
 	}
 	p.Gateway["tokenizer_url"] = h.tokenizerURL
 	p.Gateway["public_key"] = h.gatewayPublicKey
-	c.JSON(http.StatusOK, p)
+	return &p, nil
 }
 
 // PostVisit answers POST /api/public/campaigns/:slug/visits (no body): one visit counted.
-func (h *Handler) PostVisit(c *gin.Context) {
-	f, err := h.svc.FormBySlug(c.Request.Context(), c.Param("slug"))
+func (h *Handler) PostVisit(ctx context.Context, r *SlugRequest) (*struct{}, error) {
+	f, err := h.svc.FormBySlug(ctx, r.Slug)
 	if err != nil {
-		abort(c, err)
-		return
+		return nil, err
 	}
-	if err := h.svc.CountVisit(c.Request.Context(), f); err != nil {
-		abort(c, err)
-		return
+	return nil, h.svc.CountVisit(ctx, f)
+}
+
+// LeadRequest is a person who typed a valid e-mail on the form.
+type LeadRequest struct {
+	SlugRequest
+	Email     string `json:"email"`
+	FirstName string `json:"first_name"`
+}
+
+// Validate normalises the address and trims the name to 100 characters.
+func (r *LeadRequest) Validate() error {
+	email, ok := NormalizeEmail(r.Email)
+	if !ok {
+		return apierror.Validation(map[string]string{"email": "campaign.email_invalid"})
 	}
-	c.Status(http.StatusNoContent)
+	r.Email = email
+	r.FirstName = strings.TrimSpace(r.FirstName)
+	if len([]rune(r.FirstName)) > 100 {
+		r.FirstName = string([]rune(r.FirstName)[:100])
+	}
+	return nil
 }
 
 // PostLead answers POST /api/public/campaigns/:slug/leads {email, first_name?}.
-func (h *Handler) PostLead(c *gin.Context) {
-	var body struct {
-		Email     string `json:"email"`
-		FirstName string `json:"first_name"`
-	}
-	if err := request.JSON(c, &body); err != nil {
-		apierror.Abort(c, err)
-		return
-	}
-	email, ok := NormalizeEmail(body.Email)
-	if !ok {
-		apierror.Abort(c, apierror.Validation(map[string]string{"email": "campaign.email_invalid"}))
-		return
-	}
-	f, err := h.svc.FormBySlug(c.Request.Context(), c.Param("slug"))
+func (h *Handler) PostLead(ctx context.Context, r *LeadRequest) (*struct{}, error) {
+	f, err := h.svc.FormBySlug(ctx, r.Slug)
 	if err != nil {
-		abort(c, err)
-		return
+		return nil, err
 	}
-	name := strings.TrimSpace(body.FirstName)
-	if len([]rune(name)) > 100 {
-		name = string([]rune(name)[:100])
-	}
-	if err := h.svc.SaveLead(c.Request.Context(), f, email, name); err != nil {
-		abort(c, err)
-		return
-	}
-	c.Status(http.StatusNoContent)
+	return nil, h.svc.SaveLead(ctx, f, r.Email, r.FirstName)
 }
 
 // NormalizeEmail trims and lowercases an address and reports whether it is well formed.

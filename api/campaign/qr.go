@@ -1,16 +1,17 @@
 package campaign
 
 import (
+	"context"
 	"encoding/base64"
 	"fmt"
 	"net/http"
 	"strings"
 
-	"github.com/gin-gonic/gin"
+	"github.com/google/uuid"
 	qrcode "github.com/skip2/go-qrcode"
 
 	"github.com/aporta/aporta/api/apierror"
-	"github.com/aporta/aporta/api/authz"
+	"github.com/aporta/aporta/tenants"
 )
 
 // QR is the answer of GET /manage/api/campaigns/:uuid/qr (§3).
@@ -60,35 +61,20 @@ func svgOf(bitmap [][]bool) string {
 }
 
 // QR answers GET /manage/api/campaigns/:uuid/qr. Organisations on the Original plan are refused.
-func (h *Handler) QR(c *gin.Context) {
-	id, ok := campaignID(c)
-	if !ok {
-		return
-	}
-	orgID := authz.Organization(c).OrganizationID
-	cp, err := h.svc.Get(c.Request.Context(), orgID, id)
-	if err != nil {
-		abort(c, err)
-		return
-	}
-	scope, err := h.svc.tenants.ForOrganization(c.Request.Context(), orgID)
-	if err != nil {
-		abort(c, err)
-		return
-	}
-	org, err := h.svc.Organization(c.Request.Context(), scope)
-	if err != nil {
-		abort(c, err)
-		return
-	}
-	if org.OnOriginalPlan() {
-		apierror.Abort(c, apierror.New(http.StatusForbidden, "campaign.qr_plan_required"))
-		return
-	}
-	q, err := MakeQR(strings.TrimRight(h.publicURL, "/")+cp.PublicPath, cp.Slug)
-	if err != nil {
-		apierror.Abort(c, err)
-		return
-	}
-	c.JSON(http.StatusOK, q)
+func (h *Handler) QR(ctx context.Context, r *CampaignRef) (*QR, error) {
+	return onCampaign(ctx, *r, func(ctx context.Context, scope tenants.Scope, id uuid.UUID) (*QR, error) {
+		cp, err := h.svc.get(ctx, scope, id)
+		if err != nil {
+			return nil, err
+		}
+		org, err := h.svc.Organization(ctx, scope)
+		if err != nil {
+			return nil, err
+		}
+		if org.OnOriginalPlan() {
+			return nil, apierror.New(http.StatusForbidden, "campaign.qr_plan_required")
+		}
+		q, err := MakeQR(strings.TrimRight(h.publicURL, "/")+cp.PublicPath, cp.Slug)
+		return &q, err
+	})
 }

@@ -3,21 +3,34 @@ package campaign
 import (
 	"context"
 	"crypto/rand"
+	"encoding/json"
 	"errors"
-	"fmt"
+	"net/http"
 	"regexp"
 	"strings"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgtype"
 	"golang.org/x/text/unicode/norm"
 
+	"github.com/aporta/aporta/api/apierror"
+	"github.com/aporta/aporta/internal/dberr"
+	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/tenants"
 )
 
 // PlanOriginal is the plan without QR, immediate charge and global payments (organisation spec).
 const PlanOriginal = "original"
+
+// The service's refusals, as the API answers them.
+var (
+	errPlan       = apierror.New(http.StatusForbidden, "campaign.plan_required")
+	errNotEnabled = apierror.New(http.StatusConflict, "campaign.org_not_enabled")
+	errSlugTaken  = &apierror.Error{Status: http.StatusConflict, Code: "campaign.slug_taken",
+		Fields: map[string]string{"slug": "campaign.slug_taken"}}
+	errBadSlug = apierror.Validation(map[string]string{"slug": "campaign.slug_invalid"})
+)
 
 // Org is what campaign rules need from the organisation's shard row.
 type Org struct {
@@ -39,36 +52,64 @@ func (o Org) OnOriginalPlan() bool { return o.PlanCode == PlanOriginal }
 
 // Organization reads the organisation's plan, status and timezone.
 func (s *Service) Organization(ctx context.Context, scope tenants.Scope) (Org, error) {
-	o := Org{ID: scope.OrgID}
-	err := scope.QueryRow(ctx, queries.Get("OrganizationPlan"), scope.OrgID).
-		Scan(&o.PlanCode, &o.Status, &o.Timezone, &o.Country, &o.Name, &o.AcceptingDonations)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return o, ErrNotFound
+	r, err := scope.Store().CampaignOrganization(ctx, scope.OrgID)
+	if err != nil {
+		return Org{ID: scope.OrgID}, err
 	}
+	o := Org{ID: scope.OrgID, PlanCode: r.PlanCode, Status: r.Status, Timezone: r.Timezone, Country: r.Country,
+		Name: r.Name, AcceptingDonations: r.AcceptingDonations}
 	if o.Timezone == "" {
 		o.Timezone = "UTC"
 	}
-	return o, err
+	return o, nil
 }
 
-func scanCampaign(row pgx.Row) (*Campaign, error) {
-	c := &Campaign{}
-	var upgradePeriod *int
-	err := row.Scan(&c.ID, &c.Slug, &c.Title, &c.Description, &c.Objective, &c.Type, &c.Channel, &c.Currency, &c.Country,
-		&c.Published, &c.PublishedAt, &c.amounts, &c.AllowOneTime, &c.AllowOtherAmount, &c.minOther, &c.Instalments,
-		&c.FormColor, &c.coverKey, &c.EndsAt, &c.PeriodicIncrease.Enabled, &c.PeriodicIncrease.Percentage, &upgradePeriod,
-		&c.PeriodicIncrease.MinPercentage, &c.PeriodicIncrease.MaxPercentage, &c.Analytics.PixelID, &c.Analytics.AnalyticsID,
-		&c.Analytics.TagManagerID, &c.Thanks.Instant, &c.Thanks.EmailSubject, &c.Thanks.Email, &c.ImmediateCharge,
-		&c.Event, &c.FormFields, &c.CreatedAt, &c.UpdatedAt)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, ErrNotFound
+// campaignOf turns a stored row into the API's campaign.
+func campaignOf(r sharddb.CampaignByIDRow) (*Campaign, error) {
+	c := &Campaign{ID: r.ID, Currency: r.Currency, Country: r.Country, Published: r.Published,
+		PublishedAt: r.PublishedAt, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, coverKey: r.CoverKey,
+		minOther: r.MinOtherAmountMinor,
+		Input: Input{Slug: r.Slug, Title: r.Title, Description: r.Description, Objective: r.Objective, Type: r.Type,
+			Channel: r.Channel, AllowOneTime: r.AllowOneTime, AllowOtherAmount: r.AllowOtherAmount,
+			Instalments: int(r.Instalments), FormColor: r.FormColor, EndsAt: r.EndsAt, ImmediateCharge: r.ImmediateCharge,
+			PeriodicIncrease: PeriodicIncrease{Enabled: r.UpgradeEnabled, Percentage: floatOf(r.UpgradePercentage),
+				PeriodMonths: intOf(r.UpgradePeriodMonths), MinPercentage: floatOf(r.UpgradeMinPercentage),
+				MaxPercentage: floatOf(r.UpgradeMaxPercentage)},
+			Analytics: Analytics{PixelID: r.PixelID, AnalyticsID: r.AnalyticsID, TagManagerID: r.TagManagerID},
+			Thanks:    Thanks{Instant: r.ThanksInstant, EmailSubject: r.ThanksEmailSubject, Email: r.ThanksEmail}},
 	}
-	if err != nil {
-		return nil, err
+	for _, col := range []struct {
+		raw json.RawMessage
+		dst any
+	}{{r.Amounts, &c.amounts}, {r.Event, &c.Event}, {r.FormFields, &c.FormFields}} {
+		if len(col.raw) == 0 {
+			continue
+		}
+		if err := json.Unmarshal(col.raw, col.dst); err != nil {
+			return nil, err
+		}
 	}
-	c.PeriodicIncrease.PeriodMonths = upgradePeriod
 	c.fill()
 	return c, nil
+}
+
+func floatOf(n pgtype.Numeric) *float64 {
+	if !n.Valid {
+		return nil
+	}
+	f, err := n.Float64Value()
+	if err != nil || !f.Valid {
+		return nil
+	}
+	return &f.Float64
+}
+
+func intOf(n *int16) *int {
+	if n == nil {
+		return nil
+	}
+	v := int(*n)
+	return &v
 }
 
 // Get reads one campaign of the organisation; another organisation's id is ErrNotFound.
@@ -77,40 +118,38 @@ func (s *Service) Get(ctx context.Context, orgID, id uuid.UUID) (*Campaign, erro
 	if err != nil {
 		return nil, err
 	}
-	return scanCampaign(scope.QueryRow(ctx, queries.Get("CampaignByID"), orgID, id))
+	return s.get(ctx, scope, id)
 }
 
-// List returns a page of the organisation's campaigns, newest first, and the total.
-func (s *Service) List(ctx context.Context, orgID uuid.UUID, limit, offset int) ([]*Campaign, int, error) {
-	scope, err := s.tenants.ForOrganization(ctx, orgID)
+func (s *Service) get(ctx context.Context, scope tenants.Scope, id uuid.UUID) (*Campaign, error) {
+	r, err := scope.Store().CampaignByID(ctx, sharddb.CampaignByIDParams{OrganizationID: scope.OrgID, ID: id})
+	if err != nil {
+		return nil, err
+	}
+	return campaignOf(r)
+}
+
+// list returns a page of the organisation's campaigns, newest first, and the total.
+func (s *Service) list(ctx context.Context, scope tenants.Scope, limit, offset int) ([]*Campaign, int, error) {
+	total, err := scope.Store().CountCampaigns(ctx, scope.OrgID)
 	if err != nil {
 		return nil, 0, err
 	}
-	var total int
-	if err := scope.QueryRow(ctx, queries.Get("CountCampaigns"), orgID).Scan(&total); err != nil {
-		return nil, 0, err
-	}
-	rows, err := scope.Query(ctx, queries.Get("ListCampaigns"), orgID, limit, offset)
+	rows, err := scope.Store().ListCampaigns(ctx, sharddb.ListCampaignsParams{OrganizationID: scope.OrgID,
+		Limit: int32(limit), Offset: int32(offset)})
 	if err != nil {
 		return nil, 0, err
 	}
-	defer rows.Close()
-	out := []*Campaign{}
-	for rows.Next() {
-		c, err := scanCampaign(rows)
+	out := make([]*Campaign, 0, len(rows))
+	for _, r := range rows {
+		c, err := campaignOf(sharddb.CampaignByIDRow(r))
 		if err != nil {
 			return nil, 0, err
 		}
 		out = append(out, c)
 	}
-	return out, total, rows.Err()
+	return out, int(total), nil
 }
-
-// ErrPlan is returned when the organisation's plan does not include a feature.
-var ErrPlan = errors.New("campaign: not in the organisation's plan")
-
-// ErrSlugTaken is returned when a chosen slug is already used by any campaign.
-var ErrSlugTaken = errors.New("campaign: slug taken")
 
 // CreateFromInput validates in and creates the campaign (unpublished) with all its settings.
 func (s *Service) CreateFromInput(ctx context.Context, orgID uuid.UUID, in Input) (*Campaign, error) {
@@ -118,28 +157,54 @@ func (s *Service) CreateFromInput(ctx context.Context, orgID uuid.UUID, in Input
 	if err != nil {
 		return nil, err
 	}
-	org, err := s.Organization(ctx, scope)
+	return s.createFromInput(ctx, scope, in)
+}
+
+func (s *Service) createFromInput(ctx context.Context, scope tenants.Scope, in Input) (*Campaign, error) {
+	ch, err := s.checkNew(ctx, scope, in)
 	if err != nil {
 		return nil, err
+	}
+	id, err := s.createWithSlug(ctx, scope, strings.TrimSpace(in.Slug), ch)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.save(ctx, scope, id, ch); err != nil {
+		return nil, err
+	}
+	return s.get(ctx, scope, id)
+}
+
+// checkNew validates a new campaign's settings in the organisation's currency and plan.
+func (s *Service) checkNew(ctx context.Context, scope tenants.Scope, in Input) (checked, error) {
+	org, err := s.Organization(ctx, scope)
+	if err != nil {
+		return checked{}, err
 	}
 	if in.Channel == "" {
 		in.Channel = "public"
 	}
-	currency, err := s.currencyOf(ctx, scope)
+	currency, err := scope.Store().CountryCurrency(ctx, scope.Country)
 	if err != nil {
-		return nil, err
+		return checked{}, err
 	}
 	ch, err := validate(in, currency)
 	if err != nil {
-		return nil, err
+		return checked{}, err
 	}
 	if ch.ImmediateCharge && org.OnOriginalPlan() {
-		return nil, ErrPlan
+		return checked{}, errPlan
 	}
-	slug := strings.TrimSpace(in.Slug)
-	if slug != "" && !slugRe.MatchString(slug) {
-		return nil, errBadSlug
+	if slug := strings.TrimSpace(in.Slug); slug != "" && !slugRe.MatchString(slug) {
+		return checked{}, errBadSlug
 	}
+	return ch, nil
+}
+
+// createWithSlug creates the campaign's row and public route under the chosen slug ("" to make one
+// from the title) and returns its id. A chosen slug that is taken is refused; a made one gets a
+// random suffix until it is free.
+func (s *Service) createWithSlug(ctx context.Context, scope tenants.Scope, slug string, ch checked) (uuid.UUID, error) {
 	chosen := slug != ""
 	if !chosen {
 		slug = Slugify(ch.Title)
@@ -148,33 +213,26 @@ func (s *Service) CreateFromInput(ctx context.Context, orgID uuid.UUID, in Input
 	for attempt := 0; ; attempt++ {
 		if _, taken := s.tenants.RouteBySlug(ctx, slug); taken == nil {
 			if chosen {
-				return nil, ErrSlugTaken
+				return id, errSlugTaken
 			}
 			slug = Slugify(ch.Title) + "-" + randomSuffix()
 			continue
 		}
-		err = s.Create(ctx, orgID, New{ID: id, Slug: slug, Title: ch.Title, Description: ch.Description, Type: ch.Type, Channel: ch.Channel})
-		if err == nil {
-			break
-		}
-		var pgErr *pgconn.PgError
-		if !errors.As(err, &pgErr) || pgErr.Code != "23505" {
-			return nil, err
-		}
-		if chosen {
-			return nil, ErrSlugTaken
-		}
-		if attempt > 5 {
-			return nil, err
+		err := s.create(ctx, scope, New{ID: id, Slug: slug, Title: ch.Title, Description: ch.Description, Type: ch.Type, Channel: ch.Channel})
+		switch {
+		case err == nil:
+			return id, nil
+		case !dberr.IsConflict(err, ""):
+			return id, err
+		case chosen:
+			return id, errSlugTaken
+		case attempt > 5:
+			return id, err
 		}
 		// The slug is taken (here or in another organisation): the campaign row may exist already
 		// with this id; a fresh id and slug start over cleanly.
 		id, slug = uuid.New(), Slugify(ch.Title)+"-"+randomSuffix()
 	}
-	if err := s.save(ctx, scope, id, ch); err != nil {
-		return nil, err
-	}
-	return s.Get(ctx, orgID, id)
 }
 
 // Update applies patch to the current settings, validates the result and saves it.
@@ -183,7 +241,11 @@ func (s *Service) Update(ctx context.Context, orgID, id uuid.UUID, patch func(*I
 	if err != nil {
 		return nil, err
 	}
-	cur, err := scanCampaign(scope.QueryRow(ctx, queries.Get("CampaignByID"), orgID, id))
+	return s.update(ctx, scope, id, patch)
+}
+
+func (s *Service) update(ctx context.Context, scope tenants.Scope, id uuid.UUID, patch func(*Input) error) (*Campaign, error) {
+	cur, err := s.get(ctx, scope, id)
 	if err != nil {
 		return nil, err
 	}
@@ -202,13 +264,13 @@ func (s *Service) Update(ctx context.Context, orgID, id uuid.UUID, patch func(*I
 			return nil, err
 		}
 		if org.OnOriginalPlan() {
-			return nil, ErrPlan
+			return nil, errPlan
 		}
 	}
 	if err := s.save(ctx, scope, id, ch); err != nil {
 		return nil, err
 	}
-	return s.Get(ctx, orgID, id)
+	return s.get(ctx, scope, id)
 }
 
 func (s *Service) save(ctx context.Context, scope tenants.Scope, id uuid.UUID, ch checked) error {
@@ -217,25 +279,35 @@ func (s *Service) save(ctx context.Context, scope tenants.Scope, id uuid.UUID, c
 	if amounts == nil {
 		amounts = []storedAmount{}
 	}
-	return scope.Exec(ctx, queries.Get("UpdateCampaign"), scope.OrgID, id, ch.Title, ch.Description, ch.Objective,
-		ch.Type, ch.Channel, amounts, ch.AllowOneTime, ch.AllowOtherAmount, ch.minOther, ch.Instalments, ch.FormColor,
-		ch.EndsAt, p.Enabled, p.Percentage, p.PeriodMonths, p.MinPercentage, p.MaxPercentage, ch.Analytics.PixelID,
-		ch.Analytics.AnalyticsID, ch.Analytics.TagManagerID, ch.Thanks.Instant, ch.Thanks.EmailSubject, ch.Thanks.Email,
-		ch.ImmediateCharge, ch.Event, normalizeFields(ch.FormFields))
+	amountsJSON, err := json.Marshal(amounts)
+	if err != nil {
+		return err
+	}
+	fieldsJSON, err := json.Marshal(normalizeFields(ch.FormFields))
+	if err != nil {
+		return err
+	}
+	var eventJSON json.RawMessage // nil: NULL
+	if ch.Event != nil {
+		if eventJSON, err = json.Marshal(ch.Event); err != nil {
+			return err
+		}
+	}
+	var period *int16
+	if p.PeriodMonths != nil {
+		v := int16(*p.PeriodMonths)
+		period = &v
+	}
+	return scope.Store().UpdateCampaign(ctx, sharddb.UpdateCampaignParams{OrganizationID: scope.OrgID, ID: id,
+		Title: ch.Title, Description: ch.Description, Objective: ch.Objective, Type: ch.Type, Channel: ch.Channel,
+		Amounts: amountsJSON, AllowOneTime: ch.AllowOneTime, AllowOtherAmount: ch.AllowOtherAmount,
+		MinOtherAmountMinor: ch.minOther, Instalments: int16(ch.Instalments), FormColor: ch.FormColor, EndsAt: ch.EndsAt,
+		UpgradeEnabled: p.Enabled, UpgradePercentage: p.Percentage, UpgradePeriodMonths: period,
+		UpgradeMinPercentage: p.MinPercentage, UpgradeMaxPercentage: p.MaxPercentage,
+		PixelID: ch.Analytics.PixelID, AnalyticsID: ch.Analytics.AnalyticsID, TagManagerID: ch.Analytics.TagManagerID,
+		ThanksInstant: ch.Thanks.Instant, ThanksEmailSubject: ch.Thanks.EmailSubject, ThanksEmail: ch.Thanks.Email,
+		ImmediateCharge: ch.ImmediateCharge, Event: eventJSON, FormFields: fieldsJSON})
 }
-
-// SetFormFields replaces the ordered list of form fields.
-func (s *Service) SetFormFields(ctx context.Context, orgID, id uuid.UUID, ff []FormField) (*Campaign, error) {
-	return s.Update(ctx, orgID, id, func(in *Input) error { in.FormFields = ff; return nil })
-}
-
-// ErrNotEnabled is returned when publishing for an organisation whose account is not activated.
-var ErrNotEnabled = errors.New("campaign: organisation not enabled")
-
-// MissingInfoError lists what a campaign lacks before it can be published.
-type MissingInfoError struct{ Fields map[string]string }
-
-func (e *MissingInfoError) Error() string { return fmt.Sprintf("campaign: missing %v", e.Fields) }
 
 // SetPublished publishes or unpublishes. Publishing needs the required information and an
 // enabled organisation.
@@ -244,33 +316,41 @@ func (s *Service) SetPublished(ctx context.Context, orgID, id uuid.UUID, publish
 	if err != nil {
 		return nil, err
 	}
-	cur, err := scanCampaign(scope.QueryRow(ctx, queries.Get("CampaignByID"), orgID, id))
+	return s.setPublished(ctx, scope, id, published)
+}
+
+func (s *Service) setPublished(ctx context.Context, scope tenants.Scope, id uuid.UUID, published bool) (*Campaign, error) {
+	cur, err := s.get(ctx, scope, id)
 	if err != nil {
 		return nil, err
 	}
 	if published {
-		if missing := missingForPublish(cur); len(missing) > 0 {
-			return nil, &MissingInfoError{Fields: missing}
-		}
-		org, err := s.Organization(ctx, scope)
-		if err != nil {
+		if err := s.checkPublishable(ctx, scope, cur); err != nil {
 			return nil, err
 		}
-		if !org.Enabled() {
-			return nil, ErrNotEnabled
-		}
-		// The directory route is written at creation; make sure a half-done creation has it.
-		err = s.tenants.AddPublicRoute(ctx, cur.Slug, tenants.Route{CampaignID: id, OrganizationID: orgID, Country: scope.Country})
-		if err != nil {
-			if r, lookupErr := s.tenants.RouteBySlug(ctx, cur.Slug); lookupErr != nil || r.CampaignID != id {
-				return nil, err
-			}
-		}
 	}
-	if err := scope.Exec(ctx, queries.Get("SetPublished"), orgID, id, published); err != nil {
+	err = scope.Store().SetCampaignPublished(ctx, sharddb.SetCampaignPublishedParams{OrganizationID: scope.OrgID,
+		ID: id, Published: published})
+	if err != nil {
 		return nil, err
 	}
-	return s.Get(ctx, orgID, id)
+	return s.get(ctx, scope, id)
+}
+
+// checkPublishable refuses a campaign that lacks required information or whose organisation is not
+// enabled, and makes sure a half-done creation has its directory route.
+func (s *Service) checkPublishable(ctx context.Context, scope tenants.Scope, c *Campaign) error {
+	if missing := missingForPublish(c); len(missing) > 0 {
+		return &apierror.Error{Status: http.StatusUnprocessableEntity, Code: "campaign.publish_missing", Fields: missing}
+	}
+	org, err := s.Organization(ctx, scope)
+	if err != nil {
+		return err
+	}
+	if !org.Enabled() {
+		return errNotEnabled
+	}
+	return s.addRoute(ctx, scope, c.ID, c.Slug)
 }
 
 // Form is a published campaign with its organisation, for the public form and donations.
@@ -293,7 +373,7 @@ func (s *Service) FormBySlug(ctx context.Context, slug string) (Form, error) {
 	if err != nil {
 		return Form{}, err
 	}
-	c, err := scanCampaign(scope.QueryRow(ctx, queries.Get("CampaignByID"), scope.OrgID, route.CampaignID))
+	c, err := s.get(ctx, scope, route.CampaignID)
 	if err != nil {
 		return Form{}, err
 	}
@@ -309,31 +389,26 @@ func (s *Service) FormBySlug(ctx context.Context, slug string) (Form, error) {
 
 // CountVisit adds one visit to today's count (in the organisation's timezone).
 func (s *Service) CountVisit(ctx context.Context, f Form) error {
-	return f.Scope.Exec(ctx, queries.Get("CountVisit"), f.Scope.OrgID, f.Campaign.ID, f.Org.Timezone)
+	return f.Scope.Store().CountCampaignVisit(ctx, sharddb.CountCampaignVisitParams{OrganizationID: f.Scope.OrgID,
+		CampaignID: f.Campaign.ID, Timezone: f.Org.Timezone})
 }
 
 // SaveLead records (or refreshes) a person who typed a valid e-mail but did not finish.
 // Leads older than 90 days are purged on the way.
 func (s *Service) SaveLead(ctx context.Context, f Form, email, firstName string) error {
 	return f.Scope.Tx(ctx, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, queries.Get("PurgeLeads"), f.Scope.OrgID); err != nil {
+		store := sharddb.Store(tx)
+		if err := store.PurgeLeads(ctx, f.Scope.OrgID); err != nil {
 			return err
 		}
-		_, err := tx.Exec(ctx, queries.Get("UpsertLead"), f.Scope.OrgID, uuid.New(), f.Campaign.ID, email, firstName)
-		return err
+		return store.UpsertLead(ctx, sharddb.UpsertLeadParams{OrganizationID: f.Scope.OrgID, ID: uuid.New(),
+			CampaignID: f.Campaign.ID, Email: email, FirstName: firstName})
 	})
 }
 
-func (s *Service) currencyOf(ctx context.Context, scope tenants.Scope) (string, error) {
-	var currency string
-	err := scope.QueryRow(ctx, "SELECT currency FROM countries WHERE code = $1", scope.Country).Scan(&currency)
-	return currency, err
-}
-
 var (
-	slugRe     = regexp.MustCompile(`^[a-z0-9](?:[a-z0-9-]{1,78}[a-z0-9])$`)
-	errBadSlug = errors.New("campaign: bad slug")
-	nonSlug    = regexp.MustCompile(`[^a-z0-9]+`)
+	slugRe  = regexp.MustCompile(`^[a-z0-9](?:[a-z0-9-]{1,78}[a-z0-9])$`)
+	nonSlug = regexp.MustCompile(`[^a-z0-9]+`)
 )
 
 // Slugify makes a URL slug from a title: lowercase ASCII, accents dropped, dashes between words.

@@ -5,35 +5,29 @@
 // discards), daily visits or pause history in its shard, read in one read-only repeatable-read
 // transaction so the widgets agree with each other. Dates are days in the organisation's time zone;
 // the period is [from 00:00, to+1 00:00). The SQL, with the definition of each widget, is in
-// sql/dashboard.sql; the rollup in migrations/shard/0080_dashboard_rollup.sql.
+// internal/sharddb/queries/dashboard.sql; the rollup in migrations/shard/0080_dashboard_rollup.sql.
 package dashboard
 
 import (
 	"context"
-	"embed"
-	"errors"
 	"math"
-	"net/http"
 	"slices"
 	"sort"
 	"time"
 	_ "time/tzdata" // organisations' time zones, whatever the host has
 
-	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/authz"
+	"github.com/aporta/aporta/api/endpoint"
+	"github.com/aporta/aporta/internal/dberr"
 	"github.com/aporta/aporta/internal/i18n"
 	"github.com/aporta/aporta/internal/money"
-	"github.com/aporta/aporta/tenants"
+	"github.com/aporta/aporta/internal/sharddb"
 )
-
-//go:embed sql/*.sql
-var sqlFS embed.FS
-
-var queries = tenants.MustLoadQueries(sqlFS, "sql")
 
 const (
 	// DefaultDays is the default period: the last 30 days, today included.
@@ -50,23 +44,17 @@ const (
 	CampaignGuide = "create_campaign"
 )
 
-// Router resolves an organisation's shard.
-type Router interface {
-	ForOrganization(ctx context.Context, orgID uuid.UUID) (tenants.Scope, error)
-}
-
 // Handler serves the dashboard.
 type Handler struct {
-	tenants Router
-	now     func() time.Time
+	now func() time.Time
 }
 
 // NewHandler builds the handler.
-func NewHandler(r Router) *Handler { return &Handler{tenants: r, now: time.Now} }
+func NewHandler() *Handler { return &Handler{now: time.Now} }
 
-// Routes mounts GET /manage/api/dashboard.
-func (h *Handler) Routes(manage *gin.RouterGroup, az *authz.Authz) {
-	manage.GET("/dashboard", az.Require(authz.View), h.Get)
+// Mount mounts GET /manage/api/dashboard.
+func (h *Handler) Mount(g endpoint.Groups) {
+	g.Manage.GET("/dashboard", g.Authz.Require(authz.View), endpoint.Handle(h.Get))
 }
 
 // Money is an amount in one currency.
@@ -138,287 +126,340 @@ type Dashboard struct {
 	CampaignGuide      Guide    `json:"campaign_guide"`
 }
 
-// query is a validated request.
-type query struct {
-	from, to   string // as given, or "" for the default
+// Request is the dashboard's filters: from and to (YYYY-MM-DD, days in the organisation's time
+// zone; default the last 30 days), a campaign and a frequency (monthly or one_time).
+type Request struct {
+	From      string `query:"from" json:"-"`
+	To        string `query:"to" json:"-"`
+	Campaign  string `query:"campaign" json:"-"`
+	Frequency string `query:"frequency" json:"-"`
+
 	campaign   *uuid.UUID
 	recurrence *int16
 	frequency  *string
 }
 
-func parse(c *gin.Context) (query, error) {
-	var q query
+// Validate checks the filters' shapes and parses them; the period itself is checked once the
+// organisation's time zone is known.
+func (r *Request) Validate() error {
 	fields := map[string]string{}
-	for _, k := range []string{"from", "to"} {
-		v := c.Query(k)
-		if v == "" {
-			continue
-		}
-		if _, err := time.Parse(time.DateOnly, v); err != nil {
-			fields[k] = "dashboard_invalid_date"
-			continue
-		}
-		if k == "from" {
-			q.from = v
-		} else {
-			q.to = v
+	for k, v := range map[string]string{"from": r.From, "to": r.To} {
+		if _, err := time.Parse(time.DateOnly, v); v != "" && err != nil {
+			fields[k] = "dashboard.invalid_date"
 		}
 	}
-	if v := c.Query("campaign"); v != "" {
-		id, err := uuid.Parse(v)
+	if r.Campaign != "" {
+		id, err := uuid.Parse(r.Campaign)
 		if err != nil {
-			fields["campaign"] = "dashboard_invalid_campaign"
+			fields["campaign"] = "dashboard.invalid_campaign"
 		} else {
-			q.campaign = &id
+			r.campaign = &id
 		}
 	}
-	switch v := c.Query("frequency"); v {
+	switch v := r.Frequency; v {
 	case "":
 	case "monthly", "one_time":
-		r := int16(1)
+		rec := int16(1)
 		if v == "one_time" {
-			r = 0
+			rec = 0
 		}
-		q.recurrence, q.frequency = &r, &v
+		r.recurrence, r.frequency = &rec, &v
 	default:
-		fields["frequency"] = "dashboard_invalid_frequency"
+		fields["frequency"] = "dashboard.invalid_frequency"
 	}
 	if len(fields) > 0 {
-		return q, apierror.Validation(fields)
+		return apierror.Validation(fields)
 	}
-	return q, nil
+	return nil
 }
 
-// Get is GET /manage/api/dashboard.
-func (h *Handler) Get(c *gin.Context) {
-	q, err := parse(c)
+// Get is GET /manage/api/dashboard: every widget read in one read-only repeatable-read transaction,
+// so they agree with each other.
+func (h *Handler) Get(ctx context.Context, r *Request) (*Dashboard, error) {
+	scope, err := authz.Scope(ctx)
 	if err != nil {
-		apierror.Abort(c, err)
-		return
+		return nil, err
 	}
-	ctx := c.Request.Context()
-	scope, err := h.tenants.ForOrganization(ctx, authz.Organization(c).OrganizationID)
-	if err != nil {
-		apierror.Abort(c, err)
-		return
-	}
-	var out Dashboard
+	var out *Dashboard
 	err = scope.Tx(ctx, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY"); err != nil {
 			return err
 		}
-		var e error
-		out, e = h.load(ctx, tx, scope.OrgID, authz.User(c).ID, q)
-		return e
+		out, err = h.load(ctx, sharddb.Store(planEach{tx}), scope.OrgID, authz.CurrentUser(ctx).ID, r)
+		return err
 	})
-	if err != nil {
-		apierror.Abort(c, err)
-		return
-	}
-	c.JSON(http.StatusOK, out)
+	return out, err
 }
 
-func (h *Handler) load(ctx context.Context, tx pgx.Tx, org, user uuid.UUID, q query) (Dashboard, error) {
-	var d Dashboard
-	var tz string
-	if err := tx.QueryRow(ctx, queries.Get("Organization"), org, user, CampaignGuide).
-		Scan(&tz, &d.HasCampaigns, &d.CampaignGuide.Step); err != nil {
-		if errors.Is(err, pgx.ErrNoRows) {
-			return d, apierror.NotFound()
-		}
-		return d, err
-	}
-	d.CampaignGuide.Name, d.CampaignGuide.Steps = CampaignGuide, 4
-	d.CampaignGuide.Show = !d.HasCampaigns && d.CampaignGuide.Step == 0
+// planEach runs every statement planned with its actual values (pgx.QueryExecModeExec), never a
+// cached generic plan, so the optional filters and the period's width pick the right index.
+type planEach struct{ db dberr.DBTX }
 
-	loc, err := time.LoadLocation(tz)
+func (p planEach) Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error) {
+	return p.db.Exec(ctx, sql, append([]any{pgx.QueryExecModeExec}, args...)...)
+}
+
+func (p planEach) Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error) {
+	return p.db.Query(ctx, sql, append([]any{pgx.QueryExecModeExec}, args...)...)
+}
+
+func (p planEach) QueryRow(ctx context.Context, sql string, args ...any) pgx.Row {
+	return p.db.QueryRow(ctx, sql, append([]any{pgx.QueryExecModeExec}, args...)...)
+}
+
+// load reads the organisation, resolves the period and fills every widget.
+func (h *Handler) load(ctx context.Context, store *sharddb.Queries, org, user uuid.UUID, r *Request) (*Dashboard, error) {
+	d := &Dashboard{Filters: Filters{Campaign: r.campaign, Frequency: r.frequency}}
+	loc, err := loadOrganization(ctx, store, org, user, d)
 	if err != nil {
-		loc = time.UTC
+		return nil, err
 	}
-	now := h.now()
-	today := civil(now.In(loc))
-	from, to := today.AddDate(0, 0, -(DefaultDays-1)), today
-	if q.to != "" {
-		to, _ = time.Parse(time.DateOnly, q.to)
-		if q.from == "" {
-			from = to.AddDate(0, 0, -(DefaultDays - 1))
+	p, err := resolvePeriod(h.now(), loc, r.From, r.To)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkCampaign(ctx, store, org, r.campaign); err != nil {
+		return nil, err
+	}
+	d.Period = p.view()
+	w := widgets{store: store, d: d, series: newSeries(p), period: p, org: org, campaign: r.campaign, recurrence: r.recurrence}
+	// visits runs after newDonations: the conversion needs both.
+	for _, fill := range []func(context.Context) error{w.raised, w.newDonations, w.visits, w.discarded, w.paused} {
+		if err := fill(ctx); err != nil {
+			return nil, err
 		}
 	}
-	if q.from != "" {
-		from, _ = time.Parse(time.DateOnly, q.from)
-	}
-	days := int(to.Sub(from).Hours()/24) + 1
-	switch {
-	case days < 1:
-		return d, apierror.Validation(map[string]string{"to": "dashboard_to_before_from"})
-	case days > MaxDays:
-		return d, apierror.Validation(map[string]string{"from": "dashboard_period_too_long"})
-	}
-	if q.campaign != nil {
-		var ok bool
-		if err := tx.QueryRow(ctx, queries.Get("CampaignExists"), org, *q.campaign).Scan(&ok); err != nil {
-			return d, err
-		}
-		if !ok {
-			return d, apierror.Validation(map[string]string{"campaign": "dashboard_unknown_campaign"})
-		}
-	}
-	bucket := "day"
-	if days > DailyUpTo {
-		bucket = "month"
-	}
-	d.Period = Period{From: from.Format(time.DateOnly), To: to.Format(time.DateOnly), Days: days, Granularity: bucket, Timezone: loc.String()}
-	d.Filters = Filters{Campaign: q.campaign, Frequency: q.frequency}
-	start := time.Date(from.Year(), from.Month(), from.Day(), 0, 0, 0, 0, loc)
-	end := time.Date(to.Year(), to.Month(), to.Day()+1, 0, 0, 0, 0, loc)
-
-	// The series' buckets, every one present even when empty.
-	var keys []string
-	index := map[string]int{}
-	for b := from; !b.After(to); b = b.AddDate(0, 0, 1) {
-		k := b
-		if bucket == "month" {
-			k = time.Date(b.Year(), b.Month(), 1, 0, 0, 0, 0, time.UTC)
-		}
-		key := k.Format(time.DateOnly)
-		if _, ok := index[key]; !ok {
-			index[key] = len(keys)
-			keys = append(keys, key)
-		}
-	}
-	d.Series = make([]Point, len(keys))
-	for i, k := range keys {
-		d.Series[i] = Point{Bucket: k, Raised: []Money{}}
-	}
-	at := func(b time.Time) *Point {
-		if i, ok := index[b.Format(time.DateOnly)]; ok {
-			return &d.Series[i]
-		}
-		return nil // outside the buckets: cannot happen, the SQL reads the same period
-	}
-
-	// pgx.QueryExecModeExec: plan with the actual values every time, never a generic plan, so the
-	// optional filters and the period's width pick the right index.
-	mode := pgx.QueryExecModeExec
-	daily := []any{mode, org, d.Period.From, d.Period.To, q.campaign, q.recurrence, bucket}
-
-	// Raised, average and the raised series.
-	type cur struct{ sum, n int64 }
-	totals := map[string]*cur{}
-	if err := each(ctx, tx, "Raised", daily, func(r pgx.Rows) error {
-		var b time.Time
-		var c string
-		var sum, n int64
-		if err := r.Scan(&b, &c, &sum, &n); err != nil {
-			return err
-		}
-		if t := totals[c]; t != nil {
-			t.sum, t.n = t.sum+sum, t.n+n
-		} else {
-			totals[c] = &cur{sum, n}
-		}
-		if p := at(b); p != nil {
-			p.Raised = append(p.Raised, amount(c, sum))
-		}
-		return nil
-	}); err != nil {
-		return d, err
-	}
-	d.Raised, d.Average = []Raised{}, []Money{}
-	for _, c := range sortedKeys(totals) {
-		t := totals[c]
-		d.Raised = append(d.Raised, Raised{Money: amount(c, t.sum), Transactions: t.n})
-		d.Average = append(d.Average, amount(c, int64(math.Round(float64(t.sum)/float64(t.n)))))
-	}
-	for i := range d.Series {
-		sort.Slice(d.Series[i].Raised, func(a, b int) bool { return d.Series[i].Raised[a].Currency < d.Series[i].Raised[b].Currency })
-	}
-
-	// New donations.
-	if err := each(ctx, tx, "NewDonations", daily, func(r pgx.Rows) error {
-		var b time.Time
-		var n int64
-		if err := r.Scan(&b, &n); err != nil {
-			return err
-		}
-		d.NewDonations += n
-		if p := at(b); p != nil {
-			p.NewDonations = n
-		}
-		return nil
-	}); err != nil {
-		return d, err
-	}
-
-	// Visits and conversion.
-	if err := each(ctx, tx, "Visits", []any{mode, org, d.Period.From, d.Period.To, q.campaign, bucket}, func(r pgx.Rows) error {
-		var b time.Time
-		var n int64
-		if err := r.Scan(&b, &n); err != nil {
-			return err
-		}
-		d.Visits += n
-		if p := at(b); p != nil {
-			p.Visits = n
-		}
-		return nil
-	}); err != nil {
-		return d, err
-	}
-	if d.Visits > 0 {
-		conv := math.Round(float64(d.NewDonations)/float64(d.Visits)*1e4) / 1e4
-		d.Conversion = &conv
-	}
-
-	// Discarded donations and reasons.
-	d.DiscardReasons = []Reason{}
-	if err := each(ctx, tx, "Discarded", daily[:6], func(r pgx.Rows) error {
-		var reason *string
-		var n int64
-		if err := r.Scan(&reason, &n); err != nil {
-			return err
-		}
-		d.DiscardedDonations += n
-		d.DiscardReasons = append(d.DiscardReasons, Reason{Reason: reason, Count: n})
-		return nil
-	}); err != nil {
-		return d, err
-	}
-	d.DiscardReasons = top(d.DiscardReasons)
-
-	// Paused donations (not resumed within 7 days) and reasons.
-	d.PauseReasons = []Reason{}
-	if err := each(ctx, tx, "Paused", []any{mode, org, start, end, q.campaign, q.recurrence, now}, func(r pgx.Rows) error {
-		var reason string
-		var counted, grace int64
-		if err := r.Scan(&reason, &counted, &grace); err != nil {
-			return err
-		}
-		d.PausedDonations += counted
-		d.PausedInGrace += grace
-		if counted > 0 {
-			d.PauseReasons = append(d.PauseReasons, Reason{Reason: &reason, Count: counted})
-		}
-		return nil
-	}); err != nil {
-		return d, err
-	}
-	d.PauseReasons = top(d.PauseReasons)
+	d.Series = w.series.points
 	return d, nil
 }
 
-func each(ctx context.Context, tx pgx.Tx, name string, args []any, fn func(pgx.Rows) error) error {
-	rows, err := tx.Query(ctx, queries.Get(name), args...)
+// loadOrganization fills the campaign guide and answers the organisation's time zone (UTC when this
+// host does not know it).
+func loadOrganization(ctx context.Context, store *sharddb.Queries, org, user uuid.UUID, d *Dashboard) (*time.Location, error) {
+	o, err := store.DashboardOrganization(ctx, sharddb.DashboardOrganizationParams{OrganizationID: org, UserID: user, GuideName: CampaignGuide})
+	if err != nil {
+		return nil, err
+	}
+	d.HasCampaigns = o.HasCampaigns
+	d.CampaignGuide = Guide{Name: CampaignGuide, Step: int(o.GuideStep), Steps: 4, Show: !o.HasCampaigns && o.GuideStep == 0}
+	loc, err := time.LoadLocation(o.Timezone)
+	if err != nil {
+		loc = time.UTC
+	}
+	return loc, nil
+}
+
+// checkCampaign refuses a campaign filter naming no campaign of the organisation.
+func checkCampaign(ctx context.Context, store *sharddb.Queries, org uuid.UUID, campaign *uuid.UUID) error {
+	if campaign == nil {
+		return nil
+	}
+	ok, err := store.DashboardCampaignExists(ctx, sharddb.DashboardCampaignExistsParams{OrganizationID: org, ID: *campaign})
 	if err != nil {
 		return err
 	}
-	defer rows.Close()
-	for rows.Next() {
-		if err := fn(rows); err != nil {
-			return err
+	if !ok {
+		return apierror.Validation(map[string]string{"campaign": "dashboard.unknown_campaign"})
+	}
+	return nil
+}
+
+// period is the resolved period: its first and last days (civil dates, as UTC midnights) in loc.
+type period struct {
+	from, to time.Time
+	days     int
+	bucket   string // day or month
+	loc      *time.Location
+	now      time.Time
+}
+
+// resolvePeriod turns the requested days into the period: the last DefaultDays up to today by
+// default, DefaultDays up to "to" when only "to" is given.
+func resolvePeriod(now time.Time, loc *time.Location, fromDay, toDay string) (period, error) {
+	today := civil(now.In(loc))
+	p := period{from: today.AddDate(0, 0, -(DefaultDays - 1)), to: today, loc: loc, now: now}
+	if toDay != "" {
+		p.to, _ = time.Parse(time.DateOnly, toDay)
+		if fromDay == "" {
+			p.from = p.to.AddDate(0, 0, -(DefaultDays - 1))
 		}
 	}
-	return rows.Err()
+	if fromDay != "" {
+		p.from, _ = time.Parse(time.DateOnly, fromDay)
+	}
+	p.days = int(p.to.Sub(p.from).Hours()/24) + 1
+	switch {
+	case p.days < 1:
+		return p, apierror.Validation(map[string]string{"to": "dashboard.to_before_from"})
+	case p.days > MaxDays:
+		return p, apierror.Validation(map[string]string{"from": "dashboard.period_too_long"})
+	}
+	p.bucket = "day"
+	if p.days > DailyUpTo {
+		p.bucket = "month"
+	}
+	return p, nil
+}
+
+func (p period) view() Period {
+	return Period{From: p.from.Format(time.DateOnly), To: p.to.Format(time.DateOnly), Days: p.days, Granularity: p.bucket, Timezone: p.loc.String()}
+}
+
+// start and end are the period's edges as instants: [from 00:00, to+1 00:00) in its time zone.
+func (p period) start() time.Time {
+	return time.Date(p.from.Year(), p.from.Month(), p.from.Day(), 0, 0, 0, 0, p.loc)
+}
+
+func (p period) end() time.Time {
+	return time.Date(p.to.Year(), p.to.Month(), p.to.Day()+1, 0, 0, 0, 0, p.loc)
+}
+
+// series is the chart: every bucket of the period, present even when empty.
+type series struct {
+	points []Point
+	index  map[string]int
+}
+
+func newSeries(p period) series {
+	s := series{points: []Point{}, index: map[string]int{}}
+	for b := p.from; !b.After(p.to); b = b.AddDate(0, 0, 1) {
+		k := b
+		if p.bucket == "month" {
+			k = time.Date(b.Year(), b.Month(), 1, 0, 0, 0, 0, time.UTC)
+		}
+		key := k.Format(time.DateOnly)
+		if _, ok := s.index[key]; !ok {
+			s.index[key] = len(s.points)
+			s.points = append(s.points, Point{Bucket: key, Raised: []Money{}})
+		}
+	}
+	return s
+}
+
+// at is the bucket starting at b; nil outside the period, which cannot happen: the SQL reads the same one.
+func (s series) at(b time.Time) *Point {
+	if i, ok := s.index[b.Format(time.DateOnly)]; ok {
+		return &s.points[i]
+	}
+	return nil
+}
+
+// widgets fills the dashboard's widgets, one query each, with the request's filters.
+type widgets struct {
+	store      *sharddb.Queries
+	d          *Dashboard
+	series     series
+	period     period
+	org        uuid.UUID
+	campaign   *uuid.UUID
+	recurrence *int16
+}
+
+// raised fills the money raised and the average gift per currency, and the raised series.
+func (w widgets) raised(ctx context.Context) error {
+	rows, err := w.store.DashboardRaised(ctx, sharddb.DashboardRaisedParams{Bucket: w.period.bucket, OrganizationID: w.org,
+		FirstDay: w.period.from, LastDay: w.period.to, Campaign: w.campaign, Recurrence: w.recurrence})
+	if err != nil {
+		return err
+	}
+	type total struct{ sum, n int64 }
+	totals := map[string]*total{}
+	for _, r := range rows {
+		if t := totals[r.Currency]; t != nil {
+			t.sum, t.n = t.sum+r.RaisedMinor, t.n+r.RaisedCount
+		} else {
+			totals[r.Currency] = &total{r.RaisedMinor, r.RaisedCount}
+		}
+		if p := w.series.at(r.Bucket); p != nil {
+			p.Raised = append(p.Raised, amount(r.Currency, r.RaisedMinor))
+		}
+	}
+	w.d.Raised, w.d.Average = []Raised{}, []Money{}
+	for _, c := range sortedKeys(totals) {
+		t := totals[c]
+		w.d.Raised = append(w.d.Raised, Raised{Money: amount(c, t.sum), Transactions: t.n})
+		w.d.Average = append(w.d.Average, amount(c, int64(math.Round(float64(t.sum)/float64(t.n)))))
+	}
+	for _, p := range w.series.points {
+		sort.Slice(p.Raised, func(a, b int) bool { return p.Raised[a].Currency < p.Raised[b].Currency })
+	}
+	return nil
+}
+
+// newDonations fills the count of new donations and its series.
+func (w widgets) newDonations(ctx context.Context) error {
+	rows, err := w.store.DashboardNewDonations(ctx, sharddb.DashboardNewDonationsParams{Bucket: w.period.bucket, OrganizationID: w.org,
+		FirstDay: w.period.from, LastDay: w.period.to, Campaign: w.campaign, Recurrence: w.recurrence})
+	if err != nil {
+		return err
+	}
+	for _, r := range rows {
+		w.d.NewDonations += r.Donations
+		if p := w.series.at(r.Bucket); p != nil {
+			p.NewDonations = r.Donations
+		}
+	}
+	return nil
+}
+
+// visits fills the visits, their series and the conversion (new donations per visit).
+func (w widgets) visits(ctx context.Context) error {
+	rows, err := w.store.DashboardVisits(ctx, sharddb.DashboardVisitsParams{Bucket: w.period.bucket, OrganizationID: w.org,
+		FirstDay: w.period.from, LastDay: w.period.to, Campaign: w.campaign})
+	if err != nil {
+		return err
+	}
+	for _, r := range rows {
+		w.d.Visits += r.Visits
+		if p := w.series.at(r.Bucket); p != nil {
+			p.Visits = r.Visits
+		}
+	}
+	if w.d.Visits > 0 {
+		conv := math.Round(float64(w.d.NewDonations)/float64(w.d.Visits)*1e4) / 1e4
+		w.d.Conversion = &conv
+	}
+	return nil
+}
+
+// discarded fills the discarded donations and their top reasons.
+func (w widgets) discarded(ctx context.Context) error {
+	rows, err := w.store.DashboardDiscarded(ctx, sharddb.DashboardDiscardedParams{OrganizationID: w.org,
+		FirstDay: w.period.from, LastDay: w.period.to, Campaign: w.campaign, Recurrence: w.recurrence})
+	if err != nil {
+		return err
+	}
+	w.d.DiscardReasons = []Reason{}
+	for _, r := range rows {
+		var reason *string // none given
+		if r.Reason != "" {
+			reason = &r.Reason
+		}
+		w.d.DiscardedDonations += r.Donations
+		w.d.DiscardReasons = append(w.d.DiscardReasons, Reason{Reason: reason, Count: r.Donations})
+	}
+	w.d.DiscardReasons = top(w.d.DiscardReasons)
+	return nil
+}
+
+// paused fills the paused donations (not resumed within 7 days), those still in grace and the top
+// reasons.
+func (w widgets) paused(ctx context.Context) error {
+	rows, err := w.store.DashboardPaused(ctx, sharddb.DashboardPausedParams{OrganizationID: w.org,
+		Start: w.period.start(), EndAt: w.period.end(), Now: w.period.now, Campaign: w.campaign, Recurrence: w.recurrence})
+	if err != nil {
+		return err
+	}
+	w.d.PauseReasons = []Reason{}
+	for _, r := range rows {
+		w.d.PausedDonations += r.Counted
+		w.d.PausedInGrace += r.InGrace
+		if r.Counted > 0 {
+			w.d.PauseReasons = append(w.d.PauseReasons, Reason{Reason: &r.Reason, Count: r.Counted})
+		}
+	}
+	w.d.PauseReasons = top(w.d.PauseReasons)
+	return nil
 }
 
 func amount(currency string, minor int64) Money {
@@ -457,32 +498,32 @@ func top(rs []Reason) []Reason {
 
 func init() {
 	i18n.Register(i18n.Catalog{
-		"dashboard_invalid_date": {
+		"dashboard.invalid_date": {
 			i18n.ES: "La fecha debe tener el formato AAAA-MM-DD.",
 			i18n.EN: "The date must look like YYYY-MM-DD.",
 			i18n.PT: "A data deve ter o formato AAAA-MM-DD.",
 		},
-		"dashboard_to_before_from": {
+		"dashboard.to_before_from": {
 			i18n.ES: "La fecha final no puede ser anterior a la inicial.",
 			i18n.EN: "The end date cannot be before the start date.",
 			i18n.PT: "A data final não pode ser anterior à inicial.",
 		},
-		"dashboard_period_too_long": {
+		"dashboard.period_too_long": {
 			i18n.ES: "El período no puede superar los 10 años.",
 			i18n.EN: "The period cannot be longer than 10 years.",
 			i18n.PT: "O período não pode ser maior que 10 anos.",
 		},
-		"dashboard_invalid_campaign": {
+		"dashboard.invalid_campaign": {
 			i18n.ES: "La campaña no es válida.",
 			i18n.EN: "The campaign is not valid.",
 			i18n.PT: "A campanha não é válida.",
 		},
-		"dashboard_unknown_campaign": {
+		"dashboard.unknown_campaign": {
 			i18n.ES: "No encontramos esa campaña en tu organización.",
 			i18n.EN: "We could not find that campaign in your organisation.",
 			i18n.PT: "Não encontramos essa campanha na sua organização.",
 		},
-		"dashboard_invalid_frequency": {
+		"dashboard.invalid_frequency": {
 			i18n.ES: "La frecuencia debe ser mensual o única.",
 			i18n.EN: "The frequency must be monthly or one-time.",
 			i18n.PT: "A frequência deve ser mensal ou única.",

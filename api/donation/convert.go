@@ -10,14 +10,14 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
 
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/campaign"
 	"github.com/aporta/aporta/internal/collectday"
+	"github.com/aporta/aporta/internal/dberr"
 	"github.com/aporta/aporta/internal/i18n"
+	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/tenants"
 )
 
@@ -35,10 +35,10 @@ const convertSecretLen = 32
 func (s *Service) issueConvertToken(ctx context.Context, scope tenants.Scope, donationID uuid.UUID) string {
 	secret := make([]byte, convertSecretLen)
 	_, _ = rand.Read(secret)
-	var id uuid.UUID
-	err := scope.QueryRow(ctx, queries.Get("IssueConvertToken"), scope.OrgID, donationID, secret, s.now().Add(ConvertTTL)).Scan(&id)
+	_, err := scope.Store().IssueConvertToken(ctx, sharddb.IssueConvertTokenParams{OrganizationID: scope.OrgID, ID: donationID,
+		Secret: secret, ExpiresAt: s.now().Add(ConvertTTL)})
 	if err != nil {
-		if !errors.Is(err, pgx.ErrNoRows) {
+		if !errors.Is(err, dberr.ErrNotFound) {
 			s.log.ErrorContext(ctx, "donation: issue convert token", "donation_id", donationID, "error", err)
 		}
 		return ""
@@ -73,21 +73,22 @@ type ConvertView struct {
 	CollectDay      *int   `json:"collect_day,omitempty"`
 }
 
-func (s *Service) convertView(ctx context.Context, scope tenants.Scope, id uuid.UUID) (ConvertView, error) {
-	var v ConvertView
-	var status string
-	var amount int64
-	var pmID *uuid.UUID
-	err := scope.QueryRow(ctx, queries.Get("DonationForConvert"), scope.OrgID, id).Scan(new(uuid.UUID), &status, &v.Recurrency,
-		&amount, &v.Currency, &pmID, &v.CampaignTitle, &v.CampaignSlug, &v.CardBrand, &v.CardLastFour, &v.FirstName)
+func (s *Service) convertView(ctx context.Context, scope tenants.Scope, id uuid.UUID) (*ConvertView, error) {
+	d, err := scope.Store().DonationForConvert(ctx, sharddb.DonationForConvertParams{OrganizationID: scope.OrgID, ID: id})
 	if err != nil {
-		return v, err
+		return nil, err
 	}
-	v.UUID = id.String()
-	v.Amount = decimal(amount, v.Currency)
-	v.AmountFormatted = campaign.Format(amount, v.Currency)
-	v.Convertible = v.Recurrency == 0 && status == "active" && pmID != nil
-	return v, nil
+	return &ConvertView{UUID: id.String(), Recurrency: int(d.Recurrence), Amount: decimal(d.AmountMinor, d.Currency),
+		AmountFormatted: campaign.Format(d.AmountMinor, d.Currency), Currency: d.Currency, CampaignTitle: d.Title,
+		CampaignSlug: d.Slug, CardBrand: d.Brand, CardLastFour: d.LastFour, FirstName: d.FirstName,
+		Convertible: d.Recurrence == 0 && d.Status == "active" && d.PaymentMethodID != nil}, nil
+}
+
+// ConvertRequest is a convert-to-monthly link: /api/public/donations/:uuid/convert?token=. The id
+// is text so that a malformed one is answered like any invalid link.
+type ConvertRequest struct {
+	ID    string `path:"uuid" json:"-"`
+	Token string `query:"token" json:"-"`
 }
 
 // convertToken is a checked convert link: the donation's shard, id and the token's secret.
@@ -97,103 +98,76 @@ type convertToken struct {
 	secret []byte
 }
 
-// convertLink checks the :uuid and ?token= of a convert request against the donation: unknown,
-// forged and used tokens are a 404 that tells nothing, expired ones a 410.
-func (h *Handler) convertLink(c *gin.Context) (convertToken, bool) {
-	ctx := c.Request.Context()
+// convertLink checks a convert request's link against the donation: unknown, forged and used
+// tokens are a 404 that tells nothing, expired ones a 410.
+func (h *Handler) convertLink(ctx context.Context, req *ConvertRequest) (convertToken, error) {
 	invalid := apierror.New(http.StatusNotFound, "donation.convert_link_invalid")
-	id, err := uuid.Parse(c.Param("uuid"))
-	b, derr := base64.RawURLEncoding.DecodeString(c.Query("token"))
+	id, err := uuid.Parse(req.ID)
+	b, derr := base64.RawURLEncoding.DecodeString(req.Token)
 	if err != nil || derr != nil || len(b) != 16+convertSecretLen {
-		apierror.Abort(c, invalid)
-		return convertToken{}, false
+		return convertToken{}, invalid
 	}
 	orgID, _ := uuid.FromBytes(b[:16])
 	scope, err := h.svc.tenants.ForOrganization(ctx, orgID)
 	if err != nil {
-		apierror.Abort(c, invalid)
-		return convertToken{}, false
+		return convertToken{}, invalid
 	}
 	t := convertToken{scope: scope, id: id, secret: b[16:]}
-	var valid bool
-	err = scope.QueryRow(ctx, queries.Get("ConvertTokenValid"), scope.OrgID, id, t.secret, h.svc.now()).Scan(&valid)
+	valid, err := scope.Store().ConvertTokenValid(ctx, sharddb.ConvertTokenValidParams{OrganizationID: scope.OrgID, ID: id,
+		Secret: t.secret, Now: h.svc.now()})
 	switch {
-	case errors.Is(err, pgx.ErrNoRows):
-		apierror.Abort(c, invalid)
-		return t, false
+	case errors.Is(err, dberr.ErrNotFound):
+		return t, invalid
 	case err != nil:
-		apierror.Abort(c, err)
-		return t, false
+		return t, err
 	case !valid:
-		apierror.Abort(c, apierror.New(http.StatusGone, "donation.convert_link_expired"))
-		return t, false
+		return t, apierror.New(http.StatusGone, "donation.convert_link_expired")
 	}
-	return t, true
+	return t, nil
 }
 
 // GetConvert answers GET /api/public/donations/:uuid/convert?token=.
-func (h *Handler) GetConvert(c *gin.Context) {
-	t, ok := h.convertLink(c)
-	if !ok {
-		return
-	}
-	v, err := h.svc.convertView(c.Request.Context(), t.scope, t.id)
+func (h *Handler) GetConvert(ctx context.Context, req *ConvertRequest) (*ConvertView, error) {
+	t, err := h.convertLink(ctx, req)
 	if err != nil {
-		apierror.Abort(c, err)
-		return
+		return nil, err
 	}
-	c.Header("Cache-Control", "no-store")
-	c.JSON(http.StatusOK, v)
+	return h.svc.convertView(ctx, t.scope, t.id)
 }
 
 // PostConvert answers POST /api/public/donations/:uuid/convert?token=: the one-time donation
 // becomes monthly with its own donor and stored card (nothing is read from the body); the next
 // charge is next month. The token is used up by the same statement, so it converts once.
-func (h *Handler) PostConvert(c *gin.Context) {
-	t, ok := h.convertLink(c)
-	if !ok {
-		return
+func (h *Handler) PostConvert(ctx context.Context, req *ConvertRequest) (*ConvertView, error) {
+	t, err := h.convertLink(ctx, req)
+	if err != nil {
+		return nil, err
 	}
-	ctx := c.Request.Context()
 	scope, id := t.scope, t.id
 	v, err := h.svc.convertView(ctx, scope, id)
 	if err != nil {
-		apierror.Abort(c, err)
-		return
+		return nil, err
 	}
 	if !v.Convertible {
-		apierror.Abort(c, apierror.New(http.StatusConflict, "donation.not_convertible"))
-		return
+		return nil, apierror.New(http.StatusConflict, "donation.not_convertible")
 	}
-	var tz string
-	if err := scope.QueryRow(ctx, "SELECT timezone FROM organizations WHERE organization_id = $1", scope.OrgID).Scan(&tz); err != nil {
-		apierror.Abort(c, err)
-		return
-	}
-	loc, lerr := time.LoadLocation(tz)
-	if lerr != nil {
-		loc = time.UTC
+	loc, err := orgLocation(ctx, scope)
+	if err != nil {
+		return nil, err
 	}
 	now := h.svc.now()
 	today := now.In(loc)
 	day := collectday.Of(today)
-	err = scope.QueryRow(ctx, queries.Get("ConvertToMonthly"), scope.OrgID, id, day.Column(), day.After(today),
-		t.secret, now).Scan(new(uuid.UUID))
-	if errors.Is(err, pgx.ErrNoRows) { // used by a concurrent request
-		apierror.Abort(c, apierror.New(http.StatusNotFound, "donation.convert_link_invalid"))
-		return
+	_, err = scope.Store().ConvertToMonthly(ctx, sharddb.ConvertToMonthlyParams{OrganizationID: scope.OrgID, ID: id,
+		CollectDay: day.Column(), NextChargeDate: day.After(today), Secret: t.secret, Now: now})
+	if errors.Is(err, dberr.ErrNotFound) { // used by a concurrent request
+		return nil, apierror.New(http.StatusNotFound, "donation.convert_link_invalid")
 	}
 	if err != nil {
-		apierror.Abort(c, err)
-		return
+		return nil, err
 	}
 	h.svc.first.StartCollection(ctx, scope.OrgID, id)
-	if v, err = h.svc.convertView(ctx, scope, id); err != nil {
-		apierror.Abort(c, err)
-		return
-	}
-	c.Header("Cache-Control", "no-store")
-	c.JSON(http.StatusOK, v)
+	return h.svc.convertView(ctx, scope, id)
 }
 
 func init() {

@@ -1,77 +1,51 @@
 package donation
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
+	"net/http"
 	"strconv"
 	"time"
 
 	"github.com/google/uuid"
 
 	"github.com/aporta/aporta/internal/collectday"
+	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/tenants"
+	"github.com/aporta/aporta/workflows/collection"
 )
 
-// row is a donation with its campaign, donor and active payment method, as the shard stores it.
+// row is a donation with its campaign, donor and active payment method, as the shard stores it;
+// the smallint columns the code compares (recurrence, collect day, instalments) are ints here.
 type row struct {
-	ID                 uuid.UUID
-	Amount             int64
-	Currency           string
-	Items              []byte
-	Recurrence         int
-	CollectDay         *int
-	Status             string
-	PausedReason       string
-	PausedSince        *time.Time
-	DiscardedAt        *time.Time
-	DiscardReason      string
-	NextChargeDate     *time.Time
-	CreatedAt          time.Time
-	UpdatedAt          time.Time
-	UpgradeOptIn       bool
-	Instalments        int
-	ConsecutiveFailed  int
-	CampaignID         uuid.UUID
-	CampaignTitle      string
-	Donor              DonorView
-	PaymentMethodID    *uuid.UUID
-	PMGateway          string
-	PMCustomerID       string
-	PMCardID           string
-	PMBrand, PMBIN     string
-	PMLastFour         string
-	PMExpMonth         int
-	PMExpYear          int
-	PMHolder           string
-	VersionsCount      int
-	OrganizationTZName string
+	sharddb.DonationForManageRow
+	Recurrence  int
+	CollectDay  *int
+	Instalments int
+	Donor       DonorView
+	Submitted   *DonorSnapshot
 }
 
 func loadRow(ctx context.Context, scope tenants.Scope, id uuid.UUID) (*row, error) {
-	r := &row{}
-	var day *int16
-	var rec, inst int16
-	var expM, expY int16
-	var dn = &r.Donor
-	err := scope.QueryRow(ctx, queries.Get("ManageDonation"), scope.OrgID, id).Scan(
-		&r.ID, &r.Amount, &r.Currency, &r.Items, &rec, &day, &r.Status, &r.PausedReason,
-		&r.PausedSince, &r.DiscardedAt, &r.DiscardReason, &r.NextChargeDate, &r.CreatedAt, &r.UpdatedAt,
-		&r.UpgradeOptIn, &inst, &r.ConsecutiveFailed,
-		&r.CampaignID, &r.CampaignTitle,
-		&dn.UUID, &dn.FirstName, &dn.LastName, &dn.Email, &dn.Phone, &dn.Cellphone, &dn.UIDType, &dn.UIDNumber,
-		&dn.Street, &dn.City, &dn.State, &dn.Country, &dn.Zipcode, &dn.Gender, &dn.CreatedAt, &dn.DiscardedAt,
-		&dn.DiscardReason,
-		&r.PaymentMethodID, &r.PMGateway, &r.PMCustomerID, &r.PMCardID, &r.PMBrand, &r.PMBIN, &r.PMLastFour,
-		&expM, &expY, &r.PMHolder, &r.VersionsCount, &r.OrganizationTZName)
+	g, err := scope.Store().DonationForManage(ctx, sharddb.DonationForManageParams{OrganizationID: scope.OrgID, ID: id})
 	if err != nil {
 		return nil, err
 	}
-	r.Recurrence, r.Instalments, r.PMExpMonth, r.PMExpYear = int(rec), int(inst), int(expM), int(expY)
-	if day != nil {
-		d := int(*day)
+	r := &row{DonationForManageRow: g, Recurrence: int(g.Recurrence), Instalments: int(g.Instalments),
+		Donor: DonorView{UUID: g.DonorID, FirstName: g.FirstName, LastName: g.LastName, Email: g.Email, Phone: g.Phone,
+			Cellphone: g.Cellphone, UIDType: g.UidType, UIDNumber: g.UidNumber, Street: g.Street, City: g.City,
+			State: g.State, Country: g.Country, Zipcode: g.Zipcode, Gender: g.Gender, CreatedAt: g.DonorCreatedAt,
+			Discarded: g.DonorDiscardedAt != nil, DiscardedAt: g.DonorDiscardedAt, DiscardReason: g.DonorDiscardReason}}
+	if g.CollectDay != nil {
+		d := int(*g.CollectDay)
 		r.CollectDay = &d
 	}
-	dn.Discarded = dn.DiscardedAt != nil
+	if len(g.DonorSnapshot) > 0 {
+		if err := json.Unmarshal(g.DonorSnapshot, &r.Submitted); err != nil {
+			return nil, err
+		}
+	}
 	return r, nil
 }
 
@@ -90,7 +64,12 @@ type Detail struct {
 	Gateway Tokenizer `json:"gateway"`
 	// Collect is set by collect_payment only.
 	Collect *CollectView `json:"collect,omitempty"`
+	status  int          // the answer's HTTP status: 200 unless set
 }
+
+// StatusCode is 200 unless the action answered otherwise (201 for a new upgrade, 202 for a charge
+// the gateway has not decided yet).
+func (d *Detail) StatusCode() int { return cmp.Or(d.status, http.StatusOK) }
 
 // Tokenizer is the gateway's browser-facing tokeniser: card data goes there, never to Aporta.
 type Tokenizer struct {
@@ -179,10 +158,13 @@ type TransactionView struct {
 	Period        *string   `json:"period"` // YYYY-MM, null for one-time
 	Attempt       int       `json:"attempt"`
 	PaymentID     string    `json:"payment_id"`
-	PaymentMethod *struct {
-		Brand    string `json:"brand"`
-		LastFour string `json:"last_four"`
-	} `json:"payment_method"`
+	PaymentMethod *CardRef  `json:"payment_method"`
+}
+
+// CardRef names the card a row was charged to.
+type CardRef struct {
+	Brand    string `json:"brand"`
+	LastFour string `json:"last_four"`
 }
 
 // UpgradeView is a periodic increase.
@@ -211,117 +193,83 @@ func detail(ctx context.Context, scope tenants.Scope, id uuid.UUID) (Detail, err
 	if err != nil {
 		return Detail{}, err
 	}
-	d := Detail{Donor: r.Donor, VersionsCount: r.VersionsCount, Transactions: []TransactionView{},
-		Upgrades: []UpgradeView{}, UpgradeHistory: []UpgradeAppliedView{}}
-	dd := DonationDetail{UUID: r.ID.String(), Amount: moneyView(r.Amount, r.Currency), Items: r.Items,
-		Campaign: CampaignRef{UUID: r.CampaignID.String(), Title: r.CampaignTitle}, Recurrence: r.Recurrence,
-		Frequency: frequency(r.Recurrence), CollectDay: r.CollectDay, Status: r.Status, PausedSince: r.PausedSince,
-		DiscardedAt: r.DiscardedAt, UpgradeOptIn: r.UpgradeOptIn, Instalments: r.Instalments, CreatedAt: r.CreatedAt,
-		UpdatedAt: r.UpdatedAt, Actions: actions(r, time.Now())}
-	if r.Recurrence == 1 && r.CollectDay == nil {
-		dd.CollectLastDay = true
-	}
-	if r.PausedReason != "" {
-		dd.PausedReason = &r.PausedReason
-	}
-	if r.DiscardReason != "" {
-		dd.DiscardReason = &r.DiscardReason
-	}
-	if r.NextChargeDate != nil && r.Status != "discarded" {
-		s := r.NextChargeDate.Format(time.DateOnly)
-		dd.NextChargeDate = &s
-	}
-	if len(dd.Items) == 0 {
-		dd.Items = json.RawMessage("[]")
-	}
-	if err := scope.QueryRow(ctx, queries.Get("DonationSubmitted"), scope.OrgID, id).Scan(&dd.FormValues, &dd.SubmittedDonor); err != nil {
-		return Detail{}, err
-	}
-	d.Donation = dd
+	d := Detail{Donation: donationDetail(r, time.Now()), Donor: r.Donor, VersionsCount: int(r.VersionsCount)}
 	if r.PaymentMethodID != nil {
-		d.PaymentMethod = &PaymentMethodView{UUID: r.PaymentMethodID.String(), Brand: r.PMBrand, BIN: r.PMBIN,
-			LastFour: r.PMLastFour, ExpiryMonth: r.PMExpMonth, ExpiryYear: r.PMExpYear,
-			Expiry: expiry(r.PMExpMonth, r.PMExpYear), HolderName: r.PMHolder}
+		d.PaymentMethod = &PaymentMethodView{UUID: r.PaymentMethodID.String(), Brand: r.PmBrand, BIN: r.PmBin,
+			LastFour: r.PmLastFour, ExpiryMonth: int(r.PmExpiryMonth), ExpiryYear: int(r.PmExpiryYear),
+			Expiry: expiry(int(r.PmExpiryMonth), int(r.PmExpiryYear)), HolderName: r.PmHolderName}
 	}
-
-	rows, err := scope.Query(ctx, queries.Get("DonationTransactions"), scope.OrgID, id, 120)
+	q, key := scope.Store(), sharddb.DonationTransactionsForManageParams{OrganizationID: scope.OrgID, DonationID: id}
+	txs, err := q.DonationTransactionsForManage(ctx, key)
 	if err != nil {
 		return d, err
 	}
-	for rows.Next() {
-		var t TransactionView
-		var tid uuid.UUID
-		var amount int64
-		var cur, period, brand, last string
-		var attempt int16
-		if err := rows.Scan(&tid, &amount, &cur, &t.Status, &t.StatusDetail, &period, &attempt, &t.PaymentID, &t.Date,
-			&brand, &last); err != nil {
-			rows.Close()
-			return d, err
+	d.Transactions = make([]TransactionView, len(txs))
+	for i, t := range txs {
+		d.Transactions[i] = TransactionView{UUID: t.ID.String(), Amount: moneyView(t.AmountMinor, t.Currency), Date: t.Date,
+			Status: t.Status, StatusDetail: t.StatusDetail, Period: nonEmpty(t.Period), Attempt: int(t.Attempt),
+			PaymentID: t.PaymentID}
+		if t.Brand != "" || t.LastFour != "" {
+			d.Transactions[i].PaymentMethod = &CardRef{t.Brand, t.LastFour}
 		}
-		t.UUID, t.Amount, t.Attempt = tid.String(), moneyView(amount, cur), int(attempt)
-		if period != "" {
-			t.Period = &period
-		}
-		if brand != "" || last != "" {
-			t.PaymentMethod = &struct {
-				Brand    string `json:"brand"`
-				LastFour string `json:"last_four"`
-			}{brand, last}
-		}
-		d.Transactions = append(d.Transactions, t)
 	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return d, err
-	}
-
-	rows, err = scope.Query(ctx, queries.Get("DonationUpgrades"), scope.OrgID, id)
+	ups, err := q.DonationUpgradesForManage(ctx, sharddb.DonationUpgradesForManageParams(key))
 	if err != nil {
 		return d, err
 	}
-	for rows.Next() {
-		var u UpgradeView
-		var uid uuid.UUID
-		var period int16
-		var old, nw int64
-		var next time.Time
-		if err := rows.Scan(&uid, &u.Percentage, &period, &old, &nw, &next, &u.Auto, &u.RemovedAt, &u.CreatedAt); err != nil {
-			rows.Close()
-			return d, err
-		}
-		u.ID, u.PeriodMonths, u.NextDate = uid.String(), int(period), next.Format(time.DateOnly)
-		u.OldAmount, u.NewAmount = moneyView(old, r.Currency), moneyView(nw, r.Currency)
-		d.Upgrades = append(d.Upgrades, u)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return d, err
+	d.Upgrades = make([]UpgradeView, len(ups))
+	for i, u := range ups {
+		d.Upgrades[i] = UpgradeView{ID: u.ID.String(), Percentage: u.Percentage, PeriodMonths: int(u.PeriodMonths),
+			OldAmount: moneyView(u.OldAmountMinor, r.Currency), NewAmount: moneyView(u.NewAmountMinor, r.Currency),
+			NextDate: u.NextDate.Format(time.DateOnly), Auto: u.Auto, RemovedAt: u.RemovedAt, CreatedAt: u.CreatedAt}
 	}
 	if len(d.Upgrades) > 0 && d.Upgrades[0].RemovedAt == nil {
 		u := d.Upgrades[0]
 		d.Upgrade = &u
 	}
-
-	rows, err = scope.Query(ctx, queries.Get("DonationUpgradeHistory"), scope.OrgID, id)
+	applied, err := q.DonationUpgradeHistoryForManage(ctx, sharddb.DonationUpgradeHistoryForManageParams(key))
 	if err != nil {
 		return d, err
 	}
-	for rows.Next() {
-		var h UpgradeAppliedView
-		var uid uuid.UUID
-		var on time.Time
-		var old, nw int64
-		if err := rows.Scan(&uid, &on, &old, &nw); err != nil {
-			rows.Close()
-			return d, err
-		}
-		h.UpgradeID, h.AppliedOn = uid.String(), on.Format(time.DateOnly)
-		h.OldAmount, h.NewAmount = moneyView(old, r.Currency), moneyView(nw, r.Currency)
-		d.UpgradeHistory = append(d.UpgradeHistory, h)
+	d.UpgradeHistory = make([]UpgradeAppliedView, len(applied))
+	for i, h := range applied {
+		d.UpgradeHistory[i] = UpgradeAppliedView{UpgradeID: h.UpgradeID.String(), AppliedOn: h.AppliedOn.Format(time.DateOnly),
+			OldAmount: moneyView(h.OldAmountMinor, r.Currency), NewAmount: moneyView(h.NewAmountMinor, r.Currency)}
 	}
-	rows.Close()
-	return d, rows.Err()
+	return d, nil
+}
+
+// donationDetail is the donation part of the detail.
+func donationDetail(r *row, now time.Time) DonationDetail {
+	dd := DonationDetail{UUID: r.ID.String(), Amount: moneyView(r.AmountMinor, r.Currency), Items: r.Items,
+		FormValues: r.FormValues, Campaign: CampaignRef{UUID: r.CampaignID.String(), Title: r.CampaignTitle},
+		Recurrence: r.Recurrence, Frequency: frequency(r.Recurrence), CollectDay: r.CollectDay, Status: r.Status,
+		PausedReason: nonEmpty(r.PausedReason), PausedSince: r.PausedSince, DiscardedAt: r.DiscardedAt,
+		DiscardReason: nonEmpty(r.DiscardReason), NextChargeDate: chargeDate(r.NextChargeDate, r.Status),
+		UpgradeOptIn: r.UpgradeOptIn, Instalments: r.Instalments, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
+		Actions: actions(r, now), SubmittedDonor: r.Submitted}
+	dd.CollectLastDay = r.Recurrence == 1 && r.CollectDay == nil
+	if len(dd.Items) == 0 {
+		dd.Items = json.RawMessage("[]")
+	}
+	return dd
+}
+
+// nonEmpty is s, or nil when it is empty (a JSON null).
+func nonEmpty(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// chargeDate is a next charge date as YYYY-MM-DD; a discarded donation has none.
+func chargeDate(next *time.Time, status string) *string {
+	if next == nil || status == collection.StatusDiscarded {
+		return nil
+	}
+	s := next.Format(time.DateOnly)
+	return &s
 }
 
 // collectDue is the collection workflow's collect-now rule (collection.ErrNotDue) read from the
@@ -330,7 +278,7 @@ func collectDue(r *row, now time.Time) bool {
 	if r.NextChargeDate == nil {
 		return true // not synced yet: the workflow decides
 	}
-	loc, err := time.LoadLocation(r.OrganizationTZName)
+	loc, err := time.LoadLocation(r.Timezone)
 	if err != nil {
 		loc = time.UTC
 	}

@@ -6,7 +6,6 @@ package donation
 
 import (
 	"context"
-	"embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -27,11 +26,6 @@ import (
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/workflows/firstcharge"
 )
-
-//go:embed sql/*.sql
-var sqlFS embed.FS
-
-var queries = tenants.MustLoadQueries(sqlFS, "sql")
 
 // row is the submission's part of its donation row (the caller adds ids, currency, collect day and
 // card).

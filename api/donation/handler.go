@@ -1,6 +1,8 @@
 package donation
 
 import (
+	"cmp"
+	"context"
 	"errors"
 	"net/http"
 	"time"
@@ -9,14 +11,14 @@ import (
 
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/campaign"
+	"github.com/aporta/aporta/api/endpoint"
 	"github.com/aporta/aporta/api/ratelimit"
-	"github.com/aporta/aporta/api/request"
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/i18n"
 	"github.com/aporta/aporta/internal/thanks"
 )
 
-// Handler exposes donation creation and convert-to-monthly.
+// Handler is the public side: the form's submission, its thank-you receipt and the convert-to-monthly link.
 type Handler struct {
 	svc    *Service
 	submit *ratelimit.Limiter
@@ -28,12 +30,15 @@ func NewHandler(svc *Service) *Handler {
 }
 
 // Mount attaches the public routes.
-func (h *Handler) Mount(public *gin.RouterGroup) {
-	public.POST("/d/:slug", h.submit.PerIP(), h.Post)
-	public.GET("/api/public/campaigns/:slug/receipts/:ref", h.GetReceipt)
-	public.GET("/api/public/donations/:uuid/convert", h.GetConvert)
-	public.POST("/api/public/donations/:uuid/convert", h.PostConvert)
+func (h *Handler) Mount(g endpoint.Groups) {
+	g.Public.POST("/d/:slug", h.submit.PerIP(), endpoint.Handle(h.Post))
+	g.Public.GET("/api/public/campaigns/:slug/receipts/:ref", noStore, endpoint.Handle(h.GetReceipt))
+	g.Public.GET("/api/public/donations/:uuid/convert", noStore, endpoint.Handle(h.GetConvert))
+	g.Public.POST("/api/public/donations/:uuid/convert", noStore, endpoint.Handle(h.PostConvert))
 }
+
+// noStore keeps the answers of links that show one donation out of caches.
+func noStore(c *gin.Context) { c.Header("Cache-Control", "no-store") }
 
 // Response is the answer to a successful (or pending) submission.
 type Response struct {
@@ -46,7 +51,11 @@ type Response struct {
 	ConvertToken string `json:"convert_token,omitempty"`
 	// Receipt is the thank-you page's reference (GET /api/public/campaigns/{slug}/receipts/{receipt}).
 	Receipt string `json:"receipt,omitempty"`
+	status  int    // the answer's HTTP status: 200 unless set
 }
+
+// StatusCode is 201 for a new donation, 202 while the gateway decides, 200 for a replay.
+func (r *Response) StatusCode() int { return cmp.Or(r.status, http.StatusOK) }
 
 // DonationView is the donation as the thank-you page shows it.
 type DonationView struct {
@@ -60,72 +69,69 @@ type DonationView struct {
 	CampaignType    string `json:"campaign_type"`
 }
 
+// SubmitRequest is POST /d/:slug: the public form's body.
+type SubmitRequest struct {
+	Slug string `path:"slug" json:"-"`
+	Request
+}
+
 // Post answers POST /d/:slug. Card data in the body was refused before (middleware.RefuseCardData).
-func (h *Handler) Post(c *gin.Context) {
-	var req Request
-	if err := request.JSON(c, &req); err != nil {
-		apierror.Abort(c, err)
-		return
-	}
-	ctx := c.Request.Context()
-	f, err := h.svc.forms.FormBySlug(ctx, c.Param("slug"))
+func (h *Handler) Post(ctx context.Context, req *SubmitRequest) (*Response, error) {
+	f, err := h.svc.forms.FormBySlug(ctx, req.Slug)
 	if errors.Is(err, campaign.ErrNotFound) {
-		apierror.Abort(c, apierror.NotFound())
-		return
+		return nil, apierror.NotFound()
 	}
 	if err != nil {
-		apierror.Abort(c, err)
-		return
+		return nil, err
 	}
 	now := h.svc.now()
 	if loc, lerr := time.LoadLocation(f.Org.Timezone); lerr == nil {
 		now = now.In(loc)
 	}
-	sub, err := check(req, f, h.svc.forms.LimitsFor(ctx, f), func(preset bool) int64 { return h.svc.forms.MinimumFor(ctx, f, preset) }, now)
+	sub, err := check(req.Request, f, h.svc.forms.LimitsFor(ctx, f), func(preset bool) int64 { return h.svc.forms.MinimumFor(ctx, f, preset) }, now)
 	if err != nil {
-		apierror.Abort(c, err)
-		return
+		return nil, err
 	}
 	out, err := h.svc.Create(ctx, f, sub)
 	if err != nil {
-		abortCreate(c, err)
-		return
+		return nil, createError(err)
 	}
 	switch out.Status {
 	case "rejected":
-		apierror.Abort(c, apierror.New(http.StatusPaymentRequired, rejectionCode(out.Detail)))
-		return
+		return nil, apierror.New(http.StatusPaymentRequired, rejectionCode(out.Detail))
 	case "unknown":
-		apierror.Abort(c, apierror.New(http.StatusBadGateway, "donation.failed"))
-		return
+		return nil, apierror.New(http.StatusBadGateway, "donation.failed")
 	}
-	resp := h.view(c, out)
+	lang := i18n.FromContext(ctx)
+	resp := view(lang, out)
 	resp.Receipt = h.svc.receipts.Ref(f.Scope.OrgID, out.DonationID, h.svc.now())
 	if out.Recurrency == 0 && out.Status == "approved" && !out.Replayed {
 		// Only the answer that created the gift carries it: never a replay or a receipt.
 		resp.ConvertToken = h.svc.issueConvertToken(ctx, f.Scope, out.DonationID)
 	}
-	h.svc.sendThanks(ctx, apierror.Lang(c), out, sub.Donor.Email)
-	status := http.StatusCreated
+	h.svc.sendThanks(ctx, lang, out, sub.Donor.Email)
 	switch {
 	case out.Status == "in_process":
-		status = http.StatusAccepted
+		resp.status = http.StatusAccepted
 	case out.Replayed:
-		status = http.StatusOK
+		resp.status = http.StatusOK
+	default:
+		resp.status = http.StatusCreated
 	}
-	c.JSON(status, resp)
+	return &resp, nil
 }
 
-func (h *Handler) view(c *gin.Context, out Outcome) Response {
+// view is the thank-you page's answer for a donation, in the donor's language.
+func view(lang i18n.Lang, out Outcome) Response {
 	cp := out.Form.Campaign
 	formatted := campaign.Format(out.AmountMinor, out.Currency)
 	tmpl := cp.Thanks.Instant
 	if tmpl == "" {
-		tmpl = i18n.T(apierror.Lang(c), "campaign.thanks_default")
+		tmpl = i18n.T(lang, "campaign.thanks_default")
 	}
 	msg := thanks.Fill(tmpl, out.FirstName, formatted, cp.Title)
 	if out.Status == "in_process" {
-		msg = i18n.T(apierror.Lang(c), "donation.in_process")
+		msg = i18n.T(lang, "donation.in_process")
 	}
 	resp := Response{Status: out.Status, Message: msg, Donation: DonationView{
 		UUID: out.DonationID.String(), Recurrency: out.Recurrency,
@@ -138,27 +144,27 @@ func (h *Handler) view(c *gin.Context, out Outcome) Response {
 	return resp
 }
 
-func abortCreate(c *gin.Context, err error) {
+// createError is Service.Create's error as the donor's message.
+func createError(err error) error {
 	var notAllowed *CardNotAllowedError
 	var gerr *gateway.Error
 	var soldOut *SoldOutError
 	switch {
 	case errors.As(err, &soldOut):
-		apierror.Abort(c, &apierror.Error{Status: http.StatusConflict, Code: "donation.ticket_sold_out",
-			Params: []any{soldOut.Ticket, soldOut.Left}, Fields: map[string]string{"donation.items": "donation.ticket_sold_out_field"}, Err: err})
+		return &apierror.Error{Status: http.StatusConflict, Code: "donation.ticket_sold_out",
+			Params: []any{soldOut.Ticket, soldOut.Left}, Fields: map[string]string{"donation.items": "donation.ticket_sold_out_field"}, Err: err}
 	case errors.As(err, &notAllowed):
-		apierror.Abort(c, &apierror.Error{Status: http.StatusUnprocessableEntity, Code: "donation.card_not_allowed",
-			Fields: map[string]string{"payment_method.method_id": "donation.card_type_refused"}, Err: err})
+		return &apierror.Error{Status: http.StatusUnprocessableEntity, Code: "donation.card_not_allowed",
+			Fields: map[string]string{"payment_method.method_id": "donation.card_type_refused"}, Err: err}
 	case errors.Is(err, ErrNotAccepting):
-		apierror.Abort(c, &apierror.Error{Status: http.StatusConflict, Code: "donation.not_accepting", Err: err})
+		return &apierror.Error{Status: http.StatusConflict, Code: "donation.not_accepting", Err: err}
 	case errors.Is(err, ErrKeyReused):
-		apierror.Abort(c, &apierror.Error{Status: http.StatusConflict, Code: "donation.idempotency_key_invalid", Err: err})
+		return &apierror.Error{Status: http.StatusConflict, Code: "donation.idempotency_key_invalid", Err: err}
 	case errors.As(err, &gerr) && gerr.Status < 500:
-		apierror.Abort(c, &apierror.Error{Status: http.StatusUnprocessableEntity, Code: causeCode(gerr.Key), Err: err})
-	default:
-		// Logged by Abort through the cause; the donor sees the spec's generic failure.
-		apierror.Abort(c, &apierror.Error{Status: http.StatusInternalServerError, Code: "donation.failed", Err: err})
+		return &apierror.Error{Status: http.StatusUnprocessableEntity, Code: causeCode(gerr.Key), Err: err}
 	}
+	// Logged by Abort through the cause; the donor sees the spec's generic failure.
+	return &apierror.Error{Status: http.StatusInternalServerError, Code: "donation.failed", Err: err}
 }
 
 // causeCode maps a gateway refusal's message key (first known cause wins) to ours.

@@ -1,6 +1,7 @@
 package donation
 
 import (
+	"cmp"
 	"context"
 	"encoding/csv"
 	"net/http"
@@ -14,26 +15,29 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/aporta/aporta/api/apierror"
-	"github.com/aporta/aporta/internal/i18n"
+	"github.com/aporta/aporta/api/authz"
+	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/tenants"
-	"github.com/aporta/aporta/workflows/collection"
 	"github.com/aporta/aporta/workflows/export"
 )
 
-func tr(l i18n.Lang, code string) string { return i18n.T(l, code) }
+// Paging is a list's page (1…) and per_page (1…100, default 25).
+type Paging struct {
+	Page    string `query:"page" json:"-"`
+	PerPage string `query:"per_page" json:"-"`
+}
 
-// pagination reads page (1…) and per_page (1…100, default 25).
-func pagination(c *gin.Context) (int, int, error) {
+func (p Paging) parse() (int, int, error) {
 	page, per := 1, 25
-	if s := c.Query("page"); s != "" {
-		n, err := strconv.Atoi(s)
+	if p.Page != "" {
+		n, err := strconv.Atoi(p.Page)
 		if err != nil || n < 1 || n > 1_000_000 {
 			return 0, 0, apierror.Validation(map[string]string{"page": "donation.invalid_option"})
 		}
 		page = n
 	}
-	if s := c.Query("per_page"); s != "" {
-		n, err := strconv.Atoi(s)
+	if p.PerPage != "" {
+		n, err := strconv.Atoi(p.PerPage)
 		if err != nil || n < 1 || n > 100 {
 			return 0, 0, apierror.Validation(map[string]string{"per_page": "donation.per_page_invalid"})
 		}
@@ -52,96 +56,114 @@ var sortColumns = map[string]string{
 
 var listStatuses = []string{"pending", "active", "paused", "discarded", "rejected"}
 
+// ListFilter is the donations list's query: status (comma list), campaign (uuid), frequency
+// (monthly, one_time), from/to (YYYY-MM-DD or YYYY-MM, creation date in the organisation's
+// timezone, to inclusive), q (donor name, e-mail or document), sort (created_at, amount, status,
+// donor_name; "-" prefix or order=desc for descending; default -created_at). The CSV binds it with
+// Gin's form binding, the list through endpoint.Handle.
+type ListFilter struct {
+	Status    string `query:"status" form:"status" json:"-"`
+	Campaign  string `query:"campaign" form:"campaign" json:"-"`
+	Frequency string `query:"frequency" form:"frequency" json:"-"`
+	From      string `query:"from" form:"from" json:"-"`
+	To        string `query:"to" form:"to" json:"-"`
+	Q         string `query:"q" form:"q" json:"-"`
+	Sort      string `query:"sort" form:"sort" json:"-"`
+	Order     string `query:"order" form:"order" json:"-"`
+}
+
 // listQuery is the list's filters as SQL.
 type listQuery struct {
-	where string
-	args  []any
+	filter
 	order string
 }
 
-// parseList reads the list's query: status (comma list), campaign (uuid), frequency (monthly,
-// one_time), from/to (YYYY-MM-DD or YYYY-MM, creation date in the organisation's timezone, to
-// inclusive), q (donor name, e-mail or document), sort (created_at, amount, status, donor_name;
-// "-" prefix or order=desc for descending; default -created_at).
-func parseList(ctx context.Context, c *gin.Context, scope tenants.Scope) (listQuery, error) {
-	q := listQuery{args: []any{scope.OrgID}}
-	conds := []string{"d.organization_id = $1"}
+// parse turns the filter into SQL, or a validation error naming each wrong parameter.
+func (l ListFilter) parse(ctx context.Context, scope tenants.Scope) (listQuery, error) {
+	q := listQuery{}
+	q.add("d.organization_id = %s", scope.OrgID)
 	fields := map[string]string{}
-	arg := func(v any) string {
-		q.args = append(q.args, v)
-		return "$" + strconv.Itoa(len(q.args))
-	}
-	if s := strings.TrimSpace(c.Query("status")); s != "" {
+	if s := strings.TrimSpace(l.Status); s != "" {
 		var sts []string
 		for _, v := range strings.Split(s, ",") {
 			v = strings.TrimSpace(v)
-			if !contains(listStatuses, v) {
+			if !slices.Contains(listStatuses, v) {
 				fields["status"] = "donation.invalid_option"
 				break
 			}
 			sts = append(sts, v)
 		}
-		conds = append(conds, "d.status = ANY("+arg(sts)+"::text[])")
+		q.add("d.status = ANY(%s::text[])", sts)
 	}
-	if s := strings.TrimSpace(c.Query("campaign")); s != "" {
-		id, err := uuid.Parse(s)
-		if err != nil {
+	if s := strings.TrimSpace(l.Campaign); s != "" {
+		if id, err := uuid.Parse(s); err != nil {
 			fields["campaign"] = "donation.invalid_option"
 		} else {
-			conds = append(conds, "d.campaign_id = "+arg(id))
+			q.add("d.campaign_id = %s", id)
 		}
 	}
-	switch c.Query("frequency") {
+	switch l.Frequency {
 	case "":
 	case "monthly":
-		conds = append(conds, "d.recurrence = 1")
+		q.add("d.recurrence = 1")
 	case "one_time":
-		conds = append(conds, "d.recurrence = 0")
+		q.add("d.recurrence = 0")
 	default:
 		fields["frequency"] = "donation.invalid_option"
 	}
-	from, to := strings.TrimSpace(c.Query("from")), strings.TrimSpace(c.Query("to"))
-	if from != "" || to != "" {
-		var tz string
-		if err := scope.QueryRow(ctx, queries.Get("OrgTimezone"), scope.OrgID).Scan(&tz); err != nil {
-			return q, err
-		}
-		loc, err := time.LoadLocation(tz)
-		if err != nil {
-			loc = time.UTC
-		}
-		if from != "" {
-			t, _, ok := parseDay(from, loc)
-			if !ok {
-				fields["from"] = "donation.date_invalid"
-			} else {
-				conds = append(conds, "d.created_at >= "+arg(t))
-			}
-		}
-		if to != "" {
-			_, end, ok := parseDay(to, loc)
-			if !ok {
-				fields["to"] = "donation.date_invalid"
-			} else {
-				conds = append(conds, "d.created_at < "+arg(end))
-			}
-		}
+	if err := l.created(ctx, scope, &q.filter, fields); err != nil {
+		return q, err
 	}
-	if s := strings.ToLower(strings.TrimSpace(c.Query("q"))); s != "" {
+	if s := strings.ToLower(strings.TrimSpace(l.Q)); s != "" {
 		if len([]rune(s)) > 100 {
 			fields["q"] = "donation.too_long"
 		} else {
 			// The donors' trigram index answers the LIKE; donations join through donations_donor_idx.
-			pattern := "%" + likeEscape(s) + "%"
-			conds = append(conds, "d.donor_id IN (SELECT s.id FROM donors s WHERE s.organization_id = $1 AND s.search LIKE "+arg(pattern)+")")
+			q.add("d.donor_id IN (SELECT s.id FROM donors s WHERE s.organization_id = $1 AND s.search LIKE %s)", "%"+likeEscape(s)+"%")
 		}
 	}
-	sortKey := c.DefaultQuery("sort", "-created_at")
+	q.order = l.orderBy(fields)
+	if len(fields) > 0 {
+		return q, apierror.Validation(fields)
+	}
+	return q, nil
+}
+
+// created adds the from/to conditions on the creation date, in the organisation's timezone.
+func (l ListFilter) created(ctx context.Context, scope tenants.Scope, f *filter, fields map[string]string) error {
+	from, to := strings.TrimSpace(l.From), strings.TrimSpace(l.To)
+	if from == "" && to == "" {
+		return nil
+	}
+	loc, err := orgLocation(ctx, scope)
+	if err != nil {
+		return err
+	}
+	if from != "" {
+		if t, _, ok := parseDay(from, loc); ok {
+			f.add("d.created_at >= %s", t)
+		} else {
+			fields["from"] = "donation.date_invalid"
+		}
+	}
+	if to != "" {
+		if _, end, ok := parseDay(to, loc); ok {
+			f.add("d.created_at < %s", end)
+		} else {
+			fields["to"] = "donation.date_invalid"
+		}
+	}
+	return nil
+}
+
+// orderBy is the ORDER BY of the sort and order parameters.
+func (l ListFilter) orderBy(fields map[string]string) string {
+	sortKey := cmp.Or(l.Sort, "-created_at")
 	dir := "ASC"
 	if strings.HasPrefix(sortKey, "-") {
 		sortKey, dir = sortKey[1:], "DESC"
 	}
-	switch strings.ToLower(c.Query("order")) {
+	switch strings.ToLower(l.Order) {
 	case "desc":
 		dir = "DESC"
 	case "asc":
@@ -151,15 +173,21 @@ func parseList(ctx context.Context, c *gin.Context, scope tenants.Scope) (listQu
 	if !ok {
 		fields["sort"] = "donation.invalid_option"
 	}
-	if len(fields) > 0 {
-		return q, apierror.Validation(fields)
+	col = strings.ReplaceAll(col, "%[1]s", dir)
+	return col + " " + dir + ", d.created_at " + dir + ", d.id " + dir
+}
+
+// orgLocation is the organisation's time zone (UTC when unknown).
+func orgLocation(ctx context.Context, scope tenants.Scope) (*time.Location, error) {
+	org, err := scope.Store().OrganizationCountryTimezone(ctx, scope.OrgID)
+	if err != nil {
+		return nil, err
 	}
-	if strings.Contains(col, "%[1]s") {
-		col = strings.ReplaceAll(col, "%[1]s", dir)
+	loc, err := time.LoadLocation(org.Timezone)
+	if err != nil {
+		loc = time.UTC
 	}
-	q.where = strings.Join(conds, " AND ")
-	q.order = col + " " + dir + ", d.created_at " + dir + ", d.id " + dir
-	return q, nil
+	return loc, nil
 }
 
 // parseDay reads YYYY-MM-DD (a day) or YYYY-MM (a month) and returns its start and end.
@@ -210,10 +238,7 @@ type ListItem struct {
 		UIDType   string `json:"uid_type"`
 		UIDNumber string `json:"uid_number"`
 	} `json:"donor"`
-	PaymentMethod *struct {
-		Brand    string `json:"brand"`
-		LastFour string `json:"last_four"`
-	} `json:"payment_method"`
+	PaymentMethod *CardRef `json:"payment_method"`
 }
 
 // scanItem reads a listSelect row; extra receives columns added after the list's own.
@@ -237,86 +262,76 @@ func scanItem(rows interface{ Scan(...any) error }, extra ...any) (ListItem, err
 		d := int(*day)
 		it.CollectDay = &d
 	}
-	if paused != "" {
-		it.PausedReason = &paused
-	}
-	if discard != "" {
-		it.DiscardReason = &discard
-	}
-	if next != nil && it.Status != collection.StatusDiscarded {
-		s := next.Format(time.DateOnly)
-		it.NextChargeDate = &s
-	}
+	it.PausedReason, it.DiscardReason, it.NextChargeDate = nonEmpty(paused), nonEmpty(discard), chargeDate(next, it.Status)
 	if brand != "" {
-		it.PaymentMethod = &struct {
-			Brand    string `json:"brand"`
-			LastFour string `json:"last_four"`
-		}{brand, last}
+		it.PaymentMethod = &CardRef{brand, last}
 	}
 	return it, nil
 }
 
+// ListRequest is GET /manage/api/donations.
+type ListRequest struct {
+	ListFilter
+	Paging
+}
+
+// DonationList is a page of the donations list.
+type DonationList struct {
+	Donations []ListItem `json:"donations"`
+	Total     int        `json:"total"`
+	Page      int        `json:"page"`
+	PerPage   int        `json:"per_page"`
+}
+
 // List answers GET /manage/api/donations → {donations, total, page, per_page}.
-func (h *ManageHandler) List(c *gin.Context) {
-	scope, err := h.scope(c)
+func (s *ManageService) List(ctx context.Context, req *ListRequest) (*DonationList, error) {
+	scope, err := authz.Scope(ctx)
 	if err != nil {
-		apierror.Abort(c, err)
-		return
+		return nil, err
 	}
-	ctx := c.Request.Context()
-	page, per, err := pagination(c)
+	page, per, err := req.Paging.parse()
 	if err != nil {
-		apierror.Abort(c, err)
-		return
+		return nil, err
 	}
-	q, err := parseList(ctx, c, scope)
+	q, err := req.ListFilter.parse(ctx, scope)
 	if err != nil {
-		apierror.Abort(c, err)
-		return
+		return nil, err
 	}
-	var total int
-	countSQL := "SELECT count(*) FROM donations d WHERE " + q.where
-	if strings.Contains(q.order, "dn.") {
-		countSQL = "SELECT count(*) FROM donations d WHERE " + q.where
+	out := &DonationList{Donations: []ListItem{}, Page: page, PerPage: per}
+	if err := scope.QueryRow(ctx, "SELECT count(*) FROM donations d WHERE "+q.where(), q.args...).Scan(&out.Total); err != nil {
+		return nil, err
 	}
-	if err := scope.QueryRow(ctx, countSQL, q.args...).Scan(&total); err != nil {
-		apierror.Abort(c, err)
-		return
-	}
-	args := append(append([]any{}, q.args...), per, (page-1)*per)
-	n := len(q.args)
-	rows, err := scope.Query(ctx, listSelect+q.where+" ORDER BY "+q.order+
-		" LIMIT $"+strconv.Itoa(n+1)+" OFFSET $"+strconv.Itoa(n+2), args...)
+	limit, args := q.page(page, per)
+	rows, err := scope.Query(ctx, listSelect+q.where()+" ORDER BY "+q.order+limit, args...)
 	if err != nil {
-		apierror.Abort(c, err)
-		return
+		return nil, err
 	}
 	defer rows.Close()
-	out := []ListItem{}
 	for rows.Next() {
 		it, err := scanItem(rows)
 		if err != nil {
-			apierror.Abort(c, err)
-			return
+			return nil, err
 		}
-		out = append(out, it)
+		out.Donations = append(out.Donations, it)
 	}
-	if err := rows.Err(); err != nil {
-		apierror.Abort(c, err)
-		return
-	}
-	c.JSON(http.StatusOK, gin.H{"donations": out, "total": total, "page": page, "per_page": per})
+	return out, rows.Err()
 }
 
-// CSV answers GET /manage/api/donations.csv with the list's filters and sort, streamed.
-func (h *ManageHandler) CSV(c *gin.Context) {
-	scope, err := h.scope(c)
+// CSV answers GET /manage/api/donations.csv with the list's filters and sort. It stays a Gin handler:
+// the file is streamed as the rows are read, which endpoint.Handle (a JSON answer) cannot do.
+func (s *ManageService) CSV(c *gin.Context) {
+	ctx := c.Request.Context()
+	scope, err := authz.Scope(ctx)
 	if err != nil {
 		apierror.Abort(c, err)
 		return
 	}
-	ctx := c.Request.Context()
-	q, err := parseList(ctx, c, scope)
+	var l ListFilter
+	if err := c.ShouldBindQuery(&l); err != nil {
+		apierror.Abort(c, apierror.Validation(map[string]string{"query": "wrong_type"}))
+		return
+	}
+	q, err := l.parse(ctx, scope)
 	if err != nil {
 		apierror.Abort(c, err)
 		return
@@ -328,7 +343,7 @@ func (h *ManageHandler) CSV(c *gin.Context) {
 		return
 	}
 	rows, err := scope.Query(ctx, strings.Replace(listSelect, "\nFROM donations d", ", d.form_values, d.donor_snapshot\nFROM donations d", 1)+
-		q.where+" ORDER BY "+q.order, q.args...)
+		q.where()+" ORDER BY "+q.order, q.args...)
 	if err != nil {
 		apierror.Abort(c, err)
 		return
@@ -352,38 +367,7 @@ func (h *ManageHandler) CSV(c *gin.Context) {
 		if err != nil {
 			break
 		}
-		next, paused, discard := "", "", ""
-		if it.NextChargeDate != nil {
-			next = *it.NextChargeDate
-		}
-		if it.PausedReason != nil {
-			paused = *it.PausedReason
-		}
-		if it.DiscardReason != nil {
-			discard = *it.DiscardReason
-		}
-		brand, last := "", ""
-		if it.PaymentMethod != nil {
-			brand, last = it.PaymentMethod.Brand, it.PaymentMethod.LastFour
-		}
-		rec := []string{it.UUID, it.CreatedAt.UTC().Format(time.RFC3339), it.Campaign.Title, it.Donor.FirstName,
-			it.Donor.LastName, it.Donor.Email, it.Donor.UIDType, it.Donor.UIDNumber, it.Amount.Decimal, it.Amount.Currency,
-			it.Frequency, it.Status, paused, discard, next, brand, last}
-		if sent == nil {
-			sent = &DonorSnapshot{}
-		}
-		rec = append(rec, sent.FirstName, sent.LastName, sent.Email, sent.UIDType, sent.UIDNumber)
-		for _, t := range titles {
-			i := slices.IndexFunc(values, func(v storedValue) bool { return v.Title == t })
-			if i < 0 {
-				rec = append(rec, "")
-			} else {
-				rec = append(rec, values[i].Value)
-			}
-		}
-		for i := range rec {
-			rec[i] = export.SafeCell(rec[i])
-		}
+		rec := csvRecord(it, sent, values, titles)
 		_ = w.Write(rec)
 		if n++; n%500 == 0 {
 			w.Flush()
@@ -391,6 +375,37 @@ func (h *ManageHandler) CSV(c *gin.Context) {
 		}
 	}
 	w.Flush()
+}
+
+// csvRecord is a donation's CSV row: the list's columns, what the form submitted of the donor, and
+// the answer to each extra form field title, every cell made safe for spreadsheets.
+func csvRecord(it ListItem, sent *DonorSnapshot, values []storedValue, titles []string) []string {
+	deref := func(s *string) string {
+		if s == nil {
+			return ""
+		}
+		return *s
+	}
+	var card CardRef
+	if it.PaymentMethod != nil {
+		card = *it.PaymentMethod
+	}
+	rec := []string{it.UUID, it.CreatedAt.UTC().Format(time.RFC3339), it.Campaign.Title, it.Donor.FirstName,
+		it.Donor.LastName, it.Donor.Email, it.Donor.UIDType, it.Donor.UIDNumber, it.Amount.Decimal, it.Amount.Currency,
+		it.Frequency, it.Status, deref(it.PausedReason), deref(it.DiscardReason), deref(it.NextChargeDate), card.Brand, card.LastFour}
+	if sent == nil {
+		sent = &DonorSnapshot{}
+	}
+	rec = append(rec, sent.FirstName, sent.LastName, sent.Email, sent.UIDType, sent.UIDNumber)
+	for _, t := range titles {
+		i := slices.IndexFunc(values, func(v storedValue) bool { return v.Title == t })
+		if i < 0 {
+			rec = append(rec, "")
+		} else {
+			rec = append(rec, values[i].Value)
+		}
+	}
+	return mapSlice(rec, export.SafeCell)
 }
 
 func mapSlice(ss []string, f func(string) string) []string {
@@ -404,115 +419,86 @@ func mapSlice(ss []string, f func(string) string) []string {
 // fieldTitles are the distinct titles of the extra form field answers of the listed donations.
 func fieldTitles(ctx context.Context, scope tenants.Scope, q listQuery) ([]string, error) {
 	rows, err := scope.Query(ctx, "SELECT DISTINCT v->>'title' FROM donations d CROSS JOIN LATERAL jsonb_array_elements(d.form_values) v WHERE "+
-		q.where+" ORDER BY 1", q.args...)
+		q.where()+" ORDER BY 1", q.args...)
 	if err != nil {
 		return nil, err
 	}
 	return pgx.CollectRows(rows, pgx.RowTo[string])
 }
 
-// DonorActionRequest is the body of donor discard.
-type DonorActionRequest struct {
-	Reason string `json:"reason"`
+// DonorDiscardRequest is POST /manage/api/donors/:uuid/discard {reason}.
+type DonorDiscardRequest struct {
+	DonorID uuid.UUID `path:"uuid" json:"-"`
+	Reason  string    `json:"reason"`
+}
+
+// DonorState is the answer of a donor's discard and reactivation.
+type DonorState struct {
+	DonorUUID string `json:"donor_uuid"`
+	Discarded bool   `json:"discarded"`
+	// DiscardedDonations are the donations the discard ended (discard only).
+	DiscardedDonations *[]string `json:"discarded_donations,omitempty"`
 }
 
 // DiscardDonor answers POST /manage/api/donors/:uuid/discard {reason}: every donation of the donor
 // that is not discarded yet is discarded (monthly ones through their workflow), then the donor is
 // marked discarded. Answers {donor_uuid, discarded: true, discarded_donations: [uuid…]}.
-func (h *ManageHandler) DiscardDonor(c *gin.Context) {
-	id, ok := paramUUID(c, "uuid")
-	if !ok {
-		return
-	}
-	scope, err := h.scope(c)
+func (s *ManageService) DiscardDonor(ctx context.Context, req *DonorDiscardRequest) (*DonorState, error) {
+	scope, err := authz.Scope(ctx)
 	if err != nil {
-		apierror.Abort(c, err)
-		return
+		return nil, err
 	}
-	var req DonorActionRequest
-	if !bind(c, &req) {
-		return
-	}
-	reason := strings.TrimSpace(req.Reason)
-	if reason == "" {
-		apierror.Abort(c, apierror.Validation(map[string]string{"reason": "donation.required"}))
-		return
-	}
-	ctx := c.Request.Context()
-	var did uuid.UUID
-	var at *time.Time
-	if err := scope.QueryRow(ctx, queries.Get("DonorByID"), scope.OrgID, id).Scan(&did, &at); err != nil {
-		apierror.Abort(c, apierror.NotFound())
-		return
-	}
-	rows, err := scope.Query(ctx, queries.Get("DonorOpenDonations"), scope.OrgID, id)
+	reason, err := discardReason(req.Reason)
 	if err != nil {
-		apierror.Abort(c, err)
-		return
+		return nil, err
 	}
-	var ids []uuid.UUID
-	for rows.Next() {
-		var d uuid.UUID
-		var rec int16
-		var st string
-		if err := rows.Scan(&d, &rec, &st); err != nil {
-			rows.Close()
-			apierror.Abort(c, err)
-			return
-		}
-		ids = append(ids, d)
+	q, key := scope.Store(), sharddb.DonorDiscardedAtParams{OrganizationID: scope.OrgID, ID: req.DonorID}
+	if _, err := q.DonorDiscardedAt(ctx, key); err != nil {
+		return nil, err
 	}
-	rows.Close()
+	ids, err := q.DonorOpenDonationIDs(ctx, sharddb.DonorOpenDonationIDsParams{OrganizationID: scope.OrgID, DonorID: req.DonorID})
+	if err != nil {
+		return nil, err
+	}
 	discarded := []string{}
-	for _, d := range ids {
-		r, err := loadRow(ctx, scope, d)
+	for _, id := range ids {
+		r, err := loadRow(ctx, scope, id)
 		if err != nil {
-			apierror.Abort(c, err)
-			return
+			return nil, err
 		}
-		if r.Recurrence == 1 && (r.Status == collection.StatusActive || r.Status == collection.StatusPaused) {
-			if _, ok := h.update(c, scope, r, collection.UpdateDiscard, collection.DiscardRequest{Actor: actor(c), Reason: reason}); !ok {
-				return
-			}
-		} else if err := h.discardRow(c, scope, d, reason); err != nil {
-			apierror.Abort(c, err)
-			return
+		if err := s.discard(ctx, scope, r, reason); err != nil {
+			return nil, err
 		}
-		discarded = append(discarded, d.String())
+		discarded = append(discarded, id.String())
 	}
-	if err := scope.Exec(ctx, queries.Get("DiscardDonor"), scope.OrgID, id, reason); err != nil {
-		apierror.Abort(c, err)
-		return
+	if err := q.DiscardDonor(ctx, sharddb.DiscardDonorParams{OrganizationID: scope.OrgID, ID: req.DonorID, DiscardReason: &reason}); err != nil {
+		return nil, err
 	}
-	c.JSON(http.StatusOK, gin.H{"donor_uuid": id.String(), "discarded": true, "discarded_donations": discarded})
+	return &DonorState{DonorUUID: req.DonorID.String(), Discarded: true, DiscardedDonations: &discarded}, nil
+}
+
+// DonorRequest names a donor.
+type DonorRequest struct {
+	DonorID uuid.UUID `path:"uuid" json:"-"`
 }
 
 // ReactivateDonor answers POST /manage/api/donors/:uuid/reactivate: clears the donor's discard
 // mark (409 if the donor is not discarded). Answers {donor_uuid, discarded: false}.
-func (h *ManageHandler) ReactivateDonor(c *gin.Context) {
-	id, ok := paramUUID(c, "uuid")
-	if !ok {
-		return
-	}
-	scope, err := h.scope(c)
+func (s *ManageService) ReactivateDonor(ctx context.Context, req *DonorRequest) (*DonorState, error) {
+	scope, err := authz.Scope(ctx)
 	if err != nil {
-		apierror.Abort(c, err)
-		return
+		return nil, err
 	}
-	ctx := c.Request.Context()
-	var did uuid.UUID
-	var at *time.Time
-	if err := scope.QueryRow(ctx, queries.Get("DonorByID"), scope.OrgID, id).Scan(&did, &at); err != nil {
-		apierror.Abort(c, apierror.NotFound())
-		return
+	key := sharddb.DonorDiscardedAtParams{OrganizationID: scope.OrgID, ID: req.DonorID}
+	at, err := scope.Store().DonorDiscardedAt(ctx, key)
+	if err != nil {
+		return nil, err
 	}
 	if at == nil {
-		apierror.Abort(c, apierror.New(http.StatusConflict, "donation.donor_not_discarded"))
-		return
+		return nil, apierror.New(http.StatusConflict, "donation.donor_not_discarded")
 	}
-	if err := scope.Exec(ctx, queries.Get("ReactivateDonor"), scope.OrgID, id); err != nil {
-		apierror.Abort(c, err)
-		return
+	if err := scope.Store().ReactivateDonor(ctx, sharddb.ReactivateDonorParams(key)); err != nil {
+		return nil, err
 	}
-	c.JSON(http.StatusOK, gin.H{"donor_uuid": id.String(), "discarded": false})
+	return &DonorState{DonorUUID: req.DonorID.String()}, nil
 }

@@ -1,11 +1,9 @@
 package donation
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
 	"slices"
 	"strings"
@@ -20,16 +18,18 @@ import (
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/authz"
 	"github.com/aporta/aporta/api/campaign"
+	"github.com/aporta/aporta/api/endpoint"
 	"github.com/aporta/aporta/api/idempotency"
 	"github.com/aporta/aporta/internal/collectday"
 	"github.com/aporta/aporta/internal/history"
+	"github.com/aporta/aporta/internal/i18n"
 	"github.com/aporta/aporta/internal/money"
 	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/workflows/collection"
 )
 
-// ManageDeps are the manage handler's collaborators.
+// ManageDeps are the manage service's collaborators.
 type ManageDeps struct {
 	Tenants interface {
 		ForOrganization(ctx context.Context, orgID uuid.UUID) (tenants.Scope, error)
@@ -50,48 +50,58 @@ type ManageDeps struct {
 	}
 }
 
-// ManageHandler serves the donation management calls of the manage area (donor spec §2 screens
-// 6–7, §7): the donation detail and its actions, the donations list and CSV, donor discard and
-// reactivation, and the transactions summary. Every change to a monthly donation goes through its
-// collection workflow as a Temporal update, and is answered after the workflow completed it.
-type ManageHandler struct {
+// ManageService is the donation management of the manage area (donor spec §2 screens 6–7, §7): the
+// donation detail and its actions, the donations list and CSV, donor discard and reactivation, and
+// the transactions summary. Every change to a monthly donation goes through its collection
+// workflow as a Temporal update, and is answered after the workflow completed it. Its methods are
+// the endpoints' logic: the organisation's scope and the caller come from ctx (authz.Require).
+type ManageService struct {
 	d ManageDeps
 }
 
-// NewManageHandler builds the handler.
-func NewManageHandler(d ManageDeps) *ManageHandler {
+// NewManageService builds the service.
+func NewManageService(d ManageDeps) *ManageService {
 	if d.CollectWait == 0 {
 		d.CollectWait = 25 * time.Second
 	}
-	return &ManageHandler{d: d}
+	return &ManageService{d: d}
 }
 
+// ManageHandler is the manage service's HTTP side.
+type ManageHandler struct {
+	svc *ManageService
+}
+
+// NewManageHandler builds the handler and its service.
+func NewManageHandler(d ManageDeps) *ManageHandler { return &ManageHandler{svc: NewManageService(d)} }
+
 // Mount attaches the routes to the manage group (already authenticated), each with its permit.
-func (h *ManageHandler) Mount(manage *gin.RouterGroup, require func(permit string) gin.HandlerFunc) {
-	view, change, export := require(authz.View), require(authz.ManageDonations), require(authz.ExportData)
+func (h *ManageHandler) Mount(g endpoint.Groups) {
+	s, m := h.svc, g.Manage.Group("", carryUpdateKey)
+	view, change, export := g.Authz.Require(authz.View), g.Authz.Require(authz.ManageDonations), g.Authz.Require(authz.ExportData)
 	// Changes accept an Idempotency-Key, bound to the request that first used it.
-	idem := idempotency.Replay(h.d.Secret, idempotency.ByOrganization(h.d.Tenants))
-	manage.GET("/donations", view, h.List)
-	manage.GET("/donations.csv", export, h.CSV)
-	manage.GET("/donation_reasons", view, h.Reasons)
-	manage.GET("/donations/:uuid", view, h.Get)
-	manage.PATCH("/donations/:uuid", change, idem, h.Patch)
-	manage.POST("/donations/:uuid/collect_payment", change, idem, h.CollectPayment)
-	manage.POST("/donations/:uuid/pause", change, idem, h.Pause)
-	manage.POST("/donations/:uuid/restore", change, idem, h.Restore)
-	manage.POST("/donations/:uuid/discard", change, idem, h.Discard)
-	manage.PATCH("/donations/:uuid/donor", change, idem, h.PatchDonor)
-	manage.POST("/donations/:uuid/payment_method", change, idem, h.PaymentMethod)
-	manage.GET("/donations/:uuid/versions", view, h.Versions)
-	manage.GET("/donations/:uuid/support", view, h.Support)
-	manage.POST("/donations/:uuid/upgrades", change, idem, h.AddUpgrade)
-	manage.PATCH("/donations/:uuid/upgrades/:id", change, idem, h.EditUpgrade)
-	manage.DELETE("/donations/:uuid/upgrades/:id", change, idem, h.RemoveUpgrade)
-	manage.POST("/donors/:uuid/discard", change, idem, h.DiscardDonor)
-	manage.POST("/donors/:uuid/reactivate", change, idem, h.ReactivateDonor)
-	manage.GET("/payment_transactions", view, h.Transactions)
-	manage.GET("/payment_transactions/summary", view, h.Summary)
-	manage.GET("/payment_transactions/summary/:period", view, h.Summary)
+	idem := idempotency.Replay(s.d.Secret, idempotency.ByOrganization(s.d.Tenants))
+	m.GET("/donations", view, endpoint.Handle(s.List))
+	m.GET("/donations.csv", export, s.CSV)
+	m.GET("/donation_reasons", view, endpoint.Handle(s.Reasons))
+	m.GET("/donations/:uuid", view, endpoint.Handle(s.Get))
+	m.PATCH("/donations/:uuid", change, idem, endpoint.Handle(s.Patch))
+	m.POST("/donations/:uuid/collect_payment", change, idem, endpoint.Handle(s.CollectPayment))
+	m.POST("/donations/:uuid/pause", change, idem, endpoint.Handle(s.Pause))
+	m.POST("/donations/:uuid/restore", change, idem, endpoint.Handle(s.Restore))
+	m.POST("/donations/:uuid/discard", change, idem, endpoint.Handle(s.Discard))
+	m.PATCH("/donations/:uuid/donor", change, idem, endpoint.Handle(s.PatchDonor))
+	m.POST("/donations/:uuid/payment_method", change, idem, endpoint.Handle(s.PaymentMethod))
+	m.GET("/donations/:uuid/versions", view, endpoint.Handle(s.Versions))
+	m.GET("/donations/:uuid/support", view, endpoint.Handle(s.Support))
+	m.POST("/donations/:uuid/upgrades", change, idem, endpoint.Handle(s.AddUpgrade))
+	m.PATCH("/donations/:uuid/upgrades/:id", change, idem, endpoint.Handle(s.EditUpgrade))
+	m.DELETE("/donations/:uuid/upgrades/:id", change, idem, endpoint.Handle(s.RemoveUpgrade))
+	m.POST("/donors/:uuid/discard", change, idem, endpoint.Handle(s.DiscardDonor))
+	m.POST("/donors/:uuid/reactivate", change, idem, endpoint.Handle(s.ReactivateDonor))
+	m.GET("/payment_transactions", view, endpoint.Handle(s.Transactions))
+	m.GET("/payment_transactions/summary", view, endpoint.Handle(s.Summary))
+	m.GET("/payment_transactions/summary/:period", view, endpoint.Handle(s.Summary))
 }
 
 // MoneyView is an amount as every manage answer shows it.
@@ -107,142 +117,93 @@ func moneyView(minor int64, currency string) MoneyView {
 		Formatted: money.Format(money.Amount{Minor: minor, Currency: currency})}
 }
 
-// scope resolves the caller's organisation (Require ran) to its shard.
-func (h *ManageHandler) scope(c *gin.Context) (tenants.Scope, error) {
-	return h.d.Tenants.ForOrganization(c.Request.Context(), authz.Organization(c).OrganizationID)
+// DonationRequest names a donation: the :uuid of every donation endpoint.
+type DonationRequest struct {
+	ID uuid.UUID `path:"uuid" json:"-"`
 }
 
-// paramUUID parses a uuid path parameter; a malformed one is answered like an unknown one.
-func paramUUID(c *gin.Context, name string) (uuid.UUID, bool) {
-	id, err := uuid.Parse(c.Param(name))
+// load reads the request's donation in the caller's organisation; another organisation's donation
+// is not found.
+func (s *ManageService) load(ctx context.Context, id uuid.UUID) (tenants.Scope, *row, error) {
+	scope, err := authz.Scope(ctx)
 	if err != nil {
-		apierror.Abort(c, apierror.NotFound())
-		return uuid.Nil, false
+		return scope, nil, err
 	}
-	return id, true
+	r, err := loadRow(ctx, scope, id)
+	return scope, r, err
 }
 
-// load reads the donation of the :uuid parameter in the caller's organisation; another
-// organisation's donation is not found.
-func (h *ManageHandler) loadOpen(c *gin.Context) (tenants.Scope, *row, bool) {
-	scope, r, ok := h.load(c)
-	if ok && r.Status == collection.StatusDiscarded {
-		apierror.Abort(c, apierror.New(http.StatusConflict, "donation.discarded"))
-		return scope, r, false
+// loadOpen is load refusing a discarded donation.
+func (s *ManageService) loadOpen(ctx context.Context, id uuid.UUID) (tenants.Scope, *row, error) {
+	scope, r, err := s.load(ctx, id)
+	if err == nil && r.Status == collection.StatusDiscarded {
+		err = apierror.New(http.StatusConflict, "donation.discarded")
 	}
-	return scope, r, ok
-}
-
-func (h *ManageHandler) load(c *gin.Context) (tenants.Scope, *row, bool) {
-	id, ok := paramUUID(c, "uuid")
-	if !ok {
-		return tenants.Scope{}, nil, false
-	}
-	scope, err := h.scope(c)
-	if err != nil {
-		apierror.Abort(c, err)
-		return scope, nil, false
-	}
-	r, err := loadRow(c.Request.Context(), scope, id)
-	if errors.Is(err, pgx.ErrNoRows) {
-		apierror.Abort(c, apierror.NotFound())
-		return scope, nil, false
-	}
-	if err != nil {
-		apierror.Abort(c, err)
-		return scope, nil, false
-	}
-	return scope, r, true
+	return scope, r, err
 }
 
 // actor is who the version history records for a change made by the caller.
-func actor(c *gin.Context) string { return authz.User(c).ID.String() }
+func actor(ctx context.Context) string { return authz.CurrentUser(ctx).ID.String() }
 
 // Get answers GET /manage/api/donations/:uuid.
-func (h *ManageHandler) Get(c *gin.Context) {
-	scope, r, ok := h.load(c)
-	if !ok {
-		return
+func (s *ManageService) Get(ctx context.Context, req *DonationRequest) (*Detail, error) {
+	scope, r, err := s.load(ctx, req.ID)
+	if err != nil {
+		return nil, err
 	}
-	h.respond(c, scope, r.ID, http.StatusOK, nil)
+	return s.detail(ctx, scope, r.ID)
 }
 
-// respond writes the donation detail, read again from the shard (the workflow's update synced it).
-func (h *ManageHandler) respond(c *gin.Context, scope tenants.Scope, id uuid.UUID, status int, extra func(*Detail)) {
-	d, err := detail(c.Request.Context(), scope, id)
+// detail is the donation detail, read again from the shard (the workflow's update synced it).
+func (s *ManageService) detail(ctx context.Context, scope tenants.Scope, id uuid.UUID) (*Detail, error) {
+	d, err := detail(ctx, scope, id)
 	if err != nil {
-		apierror.Abort(c, err)
-		return
+		return nil, err
 	}
-	d.Gateway = h.d.Tokenizer
-	if extra != nil {
-		extra(&d)
-	}
-	c.JSON(status, d)
-}
-
-// bind decodes an optional JSON body (an empty body leaves v as it is).
-func bind(c *gin.Context, v any) bool {
-	b, err := io.ReadAll(c.Request.Body)
-	if err != nil {
-		apierror.Abort(c, apierror.BadRequest("malformed_json"))
-		return false
-	}
-	if len(bytes.TrimSpace(b)) == 0 {
-		return true
-	}
-	if err := json.Unmarshal(b, v); err != nil {
-		apierror.Abort(c, apierror.BadRequest("malformed_json"))
-		return false
-	}
-	return true
+	d.Gateway = s.d.Tokenizer
+	return &d, nil
 }
 
 // update sends a change to the donation's collection workflow and waits until the workflow
 // completed it. It refuses, with a clear message, donations that have no running workflow.
-func (h *ManageHandler) update(c *gin.Context, scope tenants.Scope, r *row, name string, arg any) (collection.State, bool) {
+func (s *ManageService) update(ctx context.Context, scope tenants.Scope, r *row, name string, arg any) (collection.State, error) {
 	var st collection.State
 	switch {
 	case r.Status == collection.StatusDiscarded:
-		apierror.Abort(c, apierror.New(http.StatusConflict, "donation.discarded"))
-		return st, false
+		return st, apierror.New(http.StatusConflict, "donation.discarded")
 	case r.Recurrence != 1:
-		apierror.Abort(c, apierror.New(http.StatusConflict, "donation.not_monthly"))
-		return st, false
+		return st, apierror.New(http.StatusConflict, "donation.not_monthly")
 	case r.Status == "pending" || r.Status == "rejected":
-		apierror.Abort(c, apierror.New(http.StatusConflict, "donation.not_collecting"))
-		return st, false
+		return st, apierror.New(http.StatusConflict, "donation.not_collecting")
 	}
-	ctx := c.Request.Context()
-	updateID := strings.TrimSpace(c.GetHeader("Idempotency-Key"))
-	if updateID == "" || len(updateID) > 128 {
+	updateID := updateKey(ctx)
+	if updateID == "" {
 		updateID = uuid.NewString()
 	}
 	opts := client.UpdateWorkflowOptions{
 		WorkflowID: collection.WorkflowID(r.ID.String()), UpdateID: name + "/" + updateID, UpdateName: name,
 		Args: []any{arg}, WaitForStage: client.WorkflowUpdateStageCompleted,
 	}
-	err := h.tryUpdate(ctx, opts, &st)
+	err := s.tryUpdate(ctx, opts, &st)
 	var nf *serviceerror.NotFound
 	if errors.As(err, &nf) && (r.Status == collection.StatusActive || r.Status == collection.StatusPaused) {
 		// An active monthly donation whose collection never started (the start is retried by the
 		// public form's replay; this is the other place that repairs it): start it, then retry.
-		if _, serr := collection.Start(ctx, h.d.Temporal, collection.TaskQueue, collection.Input{
+		if _, serr := collection.Start(ctx, s.d.Temporal, collection.TaskQueue, collection.Input{
 			OrganizationID: scope.OrgID.String(), DonationID: r.ID.String()}); serr == nil {
-			err = h.tryUpdate(ctx, opts, &st)
+			err = s.tryUpdate(ctx, opts, &st)
 		}
 	}
 	if err != nil {
-		apierror.Abort(c, updateError(err))
-		return st, false
+		return st, updateError(err)
 	}
-	return st, true
+	return st, nil
 }
 
 // tryUpdate sends the update and waits for its result. The workflow registers its handlers in
 // its first task, so an update sent right after the start is accepted (and waits for the load).
-func (h *ManageHandler) tryUpdate(ctx context.Context, opts client.UpdateWorkflowOptions, st *collection.State) error {
-	handle, err := h.d.Temporal.UpdateWorkflow(ctx, opts)
+func (s *ManageService) tryUpdate(ctx context.Context, opts client.UpdateWorkflowOptions, st *collection.State) error {
+	handle, err := s.d.Temporal.UpdateWorkflow(ctx, opts)
 	if err != nil {
 		return err
 	}
@@ -280,8 +241,21 @@ func updateError(err error) error {
 
 // PatchRequest is PATCH /manage/api/donations/:uuid: the amount, the collect day, or both.
 type PatchRequest struct {
+	DonationRequest
 	Amount     *Decimal  `json:"amount"`      // in the currency's units, "1500.50" or 1500.5
 	CollectDay optionDay `json:"collect_day"` // 1–31, or null for the last day of the month
+}
+
+// Validate refuses an empty change and a collect day outside 1–31.
+func (r *PatchRequest) Validate() error {
+	if r.Amount == nil && !r.CollectDay.Set {
+		return apierror.Validation(map[string]string{"amount": "donation.required"})
+	}
+	if d := r.CollectDay.Day; d != nil && (*d < 1 || *d > 31) {
+		return &apierror.Error{Status: http.StatusUnprocessableEntity, Code: "donation.collect_day_invalid",
+			Fields: map[string]string{"collect_day": "donation.collect_day_invalid"}}
+	}
+	return nil
 }
 
 // optionDay tells an absent collect_day (no change) from null (the last day of the month).
@@ -297,40 +271,16 @@ func (o *optionDay) UnmarshalJSON(b []byte) error {
 
 // Patch changes the amount (change-amount update) and the collect day (change-collect-day).
 // Both are validated before either is sent, so a bad field changes nothing.
-func (h *ManageHandler) Patch(c *gin.Context) {
-	scope, r, ok := h.loadOpen(c)
-	if !ok {
-		return
-	}
-	var req PatchRequest
-	if !bind(c, &req) {
-		return
-	}
-	if req.Amount == nil && !req.CollectDay.Set {
-		apierror.Abort(c, apierror.Validation(map[string]string{"amount": "donation.required"}))
-		return
+func (s *ManageService) Patch(ctx context.Context, req *PatchRequest) (*Detail, error) {
+	scope, r, err := s.loadOpen(ctx, req.ID)
+	if err != nil {
+		return nil, err
 	}
 	var amount int64
 	if req.Amount != nil {
-		m, err := money.Parse(string(*req.Amount), r.Currency)
-		if err != nil || m.Minor <= 0 {
-			apierror.Abort(c, &apierror.Error{Status: http.StatusUnprocessableEntity, Code: "donation.amount_invalid",
-				Fields: map[string]string{"amount": "donation.amount_invalid"}})
-			return
+		if amount, err = s.checkAmount(ctx, scope, r, *req.Amount); err != nil {
+			return nil, err
 		}
-		// The operator's amount meets the limits the donor's did on the public form.
-		f, lim, err := h.limits(c.Request.Context(), scope, r)
-		if err != nil {
-			apierror.Abort(c, err)
-			return
-		}
-		preset := slices.Contains(f.Campaign.AmountsMinor(), m.Minor)
-		if e := amountOutOfRange(m.Minor, h.d.Forms.MinimumFor(c.Request.Context(), f, preset), lim, r.Currency); e != nil {
-			e.Fields = map[string]string{"amount": "donation.amount_out_of_range"}
-			apierror.Abort(c, e)
-			return
-		}
-		amount = m.Minor
 	}
 	day, cur := 0, 0 // 0: the last day of the month, as the workflow counts it
 	if req.CollectDay.Day != nil {
@@ -339,131 +289,143 @@ func (h *ManageHandler) Patch(c *gin.Context) {
 	if r.CollectDay != nil {
 		cur = *r.CollectDay
 	}
-	if req.CollectDay.Day != nil && (day < 1 || day > 31) {
-		apierror.Abort(c, &apierror.Error{Status: http.StatusUnprocessableEntity, Code: "donation.collect_day_invalid",
-			Fields: map[string]string{"collect_day": "donation.collect_day_invalid"}})
-		return
-	}
 	if req.CollectDay.Set && day != cur {
-		if _, ok := h.update(c, scope, r, collection.UpdateCollectDay,
-			collection.ChangeCollectDayRequest{Actor: actor(c), CollectDay: collectday.Day(day)}); !ok {
-			return
+		if _, err := s.update(ctx, scope, r, collection.UpdateCollectDay,
+			collection.ChangeCollectDayRequest{Actor: actor(ctx), CollectDay: collectday.Day(day)}); err != nil {
+			return nil, err
 		}
 	}
 	if req.Amount != nil {
-		if _, ok := h.update(c, scope, r, collection.UpdateChangeAmount,
-			collection.ChangeAmountRequest{Actor: actor(c), Amount: amount}); !ok {
-			return
+		if _, err := s.update(ctx, scope, r, collection.UpdateChangeAmount,
+			collection.ChangeAmountRequest{Actor: actor(ctx), Amount: amount}); err != nil {
+			return nil, err
 		}
-		_ = scope.Exec(c.Request.Context(), queries.Get("SingleItemAmount"), scope.OrgID, r.ID, amount)
+		_ = scope.Store().SetSingleItemAmount(ctx, sharddb.SetSingleItemAmountParams{OrganizationID: scope.OrgID, ID: r.ID, Amount: amount})
 	}
-	h.respond(c, scope, r.ID, http.StatusOK, nil)
+	return s.detail(ctx, scope, r.ID)
+}
+
+// checkAmount parses the operator's amount, which meets the limits the donor's did on the public form.
+func (s *ManageService) checkAmount(ctx context.Context, scope tenants.Scope, r *row, amount Decimal) (int64, error) {
+	m, err := money.Parse(string(amount), r.Currency)
+	if err != nil || m.Minor <= 0 {
+		return 0, &apierror.Error{Status: http.StatusUnprocessableEntity, Code: "donation.amount_invalid",
+			Fields: map[string]string{"amount": "donation.amount_invalid"}}
+	}
+	f, lim, err := s.limits(ctx, scope, r)
+	if err != nil {
+		return 0, err
+	}
+	preset := slices.Contains(f.Campaign.AmountsMinor(), m.Minor)
+	if e := amountOutOfRange(m.Minor, s.d.Forms.MinimumFor(ctx, f, preset), lim, r.Currency); e != nil {
+		e.Fields = map[string]string{"amount": "donation.amount_out_of_range"}
+		return 0, e
+	}
+	return m.Minor, nil
 }
 
 // limits reads the donation's campaign and the donation limits its public form applies (the
 // gateway's, or the defaults while it does not answer).
-func (h *ManageHandler) limits(ctx context.Context, scope tenants.Scope, r *row) (campaign.Form, campaign.Limits, error) {
-	cp, err := h.d.Forms.Get(ctx, scope.OrgID, r.CampaignID)
+func (s *ManageService) limits(ctx context.Context, scope tenants.Scope, r *row) (campaign.Form, campaign.Limits, error) {
+	cp, err := s.d.Forms.Get(ctx, scope.OrgID, r.CampaignID)
 	if err != nil {
 		return campaign.Form{}, campaign.Limits{}, err
 	}
 	f := campaign.Form{Campaign: cp, Scope: scope}
-	return f, h.d.Forms.LimitsFor(ctx, f), nil
+	return f, s.d.Forms.LimitsFor(ctx, f), nil
 }
 
 // ReasonRequest is the body of pause and discard.
 type ReasonRequest struct {
+	DonationRequest
 	Reason string `json:"reason"`
 }
 
 // Pause answers POST …/pause {reason}; the reason defaults to by_org and must be one of §4's.
-func (h *ManageHandler) Pause(c *gin.Context) {
-	scope, r, ok := h.loadOpen(c)
-	if !ok {
-		return
-	}
-	var req ReasonRequest
-	if !bind(c, &req) {
-		return
+func (s *ManageService) Pause(ctx context.Context, req *ReasonRequest) (*Detail, error) {
+	scope, r, err := s.loadOpen(ctx, req.ID)
+	if err != nil {
+		return nil, err
 	}
 	reason := strings.TrimSpace(req.Reason)
 	if reason == "" {
 		reason = collection.PausedByOrg
 	}
-	if !contains(collection.PausedReasons, reason) {
-		apierror.Abort(c, &apierror.Error{Status: http.StatusUnprocessableEntity, Code: "donation.pause_reason_invalid",
-			Fields: map[string]string{"reason": "donation.pause_reason_invalid"}})
-		return
+	if !slices.Contains(collection.PausedReasons, reason) {
+		return nil, &apierror.Error{Status: http.StatusUnprocessableEntity, Code: "donation.pause_reason_invalid",
+			Fields: map[string]string{"reason": "donation.pause_reason_invalid"}}
 	}
-	if _, ok := h.update(c, scope, r, collection.UpdatePause, collection.PauseRequest{Actor: actor(c), Reason: reason}); !ok {
-		return
+	if _, err := s.update(ctx, scope, r, collection.UpdatePause, collection.PauseRequest{Actor: actor(ctx), Reason: reason}); err != nil {
+		return nil, err
 	}
-	h.respond(c, scope, r.ID, http.StatusOK, nil)
+	return s.detail(ctx, scope, r.ID)
 }
 
 // Restore answers POST …/restore: the donation is charged again from the next period.
-func (h *ManageHandler) Restore(c *gin.Context) {
-	scope, r, ok := h.loadOpen(c)
-	if !ok {
-		return
+func (s *ManageService) Restore(ctx context.Context, req *DonationRequest) (*Detail, error) {
+	scope, r, err := s.loadOpen(ctx, req.ID)
+	if err != nil {
+		return nil, err
 	}
-	if _, ok := h.update(c, scope, r, collection.UpdateRestore, collection.RestoreRequest{Actor: actor(c)}); !ok {
-		return
+	if _, err := s.update(ctx, scope, r, collection.UpdateRestore, collection.RestoreRequest{Actor: actor(ctx)}); err != nil {
+		return nil, err
 	}
-	h.respond(c, scope, r.ID, http.StatusOK, nil)
+	return s.detail(ctx, scope, r.ID)
 }
 
 // Discard answers POST …/discard {reason}: irreversible. One-time donations (no workflow) are
 // discarded on their row.
-func (h *ManageHandler) Discard(c *gin.Context) {
-	scope, r, ok := h.load(c)
-	if !ok {
-		return
+func (s *ManageService) Discard(ctx context.Context, req *ReasonRequest) (*Detail, error) {
+	scope, r, err := s.load(ctx, req.ID)
+	if err != nil {
+		return nil, err
 	}
-	var req ReasonRequest
-	if !bind(c, &req) {
-		return
-	}
-	reason := strings.TrimSpace(req.Reason)
-	if reason == "" {
-		apierror.Abort(c, apierror.Validation(map[string]string{"reason": "donation.required"}))
-		return
+	reason, err := discardReason(req.Reason)
+	if err != nil {
+		return nil, err
 	}
 	if len([]rune(reason)) > 200 {
-		apierror.Abort(c, apierror.Validation(map[string]string{"reason": "donation.too_long"}))
-		return
+		return nil, apierror.Validation(map[string]string{"reason": "donation.too_long"})
 	}
 	if r.Status == collection.StatusDiscarded {
-		apierror.Abort(c, apierror.New(http.StatusConflict, "donation.discarded"))
-		return
+		return nil, apierror.New(http.StatusConflict, "donation.discarded")
 	}
+	if err := s.discard(ctx, scope, r, reason); err != nil {
+		return nil, err
+	}
+	return s.detail(ctx, scope, r.ID)
+}
+
+// discardReason is a required discard reason.
+func discardReason(s string) (string, error) {
+	reason := strings.TrimSpace(s)
+	if reason == "" {
+		return "", apierror.Validation(map[string]string{"reason": "donation.required"})
+	}
+	return reason, nil
+}
+
+// discard discards a donation: a collecting monthly one through its workflow, any other on its row.
+func (s *ManageService) discard(ctx context.Context, scope tenants.Scope, r *row, reason string) error {
 	if r.Recurrence != 1 || r.Status == "pending" || r.Status == "rejected" {
-		if err := h.discardRow(c, scope, r.ID, reason); err != nil {
-			apierror.Abort(c, err)
-			return
-		}
-		h.respond(c, scope, r.ID, http.StatusOK, nil)
-		return
+		return discardRow(ctx, scope, r.ID, reason)
 	}
-	if _, ok := h.update(c, scope, r, collection.UpdateDiscard, collection.DiscardRequest{Actor: actor(c), Reason: reason}); !ok {
-		return
-	}
-	h.respond(c, scope, r.ID, http.StatusOK, nil)
+	_, err := s.update(ctx, scope, r, collection.UpdateDiscard, collection.DiscardRequest{Actor: actor(ctx), Reason: reason})
+	return err
 }
 
 // discardRow discards a donation without a workflow and records the version.
-func (h *ManageHandler) discardRow(c *gin.Context, scope tenants.Scope, id uuid.UUID, reason string) error {
-	ctx := c.Request.Context()
+func discardRow(ctx context.Context, scope tenants.Scope, id uuid.UUID, reason string) error {
 	return scope.Tx(ctx, func(tx pgx.Tx) error {
-		var status string
-		if err := tx.QueryRow(ctx, "SELECT status FROM donations WHERE organization_id = $1 AND id = $2 FOR UPDATE",
-			scope.OrgID, id).Scan(&status); err != nil {
+		q := sharddb.Store(tx)
+		status, err := q.LockDonationStatus(ctx, sharddb.LockDonationStatusParams{OrganizationID: scope.OrgID, ID: id})
+		if err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, queries.Get("DiscardOneTime"), scope.OrgID, id, reason); err != nil {
+		if err := q.DiscardDonationRow(ctx, sharddb.DiscardDonationRowParams{OrganizationID: scope.OrgID, ID: id, DiscardReason: &reason}); err != nil {
 			return err
 		}
-		return history.Record(ctx, sharddb.Store(tx), scope.OrgID, history.Version{DonationID: id, Actor: actor(c), Field: "status",
+		return history.Record(ctx, q, scope.OrgID, history.Version{DonationID: id, Actor: actor(ctx), Field: "status",
 			Before: map[string]string{"status": status}, After: map[string]string{"status": collection.StatusDiscarded, "discard_reason": reason}})
 	})
 }
@@ -471,58 +433,68 @@ func (h *ManageHandler) discardRow(c *gin.Context, scope tenants.Scope, id uuid.
 // CollectPayment answers POST …/collect_payment: the workflow charges its next period now. The
 // answer waits (up to CollectWait) for the charge's outcome: 200 with collect.status approved or
 // rejected, or 202 with collect.status in_process when the gateway has not decided yet.
-func (h *ManageHandler) CollectPayment(c *gin.Context) {
-	scope, r, ok := h.loadOpen(c)
-	if !ok {
-		return
+func (s *ManageService) CollectPayment(ctx context.Context, req *DonationRequest) (*Detail, error) {
+	scope, r, err := s.loadOpen(ctx, req.ID)
+	if err != nil {
+		return nil, err
 	}
 	// The baseline is read before the update: the charge may finish before the update answers.
-	var before collection.State
-	if v, err := h.d.Temporal.QueryWorkflow(c.Request.Context(), collection.WorkflowID(r.ID.String()), "", collection.QueryState); err == nil {
-		_ = v.Get(&before)
+	before, _ := s.state(ctx, r.ID)
+	if _, err := s.update(ctx, scope, r, collection.UpdateCollectNow, collection.CollectNowRequest{Actor: actor(ctx)}); err != nil {
+		return nil, err
 	}
-	if _, ok := h.update(c, scope, r, collection.UpdateCollectNow, collection.CollectNowRequest{Actor: actor(c)}); !ok {
-		return
+	res := s.awaitCollect(ctx, r.ID, before)
+	d, err := s.detail(ctx, scope, r.ID)
+	if err != nil {
+		return nil, err
 	}
-	ctx, cancel := context.WithTimeout(c.Request.Context(), h.d.CollectWait)
+	d.Collect = &res
+	if res.Status == "in_process" || res.Status == "pending" {
+		d.status = http.StatusAccepted
+	}
+	return d, nil
+}
+
+// state queries the collection workflow's state.
+func (s *ManageService) state(ctx context.Context, id uuid.UUID) (collection.State, error) {
+	var st collection.State
+	v, err := s.d.Temporal.QueryWorkflow(ctx, collection.WorkflowID(id.String()), "", collection.QueryState)
+	if err == nil {
+		err = v.Get(&st)
+	}
+	return st, err
+}
+
+// awaitCollect polls the workflow until the charge collect-now started settles, up to CollectWait.
+func (s *ManageService) awaitCollect(ctx context.Context, id uuid.UUID, before collection.State) CollectView {
+	ctx, cancel := context.WithTimeout(ctx, s.d.CollectWait)
 	defer cancel()
-	period := before.NextPeriod.String()
-	res := CollectView{Period: period, Status: "in_process"}
-	for settled := false; !settled; {
+	res := CollectView{Period: before.NextPeriod.String(), Status: "in_process"}
+	for {
 		select {
 		case <-ctx.Done():
-			settled = true
-			continue
+			return res
 		case <-time.After(300 * time.Millisecond):
 		}
-		v, err := h.d.Temporal.QueryWorkflow(ctx, collection.WorkflowID(r.ID.String()), "", collection.QueryState)
+		st, err := s.state(ctx, id)
 		if err != nil {
-			continue
-		}
-		var st collection.State
-		if v.Get(&st) != nil {
 			continue
 		}
 		if st.ChargedPeriods > before.ChargedPeriods && len(st.Recent) > 0 {
 			last := st.Recent[len(st.Recent)-1]
-			res = CollectView{Period: last.Period.String(), Status: last.Status, Approved: last.Approved,
+			return CollectView{Period: last.Period.String(), Status: last.Status, Approved: last.Approved,
 				PaymentID: last.PaymentID, Attempts: last.Attempts}
-			settled = true
-		} else if st.Status != collection.StatusActive {
+		}
+		if st.Status != collection.StatusActive {
 			// Paused by the charge (expired card, a hard decline): the detail says why.
 			res.Status = "rejected"
 			if len(st.Recent) > len(before.Recent) || st.ChargedPeriods > before.ChargedPeriods {
 				last := st.Recent[len(st.Recent)-1]
 				res = CollectView{Period: last.Period.String(), Status: last.Status, PaymentID: last.PaymentID, Attempts: last.Attempts}
 			}
-			settled = true
+			return res
 		}
 	}
-	code := http.StatusOK
-	if res.Status == "in_process" || res.Status == "pending" {
-		code = http.StatusAccepted
-	}
-	h.respond(c, scope, r.ID, code, func(d *Detail) { d.Collect = &res })
 }
 
 // CollectView is the outcome of collect_payment.
@@ -534,38 +506,52 @@ type CollectView struct {
 	Attempts  int    `json:"attempts,omitempty"`
 }
 
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
+// Reason is a pause or discard reason with its label in the request's language.
+type Reason struct {
+	Code  string `json:"code"`
+	Label string `json:"label"`
+}
+
+// Reasons is GET /manage/api/donation_reasons.
+type Reasons struct {
+	Pause         []Reason `json:"pause_reasons"`
+	Discard       []Reason `json:"discard_reasons"`
+	DefaultPause  string   `json:"default_pause_reason"`
+	DefaultDiscrd string   `json:"default_discard_reason"`
 }
 
 // Reasons answers GET /manage/api/donation_reasons: the pause and discard reasons with their
 // labels in the request's language.
-func (h *ManageHandler) Reasons(c *gin.Context) {
-	l := apierror.Lang(c)
-	type reason struct {
-		Code  string `json:"code"`
-		Label string `json:"label"`
-	}
-	out := struct {
-		Pause         []reason `json:"pause_reasons"`
-		Discard       []reason `json:"discard_reasons"`
-		DefaultPause  string   `json:"default_pause_reason"`
-		DefaultDiscrd string   `json:"default_discard_reason"`
-	}{DefaultPause: collection.PausedByOrg, DefaultDiscrd: "donor_request"}
+func (s *ManageService) Reasons(ctx context.Context, _ *struct{}) (*Reasons, error) {
+	l := i18n.FromContext(ctx)
+	out := &Reasons{DefaultPause: collection.PausedByOrg, DefaultDiscrd: "donor_request"}
 	for _, p := range collection.PausedReasons {
-		out.Pause = append(out.Pause, reason{p, tr(l, "paused_reason."+p)})
+		out.Pause = append(out.Pause, Reason{p, i18n.T(l, "paused_reason."+p)})
 	}
 	for _, d := range DiscardReasons {
-		out.Discard = append(out.Discard, reason{d, tr(l, "discard_reason."+d)})
+		out.Discard = append(out.Discard, Reason{d, i18n.T(l, "discard_reason."+d)})
 	}
-	c.JSON(http.StatusOK, out)
+	return out, nil
 }
 
 // DiscardReasons are the reasons the discard dialog offers (any other text is accepted too).
 var DiscardReasons = []string{"donor_request", "financial_reasons", "payment_problems", "duplicate", "deceased",
 	"unreachable", "other"}
+
+// updateIDKey is the context key of the request's Idempotency-Key.
+type updateIDKey struct{}
+
+// carryUpdateKey puts the request's Idempotency-Key in its context: a retried change reuses it as
+// its workflow update's id, so Temporal runs the update once.
+func carryUpdateKey(c *gin.Context) {
+	if k := strings.TrimSpace(c.GetHeader(idempotency.Header)); k != "" && len(k) <= 128 {
+		c.Request = c.Request.WithContext(context.WithValue(c.Request.Context(), updateIDKey{}, k))
+	}
+	c.Next()
+}
+
+// updateKey is the request's Idempotency-Key, "" without one.
+func updateKey(ctx context.Context) string {
+	k, _ := ctx.Value(updateIDKey{}).(string)
+	return k
+}

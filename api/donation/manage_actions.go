@@ -1,23 +1,24 @@
 package donation
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math/big"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
-	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/campaign"
-	"github.com/aporta/aporta/api/request"
+	"github.com/aporta/aporta/internal/dberr"
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/history"
 	"github.com/aporta/aporta/internal/sharddb"
@@ -27,6 +28,7 @@ import (
 
 // DonorPatch is PATCH …/donor: every field optional; a field sent replaces the stored one.
 type DonorPatch struct {
+	DonationRequest
 	FirstName *string `json:"first_name"`
 	LastName  *string `json:"last_name"`
 	Email     *string `json:"email"`
@@ -49,123 +51,136 @@ var allDocumentTypes = []string{"CC", "CE", "CI", "CUIL", "CUIT", "DNI", "LC", "
 
 // PatchDonor edits the donation's donor and records the change in the donation's versions.
 // No workflow is involved (the collection workflow keeps the e-mail it loaded for receipts).
-func (h *ManageHandler) PatchDonor(c *gin.Context) {
-	scope, r, ok := h.load(c)
-	if !ok {
-		return
+func (s *ManageService) PatchDonor(ctx context.Context, p *DonorPatch) (*Detail, error) {
+	scope, r, err := s.load(ctx, p.ID)
+	if err != nil {
+		return nil, err
 	}
-	var p DonorPatch
-	if !bind(c, &p) {
-		return
+	after, fields := p.apply(r.Donor)
+	if len(fields) > 0 {
+		return nil, apierror.Validation(fields)
 	}
-	before := r.Donor
-	after := before
-	fields := map[string]string{}
-	text := func(name string, in *string, out *string, required bool, max int) {
+	if err := saveDonor(ctx, scope, r, after); err != nil {
+		return nil, err
+	}
+	return s.detail(ctx, scope, r.ID)
+}
+
+// apply is the donor with the patch's fields, checked; fields names each refused one.
+func (p *DonorPatch) apply(before DonorView) (after DonorView, fields map[string]string) {
+	after, fields = before, map[string]string{}
+	set := func(name string, in *string, out *string, check func(string) (string, string)) {
 		if in == nil {
 			return
 		}
-		v := strings.TrimSpace(*in)
-		switch {
-		case required && v == "":
-			fields[name] = "donation.required"
-		case utf8.RuneCountInString(v) > max:
-			fields[name] = "donation.too_long"
-		default:
+		if v, code := check(*in); code != "" {
+			fields[name] = code
+		} else {
 			*out = v
 		}
 	}
-	text("first_name", p.FirstName, &after.FirstName, true, 100)
-	text("last_name", p.LastName, &after.LastName, true, 100)
-	text("street", p.Street, &after.Street, false, 200)
-	text("city", p.City, &after.City, false, 100)
-	text("state", p.State, &after.State, false, 100)
-	text("zipcode", p.Zipcode, &after.Zipcode, false, 20)
-	for name, pair := range map[string][2]*string{"phone": {p.Phone, &after.Phone}, "cellphone": {p.Cellphone, &after.Cellphone}} {
-		if pair[0] == nil {
-			continue
+	set("first_name", p.FirstName, &after.FirstName, donorText(true, 100))
+	set("last_name", p.LastName, &after.LastName, donorText(true, 100))
+	set("street", p.Street, &after.Street, donorText(false, 200))
+	set("city", p.City, &after.City, donorText(false, 100))
+	set("state", p.State, &after.State, donorText(false, 100))
+	set("zipcode", p.Zipcode, &after.Zipcode, donorText(false, 20))
+	set("phone", p.Phone, &after.Phone, donorPhone)
+	set("cellphone", p.Cellphone, &after.Cellphone, donorPhone)
+	set("email", p.Email, &after.Email, donorEmail)
+	set("uid_type", p.UIDType, &after.UIDType, donorOption(allDocumentTypes, ""))
+	// The number is checked for the type the patch leaves.
+	set("uid_number", p.UIDNumber, &after.UIDNumber, func(v string) (string, string) {
+		digits, code := documentNumber(after.UIDType, v)
+		if strings.TrimSpace(v) == "" {
+			code = ""
 		}
-		v := strings.TrimSpace(*pair[0])
-		if v != "" && !validPhone(v) {
-			fields[name] = "donation.phone_invalid"
-			continue
+		return digits, code
+	})
+	set("country", p.Country, &after.Country, donorCountry)
+	set("gender", p.Gender, &after.Gender, donorOption(genders, "unknown"))
+	return after, fields
+}
+
+// donorText checks a trimmed text of at most max characters.
+func donorText(required bool, max int) func(string) (string, string) {
+	return func(v string) (string, string) {
+		v = strings.TrimSpace(v)
+		switch {
+		case required && v == "":
+			return v, "donation.required"
+		case utf8.RuneCountInString(v) > max:
+			return v, "donation.too_long"
 		}
-		*pair[1] = v
+		return v, ""
 	}
-	if p.Email != nil {
-		if e, ok := campaign.NormalizeEmail(*p.Email); ok {
-			after.Email = e
-		} else if strings.TrimSpace(*p.Email) == "" {
-			fields["email"] = "donation.required"
-		} else {
-			fields["email"] = "donation.email_invalid"
-		}
+}
+
+// donorPhone checks an optional phone number.
+func donorPhone(v string) (string, string) {
+	v = strings.TrimSpace(v)
+	if v != "" && !validPhone(v) {
+		return v, "donation.phone_invalid"
 	}
-	if p.UIDType != nil {
-		v := strings.TrimSpace(*p.UIDType)
-		if v != "" && !contains(allDocumentTypes, v) {
-			fields["uid_type"] = "donation.invalid_option"
-		} else {
-			after.UIDType = v
-		}
+	return v, ""
+}
+
+// donorEmail checks a required e-mail address.
+func donorEmail(v string) (string, string) {
+	if e, ok := campaign.NormalizeEmail(v); ok {
+		return e, ""
 	}
-	if p.UIDNumber != nil {
-		v, code := documentNumber(after.UIDType, *p.UIDNumber)
-		if strings.TrimSpace(*p.UIDNumber) != "" && code != "" {
-			fields["uid_number"] = code
-		} else {
-			after.UIDNumber = v
-		}
+	if strings.TrimSpace(v) == "" {
+		return v, "donation.required"
 	}
-	if p.Country != nil {
-		v := strings.ToUpper(strings.TrimSpace(*p.Country))
-		if v != "" && (len(v) != 2 || strings.Trim(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") != "") {
-			fields["country"] = "donation.invalid_option"
-		} else {
-			after.Country = v
-		}
-	}
-	if p.Gender != nil {
-		v := strings.TrimSpace(*p.Gender)
+	return v, "donation.email_invalid"
+}
+
+// donorOption checks one of options; empty is allowed, as empty or as blank.
+func donorOption(options []string, blank string) func(string) (string, string) {
+	return func(v string) (string, string) {
+		v = strings.TrimSpace(v)
 		if v == "" {
-			v = "unknown"
+			v = blank
 		}
-		if !contains(genders, v) {
-			fields["gender"] = "donation.invalid_option"
-		} else {
-			after.Gender = v
+		if v != "" && !slices.Contains(options, v) {
+			return v, "donation.invalid_option"
 		}
+		return v, ""
 	}
-	if len(fields) > 0 {
-		apierror.Abort(c, apierror.Validation(fields))
-		return
+}
+
+// donorCountry checks an optional ISO country code.
+func donorCountry(v string) (string, string) {
+	v = strings.ToUpper(strings.TrimSpace(v))
+	if v != "" && (len(v) != 2 || strings.Trim(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") != "") {
+		return v, "donation.invalid_option"
 	}
-	changedBefore, changedAfter := donorDiff(before, after)
+	return v, ""
+}
+
+// saveDonor writes the donor's changed record and the donation's version of the change, together.
+func saveDonor(ctx context.Context, scope tenants.Scope, r *row, after DonorView) error {
+	changedBefore, changedAfter := donorDiff(r.Donor, after)
 	if len(changedAfter) == 0 {
-		h.respond(c, scope, r.ID, http.StatusOK, nil)
-		return
+		return nil
 	}
-	ctx := c.Request.Context()
 	err := scope.Tx(ctx, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, queries.Get("UpdateDonor"), scope.OrgID, r.Donor.UUID, after.FirstName, after.LastName,
-			after.Email, after.Phone, after.Cellphone, after.UIDType, after.UIDNumber, after.Street, after.City, after.State,
-			after.Country, after.Zipcode, after.Gender); err != nil {
+		q := sharddb.Store(tx)
+		if err := q.UpdateDonor(ctx, sharddb.UpdateDonorParams{OrganizationID: scope.OrgID, ID: r.Donor.UUID,
+			FirstName: after.FirstName, LastName: after.LastName, Email: after.Email, Phone: after.Phone,
+			Cellphone: after.Cellphone, UidType: after.UIDType, UidNumber: after.UIDNumber, Street: after.Street,
+			City: after.City, State: after.State, Country: after.Country, Zipcode: after.Zipcode, Gender: after.Gender}); err != nil {
 			return err
 		}
-		return history.Record(ctx, sharddb.Store(tx), scope.OrgID, history.Version{DonationID: r.ID, Actor: actor(c), Field: "donor",
+		return history.Record(ctx, q, scope.OrgID, history.Version{DonationID: r.ID, Actor: actor(ctx), Field: "donor",
 			Before: changedBefore, After: changedAfter})
 	})
-	var pgErr *pgconn.PgError
-	if errors.As(err, &pgErr) && pgErr.Code == "23505" {
-		apierror.Abort(c, &apierror.Error{Status: http.StatusConflict, Code: "donation.donor_email_taken",
-			Fields: map[string]string{"email": "donation.donor_email_taken"}, Err: err})
-		return
+	if dberr.IsConflict(err, "") {
+		return &apierror.Error{Status: http.StatusConflict, Code: "donation.donor_email_taken",
+			Fields: map[string]string{"email": "donation.donor_email_taken"}, Err: err}
 	}
-	if err != nil {
-		apierror.Abort(c, err)
-		return
-	}
-	h.respond(c, scope, r.ID, http.StatusOK, nil)
+	return err
 }
 
 func donorDiff(a, b DonorView) (map[string]string, map[string]string) {
@@ -201,92 +216,98 @@ type PaymentMethodRequest struct {
 	DonorIsCardholder  *bool          `json:"donor_is_cardholder"`
 }
 
+// CardChangeRequest is a donation's new card.
+type CardChangeRequest struct {
+	DonationRequest
+	PaymentMethodRequest
+}
+
 // PaymentMethod changes the donation's card: the token is saved at the gateway for the donor's
-// customer, the card is stored (token and display data only), and the workflow switches to it.
-func (h *ManageHandler) PaymentMethod(c *gin.Context) {
-	body, err := request.Body(c)
+// customer, as the public form does, the card is stored (token and display data only), and the
+// workflow switches to it.
+func (s *ManageService) PaymentMethod(ctx context.Context, req *CardChangeRequest) (*Detail, error) {
+	scope, r, err := s.loadOpen(ctx, req.ID)
 	if err != nil {
-		apierror.Abort(c, err)
-		return
-	}
-	scope, r, ok := h.loadOpen(c)
-	if !ok {
-		return
-	}
-	var pmReq PaymentMethodRequest
-	if err := json.Unmarshal(body, &pmReq); err != nil {
-		apierror.Abort(c, apierror.BadRequest("malformed_json"))
-		return
+		return nil, err
 	}
 	// Refuse early what the workflow would refuse, before saving a card at the gateway.
-	if r.Status == collection.StatusDiscarded {
-		apierror.Abort(c, apierror.New(http.StatusConflict, "donation.discarded"))
-		return
-	}
 	if r.Recurrence != 1 || r.Status == "pending" || r.Status == "rejected" {
-		apierror.Abort(c, apierror.New(http.StatusConflict, "donation.not_monthly"))
-		return
+		return nil, apierror.New(http.StatusConflict, "donation.not_monthly")
 	}
-	ctx := c.Request.Context()
-	var country string
-	_ = scope.QueryRow(ctx, "SELECT country FROM organizations WHERE organization_id = $1", scope.OrgID).Scan(&country)
-	cd, fields := checkCard(pmReq, cardholder{r.Donor.FirstName, r.Donor.LastName, r.Donor.UIDType, r.Donor.UIDNumber},
-		documentTypes[country], time.Now(), "")
+	org, err := scope.Store().OrganizationCountryTimezone(ctx, scope.OrgID)
+	if err != nil {
+		return nil, err
+	}
+	cd, fields := checkCard(req.PaymentMethodRequest, cardholder{r.Donor.FirstName, r.Donor.LastName, r.Donor.UIDType, r.Donor.UIDNumber},
+		documentTypes[org.Country], time.Now(), "")
 	if len(fields) > 0 {
-		apierror.Abort(c, apierror.Validation(fields))
-		return
+		return nil, apierror.Validation(fields)
 	}
-	gw, gwName, err := h.d.Gateways.For(ctx, scope.OrgID, r.Currency)
+	pm, err := s.saveCard(ctx, scope, r, cd)
 	if err != nil {
-		apierror.Abort(c, err)
-		return
+		return nil, err
 	}
-	pm, err := gw.PaymentMethod(ctx, cd.BIN)
-	if errors.Is(err, gateway.ErrNotFound) || (err == nil && cd.MethodID != "" && pm.ID != cd.MethodID) {
-		apierror.Abort(c, &apierror.Error{Status: http.StatusUnprocessableEntity, Code: "donation.card_not_allowed",
-			Fields: map[string]string{"method_id": "donation.card_type_refused"}})
-		return
+	if _, err := s.update(ctx, scope, r, collection.UpdateChangeMethod, collection.ChangePaymentMethodRequest{
+		Actor: actor(ctx), PaymentMethod: pm}); err != nil {
+		return nil, err
+	}
+	return s.detail(ctx, scope, r.ID)
+}
+
+// saveCard saves the card at the gateway for the donation's donor and stores it.
+func (s *ManageService) saveCard(ctx context.Context, scope tenants.Scope, r *row, cd CardData) (collection.PaymentMethod, error) {
+	gw, gwName, err := s.d.Gateways.For(ctx, scope.OrgID, r.Currency)
+	if err != nil {
+		return collection.PaymentMethod{}, err
+	}
+	cust, err := cardCustomer(ctx, gw, cd, Donor{FirstName: r.Donor.FirstName, LastName: r.Donor.LastName, Email: r.Donor.Email})
+	var notAllowed *CardNotAllowedError
+	if errors.As(err, &notAllowed) {
+		return collection.PaymentMethod{}, &apierror.Error{Status: http.StatusUnprocessableEntity, Code: "donation.card_not_allowed",
+			Fields: map[string]string{"method_id": "donation.card_type_refused"}, Err: err}
 	}
 	if err != nil {
-		apierror.Abort(c, &apierror.Error{Status: http.StatusBadGateway, Code: "donation.change_failed", Err: err})
-		return
-	}
-	cust, err := gw.EnsureCustomer(ctx, gateway.Customer{Email: r.Donor.Email, FirstName: r.Donor.FirstName,
-		LastName: r.Donor.LastName, IDType: cd.HolderIDType, IDNumber: cd.HolderIDNumber})
-	if err != nil {
-		abortGateway(c, err)
-		return
+		return collection.PaymentMethod{}, gatewayError(err)
 	}
 	saved, err := gw.SaveCard(ctx, cust.ID, cd.Token)
 	if err != nil {
-		abortGateway(c, err)
-		return
+		return collection.PaymentMethod{}, gatewayError(err)
 	}
 	brand := firstNonEmpty(saved.PaymentMethodID, cd.MethodID)
+	// The public form's statement: one card upsert for both.
 	pmID, err := scope.Store().UpsertPaymentMethod(ctx, sharddb.UpsertPaymentMethodParams{OrganizationID: scope.OrgID, ID: uuid.New(),
 		DonorID: r.Donor.UUID, Gateway: gwName, CustomerID: cust.ID, CardID: saved.ID, Brand: brand, Bin: cd.BIN,
 		LastFour: cd.LastFour, ExpiryMonth: int16(cd.ExpMonth), ExpiryYear: int16(cd.ExpYear), HolderName: cd.HolderName,
 		HolderIDType: &cd.HolderIDType, HolderIDNumber: &cd.HolderIDNumber, DonorIsCardholder: cd.DonorIsCardholder})
 	if err != nil {
-		apierror.Abort(c, err)
-		return
+		return collection.PaymentMethod{}, err
 	}
-	if _, ok := h.update(c, scope, r, collection.UpdateChangeMethod, collection.ChangePaymentMethodRequest{
-		Actor: actor(c), PaymentMethod: collection.PaymentMethod{ID: pmID.String(), CustomerID: cust.ID, CardID: saved.ID,
-			Brand: brand, BIN: cd.BIN, LastFour: cd.LastFour, ExpiryMonth: cd.ExpMonth, ExpiryYear: cd.ExpYear,
-			HolderName: cd.HolderName}}); !ok {
-		return
-	}
-	h.respond(c, scope, r.ID, http.StatusOK, nil)
+	return collection.PaymentMethod{ID: pmID.String(), CustomerID: cust.ID, CardID: saved.ID, Brand: brand, BIN: cd.BIN,
+		LastFour: cd.LastFour, ExpiryMonth: cd.ExpMonth, ExpiryYear: cd.ExpYear, HolderName: cd.HolderName}, nil
 }
 
-func abortGateway(c *gin.Context, err error) {
+// cardCustomer is the public form's card check and customer, which a card change repeats: the
+// gateway must know the card's BIN (a *CardNotAllowedError otherwise: "Tarjeta no permitida"), and
+// the donor is the gateway customer the card is saved for.
+func cardCustomer(ctx context.Context, gw Gateway, cd CardData, d Donor) (gateway.Customer, error) {
+	pm, err := gw.PaymentMethod(ctx, cd.BIN)
+	if errors.Is(err, gateway.ErrNotFound) || (err == nil && cd.MethodID != "" && pm.ID != cd.MethodID) {
+		return gateway.Customer{}, &CardNotAllowedError{Brand: cd.MethodID}
+	}
+	if err != nil {
+		return gateway.Customer{}, fmt.Errorf("bin lookup: %w", err)
+	}
+	return gw.EnsureCustomer(ctx, gateway.Customer{Email: d.Email, FirstName: d.FirstName, LastName: d.LastName,
+		IDType: cd.HolderIDType, IDNumber: cd.HolderIDNumber})
+}
+
+// gatewayError is a gateway's refusal as the donor's message, anything else as a failed change.
+func gatewayError(err error) error {
 	var gerr *gateway.Error
 	if errors.As(err, &gerr) && gerr.Status < 500 {
-		apierror.Abort(c, &apierror.Error{Status: http.StatusUnprocessableEntity, Code: causeCode(gerr.Key), Err: err})
-		return
+		return &apierror.Error{Status: http.StatusUnprocessableEntity, Code: causeCode(gerr.Key), Err: err}
 	}
-	apierror.Abort(c, &apierror.Error{Status: http.StatusBadGateway, Code: "donation.change_failed", Err: err})
+	return &apierror.Error{Status: http.StatusBadGateway, Code: "donation.change_failed", Err: err}
 }
 
 // VersionView is one change in a donation's history.
@@ -300,50 +321,52 @@ type VersionView struct {
 	At        time.Time       `json:"at"`
 }
 
+// VersionsRequest is GET …/versions?page=&per_page=.
+type VersionsRequest struct {
+	DonationRequest
+	Paging
+}
+
+// VersionsPage is a page of a donation's history, newest first.
+type VersionsPage struct {
+	Versions []VersionView `json:"versions"`
+	Total    int           `json:"total"`
+	Page     int           `json:"page"`
+	PerPage  int           `json:"per_page"`
+}
+
 // Versions answers GET …/versions?page=&per_page= (newest first).
-func (h *ManageHandler) Versions(c *gin.Context) {
-	scope, r, ok := h.load(c)
-	if !ok {
-		return
-	}
-	page, per, perr := pagination(c)
-	if perr != nil {
-		apierror.Abort(c, perr)
-		return
-	}
-	ctx := c.Request.Context()
-	rows, err := scope.Query(ctx, queries.Get("DonationVersions"), scope.OrgID, r.ID, per, (page-1)*per)
+func (s *ManageService) Versions(ctx context.Context, req *VersionsRequest) (*VersionsPage, error) {
+	page, per, err := req.Paging.parse()
 	if err != nil {
-		apierror.Abort(c, err)
-		return
+		return nil, err
 	}
-	out := []VersionView{}
-	for rows.Next() {
-		var v VersionView
-		var id uuid.UUID
-		var before, after []byte
-		if err := rows.Scan(&id, &v.Actor, &v.Field, &before, &after, &v.At); err != nil {
-			rows.Close()
-			apierror.Abort(c, err)
-			return
-		}
-		v.UUID, v.Before, v.After = id.String(), rawOrNull(before), rawOrNull(after)
-		switch _, err := uuid.Parse(v.Actor); {
-		case err == nil:
-			v.ActorType = "user"
-		case v.Actor == collection.ActorSystem:
-			v.ActorType = "system"
-		default:
-			v.ActorType = "api"
-		}
-		out = append(out, v)
+	scope, r, err := s.load(ctx, req.ID)
+	if err != nil {
+		return nil, err
 	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		apierror.Abort(c, err)
-		return
+	rows, err := scope.Store().DonationVersionsPage(ctx, sharddb.DonationVersionsPageParams{OrganizationID: scope.OrgID,
+		DonationID: r.ID, PerPage: int32(per), Skip: int32((page - 1) * per)})
+	if err != nil {
+		return nil, err
 	}
-	c.JSON(http.StatusOK, gin.H{"versions": out, "total": r.VersionsCount, "page": page, "per_page": per})
+	out := &VersionsPage{Versions: make([]VersionView, len(rows)), Total: int(r.VersionsCount), Page: page, PerPage: per}
+	for i, v := range rows {
+		out.Versions[i] = VersionView{UUID: v.ID.String(), Actor: v.Actor, ActorType: actorType(v.Actor), Field: v.Field,
+			Before: rawOrNull(v.Before), After: rawOrNull(v.After), At: v.CreatedAt}
+	}
+	return out, nil
+}
+
+// actorType tells a user's change from the workflow's own and the API's.
+func actorType(actor string) string {
+	switch _, err := uuid.Parse(actor); {
+	case err == nil:
+		return "user"
+	case actor == collection.ActorSystem:
+		return "system"
+	}
+	return "api"
 }
 
 func rawOrNull(b []byte) json.RawMessage {
@@ -390,85 +413,89 @@ type SupportPay struct {
 }
 
 // Support answers GET …/support.
-func (h *ManageHandler) Support(c *gin.Context) {
-	scope, r, ok := h.load(c)
-	if !ok {
-		return
-	}
-	ctx := c.Request.Context()
-	wid := collection.WorkflowID(r.ID.String())
-	s := SupportView{DonationUUID: r.ID.String(), WorkflowID: wid, WorkflowStatus: "not_found", Status: r.Status,
-		PausedReason: r.PausedReason, ConsecutiveFailedPeriods: r.ConsecutiveFailed, Gateway: r.PMGateway,
-		GatewayCustomerID: r.PMCustomerID, GatewayCardID: r.PMCardID, PendingActivites: []string{},
-		LastPayments: []SupportPay{}, Recent: json.RawMessage("[]")}
-	if r.NextChargeDate != nil && r.Status != "discarded" {
-		d := r.NextChargeDate.Format(time.DateOnly)
-		s.NextChargeDate = &d
-	}
-	if r.Recurrence == 1 {
-		if desc, err := h.d.Temporal.DescribeWorkflowExecution(ctx, wid, ""); err == nil && desc.WorkflowExecutionInfo != nil {
-			info := desc.WorkflowExecutionInfo
-			s.RunID = info.GetExecution().GetRunId()
-			s.WorkflowStatus = strings.ToLower(strings.TrimPrefix(info.GetStatus().String(), "WORKFLOW_EXECUTION_STATUS_"))
-			if s.WorkflowStatus == "" || s.WorkflowStatus == "unspecified" {
-				s.WorkflowStatus = strings.ToLower(info.GetStatus().String())
-			}
-			s.TaskQueue = info.GetTaskQueue()
-			if st := info.GetStartTime(); st != nil {
-				t := st.AsTime()
-				s.WorkflowStarted = &t
-			}
-			s.HistoryLength = info.GetHistoryLength()
-			for _, a := range desc.GetPendingActivities() {
-				line := a.GetActivityType().GetName() + " attempt " + strconv.Itoa(int(a.GetAttempt()))
-				if f := a.GetLastFailure(); f != nil {
-					line += ": " + f.GetMessage()
-				}
-				s.PendingActivites = append(s.PendingActivites, line)
-			}
-			if s.WorkflowStatus == "running" {
-				if v, err := h.d.Temporal.QueryWorkflow(ctx, wid, "", collection.QueryState); err == nil {
-					var st collection.State
-					if v.Get(&st) == nil {
-						s.NextPeriod = st.NextPeriod.String()
-						s.MaxFailedPeriods, s.ChargedPeriods = st.MaxFailedPeriods, st.ChargedPeriods
-						s.ConsecutiveFailedPeriods = st.ConsecutiveFailed
-						if b, err := json.Marshal(st.Recent); err == nil && len(st.Recent) > 0 {
-							s.Recent = b
-						}
-					}
-				}
-			}
-		}
-	}
-	if s.MaxFailedPeriods == 0 {
-		s.MaxFailedPeriods = collection.DefaultMaxFailedPeriods
-	}
-	rows, err := scope.Query(ctx, queries.Get("LastPayments"), scope.OrgID, r.ID)
+func (s *ManageService) Support(ctx context.Context, req *DonationRequest) (*SupportView, error) {
+	scope, r, err := s.load(ctx, req.ID)
 	if err != nil {
-		apierror.Abort(c, err)
+		return nil, err
+	}
+	v := &SupportView{DonationUUID: r.ID.String(), WorkflowID: collection.WorkflowID(r.ID.String()), WorkflowStatus: "not_found",
+		Status: r.Status, PausedReason: r.PausedReason, ConsecutiveFailedPeriods: int(r.ConsecutiveFailedPeriods),
+		Gateway: r.PmGateway, GatewayCustomerID: r.PmCustomerID, GatewayCardID: r.PmCardID, PendingActivites: []string{},
+		Recent: json.RawMessage("[]"), NextChargeDate: chargeDate(r.NextChargeDate, r.Status)}
+	if r.Recurrence == 1 {
+		s.describeWorkflow(ctx, v)
+	}
+	if v.MaxFailedPeriods == 0 {
+		v.MaxFailedPeriods = collection.DefaultMaxFailedPeriods
+	}
+	pays, err := scope.Store().DonationLastPayments(ctx, sharddb.DonationLastPaymentsParams{OrganizationID: scope.OrgID, DonationID: r.ID})
+	if err != nil {
+		return nil, err
+	}
+	v.LastPayments = make([]SupportPay, len(pays))
+	for i, p := range pays {
+		v.LastPayments[i] = SupportPay{Period: p.Period, Attempt: int(p.Attempt), Status: p.Status, StatusDetail: p.StatusDetail,
+			PaymentID: p.PaymentID, At: p.At}
+	}
+	return v, nil
+}
+
+// describeWorkflow adds what Temporal knows of the donation's collection workflow, as far as it answers.
+func (s *ManageService) describeWorkflow(ctx context.Context, v *SupportView) {
+	desc, err := s.d.Temporal.DescribeWorkflowExecution(ctx, v.WorkflowID, "")
+	if err != nil || desc.WorkflowExecutionInfo == nil {
 		return
 	}
-	for rows.Next() {
-		var p SupportPay
-		var attempt int16
-		if err := rows.Scan(&p.Period, &attempt, &p.Status, &p.StatusDetail, &p.PaymentID, &p.At); err != nil {
-			rows.Close()
-			apierror.Abort(c, err)
-			return
-		}
-		p.Attempt = int(attempt)
-		s.LastPayments = append(s.LastPayments, p)
+	info := desc.WorkflowExecutionInfo
+	v.RunID = info.GetExecution().GetRunId()
+	v.WorkflowStatus = strings.ToLower(strings.TrimPrefix(info.GetStatus().String(), "WORKFLOW_EXECUTION_STATUS_"))
+	if v.WorkflowStatus == "" || v.WorkflowStatus == "unspecified" {
+		v.WorkflowStatus = strings.ToLower(info.GetStatus().String())
 	}
-	rows.Close()
-	c.JSON(http.StatusOK, s)
+	v.TaskQueue = info.GetTaskQueue()
+	if st := info.GetStartTime(); st != nil {
+		t := st.AsTime()
+		v.WorkflowStarted = &t
+	}
+	v.HistoryLength = info.GetHistoryLength()
+	for _, a := range desc.GetPendingActivities() {
+		line := a.GetActivityType().GetName() + " attempt " + strconv.Itoa(int(a.GetAttempt()))
+		if f := a.GetLastFailure(); f != nil {
+			line += ": " + f.GetMessage()
+		}
+		v.PendingActivites = append(v.PendingActivites, line)
+	}
+	if v.WorkflowStatus != "running" {
+		return
+	}
+	if st, err := s.state(ctx, uuid.MustParse(v.DonationUUID)); err == nil {
+		v.NextPeriod = st.NextPeriod.String()
+		v.MaxFailedPeriods, v.ChargedPeriods = st.MaxFailedPeriods, st.ChargedPeriods
+		v.ConsecutiveFailedPeriods = st.ConsecutiveFailed
+		if b, err := json.Marshal(st.Recent); err == nil && len(st.Recent) > 0 {
+			v.Recent = b
+		}
+	}
 }
 
 // UpgradeRequest is POST …/upgrades and PATCH …/upgrades/:id.
 type UpgradeRequest struct {
+	DonationRequest
 	Percentage *Decimal `json:"percentage"` // 10 or "10.5": percent, two decimals at most
 	Period     *int     `json:"period"`     // months: 1, 2, 3, 4, 6 or 12 (a year)
 	Auto       *bool    `json:"auto"`       // default true
+}
+
+// UpgradeChange is PATCH …/upgrades/:id.
+type UpgradeChange struct {
+	UpgradeRequest
+	UpgradeID uuid.UUID `path:"id" json:"-"`
+}
+
+// UpgradeRemoval is DELETE …/upgrades/:id.
+type UpgradeRemoval struct {
+	DonationRequest
+	UpgradeID uuid.UUID `path:"id" json:"-"`
 }
 
 // Upgrade percentage bounds when the campaign sets none.
@@ -477,30 +504,20 @@ const (
 	maxUpgradeBP = 10_000 // 100%
 )
 
-func (h *ManageHandler) upgradeBounds(c *gin.Context, r *row) (int64, int64) {
-	var lo, hi *string
-	_ = h.scopeQuery(c, r, &lo, &hi)
-	min, max := int64(minUpgradeBP), int64(maxUpgradeBP)
-	if lo != nil {
-		if bp, ok := basisPoints(*lo); ok && bp > 0 {
-			min = bp
-		}
-	}
-	if hi != nil {
-		if bp, ok := basisPoints(*hi); ok && bp > 0 {
-			max = bp
-		}
-	}
-	return min, max
-}
-
-func (h *ManageHandler) scopeQuery(c *gin.Context, r *row, lo, hi **string) error {
-	scope, err := h.scope(c)
+// upgradeBounds are the campaign's percentage bounds, in basis points.
+func upgradeBounds(ctx context.Context, scope tenants.Scope, r *row) (int64, int64) {
+	lo, hi := int64(minUpgradeBP), int64(maxUpgradeBP)
+	b, err := scope.Store().CampaignUpgradeBounds(ctx, sharddb.CampaignUpgradeBoundsParams{OrganizationID: scope.OrgID, ID: r.CampaignID})
 	if err != nil {
-		return err
+		return lo, hi
 	}
-	return scope.QueryRow(c.Request.Context(), `SELECT upgrade_min_percentage::text, upgrade_max_percentage::text
-		FROM campaigns WHERE organization_id = $1 AND id = $2`, scope.OrgID, r.CampaignID).Scan(lo, hi)
+	if bp, ok := basisPoints(b.MinPercentage); ok && bp > 0 {
+		lo = bp
+	}
+	if bp, ok := basisPoints(b.MaxPercentage); ok && bp > 0 {
+		hi = bp
+	}
+	return lo, hi
 }
 
 // basisPoints parses a percentage ("10", "10.5", "10.25") into hundredths of a percent.
@@ -518,13 +535,13 @@ func basisPoints(s string) (int64, bool) {
 	return rat.Num().Int64(), true
 }
 
-func (h *ManageHandler) checkUpgrade(c *gin.Context, scope tenants.Scope, r *row, req UpgradeRequest, cur *UpgradeView) (collection.SetUpgradeRequest, bool) {
-	out := collection.SetUpgradeRequest{Actor: actor(c), Auto: true}
+// checkUpgrade is the workflow's upgrade from the request and the current upgrade (nil for a new one).
+func (s *ManageService) checkUpgrade(ctx context.Context, scope tenants.Scope, r *row, req *UpgradeRequest, cur *UpgradeView) (collection.SetUpgradeRequest, error) {
+	out := collection.SetUpgradeRequest{Actor: actor(ctx), Auto: true}
 	// Increases stop at the largest amount the campaign's form accepts.
-	_, lim, err := h.limits(c.Request.Context(), scope, r)
+	_, lim, err := s.limits(ctx, scope, r)
 	if err != nil {
-		apierror.Abort(c, err)
-		return out, false
+		return out, err
 	}
 	out.MaxAmount = lim.Max
 	if cur != nil {
@@ -535,13 +552,13 @@ func (h *ManageHandler) checkUpgrade(c *gin.Context, scope tenants.Scope, r *row
 	var params []any
 	if req.Percentage != nil {
 		bp, ok := basisPoints(string(*req.Percentage))
-		min, max := h.upgradeBounds(c, r)
+		lo, hi := upgradeBounds(ctx, scope, r)
 		switch {
 		case !ok:
 			fields["percentage"] = "donation.upgrade_percentage_invalid"
-		case bp < min || bp > max:
+		case bp < lo || bp > hi:
 			fields["percentage"] = "donation.upgrade_percentage_range"
-			params = []any{pct(min), pct(max)}
+			params = []any{pct(lo), pct(hi)}
 		default:
 			out.BasisPoints = bp
 		}
@@ -549,7 +566,7 @@ func (h *ManageHandler) checkUpgrade(c *gin.Context, scope tenants.Scope, r *row
 		fields["percentage"] = "donation.required"
 	}
 	if req.Period != nil {
-		if !containsInt(collection.UpgradePeriods, *req.Period) {
+		if !slices.Contains(collection.UpgradePeriods, *req.Period) {
 			fields["period"] = "donation.upgrade_period_invalid"
 		} else {
 			out.PeriodMonths = *req.Period
@@ -560,15 +577,13 @@ func (h *ManageHandler) checkUpgrade(c *gin.Context, scope tenants.Scope, r *row
 	if req.Auto != nil {
 		out.Auto = *req.Auto
 	}
-	if len(fields) > 0 {
-		e := apierror.Validation(fields)
-		if fields["percentage"] == "donation.upgrade_percentage_range" {
-			e = &apierror.Error{Status: http.StatusUnprocessableEntity, Code: "donation.upgrade_percentage_range", Params: params, Fields: fields}
-		}
-		apierror.Abort(c, e)
-		return out, false
+	switch {
+	case params != nil:
+		return out, &apierror.Error{Status: http.StatusUnprocessableEntity, Code: "donation.upgrade_percentage_range", Params: params, Fields: fields}
+	case len(fields) > 0:
+		return out, apierror.Validation(fields)
 	}
-	return out, true
+	return out, nil
 }
 
 func pct(bp int64) string {
@@ -576,100 +591,75 @@ func pct(bp int64) string {
 	return s + "%"
 }
 
-func containsInt(list []int, v int) bool {
-	for _, x := range list {
-		if x == v {
-			return true
-		}
-	}
-	return false
-}
-
 // AddUpgrade answers POST …/upgrades {percentage, period, auto?}: 201 with the detail.
-func (h *ManageHandler) AddUpgrade(c *gin.Context) {
-	scope, r, ok := h.loadOpen(c)
-	if !ok {
-		return
-	}
-	var req UpgradeRequest
-	if !bind(c, &req) {
-		return
-	}
-	d, err := detail(c.Request.Context(), scope, r.ID)
+func (s *ManageService) AddUpgrade(ctx context.Context, req *UpgradeRequest) (*Detail, error) {
+	scope, r, err := s.loadOpen(ctx, req.ID)
 	if err != nil {
-		apierror.Abort(c, err)
-		return
+		return nil, err
+	}
+	d, err := detail(ctx, scope, r.ID)
+	if err != nil {
+		return nil, err
 	}
 	if d.Upgrade != nil {
-		apierror.Abort(c, apierror.New(http.StatusConflict, "donation.upgrade_exists"))
-		return
+		return nil, apierror.New(http.StatusConflict, "donation.upgrade_exists")
 	}
-	set, ok := h.checkUpgrade(c, scope, r, req, nil)
-	if !ok {
-		return
+	set, err := s.checkUpgrade(ctx, scope, r, req, nil)
+	if err != nil {
+		return nil, err
 	}
 	set.ID = uuid.NewString()
-	if _, ok := h.update(c, scope, r, collection.UpdateSetUpgrade, set); !ok {
-		return
+	if _, err := s.update(ctx, scope, r, collection.UpdateSetUpgrade, set); err != nil {
+		return nil, err
 	}
-	h.respond(c, scope, r.ID, http.StatusCreated, nil)
+	out, err := s.detail(ctx, scope, r.ID)
+	if out != nil {
+		out.status = http.StatusCreated
+	}
+	return out, err
 }
 
 // EditUpgrade answers PATCH …/upgrades/:id {percentage?, period?, auto?}.
-func (h *ManageHandler) EditUpgrade(c *gin.Context) {
-	scope, r, ok := h.loadOpen(c)
-	if !ok {
-		return
+func (s *ManageService) EditUpgrade(ctx context.Context, req *UpgradeChange) (*Detail, error) {
+	scope, r, cur, err := s.loadUpgrade(ctx, req.ID, req.UpgradeID)
+	if err != nil {
+		return nil, err
 	}
-	var req UpgradeRequest
-	if !bind(c, &req) {
-		return
+	set, err := s.checkUpgrade(ctx, scope, r, &req.UpgradeRequest, cur)
+	if err != nil {
+		return nil, err
 	}
-	cur, ok := h.upgradeOf(c, scope, r)
-	if !ok {
-		return
+	if _, err := s.update(ctx, scope, r, collection.UpdateSetUpgrade, set); err != nil {
+		return nil, err
 	}
-	set, ok := h.checkUpgrade(c, scope, r, req, cur)
-	if !ok {
-		return
-	}
-	if _, ok := h.update(c, scope, r, collection.UpdateSetUpgrade, set); !ok {
-		return
-	}
-	h.respond(c, scope, r.ID, http.StatusOK, nil)
+	return s.detail(ctx, scope, r.ID)
 }
 
 // RemoveUpgrade answers DELETE …/upgrades/:id (kept in the history as removed).
-func (h *ManageHandler) RemoveUpgrade(c *gin.Context) {
-	scope, r, ok := h.loadOpen(c)
-	if !ok {
-		return
+func (s *ManageService) RemoveUpgrade(ctx context.Context, req *UpgradeRemoval) (*Detail, error) {
+	scope, r, cur, err := s.loadUpgrade(ctx, req.ID, req.UpgradeID)
+	if err != nil {
+		return nil, err
 	}
-	cur, ok := h.upgradeOf(c, scope, r)
-	if !ok {
-		return
+	if _, err := s.update(ctx, scope, r, collection.UpdateRemoveUpgrade,
+		collection.RemoveUpgradeRequest{Actor: actor(ctx), ID: cur.ID}); err != nil {
+		return nil, err
 	}
-	if _, ok := h.update(c, scope, r, collection.UpdateRemoveUpgrade,
-		collection.RemoveUpgradeRequest{Actor: actor(c), ID: cur.ID}); !ok {
-		return
-	}
-	h.respond(c, scope, r.ID, http.StatusOK, nil)
+	return s.detail(ctx, scope, r.ID)
 }
 
-// upgradeOf finds the donation's current upgrade named by :id (404 otherwise).
-func (h *ManageHandler) upgradeOf(c *gin.Context, scope tenants.Scope, r *row) (*UpgradeView, bool) {
-	id, ok := paramUUID(c, "id")
-	if !ok {
-		return nil, false
-	}
-	d, err := detail(c.Request.Context(), scope, r.ID)
+// loadUpgrade loads an open donation and its current upgrade, which id must name (404 otherwise).
+func (s *ManageService) loadUpgrade(ctx context.Context, donationID, id uuid.UUID) (tenants.Scope, *row, *UpgradeView, error) {
+	scope, r, err := s.loadOpen(ctx, donationID)
 	if err != nil {
-		apierror.Abort(c, err)
-		return nil, false
+		return scope, nil, nil, err
+	}
+	d, err := detail(ctx, scope, r.ID)
+	if err != nil {
+		return scope, nil, nil, err
 	}
 	if d.Upgrade == nil || d.Upgrade.ID != id.String() {
-		apierror.Abort(c, apierror.NotFound())
-		return nil, false
+		return scope, nil, nil, apierror.NotFound()
 	}
-	return d.Upgrade, true
+	return scope, r, d.Upgrade, nil
 }

@@ -312,15 +312,20 @@ func TestManageDonation(t *testing.T) {
 		require.Equal(t, http.StatusOK, res.Status, string(res.Body))
 
 		other := s.NewOrgAdmin(t, "AR")
-		for _, r := range []struct{ method, path string }{
-			{http.MethodGet, path}, {http.MethodPatch, path}, {http.MethodPost, path + "/collect_payment"},
-			{http.MethodPost, path + "/pause"}, {http.MethodPost, path + "/restore"}, {http.MethodPost, path + "/discard"},
-			{http.MethodPatch, path + "/donor"}, {http.MethodPost, path + "/payment_method"}, {http.MethodGet, path + "/versions"},
-			{http.MethodGet, path + "/support"}, {http.MethodPost, path + "/upgrades"},
-			{http.MethodPatch, path + "/upgrades/" + uuid.NewString()}, {http.MethodDelete, path + "/upgrades/" + uuid.NewString()},
-			{http.MethodPost, "/manage/api/donors/" + d.Donor.UUID + "/reactivate"}, {http.MethodPost, "/manage/api/donors/" + d.Donor.UUID + "/discard"},
+		// Each call carries a valid body (unknown body fields are refused before anything is read).
+		reason, amount := map[string]any{"reason": "x"}, map[string]any{"amount": 10}
+		for _, r := range []struct {
+			method, path string
+			body         any
+		}{
+			{http.MethodGet, path, nil}, {http.MethodPatch, path, amount}, {http.MethodPost, path + "/collect_payment", nil},
+			{http.MethodPost, path + "/pause", reason}, {http.MethodPost, path + "/restore", nil}, {http.MethodPost, path + "/discard", reason},
+			{http.MethodPatch, path + "/donor", nil}, {http.MethodPost, path + "/payment_method", nil}, {http.MethodGet, path + "/versions", nil},
+			{http.MethodGet, path + "/support", nil}, {http.MethodPost, path + "/upgrades", nil},
+			{http.MethodPatch, path + "/upgrades/" + uuid.NewString(), nil}, {http.MethodDelete, path + "/upgrades/" + uuid.NewString(), nil},
+			{http.MethodPost, "/manage/api/donors/" + d.Donor.UUID + "/reactivate", nil}, {http.MethodPost, "/manage/api/donors/" + d.Donor.UUID + "/discard", reason},
 		} {
-			res := other.JSON(r.method, r.path, map[string]any{"reason": "x", "amount": 10})
+			res := other.JSON(r.method, r.path, r.body)
 			require.Equal(t, http.StatusNotFound, res.Status, "%s %s: %s", r.method, r.path, res.Body)
 		}
 	})
@@ -438,9 +443,14 @@ func TestManageDonation(t *testing.T) {
 		var nv int
 		require.NoError(t, scope.QueryRow(ctx, "SELECT count(*) FROM donation_versions WHERE organization_id=$1 AND donation_id=$2 AND field='status' AND after->>'status'='discarded'", admin.OrgID, id).Scan(&nv))
 		require.Equal(t, 1, nv)
-		for _, action := range []struct{ m, p string }{{http.MethodPost, "/pause"}, {http.MethodPost, "/restore"},
-			{http.MethodPost, "/discard"}, {http.MethodPatch, ""}, {http.MethodPost, "/collect_payment"}, {http.MethodPost, "/upgrades"}} {
-			res = admin.JSON(action.m, path+action.p, map[string]any{"reason": "other", "amount": 100, "percentage": 5, "period": 1})
+		discardReason := map[string]any{"reason": "other"}
+		for _, action := range []struct {
+			m, p string
+			body any
+		}{{http.MethodPost, "/pause", discardReason}, {http.MethodPost, "/restore", nil}, {http.MethodPost, "/discard", discardReason},
+			{http.MethodPatch, "", map[string]any{"amount": 100}}, {http.MethodPost, "/collect_payment", nil},
+			{http.MethodPost, "/upgrades", map[string]any{"percentage": 5, "period": 1}}} {
+			res = admin.JSON(action.m, path+action.p, action.body)
 			require.Equal(t, http.StatusConflict, res.Status, "%s %s: %s", action.m, action.p, res.Body)
 			require.Equal(t, "donation.discarded", res.ErrorCode())
 		}

@@ -1,18 +1,18 @@
 package donation
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
-
-	"github.com/gin-gonic/gin"
-	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
 
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/campaign"
 	"github.com/aporta/aporta/internal/charge"
 	"github.com/aporta/aporta/internal/collectday"
+	"github.com/aporta/aporta/internal/dberr"
+	"github.com/aporta/aporta/internal/i18n"
+	"github.com/aporta/aporta/internal/sharddb"
 )
 
 // Receipt is the thank-you page's summary: the donation as the form answered it, and for ticket
@@ -29,55 +29,47 @@ type TicketView struct {
 	Quantity int    `json:"quantity"`
 }
 
+// ReceiptRequest is GET /api/public/campaigns/:slug/receipts/:ref.
+type ReceiptRequest struct {
+	Slug string `path:"slug" json:"-"`
+	Ref  string `path:"ref" json:"-"`
+}
+
 // GetReceipt answers GET /api/public/campaigns/:slug/receipts/:ref. A forged or expired
 // reference, or one of another campaign, is a 404 that tells nothing about the donation.
-func (h *Handler) GetReceipt(c *gin.Context) {
-	ctx := c.Request.Context()
+func (h *Handler) GetReceipt(ctx context.Context, req *ReceiptRequest) (*Receipt, error) {
 	notFound := apierror.New(http.StatusNotFound, "donation.receipt_invalid")
-	orgID, id, ok := h.svc.receipts.Parse(c.Param("ref"), h.svc.now())
+	orgID, id, ok := h.svc.receipts.Parse(req.Ref, h.svc.now())
 	if !ok {
-		apierror.Abort(c, notFound)
-		return
+		return nil, notFound
 	}
-	f, err := h.svc.forms.FormBySlug(ctx, c.Param("slug"))
+	f, err := h.svc.forms.FormBySlug(ctx, req.Slug)
 	if errors.Is(err, campaign.ErrNotFound) || (err == nil && f.Scope.OrgID != orgID) {
-		apierror.Abort(c, notFound)
-		return
+		return nil, notFound
 	}
 	if err != nil {
-		apierror.Abort(c, err)
-		return
+		return nil, err
 	}
-	out := Outcome{DonationID: id, Form: f}
-	var status, txStatus string
-	var day *int16
-	var campaignID uuid.UUID
-	var items []byte
-	err = f.Scope.QueryRow(ctx, queries.Get("DonationReceipt"), orgID, id, charge.FirstTransactionID(id)).Scan(&status, &out.Recurrency,
-		&out.AmountMinor, &out.Currency, &day, &out.FirstName, &campaignID, &items, &txStatus)
-	if errors.Is(err, pgx.ErrNoRows) || (err == nil && campaignID != f.Campaign.ID) {
-		apierror.Abort(c, notFound)
-		return
+	d, err := f.Scope.Store().DonationReceipt(ctx, sharddb.DonationReceiptParams{OrganizationID: orgID, ID: id, FirstTxID: charge.FirstTransactionID(id)})
+	if errors.Is(err, dberr.ErrNotFound) || (err == nil && d.CampaignID != f.Campaign.ID) {
+		return nil, notFound
 	}
 	if err != nil {
-		apierror.Abort(c, err)
-		return
+		return nil, err
 	}
-	out.CollectDay = collectday.FromColumn(day)
-	out.Status = publicStatus(status, txStatus)
-	r := Receipt{Response: h.view(c, out)}
-	r.Receipt = c.Param("ref")
+	out := Outcome{DonationID: id, Form: f, Status: publicStatus(d.Status, d.TxStatus), Recurrency: int(d.Recurrence),
+		AmountMinor: d.AmountMinor, Currency: d.Currency, FirstName: d.FirstName, CollectDay: collectday.FromColumn(d.CollectDay)}
+	r := &Receipt{Response: view(i18n.FromContext(ctx), out)}
+	r.Receipt = req.Ref
 	if f.Campaign.Type == "tickets" {
 		r.Event = f.Campaign.Event
 		var bought []storedItem
-		if err := json.Unmarshal(items, &bought); err != nil {
-			apierror.Abort(c, err)
-			return
+		if err := json.Unmarshal(d.Items, &bought); err != nil {
+			return nil, err
 		}
 		for _, it := range bought {
 			r.Tickets = append(r.Tickets, TicketView{Name: it.ItemName, Quantity: it.Quantity})
 		}
 	}
-	c.Header("Cache-Control", "no-store")
-	c.JSON(http.StatusOK, r)
+	return r, nil
 }

@@ -181,21 +181,53 @@ func amountOutOfRange(amount, min int64, limits campaign.Limits, currency string
 func check(r Request, f campaign.Form, limits campaign.Limits, minimum func(preset bool) int64, now time.Time) (Submission, error) {
 	fields := map[string]string{}
 	cp := f.Campaign
-	sub := Submission{Recurrency: 1, PeriodicIncrease: r.Donation.PeriodicIncrease}
+	sub := Submission{Recurrency: 1, PeriodicIncrease: r.Donation.PeriodicIncrease, IdempotencyKey: strings.TrimSpace(r.IdempotencyKey)}
 	if r.Donation.Recurrency != nil {
 		sub.Recurrency = *r.Donation.Recurrency
 	}
 	if sub.Recurrency != 0 && sub.Recurrency != 1 {
 		fields["donation.recurrency"] = "donation.invalid_option"
 	}
+	preset := sub.addItems(r.Donation.Items, cp, fields)
+	amountErr := sub.checkAmount(cp, preset, limits, minimum, now, fields)
+	sub.checkOptions(r.Donation.Instalments, cp, fields)
 
-	// Amounts.
-	if len(r.Donation.Items) == 0 {
+	types := documentTypes[f.Org.Country]
+	sub.Donor = checkDonor(Donor(r.Donor), types, fields)
+	var cardFields map[string]string
+	sub.Card, cardFields = checkCard(r.PaymentMethod, cardholder{sub.Donor.FirstName, sub.Donor.LastName, sub.Donor.UIDType, sub.Donor.UIDNumber},
+		types, now, "payment_method.")
+	maps.Copy(fields, cardFields)
+	if sub.Donor.UIDNumber == "" && sub.Card.DonorIsCardholder {
+		sub.Donor.UIDType, sub.Donor.UIDNumber = sub.Card.HolderIDType, sub.Card.HolderIDNumber
+	}
+
+	values, valueFields := checkFieldValues(cp.FormFields, r.FormFields, now)
+	maps.Copy(fields, valueFields)
+	sub.FormValues, sub.DonorFields = values, donorFields(cp.FormFields, values)
+
+	if !keyRe.MatchString(sub.IdempotencyKey) {
+		fields["idempotency_key"] = "donation.idempotency_key_invalid"
+	}
+	if len(fields) > 0 {
+		if amountErr != nil {
+			amountErr.Fields = fields
+			return sub, amountErr
+		}
+		return sub, apierror.Validation(fields)
+	}
+	return sub, nil
+}
+
+// addItems adds the request's items to the submission, their total to its amount, and reports
+// whether every amount is one of the campaign's presets.
+func (sub *Submission) addItems(items []Item, cp *campaign.Campaign, fields map[string]string) (preset bool) {
+	if len(items) == 0 {
 		fields["donation.items"] = "donation.required"
 	}
-	preset := true
+	preset = true
 	presets := cp.AmountsMinor()
-	for i, it := range r.Donation.Items {
+	for i, it := range items {
 		m, err := money.Parse(string(it.Amount), cp.Currency)
 		if err != nil || m.Minor <= 0 {
 			fields[fmt.Sprintf("donation.items.%d.amount", i)] = "donation.amount_invalid"
@@ -223,6 +255,14 @@ func check(r Request, f campaign.Form, limits campaign.Limits, minimum func(pres
 		sub.Items = append(sub.Items, storedItem{UUID: it.UUID, Amount: m.Minor, ItemName: name, Quantity: q})
 		sub.Amount += m.Minor * int64(q)
 	}
+	return preset
+}
+
+// checkAmount checks what the campaign allows of the amount and frequency: tickets on sale, a typed
+// amount when allowed, within the limits, one-time gifts. The error it returns is the answer's
+// headline when some field is wrong.
+func (sub *Submission) checkAmount(cp *campaign.Campaign, preset bool, limits campaign.Limits, minimum func(preset bool) int64,
+	now time.Time, fields map[string]string) *apierror.Error {
 	var amountErr *apierror.Error
 	if cp.Type == "tickets" && cp.Event != nil {
 		amountErr = checkTickets(*cp.Event, sub.Items, now, fields)
@@ -241,19 +281,26 @@ func check(r Request, f campaign.Form, limits campaign.Limits, minimum func(pres
 			amountErr = apierror.New(http.StatusUnprocessableEntity, "donation.one_time_not_allowed")
 		}
 	}
+	return amountErr
+}
+
+// checkOptions keeps the periodic increase and instalments the campaign offers.
+func (sub *Submission) checkOptions(instalments int, cp *campaign.Campaign, fields map[string]string) {
 	if sub.PeriodicIncrease && (!cp.PeriodicIncrease.Enabled || sub.Recurrency != 1) {
 		sub.PeriodicIncrease = false // nothing to opt in to
 	}
-	if n := r.Donation.Instalments; n > 1 {
-		if !slices.Contains(campaign.Instalments, n) || n > cp.Instalments {
+	if instalments > 1 {
+		if !slices.Contains(campaign.Instalments, instalments) || instalments > cp.Instalments {
 			fields["donation.instalments"] = "donation.invalid_option"
 		} else {
-			sub.Instalments = n
+			sub.Instalments = instalments
 		}
 	}
+}
 
-	// Donor.
-	d := Donor{FirstName: strings.TrimSpace(r.Donor.FirstName), LastName: strings.TrimSpace(r.Donor.LastName)}
+// checkDonor checks the donor's name, e-mail and document as the form sent them.
+func checkDonor(in Donor, types []string, fields map[string]string) Donor {
+	d := Donor{FirstName: strings.TrimSpace(in.FirstName), LastName: strings.TrimSpace(in.LastName)}
 	for name, v := range map[string]string{"donor.first_name": d.FirstName, "donor.last_name": d.LastName} {
 		switch {
 		case v == "":
@@ -262,46 +309,21 @@ func check(r Request, f campaign.Form, limits campaign.Limits, minimum func(pres
 			fields[name] = "donation.too_long"
 		}
 	}
-	if email, ok := campaign.NormalizeEmail(r.Donor.Email); ok {
-		d.Email = email
-	} else if strings.TrimSpace(r.Donor.Email) == "" {
+	if e, ok := campaign.NormalizeEmail(in.Email); ok {
+		d.Email = e
+	} else if strings.TrimSpace(in.Email) == "" {
 		fields["donor.email"] = "donation.required"
 	} else {
 		fields["donor.email"] = "donation.email_invalid"
 	}
-	types := documentTypes[f.Org.Country]
-	if r.Donor.UIDNumber != "" || r.Donor.UIDType != "" {
-		d.UIDType = docType(r.Donor.UIDType, types)
+	if in.UIDNumber != "" || in.UIDType != "" {
+		d.UIDType = docType(in.UIDType, types)
 		var code string
-		if d.UIDNumber, code = documentNumber(d.UIDType, r.Donor.UIDNumber); code != "" {
+		if d.UIDNumber, code = documentNumber(d.UIDType, in.UIDNumber); code != "" {
 			fields["donor.uid_number"] = code
 		}
 	}
-
-	// Card and cardholder.
-	c, cardFields := checkCard(r.PaymentMethod, cardholder{d.FirstName, d.LastName, d.UIDType, d.UIDNumber}, types, now, "payment_method.")
-	maps.Copy(fields, cardFields)
-	if d.UIDNumber == "" && c.DonorIsCardholder {
-		d.UIDType, d.UIDNumber = c.HolderIDType, c.HolderIDNumber
-	}
-
-	values, valueFields := checkFieldValues(cp.FormFields, r.FormFields, now)
-	maps.Copy(fields, valueFields)
-	sub.FormValues, sub.DonorFields = values, donorFields(cp.FormFields, values)
-
-	sub.IdempotencyKey = strings.TrimSpace(r.IdempotencyKey)
-	if !keyRe.MatchString(sub.IdempotencyKey) {
-		fields["idempotency_key"] = "donation.idempotency_key_invalid"
-	}
-	sub.Card, sub.Donor = c, d
-	if len(fields) > 0 {
-		if amountErr != nil {
-			amountErr.Fields = fields
-			return sub, amountErr
-		}
-		return sub, apierror.Validation(fields)
-	}
-	return sub, nil
+	return d
 }
 
 // checkTickets checks a tickets campaign's items: each names one of its ticket options, and sales

@@ -1,16 +1,19 @@
 package donation
 
 import (
-	"net/http"
+	"cmp"
+	"context"
+	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
-	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"github.com/aporta/aporta/api/apierror"
+	"github.com/aporta/aporta/api/authz"
+	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/tenants"
 )
 
@@ -29,31 +32,29 @@ var summaryOrder = []string{"approved", "rejected", "pending", "refunded", "char
 var allTxStatuses = []string{"approved", "cancelled", "charged_back", "in_mediation", "in_process", "pending", "planned",
 	"refunded", "rejected", "non_existant"}
 
-// txRange reads the period: the :period parameter or ?period= (YYYY-MM), or ?from=&to= (YYYY-MM,
-// both inclusive). A transaction belongs to the month of its date (created_at) in the
-// organisation's timezone.
-func txRange(c *gin.Context, scope tenants.Scope) (from, to string, start, end time.Time, err error) {
-	var tz string
-	if err = scope.QueryRow(c.Request.Context(), queries.Get("OrgTimezone"), scope.OrgID).Scan(&tz); err != nil {
+// Period is the months a transactions call covers: the :period parameter or ?period= (YYYY-MM), or
+// ?from=&to= (YYYY-MM, both inclusive; this month without either). A transaction belongs to the
+// month of its date (created_at) in the organisation's timezone.
+type Period struct {
+	PathPeriod string `path:"period" json:"-"`
+	Period     string `query:"period" json:"-"`
+	From       string `query:"from" json:"-"`
+	To         string `query:"to" json:"-"`
+}
+
+// txRange is the period's first and last month and the times they start and end.
+func (p Period) txRange(ctx context.Context, scope tenants.Scope) (from, to string, start, end time.Time, err error) {
+	loc, err := orgLocation(ctx, scope)
+	if err != nil {
 		return
 	}
-	loc, lerr := time.LoadLocation(tz)
-	if lerr != nil {
-		loc = time.UTC
-	}
-	p := firstNonEmpty(c.Param("period"), c.Query("period"))
-	from, to = p, p
-	if p == "" {
-		from, to = c.Query("from"), c.Query("to")
-		if from == "" && to == "" {
+	one := cmp.Or(p.PathPeriod, p.Period)
+	from, to = one, one
+	if one == "" {
+		from, to = cmp.Or(p.From, p.To), cmp.Or(p.To, p.From)
+		if from == "" {
 			from = time.Now().In(loc).Format("2006-01")
 			to = from
-		}
-		if to == "" {
-			to = from
-		}
-		if from == "" {
-			from = to
 		}
 	}
 	fields := map[string]string{}
@@ -72,7 +73,7 @@ func txRange(c *gin.Context, scope tenants.Scope) (from, to string, start, end t
 		fields["to"] = "donation.period_too_long"
 	}
 	if len(fields) > 0 {
-		if p != "" {
+		if one != "" {
 			fields = map[string]string{"period": "donation.period_invalid"}
 		}
 		err = apierror.Validation(fields)
@@ -99,64 +100,62 @@ type CurrencySummary struct {
 	ByStatus map[string]SummaryBucket `json:"by_status"`
 }
 
+// Summary is the transactions summary of a period.
+type Summary struct {
+	From       string              `json:"from"`
+	To         string              `json:"to"`
+	Currencies []CurrencySummary   `json:"currencies"`
+	Groups     map[string][]string `json:"groups"`
+	GroupOrder []string            `json:"group_order"`
+}
+
 // Summary answers GET /manage/api/payment_transactions/summary/:period (YYYY-MM) and
 // GET …/summary?from=YYYY-MM&to=YYYY-MM.
-func (h *ManageHandler) Summary(c *gin.Context) {
-	scope, err := h.scope(c)
+func (s *ManageService) Summary(ctx context.Context, req *Period) (*Summary, error) {
+	scope, err := authz.Scope(ctx)
 	if err != nil {
-		apierror.Abort(c, err)
-		return
+		return nil, err
 	}
-	from, to, start, end, err := txRange(c, scope)
+	from, to, start, end, err := req.txRange(ctx, scope)
 	if err != nil {
-		apierror.Abort(c, err)
-		return
+		return nil, err
 	}
-	rows, err := scope.Query(c.Request.Context(), queries.Get("TransactionSummary"), scope.OrgID, start, end)
+	rows, err := scope.Store().TransactionSummaryByStatus(ctx, sharddb.TransactionSummaryByStatusParams{
+		OrganizationID: scope.OrgID, Start: start, Until: end})
 	if err != nil {
-		apierror.Abort(c, err)
-		return
+		return nil, err
 	}
-	defer rows.Close()
 	byCur := map[string]*CurrencySummary{}
-	for rows.Next() {
-		var cur, status string
-		var n int
-		var sum int64
-		if err := rows.Scan(&cur, &status, &n, &sum); err != nil {
-			apierror.Abort(c, err)
-			return
-		}
-		cs := byCur[cur]
+	out := &Summary{From: from, To: to, Currencies: []CurrencySummary{}, Groups: summaryGroups, GroupOrder: summaryOrder}
+	for _, r := range rows {
+		cs := byCur[r.Currency]
 		if cs == nil {
-			cs = &CurrencySummary{Currency: cur, ByStatus: map[string]SummaryBucket{}}
-			for _, b := range []*SummaryBucket{&cs.Approved, &cs.Rejected, &cs.Pending, &cs.Refunded, &cs.ChargedBack} {
-				b.Amount = moneyView(0, cur)
+			cs = &CurrencySummary{Currency: r.Currency, ByStatus: map[string]SummaryBucket{}}
+			for _, b := range cs.buckets() {
+				b.Amount = moneyView(0, r.Currency)
 			}
-			byCur[cur] = cs
+			byCur[r.Currency] = cs
 		}
-		cs.ByStatus[status] = SummaryBucket{Count: n, Amount: moneyView(sum, cur)}
+		cs.ByStatus[r.Status] = SummaryBucket{Count: int(r.Count), Amount: moneyView(r.Sum, r.Currency)}
 		for g, sts := range summaryGroups {
-			if !contains(sts, status) {
-				continue
+			if slices.Contains(sts, r.Status) {
+				b := cs.buckets()[g]
+				b.Count += int(r.Count)
+				b.Amount = moneyView(b.Amount.Minor+r.Sum, r.Currency)
 			}
-			b := map[string]*SummaryBucket{"approved": &cs.Approved, "rejected": &cs.Rejected, "pending": &cs.Pending,
-				"refunded": &cs.Refunded, "charged_back": &cs.ChargedBack}[g]
-			b.Count += n
-			b.Amount = moneyView(b.Amount.Minor+sum, cur)
 		}
 	}
-	if err := rows.Err(); err != nil {
-		apierror.Abort(c, err)
-		return
-	}
-	out := []CurrencySummary{}
 	for _, cs := range byCur {
-		out = append(out, *cs)
+		out.Currencies = append(out.Currencies, *cs)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Currency < out[j].Currency })
-	c.JSON(http.StatusOK, gin.H{"from": from, "to": to, "currencies": out,
-		"groups": summaryGroups, "group_order": summaryOrder})
+	sort.Slice(out.Currencies, func(i, j int) bool { return out.Currencies[i].Currency < out.Currencies[j].Currency })
+	return out, nil
+}
+
+// buckets are the summary's buckets by name.
+func (cs *CurrencySummary) buckets() map[string]*SummaryBucket {
+	return map[string]*SummaryBucket{"approved": &cs.Approved, "rejected": &cs.Rejected, "pending": &cs.Pending,
+		"refunded": &cs.Refunded, "charged_back": &cs.ChargedBack}
 }
 
 // TransactionRow is a row behind the summary.
@@ -178,100 +177,104 @@ type TransactionRow struct {
 		LastName  string `json:"last_name"`
 		Email     string `json:"email"`
 	} `json:"donor"`
-	PaymentMethod *struct {
-		Brand    string `json:"brand"`
-		LastFour string `json:"last_four"`
-	} `json:"payment_method"`
+	PaymentMethod *CardRef `json:"payment_method"`
 }
+
+// TransactionsRequest is GET /manage/api/payment_transactions.
+type TransactionsRequest struct {
+	Period
+	Paging
+	Status   string `query:"status" json:"-"`
+	Currency string `query:"currency" json:"-"`
+}
+
+// TransactionList is a page of the transactions of a period.
+type TransactionList struct {
+	Transactions []TransactionRow `json:"transactions"`
+	Total        int              `json:"total"`
+	Page         int              `json:"page"`
+	PerPage      int              `json:"per_page"`
+	From         string           `json:"from"`
+	To           string           `json:"to"`
+}
+
+const transactionsSelect = `SELECT t.id, t.created_at, t.amount_minor, t.currency, t.status,
+	coalesce(t.status_detail, ''), coalesce(t.period, ''), t.attempt, coalesce(t.gateway_payment_id, ''), d.id,
+	d.recurrence, c.id, c.title, dn.id, dn.first_name, dn.last_name, dn.email, coalesce(pm.brand, ''),
+	coalesce(pm.last_four, '')
+	FROM transactions t
+	JOIN donations d ON d.organization_id = t.organization_id AND d.id = t.donation_id
+	JOIN campaigns c ON c.organization_id = d.organization_id AND c.id = d.campaign_id
+	JOIN donors dn ON dn.organization_id = d.organization_id AND dn.id = d.donor_id
+	LEFT JOIN payment_methods pm ON pm.organization_id = t.organization_id AND pm.id = t.payment_method_id
+	WHERE `
 
 // Transactions answers GET /manage/api/payment_transactions?period=YYYY-MM (or from/to)
 // &status=approved|rejected|pending|refunded|charged_back (a summary bucket) or a raw status
 // &currency=ARS&page=&per_page= → {transactions, total, page, per_page, from, to}, newest first.
-func (h *ManageHandler) Transactions(c *gin.Context) {
-	scope, err := h.scope(c)
+func (s *ManageService) Transactions(ctx context.Context, req *TransactionsRequest) (*TransactionList, error) {
+	scope, err := authz.Scope(ctx)
 	if err != nil {
-		apierror.Abort(c, err)
-		return
+		return nil, err
 	}
-	page, per, err := pagination(c)
+	page, per, err := req.Paging.parse()
 	if err != nil {
-		apierror.Abort(c, err)
-		return
+		return nil, err
 	}
-	from, to, start, end, err := txRange(c, scope)
+	from, to, start, end, err := req.txRange(ctx, scope)
 	if err != nil {
-		apierror.Abort(c, err)
-		return
+		return nil, err
 	}
-	args := []any{scope.OrgID, start, end}
-	where := "t.organization_id = $1 AND t.created_at >= $2 AND t.created_at < $3"
-	if s := strings.TrimSpace(c.Query("status")); s != "" {
-		sts, ok := summaryGroups[s]
+	var f filter
+	f.add("t.organization_id = %s AND t.created_at >= %s AND t.created_at < %s", scope.OrgID, start, end)
+	if st := strings.TrimSpace(req.Status); st != "" {
+		sts, ok := summaryGroups[st]
 		if !ok {
-			if !contains(allTxStatuses, s) {
-				apierror.Abort(c, apierror.Validation(map[string]string{"status": "donation.invalid_option"}))
-				return
+			if !slices.Contains(allTxStatuses, st) {
+				return nil, apierror.Validation(map[string]string{"status": "donation.invalid_option"})
 			}
-			sts = []string{s}
+			sts = []string{st}
 		}
-		args = append(args, sts)
-		where += " AND t.status = ANY($" + strconv.Itoa(len(args)) + "::text[])"
+		f.add("t.status = ANY(%s::text[])", sts)
 	}
-	if s := strings.ToUpper(strings.TrimSpace(c.Query("currency"))); s != "" {
-		args = append(args, s)
-		where += " AND t.currency = $" + strconv.Itoa(len(args))
+	if cur := strings.ToUpper(strings.TrimSpace(req.Currency)); cur != "" {
+		f.add("t.currency = %s", cur)
 	}
-	ctx := c.Request.Context()
-	var total int
-	if err := scope.QueryRow(ctx, "SELECT count(*) FROM transactions t WHERE "+where, args...).Scan(&total); err != nil {
-		apierror.Abort(c, err)
-		return
+	out := &TransactionList{Transactions: []TransactionRow{}, Page: page, PerPage: per, From: from, To: to}
+	if err := scope.QueryRow(ctx, "SELECT count(*) FROM transactions t WHERE "+f.where(), f.args...).Scan(&out.Total); err != nil {
+		return nil, err
 	}
-	n := len(args)
-	args = append(args, per, (page-1)*per)
-	rows, err := scope.Query(ctx, `SELECT t.id, t.created_at, t.amount_minor, t.currency, t.status,
-		coalesce(t.status_detail, ''), coalesce(t.period, ''), t.attempt, coalesce(t.gateway_payment_id, ''), d.id,
-		d.recurrence, c.id, c.title, dn.id, dn.first_name, dn.last_name, dn.email, coalesce(pm.brand, ''),
-		coalesce(pm.last_four, '')
-		FROM transactions t
-		JOIN donations d ON d.organization_id = t.organization_id AND d.id = t.donation_id
-		JOIN campaigns c ON c.organization_id = d.organization_id AND c.id = d.campaign_id
-		JOIN donors dn ON dn.organization_id = d.organization_id AND dn.id = d.donor_id
-		LEFT JOIN payment_methods pm ON pm.organization_id = t.organization_id AND pm.id = t.payment_method_id
-		WHERE `+where+` ORDER BY t.created_at DESC, t.id LIMIT $`+strconv.Itoa(n+1)+` OFFSET $`+strconv.Itoa(n+2), args...)
+	limit, args := f.page(page, per)
+	rows, err := scope.Query(ctx, transactionsSelect+f.where()+" ORDER BY t.created_at DESC, t.id"+limit, args...)
 	if err != nil {
-		apierror.Abort(c, err)
-		return
+		return nil, err
 	}
 	defer rows.Close()
-	out := []TransactionRow{}
 	for rows.Next() {
-		var t TransactionRow
-		var id, did, cid, dnid uuid.UUID
-		var amount int64
-		var cur, period, brand, last string
-		var attempt, rec int16
-		if err := rows.Scan(&id, &t.Date, &amount, &cur, &t.Status, &t.StatusDetail, &period, &attempt, &t.PaymentID, &did,
-			&rec, &cid, &t.Campaign.Title, &dnid, &t.Donor.FirstName, &t.Donor.LastName, &t.Donor.Email, &brand, &last); err != nil {
-			apierror.Abort(c, err)
-			return
+		t, err := scanTransaction(rows)
+		if err != nil {
+			return nil, err
 		}
-		t.UUID, t.DonationUUID, t.Campaign.UUID, t.Donor.UUID = id.String(), did.String(), cid.String(), dnid.String()
-		t.Amount, t.Attempt, t.Frequency = moneyView(amount, cur), int(attempt), frequency(int(rec))
-		if period != "" {
-			t.Period = &period
-		}
-		if brand != "" {
-			t.PaymentMethod = &struct {
-				Brand    string `json:"brand"`
-				LastFour string `json:"last_four"`
-			}{brand, last}
-		}
-		out = append(out, t)
+		out.Transactions = append(out.Transactions, t)
 	}
-	if err := rows.Err(); err != nil {
-		apierror.Abort(c, err)
-		return
+	return out, rows.Err()
+}
+
+// scanTransaction reads a transactionsSelect row.
+func scanTransaction(rows pgx.Rows) (TransactionRow, error) {
+	var t TransactionRow
+	var id, did, cid, dnid uuid.UUID
+	var amount int64
+	var cur, period, brand, last string
+	var attempt, rec int16
+	if err := rows.Scan(&id, &t.Date, &amount, &cur, &t.Status, &t.StatusDetail, &period, &attempt, &t.PaymentID, &did,
+		&rec, &cid, &t.Campaign.Title, &dnid, &t.Donor.FirstName, &t.Donor.LastName, &t.Donor.Email, &brand, &last); err != nil {
+		return t, err
 	}
-	c.JSON(http.StatusOK, gin.H{"transactions": out, "total": total, "page": page, "per_page": per, "from": from, "to": to})
+	t.UUID, t.DonationUUID, t.Campaign.UUID, t.Donor.UUID = id.String(), did.String(), cid.String(), dnid.String()
+	t.Amount, t.Attempt, t.Frequency, t.Period = moneyView(amount, cur), int(attempt), frequency(int(rec)), nonEmpty(period)
+	if brand != "" {
+		t.PaymentMethod = &CardRef{brand, last}
+	}
+	return t, nil
 }

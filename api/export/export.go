@@ -23,6 +23,7 @@ import (
 
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/authz"
+	"github.com/aporta/aporta/api/endpoint"
 	"github.com/aporta/aporta/api/idempotency"
 	"github.com/aporta/aporta/api/request"
 	"github.com/aporta/aporta/internal/i18n"
@@ -45,10 +46,11 @@ func NewHandler(c client.Client, b *blob.Bucket, secret []byte, orgs idempotency
 	return &Handler{Temporal: c, Bucket: b, Secret: secret, Queue: flow.TaskQueue, Now: time.Now, Orgs: orgs}
 }
 
-// Routes mounts the routes.
-func (h *Handler) Routes(public, manage *gin.RouterGroup, az *authz.Authz) {
-	manage.POST("/leads/export", az.Require(authz.ExportData), idempotency.Replay(h.Secret, idempotency.ByOrganization(h.Orgs)), h.start)
-	public.GET("/api/exports/:token", h.download)
+// Mount mounts the routes. Both stay plain Gin handlers: the start names its workflow after the
+// Idempotency-Key header, which endpoint requests do not carry, and the download streams a file.
+func (h *Handler) Mount(g endpoint.Groups) {
+	g.Manage.POST("/leads/export", g.Authz.Require(authz.ExportData), idempotency.Replay(h.Secret, idempotency.ByOrganization(h.Orgs)), h.start)
+	g.Public.GET("/api/exports/:token", h.download)
 }
 
 func (h *Handler) start(c *gin.Context) {
@@ -61,7 +63,7 @@ func (h *Handler) start(c *gin.Context) {
 	}
 	addr, err := mail.ParseAddress(strings.TrimSpace(in.Email))
 	if err != nil || addr.Name != "" || !strings.Contains(addr.Address, ".") {
-		apierror.Abort(c, apierror.Validation(map[string]string{"email": "export_email_invalid"}))
+		apierror.Abort(c, apierror.Validation(map[string]string{"email": "export.email_invalid"}))
 		return
 	}
 	key := strings.TrimSpace(c.GetHeader("Idempotency-Key"))
@@ -89,16 +91,16 @@ func (h *Handler) download(c *gin.Context) {
 	token := c.Param("token")
 	expires, err := strconv.ParseInt(c.Query("expires"), 10, 64)
 	if err != nil || !flow.ValidToken(token) || !flow.Verify(h.Secret, token, expires, c.Query("sig")) {
-		apierror.Abort(c, apierror.New(http.StatusForbidden, "export_link_invalid"))
+		apierror.Abort(c, apierror.New(http.StatusForbidden, "export.link_invalid"))
 		return
 	}
 	if !h.Now().Before(time.Unix(expires, 0)) {
-		apierror.Abort(c, apierror.New(http.StatusGone, "export_link_expired"))
+		apierror.Abort(c, apierror.New(http.StatusGone, "export.link_expired"))
 		return
 	}
 	r, err := h.Bucket.NewReader(c.Request.Context(), flow.ObjectKey(token), nil)
 	if gcerrors.Code(err) == gcerrors.NotFound {
-		apierror.Abort(c, apierror.New(http.StatusGone, "export_link_expired"))
+		apierror.Abort(c, apierror.New(http.StatusGone, "export.link_expired"))
 		return
 	}
 	if err != nil {
@@ -117,8 +119,8 @@ func (h *Handler) download(c *gin.Context) {
 
 func init() {
 	i18n.Register(i18n.Catalog{
-		"export_email_invalid": {i18n.ES: "Ingresa un e-mail válido para recibir el enlace.", i18n.EN: "Enter a valid e-mail to receive the link.", i18n.PT: "Informe um e-mail válido para receber o link."},
-		"export_link_expired":  {i18n.ES: "El enlace de descarga expiró: era válido por 24 horas. Solicita la descarga de nuevo.", i18n.EN: "The download link has expired: it was valid for 24 hours. Request the download again.", i18n.PT: "O link de download expirou: era válido por 24 horas. Solicite o download novamente."},
-		"export_link_invalid":  {i18n.ES: "El enlace de descarga no es válido.", i18n.EN: "The download link is not valid.", i18n.PT: "O link de download não é válido."},
+		"export.email_invalid": {i18n.ES: "Ingresa un e-mail válido para recibir el enlace.", i18n.EN: "Enter a valid e-mail to receive the link.", i18n.PT: "Informe um e-mail válido para receber o link."},
+		"export.link_expired":  {i18n.ES: "El enlace de descarga expiró: era válido por 24 horas. Solicita la descarga de nuevo.", i18n.EN: "The download link has expired: it was valid for 24 hours. Request the download again.", i18n.PT: "O link de download expirou: era válido por 24 horas. Solicite o download novamente."},
+		"export.link_invalid":  {i18n.ES: "El enlace de descarga no es válido.", i18n.EN: "The download link is not valid.", i18n.PT: "O link de download não é válido."},
 	})
 }

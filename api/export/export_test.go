@@ -16,7 +16,6 @@ import (
 	"go.temporal.io/sdk/worker"
 
 	"github.com/aporta/aporta/api/apitest"
-	"github.com/aporta/aporta/tenants"
 	flow "github.com/aporta/aporta/workflows/export"
 )
 
@@ -95,7 +94,7 @@ func TestLeadsExportEndToEnd(t *testing.T) {
 	expired := "/api/exports/" + token + "?expires=" + strconv.FormatInt(past, 10) + "&sig=" + flow.Sign(s.Config.Secret, token, past)
 	res = admin.Do(http.MethodGet, expired, nil, "", "Accept-Language", "en")
 	require.Equal(t, http.StatusGone, res.Status)
-	require.Equal(t, "export_link_expired", res.ErrorCode())
+	require.Equal(t, "export.link_expired", res.ErrorCode())
 	require.Contains(t, res.ErrorMessage(), "expired")
 
 	q := u.Query()
@@ -117,5 +116,3 @@ func TestLeadsExportEndToEnd(t *testing.T) {
 	require.NoError(t, scope.QueryRow(context.Background(), `SELECT count(*) FROM leads WHERE organization_id = $1`, admin.OrgID).Scan(&left))
 	require.Equal(t, 2, left)
 }
-
-var _ = tenants.ErrNotFound

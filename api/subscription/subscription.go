@@ -14,13 +14,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/authz"
+	"github.com/aporta/aporta/api/endpoint"
 	"github.com/aporta/aporta/internal/i18n"
 	"github.com/aporta/aporta/tenants"
 	flow "github.com/aporta/aporta/workflows/subscription"
@@ -38,9 +38,9 @@ func NewHandler(t *tenants.Tenants, c client.Client) *Handler {
 	return &Handler{Tenants: t, Temporal: c, Queue: flow.TaskQueue}
 }
 
-// Routes mounts the routes on /manage/api.
-func (h *Handler) Routes(manage *gin.RouterGroup, az *authz.Authz) {
-	manage.GET("/subscription", az.Require(authz.View), h.get)
+// Mount mounts GET /manage/api/subscription.
+func (h *Handler) Mount(g endpoint.Groups) {
+	g.Manage.GET("/subscription", g.Authz.Require(authz.View), endpoint.Handle(Get))
 }
 
 // View is the subscription as the API answers it.
@@ -66,26 +66,22 @@ func viewOf(s flow.Summary) View {
 	return v
 }
 
-func (h *Handler) scope(c *gin.Context) (tenants.Scope, error) {
-	s, err := h.Tenants.ForOrganization(c.Request.Context(), authz.Organization(c).OrganizationID)
-	if errors.Is(err, tenants.ErrUnknownOrganization) {
-		return s, apierror.NotFound()
-	}
-	return s, err
+// Answer is the answer of GET /manage/api/subscription.
+type Answer struct {
+	Subscription View `json:"subscription"`
 }
 
-func (h *Handler) get(c *gin.Context) {
-	s, err := h.scope(c)
+// Get answers the current organisation's subscription.
+func Get(ctx context.Context, _ *struct{}) (*Answer, error) {
+	s, err := authz.Scope(ctx)
 	if err != nil {
-		apierror.Abort(c, err)
-		return
+		return nil, err
 	}
-	sum, err := flow.Get(c.Request.Context(), s)
+	sum, err := flow.Get(ctx, s)
 	if err != nil {
-		apierror.Abort(c, err)
-		return
+		return nil, err
 	}
-	c.JSON(http.StatusOK, gin.H{"subscription": viewOf(sum)})
+	return &Answer{Subscription: viewOf(sum)}, nil
 }
 
 // Grant applies a plan to the organisation (the staff console's action; a paid plan is bought
@@ -93,7 +89,7 @@ func (h *Handler) get(c *gin.Context) {
 func (h *Handler) Grant(ctx context.Context, orgID uuid.UUID, planCode string) error {
 	code := strings.TrimSpace(planCode)
 	if code == "" {
-		return apierror.Validation(map[string]string{"plan_code": "plan_code_required"})
+		return apierror.Validation(map[string]string{"plan_code": "subscription.plan_code_required"})
 	}
 	s, err := h.Tenants.ForOrganization(ctx, orgID)
 	if errors.Is(err, tenants.ErrUnknownOrganization) {
@@ -107,17 +103,17 @@ func (h *Handler) Grant(ctx context.Context, orgID uuid.UUID, planCode string) e
 		return err
 	}
 	if !ok || !flow.ValidPlanCode(code) {
-		return apierror.Validation(map[string]string{"plan_code": "unknown_plan"})
+		return apierror.Validation(map[string]string{"plan_code": "subscription.unknown_plan"})
 	}
 	uctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
 	if _, err := flow.PurchasePlan(uctx, h.Temporal, h.Queue, s.OrgID, code); err != nil {
 		var appErr *temporal.ApplicationError
 		if errors.As(err, &appErr) && appErr.Type() == flow.ErrUnknownPlan {
-			return apierror.Validation(map[string]string{"plan_code": "unknown_plan"})
+			return apierror.Validation(map[string]string{"plan_code": "subscription.unknown_plan"})
 		}
 		if errors.Is(err, context.DeadlineExceeded) {
-			return &apierror.Error{Status: http.StatusServiceUnavailable, Code: "subscription_busy", Err: err}
+			return &apierror.Error{Status: http.StatusServiceUnavailable, Code: "subscription.busy", Err: err}
 		}
 		return err
 	}
@@ -126,8 +122,8 @@ func (h *Handler) Grant(ctx context.Context, orgID uuid.UUID, planCode string) e
 
 func init() {
 	i18n.Register(i18n.Catalog{
-		"plan_code_required": {i18n.ES: "Elige un plan.", i18n.EN: "Choose a plan.", i18n.PT: "Escolha um plano."},
-		"unknown_plan":       {i18n.ES: "El plan elegido no existe.", i18n.EN: "The chosen plan does not exist.", i18n.PT: "O plano escolhido não existe."},
-		"subscription_busy":  {i18n.ES: "No pudimos aplicar el plan ahora. Intenta de nuevo en unos minutos.", i18n.EN: "We could not apply the plan right now. Please try again in a few minutes.", i18n.PT: "Não conseguimos aplicar o plano agora. Tente novamente em alguns minutos."},
+		"subscription.plan_code_required": {i18n.ES: "Elige un plan.", i18n.EN: "Choose a plan.", i18n.PT: "Escolha um plano."},
+		"subscription.unknown_plan":       {i18n.ES: "El plan elegido no existe.", i18n.EN: "The chosen plan does not exist.", i18n.PT: "O plano escolhido não existe."},
+		"subscription.busy":               {i18n.ES: "No pudimos aplicar el plan ahora. Intenta de nuevo en unos minutos.", i18n.EN: "We could not apply the plan right now. Please try again in a few minutes.", i18n.PT: "Não conseguimos aplicar o plano agora. Tente novamente em alguns minutos."},
 	})
 }

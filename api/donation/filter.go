@@ -1,0 +1,35 @@
+package donation
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// filter is the package's one builder of dynamic SQL: the donations list (and its CSV) and the
+// transactions list add the conditions their query string asks for. Values always travel as
+// parameters; only the fixed condition texts written here become SQL.
+type filter struct {
+	conds []string
+	args  []any
+}
+
+// add appends a condition; each %s in cond is replaced by a parameter holding the next value.
+func (f *filter) add(cond string, values ...any) {
+	params := make([]any, len(values))
+	for i, v := range values {
+		f.args = append(f.args, v)
+		params[i] = "$" + strconv.Itoa(len(f.args))
+	}
+	f.conds = append(f.conds, fmt.Sprintf(cond, params...))
+}
+
+// where is the conditions joined with AND.
+func (f *filter) where() string { return strings.Join(f.conds, " AND ") }
+
+// page is the LIMIT and OFFSET of a page (1…) of per rows, with their arguments after the filter's.
+func (f *filter) page(page, per int) (string, []any) {
+	n := len(f.args)
+	args := append(append([]any{}, f.args...), per, (page-1)*per)
+	return " LIMIT $" + strconv.Itoa(n+1) + " OFFSET $" + strconv.Itoa(n+2), args
+}

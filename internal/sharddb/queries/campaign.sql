@@ -1,0 +1,90 @@
+-- Campaigns (api/campaign): the manage area's settings, the public form's read, visits and leads.
+
+-- name: CampaignByID :one
+SELECT c.id, c.slug, c.title, c.description, c.objective, c.type, c.channel, c.currency, o.country, c.published,
+       c.published_at, c.amounts, c.allow_one_time, c.allow_other_amount, c.min_other_amount_minor, c.instalments,
+       coalesce(c.form_color, '')::text AS form_color, coalesce(c.cover_key, '')::text AS cover_key, c.ends_at,
+       c.upgrade_enabled, c.upgrade_percentage, c.upgrade_period_months, c.upgrade_min_percentage,
+       c.upgrade_max_percentage, c.pixel_id, c.analytics_id, c.tag_manager_id, c.thanks_instant,
+       c.thanks_email_subject, c.thanks_email, c.immediate_charge, c.event, c.form_fields, c.created_at, c.updated_at
+FROM campaigns c
+JOIN organizations o ON o.organization_id = c.organization_id
+WHERE c.organization_id = $1 AND c.id = $2;
+
+-- name: ListCampaigns :many
+SELECT c.id, c.slug, c.title, c.description, c.objective, c.type, c.channel, c.currency, o.country, c.published,
+       c.published_at, c.amounts, c.allow_one_time, c.allow_other_amount, c.min_other_amount_minor, c.instalments,
+       coalesce(c.form_color, '')::text AS form_color, coalesce(c.cover_key, '')::text AS cover_key, c.ends_at,
+       c.upgrade_enabled, c.upgrade_percentage, c.upgrade_period_months, c.upgrade_min_percentage,
+       c.upgrade_max_percentage, c.pixel_id, c.analytics_id, c.tag_manager_id, c.thanks_instant,
+       c.thanks_email_subject, c.thanks_email, c.immediate_charge, c.event, c.form_fields, c.created_at, c.updated_at
+FROM campaigns c
+JOIN organizations o ON o.organization_id = c.organization_id
+WHERE c.organization_id = $1
+ORDER BY c.created_at DESC, c.id
+LIMIT $2 OFFSET $3;
+
+-- name: CountCampaigns :one
+SELECT count(*) FROM campaigns WHERE organization_id = $1;
+
+-- name: CreateCampaign :exec
+-- Idempotent on the id: a retried creation finds its row.
+INSERT INTO campaigns (organization_id, id, slug, title, description, type, channel, currency, published)
+VALUES (sqlc.arg(organization_id), sqlc.arg(id), sqlc.arg(slug), sqlc.arg(title), sqlc.arg(description),
+        sqlc.arg(type), sqlc.arg(channel), (SELECT currency FROM countries WHERE code = sqlc.arg(country)),
+        sqlc.arg(published))
+ON CONFLICT (organization_id, id) DO NOTHING;
+
+-- name: UpdateCampaign :exec
+UPDATE campaigns SET
+    title = sqlc.arg(title), description = sqlc.arg(description), objective = sqlc.arg(objective),
+    type = sqlc.arg(type), channel = sqlc.arg(channel), amounts = sqlc.arg(amounts),
+    allow_one_time = sqlc.arg(allow_one_time), allow_other_amount = sqlc.arg(allow_other_amount),
+    min_other_amount_minor = sqlc.narg(min_other_amount_minor), instalments = sqlc.arg(instalments),
+    form_color = nullif(sqlc.arg(form_color)::text, ''), ends_at = sqlc.narg(ends_at),
+    upgrade_enabled = sqlc.arg(upgrade_enabled), upgrade_percentage = sqlc.narg(upgrade_percentage)::float8,
+    upgrade_period_months = sqlc.narg(upgrade_period_months),
+    upgrade_min_percentage = sqlc.narg(upgrade_min_percentage)::float8,
+    upgrade_max_percentage = sqlc.narg(upgrade_max_percentage)::float8, pixel_id = sqlc.arg(pixel_id),
+    analytics_id = sqlc.arg(analytics_id), tag_manager_id = sqlc.arg(tag_manager_id),
+    thanks_instant = sqlc.arg(thanks_instant), thanks_email_subject = sqlc.arg(thanks_email_subject),
+    thanks_email = sqlc.arg(thanks_email), immediate_charge = sqlc.arg(immediate_charge), event = sqlc.narg(event),
+    form_fields = sqlc.arg(form_fields), updated_at = now()
+WHERE organization_id = sqlc.arg(organization_id) AND id = sqlc.arg(id);
+
+-- name: SetCampaignCover :exec
+UPDATE campaigns SET cover_key = $3, updated_at = now() WHERE organization_id = $1 AND id = $2;
+
+-- name: SetCampaignPublished :exec
+UPDATE campaigns SET published = sqlc.arg(published),
+       published_at = CASE WHEN sqlc.arg(published) THEN coalesce(published_at, now()) ELSE published_at END,
+       updated_at = now()
+WHERE organization_id = $1 AND id = $2;
+
+-- name: CampaignOrganization :one
+-- What campaign rules need of the organisation: plan, status, timezone, country, name.
+SELECT plan_code, status, timezone, country, name, accepting_donations FROM organizations WHERE organization_id = $1;
+
+-- name: CountryCurrency :one
+SELECT currency FROM countries WHERE code = $1;
+
+-- name: CountCampaignVisit :exec
+-- One visit more on today's row, today in the organisation's time zone.
+INSERT INTO campaign_visits (organization_id, campaign_id, day, visits)
+VALUES (sqlc.arg(organization_id), sqlc.arg(campaign_id), (now() AT TIME ZONE sqlc.arg(timezone)::text)::date, 1)
+ON CONFLICT (organization_id, campaign_id, day) DO UPDATE SET visits = campaign_visits.visits + 1;
+
+-- name: PurgeLeads :exec
+DELETE FROM leads WHERE organization_id = $1 AND updated_at < now() - interval '90 days';
+
+-- name: UpsertLead :exec
+INSERT INTO leads (organization_id, id, campaign_id, email, first_name)
+VALUES ($1, $2, $3, $4, $5)
+ON CONFLICT (organization_id, email) DO UPDATE
+SET campaign_id = excluded.campaign_id,
+    first_name = CASE WHEN excluded.first_name <> '' THEN excluded.first_name ELSE leads.first_name END,
+    updated_at = now();
+
+-- name: DocumentTypesOfCountry :many
+-- The donor document types of a country, "Otro" last.
+SELECT code FROM document_types WHERE sqlc.arg(country)::text = ANY(countries) ORDER BY code = 'Otro', code;

@@ -1,0 +1,114 @@
+-- Dashboard widgets (api/dashboard, donor spec §2 screen 5). Shared parameters: the organisation;
+-- first_day, last_day: the period's days in the organisation's time zone (Paused: start and end, the
+-- timestamptz of its first day and of the day after its last); campaign (NULL: all); recurrence
+-- (NULL: both, 1 monthly, 0 one-time); bucket: 'day' or 'month'. Money, new donations and discards
+-- read the daily rollup of migrations/shard/0080_dashboard_rollup.sql, so their cost is days ×
+-- campaigns; visits are daily rows already; pauses read the version history (a donation counts once
+-- in a period, which no sum of days can tell), with the indexes of migrations/shard/0070_dashboard.sql.
+-- The handler runs them planned with their actual values (pgx.QueryExecModeExec), never a generic
+-- plan, so the optional filters and the period's width pick the right index.
+
+-- name: DashboardOrganization :one
+-- The organisation's time zone, whether it has campaigns, and the user's step of the campaign guide.
+SELECT timezone,
+       EXISTS (SELECT 1 FROM campaigns c WHERE c.organization_id = sqlc.arg(organization_id)) AS has_campaigns,
+       COALESCE((SELECT g.step FROM guide_progress g
+                 WHERE g.organization_id = sqlc.arg(organization_id) AND g.user_id = sqlc.arg(user_id)
+                   AND g.guide_name = sqlc.arg(guide_name)), 0)::int AS guide_step
+FROM organizations WHERE organization_id = sqlc.arg(organization_id);
+
+-- name: DashboardCampaignExists :one
+SELECT EXISTS (SELECT 1 FROM campaigns WHERE organization_id = $1 AND id = $2);
+
+-- name: DashboardRaised :many
+-- Approved transactions charged in the period (created_at when charged_at is missing), per bucket
+-- and currency, from the daily rollup. The handler adds the buckets up for the totals.
+SELECT date_trunc(sqlc.arg(bucket)::text, r.day::timestamp)::date AS bucket, r.currency,
+       sum(r.raised_minor)::bigint AS raised_minor, sum(r.raised_count)::bigint AS raised_count
+FROM dashboard_daily r
+WHERE r.organization_id = sqlc.arg(organization_id) AND r.day >= sqlc.arg(first_day)::date AND r.day <= sqlc.arg(last_day)::date
+  AND (sqlc.narg(campaign)::uuid IS NULL OR r.campaign_id = sqlc.narg(campaign))
+  AND (sqlc.narg(recurrence)::smallint IS NULL OR r.recurrence = sqlc.narg(recurrence))
+GROUP BY 1, 2
+HAVING sum(r.raised_count) <> 0;
+
+-- name: DashboardNewDonations :many
+-- Donations created in the period, per bucket, from the daily rollup; pending and rejected (first
+-- charge not settled or refused) are not donations yet.
+SELECT date_trunc(sqlc.arg(bucket)::text, r.day::timestamp)::date AS bucket, sum(r.new_donations)::bigint AS donations
+FROM dashboard_daily r
+WHERE r.organization_id = sqlc.arg(organization_id) AND r.day >= sqlc.arg(first_day)::date AND r.day <= sqlc.arg(last_day)::date
+  AND (sqlc.narg(campaign)::uuid IS NULL OR r.campaign_id = sqlc.narg(campaign))
+  AND (sqlc.narg(recurrence)::smallint IS NULL OR r.recurrence = sqlc.narg(recurrence))
+GROUP BY 1
+HAVING sum(r.new_donations) <> 0;
+
+-- name: DashboardVisits :many
+-- Visits per bucket. Visits belong to a campaign, not to a frequency, so the frequency filter does
+-- not apply.
+SELECT date_trunc(sqlc.arg(bucket)::text, v.day::timestamp)::date AS bucket, sum(v.visits)::bigint AS visits
+FROM campaign_visits v
+WHERE v.organization_id = sqlc.arg(organization_id) AND v.day >= sqlc.arg(first_day)::date AND v.day <= sqlc.arg(last_day)::date
+  AND (sqlc.narg(campaign)::uuid IS NULL OR v.campaign_id = sqlc.narg(campaign))
+GROUP BY 1;
+
+-- name: DashboardDiscarded :many
+-- Donations discarded in the period, per reason ('': none given), from the daily rollup.
+SELECT r.reason, sum(r.donations)::bigint AS donations
+FROM dashboard_daily_discards r
+WHERE r.organization_id = sqlc.arg(organization_id) AND r.day >= sqlc.arg(first_day)::date AND r.day <= sqlc.arg(last_day)::date
+  AND (sqlc.narg(campaign)::uuid IS NULL OR r.campaign_id = sqlc.narg(campaign))
+  AND (sqlc.narg(recurrence)::smallint IS NULL OR r.recurrence = sqlc.narg(recurrence))
+GROUP BY 1
+HAVING sum(r.donations) <> 0;
+
+-- name: DashboardPaused :many
+-- Paused donations (spec: "appear only if not resumed within 7 days"). A pause is an event at time p:
+-- a version row (field 'status', after.status 'paused'), or, for a donation still paused whose pause
+-- has no version row (written outside the collection workflow), its paused_since. A pause in the
+-- period COUNTS when 7 days have passed since p by now and no restore (version row with
+-- before.status 'paused', after.status 'active') happened in (p, p + 7 days]. It is IN GRACE when
+-- fewer than 7 days have passed and it has not been restored yet. A donation counts once, with the
+-- reason of its latest pause in the period.
+WITH versioned AS (
+    -- The version rows of pauses in the period, widened by the minute the check below allows.
+    SELECT v.donation_id, v.created_at AS at, v.after ->> 'paused_reason' AS reason
+    FROM donation_versions v
+    WHERE v.organization_id = sqlc.arg(organization_id) AND v.field = 'status' AND v.after ->> 'status' = 'paused'
+      AND v.created_at >= sqlc.arg(start)::timestamptz - interval '1 minute' AND v.created_at < sqlc.arg(end_at)::timestamptz + interval '1 minute'
+), pauses AS (
+    SELECT v.donation_id, v.at, v.reason FROM versioned v WHERE v.at >= sqlc.arg(start)::timestamptz AND v.at < sqlc.arg(end_at)::timestamptz
+    UNION ALL
+    -- One hash anti-join against the rows above, not an index probe per paused donation.
+    SELECT d.id, d.paused_since, d.paused_reason
+    FROM donations d
+    WHERE d.organization_id = sqlc.arg(organization_id) AND d.status = 'paused' AND d.paused_since >= sqlc.arg(start)::timestamptz AND d.paused_since < sqlc.arg(end_at)::timestamptz
+      AND NOT EXISTS (SELECT 1 FROM versioned v WHERE v.donation_id = d.id
+                      AND v.at BETWEEN d.paused_since - interval '1 minute' AND d.paused_since + interval '1 minute')
+), unresumed AS (
+    -- LATERAL … LIMIT 1: one index probe per pause on (organization_id, donation_id, created_at).
+    SELECT p.*, (p.at + interval '7 days' <= sqlc.arg(now)::timestamptz) AS settled
+    FROM pauses p
+    LEFT JOIN LATERAL (
+        SELECT 1 AS found FROM donation_versions r
+        WHERE r.organization_id = sqlc.arg(organization_id) AND r.donation_id = p.donation_id
+          AND r.field = 'status' AND r.before ->> 'status' = 'paused' AND r.after ->> 'status' = 'active'
+          AND r.created_at > p.at AND r.created_at <= LEAST(p.at + interval '7 days', sqlc.arg(now)::timestamptz)
+        LIMIT 1) restored ON true
+    WHERE restored.found IS NULL
+), filtered AS (
+    -- Without filters (the handler plans with the actual values) no donation is read.
+    SELECT DISTINCT ON (u.donation_id, u.settled) u.donation_id, u.settled, u.reason
+    FROM unresumed u
+    WHERE (sqlc.narg(campaign)::uuid IS NULL AND sqlc.narg(recurrence)::smallint IS NULL) OR EXISTS (
+        SELECT 1 FROM donations d
+        WHERE d.organization_id = sqlc.arg(organization_id) AND d.id = u.donation_id
+          AND (sqlc.narg(campaign)::uuid IS NULL OR d.campaign_id = sqlc.narg(campaign)::uuid) AND (sqlc.narg(recurrence)::smallint IS NULL OR d.recurrence = sqlc.narg(recurrence)::smallint))
+    ORDER BY u.donation_id, u.settled, u.at DESC
+)
+SELECT COALESCE(reason, 'unknown')::text AS reason, count(*) FILTER (WHERE settled) AS counted,
+       count(*) FILTER (WHERE NOT settled) AS in_grace
+FROM filtered f
+-- a donation with a settled pause is counted, never also in grace
+WHERE f.settled OR NOT EXISTS (SELECT 1 FROM filtered s WHERE s.donation_id = f.donation_id AND s.settled)
+GROUP BY 1;
