@@ -20,6 +20,7 @@ import (
 	"github.com/aporta/aporta/api/dashboard"
 	"github.com/aporta/aporta/api/document"
 	"github.com/aporta/aporta/api/donation"
+	"github.com/aporta/aporta/api/endpoint"
 	"github.com/aporta/aporta/api/export"
 	"github.com/aporta/aporta/api/health"
 	"github.com/aporta/aporta/api/kratosproxy"
@@ -102,6 +103,10 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 		return r.Group(prefix, limit, csrf.Require(), az.Authenticate())
 	}
 	settings := g.public.Group("/manage", csrf.Require(), az.Authenticate()) // the spec's /manage/organization paths
+	groups := endpoint.Groups{
+		Public: g.public, Manage: g.manage, Account: g.account, Settings: settings,
+		Staff: g.public.Group("/staff/api", csrf.Require(), az.Authenticate()), Upload: uploads, Authz: az,
+	}
 	bucket, err := blob.Open(context.Background(), d.Config.BlobURL)
 	if err != nil {
 		return nil, err
@@ -113,19 +118,17 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 	// Domain routes: one block per domain.
 	// Kratos's courier posts the messages it wrote, not text from donors or operators: no card guard.
 	courier.Routes(r.Group("/", middleware.BodyLimit(d.Config.MaxBodyBytes)), d.Config, d.Tenants)
-	account.Routes(g.public, g.manage, account.Deps{Config: d.Config, Tenants: d.Tenants, Temporal: d.Temporal, Authz: az})
-	user.Routes(g.public, g.manage, g.account, csrf.Require(), user.Deps{Config: d.Config, Tenants: d.Tenants, Authz: az, Keto: keto})
+	account.NewHandler(account.Deps{Config: d.Config, Tenants: d.Tenants, Temporal: d.Temporal, Authz: az}).Mount(groups)
+	user.NewHandler(user.Deps{Config: d.Config, Tenants: d.Tenants, Keto: keto, CSRF: csrf.Require()}).Mount(groups)
 
 	docs := document.NewService(d.Tenants, bucket, onboard)
 	orgs := organization.NewService(docs, bucket)
-	document.NewHandler(docs, orgs).Routes(g.manage,
-		uploads("/manage/api", middleware.UploadLimit(document.MaxUploadBody, "invalid_file")), az)
-	organization.NewHandler(orgs).Routes(g.manage, settings,
-		uploads("/manage", middleware.UploadLimit(organization.MaxLogoBytes+1<<20, "invalid_logo")), az)
-	tour.NewHandler(d.Tenants).Routes(g.manage, az)
+	document.NewHandler(docs, orgs.Present).Mount(groups)
+	organization.NewHandler(orgs).Mount(groups)
+	tour.NewHandler().Mount(groups)
 	plans := subscription.NewHandler(d.Tenants, d.Temporal)
 	console := staff.NewHandler(d.Tenants.Directory(), docs, orgs, keto, onboard, plans)
-	console.Routes(g.public.Group("/staff/api", csrf.Require(), az.Authenticate()))
+	console.Mount(groups)
 	r.GET("/readyz", health.Readyz(readinessChecks(d), 3*time.Second, staffOrLocal(sessions, console)))
 
 	campaigns := campaign.NewService(d.Tenants)

@@ -25,7 +25,7 @@ type constraint struct {
 // constraint and in every foreign key to another tenant table; reference tables (the rest) must not
 // point at tenant tables. Migrate refuses a schema with violations.
 func CitusViolations(ctx context.Context, q Querier) ([]string, error) {
-	rows, err := q.Query(ctx, queries.Get("TenantTables"))
+	rows, err := q.Query(ctx, sqlTenantTables)
 	if err != nil {
 		return nil, err
 	}
@@ -33,7 +33,7 @@ func CitusViolations(ctx context.Context, q Querier) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	rows, err = q.Query(ctx, queries.Get("Constraints"))
+	rows, err = q.Query(ctx, sqlConstraints)
 	if err != nil {
 		return nil, err
 	}

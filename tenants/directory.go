@@ -8,7 +8,10 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
+
+	"github.com/aporta/aporta/internal/dberr"
+	"github.com/aporta/aporta/internal/dirdb"
+	"github.com/aporta/aporta/internal/sharddb"
 )
 
 // Organization is the directory's view of an organisation.
@@ -41,8 +44,9 @@ func (t *Tenants) CreateOrganization(ctx context.Context, o Organization, timezo
 	if o.Status == "" {
 		o.Status = "onboarding"
 	}
-	if _, err := t.directory.Exec(ctx, queries.Get("CreateOrganization"),
-		o.ID, o.Name, o.Country, shardName(o.Country), o.Status); err != nil {
+	if err := t.dir().CreateDirectoryOrganization(ctx, dirdb.CreateDirectoryOrganizationParams{
+		ID: o.ID, Name: o.Name, Country: o.Country, Shard: shardName(o.Country), Status: o.Status,
+	}); err != nil {
 		return fmt.Errorf("directory insert: %w", err)
 	}
 	scope, err := t.ForOrganization(ctx, o.ID)
@@ -52,35 +56,38 @@ func (t *Tenants) CreateOrganization(ctx context.Context, o Organization, timezo
 	if scope.Country != o.Country {
 		return fmt.Errorf("tenants: organization %s already exists in %s", o.ID, scope.Country)
 	}
-	return scope.Exec(ctx, queries.Get("CreateShardOrganization"), o.ID, o.Name, o.Country, timezone, o.Status)
+	return scope.Store().CreateShardOrganization(ctx, sharddb.CreateShardOrganizationParams{
+		OrganizationID: o.ID, Name: o.Name, Country: o.Country, Timezone: timezone, Status: o.Status,
+	})
 }
 
 // GetOrganization reads an organisation from the directory.
 func (t *Tenants) GetOrganization(ctx context.Context, id uuid.UUID) (Organization, error) {
-	var o Organization
-	err := t.directory.QueryRow(ctx, queries.Get("GetOrganization"), id).
-		Scan(&o.ID, &o.Name, &o.Country, &o.Shard, &o.Status, &o.CreatedAt)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return o, ErrUnknownOrganization
+	o, err := t.dir().DirectoryOrganization(ctx, id)
+	if errors.Is(err, dberr.ErrNotFound) {
+		return Organization{}, ErrUnknownOrganization
 	}
-	return o, err
+	return Organization{ID: o.ID, Name: o.Name, Country: o.Country, Shard: o.Shard, Status: o.Status, CreatedAt: o.CreatedAt}, err
 }
 
 // AddPublicRoute publishes a slug for a campaign.
 func (t *Tenants) AddPublicRoute(ctx context.Context, slug string, r Route) error {
-	_, err := t.directory.Exec(ctx, queries.Get("AddPublicRoute"), slug, r.CampaignID, r.OrganizationID, r.Country)
-	return err
+	return t.dir().AddPublicRoute(ctx, dirdb.AddPublicRouteParams{
+		Slug: slug, CampaignID: r.CampaignID, OrganizationID: r.OrganizationID, Country: r.Country,
+	})
 }
 
 // RouteBySlug finds the organisation and shard behind a public slug.
 func (t *Tenants) RouteBySlug(ctx context.Context, slug string) (Route, error) {
-	var r Route
-	err := t.directory.QueryRow(ctx, queries.Get("RouteBySlug"), slug).Scan(&r.CampaignID, &r.OrganizationID, &r.Country)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return r, ErrNotFound
+	r, err := t.dir().PublicRouteBySlug(ctx, slug)
+	if errors.Is(err, dberr.ErrNotFound) {
+		return Route{}, ErrNotFound
 	}
-	return r, err
+	return Route(r), err
 }
+
+// dir is the generated directory store.
+func (t *Tenants) dir() *dirdb.Queries { return dirdb.Store(t.directory) }
 
 // shardName is the logical shard name stored in the directory; today one shard per country.
 func shardName(country string) string { return "shard_" + strings.ToLower(country) }
@@ -95,19 +102,18 @@ type Membership struct {
 
 // AddMembership records that a user belongs to an organisation with a role.
 func (t *Tenants) AddMembership(ctx context.Context, userID, orgID uuid.UUID, role string) error {
-	_, err := t.directory.Exec(ctx, queries.Get("AddMembership"), userID, orgID, role)
-	return err
+	return t.dir().AddMembership(ctx, dirdb.AddMembershipParams{UserID: userID, OrganizationID: orgID, Role: role})
 }
 
 // MembershipsOf lists the organisations a user belongs to, oldest first.
 func (t *Tenants) MembershipsOf(ctx context.Context, userID uuid.UUID) ([]Membership, error) {
-	rows, err := t.directory.Query(ctx, queries.Get("MembershipsOfUser"), userID)
+	rows, err := t.dir().ActiveMembershipsOfUser(ctx, userID)
 	if err != nil {
 		return nil, err
 	}
-	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (Membership, error) {
-		var m Membership
-		err := r.Scan(&m.OrganizationID, &m.Role, &m.Name, &m.Country)
-		return m, err
-	})
+	out := make([]Membership, len(rows))
+	for i, r := range rows {
+		out[i] = Membership(r)
+	}
+	return out, nil
 }

@@ -49,7 +49,7 @@ func migrate(ctx context.Context, pool *pgxpool.Pool, dir string) error {
 		return err
 	}
 	sort.Strings(files)
-	if _, err := pool.Exec(ctx, queries.Get("CreateMigrationsTable")); err != nil {
+	if _, err := pool.Exec(ctx, sqlCreateMigrationsTable); err != nil {
 		return err
 	}
 	for _, f := range files {
@@ -59,11 +59,11 @@ func migrate(ctx context.Context, pool *pgxpool.Pool, dir string) error {
 			return err
 		}
 		err = pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
-			if _, err := tx.Exec(ctx, queries.Get("LockMigrations")); err != nil {
+			if _, err := tx.Exec(ctx, sqlLockMigrations); err != nil {
 				return err
 			}
 			var done bool
-			if err := tx.QueryRow(ctx, queries.Get("MigrationApplied"), version).Scan(&done); err != nil {
+			if err := tx.QueryRow(ctx, sqlMigrationApplied, version).Scan(&done); err != nil {
 				return err
 			}
 			if done {
@@ -72,7 +72,7 @@ func migrate(ctx context.Context, pool *pgxpool.Pool, dir string) error {
 			if _, err := tx.Exec(ctx, string(body)); err != nil {
 				return err
 			}
-			_, err := tx.Exec(ctx, queries.Get("RecordMigration"), version)
+			_, err := tx.Exec(ctx, sqlRecordMigration, version)
 			return err
 		})
 		if err != nil {
@@ -87,14 +87,14 @@ func migrate(ctx context.Context, pool *pgxpool.Pool, dir string) error {
 // Citus rules so that moving to a coordinator needs no schema change.
 func distribute(ctx context.Context, pool *pgxpool.Pool) (bool, error) {
 	var available bool
-	if err := pool.QueryRow(ctx, queries.Get("CitusAvailable")).Scan(&available); err != nil || !available {
+	if err := pool.QueryRow(ctx, sqlCitusAvailable).Scan(&available); err != nil || !available {
 		return false, err
 	}
-	if _, err := pool.Exec(ctx, "CREATE EXTENSION IF NOT EXISTS citus"); err != nil {
+	if _, err := pool.Exec(ctx, sqlCreateCitus); err != nil {
 		return true, err
 	}
 	done := map[string]bool{}
-	rows, err := pool.Query(ctx, queries.Get("DistributedTables"))
+	rows, err := pool.Query(ctx, sqlDistributedTables)
 	if err != nil {
 		return true, err
 	}
@@ -106,24 +106,24 @@ func distribute(ctx context.Context, pool *pgxpool.Pool) (bool, error) {
 		done[n] = true
 	}
 	list := func(q string) ([]string, error) {
-		rows, err := pool.Query(ctx, queries.Get(q))
+		rows, err := pool.Query(ctx, q)
 		if err != nil {
 			return nil, err
 		}
 		return pgx.CollectRows(rows, pgx.RowTo[string])
 	}
-	refs, err := list("ReferenceTables")
+	refs, err := list(sqlReferenceTables)
 	if err != nil {
 		return true, err
 	}
 	for _, r := range refs {
 		if !done[r] {
-			if _, err := pool.Exec(ctx, "SELECT create_reference_table($1)", r); err != nil {
+			if _, err := pool.Exec(ctx, sqlCreateReferenceTable, r); err != nil {
 				return true, fmt.Errorf("%s: %w", r, err)
 			}
 		}
 	}
-	tenantTables, err := list("TenantTables")
+	tenantTables, err := list(sqlTenantTables)
 	if err != nil {
 		return true, err
 	}
@@ -137,7 +137,7 @@ func distribute(ctx context.Context, pool *pgxpool.Pool) (bool, error) {
 		if tt == "organizations" {
 			colocate = "default"
 		}
-		if _, err := pool.Exec(ctx, "SELECT create_distributed_table($1, 'organization_id', colocate_with => $2)", tt, colocate); err != nil {
+		if _, err := pool.Exec(ctx, sqlCreateDistributedTable, tt, colocate); err != nil {
 			return true, fmt.Errorf("%s: %w", tt, err)
 		}
 	}

@@ -1,14 +1,10 @@
 package tenants
 
 import (
-	"embed"
 	"fmt"
 	"io/fs"
 	"strings"
 )
-
-//go:embed sql/*.sql
-var sqlFS embed.FS
 
 // Queries holds named SQL statements read from .sql files, each introduced by "-- name: X".
 // Keeping SQL in files lets reviewers read it as SQL; loading fails at start-up, never mid-request.
@@ -78,5 +74,3 @@ func (q Queries) Get(name string) string {
 	}
 	return s
 }
-
-var queries = MustLoadQueries(sqlFS, "sql")

@@ -4,27 +4,22 @@
 package account
 
 import (
-	"context"
-	"embed"
 	"net/http"
 	"time"
 
-	"github.com/gin-gonic/gin"
 	"go.temporal.io/sdk/client"
 
 	"github.com/aporta/aporta/api/authz"
+	"github.com/aporta/aporta/api/endpoint"
 	"github.com/aporta/aporta/api/idempotency"
+	"github.com/aporta/aporta/api/kratosproxy"
 	"github.com/aporta/aporta/api/ratelimit"
 	"github.com/aporta/aporta/identity"
 	"github.com/aporta/aporta/internal/config"
+	"github.com/aporta/aporta/internal/dirdb"
 	"github.com/aporta/aporta/internal/outbox"
 	"github.com/aporta/aporta/tenants"
 )
-
-//go:embed sql/*.sql
-var sqlFS embed.FS
-
-var queries = tenants.MustLoadQueries(sqlFS, "sql")
 
 // Deps are the package's collaborators.
 type Deps struct {
@@ -63,9 +58,22 @@ type Handler struct {
 	kratos   *identity.Kratos
 	flows    *identity.Flows
 	outbox   *outbox.Outbox
+	db       *dirdb.Queries
 }
 
-// Routes mounts:
+// NewHandler builds the handler.
+func NewHandler(d Deps) *Handler {
+	hc := &http.Client{Timeout: 10 * time.Second}
+	return &Handler{
+		cfg: d.Config, tenants: d.Tenants, temporal: d.Temporal, authz: d.Authz,
+		kratos: identity.NewKratos(d.Config.KratosAdmin, hc),
+		flows:  identity.NewFlows(d.Config.KratosPublic, hc),
+		outbox: outbox.New(d.Tenants.Directory(), d.Config),
+		db:     dirdb.Store(d.Tenants.Directory()),
+	}
+}
+
+// Mount mounts:
 //
 //	POST  /internal/api/validate/email|cellphone|uid      signup checks
 //	POST  /internal/api/accounts/register                  signup (Idempotency-Key header)
@@ -75,31 +83,26 @@ type Handler struct {
 //	DELETE /manage/api/user/email_change                   drop a pending e-mail change
 //	PUT   /manage/api/user/password                        change password
 //	POST  /manage/api/accounts/verifications/:type/send_code|verify
-func Routes(public, manage *gin.RouterGroup, d Deps) {
-	hc := &http.Client{Timeout: 10 * time.Second}
-	h := &Handler{
-		cfg: d.Config, tenants: d.Tenants, temporal: d.Temporal, authz: d.Authz,
-		kratos: identity.NewKratos(d.Config.KratosAdmin, hc),
-		flows:  identity.NewFlows(d.Config.KratosPublic, hc),
-		outbox: outbox.New(d.Tenants.Directory(), d.Config),
-	}
-	v := public.Group("/internal/api/validate", validateLimit.PerIP())
-	v.POST("/email", h.validateEmail)
-	v.POST("/cellphone", h.validateCellphone)
-	v.POST("/uid", h.validateUID)
-	public.POST("/internal/api/accounts/register", registerLimit.PerIP(), idempotency.Bind(h.cfg.Secret, idempotency.Public(h.tenants.Directory())), h.register)
+//
+// The calls that run Kratos's browser flows (signing in, sending and checking codes) carry the
+// caller's cookies both ways (kratosproxy.Cookies).
+func (h *Handler) Mount(g endpoint.Groups) {
+	v := g.Public.Group("/internal/api/validate", validateLimit.PerIP())
+	v.POST("/email", endpoint.Handle(h.validateEmail))
+	v.POST("/cellphone", endpoint.Handle(h.validateCellphone))
+	v.POST("/uid", endpoint.Handle(h.validateUID))
+	g.Public.POST("/internal/api/accounts/register", registerLimit.PerIP(),
+		idempotency.Bind(h.cfg.Secret, idempotency.Public(h.tenants.Directory())), kratosproxy.Cookies(), endpoint.Handle(h.register))
 
-	view := d.Authz.Require(authz.View)
+	view := g.Authz.Require(authz.View)
 	// The verification page works before the e-mail is verified: it reads the user, may correct
 	// the address, and sends and checks the codes. Everything else waits for a verified e-mail.
-	early := d.Authz.BeforeVerification
-	early(manage, http.MethodGet, "/user", view, h.current)
-	manage.PATCH("/user", view, h.updateMyData)
-	early(manage, http.MethodPut, "/user", view, h.changeContact)
-	early(manage, http.MethodDelete, "/user/email_change", view, h.cancelEmailChange)
-	manage.PUT("/user/password", view, h.changePassword)
-	early(manage, http.MethodPost, "/accounts/verifications/:type/send_code", view, sendIPLimit.PerIP(), h.sendCode)
-	early(manage, http.MethodPost, "/accounts/verifications/:type/verify", view, verifyIPLimit.PerIP(), h.verify)
+	early := g.Authz.BeforeVerification
+	early(g.Manage, http.MethodGet, "/user", view, endpoint.Handle(h.current))
+	g.Manage.PATCH("/user", view, endpoint.Handle(h.updateMyData))
+	early(g.Manage, http.MethodPut, "/user", view, kratosproxy.Cookies(), endpoint.Handle(h.changeContact))
+	early(g.Manage, http.MethodDelete, "/user/email_change", view, endpoint.Handle(h.cancelEmailChange))
+	g.Manage.PUT("/user/password", view, endpoint.Handle(h.changePassword))
+	early(g.Manage, http.MethodPost, "/accounts/verifications/:type/send_code", view, sendIPLimit.PerIP(), kratosproxy.Cookies(), endpoint.Handle(h.sendCode))
+	early(g.Manage, http.MethodPost, "/accounts/verifications/:type/verify", view, verifyIPLimit.PerIP(), kratosproxy.Cookies(), endpoint.Handle(h.verify))
 }
-
-func (h *Handler) ctx(c *gin.Context) context.Context { return c.Request.Context() }

@@ -10,17 +10,15 @@ import (
 	"fmt"
 	"log/slog"
 	"math/big"
-	"net/http"
 	"time"
 
-	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
 
-	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/authz"
 	"github.com/aporta/aporta/api/ratelimit"
 	"github.com/aporta/aporta/identity"
+	"github.com/aporta/aporta/internal/dberr"
+	"github.com/aporta/aporta/internal/dirdb"
 	"github.com/aporta/aporta/internal/i18n"
 	"github.com/aporta/aporta/internal/outbox"
 )
@@ -39,112 +37,97 @@ const (
 
 // requestEmailChange stores email as the user's pending e-mail, sends a code to it and tells the
 // old address. The caller has checked the address and the recent login.
-func (h *Handler) requestEmailChange(c *gin.Context, u identity.User, email string) error {
-	ctx := h.ctx(c)
-	if ok, retry, err := sendUserLimit.Allow(ctx, "email:"+u.ID.String()); err != nil || !ok {
-		return limitError(c, retry, err)
-	}
-	if ok, retry, err := ratelimit.CodeTo(ctx, email); err != nil || !ok {
-		return limitError(c, retry, err)
-	}
-	code, hash := h.newEmailCode(u.ID)
-	if _, err := h.tenants.Directory().Exec(ctx, queries.Get("SaveEmailChange"), u.ID, email, u.Email, u.EmailVerified, hash); err != nil {
+func (h *Handler) requestEmailChange(ctx context.Context, u identity.User, email string) error {
+	if err := sendUserLimit.Take(ctx, "email:"+u.ID.String()); err != nil {
 		return err
 	}
-	if err := h.sendEmailCode(c, email, code); err != nil {
+	if err := codeTo(ctx, email); err != nil {
+		return err
+	}
+	code, hash := h.newEmailCode(u.ID)
+	if err := h.db.SaveEmailChange(ctx, dirdb.SaveEmailChangeParams{
+		UserID: u.ID, NewEmail: email, OldEmail: u.Email, OldVerified: u.EmailVerified, CodeHash: hash,
+	}); err != nil {
+		return err
+	}
+	if err := h.sendEmailCode(ctx, email, code); err != nil {
 		return err
 	}
 	// An address never verified may be a stranger's (the typo being fixed): it is not told.
 	if u.EmailVerified {
-		h.notify(c, u.Email, TemplateEmailChangeRequested, email)
+		h.notify(ctx, u.Email, TemplateEmailChangeRequested, email)
 	}
 	return nil
 }
 
 // resendEmailChangeCode sends a new code to the pending address; ok=false when none is pending.
-func (h *Handler) resendEmailChangeCode(c *gin.Context, userID uuid.UUID) (bool, error) {
-	ctx := h.ctx(c)
-	var sentAt time.Time
-	var pending string
-	err := h.tenants.Directory().QueryRow(ctx, queries.Get("GetEmailChange"), userID).Scan(&pending, &sentAt)
-	if errors.Is(err, pgx.ErrNoRows) {
+func (h *Handler) resendEmailChangeCode(ctx context.Context, userID uuid.UUID) (bool, error) {
+	p, err := h.db.PendingEmailChange(ctx, userID)
+	if errors.Is(err, dberr.ErrNotFound) {
 		return false, nil
 	}
 	if err != nil {
 		return true, err
 	}
-	if wait := resendGap - time.Since(sentAt); wait > 0 {
-		return true, ratelimit.Error(c, wait)
+	if wait := resendGap - time.Since(p.SentAt); wait > 0 {
+		return true, ratelimit.Refused(wait)
 	}
-	if ok, retry, err := sendUserLimit.Allow(ctx, "email:"+userID.String()); err != nil || !ok {
-		return true, limitError(c, retry, err)
-	}
-	if ok, retry, err := ratelimit.CodeTo(ctx, pending); err != nil || !ok {
-		return true, limitError(c, retry, err)
-	}
-	code, hash := h.newEmailCode(userID)
-	if err := h.tenants.Directory().QueryRow(ctx, queries.Get("ResendEmailChange"), userID, hash).Scan(&pending); err != nil {
+	if err := sendUserLimit.Take(ctx, "email:"+userID.String()); err != nil {
 		return true, err
 	}
-	return true, h.sendEmailCode(c, pending, code)
+	if err := codeTo(ctx, p.NewEmail); err != nil {
+		return true, err
+	}
+	code, hash := h.newEmailCode(userID)
+	pending, err := h.db.ResendEmailChange(ctx, dirdb.ResendEmailChangeParams{UserID: userID, CodeHash: hash})
+	if err != nil {
+		return true, err
+	}
+	return true, h.sendEmailCode(ctx, pending, code)
 }
 
 // verifyEmailChange checks a code against the pending change and, when it matches, makes the new
 // address the login e-mail (verified) and tells the old one. ok=false when no change is pending.
-func (h *Handler) verifyEmailChange(c *gin.Context, u identity.User, code string) (bool, error) {
-	ctx := h.ctx(c)
-	var newEmail, oldEmail string
-	var oldVerified bool
-	var hash []byte
-	var attempts int
-	var sentAt time.Time
-	err := h.tenants.Directory().QueryRow(ctx, queries.Get("TryEmailChange"), u.ID).
-		Scan(&newEmail, &oldEmail, &oldVerified, &hash, &attempts, &sentAt)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return false, nil
-	}
+func (h *Handler) verifyEmailChange(ctx context.Context, u identity.User, code string) (bool, error) {
+	ch, err := h.db.TryEmailChange(ctx, u.ID)
 	switch {
+	case errors.Is(err, dberr.ErrNotFound):
+		return false, nil
 	case err != nil:
 		return true, err
-	case time.Since(sentAt) > codeLifespan:
-		return true, apierror.Validation(map[string]string{"code": "code_expired"})
-	case attempts > maxAttempts:
-		return true, apierror.Validation(map[string]string{"code": "too_many_code_attempts"})
-	case !hmac.Equal(hash, h.emailCodeHash(u.ID, code)):
-		return true, apierror.Validation(map[string]string{"code": "code_invalid"})
+	case time.Since(ch.SentAt) > codeLifespan:
+		return true, invalid("code", "account.code_expired")
+	case int(ch.Attempts) > maxAttempts:
+		return true, invalid("code", "account.too_many_code_attempts")
+	case !hmac.Equal(ch.CodeHash, h.emailCodeHash(u.ID, code)):
+		return true, invalid("code", "account.code_invalid")
 	}
-	if err := h.kratos.SetVerifiedEmail(ctx, u.ID, newEmail); errors.Is(err, identity.ErrExists) {
-		_, _ = h.tenants.Directory().Exec(ctx, queries.Get("DeleteEmailChange"), u.ID)
-		return true, apierror.Validation(map[string]string{"code": "email_taken"})
+	if err := h.kratos.SetVerifiedEmail(ctx, u.ID, ch.NewEmail); errors.Is(err, identity.ErrExists) {
+		_ = h.db.DeleteEmailChange(ctx, u.ID)
+		return true, invalid("code", "account.email_taken")
 	} else if err != nil {
 		return true, err
 	}
-	_, _ = h.tenants.Directory().Exec(ctx, queries.Get("DeleteEmailChange"), u.ID)
-	_, _ = h.tenants.Directory().Exec(ctx, queries.Get("DeleteVerificationFlow"), u.ID, "email")
-	if oldVerified {
-		h.notify(c, oldEmail, TemplateEmailChanged, newEmail)
+	_ = h.db.DeleteEmailChange(ctx, u.ID)
+	_ = h.db.DeleteVerificationFlow(ctx, dirdb.DeleteVerificationFlowParams{UserID: u.ID, Channel: "email"})
+	if ch.OldVerified {
+		h.notify(ctx, ch.OldEmail, TemplateEmailChanged, ch.NewEmail)
 	}
 	return true, nil
 }
 
 // cancelEmailChange is DELETE /manage/api/user/email_change → 204: the login e-mail stays.
-func (h *Handler) cancelEmailChange(c *gin.Context) {
-	if _, err := h.tenants.Directory().Exec(h.ctx(c), queries.Get("DeleteEmailChange"), authz.User(c).ID); err != nil {
-		apierror.Abort(c, err)
-		return
-	}
-	c.Status(http.StatusNoContent)
+func (h *Handler) cancelEmailChange(ctx context.Context, _ *struct{}) (*struct{}, error) {
+	return nil, h.db.DeleteEmailChange(ctx, authz.CurrentUser(ctx).ID)
 }
 
 // pendingEmail is the address waiting for its code, or nil.
 func (h *Handler) pendingEmail(ctx context.Context, userID uuid.UUID) (*string, error) {
-	var email string
-	var sentAt time.Time
-	err := h.tenants.Directory().QueryRow(ctx, queries.Get("GetEmailChange"), userID).Scan(&email, &sentAt)
-	if errors.Is(err, pgx.ErrNoRows) {
+	p, err := h.db.PendingEmailChange(ctx, userID)
+	if errors.Is(err, dberr.ErrNotFound) {
 		return nil, nil
 	}
-	return &email, err
+	return &p.NewEmail, err
 }
 
 func (h *Handler) newEmailCode(userID uuid.UUID) (code string, hash []byte) {
@@ -162,31 +145,31 @@ func (h *Handler) emailCodeHash(userID uuid.UUID, code string) []byte {
 	return m.Sum(nil)
 }
 
-func (h *Handler) sendEmailCode(c *gin.Context, to, code string) error {
-	l := apierror.Lang(c)
+func (h *Handler) sendEmailCode(ctx context.Context, to, code string) error {
+	l := i18n.FromContext(ctx)
 	minutes := int(codeLifespan.Minutes())
 	data, _ := json.Marshal(map[string]any{"code": code, "new_email": to, "expires_in_minutes": minutes, "lang": string(l)})
-	_, err := h.outbox.Send(h.ctx(c), outbox.Message{
+	_, err := h.outbox.Send(ctx, outbox.Message{
 		Recipient: to, MessageType: outbox.TypeEmail, TemplateType: TemplateEmailChangeCode, TemplateData: data, Code: code,
 		Subject: i18n.T(l, TemplateEmailChangeCode+".subject"),
 		Body:    i18n.T(l, TemplateEmailChangeCode+".body", to, code, minutes),
 	})
 	if err != nil {
-		return &apierror.Error{Status: http.StatusBadGateway, Code: "send_code_failed", Err: err}
+		return errSendFailed(err)
 	}
 	return nil
 }
 
 // notify tells the old address about the change (requested or done). A failed notice does not undo
 // the change: it stays in the outbox with its error.
-func (h *Handler) notify(c *gin.Context, to, template, newEmail string) {
-	l := apierror.Lang(c)
+func (h *Handler) notify(ctx context.Context, to, template, newEmail string) {
+	l := i18n.FromContext(ctx)
 	data, _ := json.Marshal(map[string]any{"new_email": newEmail, "lang": string(l)})
-	if _, err := h.outbox.Send(h.ctx(c), outbox.Message{
+	if _, err := h.outbox.Send(ctx, outbox.Message{
 		Recipient: to, MessageType: outbox.TypeEmail, TemplateType: template, TemplateData: data,
 		Subject: i18n.T(l, template+".subject"),
 		Body:    i18n.T(l, template+".body", newEmail),
 	}); err != nil {
-		slog.WarnContext(h.ctx(c), "e-mail change notice", "template", template, "error", err)
+		slog.WarnContext(ctx, "e-mail change notice", "template", template, "error", err)
 	}
 }

@@ -1,18 +1,16 @@
 package account
 
 import (
-	"errors"
-	"net/http"
+	"context"
 	"strings"
 
-	"github.com/gin-gonic/gin"
-	"github.com/jackc/pgx/v5/pgconn"
+	kratos "github.com/ory/kratos-client-go"
 
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/authz"
-	"github.com/aporta/aporta/api/request"
 	"github.com/aporta/aporta/identity"
-	kratos "github.com/ory/kratos-client-go"
+	"github.com/aporta/aporta/internal/dberr"
+	"github.com/aporta/aporta/internal/dirdb"
 )
 
 // CurrentUser is GET /manage/api/user.
@@ -45,32 +43,26 @@ type OrganizationIn struct {
 	Status  string `json:"status"`
 }
 
-func (h *Handler) current(c *gin.Context) {
-	u, err := h.kratos.Get(h.ctx(c), authz.User(c).ID)
+// current answers the signed-in user as Kratos has them now, in the organisation Require checked.
+func (h *Handler) current(ctx context.Context, _ *struct{}) (*CurrentUser, error) {
+	u, err := h.kratos.Get(ctx, authz.CurrentUser(ctx).ID)
 	if err != nil {
-		apierror.Abort(c, err)
-		return
+		return nil, err
 	}
-	h.writeUser(c, u.User)
-}
-
-func (h *Handler) writeUser(c *gin.Context, u identity.User) {
-	abilities, m, err := h.authz.Abilities(c)
+	abilities, err := h.authz.Abilities(ctx)
 	if err != nil {
-		apierror.Abort(c, err)
-		return
+		return nil, err
 	}
-	org, err := h.tenants.GetOrganization(h.ctx(c), m.OrganizationID)
+	m := authz.CurrentOrganization(ctx)
+	org, err := h.tenants.GetOrganization(ctx, m.OrganizationID)
 	if err != nil {
-		apierror.Abort(c, err)
-		return
+		return nil, err
 	}
-	pending, err := h.pendingEmail(h.ctx(c), u.ID)
+	pending, err := h.pendingEmail(ctx, u.ID)
 	if err != nil {
-		apierror.Abort(c, err)
-		return
+		return nil, err
 	}
-	c.JSON(http.StatusOK, CurrentUser{
+	return &CurrentUser{
 		UUID: u.ID.String(), Email: u.Email, Cellphone: CellphoneOf(u.Phone),
 		FirstName: u.FirstName, LastName: u.LastName, FullName: strings.TrimSpace(u.FirstName + " " + u.LastName),
 		RoleArea:      u.RoleArea,
@@ -79,203 +71,187 @@ func (h *Handler) writeUser(c *gin.Context, u identity.User) {
 		Role:          m.Role,
 		Organization:  OrganizationIn{UUID: org.ID.String(), Name: org.Name, Country: org.Country, Status: org.Status},
 		Abilities:     abilities,
-	})
+	}, nil
 }
 
-// updateMyData is PATCH /manage/api/user {user: {first_name?, last_name?, role_area?, locale?}}.
-func (h *Handler) updateMyData(c *gin.Context) {
-	var in struct {
-		User struct {
-			FirstName *string `json:"first_name"`
-			LastName  *string `json:"last_name"`
-			RoleArea  *string `json:"role_area"`
-			Locale    *string `json:"locale"`
-		} `json:"user"`
-	}
-	if err := request.JSON(c, &in); err != nil {
-		apierror.Abort(c, err)
-		return
-	}
+// MyData is PATCH /manage/api/user {user: {first_name?, last_name?, role_area?, locale?}}.
+type MyData struct {
+	User struct {
+		FirstName *string `json:"first_name"`
+		LastName  *string `json:"last_name"`
+		RoleArea  *string `json:"role_area"`
+		Locale    *string `json:"locale"`
+	} `json:"user"`
+}
+
+// Validate checks the fields sent.
+func (r *MyData) Validate() error {
 	fields := map[string]string{}
-	var ops []identityPatch
-	if p := in.User.FirstName; p != nil {
-		if code := checkName(*p, "first_name"); code != "" {
-			fields["user.first_name"] = code
+	add := func(field, code string) {
+		if code != "" {
+			fields[field] = code
 		}
-		ops = append(ops, identityPatch{"/traits/name/first", strings.TrimSpace(*p)})
 	}
-	if p := in.User.LastName; p != nil {
-		if code := checkName(*p, "last_name"); code != "" {
-			fields["user.last_name"] = code
-		}
-		ops = append(ops, identityPatch{"/traits/name/last", strings.TrimSpace(*p)})
+	u := &r.User
+	if u.FirstName != nil {
+		add("user.first_name", checkName(*u.FirstName, "first_name"))
 	}
-	if p := in.User.RoleArea; p != nil {
-		s := strings.TrimSpace(*p)
-		if s == "" {
-			fields["user.role_area"] = "role_area_required"
-		} else if len(s) > 100 {
-			fields["user.role_area"] = "too_long"
-		}
-		ops = append(ops, identityPatch{"/traits/role_area", s})
+	if u.LastName != nil {
+		add("user.last_name", checkName(*u.LastName, "last_name"))
 	}
-	if p := in.User.Locale; p != nil {
-		if *p != "es" && *p != "en" && *p != "pt" {
-			fields["user.locale"] = "wrong_type"
-		}
-		ops = append(ops, identityPatch{"/traits/locale", *p})
+	if u.RoleArea != nil {
+		add("user.role_area", checkRoleArea(*u.RoleArea))
+	}
+	if u.Locale != nil && *u.Locale != "es" && *u.Locale != "en" && *u.Locale != "pt" {
+		add("user.locale", "wrong_type")
 	}
 	if len(fields) > 0 {
-		apierror.Abort(c, apierror.Validation(fields))
-		return
+		return apierror.Validation(fields)
 	}
-	id := authz.User(c).ID
-	if len(ops) > 0 {
-		patches := make([]identityPatchOp, 0, len(ops))
-		for _, o := range ops {
-			patches = append(patches, identity.SetTrait(o.path, o.value))
-		}
-		if err := h.kratos.Patch(h.ctx(c), id, patches...); err != nil {
-			apierror.Abort(c, err)
-			return
-		}
-	}
-	h.current(c)
+	return nil
 }
 
-// changeContact is PUT /manage/api/user {user: {email}} or {user: {cellphone: {country, number}}}:
-// the new value must be valid, different and unused; a code is then sent to it. A new e-mail needs
-// a recent login and stays pending (the login unchanged) until its code is verified.
-func (h *Handler) changeContact(c *gin.Context) {
-	var in struct {
-		User struct {
-			Email     *string    `json:"email"`
-			Cellphone *Cellphone `json:"cellphone"`
-		} `json:"user"`
+// traits are the identity traits the fields sent set.
+func (r *MyData) traits() []kratos.JsonPatch {
+	var ops []kratos.JsonPatch
+	set := func(path string, p *string) {
+		if p != nil {
+			ops = append(ops, identity.SetTrait(path, strings.TrimSpace(*p)))
+		}
 	}
-	if err := request.JSON(c, &in); err != nil {
-		apierror.Abort(c, err)
-		return
+	set("/traits/name/first", r.User.FirstName)
+	set("/traits/name/last", r.User.LastName)
+	set("/traits/role_area", r.User.RoleArea)
+	set("/traits/locale", r.User.Locale)
+	return ops
+}
+
+func (h *Handler) updateMyData(ctx context.Context, in *MyData) (*CurrentUser, error) {
+	if ops := in.traits(); len(ops) > 0 {
+		if err := h.kratos.Patch(ctx, authz.CurrentUser(ctx).ID, ops...); err != nil {
+			return nil, err
+		}
 	}
-	u := authz.User(c)
-	ctx := h.ctx(c)
-	if !userLimit.Check(c, u.ID.String()) {
-		return
+	return h.current(ctx, nil)
+}
+
+// ContactChange is PUT /manage/api/user {user: {email}} or {user: {cellphone: {country, number}}}.
+type ContactChange struct {
+	User struct {
+		Email     *string    `json:"email"`
+		Cellphone *Cellphone `json:"cellphone"`
+	} `json:"user"`
+}
+
+// changeContact checks the new value is valid, different and unused, then sends a code to it. A
+// new e-mail needs a recent login and stays pending (the login unchanged) until its code is
+// verified.
+func (h *Handler) changeContact(ctx context.Context, in *ContactChange) (*CurrentUser, error) {
+	u := authz.CurrentUser(ctx)
+	if err := userLimit.Take(ctx, u.ID.String()); err != nil {
+		return nil, err
 	}
+	var err error
 	switch {
 	case in.User.Email != nil && in.User.Cellphone == nil:
-		if err := authz.RecentLogin(c); err != nil {
-			apierror.Abort(c, err)
-			return
-		}
-		email, code := normalizeEmail(*in.User.Email)
-		if code == "" && strings.EqualFold(email, u.Email) {
-			code = "email_unchanged"
-		}
-		if code == "" {
-			taken, err := h.emailTaken(ctx, email, "")
-			if err != nil {
-				apierror.Abort(c, err)
-				return
-			}
-			if taken {
-				code = "email_taken"
-			}
-		}
-		if code != "" {
-			apierror.Abort(c, apierror.Validation(map[string]string{"user.email": code}))
-			return
-		}
-		if err := h.requestEmailChange(c, u, email); err != nil {
-			apierror.Abort(c, err)
-			return
-		}
+		err = h.changeEmail(ctx, u, *in.User.Email)
 	case in.User.Cellphone != nil && in.User.Email == nil:
-		phone, code := normalizeCellphone(*in.User.Cellphone)
-		if code == "" && phone == u.Phone {
-			code = "cellphone_unchanged"
-		}
-		if code == "" {
-			taken, err := h.phoneTaken(ctx, phone, u.ID, "")
-			if err != nil {
-				apierror.Abort(c, err)
-				return
-			}
-			if taken {
-				code = "cellphone_taken"
-			}
-		}
-		if code == "" {
-			_, err := h.tenants.Directory().Exec(ctx, queries.Get("ClaimPhone"), phone, u.ID)
-			var pe *pgconn.PgError
-			if errors.As(err, &pe) && pe.Code == "23505" {
-				code = "cellphone_taken"
-			} else if err != nil {
-				apierror.Abort(c, err)
-				return
-			}
-		}
-		if code != "" {
-			apierror.Abort(c, apierror.Validation(map[string]string{"user.cellphone": code}))
-			return
-		}
-		if err := h.kratos.Patch(ctx, u.ID, identity.SetTrait("/traits/phone", phone)); err != nil {
-			apierror.Abort(c, err)
-			return
-		}
-		if err := h.send(c, u.ID, "cellphone", true); err != nil {
-			apierror.Abort(c, err)
-			return
-		}
+		err = h.changeCellphone(ctx, u, *in.User.Cellphone)
 	default:
-		apierror.Abort(c, apierror.Validation(map[string]string{"user": "email_required"}))
-		return
+		err = apierror.Validation(map[string]string{"user": "account.email_required"})
 	}
-	h.current(c)
+	if err != nil {
+		return nil, err
+	}
+	return h.current(ctx, nil)
 }
 
-// changePassword is PUT /manage/api/user/password {current_password, password} → 204. Every other
-// session of the user ends: whoever else knew the old password is signed out.
-func (h *Handler) changePassword(c *gin.Context) {
-	var in struct {
-		CurrentPassword string `json:"current_password"`
-		Password        string `json:"password"`
+// changeEmail makes the address the user's pending e-mail and sends it a code.
+func (h *Handler) changeEmail(ctx context.Context, u identity.User, raw string) error {
+	if err := authz.RecentLogin(ctx); err != nil {
+		return err
 	}
-	if err := request.JSON(c, &in); err != nil {
-		apierror.Abort(c, err)
-		return
+	email, code := normalizeEmail(raw)
+	if code == "" && strings.EqualFold(email, u.Email) {
+		code = "account.email_unchanged"
 	}
-	if code := checkPassword(in.Password); code != "" {
-		apierror.Abort(c, apierror.Validation(map[string]string{"password": code}))
-		return
+	if code == "" {
+		taken, err := h.emailTaken(ctx, email, "")
+		if err != nil {
+			return err
+		}
+		if taken {
+			code = "account.email_taken"
+		}
 	}
-	u := authz.User(c)
-	if !userLimit.Check(c, u.ID.String()) {
-		return
+	if code != "" {
+		return apierror.Validation(map[string]string{"user.email": code})
 	}
-	ok, err := h.flows.CheckPassword(h.ctx(c), h.kratos, u.Email, in.CurrentPassword)
+	return h.requestEmailChange(ctx, u, email)
+}
+
+// changeCellphone claims the number for the user, sets it on the identity and sends it a code.
+func (h *Handler) changeCellphone(ctx context.Context, u identity.User, raw Cellphone) error {
+	phone, code := normalizeCellphone(raw)
+	if code == "" && phone == u.Phone {
+		code = "account.cellphone_unchanged"
+	}
+	if code == "" {
+		taken, err := h.phoneTaken(ctx, phone, u.ID, "")
+		if err != nil {
+			return err
+		}
+		if taken {
+			code = "account.cellphone_taken"
+		}
+	}
+	if code == "" {
+		err := h.db.ClaimCellphone(ctx, dirdb.ClaimCellphoneParams{Phone: phone, UserID: u.ID})
+		if dberr.IsConflict(err, "") {
+			code = "account.cellphone_taken"
+		} else if err != nil {
+			return err
+		}
+	}
+	if code != "" {
+		return apierror.Validation(map[string]string{"user.cellphone": code})
+	}
+	if err := h.kratos.Patch(ctx, u.ID, identity.SetTrait("/traits/phone", phone)); err != nil {
+		return err
+	}
+	return h.send(ctx, u.ID, "cellphone", true)
+}
+
+// PasswordChange is PUT /manage/api/user/password {current_password, password}.
+type PasswordChange struct {
+	CurrentPassword string `json:"current_password"`
+	Password        string `json:"password"`
+}
+
+// Validate applies the password rule to the new one.
+func (r *PasswordChange) Validate() error {
+	if code := checkPassword(r.Password); code != "" {
+		return apierror.Validation(map[string]string{"password": code})
+	}
+	return nil
+}
+
+// changePassword answers 204. Every other session of the user ends: whoever else knew the old
+// password is signed out.
+func (h *Handler) changePassword(ctx context.Context, in *PasswordChange) (*struct{}, error) {
+	u := authz.CurrentUser(ctx)
+	if err := userLimit.Take(ctx, u.ID.String()); err != nil {
+		return nil, err
+	}
+	ok, err := h.flows.CheckPassword(ctx, h.kratos, u.Email, in.CurrentPassword)
 	if err != nil {
-		apierror.Abort(c, err)
-		return
+		return nil, err
 	}
 	if !ok {
-		apierror.Abort(c, apierror.Validation(map[string]string{"current_password": "current_password_invalid"}))
-		return
+		return nil, apierror.Validation(map[string]string{"current_password": "account.current_password_invalid"})
 	}
-	if err := h.kratos.SetPassword(h.ctx(c), u.ID, in.Password); err != nil {
-		apierror.Abort(c, err)
-		return
+	if err := h.kratos.SetPassword(ctx, u.ID, in.Password); err != nil {
+		return nil, err
 	}
-	if err := h.kratos.RevokeOtherSessions(h.ctx(c), u.ID, u.Session.ID); err != nil {
-		apierror.Abort(c, err)
-		return
-	}
-	c.Status(http.StatusNoContent)
+	return nil, h.kratos.RevokeOtherSessions(ctx, u.ID, u.Session.ID)
 }
-
-type identityPatch struct {
-	path  string
-	value any
-}
-
-type identityPatchOp = kratos.JsonPatch

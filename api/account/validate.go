@@ -3,18 +3,16 @@ package account
 import (
 	"context"
 	"errors"
-	"net/http"
 	"net/mail"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
 	"github.com/nyaruka/phonenumbers"
 
 	"github.com/aporta/aporta/api/apierror"
-	"github.com/aporta/aporta/api/request"
+	"github.com/aporta/aporta/internal/dirdb"
 	"github.com/aporta/aporta/internal/i18n"
 	"github.com/aporta/aporta/internal/taxid"
 )
@@ -29,17 +27,17 @@ type Cellphone struct {
 func normalizeEmail(s string) (string, string) {
 	s = strings.TrimSpace(s)
 	if s == "" {
-		return "", "email_required"
+		return "", "account.email_required"
 	}
 	a, err := mail.ParseAddress(s)
 	if err != nil || a.Address != s || len(s) > 320 {
-		return "", "email_invalid"
+		return "", "account.email_invalid"
 	}
 	at := strings.LastIndexByte(s, '@')
 	domain := s[at+1:]
 	if at < 1 || !strings.Contains(domain, ".") || strings.HasPrefix(domain, ".") || strings.HasSuffix(domain, ".") ||
 		strings.ContainsAny(s, " \t\"()<>,;:\\[]") {
-		return "", "email_invalid"
+		return "", "account.email_invalid"
 	}
 	return strings.ToLower(s), ""
 }
@@ -49,22 +47,22 @@ func normalizeCellphone(p Cellphone) (string, string) {
 	country := strings.ToUpper(strings.TrimSpace(p.Country))
 	number := strings.TrimSpace(p.Number)
 	if number == "" {
-		return "", "cellphone_required"
+		return "", "account.cellphone_required"
 	}
 	if len(country) != 2 || phonenumbers.GetCountryCodeForRegion(country) == 0 {
-		return "", "country_invalid"
+		return "", "account.country_invalid"
 	}
 	if len(number) > 32 {
-		return "", "cellphone_invalid"
+		return "", "account.cellphone_invalid"
 	}
 	n, err := phonenumbers.Parse(number, country)
 	if err != nil || !phonenumbers.IsValidNumberForRegion(n, country) {
-		return "", "cellphone_invalid"
+		return "", "account.cellphone_invalid"
 	}
 	switch phonenumbers.GetNumberType(n) {
 	case phonenumbers.MOBILE, phonenumbers.FIXED_LINE_OR_MOBILE:
 	default:
-		return "", "cellphone_invalid"
+		return "", "account.cellphone_invalid"
 	}
 	return phonenumbers.Format(n, phonenumbers.E164), ""
 }
@@ -86,11 +84,22 @@ func checkName(s, prefix string) string {
 	s = strings.TrimSpace(s)
 	switch n := utf8.RuneCountInString(s); {
 	case n == 0:
-		return prefix + "_required"
+		return "account." + prefix + "_required"
 	case n < 3:
-		return prefix + "_min_length"
+		return "account." + prefix + "_min_length"
 	case n > 100:
-		return "too_long"
+		return "account.too_long"
+	}
+	return ""
+}
+
+// checkRoleArea: the person's area in the organisation, required, at most 100 characters.
+func checkRoleArea(s string) string {
+	switch n := len(strings.TrimSpace(s)); {
+	case n == 0:
+		return "account.role_area_required"
+	case n > 100:
+		return "account.too_long"
 	}
 	return ""
 }
@@ -102,19 +111,19 @@ var CheckPassword = checkPassword
 // checkPassword: at least 12 characters, one uppercase letter, one digit, no whitespace.
 func checkPassword(s string) string {
 	if s == "" {
-		return "password_required"
+		return "account.password_required"
 	}
 	if utf8.RuneCountInString(s) < 12 {
-		return "password_min_length"
+		return "account.password_min_length"
 	}
 	if len(s) > 128 {
-		return "too_long"
+		return "account.too_long"
 	}
 	var upper, digit bool
 	for _, r := range s {
 		switch {
 		case unicode.IsSpace(r):
-			return "password_invalid"
+			return "account.password_invalid"
 		case unicode.IsUpper(r):
 			upper = true
 		case unicode.IsDigit(r):
@@ -122,7 +131,7 @@ func checkPassword(s string) string {
 		}
 	}
 	if !upper || !digit {
-		return "password_invalid"
+		return "account.password_invalid"
 	}
 	return ""
 }
@@ -130,15 +139,15 @@ func checkPassword(s string) string {
 // checkUID validates a tax id and returns its bare form or the field code.
 func checkUID(country, uidType, uid string) (string, string) {
 	if strings.TrimSpace(uidType) == "" {
-		return "", "uid_type_required"
+		return "", "account.uid_type_required"
 	}
 	bare, err := taxid.Normalize(country, uidType, uid)
 	var te *taxid.Error
 	if errors.As(err, &te) {
-		return "", "signup_" + string(te.Code)
+		return "", "signup." + string(te.Code)
 	}
 	if err != nil {
-		return "", "signup_" + string(taxid.CodeInvalidFormat)
+		return "", "signup." + string(taxid.CodeInvalidFormat)
 	}
 	return bare, ""
 }
@@ -148,21 +157,11 @@ func (h *Handler) emailTaken(ctx context.Context, email, ownKey string) (bool, e
 	if _, ok, err := h.kratos.FindByEmail(ctx, email); err != nil || ok {
 		return ok, err
 	}
-	var pending bool
-	err := h.tenants.Directory().QueryRow(ctx, queries.Get("EmailPending"), email, ownKey).Scan(&pending)
-	return pending, err
+	return h.db.RegistrationEmailPending(ctx, dirdb.RegistrationEmailPendingParams{Email: email, OwnKey: ownKey})
 }
 
 func (h *Handler) phoneTaken(ctx context.Context, phone string, self uuid.UUID, ownKey string) (bool, error) {
-	var taken bool
-	err := h.tenants.Directory().QueryRow(ctx, queries.Get("PhoneTaken"), phone, self, ownKey).Scan(&taken)
-	return taken, err
-}
-
-func valid(c *gin.Context) { c.JSON(http.StatusOK, gin.H{"valid": true}) }
-
-func invalid(c *gin.Context, field, code string) {
-	apierror.Abort(c, apierror.Validation(map[string]string{field: code}))
+	return h.db.CellphoneTaken(ctx, dirdb.CellphoneTakenParams{Phone: phone, SelfID: self, OwnKey: ownKey})
 }
 
 // The signup checks answer whether a value is well formed, never whether someone already uses it:
@@ -183,57 +182,68 @@ func init() {
 	})
 }
 
-func (h *Handler) validateEmail(c *gin.Context) {
-	var in struct {
-		Email string `json:"email"`
-	}
-	if err := request.JSON(c, &in); err != nil {
-		apierror.Abort(c, err)
-		return
-	}
+// Valid is a signup check's answer.
+type Valid struct {
+	Valid bool `json:"valid"`
+}
+
+// invalid is a signup check's refusal of its one field.
+func invalid(field, code string) error {
+	return apierror.Validation(map[string]string{field: code})
+}
+
+// EmailCheck is POST /internal/api/validate/email.
+type EmailCheck struct {
+	Email string `json:"email"`
+}
+
+func (h *Handler) validateEmail(ctx context.Context, in *EmailCheck) (*Valid, error) {
 	email, code := normalizeEmail(in.Email)
 	if code != "" {
-		invalid(c, "email", code)
-		return
+		return nil, invalid("email", code)
 	}
-	if !validateTargetLimit.Check(c, email) {
-		return
+	if err := validateTargetLimit.Take(ctx, email); err != nil {
+		return nil, err
 	}
-	valid(c)
+	return &Valid{Valid: true}, nil
 }
 
-func (h *Handler) validateCellphone(c *gin.Context) {
-	var in Cellphone
-	if err := request.JSON(c, &in); err != nil {
-		apierror.Abort(c, err)
-		return
-	}
-	phone, code := normalizeCellphone(in)
+// ValidCellphone is the cellphone check's answer, with the number in E.164.
+type ValidCellphone struct {
+	Valid
+	E164 string `json:"e164"`
+}
+
+func (h *Handler) validateCellphone(ctx context.Context, in *Cellphone) (*ValidCellphone, error) {
+	phone, code := normalizeCellphone(*in)
 	if code != "" {
-		invalid(c, "cellphone", code)
-		return
+		return nil, invalid("cellphone", code)
 	}
-	if !validateTargetLimit.Check(c, phone) {
-		return
+	if err := validateTargetLimit.Take(ctx, phone); err != nil {
+		return nil, err
 	}
-	c.JSON(http.StatusOK, gin.H{"valid": true, "e164": phone})
+	return &ValidCellphone{Valid: Valid{Valid: true}, E164: phone}, nil
 }
 
-func (h *Handler) validateUID(c *gin.Context) {
-	var in struct {
-		Country string `json:"country"`
-		UIDType string `json:"uid_type"`
-		UID     string `json:"uid"`
-	}
-	if err := request.JSON(c, &in); err != nil {
-		apierror.Abort(c, err)
-		return
-	}
+// UIDCheck is POST /internal/api/validate/uid.
+type UIDCheck struct {
+	Country string `json:"country"`
+	UIDType string `json:"uid_type"`
+	UID     string `json:"uid"`
+}
+
+// ValidUID is the tax-id check's answer: the bare id and its usual written form.
+type ValidUID struct {
+	Valid
+	UID       string `json:"uid"`
+	Formatted string `json:"formatted"`
+}
+
+func (h *Handler) validateUID(_ context.Context, in *UIDCheck) (*ValidUID, error) {
 	bare, code := checkUID(in.Country, in.UIDType, in.UID)
 	if code != "" {
-		invalid(c, "uid", code)
-		return
+		return nil, invalid("uid", code)
 	}
 	formatted, _ := taxid.Format(in.Country, in.UIDType, bare)
-	c.JSON(http.StatusOK, gin.H{"valid": true, "uid": bare, "formatted": formatted})
+	return &ValidUID{Valid: Valid{Valid: true}, UID: bare, Formatted: formatted}, nil
 }

@@ -8,57 +8,63 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
 
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/authz"
+	"github.com/aporta/aporta/api/kratosproxy"
 	"github.com/aporta/aporta/api/ratelimit"
-	"github.com/aporta/aporta/api/request"
 	"github.com/aporta/aporta/identity"
+	"github.com/aporta/aporta/internal/dberr"
+	"github.com/aporta/aporta/internal/dirdb"
 	"github.com/aporta/aporta/workflows/onboarding"
 )
 
 // codeLifespan mirrors Kratos's selfservice.methods.code.config.lifespan.
 const codeLifespan = 15 * time.Minute
 
-func channelOf(c *gin.Context) (string, bool) {
-	switch t := c.Param("type"); t {
+// Channel names the address a code goes to: /accounts/verifications/{email|cellphone}/….
+type Channel struct {
+	Type string `path:"type" json:"-"`
+}
+
+// Validate answers an unknown channel as not found.
+func (r *Channel) Validate() error {
+	switch r.Type {
 	case "email", "cellphone":
-		return t, true
+		return nil
 	}
-	apierror.Abort(c, apierror.New(http.StatusNotFound, "verification_type_invalid"))
-	return "", false
+	return apierror.New(http.StatusNotFound, "account.verification_type_invalid")
+}
+
+// Sent is the answer of send_code.
+type Sent struct {
+	Sent    bool   `json:"sent"`
+	Channel string `json:"channel"`
 }
 
 // sendCode answers POST /manage/api/accounts/verifications/{email|cellphone}/send_code with
-// {"sent": true, "channel": …} or an error (missing_cellphone_number, already_verified, 429).
-func (h *Handler) sendCode(c *gin.Context) {
-	channel, ok := channelOf(c)
-	if !ok {
-		return
-	}
-	u := authz.User(c)
+// {"sent": true, "channel": …} or an error (account.missing_cellphone_number,
+// account.already_verified, 429). A pending e-mail change gets its own code again.
+func (h *Handler) sendCode(ctx context.Context, in *Channel) (*Sent, error) {
+	u := authz.CurrentUser(ctx)
 	pending := false
 	var err error
-	if channel == "email" {
-		pending, err = h.resendEmailChangeCode(c, u.ID)
+	if in.Type == "email" {
+		pending, err = h.resendEmailChangeCode(ctx, u.ID)
 	}
 	if !pending && err == nil {
-		err = h.send(c, u.ID, channel, false)
+		err = h.send(ctx, u.ID, in.Type, false)
 	}
 	if err != nil {
-		apierror.Abort(c, err)
-		return
+		return nil, err
 	}
-	c.JSON(http.StatusOK, gin.H{"sent": true, "channel": channel})
+	return &Sent{Sent: true, Channel: in.Type}, nil
 }
 
 // send makes Kratos send a code to the channel's current address. changed tells that the address
 // was just replaced (a new pending address exists, no reset needed).
-func (h *Handler) send(c *gin.Context, userID uuid.UUID, channel string, changed bool) error {
-	ctx := h.ctx(c)
+func (h *Handler) send(ctx context.Context, userID uuid.UUID, channel string, changed bool) error {
 	id, err := h.kratos.Get(ctx, userID)
 	if err != nil {
 		return err
@@ -67,170 +73,178 @@ func (h *Handler) send(c *gin.Context, userID uuid.UUID, channel string, changed
 	if channel == "cellphone" {
 		addr, verified = id.Phone, id.PhoneVerified
 		if addr == "" {
-			return apierror.New(http.StatusUnprocessableEntity, "missing_cellphone_number")
+			return apierror.New(http.StatusUnprocessableEntity, "account.missing_cellphone_number")
 		}
 	}
 	if verified {
-		return apierror.New(http.StatusConflict, "already_verified")
+		return apierror.New(http.StatusConflict, "account.already_verified")
 	}
-	var last time.Time
-	var flow uuid.UUID
-	var prevAddr string
-	var attempts int
-	err = h.tenants.Directory().QueryRow(ctx, queries.Get("GetVerificationFlow"), userID, channel).Scan(&flow, &prevAddr, &attempts, &last)
-	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+	if err := h.mayResend(ctx, userID, channel, addr, changed); err != nil {
 		return err
 	}
-	if !changed && prevAddr == strings.ToLower(addr) && time.Since(last) < resendGap {
-		return ratelimit.Error(c, resendGap-time.Since(last))
-	}
-	if ok, retry, err := sendUserLimit.Allow(ctx, channel+":"+userID.String()); err != nil || !ok {
-		return limitError(c, retry, err)
-	}
-	if ok, retry, err := ratelimit.CodeTo(ctx, addr); err != nil || !ok {
-		return limitError(c, retry, err)
-	}
-
-	var newFlow uuid.UUID
+	var flow uuid.UUID
 	if channel == "email" {
-		newFlow, err = h.flows.SendEmailCode(ctx, addr)
+		flow, err = h.flows.SendEmailCode(ctx, addr)
 		if err != nil {
-			return &apierror.Error{Status: http.StatusBadGateway, Code: "send_code_failed", Err: err}
+			return errSendFailed(err)
 		}
-	} else {
-		// Kratos v1.3 sends SMS verification codes only from its hooks, to addresses in state
-		// "pending". After a first code the address is "sent", so re-adding the trait makes it a
-		// fresh pending address; the settings submission then makes Kratos send the SMS.
-		if !changed {
-			if err := h.kratos.Patch(ctx, userID, identity.RemoveTrait("/traits/phone")); err != nil {
-				return err
-			}
-			if err := h.kratos.Patch(ctx, userID, identity.SetTrait("/traits/phone", addr)); err != nil {
-				return err
-			}
-		}
-		jar := identity.NewJar(c.GetHeader("Cookie"))
-		sent, err := h.flows.SendPendingCodes(ctx, jar)
-		for _, sc := range jar.SetCookies {
-			c.Writer.Header().Add("Set-Cookie", sc)
-		}
-		if err != nil {
-			return &apierror.Error{Status: http.StatusBadGateway, Code: "send_code_failed", Err: err}
-		}
-		f, ok := sent[strings.ToLower(addr)]
-		if !ok {
-			return &apierror.Error{Status: http.StatusBadGateway, Code: "send_code_failed", Err: errors.New("kratos sent no sms code")}
-		}
-		newFlow = f
-		if e, ok := sent[strings.ToLower(id.Email)]; ok && !id.EmailVerified {
-			h.saveFlows(ctx, userID, id.Email, "", map[string]uuid.UUID{strings.ToLower(id.Email): e})
-		}
+	} else if flow, err = h.sendSMSCode(ctx, id, addr, changed); err != nil {
+		return err
 	}
-	_, err = h.tenants.Directory().Exec(ctx, queries.Get("SaveVerificationFlow"), userID, channel, newFlow, strings.ToLower(addr))
-	return err
+	return h.db.SaveVerificationFlow(ctx, dirdb.SaveVerificationFlowParams{UserID: userID, Channel: channel, FlowID: flow, Address: strings.ToLower(addr)})
 }
 
-// limitError is a limiter's refusal, or its failure.
-func limitError(c *gin.Context, retry time.Duration, err error) error {
+// mayResend applies the gap between two codes to one address and the per-user and per-address caps.
+func (h *Handler) mayResend(ctx context.Context, userID uuid.UUID, channel, addr string, changed bool) error {
+	prev, err := h.db.VerificationFlow(ctx, dirdb.VerificationFlowParams{UserID: userID, Channel: channel})
+	if err != nil && !errors.Is(err, dberr.ErrNotFound) {
+		return err
+	}
+	if !changed && prev.Address == strings.ToLower(addr) && time.Since(prev.SentAt) < resendGap {
+		return ratelimit.Refused(resendGap - time.Since(prev.SentAt))
+	}
+	if err := sendUserLimit.Take(ctx, channel+":"+userID.String()); err != nil {
+		return err
+	}
+	return codeTo(ctx, addr)
+}
+
+// codeTo counts one code to addr against its daily cap.
+func codeTo(ctx context.Context, addr string) error {
+	ok, retry, err := ratelimit.CodeTo(ctx, addr)
 	if err != nil {
 		return err
 	}
-	return ratelimit.Error(c, retry)
+	if !ok {
+		return ratelimit.Refused(retry)
+	}
+	return nil
 }
 
-// verify answers POST …/{type}/verify {code} with {"verifications": {email_verified, cellphone_verified}}.
-func (h *Handler) verify(c *gin.Context) {
-	channel, ok := channelOf(c)
-	if !ok {
-		return
-	}
-	var in struct {
-		Code string `json:"code"`
-	}
-	if err := request.JSON(c, &in); err != nil {
-		apierror.Abort(c, err)
-		return
-	}
-	in.Code = strings.TrimSpace(in.Code)
-	if in.Code == "" {
-		apierror.Abort(c, apierror.Validation(map[string]string{"code": "code_required"}))
-		return
-	}
-	if len(in.Code) > 32 {
-		apierror.Abort(c, apierror.Validation(map[string]string{"code": "code_invalid"}))
-		return
-	}
-	u := authz.User(c)
-	ctx := h.ctx(c)
-	if !verifyLimit.Check(c, channel+":"+u.ID.String()) {
-		return
-	}
-	if channel == "email" {
-		if pending, err := h.verifyEmailChange(c, u, in.Code); err != nil {
-			apierror.Abort(c, err)
-			return
-		} else if pending {
-			h.verified(c, u.ID)
-			return
+// sendSMSCode makes Kratos text a code to the identity's phone. Kratos v1.3 sends SMS verification
+// codes only from its hooks, to addresses in state "pending". After a first code the address is
+// "sent", so re-adding the trait makes it a fresh pending address; the settings submission, run
+// with the caller's session cookies, then makes Kratos send the SMS.
+func (h *Handler) sendSMSCode(ctx context.Context, id identity.Identity, addr string, changed bool) (uuid.UUID, error) {
+	if !changed {
+		if err := h.kratos.Patch(ctx, id.ID, identity.RemoveTrait("/traits/phone")); err != nil {
+			return uuid.Nil, err
+		}
+		if err := h.kratos.Patch(ctx, id.ID, identity.SetTrait("/traits/phone", addr)); err != nil {
+			return uuid.Nil, err
 		}
 	}
-	var flow uuid.UUID
-	var addr string
-	var attempts int
-	var sentAt time.Time
-	err := h.tenants.Directory().QueryRow(ctx, queries.Get("GetVerificationFlow"), u.ID, channel).Scan(&flow, &addr, &attempts, &sentAt)
+	sent, err := h.flows.SendPendingCodes(ctx, kratosproxy.Jar(ctx))
+	if err != nil {
+		return uuid.Nil, errSendFailed(err)
+	}
+	flow, ok := sent[strings.ToLower(addr)]
+	if !ok {
+		return uuid.Nil, errSendFailed(errors.New("kratos sent no sms code"))
+	}
+	if e, ok := sent[strings.ToLower(id.Email)]; ok && !id.EmailVerified {
+		h.saveFlows(ctx, id.ID, id.Email, "", map[string]uuid.UUID{strings.ToLower(id.Email): e})
+	}
+	return flow, nil
+}
+
+func errSendFailed(err error) error {
+	return &apierror.Error{Status: http.StatusBadGateway, Code: "account.send_code_failed", Err: err}
+}
+
+// CodeCheck is POST …/{type}/verify {code}.
+type CodeCheck struct {
+	Channel
+	Code string `json:"code"`
+}
+
+// Validate checks the channel and the code's shape.
+func (r *CodeCheck) Validate() error {
+	if err := r.Channel.Validate(); err != nil {
+		return err
+	}
+	r.Code = strings.TrimSpace(r.Code)
+	if r.Code == "" {
+		return invalid("code", "account.code_required")
+	}
+	if len(r.Code) > 32 {
+		return invalid("code", "account.code_invalid")
+	}
+	return nil
+}
+
+// Verified is the user's verified flags once a code checks out.
+type Verified struct {
+	Verifications Verifications `json:"verifications"`
+}
+
+// verify answers {"verifications": {email_verified, cellphone_verified}}. On the e-mail channel a
+// pending e-mail change takes the code first.
+func (h *Handler) verify(ctx context.Context, in *CodeCheck) (*Verified, error) {
+	u := authz.CurrentUser(ctx)
+	if err := verifyLimit.Take(ctx, in.Type+":"+u.ID.String()); err != nil {
+		return nil, err
+	}
+	if in.Type == "email" {
+		if pending, err := h.verifyEmailChange(ctx, u, in.Code); err != nil {
+			return nil, err
+		} else if pending {
+			return h.verified(ctx, u.ID)
+		}
+	}
+	if err := h.verifyFlow(ctx, u, in.Type, in.Code); err != nil {
+		return nil, err
+	}
+	return h.verified(ctx, u.ID)
+}
+
+// verifyFlow submits the code to the Kratos verification flow last sent to the channel's current
+// address, within the code's lifespan and attempts.
+func (h *Handler) verifyFlow(ctx context.Context, u identity.User, channel, code string) error {
+	key := dirdb.VerificationFlowParams{UserID: u.ID, Channel: channel}
+	f, err := h.db.VerificationFlow(ctx, key)
 	current := strings.ToLower(u.Email)
 	if channel == "cellphone" {
 		current = strings.ToLower(u.Phone)
 	}
-	if errors.Is(err, pgx.ErrNoRows) || (err == nil && addr != current) {
-		apierror.Abort(c, apierror.Validation(map[string]string{"code": "code_not_sent"}))
-		return
+	switch {
+	case errors.Is(err, dberr.ErrNotFound) || (err == nil && f.Address != current):
+		return invalid("code", "account.code_not_sent")
+	case err != nil:
+		return err
+	case time.Since(f.SentAt) > codeLifespan:
+		return invalid("code", "account.code_expired")
 	}
+	attempts, err := h.db.CountVerificationAttempt(ctx, dirdb.CountVerificationAttemptParams(key))
 	if err != nil {
-		apierror.Abort(c, err)
-		return
+		return err
 	}
-	if time.Since(sentAt) > codeLifespan {
-		apierror.Abort(c, apierror.Validation(map[string]string{"code": "code_expired"}))
-		return
+	if int(attempts) > maxAttempts {
+		return invalid("code", "account.too_many_code_attempts")
 	}
-	if err := h.tenants.Directory().QueryRow(ctx, queries.Get("CountAttempt"), u.ID, channel).Scan(&attempts); err != nil {
-		apierror.Abort(c, err)
-		return
-	}
-	if attempts > maxAttempts {
-		apierror.Abort(c, apierror.Validation(map[string]string{"code": "too_many_code_attempts"}))
-		return
-	}
-	err = h.flows.SubmitVerificationCode(ctx, identity.NewJar(c.GetHeader("Cookie")), flow, in.Code)
+	err = h.flows.SubmitVerificationCode(ctx, kratosproxy.Jar(ctx), f.FlowID, code)
 	switch {
 	case errors.Is(err, identity.ErrInvalidCode):
-		apierror.Abort(c, apierror.Validation(map[string]string{"code": "code_invalid"}))
-		return
+		return invalid("code", "account.code_invalid")
 	case errors.Is(err, identity.ErrFlowGone):
-		apierror.Abort(c, apierror.Validation(map[string]string{"code": "code_expired"}))
-		return
+		return invalid("code", "account.code_expired")
 	case err != nil:
-		apierror.Abort(c, err)
-		return
+		return err
 	}
-	_, _ = h.tenants.Directory().Exec(ctx, queries.Get("DeleteVerificationFlow"), u.ID, channel)
-	h.verified(c, u.ID)
+	_ = h.db.DeleteVerificationFlow(ctx, dirdb.DeleteVerificationFlowParams(key))
+	return nil
 }
 
 // verified answers a verified code with the user's flags, and tells onboarding when both are done.
-func (h *Handler) verified(c *gin.Context, userID uuid.UUID) {
-	ctx := h.ctx(c)
+func (h *Handler) verified(ctx context.Context, userID uuid.UUID) (*Verified, error) {
 	id, err := h.kratos.Get(ctx, userID)
 	if err != nil {
-		apierror.Abort(c, err)
-		return
+		return nil, err
 	}
 	if id.EmailVerified && id.PhoneVerified {
 		h.verificationDone(ctx, userID)
 	}
-	c.JSON(http.StatusOK, gin.H{"verifications": gin.H{"email_verified": id.EmailVerified, "cellphone_verified": id.PhoneVerified}})
+	return &Verified{Verifications: Verifications{EmailVerified: id.EmailVerified, CellphoneVerified: id.PhoneVerified}}, nil
 }
 
 // verificationDone tells each of the user's organisations' onboarding that the step is done.

@@ -3,6 +3,7 @@
 package courier
 
 import (
+	"context"
 	"crypto/subtle"
 	"encoding/json"
 	"net/http"
@@ -12,7 +13,9 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/aporta/aporta/api/apierror"
+	"github.com/aporta/aporta/api/endpoint"
 	"github.com/aporta/aporta/internal/config"
+	"github.com/aporta/aporta/internal/i18n"
 	"github.com/aporta/aporta/internal/outbox"
 	"github.com/aporta/aporta/tenants"
 )
@@ -20,16 +23,19 @@ import (
 // CourierUser is the basic-auth user Kratos's courier posts as (deploy/kratos/kratos.yml).
 const CourierUser = "kratos"
 
-// Routes mounts the courier endpoint and, in dev and test only, the outbox reader.
+// Routes mounts the courier endpoint and, in dev and test only, the outbox reader, on public: a
+// group without the card guard (Kratos's courier posts the messages it wrote, not text from donors
+// or operators), so not one of endpoint.Groups.
 //
 //	POST /internal/courier/messages   (basic auth kratos:APORTA_COURIER_SECRET) a Kratos message
 //	GET  /dev/api/outbox?to=&limit=   messages, newest first (dev/test only)
 func Routes(public *gin.RouterGroup, cfg *config.Config, t *tenants.Tenants) *outbox.Outbox {
 	o := outbox.New(t.Directory(), cfg)
 	h := handler{o}
+	// Decoded leniently (Kratos decides the fields), so not through endpoint.Handle's strict body.
 	public.POST("/internal/courier/messages", courierAuth(cfg.CourierSecret), h.courier)
 	if cfg.IsDev() {
-		public.GET("/dev/api/outbox", h.list)
+		public.GET("/dev/api/outbox", endpoint.Handle(h.list))
 	}
 	return o
 }
@@ -62,7 +68,7 @@ func (h handler) courier(c *gin.Context) {
 		in.MessageType = outbox.TypeEmail
 	}
 	if strings.TrimSpace(in.Recipient) == "" {
-		apierror.Abort(c, apierror.Validation(map[string]string{"recipient": "recipient_required"}))
+		apierror.Abort(c, apierror.Validation(map[string]string{"recipient": "courier.recipient_required"}))
 		return
 	}
 	msg := outbox.Message{
@@ -81,30 +87,47 @@ func (h handler) courier(c *gin.Context) {
 	m, err := h.o.Send(c.Request.Context(), msg)
 	if err != nil {
 		// Kratos retries a message the outbox could not keep.
-		apierror.Abort(c, apierror.New(http.StatusBadGateway, "delivery_failed"))
+		apierror.Abort(c, apierror.New(http.StatusBadGateway, "courier.delivery_failed"))
 		return
 	}
 	c.JSON(http.StatusOK, gin.H{"id": m.ID})
 }
 
-// list answers GET /dev/api/outbox?to=…&limit=… with {"messages": [...]}, newest first.
-func (h handler) list(c *gin.Context) {
-	to := strings.TrimSpace(c.Query("to"))
+// ListRequest is GET /dev/api/outbox?to=…&limit=….
+type ListRequest struct {
+	To    string `query:"to" json:"-"`
+	Limit string `query:"limit" json:"-"` // anything but 1…500 is the default, 50
+}
+
+// Messages is the outbox reader's answer, newest first.
+type Messages struct {
+	Messages []outbox.Message `json:"messages"`
+}
+
+// list answers the messages to one address (or all), newest first.
+func (h handler) list(ctx context.Context, r *ListRequest) (*Messages, error) {
+	to := strings.TrimSpace(r.To)
 	// A '+' left unescaped in a query string arrives as a space: "+54911…" → " 54911…".
-	if raw := c.Query("to"); strings.HasPrefix(raw, " ") && to != "" && to[0] >= '0' && to[0] <= '9' {
+	if strings.HasPrefix(r.To, " ") && to != "" && to[0] >= '0' && to[0] <= '9' {
 		to = "+" + to
 	}
-	limit, _ := strconv.Atoi(c.DefaultQuery("limit", "50"))
+	limit, _ := strconv.Atoi(r.Limit)
 	if limit <= 0 || limit > 500 {
 		limit = 50
 	}
-	ms, err := h.o.List(c.Request.Context(), to, limit)
+	ms, err := h.o.List(ctx, to, limit)
 	if err != nil {
-		apierror.Abort(c, err)
-		return
+		return nil, err
 	}
 	if ms == nil {
 		ms = []outbox.Message{}
 	}
-	c.JSON(http.StatusOK, gin.H{"messages": ms})
+	return &Messages{Messages: ms}, nil
+}
+
+func init() {
+	i18n.Register(i18n.Catalog{
+		"courier.recipient_required": {i18n.ES: "Falta el destinatario.", i18n.EN: "The recipient is missing.", i18n.PT: "Falta o destinatário."},
+		"courier.delivery_failed":    {i18n.ES: "No pudimos enviar el mensaje. Intenta de nuevo en unos minutos.", i18n.EN: "We could not send the message. Please try again in a few minutes.", i18n.PT: "Não conseguimos enviar a mensagem. Tente novamente em alguns minutos."},
+	})
 }

@@ -6,7 +6,6 @@ package document
 
 import (
 	"context"
-	"embed"
 	"errors"
 	"fmt"
 	"io"
@@ -24,14 +23,12 @@ import (
 	"gocloud.dev/gcerrors"
 
 	"github.com/aporta/aporta/api/apierror"
+	"github.com/aporta/aporta/internal/dberr"
+	"github.com/aporta/aporta/internal/dirdb"
 	"github.com/aporta/aporta/internal/i18n"
+	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/tenants"
 )
-
-//go:embed sql/*.sql
-var sqlFS embed.FS
-
-var queries = tenants.MustLoadQueries(sqlFS, "sql")
 
 // Limits (§5, §9).
 const (
@@ -83,7 +80,6 @@ type Attachment struct {
 	ContentType      string    `json:"content_type"`
 	SizeBytes        int64     `json:"size_bytes"`
 	CreatedAt        time.Time `json:"created_at"`
-	documentType     string
 }
 
 // RejectedReason is shown to the organisation as rejected_reason.label.
@@ -164,17 +160,17 @@ func (s *Service) Scope(ctx context.Context, orgID uuid.UUID) (tenants.Scope, er
 
 // Requirements lists a country's required documents in the request's language.
 func (s *Service) Requirements(ctx context.Context, scope tenants.Scope, lang i18n.Lang) ([]Requirement, error) {
-	rows, err := scope.Query(ctx, queries.Get("Requirements"), scope.Country)
+	rows, err := scope.Store().DocumentRequirements(ctx, scope.Country)
 	if err != nil {
 		return nil, err
 	}
-	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (Requirement, error) {
-		var q Requirement
-		var labelKey, descKey string
-		err := r.Scan(&q.Type, &labelKey, &descKey, &q.HelpCenterURL)
-		q.Label, q.Description = i18n.T(lang, labelKey), i18n.T(lang, descKey)
-		return q, err
-	})
+	reqs := make([]Requirement, len(rows))
+	for i, r := range rows {
+		reqs[i] = Requirement{
+			Type: r.Type, Label: i18n.T(lang, r.LabelKey), Description: i18n.T(lang, r.DescriptionKey), HelpCenterURL: r.HelpCenterUrl,
+		}
+	}
+	return reqs, nil
 }
 
 // URLFunc makes an attachment's authorised download URL.
@@ -183,44 +179,22 @@ type URLFunc func(id uuid.UUID) string
 // ManageURL is the organisation's own download route.
 func ManageURL(id uuid.UUID) string { return "/manage/api/accounts/documents/" + id.String() + "/file" }
 
-type docRow struct {
-	status, reason      string
-	submitted, reviewed *time.Time
-}
-
 // Overview builds the documents by type and the account state.
 func (s *Service) Overview(ctx context.Context, scope tenants.Scope, lang i18n.Lang, url URLFunc) (Overview, error) {
 	reqs, err := s.Requirements(ctx, scope, lang)
 	if err != nil {
 		return Overview{}, err
 	}
-	docs := map[string]docRow{}
-	rows, err := scope.Query(ctx, queries.Get("Documents"), scope.OrgID)
+	store := scope.Store()
+	rows, err := store.OrganizationDocuments(ctx, scope.OrgID)
 	if err != nil {
 		return Overview{}, err
 	}
-	for rows.Next() {
-		var t string
-		var d docRow
-		if err := rows.Scan(&t, &d.status, &d.reason, &d.submitted, &d.reviewed); err != nil {
-			rows.Close()
-			return Overview{}, err
-		}
-		docs[t] = d
+	docs := map[string]sharddb.OrganizationDocumentsRow{}
+	for _, d := range rows {
+		docs[d.Type] = d
 	}
-	if err := rows.Err(); err != nil {
-		return Overview{}, err
-	}
-	rows, err = scope.Query(ctx, queries.Get("Attachments"), scope.OrgID)
-	if err != nil {
-		return Overview{}, err
-	}
-	atts, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Attachment, error) {
-		var a Attachment
-		err := r.Scan(&a.ID, &a.documentType, &a.OriginalFilename, &a.ContentType, &a.SizeBytes, &a.Status, &a.CreatedAt)
-		a.URL = url(a.ID)
-		return a, err
-	})
+	atts, err := store.DocumentAttachments(ctx, scope.OrgID)
 	if err != nil {
 		return Overview{}, err
 	}
@@ -228,14 +202,17 @@ func (s *Service) Overview(ctx context.Context, scope tenants.Scope, lang i18n.L
 	for _, q := range reqs {
 		d := Document{Requirement: q, Status: StatusPending, Attachments: []Attachment{}}
 		if row, ok := docs[q.Type]; ok {
-			d.Status, d.SubmittedAt, d.ReviewedAt = row.status, row.submitted, row.reviewed
-			if row.status == StatusRejected && row.reason != "" {
-				d.RejectedReason = &RejectedReason{Label: row.reason}
+			d.Status, d.SubmittedAt, d.ReviewedAt = row.Status, row.SubmittedAt, row.ReviewedAt
+			if row.Status == StatusRejected && row.RejectedReason != "" {
+				d.RejectedReason = &RejectedReason{Label: row.RejectedReason}
 			}
 		}
 		for _, a := range atts {
-			if a.documentType == q.Type {
-				d.Attachments = append(d.Attachments, a)
+			if a.DocumentType == q.Type {
+				d.Attachments = append(d.Attachments, Attachment{
+					ID: a.ID, URL: url(a.ID), OriginalFilename: a.OriginalFilename, Status: a.Status,
+					ContentType: a.ContentType, SizeBytes: a.SizeBytes, CreatedAt: a.CreatedAt,
+				})
 			}
 		}
 		d.Banner, d.Actions = cardOf(d)
@@ -280,11 +257,8 @@ func cardOf(d Document) (string, Actions) {
 }
 
 func (s *Service) account(ctx context.Context, scope tenants.Scope, ov Overview) (Account, error) {
-	var status string
-	if err := scope.QueryRow(ctx, queries.Get("OrganizationStatus"), scope.OrgID).Scan(&status); err != nil {
-		if errors.Is(err, pgx.ErrNoRows) {
-			return Account{}, apierror.NotFound()
-		}
+	status, err := scope.Store().OrganizationAccountStatus(ctx, scope.OrgID)
+	if err != nil {
 		return Account{}, err
 	}
 	if status == "enabled" {
@@ -304,15 +278,13 @@ func (s *Service) account(ctx context.Context, scope tenants.Scope, ov Overview)
 		return Account{State: AccountNoDocuments}, nil
 	}
 	acc := Account{State: AccountVerifying}
-	var requested time.Time
-	var closed *time.Time
-	err := s.tenants.Directory().QueryRow(ctx, queries.Get("GetReview"), scope.OrgID).Scan(&requested, &closed)
-	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+	review, err := s.directory().DocumentReview(ctx, scope.OrgID)
+	if err != nil && !errors.Is(err, dberr.ErrNotFound) {
 		return acc, err
 	}
 	if err == nil {
-		acc.RequestedAt = &requested
-		due := requested.Add(ReviewTarget)
+		acc.RequestedAt = &review.RequestedAt
+		due := review.RequestedAt.Add(ReviewTarget)
 		acc.DueAt = &due
 		h := HoursLeft(due, s.now())
 		acc.HoursLeft = &h
@@ -341,9 +313,21 @@ type Upload struct {
 	}
 }
 
-// InvalidFile is the §5 invalid_file error; detail names the field's reason.
-func InvalidFile(status int, detail string) *apierror.Error {
-	return &apierror.Error{Status: status, Code: "invalid_file", Fields: map[string]string{"file": detail}}
+// InvalidFile is the §5 invalid file error; reason, when given, is the file field's.
+func InvalidFile(status int, reason string) *apierror.Error {
+	e := &apierror.Error{Status: status, Code: "document.invalid_file"}
+	if reason != "" {
+		e.Fields = map[string]string{"file": reason}
+	}
+	return e
+}
+
+// unreadableFile is InvalidFile for an upload body that cannot be read (endpoint.Upload.Invalid).
+func unreadableFile(status int) *apierror.Error {
+	if status == http.StatusRequestEntityTooLarge {
+		return InvalidFile(status, "document.invalid_file_size")
+	}
+	return InvalidFile(status, "")
 }
 
 func (s *Service) requirement(ctx context.Context, scope tenants.Scope, docType string) error {
@@ -356,7 +340,7 @@ func (s *Service) requirement(ctx context.Context, scope tenants.Scope, docType 
 			return nil
 		}
 	}
-	return apierror.Validation(map[string]string{"document_type": "invalid_document_type"})
+	return apierror.Validation(map[string]string{"document_type": "document.invalid_document_type"})
 }
 
 // Add validates and stores a file. A refused file leaves nothing behind: it is checked before
@@ -368,17 +352,17 @@ func (s *Service) Add(ctx context.Context, scope tenants.Scope, up Upload) (uuid
 		return uuid.Nil, err
 	}
 	if up.Size <= 0 || up.Size >= MaxFileBytes {
-		return uuid.Nil, InvalidFile(http.StatusRequestEntityTooLarge, "invalid_file_size")
+		return uuid.Nil, InvalidFile(http.StatusRequestEntityTooLarge, "document.invalid_file_size")
 	}
 	kind, ok := KindOf(up.Filename, DocumentExtensions, up.File, up.Size)
 	if !ok {
-		return uuid.Nil, InvalidFile(http.StatusUnprocessableEntity, "invalid_file_type")
+		return uuid.Nil, InvalidFile(http.StatusUnprocessableEntity, "document.invalid_file_type")
 	}
 	if _, err := up.File.Seek(0, io.SeekStart); err != nil {
 		return uuid.Nil, err
 	}
 	// Refuse early what the locked check would refuse, so a locked document costs no upload.
-	if err := canAdd(ctx, scope, scope.OrgID, up.DocumentType); err != nil {
+	if err := canAdd(ctx, scope.Store(), scope.OrgID, up.DocumentType); err != nil {
 		return uuid.Nil, err
 	}
 	id := uuid.New()
@@ -388,12 +372,14 @@ func (s *Service) Add(ctx context.Context, scope tenants.Scope, up Upload) (uuid
 		return uuid.Nil, fmt.Errorf("store file: %w", err)
 	}
 	err := scope.Tx(ctx, func(tx pgx.Tx) error {
-		if err := canAdd(ctx, tx, scope.OrgID, up.DocumentType); err != nil {
+		store := sharddb.Store(tx)
+		if err := canAdd(ctx, store, scope.OrgID, up.DocumentType); err != nil {
 			return err
 		}
-		_, err := tx.Exec(ctx, queries.Get("InsertAttachment"), scope.OrgID, id, up.DocumentType, key,
-			cleanFilename(up.Filename), ContentTypes[kind], up.Size)
-		return err
+		return store.InsertDocumentAttachment(ctx, sharddb.InsertDocumentAttachmentParams{
+			OrganizationID: scope.OrgID, ID: id, DocumentType: up.DocumentType, BlobKey: key,
+			OriginalFilename: cleanFilename(up.Filename), ContentType: ContentTypes[kind], SizeBytes: up.Size,
+		})
 	})
 	if err != nil {
 		s.deleteBlob(ctx, key)
@@ -404,25 +390,34 @@ func (s *Service) Add(ctx context.Context, scope tenants.Scope, up Upload) (uuid
 
 // canAdd refuses a file for a document sent for review or approved, or one with its files at the
 // limit. In a transaction, the document's row stays locked until it commits.
-func canAdd(ctx context.Context, q interface {
-	QueryRow(context.Context, string, ...any) pgx.Row
-}, orgID uuid.UUID, docType string) error {
-	var status string
-	if err := q.QueryRow(ctx, queries.Get("LockDocument"), orgID, docType).Scan(&status); err != nil {
+func canAdd(ctx context.Context, store *sharddb.Queries, orgID uuid.UUID, docType string) error {
+	status, live, err := lockDocument(ctx, store, orgID, docType)
+	if err != nil {
 		return err
 	}
 	if status == StatusReadyForReview || status == StatusApproved {
-		return apierror.New(http.StatusConflict, "document_locked")
+		return errLocked()
 	}
-	var n int
-	if err := q.QueryRow(ctx, queries.Get("CountActiveAttachments"), orgID, docType).Scan(&n); err != nil {
-		return err
-	}
-	if n >= MaxFilesPerType {
-		return apierror.New(http.StatusConflict, "too_many_files", MaxFilesPerType)
+	if live >= MaxFilesPerType {
+		return apierror.New(http.StatusConflict, "document.too_many_files", MaxFilesPerType)
 	}
 	return nil
 }
+
+// lockDocument creates the document's row when missing and locks it (until the transaction ends),
+// and answers its status and how many of its files are not rejected.
+func lockDocument(ctx context.Context, store *sharddb.Queries, orgID uuid.UUID, docType string) (status string, live int64, err error) {
+	status, err = store.LockDocument(ctx, sharddb.LockDocumentParams{OrganizationID: orgID, Type: docType})
+	if err != nil {
+		return "", 0, err
+	}
+	live, err = store.CountLiveDocumentAttachments(ctx, sharddb.CountLiveDocumentAttachmentsParams{
+		OrganizationID: orgID, DocumentType: docType,
+	})
+	return status, live, err
+}
+
+func errLocked() error { return apierror.New(http.StatusConflict, "document.locked") }
 
 func extensionOf(kind string) string {
 	if kind == KindJPEG {
@@ -456,19 +451,16 @@ func (s *Service) deleteBlob(ctx context.Context, key string) {
 func (s *Service) Delete(ctx context.Context, scope tenants.Scope, id uuid.UUID) error {
 	var key string
 	err := scope.Tx(ctx, func(tx pgx.Tx) error {
-		var docType, status string
-		err := tx.QueryRow(ctx, queries.Get("GetAttachmentForUpdate"), scope.OrgID, id).Scan(&docType, &key, &status)
-		if errors.Is(err, pgx.ErrNoRows) {
-			return apierror.NotFound()
-		}
+		store := sharddb.Store(tx)
+		att, err := store.DocumentAttachmentForUpdate(ctx, sharddb.DocumentAttachmentForUpdateParams{OrganizationID: scope.OrgID, ID: id})
 		if err != nil {
 			return err
 		}
-		if status == StatusReadyForReview || status == StatusApproved {
-			return apierror.New(http.StatusConflict, "document_locked")
+		if att.Status == StatusReadyForReview || att.Status == StatusApproved {
+			return errLocked()
 		}
-		_, err = tx.Exec(ctx, queries.Get("DeleteAttachment"), scope.OrgID, id)
-		return err
+		key = att.BlobKey
+		return store.DeleteDocumentAttachment(ctx, sharddb.DeleteDocumentAttachmentParams{OrganizationID: scope.OrgID, ID: id})
 	})
 	if err != nil {
 		return err
@@ -487,26 +479,20 @@ func (s *Service) RequestReview(ctx context.Context, scope tenants.Scope, docTyp
 		return err
 	}
 	err := scope.Tx(ctx, func(tx pgx.Tx) error {
-		var status string
-		err := tx.QueryRow(ctx, queries.Get("LockDocument"), scope.OrgID, docType).Scan(&status)
+		store := sharddb.Store(tx)
+		status, live, err := lockDocument(ctx, store, scope.OrgID, docType)
 		if err != nil {
 			return err
 		}
-		switch status {
-		case StatusReadyForReview:
+		switch {
+		case status == StatusReadyForReview:
 			return nil
-		case StatusApproved:
-			return apierror.New(http.StatusConflict, "document_locked")
+		case status == StatusApproved:
+			return errLocked()
+		case live == 0:
+			return apierror.New(http.StatusUnprocessableEntity, "document.no_attachments")
 		}
-		var n int
-		if err := tx.QueryRow(ctx, queries.Get("CountActiveAttachments"), scope.OrgID, docType).Scan(&n); err != nil {
-			return err
-		}
-		if n == 0 {
-			return apierror.New(http.StatusUnprocessableEntity, "no_attachments")
-		}
-		_, err = tx.Exec(ctx, queries.Get("MarkReadyForReview"), scope.OrgID, docType)
-		return err
+		return store.MarkDocumentReadyForReview(ctx, sharddb.MarkDocumentReadyForReviewParams{OrganizationID: scope.OrgID, Type: docType})
 	})
 	if err != nil {
 		return err
@@ -518,7 +504,7 @@ func (s *Service) RequestReview(ctx context.Context, scope tenants.Scope, docTyp
 	if !AllSubmitted(ov) {
 		return nil
 	}
-	if _, err := s.tenants.Directory().Exec(ctx, queries.Get("OpenReview"), scope.OrgID); err != nil {
+	if err := s.directory().OpenDocumentReview(ctx, scope.OrgID); err != nil {
 		return err
 	}
 	return s.onboarding.DocumentsReady(ctx, scope.OrgID)
@@ -560,17 +546,12 @@ type File struct {
 
 // Open opens an attachment of the scope's organisation; another organisation's id is not found.
 func (s *Service) Open(ctx context.Context, scope tenants.Scope, id uuid.UUID) (File, error) {
-	var f File
-	var docType, key, status string
-	err := scope.QueryRow(ctx, queries.Get("GetAttachment"), scope.OrgID, id).
-		Scan(&docType, &key, &f.OriginalFilename, &f.ContentType, &f.Size, &status)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return f, apierror.NotFound()
-	}
+	att, err := scope.Store().DocumentAttachment(ctx, sharddb.DocumentAttachmentParams{OrganizationID: scope.OrgID, ID: id})
 	if err != nil {
-		return f, err
+		return File{}, err
 	}
-	r, err := s.bucket.NewReader(ctx, key, nil)
+	f := File{ContentType: att.ContentType, OriginalFilename: att.OriginalFilename, Size: att.SizeBytes}
+	r, err := s.bucket.NewReader(ctx, att.BlobKey, nil)
 	if gcerrors.Code(err) == gcerrors.NotFound {
 		return f, apierror.NotFound()
 	}
@@ -589,36 +570,39 @@ func (s *Service) Decide(ctx context.Context, scope tenants.Scope, docType strin
 		return err
 	}
 	err := scope.Tx(ctx, func(tx pgx.Tx) error {
-		var status string
-		err := tx.QueryRow(ctx, queries.Get("LockDocument"), scope.OrgID, docType).Scan(&status)
+		store := sharddb.Store(tx)
+		status, err := store.LockDocument(ctx, sharddb.LockDocumentParams{OrganizationID: scope.OrgID, Type: docType})
 		if err != nil {
 			return err
 		}
 		ok := status == StatusReadyForReview || (!approve && status == StatusApproved)
 		if !ok {
-			return apierror.New(http.StatusConflict, "document_not_under_review")
+			return apierror.New(http.StatusConflict, "document.not_under_review")
 		}
-		next, attStatus, why := StatusApproved, AttachmentApproved, any(nil)
+		decision := sharddb.SetDocumentDecisionParams{OrganizationID: scope.OrgID, Type: docType, Status: StatusApproved}
+		attStatus := AttachmentApproved
 		if !approve {
-			next, attStatus, why = StatusRejected, AttachmentRejected, reason
+			decision.Status, decision.RejectedReason, attStatus = StatusRejected, &reason, AttachmentRejected
 		}
-		if _, err := tx.Exec(ctx, queries.Get("SetDecision"), scope.OrgID, docType, next, why); err != nil {
+		if err := store.SetDocumentDecision(ctx, decision); err != nil {
 			return err
 		}
-		_, err = tx.Exec(ctx, queries.Get("SetAttachmentsStatus"), scope.OrgID, docType, attStatus)
-		return err
+		return store.SetDocumentAttachmentsStatus(ctx, sharddb.SetDocumentAttachmentsStatusParams{
+			OrganizationID: scope.OrgID, DocumentType: docType, Status: attStatus,
+		})
 	})
 	if err != nil {
 		return err
 	}
 	if !approve {
-		_, err = s.tenants.Directory().Exec(ctx, queries.Get("CloseReview"), scope.OrgID)
+		return s.CloseReview(ctx, scope.OrgID)
 	}
-	return err
+	return nil
 }
 
 // CloseReview closes the organisation's open review (the account was enabled).
 func (s *Service) CloseReview(ctx context.Context, orgID uuid.UUID) error {
-	_, err := s.tenants.Directory().Exec(ctx, queries.Get("CloseReview"), orgID)
-	return err
+	return s.directory().CloseDocumentReview(ctx, orgID)
 }
+
+func (s *Service) directory() *dirdb.Queries { return dirdb.Store(s.tenants.Directory()) }

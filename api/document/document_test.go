@@ -64,30 +64,30 @@ func TestBadUploadsAreRefusedAndStoreNothing(t *testing.T) {
 	// A Windows executable renamed to .pdf.
 	res := upload(admin, "bylaws", "estatuto.pdf", apitest.EXE, "")
 	require.Equal(t, http.StatusUnprocessableEntity, res.Status, string(res.Body))
-	require.Equal(t, "invalid_file", res.ErrorCode())
-	require.Equal(t, i18n.T(i18n.ES, "invalid_file"), res.ErrorMessage())
+	require.Equal(t, "document.invalid_file", res.ErrorCode())
+	require.Equal(t, i18n.T(i18n.ES, "document.invalid_file"), res.ErrorMessage())
 
 	// The same in English and Portuguese.
 	res = upload(admin, "bylaws", "estatuto.pdf", apitest.EXE, "?locale=en")
-	require.Equal(t, i18n.T(i18n.EN, "invalid_file"), res.ErrorMessage())
+	require.Equal(t, i18n.T(i18n.EN, "document.invalid_file"), res.ErrorMessage())
 	res = upload(admin, "bylaws", "estatuto.pdf", apitest.EXE, "?locale=pt")
-	require.Equal(t, i18n.T(i18n.PT, "invalid_file"), res.ErrorMessage())
+	require.Equal(t, i18n.T(i18n.PT, "document.invalid_file"), res.ErrorMessage())
 
 	// A zip that is not a Word document, named .docx.
 	res = upload(admin, "bylaws", "estatuto.docx", apitest.ZIP, "")
-	require.Equal(t, "invalid_file", res.ErrorCode())
+	require.Equal(t, "document.invalid_file", res.ErrorCode())
 
 	// A 51 MB PDF (real PDF header, over the 52428800-byte limit).
 	big := make([]byte, 51<<20)
 	copy(big, apitest.PDF)
 	res = upload(admin, "bylaws", "estatuto.pdf", big, "")
 	require.Equal(t, http.StatusRequestEntityTooLarge, res.Status, string(res.Body))
-	require.Equal(t, "invalid_file", res.ErrorCode())
-	require.Equal(t, i18n.T(i18n.ES, "invalid_file"), res.ErrorMessage())
+	require.Equal(t, "document.invalid_file", res.ErrorCode())
+	require.Equal(t, i18n.T(i18n.ES, "document.invalid_file"), res.ErrorMessage())
 
 	// Exactly 52428800 bytes is not "under" the limit either.
 	res = upload(admin, "bylaws", "estatuto.pdf", big[:document.MaxFileBytes], "")
-	require.Equal(t, "invalid_file", res.ErrorCode())
+	require.Equal(t, "document.invalid_file", res.ErrorCode())
 
 	// A document type the country does not require.
 	res = upload(admin, "cnpj_card", "cnpj.pdf", apitest.PDF, "")
@@ -114,7 +114,7 @@ func TestUploadListDownloadAndLimit(t *testing.T) {
 	}
 	res := upload(admin, "bylaws", "p6.pdf", apitest.PDF, "")
 	require.Equal(t, http.StatusConflict, res.Status)
-	require.Equal(t, "too_many_files", res.ErrorCode())
+	require.Equal(t, "document.too_many_files", res.ErrorCode())
 
 	o := getOrg(t, admin)
 	d := o.Documents["bylaws"]
@@ -171,7 +171,7 @@ func TestDeleteRefusedWhenReadyForReview(t *testing.T) {
 
 	res = admin.JSON(http.MethodDelete, "/manage/api/accounts/documents/"+id.String(), nil)
 	require.Equal(t, http.StatusConflict, res.Status)
-	require.Equal(t, "document_locked", res.ErrorCode())
+	require.Equal(t, "document.locked", res.ErrorCode())
 	res = upload(admin, "rut_certificate", "rut2.pdf", apitest.PDF, "")
 	require.Equal(t, http.StatusConflict, res.Status)
 	rows, objects := stored(t, s, admin.OrgID)
@@ -181,7 +181,7 @@ func TestDeleteRefusedWhenReadyForReview(t *testing.T) {
 	// Review of a type without files is refused.
 	res = admin.JSON(http.MethodPost, "/manage/api/accounts/documents/review", map[string]string{"document_type": "existence_certificate"})
 	require.Equal(t, http.StatusUnprocessableEntity, res.Status)
-	require.Equal(t, "no_attachments", res.ErrorCode())
+	require.Equal(t, "document.no_attachments", res.ErrorCode())
 }
 
 func TestAnotherOrganisationCannotSeeOrDeleteAttachments(t *testing.T) {
@@ -227,7 +227,7 @@ func TestAnotherOrganisationCannotSeeOrDeleteAttachments(t *testing.T) {
 }
 
 // A chunked upload (no Content-Length) over the limit is cut off while reading and still refused
-// with invalid_file, storing nothing.
+// with document.invalid_file, storing nothing.
 func TestChunkedOversizedUploadRefused(t *testing.T) {
 	t.Parallel()
 	s := apitest.Start(t)
@@ -247,7 +247,7 @@ func TestChunkedOversizedUploadRefused(t *testing.T) {
 		_ = pw.Close()
 	}()
 	res := admin.Do(http.MethodPost, "/manage/api/accounts/documents", pr, "multipart/form-data; boundary=b")
-	require.Equal(t, "invalid_file", res.ErrorCode(), string(res.Body))
+	require.Equal(t, "document.invalid_file", res.ErrorCode(), string(res.Body))
 	rows, objects := stored(t, s, admin.OrgID)
 	require.Zero(t, rows)
 	require.Zero(t, objects)

@@ -4,48 +4,43 @@ import "github.com/aporta/aporta/internal/i18n"
 
 func init() {
 	i18n.Register(i18n.Catalog{
-		// §5 Document upload: invalid_file.
-		"invalid_file": {
+		// §5 Document upload: an invalid file.
+		"document.invalid_file": {
 			i18n.ES: "El archivo no es válido. Sube un PNG, JPG, JPEG, PDF, DOC o DOCX de menos de 50 MB.",
 			i18n.EN: "The file is not valid. Upload a PNG, JPG, JPEG, PDF, DOC or DOCX file under 50 MB.",
 			i18n.PT: "O arquivo não é válido. Envie um PNG, JPG, JPEG, PDF, DOC ou DOCX com menos de 50 MB.",
 		},
-		"invalid_file_type": {
+		"document.invalid_file_type": {
 			i18n.ES: "El tipo de archivo no está permitido o su contenido no coincide con su extensión.",
 			i18n.EN: "This file type is not allowed, or its content does not match its extension.",
 			i18n.PT: "Este tipo de arquivo não é permitido ou o conteúdo não corresponde à extensão.",
 		},
-		"invalid_file_size": {
+		"document.invalid_file_size": {
 			i18n.ES: "El archivo debe pesar menos de 50 MB.",
 			i18n.EN: "The file must be smaller than 50 MB.",
 			i18n.PT: "O arquivo deve ter menos de 50 MB.",
 		},
-		"file_required": {
-			i18n.ES: "Selecciona un archivo.",
-			i18n.EN: "Choose a file.",
-			i18n.PT: "Selecione um arquivo.",
-		},
-		"invalid_document_type": {
+		"document.invalid_document_type": {
 			i18n.ES: "Este tipo de documento no corresponde a tu país.",
 			i18n.EN: "This document type is not required in your country.",
 			i18n.PT: "Este tipo de documento não corresponde ao seu país.",
 		},
-		"too_many_files": {
+		"document.too_many_files": {
 			i18n.ES: "Puedes subir hasta %d archivos por documento.",
 			i18n.EN: "You can upload up to %d files per document.",
 			i18n.PT: "Você pode enviar até %d arquivos por documento.",
 		},
-		"document_locked": {
+		"document.locked": {
 			i18n.ES: "El documento está en verificación o ya fue aprobado: no se puede modificar.",
 			i18n.EN: "The document is being verified or was already approved: it cannot be changed.",
 			i18n.PT: "O documento está em verificação ou já foi aprovado: não pode ser alterado.",
 		},
-		"no_attachments": {
+		"document.no_attachments": {
 			i18n.ES: "Sube al menos un archivo antes de enviar el documento a verificación.",
 			i18n.EN: "Upload at least one file before sending the document for verification.",
 			i18n.PT: "Envie pelo menos um arquivo antes de mandar o documento para verificação.",
 		},
-		"document_not_under_review": {
+		"document.not_under_review": {
 			i18n.ES: "El documento no está pendiente de revisión.",
 			i18n.EN: "The document is not waiting for review.",
 			i18n.PT: "O documento não está aguardando revisão.",

@@ -12,7 +12,6 @@ import (
 	"context"
 	"crypto/hmac"
 	"crypto/sha256"
-	"embed"
 	"errors"
 	"log/slog"
 	"net/http"
@@ -21,20 +20,16 @@ import (
 
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/authz"
 	"github.com/aporta/aporta/api/request"
+	"github.com/aporta/aporta/internal/dberr"
 	"github.com/aporta/aporta/internal/i18n"
+	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/tenants"
 )
-
-//go:embed sql/*.sql
-var sqlFS embed.FS
-
-var queries = tenants.MustLoadQueries(sqlFS, "sql")
 
 // Header is the request header carrying the client's key.
 const Header = "Idempotency-Key"
@@ -45,14 +40,8 @@ const Retention = 24 * time.Hour
 // maxKeyLen bounds a key (clients send a UUID).
 const maxKeyLen = 255
 
-// DB is where an organisation's keys are kept (its shard: tenants.Scope).
-type DB interface {
-	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
-	Exec(ctx context.Context, sql string, args ...any) error
-}
-
-// Resolve gives the database, the organisation and the caller a request's key belongs to.
-type Resolve func(c *gin.Context) (db DB, org uuid.UUID, caller string, err error)
+// Resolve gives the store, the organisation and the caller a request's key belongs to.
+type Resolve func(c *gin.Context) (db *sharddb.Queries, org uuid.UUID, caller string, err error)
 
 // Organizations finds an organisation's shard.
 type Organizations interface {
@@ -62,22 +51,18 @@ type Organizations interface {
 // ByOrganization keeps keys in the shard of the organisation authz.Require checked the permit on,
 // bound to the signed-in caller.
 func ByOrganization(orgs Organizations) Resolve {
-	return func(c *gin.Context) (DB, uuid.UUID, string, error) {
+	return func(c *gin.Context) (*sharddb.Queries, uuid.UUID, string, error) {
 		scope, err := orgs.ForOrganization(c.Request.Context(), authz.Organization(c).OrganizationID)
-		return scope, scope.OrgID, authz.User(c).ID.String(), err
+		return scope.Store(), scope.OrgID, authz.User(c).ID.String(), err
 	}
 }
 
-// Public keeps the keys of unauthenticated requests in the directory, for no organisation.
+// Public keeps the keys of unauthenticated requests in the directory, for no organisation. Its
+// idempotency_keys table is the shards' own, so the shard store's queries run on it.
 func Public(directory *pgxpool.Pool) Resolve {
-	return func(*gin.Context) (DB, uuid.UUID, string, error) { return pool{directory}, uuid.Nil, "", nil }
-}
-
-type pool struct{ *pgxpool.Pool }
-
-func (p pool) Exec(ctx context.Context, sql string, args ...any) error {
-	_, err := p.Pool.Exec(ctx, sql, args...)
-	return err
+	return func(*gin.Context) (*sharddb.Queries, uuid.UUID, string, error) {
+		return sharddb.Store(directory), uuid.Nil, "", nil
+	}
 }
 
 // Replay is the middleware that answers a repeated request with the first one's answer. It runs
@@ -104,6 +89,7 @@ func bind(secret []byte, resolve Resolve, replays bool) gin.HandlerFunc {
 			apierror.Abort(c, err)
 			return
 		}
+		c.Request = c.Request.WithContext(context.WithValue(c.Request.Context(), keyCtx{}, key))
 		db, org, caller, err := resolve(c)
 		if err != nil {
 			apierror.Abort(c, err)
@@ -111,9 +97,10 @@ func bind(secret []byte, resolve Resolve, replays bool) gin.HandlerFunc {
 		}
 		hash := requestHash(secret, c.Request.Method, c.Request.URL.RequestURI(), caller, body)
 		ctx := c.Request.Context()
-		var claimed bool
-		err = db.QueryRow(ctx, queries.Get("Claim"), org, key, hash, Retention.Seconds()).Scan(&claimed)
-		if errors.Is(err, pgx.ErrNoRows) {
+		_, err = db.ClaimIdempotencyKey(ctx, sharddb.ClaimIdempotencyKeyParams{
+			OrganizationID: org, Key: key, RequestHash: hash, RetentionSeconds: Retention.Seconds(),
+		})
+		if errors.Is(err, dberr.ErrNotFound) {
 			held(c, db, org, key, hash, replays)
 			return
 		}
@@ -134,12 +121,15 @@ func bind(secret []byte, resolve Resolve, replays bool) gin.HandlerFunc {
 			if rec != nil {
 				answer = rec.body.Bytes()
 			}
-			err = db.Exec(ctx, queries.Get("Complete"), org, key, hash, st, c.Writer.Header().Get("Content-Type"), answer)
+			status, contentType := int16(st), c.Writer.Header().Get("Content-Type")
+			err = db.CompleteIdempotencyKey(ctx, sharddb.CompleteIdempotencyKeyParams{
+				OrganizationID: org, Key: key, RequestHash: hash, Status: &status, ContentType: &contentType, Body: answer,
+			})
 		} else {
-			err = db.Exec(ctx, queries.Get("Release"), org, key, hash)
+			err = db.ReleaseIdempotencyKey(ctx, sharddb.ReleaseIdempotencyKeyParams{OrganizationID: org, Key: key, RequestHash: hash})
 		}
 		if err == nil {
-			err = db.Exec(ctx, queries.Get("Purge"), org, Retention.Seconds())
+			err = db.PurgeIdempotencyKeys(ctx, sharddb.PurgeIdempotencyKeysParams{OrganizationID: org, RetentionSeconds: Retention.Seconds()})
 		}
 		if err != nil {
 			slog.ErrorContext(ctx, "idempotency: keeping the answer", "error", err)
@@ -147,27 +137,38 @@ func bind(secret []byte, resolve Resolve, replays bool) gin.HandlerFunc {
 	}
 }
 
+type keyCtx struct{}
+
+// Key is the request's Idempotency-Key ("" when it has none), once Bind or Replay accepted it.
+func Key(ctx context.Context) string {
+	k, _ := ctx.Value(keyCtx{}).(string)
+	return k
+}
+
 // held answers a request whose key an earlier request holds.
-func held(c *gin.Context, db DB, org uuid.UUID, key string, hash []byte, replays bool) {
-	var stored []byte
-	var status *int16
-	var contentType string
-	var body []byte
-	err := db.QueryRow(c.Request.Context(), queries.Get("Held"), org, key).Scan(&stored, &status, &contentType, &body)
+func held(c *gin.Context, db *sharddb.Queries, org uuid.UUID, key string, hash []byte, replays bool) {
+	k, err := db.HeldIdempotencyKey(c.Request.Context(), sharddb.HeldIdempotencyKeyParams{OrganizationID: org, Key: key})
 	switch {
-	case err != nil && !errors.Is(err, pgx.ErrNoRows):
+	case err != nil && !errors.Is(err, dberr.ErrNotFound):
 		apierror.Abort(c, err)
-	case err == nil && !bytes.Equal(stored, hash):
+	case err == nil && !bytes.Equal(k.RequestHash, hash):
 		apierror.Abort(c, apierror.New(http.StatusConflict, "idempotency.key_reused"))
 	case !replays:
 		c.Next()
-	case err != nil || status == nil: // running (or failed and released just now): retry later
+	case err != nil || k.Status == nil: // running (or failed and released just now): retry later
 		apierror.Abort(c, apierror.New(http.StatusConflict, "idempotency.in_progress"))
 	default:
 		c.Header("Idempotent-Replayed", "true")
-		c.Data(int(*status), contentType, body)
+		c.Data(int(*k.Status), deref(k.ContentType), k.Body)
 		c.Abort()
 	}
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }
 
 // requestHash identifies a request: what it does (method and path with query), who asks, and its

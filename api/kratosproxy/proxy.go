@@ -155,13 +155,15 @@ var pages = map[string]string{"login": "/account/login", "recovery": "/account/r
 // refuse answers a throttled submission: 429 with Retry-After, or for the web app's native form
 // post, back to its page, which says how long to wait (?throttled=seconds).
 func refuse(c *gin.Context, flow string, wait time.Duration) {
-	e := ratelimit.Error(c, wait)
+	e := ratelimit.Refused(wait)
 	page, ok := pages[flow]
 	if !ok || strings.Contains(c.GetHeader("Accept"), "application/json") {
 		apierror.Abort(c, e)
 		return
 	}
-	q := url.Values{"flow": {c.Query("flow")}, "throttled": {c.Writer.Header().Get("Retry-After")}}
+	retry := e.Header.Get("Retry-After")
+	c.Header("Retry-After", retry)
+	q := url.Values{"flow": {c.Query("flow")}, "throttled": {retry}}
 	c.Redirect(http.StatusSeeOther, page+"?"+q.Encode())
 	c.Abort()
 }

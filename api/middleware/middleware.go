@@ -89,7 +89,9 @@ const LocaleCookie = "aporta_locale"
 func Locale() gin.HandlerFunc {
 	return func(c *gin.Context) {
 		cookie, _ := c.Cookie(LocaleCookie)
-		c.Set(apierror.LangKey, i18n.Negotiate([]string{c.Query("locale"), cookie}, c.GetHeader("Accept-Language")))
+		lang := i18n.Negotiate([]string{c.Query("locale"), cookie}, c.GetHeader("Accept-Language"))
+		c.Set(apierror.LangKey, lang)
+		c.Request = c.Request.WithContext(i18n.WithLang(c.Request.Context(), lang))
 		c.Next()
 	}
 }
@@ -103,13 +105,10 @@ func BodyLimit(max int64) gin.HandlerFunc {
 }
 
 // UploadLimit caps an upload route's bodies and refuses a declared oversize body with the route's
-// own message code (invalid_file for documents, §5) and the file field's reason, before reading it.
-// A body that turns out longer fails while being read, and the route reports it the same way.
-func UploadLimit(max int64, code string) gin.HandlerFunc {
-	return limit(max, func() *apierror.Error {
-		return &apierror.Error{Status: http.StatusRequestEntityTooLarge, Code: code,
-			Fields: map[string]string{"file": "invalid_file_size"}}
-	})
+// own error (tooLarge: document.invalid_file for documents, §5), before reading it. A body that
+// turns out longer fails while being read, and the route reports it the same way.
+func UploadLimit(max int64, tooLarge func() *apierror.Error) gin.HandlerFunc {
+	return limit(max, tooLarge)
 }
 
 func limit(max int64, tooLarge func() *apierror.Error) gin.HandlerFunc {

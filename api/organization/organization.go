@@ -5,7 +5,6 @@ package organization
 
 import (
 	"context"
-	"embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,24 +16,18 @@ import (
 	"time"
 	_ "time/tzdata" // timezones validate without the host's zoneinfo
 
-	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"gocloud.dev/blob"
 	"gocloud.dev/gcerrors"
 
 	"github.com/aporta/aporta/api/apierror"
-	"github.com/aporta/aporta/api/authz"
 	"github.com/aporta/aporta/api/document"
-	"github.com/aporta/aporta/api/request"
+	"github.com/aporta/aporta/internal/dberr"
 	"github.com/aporta/aporta/internal/i18n"
+	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/tenants"
 )
-
-//go:embed sql/*.sql
-var sqlFS embed.FS
-
-var queries = tenants.MustLoadQueries(sqlFS, "sql")
 
 // Limits (§5, §9).
 const (
@@ -107,24 +100,24 @@ func NewService(d *document.Service, b *blob.Bucket) *Service { return &Service{
 
 // Get builds the organisation with its documents; url makes attachment links for the viewer.
 func (s *Service) Get(ctx context.Context, scope tenants.Scope, lang i18n.Lang, url document.URLFunc) (Organization, error) {
-	o := Organization{ID: scope.OrgID}
-	var address, contact []byte
-	var logo *string
-	err := scope.QueryRow(ctx, queries.Get("GetOrganization"), scope.OrgID).Scan(
-		&o.Name, &o.Country, &o.UIDType, &o.UID, &o.Timezone, &o.PlanCode, &o.Status,
-		&o.OnboardingSteps.Completed, &o.CreatedAt,
-		&o.ShortDescription, &o.AllowedDomains, &address, &contact, &logo,
-		&o.Permissions.SuggestMonthlyRecurrence, &o.Permissions.ImproveDonationExperience,
-		&o.Permissions.RecoverRejectedDonations, &o.OnboardingSteps.HasCampaigns)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return o, apierror.NotFound()
-	}
+	p, err := scope.Store().OrganizationProfile(ctx, scope.OrgID)
 	if err != nil {
-		return o, err
+		return Organization{}, err
 	}
-	_ = json.Unmarshal(address, &o.Address)
-	_ = json.Unmarshal(contact, &o.AdministrativeContact)
-	if logo != nil {
+	o := Organization{
+		ID: scope.OrgID, Name: p.Name, Country: p.Country, UIDType: p.UidType, UID: p.Uid, Timezone: p.Timezone,
+		PlanCode: p.PlanCode, Status: p.Status, CreatedAt: p.CreatedAt,
+		ShortDescription: p.ShortDescription, AllowedDomains: p.AllowedDomains,
+		Permissions: Permissions{
+			SuggestMonthlyRecurrence:  p.SuggestMonthlyRecurrence,
+			ImproveDonationExperience: p.ImproveDonationExperience,
+			RecoverRejectedDonations:  p.RecoverRejectedDonations,
+		},
+		OnboardingSteps: OnboardingSteps{Completed: p.OnboardingSteps, HasCampaigns: p.HasCampaigns},
+	}
+	_ = json.Unmarshal(p.Address, &o.Address)
+	_ = json.Unmarshal(p.AdministrativeContact, &o.AdministrativeContact)
+	if p.LogoKey != nil {
 		u := LogoURL
 		o.LogoURL = &u
 	}
@@ -137,9 +130,14 @@ func (s *Service) Get(ctx context.Context, scope tenants.Scope, lang i18n.Lang, 
 	return o, nil
 }
 
-// Present renders the organisation for the manage area (document.Presenter).
-func (s *Service) Present(c *gin.Context, scope tenants.Scope) (any, error) {
-	return s.Get(c.Request.Context(), scope, apierror.Lang(c), document.ManageURL)
+// Present renders the organisation for the manage area, in the request's language
+// (document.Presenter).
+func (s *Service) Present(ctx context.Context, scope tenants.Scope) (*Organization, error) {
+	o, err := s.Get(ctx, scope, i18n.FromContext(ctx), document.ManageURL)
+	if err != nil {
+		return nil, err
+	}
+	return &o, nil
 }
 
 // Country is GET /manage/api/country (§3 Country data).
@@ -194,54 +192,55 @@ func (s *Service) Patch(ctx context.Context, scope tenants.Scope, u Update) erro
 	if u.ShortDescription != nil {
 		*u.ShortDescription = strings.TrimSpace(*u.ShortDescription)
 		if len([]rune(*u.ShortDescription)) > MaxDescription {
-			fields["short_description"] = "short_description_too_long"
+			fields["short_description"] = "organization.short_description_too_long"
 		}
 	}
 	if u.AllowedDomains != nil {
 		var ok bool
 		if domains, ok = ParseDomains(*u.AllowedDomains); !ok {
-			fields["allowed_domains"] = "invalid_allowed_domains"
+			fields["allowed_domains"] = "organization.invalid_allowed_domains"
 		}
 	}
 	if u.Timezone != nil && !ValidTimezone(*u.Timezone) {
-		fields["timezone"] = "invalid_timezone"
+		fields["timezone"] = "organization.invalid_timezone"
 	}
 	if c := u.AdministrativeContact; c != nil && strings.TrimSpace(c.Email) != "" {
 		if a, err := mail.ParseAddress(c.Email); err != nil || a.Address != strings.TrimSpace(c.Email) {
-			fields["administrative_contact.email"] = "email_invalid_contact"
+			fields["administrative_contact.email"] = "organization.invalid_contact_email"
 		}
 	}
 	if len(fields) > 0 {
 		return apierror.Validation(fields)
 	}
-	var address, contact []byte
+	profile := sharddb.UpdateOrganizationProfileParams{
+		OrganizationID: scope.OrgID, ShortDescription: u.ShortDescription, AllowedDomains: domains,
+	}
 	if u.Address != nil {
-		address, _ = json.Marshal(u.Address)
+		profile.Address, _ = json.Marshal(u.Address)
 	}
 	if u.AdministrativeContact != nil {
-		contact, _ = json.Marshal(u.AdministrativeContact)
+		profile.AdministrativeContact, _ = json.Marshal(u.AdministrativeContact)
 	}
-	return scope.Tx(ctx, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, queries.Get("EnsureProfile"), scope.OrgID); err != nil {
+	return s.editProfile(ctx, scope, func(store *sharddb.Queries) error {
+		if err := store.UpdateOrganizationProfile(ctx, profile); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, queries.Get("UpdateProfile"), scope.OrgID, u.ShortDescription, domainsArg(u.AllowedDomains, domains), address, contact); err != nil {
-			return err
+		if u.Timezone == nil {
+			return nil
 		}
-		if u.Timezone != nil {
-			if _, err := tx.Exec(ctx, queries.Get("UpdateTimezone"), scope.OrgID, *u.Timezone); err != nil {
-				return err
-			}
-		}
-		return nil
+		return store.UpdateOrganizationTimezone(ctx, sharddb.UpdateOrganizationTimezoneParams{OrganizationID: scope.OrgID, Timezone: *u.Timezone})
 	})
 }
 
-func domainsArg(given *string, domains []string) any {
-	if given == nil {
-		return nil
-	}
-	return domains
+// editProfile runs edit in a transaction, on a profile row created if missing.
+func (s *Service) editProfile(ctx context.Context, scope tenants.Scope, edit func(*sharddb.Queries) error) error {
+	return scope.Tx(ctx, func(tx pgx.Tx) error {
+		store := sharddb.Store(tx)
+		if err := store.EnsureOrganizationProfile(ctx, scope.OrgID); err != nil {
+			return err
+		}
+		return edit(store)
+	})
 }
 
 // PermissionsUpdate is PATCH /manage/organization/permissions; absent consents stay.
@@ -253,13 +252,13 @@ type PermissionsUpdate struct {
 
 // SetPermissions records the consents.
 func (s *Service) SetPermissions(ctx context.Context, scope tenants.Scope, p PermissionsUpdate) error {
-	return scope.Tx(ctx, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, queries.Get("EnsureProfile"), scope.OrgID); err != nil {
-			return err
-		}
-		_, err := tx.Exec(ctx, queries.Get("UpdatePermissions"), scope.OrgID,
-			p.SuggestMonthlyRecurrence, p.ImproveDonationExperience, p.RecoverRejectedDonations)
-		return err
+	return s.editProfile(ctx, scope, func(store *sharddb.Queries) error {
+		return store.UpdateOrganizationPermissions(ctx, sharddb.UpdateOrganizationPermissionsParams{
+			OrganizationID:            scope.OrgID,
+			SuggestMonthlyRecurrence:  p.SuggestMonthlyRecurrence,
+			ImproveDonationExperience: p.ImproveDonationExperience,
+			RecoverRejectedDonations:  p.RecoverRejectedDonations,
+		})
 	})
 }
 
@@ -286,11 +285,9 @@ func (s *Service) SetLogo(ctx context.Context, scope tenants.Scope, filename str
 		return fmt.Errorf("store logo: %w", err)
 	}
 	var old *string
-	err = scope.Tx(ctx, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, queries.Get("EnsureProfile"), scope.OrgID); err != nil {
-			return err
-		}
-		return tx.QueryRow(ctx, queries.Get("SetLogo"), scope.OrgID, key).Scan(&old)
+	err = s.editProfile(ctx, scope, func(store *sharddb.Queries) (err error) {
+		old, err = store.SetOrganizationLogo(ctx, sharddb.SetOrganizationLogoParams{OrganizationID: scope.OrgID, LogoKey: key})
+		return err
 	})
 	if err != nil {
 		_ = s.bucket.Delete(context.WithoutCancel(ctx), key)
@@ -302,193 +299,58 @@ func (s *Service) SetLogo(ctx context.Context, scope tenants.Scope, filename str
 	return nil
 }
 
-func invalidLogo(status int) *apierror.Error {
-	return &apierror.Error{Status: status, Code: "invalid_logo", Fields: map[string]string{"logo": "invalid_logo"}}
-}
-
-// Handler serves the organisation routes.
-type Handler struct{ svc *Service }
-
-// NewHandler builds the handler.
-func NewHandler(s *Service) *Handler { return &Handler{svc: s} }
-
-func (h *Handler) scope(c *gin.Context) (tenants.Scope, error) {
-	return h.svc.docs.Scope(c.Request.Context(), authz.Organization(c).OrganizationID)
-}
-
-func (h *Handler) respond(c *gin.Context, scope tenants.Scope) {
-	o, err := h.svc.Present(c, scope)
-	if err != nil {
-		apierror.Abort(c, err)
-		return
-	}
-	c.JSON(http.StatusOK, o)
-}
-
-// Get is GET /manage/api/organization.
-func (h *Handler) Get(c *gin.Context) {
-	scope, err := h.scope(c)
-	if err != nil {
-		apierror.Abort(c, err)
-		return
-	}
-	h.respond(c, scope)
-}
-
-// Country is GET /manage/api/country: the current organisation's country.
-func (h *Handler) Country(c *gin.Context) {
-	scope, err := h.scope(c)
-	if err != nil {
-		apierror.Abort(c, err)
-		return
-	}
-	ctx := c.Request.Context()
-	var out Country
-	if err := scope.QueryRow(ctx, queries.Get("Country"), scope.Country).
-		Scan(&out.Identifier, &out.Currency, &out.Timezone, &out.UIDOptions); err != nil {
-		apierror.Abort(c, err)
-		return
-	}
-	if out.Documents, err = h.svc.docs.Requirements(ctx, scope, apierror.Lang(c)); err != nil {
-		apierror.Abort(c, err)
-		return
-	}
-	c.JSON(http.StatusOK, out)
-}
-
-// Patch is PATCH /manage/organization.
-func (h *Handler) Patch(c *gin.Context) {
-	var in Update
-	if err := request.JSON(c, &in); err != nil {
-		apierror.Abort(c, err)
-		return
-	}
-	scope, err := h.scope(c)
-	if err != nil {
-		apierror.Abort(c, err)
-		return
-	}
-	if err := h.svc.Patch(c.Request.Context(), scope, in); err != nil {
-		apierror.Abort(c, err)
-		return
-	}
-	h.respond(c, scope)
-}
-
-// PatchPermissions is PATCH /manage/organization/permissions.
-func (h *Handler) PatchPermissions(c *gin.Context) {
-	var in PermissionsUpdate
-	if err := request.JSON(c, &in); err != nil {
-		apierror.Abort(c, err)
-		return
-	}
-	scope, err := h.scope(c)
-	if err != nil {
-		apierror.Abort(c, err)
-		return
-	}
-	if err := h.svc.SetPermissions(c.Request.Context(), scope, in); err != nil {
-		apierror.Abort(c, err)
-		return
-	}
-	h.respond(c, scope)
-}
-
-// PutLogo is PUT /manage/organization/logo (multipart field "logo").
-func (h *Handler) PutLogo(c *gin.Context) {
-	scope, err := h.scope(c)
-	if err != nil {
-		apierror.Abort(c, err)
-		return
-	}
-	f, fh, err := document.Multipart(c, "logo")
-	if c.Request.MultipartForm != nil {
-		defer c.Request.MultipartForm.RemoveAll()
+// Logo opens the organisation's logo; none is not found.
+func (s *Service) Logo(ctx context.Context, scope tenants.Scope) (document.File, error) {
+	key, err := scope.Store().OrganizationLogoKey(ctx, scope.OrgID)
+	if errors.Is(err, dberr.ErrNotFound) || err == nil && key == nil {
+		err = apierror.NotFound()
 	}
 	if err != nil {
-		var e *apierror.Error
-		if errors.As(err, &e) && e.Code == "invalid_file" {
-			err = invalidLogo(e.Status)
-		}
-		apierror.Abort(c, err)
-		return
+		return document.File{}, err
 	}
-	defer f.Close()
-	if err := h.svc.SetLogo(c.Request.Context(), scope, fh.Filename, fh.Size, f); err != nil {
-		apierror.Abort(c, err)
-		return
-	}
-	h.respond(c, scope)
-}
-
-// GetLogo is GET /manage/api/organization/logo.
-func (h *Handler) GetLogo(c *gin.Context) {
-	scope, err := h.scope(c)
-	if err != nil {
-		apierror.Abort(c, err)
-		return
-	}
-	ctx := c.Request.Context()
-	var key *string
-	if err := scope.QueryRow(ctx, queries.Get("GetLogoKey"), scope.OrgID).Scan(&key); err != nil || key == nil {
-		apierror.Abort(c, apierror.NotFound())
-		return
-	}
-	r, err := h.svc.bucket.NewReader(ctx, *key, nil)
+	r, err := s.bucket.NewReader(ctx, *key, nil)
 	if gcerrors.Code(err) == gcerrors.NotFound {
-		apierror.Abort(c, apierror.NotFound())
-		return
+		return document.File{}, apierror.NotFound()
 	}
 	if err != nil {
-		apierror.Abort(c, err)
-		return
+		return document.File{}, err
 	}
-	defer r.Close()
-	ct := "application/octet-stream"
+	f := document.File{Reader: r, ContentType: "application/octet-stream", Size: r.Size()}
 	for kind, ext := range map[string]string{document.KindPNG: ".png", document.KindJPEG: ".jpg", document.KindGIF: ".gif"} {
 		if strings.HasSuffix(*key, ext) {
-			ct = document.ContentTypes[kind]
+			f.ContentType = document.ContentTypes[kind]
 		}
 	}
-	c.Header("X-Content-Type-Options", "nosniff")
-	c.Header("Cache-Control", "private, max-age=300")
-	c.DataFromReader(http.StatusOK, r.Size(), ct, r, nil)
+	return f, nil
 }
 
-// Routes mounts the routes. manage is /manage/api; page is /manage (CSRF + session, default body
-// limit); uploads is /manage with the same guards and an upload body limit.
-func (h *Handler) Routes(manage, page, uploads *gin.RouterGroup, az *authz.Authz) {
-	manage.GET("/organization", az.Require(authz.View), h.Get)
-	manage.GET("/organization/logo", az.Require(authz.View), h.GetLogo)
-	manage.GET("/country", az.Require(authz.View), h.Country)
-	page.PATCH("/organization", az.Require(authz.ManageOrganization), h.Patch)
-	page.PATCH("/organization/permissions", az.Require(authz.ManageOrganization), h.PatchPermissions)
-	uploads.PUT("/organization/logo", az.Require(authz.ManageOrganization), h.PutLogo)
+func invalidLogo(status int) *apierror.Error {
+	return &apierror.Error{Status: status, Code: "organization.invalid_logo", Fields: map[string]string{"logo": "organization.invalid_logo"}}
 }
 
 func init() {
 	i18n.Register(i18n.Catalog{
-		"invalid_logo": {
+		"organization.invalid_logo": {
 			i18n.ES: "El logo debe ser una imagen JPEG, JPG, PNG o GIF de menos de 5 MB.",
 			i18n.EN: "The logo must be a JPEG, JPG, PNG or GIF image under 5 MB.",
 			i18n.PT: "O logo deve ser uma imagem JPEG, JPG, PNG ou GIF com menos de 5 MB.",
 		},
-		"short_description_too_long": {
+		"organization.short_description_too_long": {
 			i18n.ES: "La descripción corta puede tener hasta 500 caracteres.",
 			i18n.EN: "The short description can have up to 500 characters.",
 			i18n.PT: "A descrição curta pode ter até 500 caracteres.",
 		},
-		"invalid_allowed_domains": {
+		"organization.invalid_allowed_domains": {
 			i18n.ES: "Ingresa solo dominios separados por comas (por ejemplo: fundacion.org, donar.fundacion.org).",
 			i18n.EN: "Enter domains only, separated by commas (for example: foundation.org, give.foundation.org).",
 			i18n.PT: "Informe apenas domínios separados por vírgulas (por exemplo: fundacao.org, doar.fundacao.org).",
 		},
-		"invalid_timezone": {
+		"organization.invalid_timezone": {
 			i18n.ES: "Elige una zona horaria válida.",
 			i18n.EN: "Choose a valid time zone.",
 			i18n.PT: "Escolha um fuso horário válido.",
 		},
-		"email_invalid_contact": {
+		"organization.invalid_contact_email": {
 			i18n.ES: "El e-mail del contacto administrativo no es válido.",
 			i18n.EN: "The administrative contact's e-mail is not valid.",
 			i18n.PT: "O e-mail do contato administrativo não é válido.",

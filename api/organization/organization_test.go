@@ -80,11 +80,11 @@ func TestGeneralPage(t *testing.T) {
 	require.Equal(t, http.StatusOK, logo.Status)
 	require.Equal(t, apitest.PNG, logo.Body)
 	res = admin.Multipart(http.MethodPut, "/manage/organization/logo", "logo", "logo.gif", bytes.NewReader(apitest.PDF), nil)
-	require.Equal(t, "invalid_logo", res.ErrorCode())
+	require.Equal(t, "organization.invalid_logo", res.ErrorCode())
 	big := make([]byte, 5<<20)
 	copy(big, apitest.PNG)
 	res = admin.Multipart(http.MethodPut, "/manage/organization/logo", "logo", "logo.png", bytes.NewReader(big), nil)
-	require.Equal(t, "invalid_logo", res.ErrorCode())
+	require.Equal(t, "organization.invalid_logo", res.ErrorCode())
 
 	// An operator may read but not change the organisation.
 	op := s.NewUser(t, "operator")

@@ -12,7 +12,6 @@ package ratelimit
 import (
 	"context"
 	"crypto/sha256"
-	"embed"
 	"encoding/hex"
 	"errors"
 	"log/slog"
@@ -25,17 +24,12 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/aporta/aporta/api/apierror"
-	"github.com/aporta/aporta/tenants"
+	"github.com/aporta/aporta/internal/dirdb"
 )
-
-//go:embed sql/*.sql
-var sqlFS embed.FS
-
-var queries = tenants.MustLoadQueries(sqlFS, "sql")
 
 // Store keeps the counters in the directory database.
 type Store struct {
-	db      *pgxpool.Pool
+	db      *dirdb.Queries
 	sweptAt atomic.Int64 // unix seconds of this process's last sweep
 }
 
@@ -43,7 +37,7 @@ type Store struct {
 const sweepEvery = time.Minute
 
 // NewStore keeps counters in db (the directory).
-func NewStore(db *pgxpool.Pool) *Store { return &Store{db: db} }
+func NewStore(db *pgxpool.Pool) *Store { return &Store{db: dirdb.Store(db)} }
 
 type storeKey struct{}
 
@@ -76,7 +70,7 @@ func (s *Store) sweep(ctx context.Context) {
 	if now-last < int64(sweepEvery/time.Second) || !s.sweptAt.CompareAndSwap(last, now) {
 		return
 	}
-	if _, err := s.db.Exec(ctx, queries.Get("Sweep")); err != nil {
+	if err := s.db.SweepRateLimits(ctx); err != nil {
 		slog.WarnContext(ctx, "rate limit sweep", "error", err)
 	}
 }
@@ -110,38 +104,47 @@ func (l *Limiter) Allow(ctx context.Context, key string) (bool, time.Duration, e
 		return false, 0, err
 	}
 	s.sweep(ctx)
-	var hits int
-	var left float64
-	if err := s.db.QueryRow(ctx, queries.Get("Hit"), rowKey(l.Name, key), l.Window.Seconds()).Scan(&hits, &left); err != nil {
+	hit, err := s.db.HitRateLimit(ctx, dirdb.HitRateLimitParams{Key: rowKey(l.Name, key), WindowSeconds: l.Window.Seconds()})
+	if err != nil {
 		return false, 0, err
 	}
-	if hits > l.Max {
-		return false, seconds(left), nil
+	if int(hit.Hits) > l.Max {
+		return false, seconds(hit.SecondsLeft), nil
 	}
 	return true, 0, nil
 }
 
-// Error is the 429 answer, with Retry-After set on the response.
-func Error(c *gin.Context, retry time.Duration) *apierror.Error {
+// Refused is the 429 answer, with its Retry-After header.
+func Refused(retry time.Duration) *apierror.Error {
 	secs := int(retry.Seconds() + 0.999)
 	if secs < 1 {
 		secs = 1
 	}
-	c.Header("Retry-After", strconv.Itoa(secs))
-	return apierror.New(http.StatusTooManyRequests, "too_many_requests")
+	e := apierror.New(http.StatusTooManyRequests, "too_many_requests")
+	e.Header = http.Header{"Retry-After": {strconv.Itoa(secs)}}
+	return e
 }
 
-// Check counts an event for key and aborts the request with 429 when over the limit; it reports
-// whether the request may go on.
-func (l *Limiter) Check(c *gin.Context, key string) bool {
-	ok, retry, err := l.Allow(c.Request.Context(), key)
-	switch {
-	case err != nil:
-		apierror.Abort(c, err)
-	case !ok:
-		apierror.Abort(c, Error(c, retry))
+// Take counts an event for key and answers Refused when it is over the limit.
+func (l *Limiter) Take(ctx context.Context, key string) error {
+	ok, retry, err := l.Allow(ctx, key)
+	if err != nil {
+		return err
 	}
-	return err == nil && ok
+	if !ok {
+		return Refused(retry)
+	}
+	return nil
+}
+
+// Check is Take for middleware: it aborts the request with the refusal and reports whether the
+// request may go on.
+func (l *Limiter) Check(c *gin.Context, key string) bool {
+	if err := l.Take(c.Request.Context(), key); err != nil {
+		apierror.Abort(c, err)
+		return false
+	}
+	return true
 }
 
 // PerIP is middleware limiting each client IP (the socket's address unless it comes from one of

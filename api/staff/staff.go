@@ -6,7 +6,6 @@ package staff
 
 import (
 	"context"
-	"embed"
 	"errors"
 	"fmt"
 	"net/http"
@@ -15,24 +14,20 @@ import (
 
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/authz"
 	"github.com/aporta/aporta/api/document"
+	"github.com/aporta/aporta/api/endpoint"
 	"github.com/aporta/aporta/api/organization"
-	"github.com/aporta/aporta/api/request"
 	"github.com/aporta/aporta/identity"
+	"github.com/aporta/aporta/internal/dberr"
+	"github.com/aporta/aporta/internal/dirdb"
 	"github.com/aporta/aporta/internal/i18n"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/workflows/onboarding"
 )
-
-//go:embed sql/*.sql
-var sqlFS embed.FS
-
-var queries = tenants.MustLoadQueries(sqlFS, "sql")
 
 // PermitVerify is the Staff permit the console needs.
 const PermitVerify = "verify_organizations"
@@ -68,7 +63,7 @@ type Plans interface {
 
 // Handler serves /staff/api.
 type Handler struct {
-	directory  *pgxpool.Pool
+	directory  *dirdb.Queries
 	docs       *document.Service
 	orgs       *organization.Service
 	keto       PermissionChecker
@@ -79,7 +74,7 @@ type Handler struct {
 
 // NewHandler builds the handler.
 func NewHandler(directory *pgxpool.Pool, d *document.Service, o *organization.Service, k PermissionChecker, ob Onboarding, p Plans) *Handler {
-	return &Handler{directory: directory, docs: d, orgs: o, keto: k, onboarding: ob, plans: p, now: time.Now}
+	return &Handler{directory: dirdb.Store(directory), docs: d, orgs: o, keto: k, onboarding: ob, plans: p, now: time.Now}
 }
 
 // RequireStaff lets only Keto Staff members with verify_organizations through (403 otherwise), and
@@ -114,16 +109,16 @@ func (h *Handler) IsStaff(ctx context.Context, userID uuid.UUID) (bool, error) {
 // set up their authenticator app, or to enter its code when it is set up.
 const CodeSecondFactorRequired = "staff.second_factor_required"
 
-// Routes mounts the console; group is /staff/api with CSRF and the session.
-func (h *Handler) Routes(group *gin.RouterGroup) {
-	g := group.Group("", h.RequireStaff())
-	g.GET("/organizations", h.List)
-	g.GET("/organizations/:org", h.Detail)
-	g.GET("/organizations/:org/attachments/:id/file", h.File)
-	g.POST("/organizations/:org/documents/:type/approve", h.Approve)
-	g.POST("/organizations/:org/documents/:type/reject", h.Reject)
-	g.POST("/organizations/:org/enable", h.Enable)
-	g.POST("/organizations/:org/plan", h.GrantPlan)
+// Mount mounts the console on /staff/api (CSRF and the session), behind RequireStaff.
+func (h *Handler) Mount(groups endpoint.Groups) {
+	g := groups.Staff.Group("", h.RequireStaff())
+	g.GET("/organizations", endpoint.Handle(h.List))
+	g.GET("/organizations/:org", endpoint.Handle(h.Detail))
+	g.GET("/organizations/:org/attachments/:id/file", h.File) // streams the file: a plain handler
+	g.POST("/organizations/:org/documents/:type/approve", endpoint.Handle(h.Approve))
+	g.POST("/organizations/:org/documents/:type/reject", endpoint.Handle(h.Reject))
+	g.POST("/organizations/:org/enable", endpoint.Handle(h.Enable))
+	g.POST("/organizations/:org/plan", endpoint.Handle(h.GrantPlan))
 }
 
 // Waiting is an organisation in the review queue.
@@ -139,27 +134,27 @@ type Waiting struct {
 	RemindedAt  *time.Time `json:"reminded_at"`
 }
 
+// WaitingList is the review queue.
+type WaitingList struct {
+	Organizations []Waiting `json:"organizations"`
+}
+
 // List is GET /staff/api/organizations: waiting for review, oldest first, every country.
-func (h *Handler) List(c *gin.Context) {
-	rows, err := h.directory.Query(c.Request.Context(), queries.Get("Waiting"))
+func (h *Handler) List(ctx context.Context, _ *struct{}) (*WaitingList, error) {
+	rows, err := h.directory.OrganizationsWaitingForReview(ctx)
 	if err != nil {
-		apierror.Abort(c, err)
-		return
+		return nil, err
 	}
 	now := h.now()
-	list, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Waiting, error) {
-		var w Waiting
-		err := r.Scan(&w.ID, &w.Name, &w.Country, &w.Status, &w.RequestedAt, &w.RemindedAt)
-		w.DueAt = w.RequestedAt.Add(document.ReviewTarget)
-		w.HoursLeft = document.HoursLeft(w.DueAt, now)
-		w.Overdue = !now.Before(w.DueAt)
-		return w, err
-	})
-	if err != nil {
-		apierror.Abort(c, err)
-		return
+	out := &WaitingList{Organizations: make([]Waiting, len(rows))}
+	for i, r := range rows {
+		due := r.RequestedAt.Add(document.ReviewTarget)
+		out.Organizations[i] = Waiting{
+			ID: r.OrganizationID, Name: r.Name, Country: r.Country, Status: r.Status, RequestedAt: r.RequestedAt,
+			DueAt: due, HoursLeft: document.HoursLeft(due, now), Overdue: !now.Before(due), RemindedAt: r.RemindedAt,
+		}
 	}
-	c.JSON(http.StatusOK, gin.H{"organizations": list})
+	return out, nil
 }
 
 // AuditEntry is one staff action.
@@ -191,12 +186,18 @@ type Detail struct {
 	AuditLog []AuditEntry `json:"audit_log"`
 }
 
-func (h *Handler) scope(c *gin.Context) (tenants.Scope, error) {
-	id, err := uuid.Parse(c.Param("org"))
+// OrgRequest names the organisation under review; it is a string so a malformed id answers 404
+// like an unknown one.
+type OrgRequest struct {
+	Org string `path:"org" json:"-"`
+}
+
+func (h *Handler) scope(ctx context.Context, org string) (tenants.Scope, error) {
+	id, err := uuid.Parse(org)
 	if err != nil {
 		return tenants.Scope{}, apierror.NotFound()
 	}
-	return h.docs.Scope(c.Request.Context(), id)
+	return h.docs.Scope(ctx, id)
 }
 
 func staffURL(orgID uuid.UUID) document.URLFunc {
@@ -205,54 +206,41 @@ func staffURL(orgID uuid.UUID) document.URLFunc {
 	}
 }
 
-func (h *Handler) detail(c *gin.Context, scope tenants.Scope) (Detail, error) {
-	ctx := c.Request.Context()
-	o, err := h.orgs.Get(ctx, scope, apierror.Lang(c), staffURL(scope.OrgID))
+// detail is the organisation as the console shows it, with its review clock and audit log.
+func (h *Handler) detail(ctx context.Context, scope tenants.Scope) (*Detail, error) {
+	o, err := h.orgs.Get(ctx, scope, i18n.FromContext(ctx), staffURL(scope.OrgID))
 	if err != nil {
-		return Detail{}, err
+		return nil, err
 	}
-	d := Detail{Organization: o, AuditLog: []AuditEntry{}}
-	var rv Review
-	var closed *time.Time
-	err = h.directory.QueryRow(ctx, queries.Get("Review"), scope.OrgID).Scan(&rv.RequestedAt, &closed, &rv.RemindedAt)
-	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
-		return d, err
+	d := &Detail{Organization: o, AuditLog: []AuditEntry{}}
+	r, err := h.directory.DocumentReviewOf(ctx, scope.OrgID)
+	switch {
+	case err == nil:
+		due := r.RequestedAt.Add(document.ReviewTarget)
+		d.Review = &Review{RequestedAt: r.RequestedAt, DueAt: due, HoursLeft: document.HoursLeft(due, h.now()),
+			Open: r.ClosedAt == nil, RemindedAt: r.RemindedAt}
+	case !errors.Is(err, dberr.ErrNotFound):
+		return nil, err
 	}
-	if err == nil {
-		rv.DueAt = rv.RequestedAt.Add(document.ReviewTarget)
-		rv.HoursLeft = document.HoursLeft(rv.DueAt, h.now())
-		rv.Open = closed == nil
-		d.Review = &rv
-	}
-	rows, err := h.directory.Query(ctx, queries.Get("AuditOf"), scope.OrgID)
+	log, err := h.directory.StaffAuditOf(ctx, scope.OrgID)
 	if err != nil {
-		return d, err
+		return nil, err
 	}
-	d.AuditLog, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (AuditEntry, error) {
-		var a AuditEntry
-		err := r.Scan(&a.ID, &a.StaffUserID, &a.StaffEmail, &a.Action, &a.DocumentType, &a.AttachmentID, &a.Reason, &a.PlanCode, &a.CreatedAt)
-		return a, err
-	})
-	return d, err
-}
-
-func (h *Handler) respond(c *gin.Context, scope tenants.Scope) {
-	d, err := h.detail(c, scope)
-	if err != nil {
-		apierror.Abort(c, err)
-		return
+	for _, a := range log {
+		d.AuditLog = append(d.AuditLog, AuditEntry{ID: a.ID, StaffUserID: a.StaffUserID, StaffEmail: a.StaffEmail,
+			Action: a.Action, DocumentType: a.DocumentType, AttachmentID: a.AttachmentID, Reason: a.Reason,
+			PlanCode: a.PlanCode, CreatedAt: a.CreatedAt})
 	}
-	c.JSON(http.StatusOK, d)
+	return d, nil
 }
 
 // Detail is GET /staff/api/organizations/{org}.
-func (h *Handler) Detail(c *gin.Context) {
-	scope, err := h.scope(c)
+func (h *Handler) Detail(ctx context.Context, r *OrgRequest) (*Detail, error) {
+	scope, err := h.scope(ctx, r.Org)
 	if err != nil {
-		apierror.Abort(c, err)
-		return
+		return nil, err
 	}
-	h.respond(c, scope)
+	return h.detail(ctx, scope)
 }
 
 type entry struct {
@@ -263,18 +251,17 @@ type entry struct {
 	planCode     *string
 }
 
-func (h *Handler) audit(c *gin.Context, orgID uuid.UUID, e entry) (int64, error) {
-	u := authz.User(c)
-	var id int64
-	var at time.Time
-	err := h.directory.QueryRow(c.Request.Context(), queries.Get("InsertAudit"),
-		u.ID, u.Email, e.action, orgID, e.documentType, e.attachmentID, e.reason, e.planCode).Scan(&id, &at)
-	return id, err
+func (h *Handler) audit(ctx context.Context, orgID uuid.UUID, e entry) (int64, error) {
+	u := authz.CurrentUser(ctx)
+	return h.directory.InsertStaffAudit(ctx, dirdb.InsertStaffAuditParams{
+		StaffUserID: u.ID, StaffEmail: u.Email, Action: e.action, OrganizationID: orgID,
+		DocumentType: e.documentType, AttachmentID: e.attachmentID, Reason: e.reason, PlanCode: e.planCode,
+	})
 }
 
 // File is GET /staff/api/organizations/{org}/attachments/{id}/file; each view is audited.
 func (h *Handler) File(c *gin.Context) {
-	scope, err := h.scope(c)
+	scope, err := h.scope(c.Request.Context(), c.Param("org"))
 	if err != nil {
 		apierror.Abort(c, err)
 		return
@@ -289,7 +276,7 @@ func (h *Handler) File(c *gin.Context) {
 		apierror.Abort(c, err)
 		return
 	}
-	if _, err := h.audit(c, scope.OrgID, entry{action: ActionView, attachmentID: &id}); err != nil {
+	if _, err := h.audit(c.Request.Context(), scope.OrgID, entry{action: ActionView, attachmentID: &id}); err != nil {
 		_ = f.Reader.Close()
 		apierror.Abort(c, err)
 		return
@@ -297,135 +284,133 @@ func (h *Handler) File(c *gin.Context) {
 	document.WriteFile(c, f)
 }
 
+// DocumentRequest names a document of the organisation.
+type DocumentRequest struct {
+	OrgRequest
+	Type string `path:"type" json:"-"`
+}
+
+// RejectRequest is a document and the reason the organisation will read.
+type RejectRequest struct {
+	DocumentRequest
+	Reason string `json:"reason"`
+}
+
+// Validate requires a reason.
+func (r *RejectRequest) Validate() error {
+	return checkReason(&r.Reason, "staff.rejection_reason_required")
+}
+
+// checkReason trims a reason and requires one of at most MaxReason characters.
+func checkReason(reason *string, code string) error {
+	*reason = strings.TrimSpace(*reason)
+	if *reason == "" || len([]rune(*reason)) > MaxReason {
+		return apierror.Validation(map[string]string{"reason": code})
+	}
+	return nil
+}
+
 // Approve is POST /staff/api/organizations/{org}/documents/{type}/approve.
-func (h *Handler) Approve(c *gin.Context) { h.decide(c, true) }
+func (h *Handler) Approve(ctx context.Context, r *DocumentRequest) (*Detail, error) {
+	return h.decide(ctx, r, true, "")
+}
 
 // Reject is POST /staff/api/organizations/{org}/documents/{type}/reject {reason}.
-func (h *Handler) Reject(c *gin.Context) { h.decide(c, false) }
+func (h *Handler) Reject(ctx context.Context, r *RejectRequest) (*Detail, error) {
+	return h.decide(ctx, &r.DocumentRequest, false, r.Reason)
+}
 
-func (h *Handler) decide(c *gin.Context, approve bool) {
-	var reason string
-	if !approve {
-		var in struct {
-			Reason string `json:"reason"`
-		}
-		if err := request.JSON(c, &in); err != nil {
-			apierror.Abort(c, err)
-			return
-		}
-		reason = strings.TrimSpace(in.Reason)
-		if reason == "" || len([]rune(reason)) > MaxReason {
-			apierror.Abort(c, apierror.Validation(map[string]string{"reason": "rejection_reason_required"}))
-			return
-		}
-	}
-	scope, err := h.scope(c)
+// decide records the decision on the document, audits it and tells onboarding.
+func (h *Handler) decide(ctx context.Context, r *DocumentRequest, approve bool, reason string) (*Detail, error) {
+	scope, err := h.scope(ctx, r.Org)
 	if err != nil {
-		apierror.Abort(c, err)
-		return
+		return nil, err
 	}
-	ctx := c.Request.Context()
-	docType := c.Param("type")
-	if err := h.docs.Decide(ctx, scope, docType, approve, reason); err != nil {
-		apierror.Abort(c, err)
-		return
+	if err := h.docs.Decide(ctx, scope, r.Type, approve, reason); err != nil {
+		return nil, err
 	}
-	e := entry{action: ActionApprove, documentType: &docType}
+	e := entry{action: ActionApprove, documentType: &r.Type}
 	decision := "approved"
 	if !approve {
 		e.action, e.reason, decision = ActionReject, &reason, "rejected"
 	}
-	auditID, err := h.audit(c, scope.OrgID, e)
+	auditID, err := h.audit(ctx, scope.OrgID, e)
 	if err != nil {
-		apierror.Abort(c, err)
-		return
+		return nil, err
 	}
-	review := onboarding.Review{Key: fmt.Sprintf("document_reviewed/%d", auditID), DocumentType: docType, Decision: decision, Reason: reason}
+	review := onboarding.Review{Key: fmt.Sprintf("document_reviewed/%d", auditID), DocumentType: r.Type, Decision: decision, Reason: reason}
 	if err := h.onboarding.DocumentReviewed(ctx, scope.OrgID, review); err != nil {
-		apierror.Abort(c, err)
-		return
+		return nil, err
 	}
-	h.respond(c, scope)
+	return h.detail(ctx, scope)
 }
 
 // Enable is POST /staff/api/organizations/{org}/enable: every required document must be approved.
 // The onboarding workflow moves the account to enabled in the shard and the directory.
-func (h *Handler) Enable(c *gin.Context) {
-	scope, err := h.scope(c)
+func (h *Handler) Enable(ctx context.Context, r *OrgRequest) (*Detail, error) {
+	scope, err := h.scope(ctx, r.Org)
 	if err != nil {
-		apierror.Abort(c, err)
-		return
+		return nil, err
 	}
-	ctx := c.Request.Context()
 	ov, err := h.docs.Overview(ctx, scope, i18n.Default, document.ManageURL)
 	if err != nil {
-		apierror.Abort(c, err)
-		return
+		return nil, err
 	}
 	if !document.AllApproved(ov) {
-		apierror.Abort(c, apierror.New(http.StatusConflict, "documents_not_approved"))
-		return
+		return nil, apierror.New(http.StatusConflict, "staff.documents_not_approved")
 	}
 	if err := h.docs.CloseReview(ctx, scope.OrgID); err != nil {
-		apierror.Abort(c, err)
-		return
+		return nil, err
 	}
-	if _, err := h.audit(c, scope.OrgID, entry{action: ActionEnable}); err != nil {
-		apierror.Abort(c, err)
-		return
+	if _, err := h.audit(ctx, scope.OrgID, entry{action: ActionEnable}); err != nil {
+		return nil, err
 	}
 	if err := h.onboarding.Enable(ctx, scope.OrgID); err != nil {
-		apierror.Abort(c, err)
-		return
+		return nil, err
 	}
 	// The workflow applies the change; answer once it has, so the console shows the enabled account.
 	if err := waitForStatus(ctx, scope, "enabled", 15*time.Second); err != nil {
-		apierror.Abort(c, err)
-		return
+		return nil, err
 	}
-	h.respond(c, scope)
+	return h.detail(ctx, scope)
+}
+
+// GrantPlanRequest is the plan and why staff grant it.
+type GrantPlanRequest struct {
+	OrgRequest
+	PlanCode string `json:"plan_code"`
+	Reason   string `json:"reason"`
+}
+
+// Validate requires a reason.
+func (r *GrantPlanRequest) Validate() error {
+	return checkReason(&r.Reason, "staff.plan_reason_required")
 }
 
 // GrantPlan is POST /staff/api/organizations/{org}/plan {plan_code, reason}: staff set the plan an
 // organisation paid for outside the product (a bank transfer, an agreement), with the reason kept
 // in the audit log.
-func (h *Handler) GrantPlan(c *gin.Context) {
-	var in struct {
-		PlanCode string `json:"plan_code"`
-		Reason   string `json:"reason"`
-	}
-	if err := request.JSON(c, &in); err != nil {
-		apierror.Abort(c, err)
-		return
-	}
-	reason := strings.TrimSpace(in.Reason)
-	if reason == "" || len([]rune(reason)) > MaxReason {
-		apierror.Abort(c, apierror.Validation(map[string]string{"reason": "staff.plan_reason_required"}))
-		return
-	}
-	scope, err := h.scope(c)
+func (h *Handler) GrantPlan(ctx context.Context, r *GrantPlanRequest) (*Detail, error) {
+	scope, err := h.scope(ctx, r.Org)
 	if err != nil {
-		apierror.Abort(c, err)
-		return
+		return nil, err
 	}
-	plan := strings.TrimSpace(in.PlanCode)
-	if err := h.plans.Grant(c.Request.Context(), scope.OrgID, plan); err != nil {
-		apierror.Abort(c, err)
-		return
+	plan := strings.TrimSpace(r.PlanCode)
+	if err := h.plans.Grant(ctx, scope.OrgID, plan); err != nil {
+		return nil, err
 	}
-	if _, err := h.audit(c, scope.OrgID, entry{action: ActionPlan, reason: &reason, planCode: &plan}); err != nil {
-		apierror.Abort(c, err)
-		return
+	if _, err := h.audit(ctx, scope.OrgID, entry{action: ActionPlan, reason: &r.Reason, planCode: &plan}); err != nil {
+		return nil, err
 	}
-	h.respond(c, scope)
+	return h.detail(ctx, scope)
 }
 
 // waitForStatus polls the organisation's status in its shard until it is want, for at most limit.
 func waitForStatus(ctx context.Context, scope tenants.Scope, want string, limit time.Duration) error {
 	deadline := time.Now().Add(limit)
 	for {
-		var status string
-		if err := scope.QueryRow(ctx, queries.Get("OrganizationStatus"), scope.OrgID).Scan(&status); err != nil {
+		status, err := scope.Store().OrganizationStatusInShard(ctx, scope.OrgID)
+		if err != nil {
 			return err
 		}
 		if status == want {
@@ -444,7 +429,7 @@ func waitForStatus(ctx context.Context, scope tenants.Scope, want string, limit 
 
 func init() {
 	i18n.Register(i18n.Catalog{
-		"rejection_reason_required": {
+		"staff.rejection_reason_required": {
 			i18n.ES: "Escribe el motivo del rechazo (hasta 500 caracteres); la organización lo verá.",
 			i18n.EN: "Write the reason for the rejection (up to 500 characters); the organisation will see it.",
 			i18n.PT: "Escreva o motivo da rejeição (até 500 caracteres); a organização verá.",
@@ -459,7 +444,7 @@ func init() {
 			i18n.EN: "The staff console requires two-step verification: set up your authenticator app or enter its code.",
 			i18n.PT: "O painel da equipe exige verificação em duas etapas: configure seu app autenticador ou informe o código dele.",
 		},
-		"documents_not_approved": {
+		"staff.documents_not_approved": {
 			i18n.ES: "Aprueba todos los documentos requeridos antes de habilitar la cuenta.",
 			i18n.EN: "Approve every required document before enabling the account.",
 			i18n.PT: "Aprove todos os documentos obrigatórios antes de habilitar a conta.",

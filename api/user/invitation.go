@@ -16,13 +16,15 @@ import (
 
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
 
 	"github.com/aporta/aporta/api/account"
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/authz"
 	"github.com/aporta/aporta/api/request"
 	"github.com/aporta/aporta/identity"
+	"github.com/aporta/aporta/internal/dberr"
+	"github.com/aporta/aporta/internal/dirdb"
+	"github.com/aporta/aporta/internal/i18n"
 	"github.com/aporta/aporta/internal/outbox"
 )
 
@@ -35,23 +37,6 @@ import (
 
 // TemplateInvitation is the outbox template type of invitation e-mails.
 const TemplateInvitation = "user_invitation"
-
-// invitation is a pending invitation of one organisation.
-type invitation struct {
-	ID        uuid.UUID
-	Email     string
-	FirstName string
-	LastName  string
-	Role      string
-	ExpiresAt time.Time
-	CreatedAt time.Time
-}
-
-func scanInvitation(r pgx.Row, extra ...any) (invitation, error) {
-	var i invitation
-	err := r.Scan(append([]any{&i.ID, &i.Email, &i.FirstName, &i.LastName, &i.Role, &i.ExpiresAt, &i.CreatedAt}, extra...)...)
-	return i, mapErr(err)
-}
 
 // newToken makes an invitation link's secret; only its hash is stored.
 func newToken() (token string, hash []byte) {
@@ -66,37 +51,15 @@ func hashToken(token string) []byte {
 	return h[:]
 }
 
-func (s store) insertInvitation(ctx context.Context, q dbtx, in inviteIn, hash []byte, invitedBy uuid.UUID) (invitation, error) {
-	return scanInvitation(q.QueryRow(ctx, queries.Get("InsertInvitation"), s.orgID, uuid.New(), in.Email, in.FirstName,
-		in.LastName, in.Role, hash, invitedBy, time.Now().Add(InvitationLifetime)))
-}
-
-func (s store) invitations(ctx context.Context) ([]invitation, error) {
-	rows, err := s.db.Query(ctx, queries.Get("ListInvitations"), s.orgID)
-	if err != nil {
-		return nil, err
-	}
-	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (invitation, error) { return scanInvitation(r) })
-}
-
-func (s store) renewInvitation(ctx context.Context, id uuid.UUID, hash []byte) (invitation, error) {
-	return scanInvitation(s.db.QueryRow(ctx, queries.Get("RenewInvitation"), s.orgID, id, hash, time.Now().Add(InvitationLifetime)))
-}
-
-func (s store) deleteInvitation(ctx context.Context, id uuid.UUID) (invitation, error) {
-	return scanInvitation(s.db.QueryRow(ctx, queries.Get("DeleteInvitation"), s.orgID, id))
-}
-
 // sendInvitation e-mails the link to the accept page, in the inviting administrator's language.
-func (h *Handler) sendInvitation(c *gin.Context, inv invitation, token string) error {
-	ctx := c.Request.Context()
-	org, err := h.tenants.GetOrganization(ctx, authz.Organization(c).OrganizationID)
+func (h *Handler) sendInvitation(ctx context.Context, inv invitation, token string) error {
+	org, err := h.tenants.GetOrganization(ctx, inv.OrganizationID)
 	if err != nil {
 		return err
 	}
 	link := h.cfg.PublicURL + "/account/invitation?token=" + url.QueryEscape(token)
-	inviter := authz.User(c)
-	l := apierror.Lang(c)
+	inviter := authz.CurrentUser(ctx)
+	l := i18n.FromContext(ctx)
 	days := int(InvitationLifetime.Hours() / 24)
 	data, _ := json.Marshal(map[string]any{
 		"invitation_url":    link,
@@ -129,10 +92,7 @@ func fullName(first, last, fallback string) string {
 // pendingInvitation is an invitation found by its token.
 type pendingInvitation struct {
 	invitation
-	OrganizationID   uuid.UUID
 	OrganizationName string
-	InvitedBy        uuid.UUID
-	hash             []byte
 }
 
 var (
@@ -147,12 +107,10 @@ func (h *Handler) byToken(ctx context.Context, token string) (pendingInvitation,
 	if token == "" || len(token) > 100 {
 		return pendingInvitation{}, errInvitationNotFound
 	}
-	p := pendingInvitation{hash: hashToken(token)}
-	var err error
-	p.invitation, err = scanInvitation(h.tenants.Directory().QueryRow(ctx, queries.Get("InvitationByToken"), p.hash),
-		&p.OrganizationID, &p.OrganizationName, &p.InvitedBy)
+	row, err := dirdb.Store(h.tenants.Directory()).InvitationByToken(ctx, hashToken(token))
+	p := pendingInvitation{invitation: row.Invitation, OrganizationName: row.OrganizationName}
 	switch {
-	case errors.Is(err, errNoMember):
+	case errors.Is(err, dberr.ErrNotFound):
 		return p, errInvitationNotFound
 	case err != nil:
 		return p, err
@@ -165,16 +123,20 @@ func (h *Handler) byToken(ctx context.Context, token string) (pendingInvitation,
 // accept uses the invitation up and makes the membership (directory row and Keto relation) in one
 // transaction: a token accepted twice at once makes one membership, and a failure keeps the token.
 func (h *Handler) accept(ctx context.Context, p pendingInvitation, userID uuid.UUID) error {
-	st := store{db: h.tenants.Directory(), orgID: p.OrganizationID}
-	return st.inTx(ctx, func(tx pgx.Tx) error {
-		tag, err := tx.Exec(ctx, queries.Get("ClaimInvitation"), p.ID, p.hash)
+	st := store{pool: h.tenants.Directory(), orgID: p.OrganizationID}
+	return st.inTx(ctx, func(q *dirdb.Queries) error {
+		n, err := q.ClaimInvitation(ctx, dirdb.ClaimInvitationParams{ID: p.ID, TokenHash: p.TokenHash})
 		if err != nil {
 			return err
 		}
-		if tag.RowsAffected() == 0 {
+		if n == 0 {
 			return errInvitationNotFound
 		}
-		if _, err := st.insert(ctx, tx, userID, p.Role); err != nil {
+		_, err = q.InsertMember(ctx, dirdb.InsertMemberParams{UserID: userID, OrganizationID: p.OrganizationID, Role: p.Role})
+		if dberr.IsConflict(err, "") {
+			return apierror.New(http.StatusConflict, "user.already_member")
+		}
+		if err != nil {
 			return err
 		}
 		return h.keto.Grant(ctx, identity.NamespaceOrganization, p.OrganizationID.String(), relationOf[p.Role], userID.String())
@@ -195,23 +157,9 @@ type InvitationView struct {
 	Account string `json:"account"`
 }
 
-type tokenIn struct {
+// TokenRequest is {token}: the token stays out of URLs and access logs.
+type TokenRequest struct {
 	Token string `json:"token"`
-}
-
-// invitationInBody reads {token} and finds its pending invitation, or answers the error itself.
-func (h *Handler) invitationInBody(c *gin.Context) (pendingInvitation, bool) {
-	var in tokenIn
-	if err := request.JSON(c, &in); err != nil {
-		apierror.Abort(c, err)
-		return pendingInvitation{}, false
-	}
-	p, err := h.byToken(c.Request.Context(), in.Token)
-	if err != nil {
-		apierror.Abort(c, err)
-		return pendingInvitation{}, false
-	}
-	return p, true
 }
 
 // verifiedIdentity returns the identity of the address when its e-mail is verified.
@@ -224,18 +172,20 @@ func (h *Handler) verifiedIdentity(ctx context.Context, email string) (id uuid.U
 	return id, true, err == nil && i.EmailVerified, err
 }
 
-// showInvitation is POST /internal/api/invitations/show {token} (the token stays out of URLs
-// and access logs).
-func (h *Handler) showInvitation(c *gin.Context) {
-	ctx := c.Request.Context()
-	p, ok := h.invitationInBody(c)
-	if !ok {
-		return
+// Shown is the answer of the show call.
+type Shown struct {
+	Invitation InvitationView `json:"invitation"`
+}
+
+// showInvitation is POST /internal/api/invitations/show {token}.
+func (h *Handler) showInvitation(ctx context.Context, r *TokenRequest) (*Shown, error) {
+	p, err := h.byToken(ctx, r.Token)
+	if err != nil {
+		return nil, err
 	}
 	_, _, verified, err := h.verifiedIdentity(ctx, p.Email)
 	if err != nil {
-		apierror.Abort(c, err)
-		return
+		return nil, err
 	}
 	v := InvitationView{
 		Email: p.Email, FirstName: p.FirstName, LastName: p.LastName, Role: p.Role,
@@ -248,7 +198,7 @@ func (h *Handler) showInvitation(c *gin.Context) {
 		u := users[p.InvitedBy]
 		v.InvitedBy = strings.TrimSpace(fullName(u.FirstName, u.LastName, u.Email))
 	}
-	c.JSON(http.StatusOK, gin.H{"invitation": v})
+	return &Shown{Invitation: v}, nil
 }
 
 type acceptNewIn struct {
@@ -308,7 +258,7 @@ func (h *Handler) acceptAsNew(c *gin.Context) {
 				slog.ErrorContext(ctx, "undo invited identity", "error", derr, "identity", id)
 			}
 		}
-		abortMember(c, err)
+		apierror.Abort(c, err)
 		return
 	}
 	jar := identity.NewJar(c.GetHeader("Cookie"))
@@ -337,22 +287,30 @@ func (h *Handler) takeOver(ctx context.Context, id uuid.UUID, in acceptNewIn) er
 	return h.kratos.RevokeSessions(ctx, id)
 }
 
+// Accepted is where the web app goes once an invitation is accepted, and the organisation joined.
+type Accepted struct {
+	RedirectTo   string `json:"redirect_to"`
+	Organization struct {
+		UUID string `json:"uuid"`
+		Name string `json:"name"`
+	} `json:"organization"`
+}
+
 // acceptSignedIn is POST /account/api/invitations/accept {token}: the session's verified e-mail
 // (Authenticate refuses unverified ones) must be the invited address.
-func (h *Handler) acceptSignedIn(c *gin.Context) {
-	ctx := c.Request.Context()
-	p, ok := h.invitationInBody(c)
-	if !ok {
-		return
+func (h *Handler) acceptSignedIn(ctx context.Context, r *TokenRequest) (*Accepted, error) {
+	p, err := h.byToken(ctx, r.Token)
+	if err != nil {
+		return nil, err
 	}
-	u := authz.User(c)
+	u := authz.CurrentUser(ctx)
 	if !u.EmailVerified || !strings.EqualFold(u.Email, p.Email) {
-		apierror.Abort(c, apierror.New(http.StatusForbidden, "invitation.wrong_account"))
-		return
+		return nil, apierror.New(http.StatusForbidden, "invitation.wrong_account")
 	}
 	if err := h.accept(ctx, p, u.ID); err != nil {
-		abortMember(c, err)
-		return
+		return nil, err
 	}
-	c.JSON(http.StatusOK, gin.H{"redirect_to": "/manage/dashboard", "organization": gin.H{"uuid": p.OrganizationID.String(), "name": p.OrganizationName}})
+	out := &Accepted{RedirectTo: "/manage/dashboard"}
+	out.Organization.UUID, out.Organization.Name = p.OrganizationID.String(), p.OrganizationName
+	return out, nil
 }

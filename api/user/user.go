@@ -7,7 +7,6 @@ package user
 
 import (
 	"context"
-	"embed"
 	"errors"
 	"log/slog"
 	"maps"
@@ -20,22 +19,18 @@ import (
 
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
 
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/authz"
+	"github.com/aporta/aporta/api/endpoint"
 	"github.com/aporta/aporta/api/ratelimit"
-	"github.com/aporta/aporta/api/request"
 	"github.com/aporta/aporta/identity"
 	"github.com/aporta/aporta/internal/config"
+	"github.com/aporta/aporta/internal/dberr"
+	"github.com/aporta/aporta/internal/dirdb"
 	"github.com/aporta/aporta/internal/outbox"
 	"github.com/aporta/aporta/tenants"
 )
-
-//go:embed sql/*.sql
-var sqlFS embed.FS
-
-var queries = tenants.MustLoadQueries(sqlFS, "sql")
 
 // Roles an organisation member can have, and their Keto relation on the organisation.
 var relationOf = map[string]string{
@@ -56,8 +51,9 @@ var (
 type Deps struct {
 	Config  *config.Config
 	Tenants *tenants.Tenants
-	Authz   *authz.Authz
 	Keto    *identity.Keto
+	// CSRF guards the invitation pages' calls, which have no session yet.
+	CSRF gin.HandlerFunc
 }
 
 // Handler serves the users routes.
@@ -68,9 +64,21 @@ type Handler struct {
 	flows   *identity.Flows
 	keto    *identity.Keto
 	outbox  *outbox.Outbox
+	csrf    gin.HandlerFunc
 }
 
-// Routes mounts, on the manage group (/manage/api, CSRF + session); a pending invitation is listed
+// NewHandler builds the handler.
+func NewHandler(d Deps) *Handler {
+	hc := &http.Client{Timeout: 10 * time.Second}
+	return &Handler{
+		cfg: d.Config, tenants: d.Tenants, keto: d.Keto, csrf: d.CSRF,
+		kratos: identity.NewKratos(d.Config.KratosAdmin, hc),
+		flows:  identity.NewFlows(d.Config.KratosPublic, hc),
+		outbox: outbox.New(d.Tenants.Directory(), d.Config),
+	}
+}
+
+// Mount mounts, on the manage group (/manage/api, CSRF + session); a pending invitation is listed
 // as a user with status "pending" and its own uuid:
 //
 //	GET    /users?status=active|discarded|pending  view          {"users": [User]}
@@ -85,26 +93,19 @@ type Handler struct {
 //	POST /internal/api/invitations/show    {token} → {"invitation": InvitationView}
 //	POST /internal/api/invitations/accept  {token, first_name, last_name, password} → {"redirect_to"}
 //	POST /account/api/invitations/accept   {token} (signed in as the invited address) → {"redirect_to"}
-func Routes(public, manage, account *gin.RouterGroup, csrf gin.HandlerFunc, d Deps) {
-	hc := &http.Client{Timeout: 10 * time.Second}
-	h := &Handler{
-		cfg: d.Config, tenants: d.Tenants, keto: d.Keto,
-		kratos: identity.NewKratos(d.Config.KratosAdmin, hc),
-		flows:  identity.NewFlows(d.Config.KratosPublic, hc),
-		outbox: outbox.New(d.Tenants.Directory(), d.Config),
-	}
-	manageUsers := d.Authz.Require(authz.ManageUsers)
-	manage.GET("/users", d.Authz.Require(authz.View), h.list)
-	manage.POST("/users", manageUsers, inviteLimit.PerIP(), h.invite)
-	manage.PATCH("/users/:uuid", manageUsers, h.changeRole)
-	manage.DELETE("/users/:uuid", manageUsers, h.discard)
-	manage.POST("/users/:uuid/reactivate", manageUsers, h.reactivate)
-	manage.POST("/users/:uuid/invitation", manageUsers, inviteLimit.PerIP(), h.resendInvitation)
+func (h *Handler) Mount(g endpoint.Groups) {
+	manageUsers := g.Authz.Require(authz.ManageUsers)
+	g.Manage.GET("/users", g.Authz.Require(authz.View), endpoint.Handle(h.list))
+	g.Manage.POST("/users", manageUsers, inviteLimit.PerIP(), endpoint.Handle(h.invite))
+	g.Manage.PATCH("/users/:uuid", manageUsers, endpoint.Handle(h.changeRole))
+	g.Manage.DELETE("/users/:uuid", manageUsers, endpoint.Handle(h.discard))
+	g.Manage.POST("/users/:uuid/reactivate", manageUsers, endpoint.Handle(h.reactivate))
+	g.Manage.POST("/users/:uuid/invitation", manageUsers, inviteLimit.PerIP(), endpoint.Handle(h.resendInvitation))
 
-	invitations := public.Group("/internal/api/invitations", csrf, acceptLimit.PerIP())
-	invitations.POST("/show", h.showInvitation)
-	invitations.POST("/accept", h.acceptAsNew)
-	account.POST("/invitations/accept", acceptLimit.PerIP(), h.acceptSignedIn)
+	invitations := g.Public.Group("/internal/api/invitations", h.csrf, acceptLimit.PerIP())
+	invitations.POST("/show", endpoint.Handle(h.showInvitation))
+	invitations.POST("/accept", h.acceptAsNew) // signs the person in: sets Kratos's session cookies
+	g.Account.POST("/invitations/accept", acceptLimit.PerIP(), endpoint.Handle(h.acceptSignedIn))
 }
 
 // User is one member as the users page shows them.
@@ -124,20 +125,30 @@ type User struct {
 	Self      bool       `json:"self"`
 }
 
-func (h *Handler) storeOf(c *gin.Context) store {
-	return store{db: h.tenants.Directory(), orgID: authz.Organization(c).OrganizationID}
+// Reply is the answer of the calls on one user.
+type Reply struct {
+	User User `json:"user"`
 }
 
-func (h *Handler) view(c *gin.Context, m member, u identity.User, lastLogin *time.Time) User {
+// created is Reply answered 201.
+type created struct{ Reply }
+
+func (created) StatusCode() int { return http.StatusCreated }
+
+func (h *Handler) storeOf(ctx context.Context) store {
+	return store{pool: h.tenants.Directory(), orgID: authz.CurrentOrganization(ctx).OrganizationID}
+}
+
+func view(ctx context.Context, m member, u identity.User, lastLogin *time.Time) User {
 	status := "active"
-	if !m.active() {
+	if !active(m) {
 		status = "discarded"
 	}
 	return User{
 		UUID: m.UserID.String(), Email: u.Email, FirstName: u.FirstName, LastName: u.LastName,
 		FullName: strings.TrimSpace(u.FirstName + " " + u.LastName), Role: m.Role, Status: status,
 		LastLoginAt: lastLogin, DiscardedAt: m.DiscardedAt, CreatedAt: m.CreatedAt,
-		Self: m.UserID == authz.User(c).ID,
+		Self: m.UserID == authz.CurrentUser(ctx).ID,
 	}
 }
 
@@ -151,45 +162,54 @@ func invitationView(inv invitation, status string) User {
 }
 
 // one answers a single member, with its identity and last login.
-func (h *Handler) one(c *gin.Context, status int, m member) {
-	ctx := c.Request.Context()
+func (h *Handler) one(ctx context.Context, m member) (*Reply, error) {
 	users, err := h.kratos.Users(ctx, []uuid.UUID{m.UserID})
 	if err != nil {
-		apierror.Abort(c, err)
-		return
+		return nil, err
 	}
 	last, err := h.kratos.LastLogin(ctx, m.UserID)
 	if err != nil {
 		slog.WarnContext(ctx, "last login", "error", err)
 	}
-	c.JSON(status, gin.H{"user": h.view(c, m, users[m.UserID], last)})
+	return &Reply{User: view(ctx, m, users[m.UserID], last)}, nil
+}
+
+// ListRequest filters the list by status.
+type ListRequest struct {
+	Status string `query:"status" json:"-"`
+}
+
+// Validate accepts the known statuses; "all" is no filter.
+func (r *ListRequest) Validate() error {
+	switch r.Status {
+	case "", "all":
+		r.Status = ""
+	case "active", "discarded", "pending":
+	default:
+		return apierror.Validation(map[string]string{"status": "user.status_invalid"})
+	}
+	return nil
+}
+
+// List is the users page.
+type List struct {
+	Users []User `json:"users"`
 }
 
 // list is GET /manage/api/users.
-func (h *Handler) list(c *gin.Context) {
-	ctx := c.Request.Context()
-	status := c.Query("status")
-	switch status {
-	case "", "all":
-		status = ""
-	case "active", "discarded", "pending":
-	default:
-		apierror.Abort(c, apierror.Validation(map[string]string{"status": "user_status_invalid"}))
-		return
-	}
-	st := h.storeOf(c)
+func (h *Handler) list(ctx context.Context, r *ListRequest) (*List, error) {
+	st := h.storeOf(ctx)
 	var members []member
 	var invited []invitation
 	var err error
-	if status != "pending" {
-		members, err = st.list(ctx, status)
+	if r.Status != "pending" {
+		members, err = st.db().ListMembers(ctx, dirdb.ListMembersParams{OrganizationID: st.orgID, Status: r.Status})
 	}
-	if err == nil && (status == "" || status == "pending") {
-		invited, err = st.invitations(ctx)
+	if err == nil && (r.Status == "" || r.Status == "pending") {
+		invited, err = st.db().ListInvitations(ctx, st.orgID)
 	}
 	if err != nil {
-		apierror.Abort(c, err)
-		return
+		return nil, err
 	}
 	ids := make([]uuid.UUID, len(members))
 	for i, m := range members {
@@ -197,8 +217,7 @@ func (h *Handler) list(c *gin.Context) {
 	}
 	users, err := h.kratos.Users(ctx, ids)
 	if err != nil {
-		apierror.Abort(c, err)
-		return
+		return nil, err
 	}
 	// Last logins come one call per identity; a few at a time.
 	last := make([]*time.Time, len(members))
@@ -217,25 +236,26 @@ func (h *Handler) list(c *gin.Context) {
 		}()
 	}
 	wg.Wait()
-	out := make([]User, 0, len(members)+len(invited))
+	out := &List{Users: make([]User, 0, len(members)+len(invited))}
 	for i, m := range members {
-		out = append(out, h.view(c, m, users[m.UserID], last[i]))
+		out.Users = append(out.Users, view(ctx, m, users[m.UserID], last[i]))
 	}
 	for _, inv := range invited {
-		out = append(out, invitationView(inv, "pending"))
+		out.Users = append(out.Users, invitationView(inv, "pending"))
 	}
-	c.JSON(http.StatusOK, gin.H{"users": out})
+	return out, nil
 }
 
-// inviteIn is POST /manage/api/users.
-type inviteIn struct {
+// InviteRequest is POST /manage/api/users.
+type InviteRequest struct {
 	Email     string `json:"email"`
 	FirstName string `json:"first_name"`
 	LastName  string `json:"last_name"`
 	Role      string `json:"role"`
 }
 
-func (in *inviteIn) validate() error {
+// Validate trims the fields and checks them.
+func (in *InviteRequest) Validate() error {
 	in.Email = strings.ToLower(strings.TrimSpace(in.Email))
 	in.FirstName = strings.TrimSpace(in.FirstName)
 	in.LastName = strings.TrimSpace(in.LastName)
@@ -243,9 +263,9 @@ func (in *inviteIn) validate() error {
 	fields := map[string]string{}
 	switch a, err := mail.ParseAddress(in.Email); {
 	case in.Email == "":
-		fields["email"] = "user_email_required"
+		fields["email"] = "user.email_required"
 	case err != nil || a.Address != in.Email || !strings.Contains(in.Email[strings.LastIndex(in.Email, "@")+1:], ".") || len(in.Email) > 320:
-		fields["email"] = "user_email_invalid"
+		fields["email"] = "user.email_invalid"
 	}
 	maps.Copy(fields, checkNames(in.FirstName, in.LastName))
 	if err := checkRole(in.Role); err != "" {
@@ -263,11 +283,11 @@ func checkNames(first, last string) map[string]string {
 	for field, v := range map[string]string{"first_name": first, "last_name": last} {
 		switch n := utf8.RuneCountInString(v); {
 		case n == 0:
-			fields[field] = "user_" + field + "_required"
+			fields[field] = "user." + field + "_required"
 		case n < 3:
-			fields[field] = "user_" + field + "_min_length"
+			fields[field] = "user." + field + "_min_length"
 		case n > 100:
-			fields[field] = "user_name_too_long"
+			fields[field] = "user.name_too_long"
 		}
 	}
 	return fields
@@ -275,253 +295,228 @@ func checkNames(first, last string) map[string]string {
 
 func checkRole(role string) string {
 	if role == "" {
-		return "user_role_required"
+		return "user.role_required"
 	}
 	if _, ok := relationOf[role]; !ok {
-		return "user_role_invalid"
+		return "user.role_invalid"
 	}
 	return ""
 }
 
-func (h *Handler) invite(c *gin.Context) {
-	ctx := c.Request.Context()
-	var in inviteIn
-	if err := request.JSON(c, &in); err != nil {
-		apierror.Abort(c, err)
-		return
-	}
-	if err := in.validate(); err != nil {
-		apierror.Abort(c, err)
-		return
-	}
+// errNotSent is an invitation recorded whose e-mail failed.
+func errNotSent(err error) error {
+	return &apierror.Error{Status: http.StatusBadGateway, Code: "user.invitation_not_sent", Err: err}
+}
+
+func (h *Handler) invite(ctx context.Context, in *InviteRequest) (*created, error) {
 	// Only this organisation's own members are told apart (its list shows them anyway): whether
 	// the address has an account elsewhere is not the inviter's business.
 	id, found, err := h.kratos.FindByEmail(ctx, in.Email)
 	if err != nil {
-		apierror.Abort(c, err)
-		return
+		return nil, err
 	}
-	st := h.storeOf(c)
+	st := h.storeOf(ctx)
 	token, hash := newToken()
 	var inv invitation
-	err = st.inTx(ctx, func(tx pgx.Tx) error {
+	err = st.inTx(ctx, func(q *dirdb.Queries) error {
 		if found {
-			existing, err := st.get(ctx, tx, id)
+			existing, err := st.get(ctx, q, id)
 			switch {
-			case err == nil && existing.active():
-				return apierror.New(http.StatusConflict, "user_already_member")
+			case err == nil && active(existing):
+				return apierror.New(http.StatusConflict, "user.already_member")
 			case err == nil:
-				return apierror.New(http.StatusConflict, "user_discarded_reactivate")
-			case !errors.Is(err, errNoMember):
+				return apierror.New(http.StatusConflict, "user.discarded_reactivate")
+			case !errors.Is(err, dberr.ErrNotFound):
 				return err
 			}
 		}
-		inv, err = st.insertInvitation(ctx, tx, in, hash, authz.User(c).ID)
-		if errors.Is(err, errDuplicate) {
+		inv, err = q.InsertInvitation(ctx, dirdb.InsertInvitationParams{
+			ID: uuid.New(), OrganizationID: st.orgID, Email: in.Email, FirstName: in.FirstName, LastName: in.LastName,
+			Role: in.Role, TokenHash: hash, InvitedBy: authz.CurrentUser(ctx).ID, ExpiresAt: time.Now().Add(InvitationLifetime),
+		})
+		if dberr.IsConflict(err, "") {
 			return apierror.New(http.StatusConflict, "user.invitation_pending")
 		}
 		return err
 	})
 	if err != nil {
-		apierror.Abort(c, err)
-		return
+		return nil, err
 	}
-	if err := h.sendInvitation(c, inv, token); err != nil {
-		apierror.Abort(c, &apierror.Error{Status: http.StatusBadGateway, Code: "user_invitation_not_sent", Err: err})
-		return
+	if err := h.sendInvitation(ctx, inv, token); err != nil {
+		return nil, errNotSent(err)
 	}
-	c.JSON(http.StatusCreated, gin.H{"user": invitationView(inv, "pending")})
+	return &created{Reply{User: invitationView(inv, "pending")}}, nil
+}
+
+// UserRequest names a user (or a pending invitation) by its uuid; a string, so a malformed one
+// answers 404 like an unknown one.
+type UserRequest struct {
+	UUID string `path:"uuid" json:"-"`
+}
+
+// id is the user's uuid; anything that is not a uuid is an unknown user.
+func (r *UserRequest) id() (uuid.UUID, error) {
+	id, err := uuid.Parse(r.UUID)
+	if err != nil {
+		return uuid.Nil, apierror.NotFound()
+	}
+	return id, nil
 }
 
 // resendInvitation is POST /manage/api/users/:uuid/invitation: a new link for a pending
 // invitation (the previous one stops working) and a new expiry.
-func (h *Handler) resendInvitation(c *gin.Context) {
-	id, ok := userID(c)
-	if !ok {
-		return
+func (h *Handler) resendInvitation(ctx context.Context, r *UserRequest) (*Reply, error) {
+	id, err := r.id()
+	if err != nil {
+		return nil, err
 	}
 	token, hash := newToken()
-	inv, err := h.storeOf(c).renewInvitation(c.Request.Context(), id, hash)
+	st := h.storeOf(ctx)
+	inv, err := st.db().RenewInvitation(ctx, dirdb.RenewInvitationParams{
+		OrganizationID: st.orgID, ID: id, TokenHash: hash, ExpiresAt: time.Now().Add(InvitationLifetime),
+	})
 	if err != nil {
-		abortMember(c, err)
-		return
+		return nil, err
 	}
-	if err := h.sendInvitation(c, inv, token); err != nil {
-		apierror.Abort(c, &apierror.Error{Status: http.StatusBadGateway, Code: "user_invitation_not_sent", Err: err})
-		return
+	if err := h.sendInvitation(ctx, inv, token); err != nil {
+		return nil, errNotSent(err)
 	}
-	c.JSON(http.StatusOK, gin.H{"user": invitationView(inv, "pending")})
+	return &Reply{User: invitationView(inv, "pending")}, nil
 }
 
-// changeRole is PATCH /manage/api/users/:uuid {role}.
-func (h *Handler) changeRole(c *gin.Context) {
-	ctx := c.Request.Context()
-	id, ok := userID(c)
-	if !ok {
-		return
+// RoleRequest is PATCH /manage/api/users/:uuid {role}.
+type RoleRequest struct {
+	UserRequest
+	Role string `json:"role"`
+}
+
+// Validate checks the role.
+func (r *RoleRequest) Validate() error {
+	r.Role = strings.TrimSpace(r.Role)
+	if code := checkRole(r.Role); code != "" {
+		return apierror.Validation(map[string]string{"role": code})
 	}
-	var in struct {
-		Role string `json:"role"`
-	}
-	if err := request.JSON(c, &in); err != nil {
-		apierror.Abort(c, err)
-		return
-	}
-	in.Role = strings.TrimSpace(in.Role)
-	if code := checkRole(in.Role); code != "" {
-		apierror.Abort(c, apierror.Validation(map[string]string{"role": code}))
-		return
-	}
-	st := h.storeOf(c)
+	return nil
+}
+
+// changeMember runs change on the member's current row under the organisation's user-management
+// lock and answers the member as change leaves them.
+func (h *Handler) changeMember(ctx context.Context, id uuid.UUID, change func(st store, q *dirdb.Queries, cur member) (member, error)) (*Reply, error) {
+	st := h.storeOf(ctx)
 	var m member
-	err := st.inTx(ctx, func(tx pgx.Tx) error {
-		cur, err := st.get(ctx, tx, id)
+	err := st.inTx(ctx, func(q *dirdb.Queries) error {
+		cur, err := st.get(ctx, q, id)
 		if err != nil {
 			return err
 		}
-		if !cur.active() {
-			return apierror.New(http.StatusConflict, "user_discarded")
+		m, err = change(st, q, cur)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return h.one(ctx, m)
+}
+
+// changeRole is PATCH /manage/api/users/:uuid {role}.
+func (h *Handler) changeRole(ctx context.Context, r *RoleRequest) (*Reply, error) {
+	id, err := r.id()
+	if err != nil {
+		return nil, err
+	}
+	return h.changeMember(ctx, id, func(st store, q *dirdb.Queries, cur member) (member, error) {
+		if !active(cur) {
+			return cur, apierror.New(http.StatusConflict, "user.discarded")
 		}
-		if cur.Role == in.Role {
-			m = cur
-			return nil
+		if cur.Role == r.Role {
+			return cur, nil
 		}
 		if cur.Role == "administrator" {
-			if err := lastAdministrator(ctx, st, tx); err != nil {
-				return err
+			if err := lastAdministrator(ctx, st, q); err != nil {
+				return cur, err
 			}
 		}
-		if m, err = st.setRole(ctx, tx, id, in.Role); err != nil {
-			return err
+		m, err := q.SetMemberRole(ctx, dirdb.SetMemberRoleParams{OrganizationID: st.orgID, UserID: id, Role: r.Role})
+		if err != nil {
+			return m, err
 		}
 		org := st.orgID.String()
-		if err := h.keto.Grant(ctx, identity.NamespaceOrganization, org, relationOf[in.Role], id.String()); err != nil {
-			return err
+		if err := h.keto.Grant(ctx, identity.NamespaceOrganization, org, relationOf[r.Role], id.String()); err != nil {
+			return m, err
 		}
 		if err := h.keto.Revoke(ctx, identity.NamespaceOrganization, org, relationOf[cur.Role], id.String()); err != nil {
 			// Keep Keto as it was: the row rolls back.
-			_ = h.keto.Revoke(context.WithoutCancel(ctx), identity.NamespaceOrganization, org, relationOf[in.Role], id.String())
-			return err
+			_ = h.keto.Revoke(context.WithoutCancel(ctx), identity.NamespaceOrganization, org, relationOf[r.Role], id.String())
+			return m, err
 		}
-		return nil
+		return m, nil
 	})
-	if err != nil {
-		abortMember(c, err)
-		return
-	}
-	h.one(c, http.StatusOK, m)
 }
 
 // lastAdministrator refuses when the organisation has one active administrator left.
-func lastAdministrator(ctx context.Context, st store, tx pgx.Tx) error {
-	n, err := st.activeAdministrators(ctx, tx)
+func lastAdministrator(ctx context.Context, st store, q *dirdb.Queries) error {
+	n, err := q.CountActiveAdministrators(ctx, st.orgID)
 	if err != nil {
 		return err
 	}
 	if n <= 1 {
-		return apierror.New(http.StatusConflict, "user_last_administrator")
+		return apierror.New(http.StatusConflict, "user.last_administrator")
 	}
 	return nil
 }
 
 // discard is DELETE /manage/api/users/:uuid: it cancels a pending invitation, or ends a member's
 // access to this organisation only (their sessions may serve other organisations).
-func (h *Handler) discard(c *gin.Context) {
-	ctx := c.Request.Context()
-	id, ok := userID(c)
-	if !ok {
-		return
+func (h *Handler) discard(ctx context.Context, r *UserRequest) (*Reply, error) {
+	id, err := r.id()
+	if err != nil {
+		return nil, err
 	}
-	st := h.storeOf(c)
-	switch inv, err := st.deleteInvitation(ctx, id); {
+	st := h.storeOf(ctx)
+	switch inv, err := st.db().DeleteInvitation(ctx, dirdb.DeleteInvitationParams{OrganizationID: st.orgID, ID: id}); {
 	case err == nil:
-		c.JSON(http.StatusOK, gin.H{"user": invitationView(inv, "cancelled")})
-		return
-	case !errors.Is(err, errNoMember):
-		apierror.Abort(c, err)
-		return
+		return &Reply{User: invitationView(inv, "cancelled")}, nil
+	case !errors.Is(err, dberr.ErrNotFound):
+		return nil, err
 	}
-	var m member
-	err := st.inTx(ctx, func(tx pgx.Tx) error {
-		cur, err := st.get(ctx, tx, id)
-		if err != nil {
-			return err
-		}
-		if !cur.active() { // already discarded: nothing to do
-			m = cur
-			return nil
+	return h.changeMember(ctx, id, func(st store, q *dirdb.Queries, cur member) (member, error) {
+		if !active(cur) { // already discarded: nothing to do
+			return cur, nil
 		}
 		if cur.Role == "administrator" {
-			if err := lastAdministrator(ctx, st, tx); err != nil {
-				return err
+			if err := lastAdministrator(ctx, st, q); err != nil {
+				return cur, err
 			}
 		}
-		if id == authz.User(c).ID {
-			return apierror.New(http.StatusConflict, "user_cannot_discard_self")
+		if id == authz.CurrentUser(ctx).ID {
+			return cur, apierror.New(http.StatusConflict, "user.cannot_discard_self")
 		}
-		if m, err = st.discard(ctx, tx, id); err != nil {
-			return err
+		m, err := q.DiscardMember(ctx, dirdb.DiscardMemberParams{OrganizationID: st.orgID, UserID: id})
+		if err != nil {
+			return m, err
 		}
 		org := st.orgID.String()
 		for _, rel := range relationOf {
 			if err := h.keto.Revoke(ctx, identity.NamespaceOrganization, org, rel, id.String()); err != nil {
 				_ = h.keto.Grant(context.WithoutCancel(ctx), identity.NamespaceOrganization, org, relationOf[cur.Role], id.String())
-				return err
+				return m, err
 			}
 		}
-		return nil
+		return m, nil
 	})
-	if err != nil {
-		abortMember(c, err)
-		return
-	}
-	h.one(c, http.StatusOK, m)
 }
 
 // reactivate is POST /manage/api/users/:uuid/reactivate.
-func (h *Handler) reactivate(c *gin.Context) {
-	ctx := c.Request.Context()
-	id, ok := userID(c)
-	if !ok {
-		return
+func (h *Handler) reactivate(ctx context.Context, r *UserRequest) (*Reply, error) {
+	id, err := r.id()
+	if err != nil {
+		return nil, err
 	}
-	st := h.storeOf(c)
-	var m member
-	err := st.inTx(ctx, func(tx pgx.Tx) error {
-		cur, err := st.get(ctx, tx, id)
+	return h.changeMember(ctx, id, func(st store, q *dirdb.Queries, cur member) (member, error) {
+		m, err := q.ReactivateMember(ctx, dirdb.ReactivateMemberParams{OrganizationID: st.orgID, UserID: id})
 		if err != nil {
-			return err
+			return m, err
 		}
-		if m, err = st.reactivate(ctx, tx, id); err != nil {
-			return err
-		}
-		return h.keto.Grant(ctx, identity.NamespaceOrganization, st.orgID.String(), relationOf[cur.Role], id.String())
+		return m, h.keto.Grant(ctx, identity.NamespaceOrganization, st.orgID.String(), relationOf[cur.Role], id.String())
 	})
-	if err != nil {
-		abortMember(c, err)
-		return
-	}
-	h.one(c, http.StatusOK, m)
-}
-
-// userID reads the :uuid parameter; anything that is not a uuid is an unknown user.
-func userID(c *gin.Context) (uuid.UUID, bool) {
-	id, err := uuid.Parse(c.Param("uuid"))
-	if err != nil {
-		apierror.Abort(c, apierror.NotFound())
-		return uuid.Nil, false
-	}
-	return id, true
-}
-
-// abortMember answers 404 for a user who is not a member of this organisation (whoever they are).
-func abortMember(c *gin.Context, err error) {
-	switch {
-	case errors.Is(err, errNoMember):
-		apierror.Abort(c, apierror.NotFound())
-	case errors.Is(err, errDuplicate):
-		apierror.Abort(c, apierror.New(http.StatusConflict, "user_already_member"))
-	default:
-		apierror.Abort(c, err)
-	}
 }

@@ -236,8 +236,8 @@ func TestInviteDiscardReactivate(t *testing.T) {
 	if _, ok := list(t, admin, "?status=active")[op.UUID]; ok {
 		t.Fatal("discarded user in the active list")
 	}
-	wantError(t, admin.JSON(http.MethodPost, "/manage/api/users", invite), http.StatusConflict, "user_discarded_reactivate")
-	wantError(t, admin.JSON(http.MethodPatch, "/manage/api/users/"+op.UUID, map[string]any{"role": "supervisor"}), http.StatusConflict, "user_discarded")
+	wantError(t, admin.JSON(http.MethodPost, "/manage/api/users", invite), http.StatusConflict, "user.discarded_reactivate")
+	wantError(t, admin.JSON(http.MethodPatch, "/manage/api/users/"+op.UUID, map[string]any{"role": "supervisor"}), http.StatusConflict, "user.discarded")
 	if ms, _ := s.Tenants.MembershipsOf(ctx, opID); len(ms) != 0 {
 		t.Fatalf("discarded user still has memberships: %+v", ms)
 	}
@@ -252,10 +252,10 @@ func TestInviteDiscardReactivate(t *testing.T) {
 	}
 
 	// The last administrator can neither leave nor be demoted; an administrator cannot discard themself.
-	wantError(t, admin.JSON(http.MethodDelete, "/manage/api/users/"+admin.UserID.String(), nil, "Accept-Language", "es"), http.StatusConflict, "user_last_administrator")
-	wantError(t, admin.JSON(http.MethodPatch, "/manage/api/users/"+admin.UserID.String(), map[string]any{"role": "operator"}), http.StatusConflict, "user_last_administrator")
+	wantError(t, admin.JSON(http.MethodDelete, "/manage/api/users/"+admin.UserID.String(), nil, "Accept-Language", "es"), http.StatusConflict, "user.last_administrator")
+	wantError(t, admin.JSON(http.MethodPatch, "/manage/api/users/"+admin.UserID.String(), map[string]any{"role": "operator"}), http.StatusConflict, "user.last_administrator")
 	one(t, admin.JSON(http.MethodPatch, "/manage/api/users/"+op.UUID, map[string]any{"role": "administrator"}), http.StatusOK)
-	wantError(t, admin.JSON(http.MethodDelete, "/manage/api/users/"+admin.UserID.String(), nil), http.StatusConflict, "user_cannot_discard_self")
+	wantError(t, admin.JSON(http.MethodDelete, "/manage/api/users/"+admin.UserID.String(), nil), http.StatusConflict, "user.cannot_discard_self")
 	checkKeto(t, s, org, "manage_users", admin.UserID, true)
 }
 

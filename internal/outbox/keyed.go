@@ -6,11 +6,11 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/aporta/aporta/identity"
 	"github.com/aporta/aporta/internal/config"
+	"github.com/aporta/aporta/internal/dirdb"
 )
 
 // Users resolves identities to their e-mail addresses (identity.Kratos).
@@ -33,11 +33,7 @@ func (m Mailer) SendOnce(ctx context.Context, key string, msg Message) error {
 
 // ToAdministrators e-mails every active administrator of the organisation, keyed per recipient.
 func (m Mailer) ToAdministrators(ctx context.Context, orgID uuid.UUID, key string, msg Message) error {
-	rows, err := m.Directory.Query(ctx, queries.Get("OrganizationAdministrators"), orgID)
-	if err != nil {
-		return err
-	}
-	ids, err := pgx.CollectRows(rows, pgx.RowTo[uuid.UUID])
+	ids, err := dirdb.Store(m.Directory).ActiveAdministratorIDs(ctx, orgID)
 	if err != nil || len(ids) == 0 {
 		return err
 	}

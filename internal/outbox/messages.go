@@ -4,9 +4,6 @@ import "github.com/aporta/aporta/internal/i18n"
 
 func init() {
 	i18n.Register(i18n.Catalog{
-		"recipient_required": {i18n.ES: "Falta el destinatario.", i18n.EN: "The recipient is missing.", i18n.PT: "Falta o destinatário."},
-		"delivery_failed":    {i18n.ES: "No pudimos enviar el mensaje. Intenta de nuevo en unos minutos.", i18n.EN: "We could not send the message. Please try again in a few minutes.", i18n.PT: "Não conseguimos enviar a mensagem. Tente novamente em alguns minutos."},
-
 		// The e-mails' texts, by template (templates/<kind>.tmpl).
 		// user_invitation: %s inviter, %s organisation, %s accept page, %d days.
 		"user_invitation_subject": {i18n.ES: "Te invitaron a %s en Aporta", i18n.EN: "You have been invited to %s on Aporta", i18n.PT: "Você foi convidado para %s no Aporta"},

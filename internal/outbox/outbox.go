@@ -12,7 +12,6 @@ package outbox
 
 import (
 	"context"
-	"embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -22,13 +21,9 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/aporta/aporta/internal/config"
-	"github.com/aporta/aporta/tenants"
+	"github.com/aporta/aporta/internal/dberr"
+	"github.com/aporta/aporta/internal/dirdb"
 )
-
-//go:embed sql/*.sql
-var sqlFS embed.FS
-
-var queries = tenants.MustLoadQueries(sqlFS, "sql")
 
 // Message types.
 const (
@@ -134,28 +129,31 @@ func (o *Outbox) record(ctx context.Context, key string, m *Message) (bool, erro
 	if o.redact {
 		m.Code, m.TemplateData = "", json.RawMessage("{}")
 	}
-	insert := func(db interface {
-		QueryRow(context.Context, string, ...any) pgx.Row
-	}) error {
-		err := db.QueryRow(ctx, queries.Get("InsertMessage"), m.Recipient, m.MessageType, m.Subject, m.Body, m.HTML,
-			m.TemplateType, m.TemplateData, m.Code, m.Adapter, RetryAfter.Seconds()).Scan(&m.ID, &m.CreatedAt)
+	insert := func(db *dirdb.Queries) error {
+		row, err := db.InsertOutboxMessage(ctx, dirdb.InsertOutboxMessageParams{
+			Recipient: m.Recipient, MessageType: m.MessageType, Subject: m.Subject, Body: m.Body, Html: m.HTML,
+			TemplateType: m.TemplateType, TemplateData: m.TemplateData, Code: m.Code, Adapter: m.Adapter,
+			RetrySeconds: RetryAfter.Seconds(),
+		})
 		if err != nil {
 			return fmt.Errorf("outbox insert: %w", err)
 		}
+		m.ID, m.CreatedAt = row.ID, row.CreatedAt
 		return nil
 	}
 	if key == "" {
-		return true, insert(o.db)
+		return true, insert(o.store())
 	}
 	err := pgx.BeginFunc(ctx, o.db, func(tx pgx.Tx) error {
-		if err := insert(tx); err != nil {
+		db := dirdb.Store(tx)
+		if err := insert(db); err != nil {
 			return err
 		}
-		tag, err := tx.Exec(ctx, queries.Get("RecordKeyedEmail"), key, m.ID)
+		n, err := db.RecordKeyedEmail(ctx, dirdb.RecordKeyedEmailParams{Key: key, OutboxID: m.ID})
 		if err != nil {
 			return err
 		}
-		if tag.RowsAffected() == 0 {
+		if n == 0 {
 			return errKeyTaken
 		}
 		return nil
@@ -175,10 +173,9 @@ func (o *Outbox) deliver(ctx context.Context, m *Message) error {
 	defer cancel()
 	if err != nil {
 		m.Error = fmt.Sprintf("deliver %s via %s: %v", m.MessageType, m.Adapter, err)
-		_, err = o.db.Exec(ctx, queries.Get("MarkFailed"), m.ID, m.Error, o.redact)
-		return err
+		return o.store().MarkOutboxFailed(ctx, dirdb.MarkOutboxFailedParams{ID: m.ID, Error: m.Error, Redact: o.redact})
 	}
-	if _, err := o.db.Exec(ctx, queries.Get("MarkDelivered"), m.ID, o.redact); err != nil {
+	if err := o.store().MarkOutboxDelivered(ctx, dirdb.MarkOutboxDeliveredParams{ID: m.ID, Redact: o.redact}); err != nil {
 		return fmt.Errorf("outbox: mark delivered: %w", err)
 	}
 	now := time.Now()
@@ -191,14 +188,16 @@ func (o *Outbox) deliver(ctx context.Context, m *Message) error {
 func (o *Outbox) DeliverPending(ctx context.Context, limit int) (int, error) {
 	delivered := 0
 	for range limit {
-		m, err := scanMessage(o.db.QueryRow(ctx, queries.Get("ClaimPending"), MaxAttempts,
-			[]string{o.email.Name(), o.sms.Name()}))
-		if errors.Is(err, pgx.ErrNoRows) {
+		row, err := o.store().ClaimPendingOutbox(ctx, dirdb.ClaimPendingOutboxParams{
+			MaxAttempts: MaxAttempts, Adapters: []string{o.email.Name(), o.sms.Name()},
+		})
+		if errors.Is(err, dberr.ErrNotFound) {
 			break
 		}
 		if err != nil {
 			return delivered, err
 		}
+		m := messageOf(row)
 		if err := o.deliver(ctx, &m); err != nil {
 			return delivered, err
 		}
@@ -212,30 +211,37 @@ func (o *Outbox) DeliverPending(ctx context.Context, limit int) (int, error) {
 // Purge deletes the messages, and the keys of keyed e-mails, recorded before the cut-off. A key
 // asked for again after that sends again; activities stop retrying long before.
 func (o *Outbox) Purge(ctx context.Context, before time.Time) (int64, error) {
-	tag, err := o.db.Exec(ctx, queries.Get("PurgeMessages"), before)
+	n, err := o.store().PurgeOutboxMessages(ctx, before)
 	if err != nil {
 		return 0, err
 	}
-	if _, err := o.db.Exec(ctx, queries.Get("PurgeKeys"), before); err != nil {
+	if err := o.store().PurgeWorkflowEmails(ctx, before); err != nil {
 		return 0, err
 	}
-	return tag.RowsAffected(), nil
+	return n, nil
 }
 
 // List returns the newest messages first, for one recipient or (to == "") for all.
 func (o *Outbox) List(ctx context.Context, to string, limit int) ([]Message, error) {
-	rows, err := o.db.Query(ctx, queries.Get("ListMessages"), to, limit)
+	rows, err := o.store().ListOutboxMessages(ctx, dirdb.ListOutboxMessagesParams{Recipient: to, MaxRows: int32(limit)})
 	if err != nil {
 		return nil, err
 	}
-	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (Message, error) { return scanMessage(r) })
+	out := make([]Message, len(rows))
+	for i, r := range rows {
+		out[i] = messageOf(r)
+	}
+	return out, nil
 }
 
-func scanMessage(r pgx.Row) (Message, error) {
-	var m Message
-	err := r.Scan(&m.ID, &m.Recipient, &m.MessageType, &m.Subject, &m.Body, &m.HTML, &m.TemplateType,
-		&m.TemplateData, &m.Code, &m.Adapter, &m.DeliveredAt, &m.Error, &m.CreatedAt)
-	return m, err
+func (o *Outbox) store() *dirdb.Queries { return dirdb.Store(o.db) }
+
+func messageOf(r dirdb.OutboxMessage) Message {
+	return Message{
+		ID: r.ID, Recipient: r.Recipient, MessageType: r.MessageType, Subject: r.Subject, Body: r.Body, HTML: r.Html,
+		TemplateType: r.TemplateType, TemplateData: r.TemplateData, Code: r.Code, Adapter: r.Adapter,
+		DeliveredAt: r.DeliveredAt, Error: r.Error, CreatedAt: r.CreatedAt,
+	}
 }
 
 // codeKeys are the template data fields Kratos puts one-time codes in.

@@ -2,7 +2,6 @@ package export
 
 import (
 	"context"
-	"embed"
 	"errors"
 	"fmt"
 	"io"
@@ -16,13 +15,9 @@ import (
 
 	"github.com/aporta/aporta/internal/i18n"
 	"github.com/aporta/aporta/internal/outbox"
+	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/tenants"
 )
-
-//go:embed sql/*.sql
-var sqlFS embed.FS
-
-var queries = tenants.MustLoadQueries(sqlFS, "sql")
 
 // exportBatch is how many rows one FETCH reads.
 const exportBatch = 1000
@@ -67,7 +62,10 @@ func (a *Activities) BuildLeadsCSV(ctx context.Context, orgID, token string, now
 	// One consistent snapshot read through a cursor in batches, on a connection of its own: each
 	// statement stays short (under the statement timeout), and no pool connection waits on the upload.
 	err = s.ReadSnapshot(ctx, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, "DECLARE leads NO SCROLL CURSOR FOR "+queries.Get("Leads"), s.OrgID, now.Add(-LeadsWindow)); err != nil {
+		err := sharddb.Store(tx).DeclareLeadsExportCursor(ctx, sharddb.DeclareLeadsExportCursorParams{
+			OrganizationID: s.OrgID, SeenSince: now.Add(-LeadsWindow),
+		})
+		if err != nil {
 			return err
 		}
 		for {
@@ -139,8 +137,7 @@ func (a *Activities) DeleteOldLeads(ctx context.Context, before time.Time) (int6
 			if _, err := tx.Exec(ctx, "SET LOCAL statement_timeout = '25min'"); err != nil {
 				return err
 			}
-			tag, err := tx.Exec(ctx, queries.Get("DeleteOldLeads"), before)
-			deleted = tag.RowsAffected()
+			deleted, err = sharddb.Store(tx).DeleteOldLeads(ctx, before)
 			return err
 		})
 		if err != nil {

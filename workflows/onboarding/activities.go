@@ -2,19 +2,15 @@ package onboarding
 
 import (
 	"context"
-	"embed"
 	"errors"
 
 	"github.com/google/uuid"
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/aporta/aporta/internal/dirdb"
+	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/tenants"
 )
-
-//go:embed sql/*.sql
-var sqlFS embed.FS
-
-var queries = tenants.MustLoadQueries(sqlFS, "sql")
 
 // Activities hold the onboarding workflow's side effects.
 type Activities struct {
@@ -29,7 +25,7 @@ func (a *Activities) CompleteStep(ctx context.Context, orgID, step string) error
 	if err != nil {
 		return err
 	}
-	return scope.Exec(ctx, queries.Get("CompleteStep"), scope.OrgID, step)
+	return scope.Store().CompleteOnboardingStep(ctx, sharddb.CompleteOnboardingStepParams{OrganizationID: scope.OrgID, Step: step})
 }
 
 // SetStatus moves the account to a new status in its shard and in the directory. Idempotent.
@@ -38,11 +34,11 @@ func (a *Activities) SetStatus(ctx context.Context, orgID, status string) error 
 	if err != nil {
 		return err
 	}
-	if err := scope.Exec(ctx, queries.Get("SetShardStatus"), scope.OrgID, status); err != nil {
+	err = scope.Store().SetOrganizationShardStatus(ctx, sharddb.SetOrganizationShardStatusParams{OrganizationID: scope.OrgID, Status: status})
+	if err != nil {
 		return err
 	}
-	_, err = a.Tenants.Directory().Exec(ctx, queries.Get("SetDirectoryStatus"), scope.OrgID, status)
-	return err
+	return dirdb.Store(a.Tenants.Directory()).SetOrganizationDirectoryStatus(ctx, dirdb.SetOrganizationDirectoryStatusParams{ID: scope.OrgID, Status: status})
 }
 
 func (a *Activities) scope(ctx context.Context, orgID string) (tenants.Scope, error) {

@@ -7,9 +7,10 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
 
 	"github.com/aporta/aporta/internal/config"
+	"github.com/aporta/aporta/internal/dberr"
+	"github.com/aporta/aporta/internal/dirdb"
 	"github.com/aporta/aporta/internal/i18n"
 	"github.com/aporta/aporta/internal/outbox"
 	"github.com/aporta/aporta/tenants"
@@ -81,15 +82,15 @@ func (m OutboxMailer) Queue(ctx context.Context, e Email) error {
 	if err != nil {
 		return err
 	}
-	var name, locale string
-	if err := scope.QueryRow(ctx, queries.Get("OrganizationMailInfo"), scope.OrgID).Scan(&name, &locale); err != nil {
+	org, err := scope.Store().OrganizationMailInfo(ctx, scope.OrgID)
+	if err != nil {
 		return err
 	}
-	lang, _ := i18n.Parse(locale)
+	lang, _ := i18n.Parse(org.Locale)
 	if e.ToAddress != "" {
 		lang = i18n.ES // the staff inbox reads Spanish
 	}
-	msg, err := compose(lang, e, name, m.PublicURL)
+	msg, err := compose(lang, e, org.Name, m.PublicURL)
 	if err != nil {
 		return err
 	}
@@ -131,15 +132,15 @@ func (a *Activities) RemindStaff(ctx context.Context, orgID string) (time.Durati
 	if err != nil {
 		return 0, fmt.Errorf("organization id: %w", err)
 	}
-	var requested time.Time
-	var closed, reminded *time.Time
-	err = a.Tenants.Directory().QueryRow(ctx, queries.Get("GetReview"), id).Scan(&requested, &closed, &reminded)
-	if errors.Is(err, pgx.ErrNoRows) {
+	directory := dirdb.Store(a.Tenants.Directory())
+	review, err := directory.DocumentReview(ctx, id)
+	if errors.Is(err, dberr.ErrNotFound) {
 		return ReviewPoll, nil
 	}
 	if err != nil {
 		return 0, err
 	}
+	requested, closed, reminded := review.RequestedAt, review.ClosedAt, review.RemindedAt
 	if closed != nil || (reminded != nil && !reminded.Before(requested)) {
 		return ReviewPoll, nil
 	}
@@ -160,7 +161,7 @@ func (a *Activities) RemindStaff(ctx context.Context, orgID string) (time.Durati
 	if err != nil {
 		return 0, err
 	}
-	if _, err := a.Tenants.Directory().Exec(ctx, queries.Get("MarkReminded"), id); err != nil {
+	if err := directory.MarkDocumentReviewReminded(ctx, id); err != nil {
 		return 0, err
 	}
 	return ReviewPoll, nil

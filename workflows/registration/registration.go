@@ -8,7 +8,6 @@ package registration
 
 import (
 	"context"
-	"embed"
 	"errors"
 	"fmt"
 	"net/http"
@@ -23,15 +22,12 @@ import (
 
 	"github.com/aporta/aporta/identity"
 	"github.com/aporta/aporta/internal/config"
+	"github.com/aporta/aporta/internal/dirdb"
+	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/workflows/onboarding"
 	"github.com/aporta/aporta/workflows/subscription"
 )
-
-//go:embed sql/*.sql
-var sqlFS embed.FS
-
-var queries = tenants.MustLoadQueries(sqlFS, "sql")
 
 // TaskQueue is the registration task queue.
 const TaskQueue = "registration"
@@ -102,7 +98,7 @@ func (a *Activities) CreateOrganization(ctx context.Context, in Input) error {
 	if err != nil {
 		return err
 	}
-	return scope.Exec(ctx, queries.Get("SetShardUID"), id, in.UIDType, in.UID)
+	return scope.Store().SetOrganizationUID(ctx, sharddb.SetOrganizationUIDParams{OrganizationID: id, UidType: in.UIDType, Uid: in.UID})
 }
 
 // AddAdministrator records the membership and the Keto administrators relation (both idempotent).
@@ -141,14 +137,13 @@ func (a *Activities) Complete(ctx context.Context, in Input) error {
 	if err != nil {
 		return err
 	}
-	db := a.Tenants.Directory()
+	db := dirdb.Store(a.Tenants.Directory())
 	if in.Phone != "" {
-		if _, err := db.Exec(ctx, queries.Get("ClaimPhone"), in.Phone, user); err != nil {
+		if err := db.ClaimUserPhone(ctx, dirdb.ClaimUserPhoneParams{Phone: in.Phone, UserID: user}); err != nil {
 			return err
 		}
 	}
-	_, err = db.Exec(ctx, queries.Get("CompleteRegistration"), in.Key)
-	return err
+	return db.CompleteRegistration(ctx, in.Key)
 }
 
 func ids(in Input) (org, user uuid.UUID, err error) {

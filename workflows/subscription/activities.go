@@ -2,22 +2,17 @@ package subscription
 
 import (
 	"context"
-	"embed"
 	"errors"
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/aporta/aporta/internal/dberr"
 	"github.com/aporta/aporta/internal/outbox"
+	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/tenants"
 )
-
-//go:embed sql/*.sql
-var sqlFS embed.FS
-
-var queries = tenants.MustLoadQueries(sqlFS, "sql")
 
 // ErrUnknownPlan is the application error type of a plan code missing from the plans table.
 const ErrUnknownPlan = "UnknownPlan"
@@ -39,13 +34,20 @@ type Activities struct {
 	PublicURL string
 }
 
-func scanState(row pgx.Row) (State, error) {
-	var st State
-	err := row.Scan(&st.PlanCode, &st.Status, &st.TrialStartedAt, &st.TrialEndsAt, &st.CommissionBps, &st.Accepting)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return st, temporal.NewNonRetryableApplicationError("unknown organization", "UnknownOrganization", err)
+// state is the subscription part of an organisation's row.
+func state(o sharddb.Organization) State {
+	return State{
+		PlanCode: o.PlanCode, Status: o.SubscriptionStatus, TrialStartedAt: o.TrialStartedAt, TrialEndsAt: o.TrialEndsAt,
+		CommissionBps: int(o.CommissionBps), Accepting: o.AcceptingDonations,
 	}
-	return st, err
+}
+
+// stateOf answers an activity's update of the organisation row.
+func stateOf(o sharddb.Organization, err error) (State, error) {
+	if errors.Is(err, dberr.ErrNotFound) {
+		return State{}, temporal.NewNonRetryableApplicationError("unknown organization", "UnknownOrganization", err)
+	}
+	return state(o), err
 }
 
 func (a *Activities) scope(ctx context.Context, orgID string) (tenants.Scope, error) {
@@ -67,7 +69,9 @@ func (a *Activities) Begin(ctx context.Context, orgID string, now time.Time, len
 	if err != nil {
 		return State{}, err
 	}
-	return scanState(s.QueryRow(ctx, queries.Get("Begin"), s.OrgID, now, now.Add(length)))
+	return stateOf(s.Store().BeginSubscription(ctx, sharddb.BeginSubscriptionParams{
+		OrganizationID: s.OrgID, TrialStarts: now, TrialEnds: now.Add(length),
+	}))
 }
 
 // EndTrial applies the post-trial restriction unless a plan was bought.
@@ -76,7 +80,9 @@ func (a *Activities) EndTrial(ctx context.Context, orgID string) (State, error) 
 	if err != nil {
 		return State{}, err
 	}
-	return scanState(s.QueryRow(ctx, queries.Get("EndTrial"), s.OrgID, CommissionBps))
+	return stateOf(s.Store().EndSubscriptionTrial(ctx, sharddb.EndSubscriptionTrialParams{
+		OrganizationID: s.OrgID, CommissionBps: CommissionBps,
+	}))
 }
 
 // ApplyPlan stores a bought plan: the restriction (if any) ends.
@@ -85,14 +91,16 @@ func (a *Activities) ApplyPlan(ctx context.Context, orgID, plan string, now time
 	if err != nil {
 		return State{}, err
 	}
-	var ok bool
-	if err := s.QueryRow(ctx, queries.Get("PlanExists"), plan).Scan(&ok); err != nil {
+	ok, err := PlanExists(ctx, s, plan)
+	if err != nil {
 		return State{}, err
 	}
 	if !ok {
 		return State{}, temporal.NewNonRetryableApplicationError("unknown plan "+plan, ErrUnknownPlan, nil)
 	}
-	return scanState(s.QueryRow(ctx, queries.Get("ApplyPlan"), s.OrgID, plan, now))
+	return stateOf(s.Store().ApplySubscriptionPlan(ctx, sharddb.ApplySubscriptionPlanParams{
+		OrganizationID: s.OrgID, PlanCode: plan, PurchasedAt: now,
+	}))
 }
 
 // RecordCommissions is the daily commission sweep of runs recorded before collection recorded
@@ -103,16 +111,12 @@ func (a *Activities) RecordCommissions(ctx context.Context, orgID string) (int, 
 	if err != nil {
 		return 0, err
 	}
-	rows, err := s.Query(ctx, queries.Get("ApprovedSinceTrial"), s.OrgID)
-	if err != nil {
-		return 0, err
-	}
-	ids, err := pgx.CollectRows(rows, pgx.RowTo[uuid.UUID])
+	ids, err := s.Store().ApprovedWithoutCommission(ctx, s.OrgID)
 	if err != nil {
 		return 0, err
 	}
 	for _, id := range ids {
-		if err := RecordCommission(ctx, s, s.OrgID, id); err != nil {
+		if err := recordCommission(ctx, s.Store(), s.OrgID, id); err != nil {
 			return 0, err
 		}
 	}
@@ -123,20 +127,23 @@ func (a *Activities) RecordCommissions(ctx context.Context, orgID string) (int, 
 // organisation is under the restriction, and nothing otherwise. Idempotent. Collection and the
 // public form call it with the database transaction that stored the approval, so a charge is
 // never approved without its commission.
-func RecordCommission(ctx context.Context, q interface {
-	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
-}, orgID, transactionID uuid.UUID) error {
-	var amount *int64
-	return q.QueryRow(ctx, queries.Get("RecordCommission"), orgID, transactionID).Scan(&amount)
+func RecordCommission(ctx context.Context, db dberr.DBTX, orgID, transactionID uuid.UUID) error {
+	return recordCommission(ctx, sharddb.Store(db), orgID, transactionID)
+}
+
+func recordCommission(ctx context.Context, store *sharddb.Queries, orgID, transactionID uuid.UUID) error {
+	_, err := store.RecordTransactionCommission(ctx, sharddb.RecordTransactionCommissionParams{
+		OrganizationID: orgID, TransactionID: transactionID,
+	})
+	return err
 }
 
 // AcceptingDonations reports whether the organisation may take new donations (false during the
 // post-trial restriction). The public donation API should refuse a new donation when false; the
 // same value is organizations.accepting_donations in the shard.
 func AcceptingDonations(ctx context.Context, s tenants.Scope) (bool, error) {
-	var ok bool
-	err := s.QueryRow(ctx, queries.Get("AcceptingDonations"), s.OrgID).Scan(&ok)
-	if errors.Is(err, pgx.ErrNoRows) {
+	ok, err := s.Store().AcceptingDonations(ctx, s.OrgID)
+	if errors.Is(err, dberr.ErrNotFound) {
 		return false, tenants.ErrUnknownOrganization
 	}
 	return ok, err
@@ -152,20 +159,19 @@ type Summary struct {
 
 // Get reads an organisation's subscription from its shard.
 func Get(ctx context.Context, s tenants.Scope) (Summary, error) {
-	var sum Summary
-	err := s.QueryRow(ctx, queries.Get("Get"), s.OrgID).Scan(&sum.PlanCode, &sum.Status, &sum.TrialStartedAt,
-		&sum.TrialEndsAt, &sum.CommissionBps, &sum.Accepting, &sum.Locale, &sum.Name, &sum.CommissionMinor)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return sum, tenants.ErrUnknownOrganization
+	row, err := s.Store().SubscriptionSummary(ctx, s.OrgID)
+	if errors.Is(err, dberr.ErrNotFound) {
+		return Summary{}, tenants.ErrUnknownOrganization
 	}
-	return sum, err
+	if err != nil {
+		return Summary{}, err
+	}
+	return Summary{State: state(row.Organization), Locale: row.MailLocale, Name: row.Organization.Name, CommissionMinor: row.CommissionMinor}, nil
 }
 
 // PlanExists checks a plan code against the plans table (the original plan cannot be bought).
 func PlanExists(ctx context.Context, s tenants.Scope, code string) (bool, error) {
-	var ok bool
-	err := s.QueryRow(ctx, queries.Get("PlanExists"), code).Scan(&ok)
-	return ok, err
+	return s.Store().PurchasablePlanExists(ctx, code)
 }
 
 // EmailAdministrators queues the message, in the organisation's language, to each administrator.

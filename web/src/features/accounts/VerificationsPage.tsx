@@ -96,7 +96,7 @@ function ChannelCard({ type, user, onVerified }: { type: VerificationType; user:
       await sendCode(type);
       flashSent();
     } catch (error) {
-      if (error instanceof ApiError && error.code === 'missing_cellphone_number') setMode('add');
+      if (error instanceof ApiError && error.code === 'account.missing_cellphone_number') setMode('add');
       else setSendError(errorText(error));
     } finally {
       setSending(false);
@@ -117,7 +117,7 @@ function ChannelCard({ type, user, onVerified }: { type: VerificationType; user:
       queryClient.setQueryData<CurrentUser>(['user'], (u) => (u ? { ...u, verifications: res?.verifications ?? u.verifications } : u));
       onVerified();
     } catch (error) {
-      if (error instanceof ApiError && error.code === 'missing_cellphone_number') setMode('add');
+      if (error instanceof ApiError && error.code === 'account.missing_cellphone_number') setMode('add');
       else setCodeError(errorText(error, 'code'));
     } finally {
       setVerifying(false);

@@ -34,7 +34,7 @@ export function DocumentCard({ doc, onChanged }: { doc: OrgDocument; onChanged: 
     const problem = checkDocumentFile(file);
     if (problem) {
       setError(
-        problem === 'invalid_file_size'
+        problem === 'document.invalid_file_size'
           ? intl.formatMessage({ id: 'documents.invalidFileSize', defaultMessage: 'El archivo debe pesar menos de 50 MB.' })
           : intl.formatMessage({ id: 'documents.invalidFile', defaultMessage: 'Archivo no válido: sube un PNG, JPG, PDF, DOC o DOCX.' }),
       );

@@ -33,9 +33,9 @@ describe('document card (§4)', () => {
   it('checks files in the browser: type by extension, size under 50 MB', () => {
     expect(checkDocumentFile({ name: 'estatuto.PDF', size: 10 })).toBeUndefined();
     expect(checkDocumentFile({ name: 'acta.docx', size: 52428799 })).toBeUndefined();
-    expect(checkDocumentFile({ name: 'acta.docx', size: 52428800 })).toBe('invalid_file_size');
-    expect(checkDocumentFile({ name: 'virus.exe', size: 10 })).toBe('invalid_file_type');
-    expect(checkDocumentFile({ name: 'sin-extension', size: 10 })).toBe('invalid_file_type');
+    expect(checkDocumentFile({ name: 'acta.docx', size: 52428800 })).toBe('document.invalid_file_size');
+    expect(checkDocumentFile({ name: 'virus.exe', size: 10 })).toBe('document.invalid_file_type');
+    expect(checkDocumentFile({ name: 'sin-extension', size: 10 })).toBe('document.invalid_file_type');
   });
 
   it('knows when every document is ready for review', () => {

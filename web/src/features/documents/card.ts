@@ -5,13 +5,13 @@ export const DOCUMENT_EXTENSIONS = ['png', 'jpeg', 'jpg', 'pdf', 'doc', 'docx'] 
 export const MAX_DOCUMENT_BYTES = 52428800;
 export const DOCUMENT_ACCEPT = '.png,.jpeg,.jpg,.pdf,.doc,.docx,image/png,image/jpeg,application/pdf,application/msword,application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
-export type FileProblem = 'invalid_file_type' | 'invalid_file_size';
+export type FileProblem = 'document.invalid_file_type' | 'document.invalid_file_size';
 
 /** The browser's own check before uploading; the server checks the content again. */
 export function checkDocumentFile(file: { name: string; size: number }): FileProblem | undefined {
   const ext = file.name.toLowerCase().split('.').pop() ?? '';
-  if (!file.name.includes('.') || !(DOCUMENT_EXTENSIONS as readonly string[]).includes(ext)) return 'invalid_file_type';
-  if (file.size <= 0 || file.size >= MAX_DOCUMENT_BYTES) return 'invalid_file_size';
+  if (!file.name.includes('.') || !(DOCUMENT_EXTENSIONS as readonly string[]).includes(ext)) return 'document.invalid_file_type';
+  if (file.size <= 0 || file.size >= MAX_DOCUMENT_BYTES) return 'document.invalid_file_size';
   return undefined;
 }
 

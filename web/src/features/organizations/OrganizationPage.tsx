@@ -44,7 +44,7 @@ function Logo({ org, track }: { org: Organization; track: Track }) {
     const problem = checkLogo(file);
     if (problem) {
       setError(
-        problem === 'invalid_logo_size'
+        problem === 'organization.invalid_logo_size'
           ? intl.formatMessage({ id: 'org.logoTooBig', defaultMessage: 'El logo debe pesar menos de 5 MB.' })
           : intl.formatMessage({ id: 'org.logoType', defaultMessage: 'El logo debe ser JPG, PNG o GIF.' }),
       );

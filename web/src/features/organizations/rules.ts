@@ -3,10 +3,10 @@ export const MAX_LOGO_BYTES = 5 * 1024 * 1024;
 export const MAX_DESCRIPTION = 500;
 const LOGO_EXT = ['jpeg', 'jpg', 'png', 'gif'];
 
-export function checkLogo(file: { name: string; size: number }): 'invalid_logo_type' | 'invalid_logo_size' | undefined {
+export function checkLogo(file: { name: string; size: number }): 'organization.invalid_logo_type' | 'organization.invalid_logo_size' | undefined {
   const ext = file.name.toLowerCase().split('.').pop() ?? '';
-  if (!file.name.includes('.') || !LOGO_EXT.includes(ext)) return 'invalid_logo_type';
-  if (file.size <= 0 || file.size >= MAX_LOGO_BYTES) return 'invalid_logo_size';
+  if (!file.name.includes('.') || !LOGO_EXT.includes(ext)) return 'organization.invalid_logo_type';
+  if (file.size <= 0 || file.size >= MAX_LOGO_BYTES) return 'organization.invalid_logo_size';
   return undefined;
 }
 

@@ -1,0 +1,99 @@
+package organization
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/aporta/aporta/api/apierror"
+	"github.com/aporta/aporta/api/authz"
+	"github.com/aporta/aporta/api/document"
+	"github.com/aporta/aporta/api/endpoint"
+	"github.com/aporta/aporta/api/middleware"
+	"github.com/aporta/aporta/internal/i18n"
+	"github.com/aporta/aporta/tenants"
+)
+
+// Handler serves the organisation routes.
+type Handler struct{ svc *Service }
+
+// NewHandler builds the handler.
+func NewHandler(s *Service) *Handler { return &Handler{svc: s} }
+
+// Mount mounts the routes: the spec's PATCH paths under /manage (Settings), the rest under
+// /manage/api. The logo's upload and download keep Gin handlers: a multipart body and an image
+// stream are not JSON (endpoint.HandleUpload reads the one, GetLogo writes the other).
+func (h *Handler) Mount(g endpoint.Groups) {
+	g.Manage.GET("/organization", g.Authz.Require(authz.View), endpoint.Handle(h.Get))
+	g.Manage.GET("/organization/logo", g.Authz.Require(authz.View), h.GetLogo)
+	g.Manage.GET("/country", g.Authz.Require(authz.View), endpoint.Handle(h.Country))
+	g.Settings.PATCH("/organization", g.Authz.Require(authz.ManageOrganization), endpoint.Handle(h.Patch))
+	g.Settings.PATCH("/organization/permissions", g.Authz.Require(authz.ManageOrganization), endpoint.Handle(h.PatchPermissions))
+	uploads := g.Upload("/manage", middleware.UploadLimit(MaxLogoBytes+1<<20, func() *apierror.Error {
+		return invalidLogo(http.StatusRequestEntityTooLarge)
+	}))
+	uploads.PUT("/organization/logo", g.Authz.Require(authz.ManageOrganization),
+		endpoint.HandleUpload(endpoint.Upload{Field: "logo", Invalid: invalidLogo}, h.PutLogo))
+}
+
+// Get is GET /manage/api/organization.
+func (h *Handler) Get(ctx context.Context, _ *struct{}) (*Organization, error) {
+	scope, err := authz.Scope(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return h.svc.Present(ctx, scope)
+}
+
+// Country is GET /manage/api/country: the current organisation's country.
+func (h *Handler) Country(ctx context.Context, _ *struct{}) (*Country, error) {
+	scope, err := authz.Scope(ctx)
+	if err != nil {
+		return nil, err
+	}
+	c, err := scope.Store().OrganizationCountry(ctx, scope.Country)
+	if err != nil {
+		return nil, err
+	}
+	out := Country{Identifier: c.Code, Currency: c.Currency, Timezone: c.Timezone, UIDOptions: c.UidOptions}
+	if out.Documents, err = h.svc.docs.Requirements(ctx, scope, i18n.FromContext(ctx)); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// Patch is PATCH /manage/organization.
+func (h *Handler) Patch(ctx context.Context, u *Update) (*Organization, error) {
+	return document.Change(ctx, h.svc.Present, func(scope tenants.Scope) error { return h.svc.Patch(ctx, scope, *u) })
+}
+
+// PatchPermissions is PATCH /manage/organization/permissions.
+func (h *Handler) PatchPermissions(ctx context.Context, p *PermissionsUpdate) (*Organization, error) {
+	return document.Change(ctx, h.svc.Present, func(scope tenants.Scope) error { return h.svc.SetPermissions(ctx, scope, *p) })
+}
+
+// PutLogo is PUT /manage/organization/logo (multipart field "logo").
+func (h *Handler) PutLogo(ctx context.Context, f endpoint.File) (*Organization, error) {
+	return document.Change(ctx, h.svc.Present, func(scope tenants.Scope) error {
+		return h.svc.SetLogo(ctx, scope, f.Name, f.Size, f.File)
+	})
+}
+
+// GetLogo is GET /manage/api/organization/logo.
+func (h *Handler) GetLogo(c *gin.Context) {
+	scope, err := authz.Scope(c.Request.Context())
+	if err != nil {
+		apierror.Abort(c, err)
+		return
+	}
+	f, err := h.svc.Logo(c.Request.Context(), scope)
+	if err != nil {
+		apierror.Abort(c, err)
+		return
+	}
+	defer f.Reader.Close()
+	c.Header("X-Content-Type-Options", "nosniff")
+	c.Header("Cache-Control", "private, max-age=300")
+	c.DataFromReader(http.StatusOK, f.Size, f.ContentType, f.Reader, nil)
+}

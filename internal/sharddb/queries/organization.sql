@@ -1,0 +1,54 @@
+-- name: OrganizationProfile :one
+SELECT o.name, o.country, coalesce(o.uid_type, '')::text AS uid_type, coalesce(o.uid, '')::text AS uid,
+       o.timezone, o.plan_code, o.status, o.onboarding_steps, o.created_at,
+       coalesce(p.short_description, '')::text AS short_description,
+       coalesce(p.allowed_domains, '{}')::text[] AS allowed_domains,
+       coalesce(p.address, '{}')::jsonb AS address,
+       coalesce(p.administrative_contact, '{}')::jsonb AS administrative_contact, p.logo_key,
+       coalesce(p.suggest_monthly_recurrence, false)::boolean AS suggest_monthly_recurrence,
+       coalesce(p.improve_donation_experience, false)::boolean AS improve_donation_experience,
+       coalesce(p.recover_rejected_donations, false)::boolean AS recover_rejected_donations,
+       EXISTS (SELECT 1 FROM campaigns c WHERE c.organization_id = o.organization_id) AS has_campaigns
+FROM organizations o
+LEFT JOIN organization_profiles p ON p.organization_id = o.organization_id
+WHERE o.organization_id = $1;
+
+-- name: EnsureOrganizationProfile :exec
+INSERT INTO organization_profiles (organization_id) VALUES ($1) ON CONFLICT (organization_id) DO NOTHING;
+
+-- name: UpdateOrganizationProfile :exec
+-- A NULL argument keeps the field as it is.
+UPDATE organization_profiles
+SET short_description      = coalesce(sqlc.narg(short_description)::text, short_description),
+    allowed_domains        = coalesce(sqlc.narg(allowed_domains)::text[], allowed_domains),
+    address                = coalesce(sqlc.narg(address)::jsonb, address),
+    administrative_contact = coalesce(sqlc.narg(administrative_contact)::jsonb, administrative_contact),
+    updated_at = now()
+WHERE organization_id = $1;
+
+-- name: UpdateOrganizationTimezone :exec
+UPDATE organizations SET timezone = $2, updated_at = now() WHERE organization_id = $1;
+
+-- name: UpdateOrganizationPermissions :exec
+-- A NULL argument keeps the consent as it is.
+UPDATE organization_profiles
+SET suggest_monthly_recurrence  = coalesce(sqlc.narg(suggest_monthly_recurrence)::boolean, suggest_monthly_recurrence),
+    improve_donation_experience = coalesce(sqlc.narg(improve_donation_experience)::boolean, improve_donation_experience),
+    recover_rejected_donations  = coalesce(sqlc.narg(recover_rejected_donations)::boolean, recover_rejected_donations),
+    updated_at = now()
+WHERE organization_id = $1;
+
+-- name: SetOrganizationLogo :one
+-- Returns the previous key so the old object can be deleted after the commit.
+WITH old AS (SELECT logo_key FROM organization_profiles WHERE organization_id = $1 FOR UPDATE)
+UPDATE organization_profiles p SET logo_key = sqlc.arg(logo_key)::text, updated_at = now()
+FROM old WHERE p.organization_id = $1
+RETURNING old.logo_key AS previous_key;
+
+-- name: OrganizationLogoKey :one
+SELECT logo_key FROM organization_profiles WHERE organization_id = $1;
+
+-- name: OrganizationCountry :one
+SELECT c.code, c.currency, c.timezone,
+       ARRAY(SELECT d.code FROM document_types d WHERE c.code = ANY (d.countries) ORDER BY d.code)::text[] AS uid_options
+FROM countries c WHERE c.code = $1;
