@@ -19,6 +19,11 @@ export interface CampaignRef {
   title: string;
 }
 
+export interface CardRef {
+  brand: string;
+  last_four: string;
+}
+
 export interface Cellphone {
   country: string;
   number: string;
@@ -110,10 +115,7 @@ export interface DonationListItem {
     uid_type: string;
     uid_number: string;
   };
-  payment_method: {
-    brand: string;
-    last_four: string;
-  } | null;
+  payment_method: CardRef | null;
 }
 
 export interface DonationRecord {
@@ -309,10 +311,7 @@ export interface TransactionView {
   period: string | null;
   attempt: number;
   payment_id: string;
-  payment_method: {
-    brand: string;
-    last_four: string;
-  } | null;
+  payment_method: CardRef | null;
 }
 
 export interface TxRow {
@@ -333,10 +332,7 @@ export interface TxRow {
     last_name: string;
     email: string;
   };
-  payment_method: {
-    brand: string;
-    last_four: string;
-  } | null;
+  payment_method: CardRef | null;
 }
 
 export interface UpgradeAppliedView {
