@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import {
-  createPublishedCampaign, DEMO_ORG, ensureEnabledOrg, pageApi, screenshotAll, signIn, type CreatedCampaign,
+  ADMIN, createPublishedCampaign, DEMO_ORG, ensureEnabledOrg, pageApi, screenshotAll, signIn, type CreatedCampaign,
 } from './campaign-helpers';
 
 test.describe.configure({ mode: 'serial' });
@@ -253,6 +253,19 @@ test('donation detail: discard with a reason (irreversible)', async ({ page }) =
   await page.goto(`/manage/dashboard?campaign=${campaign.uuid}`);
   await expect(page.locator('[data-widget="discarded"] [data-value]')).toHaveText('1');
   await expect(page.locator('[data-widget="discard_reasons"] [data-reason="Motivos económicos"]')).toHaveAttribute('data-count', '1');
+});
+
+test('signed out, a manage page sends to the login and comes back to itself after it', async ({ browser }) => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`/manage/donations?q=${tag}`);
+  await expect(page).toHaveURL(/\/account\/login\?flow=/, { timeout: 15_000 });
+  await page.locator('input[name="identifier"]').fill(ADMIN.email);
+  await page.locator('input[name="password"]').fill(ADMIN.password);
+  await page.locator('form button[type="submit"]').first().click();
+  await expect(page).toHaveURL(new RegExp(`/manage/donations\\?q=${tag}$`), { timeout: 20_000 });
+  await expect(page.locator('tbody tr')).toHaveCount(4);
+  await context.close();
 });
 
 test('transactions: month summary per status and the rows behind a bucket', async ({ page }) => {

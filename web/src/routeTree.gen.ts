@@ -11,10 +11,13 @@
 import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
 import { Route as KitRouteImport } from './routes/kit'
+import { Route as ManageRouteRouteImport } from './routes/manage/route'
 import { Route as SignupRouteImport } from './routes/signup'
+import { Route as StaffRouteRouteImport } from './routes/staff/route'
 import { Route as AccountInvitationRouteImport } from './routes/account/invitation'
 import { Route as AccountLoginRouteImport } from './routes/account/login'
 import { Route as AccountLogoutRouteImport } from './routes/account/logout'
+import { Route as AccountOnboardingRouteRouteImport } from './routes/account/onboarding/route'
 import { Route as AccountRecoveryRouteImport } from './routes/account/recovery'
 import { Route as AccountSettingsRouteImport } from './routes/account/settings'
 import { Route as AccountTwo_factorRouteImport } from './routes/account/two_factor'
@@ -44,9 +47,19 @@ const KitRoute = KitRouteImport.update({
   path: '/kit',
   getParentRoute: () => rootRouteImport,
 } as any)
+const ManageRouteRoute = ManageRouteRouteImport.update({
+  id: '/manage',
+  path: '/manage',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const SignupRoute = SignupRouteImport.update({
   id: '/signup',
   path: '/signup',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const StaffRouteRoute = StaffRouteRouteImport.update({
+  id: '/staff',
+  path: '/staff',
   getParentRoute: () => rootRouteImport,
 } as any)
 const AccountInvitationRoute = AccountInvitationRouteImport.update({
@@ -62,6 +75,11 @@ const AccountLoginRoute = AccountLoginRouteImport.update({
 const AccountLogoutRoute = AccountLogoutRouteImport.update({
   id: '/account/logout',
   path: '/account/logout',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const AccountOnboardingRouteRoute = AccountOnboardingRouteRouteImport.update({
+  id: '/account/onboarding',
+  path: '/account/onboarding',
   getParentRoute: () => rootRouteImport,
 } as any)
 const AccountRecoveryRoute = AccountRecoveryRouteImport.update({
@@ -90,79 +108,82 @@ const DevMailboxRoute = DevMailboxRouteImport.update({
   getParentRoute: () => rootRouteImport,
 } as any)
 const ManageDashboardRoute = ManageDashboardRouteImport.update({
-  id: '/manage/dashboard',
-  path: '/manage/dashboard',
-  getParentRoute: () => rootRouteImport,
+  id: '/dashboard',
+  path: '/dashboard',
+  getParentRoute: () => ManageRouteRoute,
 } as any)
 const ManageTransactionsRoute = ManageTransactionsRouteImport.update({
-  id: '/manage/transactions',
-  path: '/manage/transactions',
-  getParentRoute: () => rootRouteImport,
+  id: '/transactions',
+  path: '/transactions',
+  getParentRoute: () => ManageRouteRoute,
 } as any)
 const StaffIndexRoute = StaffIndexRouteImport.update({
-  id: '/staff/',
-  path: '/staff/',
-  getParentRoute: () => rootRouteImport,
+  id: '/',
+  path: '/',
+  getParentRoute: () => StaffRouteRoute,
 } as any)
 const AccountOnboardingDocumentsRoute =
   AccountOnboardingDocumentsRouteImport.update({
-    id: '/account/onboarding/documents',
-    path: '/account/onboarding/documents',
-    getParentRoute: () => rootRouteImport,
+    id: '/documents',
+    path: '/documents',
+    getParentRoute: () => AccountOnboardingRouteRoute,
   } as any)
 const AccountOnboardingPayment_gatewaysRoute =
   AccountOnboardingPayment_gatewaysRouteImport.update({
-    id: '/account/onboarding/payment_gateways',
-    path: '/account/onboarding/payment_gateways',
-    getParentRoute: () => rootRouteImport,
+    id: '/payment_gateways',
+    path: '/payment_gateways',
+    getParentRoute: () => AccountOnboardingRouteRoute,
   } as any)
 const ManageCampaignsIndexRoute = ManageCampaignsIndexRouteImport.update({
-  id: '/manage/campaigns/',
-  path: '/manage/campaigns/',
-  getParentRoute: () => rootRouteImport,
+  id: '/campaigns/',
+  path: '/campaigns/',
+  getParentRoute: () => ManageRouteRoute,
 } as any)
 const ManageCampaignsUuidRoute = ManageCampaignsUuidRouteImport.update({
-  id: '/manage/campaigns/$uuid',
-  path: '/manage/campaigns/$uuid',
-  getParentRoute: () => rootRouteImport,
+  id: '/campaigns/$uuid',
+  path: '/campaigns/$uuid',
+  getParentRoute: () => ManageRouteRoute,
 } as any)
 const ManageCampaignsChoose_typeRoute =
   ManageCampaignsChoose_typeRouteImport.update({
-    id: '/manage/campaigns/choose_type',
-    path: '/manage/campaigns/choose_type',
-    getParentRoute: () => rootRouteImport,
+    id: '/campaigns/choose_type',
+    path: '/campaigns/choose_type',
+    getParentRoute: () => ManageRouteRoute,
   } as any)
 const ManageDonationsIndexRoute = ManageDonationsIndexRouteImport.update({
-  id: '/manage/donations/',
-  path: '/manage/donations/',
-  getParentRoute: () => rootRouteImport,
+  id: '/donations/',
+  path: '/donations/',
+  getParentRoute: () => ManageRouteRoute,
 } as any)
 const ManageDonationsUuidRoute = ManageDonationsUuidRouteImport.update({
-  id: '/manage/donations/$uuid',
-  path: '/manage/donations/$uuid',
-  getParentRoute: () => rootRouteImport,
+  id: '/donations/$uuid',
+  path: '/donations/$uuid',
+  getParentRoute: () => ManageRouteRoute,
 } as any)
 const ManageSettingsOrganizationRoute =
   ManageSettingsOrganizationRouteImport.update({
-    id: '/manage/settings/organization',
-    path: '/manage/settings/organization',
-    getParentRoute: () => rootRouteImport,
+    id: '/settings/organization',
+    path: '/settings/organization',
+    getParentRoute: () => ManageRouteRoute,
   } as any)
 const ManageSettingsUsersRoute = ManageSettingsUsersRouteImport.update({
-  id: '/manage/settings/users',
-  path: '/manage/settings/users',
-  getParentRoute: () => rootRouteImport,
+  id: '/settings/users',
+  path: '/settings/users',
+  getParentRoute: () => ManageRouteRoute,
 } as any)
 const StaffOrganizationsIdRoute = StaffOrganizationsIdRouteImport.update({
-  id: '/staff/organizations/$id',
-  path: '/staff/organizations/$id',
-  getParentRoute: () => rootRouteImport,
+  id: '/organizations/$id',
+  path: '/organizations/$id',
+  getParentRoute: () => StaffRouteRoute,
 } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
+  '/manage': typeof ManageRouteRouteWithChildren
+  '/staff': typeof StaffRouteRouteWithChildren
   '/kit': typeof KitRoute
   '/signup': typeof SignupRoute
+  '/account/onboarding': typeof AccountOnboardingRouteRouteWithChildren
   '/account/invitation': typeof AccountInvitationRoute
   '/account/login': typeof AccountLoginRoute
   '/account/logout': typeof AccountLogoutRoute
@@ -187,8 +208,10 @@ export interface FileRoutesByFullPath {
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
+  '/manage': typeof ManageRouteRouteWithChildren
   '/kit': typeof KitRoute
   '/signup': typeof SignupRoute
+  '/account/onboarding': typeof AccountOnboardingRouteRouteWithChildren
   '/account/invitation': typeof AccountInvitationRoute
   '/account/login': typeof AccountLoginRoute
   '/account/logout': typeof AccountLogoutRoute
@@ -214,8 +237,11 @@ export interface FileRoutesByTo {
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
   '/': typeof IndexRoute
+  '/manage': typeof ManageRouteRouteWithChildren
+  '/staff': typeof StaffRouteRouteWithChildren
   '/kit': typeof KitRoute
   '/signup': typeof SignupRoute
+  '/account/onboarding': typeof AccountOnboardingRouteRouteWithChildren
   '/account/invitation': typeof AccountInvitationRoute
   '/account/login': typeof AccountLoginRoute
   '/account/logout': typeof AccountLogoutRoute
@@ -242,8 +268,11 @@ export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
   fullPaths:
     | '/'
+    | '/manage'
+    | '/staff'
     | '/kit'
     | '/signup'
+    | '/account/onboarding'
     | '/account/invitation'
     | '/account/login'
     | '/account/logout'
@@ -268,8 +297,10 @@ export interface FileRouteTypes {
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
+    | '/manage'
     | '/kit'
     | '/signup'
+    | '/account/onboarding'
     | '/account/invitation'
     | '/account/login'
     | '/account/logout'
@@ -294,8 +325,11 @@ export interface FileRouteTypes {
   id:
     | '__root__'
     | '/'
+    | '/manage'
+    | '/staff'
     | '/kit'
     | '/signup'
+    | '/account/onboarding'
     | '/account/invitation'
     | '/account/login'
     | '/account/logout'
@@ -321,8 +355,11 @@ export interface FileRouteTypes {
 }
 export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute
+  ManageRouteRoute: typeof ManageRouteRouteWithChildren
+  StaffRouteRoute: typeof StaffRouteRouteWithChildren
   KitRoute: typeof KitRoute
   SignupRoute: typeof SignupRoute
+  AccountOnboardingRouteRoute: typeof AccountOnboardingRouteRouteWithChildren
   AccountInvitationRoute: typeof AccountInvitationRoute
   AccountLoginRoute: typeof AccountLoginRoute
   AccountLogoutRoute: typeof AccountLogoutRoute
@@ -331,19 +368,6 @@ export interface RootRouteChildren {
   AccountTwo_factorRoute: typeof AccountTwo_factorRoute
   AccountVerificationsRoute: typeof AccountVerificationsRoute
   DevMailboxRoute: typeof DevMailboxRoute
-  ManageDashboardRoute: typeof ManageDashboardRoute
-  ManageTransactionsRoute: typeof ManageTransactionsRoute
-  StaffIndexRoute: typeof StaffIndexRoute
-  AccountOnboardingDocumentsRoute: typeof AccountOnboardingDocumentsRoute
-  AccountOnboardingPayment_gatewaysRoute: typeof AccountOnboardingPayment_gatewaysRoute
-  ManageCampaignsUuidRoute: typeof ManageCampaignsUuidRoute
-  ManageCampaignsChoose_typeRoute: typeof ManageCampaignsChoose_typeRoute
-  ManageDonationsUuidRoute: typeof ManageDonationsUuidRoute
-  ManageSettingsOrganizationRoute: typeof ManageSettingsOrganizationRoute
-  ManageSettingsUsersRoute: typeof ManageSettingsUsersRoute
-  StaffOrganizationsIdRoute: typeof StaffOrganizationsIdRoute
-  ManageCampaignsIndexRoute: typeof ManageCampaignsIndexRoute
-  ManageDonationsIndexRoute: typeof ManageDonationsIndexRoute
 }
 
 declare module '@tanstack/react-router' {
@@ -362,11 +386,25 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof KitRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/manage': {
+      id: '/manage'
+      path: '/manage'
+      fullPath: '/manage'
+      preLoaderRoute: typeof ManageRouteRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/signup': {
       id: '/signup'
       path: '/signup'
       fullPath: '/signup'
       preLoaderRoute: typeof SignupRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/staff': {
+      id: '/staff'
+      path: '/staff'
+      fullPath: '/staff'
+      preLoaderRoute: typeof StaffRouteRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/account/invitation': {
@@ -388,6 +426,13 @@ declare module '@tanstack/react-router' {
       path: '/account/logout'
       fullPath: '/account/logout'
       preLoaderRoute: typeof AccountLogoutRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/account/onboarding': {
+      id: '/account/onboarding'
+      path: '/account/onboarding'
+      fullPath: '/account/onboarding'
+      preLoaderRoute: typeof AccountOnboardingRouteRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/account/recovery': {
@@ -427,102 +472,164 @@ declare module '@tanstack/react-router' {
     }
     '/manage/dashboard': {
       id: '/manage/dashboard'
-      path: '/manage/dashboard'
+      path: '/dashboard'
       fullPath: '/manage/dashboard'
       preLoaderRoute: typeof ManageDashboardRouteImport
-      parentRoute: typeof rootRouteImport
+      parentRoute: typeof ManageRouteRoute
     }
     '/manage/transactions': {
       id: '/manage/transactions'
-      path: '/manage/transactions'
+      path: '/transactions'
       fullPath: '/manage/transactions'
       preLoaderRoute: typeof ManageTransactionsRouteImport
-      parentRoute: typeof rootRouteImport
+      parentRoute: typeof ManageRouteRoute
     }
     '/staff/': {
       id: '/staff/'
-      path: '/staff'
+      path: '/'
       fullPath: '/staff/'
       preLoaderRoute: typeof StaffIndexRouteImport
-      parentRoute: typeof rootRouteImport
+      parentRoute: typeof StaffRouteRoute
     }
     '/account/onboarding/documents': {
       id: '/account/onboarding/documents'
-      path: '/account/onboarding/documents'
+      path: '/documents'
       fullPath: '/account/onboarding/documents'
       preLoaderRoute: typeof AccountOnboardingDocumentsRouteImport
-      parentRoute: typeof rootRouteImport
+      parentRoute: typeof AccountOnboardingRouteRoute
     }
     '/account/onboarding/payment_gateways': {
       id: '/account/onboarding/payment_gateways'
-      path: '/account/onboarding/payment_gateways'
+      path: '/payment_gateways'
       fullPath: '/account/onboarding/payment_gateways'
       preLoaderRoute: typeof AccountOnboardingPayment_gatewaysRouteImport
-      parentRoute: typeof rootRouteImport
+      parentRoute: typeof AccountOnboardingRouteRoute
     }
     '/manage/campaigns/': {
       id: '/manage/campaigns/'
-      path: '/manage/campaigns'
+      path: '/campaigns'
       fullPath: '/manage/campaigns/'
       preLoaderRoute: typeof ManageCampaignsIndexRouteImport
-      parentRoute: typeof rootRouteImport
+      parentRoute: typeof ManageRouteRoute
     }
     '/manage/campaigns/$uuid': {
       id: '/manage/campaigns/$uuid'
-      path: '/manage/campaigns/$uuid'
+      path: '/campaigns/$uuid'
       fullPath: '/manage/campaigns/$uuid'
       preLoaderRoute: typeof ManageCampaignsUuidRouteImport
-      parentRoute: typeof rootRouteImport
+      parentRoute: typeof ManageRouteRoute
     }
     '/manage/campaigns/choose_type': {
       id: '/manage/campaigns/choose_type'
-      path: '/manage/campaigns/choose_type'
+      path: '/campaigns/choose_type'
       fullPath: '/manage/campaigns/choose_type'
       preLoaderRoute: typeof ManageCampaignsChoose_typeRouteImport
-      parentRoute: typeof rootRouteImport
+      parentRoute: typeof ManageRouteRoute
     }
     '/manage/donations/': {
       id: '/manage/donations/'
-      path: '/manage/donations'
+      path: '/donations'
       fullPath: '/manage/donations/'
       preLoaderRoute: typeof ManageDonationsIndexRouteImport
-      parentRoute: typeof rootRouteImport
+      parentRoute: typeof ManageRouteRoute
     }
     '/manage/donations/$uuid': {
       id: '/manage/donations/$uuid'
-      path: '/manage/donations/$uuid'
+      path: '/donations/$uuid'
       fullPath: '/manage/donations/$uuid'
       preLoaderRoute: typeof ManageDonationsUuidRouteImport
-      parentRoute: typeof rootRouteImport
+      parentRoute: typeof ManageRouteRoute
     }
     '/manage/settings/organization': {
       id: '/manage/settings/organization'
-      path: '/manage/settings/organization'
+      path: '/settings/organization'
       fullPath: '/manage/settings/organization'
       preLoaderRoute: typeof ManageSettingsOrganizationRouteImport
-      parentRoute: typeof rootRouteImport
+      parentRoute: typeof ManageRouteRoute
     }
     '/manage/settings/users': {
       id: '/manage/settings/users'
-      path: '/manage/settings/users'
+      path: '/settings/users'
       fullPath: '/manage/settings/users'
       preLoaderRoute: typeof ManageSettingsUsersRouteImport
-      parentRoute: typeof rootRouteImport
+      parentRoute: typeof ManageRouteRoute
     }
     '/staff/organizations/$id': {
       id: '/staff/organizations/$id'
-      path: '/staff/organizations/$id'
+      path: '/organizations/$id'
       fullPath: '/staff/organizations/$id'
       preLoaderRoute: typeof StaffOrganizationsIdRouteImport
-      parentRoute: typeof rootRouteImport
+      parentRoute: typeof StaffRouteRoute
     }
   }
 }
 
+interface ManageRouteRouteChildren {
+  ManageDashboardRoute: typeof ManageDashboardRoute
+  ManageTransactionsRoute: typeof ManageTransactionsRoute
+  ManageCampaignsUuidRoute: typeof ManageCampaignsUuidRoute
+  ManageCampaignsChoose_typeRoute: typeof ManageCampaignsChoose_typeRoute
+  ManageDonationsUuidRoute: typeof ManageDonationsUuidRoute
+  ManageSettingsOrganizationRoute: typeof ManageSettingsOrganizationRoute
+  ManageSettingsUsersRoute: typeof ManageSettingsUsersRoute
+  ManageCampaignsIndexRoute: typeof ManageCampaignsIndexRoute
+  ManageDonationsIndexRoute: typeof ManageDonationsIndexRoute
+}
+
+const ManageRouteRouteChildren: ManageRouteRouteChildren = {
+  ManageDashboardRoute: ManageDashboardRoute,
+  ManageTransactionsRoute: ManageTransactionsRoute,
+  ManageCampaignsUuidRoute: ManageCampaignsUuidRoute,
+  ManageCampaignsChoose_typeRoute: ManageCampaignsChoose_typeRoute,
+  ManageDonationsUuidRoute: ManageDonationsUuidRoute,
+  ManageSettingsOrganizationRoute: ManageSettingsOrganizationRoute,
+  ManageSettingsUsersRoute: ManageSettingsUsersRoute,
+  ManageCampaignsIndexRoute: ManageCampaignsIndexRoute,
+  ManageDonationsIndexRoute: ManageDonationsIndexRoute,
+}
+
+const ManageRouteRouteWithChildren = ManageRouteRoute._addFileChildren(
+  ManageRouteRouteChildren,
+)
+
+interface StaffRouteRouteChildren {
+  StaffIndexRoute: typeof StaffIndexRoute
+  StaffOrganizationsIdRoute: typeof StaffOrganizationsIdRoute
+}
+
+const StaffRouteRouteChildren: StaffRouteRouteChildren = {
+  StaffIndexRoute: StaffIndexRoute,
+  StaffOrganizationsIdRoute: StaffOrganizationsIdRoute,
+}
+
+const StaffRouteRouteWithChildren = StaffRouteRoute._addFileChildren(
+  StaffRouteRouteChildren,
+)
+
+interface AccountOnboardingRouteRouteChildren {
+  AccountOnboardingDocumentsRoute: typeof AccountOnboardingDocumentsRoute
+  AccountOnboardingPayment_gatewaysRoute: typeof AccountOnboardingPayment_gatewaysRoute
+}
+
+const AccountOnboardingRouteRouteChildren: AccountOnboardingRouteRouteChildren =
+  {
+    AccountOnboardingDocumentsRoute: AccountOnboardingDocumentsRoute,
+    AccountOnboardingPayment_gatewaysRoute:
+      AccountOnboardingPayment_gatewaysRoute,
+  }
+
+const AccountOnboardingRouteRouteWithChildren =
+  AccountOnboardingRouteRoute._addFileChildren(
+    AccountOnboardingRouteRouteChildren,
+  )
+
 const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
+  ManageRouteRoute: ManageRouteRouteWithChildren,
+  StaffRouteRoute: StaffRouteRouteWithChildren,
   KitRoute: KitRoute,
   SignupRoute: SignupRoute,
+  AccountOnboardingRouteRoute: AccountOnboardingRouteRouteWithChildren,
   AccountInvitationRoute: AccountInvitationRoute,
   AccountLoginRoute: AccountLoginRoute,
   AccountLogoutRoute: AccountLogoutRoute,
@@ -531,20 +638,6 @@ const rootRouteChildren: RootRouteChildren = {
   AccountTwo_factorRoute: AccountTwo_factorRoute,
   AccountVerificationsRoute: AccountVerificationsRoute,
   DevMailboxRoute: DevMailboxRoute,
-  ManageDashboardRoute: ManageDashboardRoute,
-  ManageTransactionsRoute: ManageTransactionsRoute,
-  StaffIndexRoute: StaffIndexRoute,
-  AccountOnboardingDocumentsRoute: AccountOnboardingDocumentsRoute,
-  AccountOnboardingPayment_gatewaysRoute:
-    AccountOnboardingPayment_gatewaysRoute,
-  ManageCampaignsUuidRoute: ManageCampaignsUuidRoute,
-  ManageCampaignsChoose_typeRoute: ManageCampaignsChoose_typeRoute,
-  ManageDonationsUuidRoute: ManageDonationsUuidRoute,
-  ManageSettingsOrganizationRoute: ManageSettingsOrganizationRoute,
-  ManageSettingsUsersRoute: ManageSettingsUsersRoute,
-  StaffOrganizationsIdRoute: StaffOrganizationsIdRoute,
-  ManageCampaignsIndexRoute: ManageCampaignsIndexRoute,
-  ManageDonationsIndexRoute: ManageDonationsIndexRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

@@ -8,19 +8,18 @@ import { Button } from '../../components/variants';
 import { AuthCard, Loading } from './AuthPages';
 import { useKratosText } from './KratosForm';
 import { csrfOf, KRATOS, reauthenticate, secondFactorLogin, SETTINGS_BROWSER, type KratosFlow } from './kratos';
-import { useRedirectOnSignedOut } from './session';
+import { loginDetour } from './session';
 
 /** The Kratos error id of an answer (a 403 says why: a second factor or a fresh password is due). */
 const kratosErrorId = (error: unknown) =>
   error instanceof ApiError ? ((error.body as { error?: { id?: string } } | undefined)?.error?.id ?? '') : '';
 
-/** Sends the browser where Kratos wants it first: the authenticator code, or the password again. */
+/** Sends the browser where Kratos wants it first: the authenticator code, the password again, or the login. */
 function kratosDetour(error: unknown) {
   const id = kratosErrorId(error);
-  if (id === 'session_aal2_required') window.location.assign(secondFactorLogin());
-  else if (id === 'session_refresh_required') window.location.assign(reauthenticate());
-  else return false;
-  return true;
+  const to = id === 'session_aal2_required' ? secondFactorLogin() : id === 'session_refresh_required' ? reauthenticate() : loginDetour(error);
+  if (to) window.location.assign(to);
+  return Boolean(to);
 }
 
 /**
@@ -39,7 +38,6 @@ export function TwoFactorPage({ returnTo }: { returnTo: string }) {
     staleTime: 0,
     gcTime: 0,
   });
-  useRedirectOnSignedOut(start.error);
   const detour = start.isError && kratosDetour(start.error);
   const [flow, setFlow] = useState<KratosFlow>();
   useEffect(() => setFlow(start.data), [start.data]);

@@ -1,26 +1,8 @@
 import { queryOptions } from '@tanstack/react-query';
 import { apiFetch } from '../../api/client';
+import type { Cellphone, CurrentUser, SignupPayload } from '../../api/types.gen';
 
-export interface Cellphone {
-  country: string;
-  number: string;
-}
-
-export interface CurrentUser {
-  uuid: string;
-  email: string;
-  cellphone: Cellphone | null;
-  first_name?: string;
-  last_name?: string;
-  full_name: string;
-  role_area?: string;
-  verifications: { email_verified: boolean; cellphone_verified: boolean };
-  /** A new e-mail waiting for its code; `email` stays the login until then. */
-  pending_email?: string | null;
-  role: string;
-  organization: { uuid: string; name: string; country: string; status: string };
-  abilities: string[];
-}
+export type { Cellphone, CurrentUser, SignupPayload };
 
 export const currentUserQuery = () =>
   queryOptions({
@@ -39,18 +21,6 @@ export const validateCellphone = (cellphone: Cellphone) =>
 
 export const validateUid = (body: { country: string; uid_type: string; uid: string }) =>
   apiFetch<{ valid: boolean; uid?: string; formatted?: string }>('/internal/api/validate/uid', { method: 'POST', body });
-
-export interface SignupPayload {
-  user: {
-    first_name: string;
-    last_name: string;
-    email: string;
-    password: string;
-    cellphone: Cellphone;
-    organization_role_area: string;
-  };
-  organization: { name: string; uid: string; uid_type: string; country: string };
-}
 
 export const register = (payload: SignupPayload, idempotencyKey: string) =>
   apiFetch<{ redirect_to?: string }>('/internal/api/accounts/register', {

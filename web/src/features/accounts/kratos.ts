@@ -48,14 +48,11 @@ export const fetchFlow = (kind: FlowKind, id: string) =>
 /** Where to start a fresh flow of this kind. */
 export const browserStart = (kind: FlowKind) => `${KRATOS}/self-service/${kind}/browser`;
 
-/** Where the browser comes back to after a login step: this very page. */
-const here = () => encodeURIComponent(window.location.href);
-
-/** The login flow that asks for the authenticator app's code (the session then reaches AAL2). */
-export const secondFactorLogin = () => `${LOGIN_BROWSER}?aal=aal2&return_to=${here()}`;
+/** The login flow that asks for the authenticator app's code (the session then reaches AAL2), coming back to returnTo. */
+export const secondFactorLogin = (returnTo = window.location.href) => `${LOGIN_BROWSER}?aal=aal2&return_to=${encodeURIComponent(returnTo)}`;
 
 /** The login flow that asks a signed-in person for their password again, for a sensitive change. */
-export const reauthenticate = () => `${LOGIN_BROWSER}?refresh=true&return_to=${here()}`;
+export const reauthenticate = () => `${LOGIN_BROWSER}?refresh=true&return_to=${encodeURIComponent(window.location.href)}`;
 
 /** Asks Kratos for this session's logout URL (coming back to returnTo); undefined when nobody is signed in. */
 export async function logoutUrl(returnTo?: string): Promise<string | undefined> {
@@ -95,5 +92,5 @@ export async function sessionEmail(): Promise<string | undefined> {
   }
 }
 
-/** Where to send someone to sign in and come back to this page. */
-export const loginAndReturn = () => `${LOGIN_BROWSER}?return_to=${encodeURIComponent(window.location.href)}`;
+/** Where to send someone to sign in and come back to returnTo (this page unless told). */
+export const loginAndReturn = (returnTo = window.location.href) => `${LOGIN_BROWSER}?return_to=${encodeURIComponent(returnTo)}`;

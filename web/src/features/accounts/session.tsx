@@ -1,23 +1,22 @@
 import { Center, Loader, Paper, Text } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
-import { Navigate, useLocation } from '@tanstack/react-router';
-import { useEffect, type ReactNode } from 'react';
+import type { QueryClient } from '@tanstack/react-query';
+import { redirect, type ErrorComponentProps, type ParsedLocation } from '@tanstack/react-router';
+import { useEffect } from 'react';
 import { useIntl } from 'react-intl';
 import { ApiError } from '../../api/client';
 import { currentUserQuery, type CurrentUser } from './api';
-import { LOGIN_BROWSER, secondFactorLogin } from './kratos';
+import { loginAndReturn, secondFactorLogin } from './kratos';
 
-/** The session owes the authenticator app's code (it has one set up): Kratos's login with aal=aal2 asks for it. */
-const needsSecondFactor = (error: unknown) => error instanceof ApiError && error.code === 'session.second_factor_required';
-
-export const needsLogin = (error: unknown) => (error instanceof ApiError && error.status === 401) || needsSecondFactor(error);
-
-/** Sends a signed-out visitor to the login flow, and someone who still owes a second factor to its code screen. */
-export function useRedirectOnSignedOut(error: unknown) {
-  useEffect(() => {
-    if (needsSecondFactor(error)) window.location.assign(secondFactorLogin());
-    else if (needsLogin(error)) window.location.assign(LOGIN_BROWSER);
-  }, [error]);
+/**
+ * Where an API failure sends the browser to sign in and come back to returnTo: the login, or the
+ * authenticator app's code for a session that owes it (Kratos's login with aal=aal2). Undefined for
+ * any other failure.
+ */
+export function loginDetour(error: unknown, returnTo = window.location.href): string | undefined {
+  if (!(error instanceof ApiError)) return undefined;
+  if (error.code === 'session.second_factor_required') return secondFactorLogin(returnTo);
+  if (error.status === 401) return loginAndReturn(returnTo);
+  return undefined;
 }
 
 export function PageLoader() {
@@ -39,18 +38,31 @@ export function LoadError({ error }: { error: unknown }) {
   );
 }
 
+/** A route's errorComponent: a session that ended mid-visit goes to the login; any other failure shows in place. */
+export function RouteError({ error }: Pick<ErrorComponentProps, 'error'>) {
+  const detour = loginDetour(error);
+  useEffect(() => {
+    if (detour) window.location.assign(detour);
+  }, [detour]);
+  return detour ? <PageLoader /> : <LoadError error={error} />;
+}
+
 const VERIFICATIONS = '/account/verifications';
 
 /**
- * Renders children with the signed-in user; signed-out visitors go to the login flow, and a user
- * whose e-mail is not verified yet to the verification step (the API answers nothing else).
+ * beforeLoad of the signed-in areas: loads the current user into the query cache and the route
+ * context. Signed-out visitors go to the login flow (and come back here), and a user whose e-mail is
+ * not verified yet to the verification step (the API answers nothing else).
  */
-export function WithUser({ children }: { children: (user: CurrentUser) => ReactNode }) {
-  const { data, error, isPending } = useQuery(currentUserQuery());
-  const { pathname } = useLocation();
-  useRedirectOnSignedOut(error);
-  if (data && !data.verifications.email_verified && pathname !== VERIFICATIONS) return <Navigate to={VERIFICATIONS} replace />;
-  if (data) return <>{children(data)}</>;
-  if (isPending || needsLogin(error)) return <PageLoader />;
-  return <LoadError error={error} />;
+export async function ensureSignedIn(queryClient: QueryClient, location: ParsedLocation): Promise<{ me: CurrentUser }> {
+  let me: CurrentUser;
+  try {
+    me = await queryClient.ensureQueryData(currentUserQuery());
+  } catch (error) {
+    const href = loginDetour(error, new URL(location.href, window.location.origin).href);
+    if (href) throw redirect({ href, reloadDocument: true });
+    throw error;
+  }
+  if (!me.verifications.email_verified && location.pathname !== VERIFICATIONS) throw redirect({ to: VERIFICATIONS, replace: true });
+  return { me };
 }

@@ -1,5 +1,5 @@
 import { ActionIcon, Button as MantineButton, Group, Paper, Stack, Text, Title, Tooltip } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { useSuspenseQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useMemo, useState } from 'react';
@@ -8,15 +8,13 @@ import { CopyLinkButton } from '../../components/CopyLinkButton';
 import { EmptyState } from '../../components/EmptyState';
 import { GenericTable } from '../../components/GenericTable';
 import { StatusBadge } from '../../components/variants';
-import { LoadError, PageLoader, useRedirectOnSignedOut } from '../accounts/session';
 import { campaignsQuery, publicUrl, type Campaign } from './api';
 import { typeName } from './labels';
 import { QrDialog } from './QrDialog';
 
 export function CampaignListPage() {
   const intl = useIntl();
-  const { data, error, isPending } = useQuery(campaignsQuery());
-  useRedirectOnSignedOut(error);
+  const { data } = useSuspenseQuery(campaignsQuery()); // the route's loader has it in the cache
   const [qrFor, setQrFor] = useState<Campaign | null>(null);
 
   const columns = useMemo<ColumnDef<Campaign, unknown>[]>(
@@ -76,14 +74,9 @@ export function CampaignListPage() {
           <FormattedMessage id="campaigns.new" defaultMessage="Nueva campaña" />
         </MantineButton>
       </Group>
-      {isPending ? (
-        <PageLoader />
-      ) : error ? (
-        <LoadError error={error} />
-      ) : (
-        <Paper withBorder radius="lg" p={{ base: 'xs', sm: 'md' }}>
+      <Paper withBorder radius="lg" p={{ base: 'xs', sm: 'md' }}>
           <GenericTable
-            data={data ?? []}
+            data={data}
             columns={columns}
             caption={<FormattedMessage id="campaigns.caption" defaultMessage="Campañas de la organización" />}
             empty={
@@ -94,7 +87,6 @@ export function CampaignListPage() {
             }
           />
         </Paper>
-      )}
       <QrDialog campaign={qrFor} onClose={() => setQrFor(null)} />
     </Stack>
   );

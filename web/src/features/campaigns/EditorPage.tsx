@@ -3,7 +3,7 @@ import {
   Select, SimpleGrid, Stack, Switch, Text, TextInput, Textarea, Title,
 } from '@mantine/core';
 import { useClipboard } from '@mantine/hooks';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useRef, useState, type ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
@@ -11,7 +11,6 @@ import { ApiError } from '../../api/client';
 import { SaveStatusBanner } from '../../components/SaveStatusBanner';
 import { useSaveStatus } from '../../components/useSaveStatus';
 import { Button, StatusBadge } from '../../components/variants';
-import { LoadError, PageLoader, useRedirectOnSignedOut } from '../accounts/session';
 import {
   campaignQuery, checkCover, HEX_COLOR, INSTALMENTS, openSharePopup, patchCampaign, publicUrl, putFormFields, setPublished, UPGRADE_PERIODS,
   uploadCover, type Campaign, type CampaignEvent,
@@ -37,10 +36,7 @@ const toLocalInput = (iso: string | null) => (iso ? new Date(iso).toISOString().
 const fromLocalInput = (v: string) => (v ? new Date(v).toISOString() : null);
 
 export function EditorPage({ uuid }: { uuid: string }) {
-  const { data, error, isPending } = useQuery(campaignQuery(uuid));
-  useRedirectOnSignedOut(error);
-  if (isPending) return <PageLoader />;
-  if (error || !data) return <LoadError error={error} />;
+  const { data } = useSuspenseQuery(campaignQuery(uuid)); // the route's loader has it in the cache
   return <Editor key={data.uuid} initial={data} />;
 }
 

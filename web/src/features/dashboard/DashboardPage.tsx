@@ -1,14 +1,12 @@
 import '@mantine/charts/styles.css';
 import { AreaChart, BarChart } from '@mantine/charts';
 import { Anchor, Group, Paper, SegmentedControl, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { EmptyState } from '../../components/EmptyState';
 import { formatMoney } from '../../donate/lib/money';
-import type { CurrentUser } from '../accounts/api';
-import { LoadError, PageLoader, useRedirectOnSignedOut } from '../accounts/session';
 import { campaignsQuery } from '../campaigns/api';
 import { AccountStateBanner } from '../documents/AccountStateBanner';
 import { organizationQuery } from '../documents/api';
@@ -16,7 +14,7 @@ import { reasonsQuery } from '../donations/api';
 import { frequencyLabel } from '../donations/labels';
 import { dashboardQuery, saveCampaignGuide, type Dashboard } from './api';
 import { CampaignGuide } from './CampaignGuide';
-import { activePreset, dashboardQueryString, formatConversion, presetRange, PRESETS, type DashboardSearch } from './search';
+import { activePreset, formatConversion, presetRange, PRESETS, type DashboardSearch } from './search';
 
 function Widget({ label, value, hint, testId, tone }: { label: ReactNode; value: ReactNode; hint?: ReactNode; testId: string; tone?: string }) {
   return (
@@ -33,19 +31,18 @@ function MoneyList({ items }: { items: { currency: string; amount_minor: number 
   return <Stack gap={0}>{items.map((m) => <span key={m.currency}>{formatMoney(m.amount_minor, m.currency)}</span>)}</Stack>;
 }
 
-export function DashboardPage({ me, search, onSearch }: { me: CurrentUser; search: DashboardSearch; onSearch: (s: DashboardSearch) => void }) {
+export function DashboardPage({ search, onSearch }: { search: DashboardSearch; onSearch: (s: DashboardSearch) => void }) {
   const intl = useIntl();
   const qc = useQueryClient();
-  const qs = dashboardQueryString(search);
-  const { data, error, isPending } = useQuery(dashboardQuery(qs));
-  useRedirectOnSignedOut(error);
-  const { data: org } = useQuery(organizationQuery());
-  const { data: campaigns } = useQuery(campaignsQuery());
-  const { data: reasons } = useQuery(reasonsQuery(intl.locale));
+  // The route's loader has all four in the cache.
+  const { data } = useSuspenseQuery(dashboardQuery(search));
+  const { data: org } = useSuspenseQuery(organizationQuery());
+  const { data: campaigns } = useSuspenseQuery(campaignsQuery());
+  const { data: reasons } = useSuspenseQuery(reasonsQuery(intl.locale));
   const preset = activePreset(search);
 
   const dismissGuide = () => {
-    qc.setQueryData(dashboardQuery(qs).queryKey, (d: Dashboard | undefined) => (d ? { ...d, campaign_guide: { ...d.campaign_guide, step: 1, show: false } } : d));
+    qc.setQueryData(dashboardQuery(search).queryKey, (d: Dashboard | undefined) => (d ? { ...d, campaign_guide: { ...d.campaign_guide, step: 1, show: false } } : d));
     qc.setQueriesData<Dashboard>({ queryKey: ['dashboard'] }, (d) => (d ? { ...d, campaign_guide: { ...d.campaign_guide, step: 1, show: false } } : d));
     void saveCampaignGuide(1);
   };
@@ -55,7 +52,7 @@ export function DashboardPage({ me, search, onSearch }: { me: CurrentUser; searc
       <Group justify="space-between" align="flex-end" wrap="wrap">
         <div>
           <Text c="dimmed" size="sm" fw={600}><FormattedMessage id="dashboard.eyebrow" defaultMessage="Panel" /></Text>
-          <Title order={1} size="h2">{org?.name ?? me.organization.name}</Title>
+          <Title order={1} size="h2">{org.name}</Title>
         </div>
         <Group gap="md">
           <Anchor component={Link} to="/manage/donations" size="sm" fw={600}><FormattedMessage id="nav.donations" defaultMessage="Donaciones" /></Anchor>
@@ -64,7 +61,7 @@ export function DashboardPage({ me, search, onSearch }: { me: CurrentUser; searc
           <Anchor href="/account/logout" size="sm"><FormattedMessage id="dashboard.logout" defaultMessage="Cerrar sesión" /></Anchor>
         </Group>
       </Group>
-      {org?.account && <AccountStateBanner account={org.account} />}
+      {org.account && <AccountStateBanner account={org.account} />}
 
       <Paper withBorder radius="lg" p="md" component="form" role="search" aria-label={intl.formatMessage({ id: 'dashboard.filters', defaultMessage: 'Filtros' })} onSubmit={(e) => e.preventDefault()}>
         <Stack gap="sm">
@@ -79,10 +76,10 @@ export function DashboardPage({ me, search, onSearch }: { me: CurrentUser; searc
             ]}
           />
           <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="sm">
-            <TextInput type="date" label={intl.formatMessage({ id: 'dashboard.from', defaultMessage: 'Desde' })} value={search.from ?? data?.period.from ?? ''} onChange={(e) => onSearch({ ...search, from: e.currentTarget.value || undefined, to: search.to ?? data?.period.to })} />
-            <TextInput type="date" label={intl.formatMessage({ id: 'dashboard.to', defaultMessage: 'Hasta' })} value={search.to ?? data?.period.to ?? ''} onChange={(e) => onSearch({ ...search, to: e.currentTarget.value || undefined, from: search.from ?? data?.period.from })} />
+            <TextInput type="date" label={intl.formatMessage({ id: 'dashboard.from', defaultMessage: 'Desde' })} value={search.from ?? data.period.from} onChange={(e) => onSearch({ ...search, from: e.currentTarget.value || undefined, to: search.to ?? data.period.to })} />
+            <TextInput type="date" label={intl.formatMessage({ id: 'dashboard.to', defaultMessage: 'Hasta' })} value={search.to ?? data.period.to} onChange={(e) => onSearch({ ...search, to: e.currentTarget.value || undefined, from: search.from ?? data.period.from })} />
             <Select label={intl.formatMessage({ id: 'dashboard.campaign', defaultMessage: 'Campaña' })} placeholder={intl.formatMessage({ id: 'donations.filter.allFem', defaultMessage: 'Todas' })} clearable searchable
-              data={(campaigns ?? []).map((c) => ({ value: c.uuid, label: c.title }))} value={search.campaign ?? null} onChange={(v) => onSearch({ ...search, campaign: v ?? undefined })} />
+              data={campaigns.map((c) => ({ value: c.uuid, label: c.title }))} value={search.campaign ?? null} onChange={(v) => onSearch({ ...search, campaign: v ?? undefined })} />
             <Select label={intl.formatMessage({ id: 'dashboard.frequency', defaultMessage: 'Frecuencia' })} placeholder={intl.formatMessage({ id: 'donations.filter.allFem', defaultMessage: 'Todas' })} clearable
               data={[{ value: 'monthly', label: frequencyLabel(intl, 'monthly') }, { value: 'one_time', label: frequencyLabel(intl, 'one_time') }]}
               value={search.frequency ?? null} onChange={(v) => onSearch({ ...search, frequency: (v as DashboardSearch['frequency']) ?? undefined })} />
@@ -90,9 +87,9 @@ export function DashboardPage({ me, search, onSearch }: { me: CurrentUser; searc
         </Stack>
       </Paper>
 
-      {isPending ? <PageLoader /> : !data ? <LoadError error={error} /> : <Widgets data={data} pauseLabel={(c) => reasons?.pause_reasons.find((r) => r.code === c)?.label ?? c}
-        discardLabel={(c) => reasons?.discard_reasons.find((r) => r.code === c)?.label ?? c} />}
-      <CampaignGuide opened={Boolean(data?.campaign_guide.show)} onDismiss={dismissGuide} />
+      <Widgets data={data} pauseLabel={(c) => reasons.pause_reasons.find((r) => r.code === c)?.label ?? c}
+        discardLabel={(c) => reasons.discard_reasons.find((r) => r.code === c)?.label ?? c} />
+      <CampaignGuide opened={data.campaign_guide.show} onDismiss={dismissGuide} />
     </Stack>
   );
 }

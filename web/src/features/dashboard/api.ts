@@ -1,32 +1,18 @@
 import { queryOptions } from '@tanstack/react-query';
 import { apiFetch } from '../../api/client';
+import type { Dashboard } from '../../api/types.gen';
+import { dashboardQueryString, type DashboardSearch } from './search';
 
-export interface DashMoney { currency: string; amount_minor: number; formatted: string }
-export interface Dashboard {
-  period: { from: string; to: string; days: number; granularity: 'day' | 'month'; timezone: string };
-  filters: { campaign: string | null; frequency: string | null };
-  raised: (DashMoney & { transactions: number })[];
-  average: DashMoney[];
-  new_donations: number;
-  paused_donations: number;
-  paused_in_grace: number;
-  discarded_donations: number;
-  visits: number;
-  conversion: number | null;
-  pause_reasons: { reason: string | null; count: number }[];
-  discard_reasons: { reason: string | null; count: number }[];
-  series: { bucket: string; raised: DashMoney[]; new_donations: number; visits: number }[];
-  has_campaigns: boolean;
-  campaign_guide: { name: string; step: number; steps: number; show: boolean };
-}
+export type { Dashboard };
 
-export const dashboardQuery = (qs: string) =>
-  queryOptions({
+export const dashboardQuery = (search: DashboardSearch) => {
+  const qs = dashboardQueryString(search);
+  return queryOptions({
     queryKey: ['dashboard', qs],
     queryFn: ({ signal }) => apiFetch<Dashboard>(`/manage/api/dashboard${qs ? `?${qs}` : ''}`, { signal }),
-    placeholderData: (prev) => prev,
     retry: false,
   });
+};
 
 export const saveCampaignGuide = (step: number) =>
   apiFetch<unknown>('/manage/api/tours/create_campaign/progress', { method: 'PUT', body: { step } }).catch((e: unknown) => console.warn('guide create_campaign', e));

@@ -1,7 +1,6 @@
 import { Anchor, Button as MantineButton, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { FormattedMessage } from 'react-intl';
-import { LoadError, PageLoader, useRedirectOnSignedOut } from '../accounts/session';
 import { StepBar } from '../accounts/StepBar';
 import { GuideModal } from '../onboarding/GuideModal';
 import { organizationQuery, orderedDocuments } from './api';
@@ -11,10 +10,7 @@ import { AccountStateBanner } from './AccountStateBanner';
 
 export function DocumentsPage() {
   const queryClient = useQueryClient();
-  const { data: org, error, isPending } = useQuery(organizationQuery());
-  useRedirectOnSignedOut(error);
-  if (isPending) return <PageLoader />;
-  if (!org) return <LoadError error={error} />;
+  const { data: org } = useSuspenseQuery(organizationQuery()); // the route's loader has it in the cache
   const docs = orderedDocuments(org);
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['organization'] });
   return (

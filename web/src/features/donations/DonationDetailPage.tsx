@@ -1,8 +1,10 @@
-import { Alert, Anchor, Badge, Divider, Group, Paper, ScrollArea, SimpleGrid, Stack, Table, Tabs, Text, Title } from '@mantine/core';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, Anchor, Badge, Divider, Group, Paper, SimpleGrid, Stack, Tabs, Text, Title } from '@mantine/core';
+import { useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
+import type { ColumnDef } from '@tanstack/react-table';
 import { useState, type ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
+import { DataTable } from '../../components/DataTable';
 import { DiscardDialog } from '../../components/DiscardDialog';
 import { EmptyState } from '../../components/EmptyState';
 import { MoreActionsMenu, type MoreAction } from '../../components/MoreActionsMenu';
@@ -12,11 +14,12 @@ import { useSaveStatus } from '../../components/useSaveStatus';
 import { Button, StatusBadge } from '../../components/variants';
 import { formatMoney } from '../../donate/lib/money';
 import type { CurrentUser } from '../accounts/api';
-import { LoadError, PageLoader, useRedirectOnSignedOut } from '../accounts/session';
-import { donationActions, donationQuery, reasonsQuery, storeDetail, supportQuery, versionsQuery, type DonationDetail, type Donor, type SubmittedDonor } from './api';
+import { LoadError, PageLoader } from '../accounts/session';
+import { donationActions, donationQuery, reasonsQuery, storeDetail, supportQuery, versionsQuery, type DonationDetail, type Donor, type SubmittedDonor, type Transaction } from './api';
+import { AmountCell, CardCell, TxStatusCell } from './cells';
 import { paymentMethodPayload, tokenizeCard } from './card';
 import { CardDialog, ConfirmDialog, DonorDialog, EditDonationDialog, PauseDialog, UpgradeDialog } from './dialogs';
-import { fmtDate, frequencyLabel, statusColor, statusLabel, txColor, txStatusLabel } from './labels';
+import { fmtDate, frequencyLabel, statusColor, statusLabel, txStatusLabel } from './labels';
 
 type Dialog = null | 'pause' | 'discard' | 'edit' | 'upgrade' | 'removeUpgrade' | 'donor' | 'card' | 'collect' | 'restore' | 'discardDonor' | 'reactivateDonor';
 
@@ -44,15 +47,13 @@ function Card({ title, action, children, testId }: { title: ReactNode; action?: 
 export function DonationDetailPage({ me, uuid }: { me: CurrentUser; uuid: string }) {
   const intl = useIntl();
   const qc = useQueryClient();
-  const { data, error, isPending } = useQuery(donationQuery(uuid));
-  useRedirectOnSignedOut(error);
-  const { data: reasons } = useQuery(reasonsQuery(intl.locale));
+  // The route's loader has both in the cache.
+  const { data } = useSuspenseQuery(donationQuery(uuid));
+  const { data: reasons } = useSuspenseQuery(reasonsQuery(intl.locale));
   const { status, visible, track } = useSaveStatus();
   const [dialog, setDialog] = useState<Dialog>(null);
   const close = () => setDialog(null);
 
-  if (isPending) return <PageLoader />;
-  if (!data) return <LoadError error={error} />;
   const { donation: d, donor, payment_method: pm } = data;
   const can = (a: string) => me.abilities.includes('manage_donations') && (d.actions as string[]).includes(a);
   const canManage = me.abilities.includes('manage_donations');
@@ -72,7 +73,7 @@ export function DonationDetailPage({ me, uuid }: { me: CurrentUser; uuid: string
   const fail = (e: unknown) => showToast({ type: 'fail', message: e instanceof Error ? e.message : String(e) });
 
   const name = `${donor.first_name} ${donor.last_name}`.trim() || donor.email;
-  const discardLabels = reasons?.discard_reasons.map((r) => r.label) ?? [];
+  const discardLabels = reasons.discard_reasons.map((r) => r.label);
 
   const more: MoreAction[] = [];
   if (can('change_amount')) more.push({ label: <FormattedMessage id="donation.action.edit" defaultMessage="Editar donación" />, onClick: () => setDialog('edit') });
@@ -105,13 +106,13 @@ export function DonationDetailPage({ me, uuid }: { me: CurrentUser; uuid: string
       {d.status === 'paused' && (
         <Alert color="blue" variant="light" title={<FormattedMessage id="donation.paused.title" defaultMessage="Donación pausada" />} data-testid="paused-info">
           <FormattedMessage id="donation.paused.body" defaultMessage="Motivo: {reason}. Pausada desde {since}. Al reanudarla se cobrará en el próximo período."
-            values={{ reason: reasons?.pause_reasons.find((r) => r.code === d.paused_reason)?.label ?? d.paused_reason ?? '—', since: fmtDate(intl, d.paused_since) }} />
+            values={{ reason: reasons.pause_reasons.find((r) => r.code === d.paused_reason)?.label ?? d.paused_reason ?? '—', since: fmtDate(intl, d.paused_since) }} />
         </Alert>
       )}
       {d.status === 'discarded' && (
         <Alert color="red" variant="light" title={<FormattedMessage id="donation.discarded.title" defaultMessage="Donación dada de baja" />} data-testid="discarded-info">
           <FormattedMessage id="donation.discarded.body" defaultMessage="Motivo: {reason}. Fecha: {date}."
-            values={{ reason: reasons?.discard_reasons.find((r) => r.code === d.discard_reason)?.label ?? d.discard_reason ?? '—', date: fmtDate(intl, d.discarded_at) }} />
+            values={{ reason: reasons.discard_reasons.find((r) => r.code === d.discard_reason)?.label ?? d.discard_reason ?? '—', date: fmtDate(intl, d.discarded_at) }} />
         </Alert>
       )}
       {data.collect && (
@@ -214,11 +215,11 @@ export function DonationDetailPage({ me, uuid }: { me: CurrentUser; uuid: string
         </Tabs>
       </Paper>
 
-      {reasons && <PauseDialog opened={dialog === 'pause'} onClose={close} reasons={reasons.pause_reasons} defaultReason={reasons.default_pause_reason}
-        onConfirm={async (reason) => { await run(() => donationActions.pause(uuid, reason)); }} />}
+      <PauseDialog opened={dialog === 'pause'} onClose={close} reasons={reasons.pause_reasons} defaultReason={reasons.default_pause_reason}
+        onConfirm={async (reason) => { await run(() => donationActions.pause(uuid, reason)); }} />
       <DiscardDialog opened={dialog === 'discard'} onClose={close} reasons={discardLabels}
         onConfirm={async (label) => {
-          const code = reasons?.discard_reasons.find((r) => r.label === label)?.code ?? label;
+          const code = reasons.discard_reasons.find((r) => r.label === label)?.code ?? label;
           await run(() => donationActions.discard(uuid, code)).catch((e) => { fail(e); throw e; });
         }} />
       <ConfirmDialog opened={dialog === 'restore'} onClose={close} title={<FormattedMessage id="donation.restore.title" defaultMessage="Reanudar donación" />}
@@ -244,7 +245,7 @@ export function DonationDetailPage({ me, uuid }: { me: CurrentUser; uuid: string
       <ConfirmDialog opened={dialog === 'discardDonor'} onClose={close} destructive title={<FormattedMessage id="donor.discard.title" defaultMessage="Dar de baja al donante" />}
         body={<FormattedMessage id="donor.discard.body" defaultMessage="Se darán de baja todas sus donaciones. Podrás reactivar al donante, pero sus donaciones dadas de baja no vuelven." />}
         confirm={<FormattedMessage id="donor.discard.confirm" defaultMessage="Dar de baja" />}
-        onConfirm={async () => { await run(() => donationActions.discardDonor(donor.uuid, reasons?.default_discard_reason ?? 'donor_request')); }} />
+        onConfirm={async () => { await run(() => donationActions.discardDonor(donor.uuid, reasons.default_discard_reason || 'donor_request')); }} />
       <ConfirmDialog opened={dialog === 'reactivateDonor'} onClose={close} title={<FormattedMessage id="donor.reactivate" defaultMessage="Reactivar donante" />}
         body={<FormattedMessage id="donor.reactivate.body" defaultMessage="El donante podrá volver a donar y figurar como activo." />}
         confirm={<FormattedMessage id="donor.reactivate.confirm" defaultMessage="Reactivar" />} onConfirm={async () => { await run(() => donationActions.reactivateDonor(donor.uuid)); }} />
@@ -254,33 +255,22 @@ export function DonationDetailPage({ me, uuid }: { me: CurrentUser; uuid: string
 
 function TransactionsTable({ data }: { data: DonationDetail }) {
   const intl = useIntl();
-  if (data.transactions.length === 0)
-    return <EmptyState title={<FormattedMessage id="donation.tx.empty" defaultMessage="Sin transacciones" />} description={<FormattedMessage id="donation.tx.emptyBody" defaultMessage="Los cobros de esta donación aparecerán aquí." />} />;
+  const columns: ColumnDef<Transaction, unknown>[] = [
+    { id: 'date', header: intl.formatMessage({ id: 'tx.col.date', defaultMessage: 'Fecha' }), cell: ({ row }) => intl.formatDate(row.original.date, { dateStyle: 'medium', timeStyle: 'short' }) },
+    { id: 'amount', header: intl.formatMessage({ id: 'tx.col.amount', defaultMessage: 'Monto' }), cell: ({ row }) => <AmountCell amount={row.original.amount} /> },
+    { id: 'status', header: intl.formatMessage({ id: 'tx.col.status', defaultMessage: 'Estado' }), cell: ({ row }) => <TxStatusCell intl={intl} status={row.original.status} /> },
+    { id: 'period', header: intl.formatMessage({ id: 'tx.col.period', defaultMessage: 'Período' }), cell: ({ row }) => row.original.period ?? '—' },
+    { id: 'card', header: intl.formatMessage({ id: 'tx.col.card', defaultMessage: 'Tarjeta' }), cell: ({ row }) => <CardCell card={row.original.payment_method} /> },
+  ];
   return (
-    <ScrollArea type="auto">
-      <Table striped verticalSpacing="xs" miw={560} data-testid="donation-transactions">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th><FormattedMessage id="tx.col.date" defaultMessage="Fecha" /></Table.Th>
-            <Table.Th><FormattedMessage id="tx.col.amount" defaultMessage="Monto" /></Table.Th>
-            <Table.Th><FormattedMessage id="tx.col.status" defaultMessage="Estado" /></Table.Th>
-            <Table.Th><FormattedMessage id="tx.col.period" defaultMessage="Período" /></Table.Th>
-            <Table.Th><FormattedMessage id="tx.col.card" defaultMessage="Tarjeta" /></Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {data.transactions.map((t) => (
-            <Table.Tr key={t.uuid}>
-              <Table.Td>{intl.formatDate(t.date, { dateStyle: 'medium', timeStyle: 'short' })}</Table.Td>
-              <Table.Td style={{ whiteSpace: 'nowrap' }}>{t.amount.formatted}</Table.Td>
-              <Table.Td><StatusBadge color={txColor(t.status)}>{txStatusLabel(intl, t.status)}</StatusBadge></Table.Td>
-              <Table.Td>{t.period ?? '—'}</Table.Td>
-              <Table.Td style={{ textTransform: 'capitalize', whiteSpace: 'nowrap' }}>{t.payment_method ? `${t.payment_method.brand} ···· ${t.payment_method.last_four}` : '—'}</Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </ScrollArea>
+    <DataTable
+      data={data.transactions}
+      columns={columns}
+      getRowId={(t) => t.uuid}
+      minWidth={560}
+      testId="donation-transactions"
+      empty={<EmptyState title={<FormattedMessage id="donation.tx.empty" defaultMessage="Sin transacciones" />} description={<FormattedMessage id="donation.tx.emptyBody" defaultMessage="Los cobros de esta donación aparecerán aquí." />} />}
+    />
   );
 }
 

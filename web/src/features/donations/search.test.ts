@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { donationsQueryString, donationsSearch, parseSort, toggleSort } from './search';
+import { donationsQueryString, donationsSearch } from './search';
 
 describe('donations URL state', () => {
   it('keeps valid params and drops malformed ones', () => {
@@ -13,12 +13,5 @@ describe('donations URL state', () => {
     expect(donationsQueryString({})).toBe('page=1&per_page=20&sort=-created_at');
     expect(donationsQueryString({ page: 2, status: 'active', q: '  gómez ' })).toBe('page=2&per_page=20&sort=-created_at&status=active&q=g%C3%B3mez');
     expect(donationsQueryString({ frequency: 'monthly', page: 4 }, false)).toBe('sort=-created_at&frequency=monthly');
-  });
-  it('toggles sorting', () => {
-    expect(parseSort(undefined)).toEqual({ id: 'created_at', desc: true });
-    expect(toggleSort(undefined, 'created_at')).toBe('created_at');
-    expect(toggleSort('created_at', 'created_at')).toBeUndefined();
-    expect(toggleSort(undefined, 'amount')).toBe('-amount');
-    expect(toggleSort('-amount', 'amount')).toBe('amount');
   });
 });

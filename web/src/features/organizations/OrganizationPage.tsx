@@ -1,23 +1,19 @@
 import { Avatar, FileButton, Group, Paper, Select, SimpleGrid, Stack, Switch, Text, Textarea, TextInput, Title } from '@mantine/core';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { apiFetch } from '../../api/client';
 import { SaveStatusBanner } from '../../components/SaveStatusBanner';
 import { useSaveStatus } from '../../components/useSaveStatus';
 import { Button } from '../../components/variants';
-import { LoadError, PageLoader, useRedirectOnSignedOut } from '../accounts/session';
 import { organizationQuery, type Organization, type Permissions } from '../documents/api';
 import { checkLogo, MAX_DESCRIPTION, parseDomains, TIMEZONES } from './rules';
 
 type Track = ReturnType<typeof useSaveStatus>['track'];
 
 export function OrganizationPage() {
-  const { data: org, error, isPending } = useQuery(organizationQuery());
-  useRedirectOnSignedOut(error);
+  const { data: org } = useSuspenseQuery(organizationQuery()); // the route's loader has it in the cache
   const save = useSaveStatus();
-  if (isPending) return <PageLoader />;
-  if (!org) return <LoadError error={error} />;
   return (
     <Stack gap="lg">
       <SaveStatusBanner status={save.status} visible={save.visible} />

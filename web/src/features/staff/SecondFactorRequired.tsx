@@ -1,9 +1,16 @@
 import { Button, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import type { ErrorComponentProps } from '@tanstack/react-router';
 import { FormattedMessage } from 'react-intl';
 import { ApiError } from '../../api/client';
+import { RouteError } from '../accounts/session';
 
 /** The staff API's answer to a session signed in with the password alone. */
-export const needsStaffSecondFactor = (error: unknown) => error instanceof ApiError && error.code === 'staff.second_factor_required';
+const needsStaffSecondFactor = (error: unknown) => error instanceof ApiError && error.code === 'staff.second_factor_required';
+
+/** The console's errorComponent: a password-only session is asked to set up the app; anything else as on any page. */
+export function StaffRouteError({ error }: ErrorComponentProps) {
+  return needsStaffSecondFactor(error) ? <SecondFactorRequired /> : <RouteError error={error} />;
+}
 
 /** Explains why the console is closed and leads to setting up the authenticator app. */
 export function SecondFactorRequired() {

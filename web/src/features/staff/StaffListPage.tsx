@@ -1,11 +1,11 @@
-import { Anchor, Badge, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { Anchor, Badge, Paper, Stack, Text, Title } from '@mantine/core';
+import { useSuspenseQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
+import type { ColumnDef } from '@tanstack/react-table';
 import { FormattedMessage, FormattedRelativeTime, useIntl } from 'react-intl';
+import { DataTable } from '../../components/DataTable';
 import { EmptyState } from '../../components/EmptyState';
-import { LoadError, PageLoader, useRedirectOnSignedOut } from '../accounts/session';
-import { needsStaffSecondFactor, SecondFactorRequired } from './SecondFactorRequired';
-import { byOldest, waitingQuery } from './api';
+import { byOldest, waitingQuery, type WaitingOrganization } from './api';
 
 export function TimeLeft({ hours, overdue }: { hours: number; overdue?: boolean }) {
   if (overdue || hours <= 0)
@@ -23,12 +23,28 @@ export function TimeLeft({ hours, overdue }: { hours: number; overdue?: boolean 
 
 export function StaffListPage() {
   const intl = useIntl();
-  const { data, error, isPending } = useQuery(waitingQuery());
-  useRedirectOnSignedOut(error);
-  if (isPending) return <PageLoader />;
-  if (needsStaffSecondFactor(error)) return <SecondFactorRequired />;
-  if (!data) return <LoadError error={error} />;
+  const { data } = useSuspenseQuery(waitingQuery()); // the route's loader has it in the cache
   const list = byOldest(data);
+  const columns: ColumnDef<WaitingOrganization, unknown>[] = [
+    {
+      id: 'name',
+      header: intl.formatMessage({ id: 'staff.col.name', defaultMessage: 'Organización' }),
+      cell: ({ row: { original: o } }) => (
+        <Anchor fw={600} renderRoot={(props) => <Link {...props} to="/staff/organizations/$id" params={{ id: o.id }} />}>
+          {o.name}
+        </Anchor>
+      ),
+    },
+    { id: 'country', header: intl.formatMessage({ id: 'staff.col.country', defaultMessage: 'País' }), cell: ({ row: { original: o } }) => intl.formatDisplayName(o.country, { type: 'region' }) ?? o.country },
+    {
+      id: 'requested',
+      header: intl.formatMessage({ id: 'staff.col.requested', defaultMessage: 'Solicitó' }),
+      cell: ({ row: { original: o } }) => (
+        <FormattedRelativeTime value={Math.round((new Date(o.review_requested_at).getTime() - Date.now()) / 3_600_000)} unit="hour" numeric="auto" />
+      ),
+    },
+    { id: 'left', header: intl.formatMessage({ id: 'staff.col.left', defaultMessage: 'Tiempo restante' }), cell: ({ row: { original: o } }) => <TimeLeft hours={o.hours_left} overdue={o.overdue} /> },
+  ];
   return (
     <Stack gap="lg">
       <div>
@@ -40,60 +56,20 @@ export function StaffListPage() {
         </Text>
       </div>
       <Paper withBorder radius="lg" p={{ base: 'xs', sm: 'md' }}>
-        {list.length === 0 ? (
-          <EmptyState
-            title={<FormattedMessage id="staff.empty" defaultMessage="No hay organizaciones esperando" />}
-            description={<FormattedMessage id="staff.emptyBody" defaultMessage="Cuando una organización envíe sus documentos aparecerá aquí." />}
-          />
-        ) : (
-          <Table.ScrollContainer minWidth={520}>
-            <Table verticalSpacing="sm" highlightOnHover>
-              <Table.Caption>
-                <FormattedMessage id="staff.caption" defaultMessage="Organizaciones esperando verificación" />
-              </Table.Caption>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th scope="col">
-                    <FormattedMessage id="staff.col.name" defaultMessage="Organización" />
-                  </Table.Th>
-                  <Table.Th scope="col">
-                    <FormattedMessage id="staff.col.country" defaultMessage="País" />
-                  </Table.Th>
-                  <Table.Th scope="col">
-                    <FormattedMessage id="staff.col.requested" defaultMessage="Solicitó" />
-                  </Table.Th>
-                  <Table.Th scope="col">
-                    <FormattedMessage id="staff.col.left" defaultMessage="Tiempo restante" />
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {list.map((o) => (
-                  <Table.Tr key={o.id} data-org={o.id}>
-                    <Table.Td>
-                      <Anchor fw={600} renderRoot={(props) => <Link {...props} to="/staff/organizations/$id" params={{ id: o.id }} />}>
-                        {o.name}
-                      </Anchor>
-                    </Table.Td>
-                    <Table.Td>{intl.formatDisplayName(o.country, { type: 'region' }) ?? o.country}</Table.Td>
-                    <Table.Td>
-                      <Group gap={4}>
-                        <FormattedRelativeTime
-                          value={Math.round((new Date(o.review_requested_at).getTime() - Date.now()) / 3_600_000)}
-                          unit="hour"
-                          numeric="auto"
-                        />
-                      </Group>
-                    </Table.Td>
-                    <Table.Td>
-                      <TimeLeft hours={o.hours_left} overdue={o.overdue} />
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        )}
+        <DataTable
+          data={list}
+          columns={columns}
+          getRowId={(o) => o.id}
+          rowAttributes={(o) => ({ 'data-org': o.id })}
+          minWidth={520}
+          caption={<FormattedMessage id="staff.caption" defaultMessage="Organizaciones esperando verificación" />}
+          empty={
+            <EmptyState
+              title={<FormattedMessage id="staff.empty" defaultMessage="No hay organizaciones esperando" />}
+              description={<FormattedMessage id="staff.emptyBody" defaultMessage="Cuando una organización envíe sus documentos aparecerá aquí." />}
+            />
+          }
+        />
       </Paper>
     </Stack>
   );

@@ -1,13 +1,11 @@
 import { Alert, Anchor, Badge, Group, Paper, SimpleGrid, Stack, Text, Textarea, Timeline, Title } from '@mantine/core';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { FormattedDate, FormattedMessage, useIntl } from 'react-intl';
 import { ApiError } from '../../api/client';
 import { GenericModal } from '../../components/GenericModal';
 import { Button } from '../../components/variants';
-import { LoadError, PageLoader, useRedirectOnSignedOut } from '../accounts/session';
-import { needsStaffSecondFactor, SecondFactorRequired } from './SecondFactorRequired';
 import { AccountStateBanner } from '../documents/AccountStateBanner';
 import { orderedDocuments, type OrgDocument } from '../documents/api';
 import { GrantPlanSection, planName } from './GrantPlan';
@@ -33,13 +31,9 @@ function StatusText({ status }: { status: string }) {
 
 export function StaffOrganizationPage({ id }: { id: string }) {
   const queryClient = useQueryClient();
-  const { data: org, error, isPending } = useQuery(staffOrganizationQuery(id));
-  useRedirectOnSignedOut(error);
+  const { data: org } = useSuspenseQuery(staffOrganizationQuery(id)); // the route's loader has it in the cache
   const [enableError, setEnableError] = useState<string>();
   const [enabling, setEnabling] = useState(false);
-  if (isPending) return <PageLoader />;
-  if (needsStaffSecondFactor(error)) return <SecondFactorRequired />;
-  if (!org) return <LoadError error={error} />;
   const docs = orderedDocuments(org);
   const set = (next: StaffOrganization | undefined) =>
     next?.documents ? queryClient.setQueryData(staffOrganizationQuery(id).queryKey, next) : queryClient.invalidateQueries({ queryKey: ['staff'] });

@@ -1,30 +1,9 @@
 import { queryOptions } from '@tanstack/react-query';
 import { apiFetch } from '../../api/client';
+import type { AuditEntry, WaitingOrganization } from '../../api/types.gen';
 import type { Organization } from '../documents/api';
 
-export interface WaitingOrganization {
-  id: string;
-  name: string;
-  country: string;
-  status: string;
-  review_requested_at: string;
-  review_due_at: string;
-  hours_left: number;
-  overdue: boolean;
-  reminded_at: string | null;
-}
-
-export interface AuditEntry {
-  id: number;
-  staff_user_id: string;
-  staff_email: string;
-  action: 'approve_document' | 'reject_document' | 'enable_account' | 'view_attachment' | 'grant_plan' | string;
-  document_type: string | null;
-  attachment_id: string | null;
-  reason: string | null;
-  plan_code: string | null;
-  created_at: string;
-}
+export type { AuditEntry, WaitingOrganization };
 
 export interface StaffOrganization extends Organization {
   review: { requested_at: string; due_at: string; hours_left: number; open: boolean; reminded_at: string | null } | null;

@@ -1,36 +1,49 @@
-import { ActionIcon, Anchor, Group, Pagination, Paper, ScrollArea, SimpleGrid, Stack, Table, Text, Title, UnstyledButton } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { ActionIcon, Anchor, Group, Paper, SimpleGrid, Stack, Text, Title, UnstyledButton } from '@mantine/core';
+import { useSuspenseQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
+import type { ColumnDef } from '@tanstack/react-table';
+import { useMemo } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { apiFetch } from '../../api/client';
+import { DataTable } from '../../components/DataTable';
 import { EmptyState } from '../../components/EmptyState';
 import { StatusBadge } from '../../components/variants';
-import { LoadError, PageLoader, useRedirectOnSignedOut } from '../accounts/session';
-import type { Money } from '../donations/api';
+import { AmountCell, CardCell, TxStatusCell } from '../donations/cells';
 import { txColor, txStatusLabel } from '../donations/labels';
-import { BUCKETS, currentPeriod, rowsQueryString, shiftPeriod, type Bucket, type TransactionsSearch } from './search';
-
-interface BucketSum { count: number; amount: Money }
-interface CurrencySummary { currency: string; approved: BucketSum; rejected: BucketSum; pending: BucketSum; refunded: BucketSum; charged_back: BucketSum }
-interface Summary { from: string; to: string; currencies: CurrencySummary[] }
-interface TxRow {
-  uuid: string; date: string; amount: Money; status: string; period: string | null; donation_uuid: string; frequency: string;
-  campaign: { title: string }; donor: { first_name: string; last_name: string; email: string }; payment_method: { brand: string; last_four: string } | null;
-}
-const PER_PAGE = 25;
+import { summaryQuery, transactionsQuery, type TxRow } from './api';
+import { BUCKETS, currentPeriod, shiftPeriod, TX_PER_PAGE, type Bucket, type TransactionsSearch } from './search';
 
 export function TransactionsPage({ search, onSearch }: { search: TransactionsSearch; onSearch: (s: TransactionsSearch) => void }) {
   const intl = useIntl();
   const period = search.period ?? currentPeriod();
-  const summary = useQuery({ queryKey: ['tx', 'summary', period], queryFn: ({ signal }) => apiFetch<Summary>(`/manage/api/payment_transactions/summary/${period}`, { signal }), retry: false });
-  const qs = rowsQueryString(search, period, PER_PAGE);
-  const rows = useQuery({ queryKey: ['tx', 'rows', qs], queryFn: ({ signal }) => apiFetch<{ transactions: TxRow[]; total: number }>(`/manage/api/payment_transactions?${qs}`, { signal }), retry: false, placeholderData: (p) => p });
-  useRedirectOnSignedOut(summary.error);
+  // The route's loader has both in the cache.
+  const summary = useSuspenseQuery(summaryQuery(search));
+  const rows = useSuspenseQuery(transactionsQuery(search));
   const monthLabel = intl.formatDate(`${period}-15T12:00:00`, { month: 'long', year: 'numeric' });
   const bucketLabel = (b: Bucket) => txStatusLabel(intl, b);
   const pick = (status: Bucket, currency: string) =>
     onSearch({ ...search, page: undefined, ...(search.status === status && search.currency === currency ? { status: undefined, currency: undefined } : { status, currency }) });
-  const total = rows.data?.total ?? 0;
+  const total = rows.data.total;
+  const columns = useMemo<ColumnDef<TxRow, unknown>[]>(
+    () => [
+      {
+        id: 'date',
+        header: intl.formatMessage({ id: 'tx.col.date', defaultMessage: 'Fecha' }),
+        cell: ({ row }) => <Text size="sm" style={{ whiteSpace: 'nowrap' }}>{intl.formatDate(row.original.date, { day: '2-digit', month: 'short', hour: '2-digit', minute: '2-digit' })}</Text>,
+      },
+      {
+        id: 'donor',
+        header: intl.formatMessage({ id: 'donations.col.donor', defaultMessage: 'Donante' }),
+        cell: ({ row: { original: t } }) => (
+          <Link to="/manage/donations/$uuid" params={{ uuid: t.donation_uuid }} style={{ fontWeight: 600, fontSize: 14, color: 'var(--mantine-color-brand-8)' }}>{`${t.donor.first_name} ${t.donor.last_name}`.trim() || t.donor.email}</Link>
+        ),
+      },
+      { id: 'amount', header: intl.formatMessage({ id: 'tx.col.amount', defaultMessage: 'Monto' }), cell: ({ row }) => <AmountCell amount={row.original.amount} /> },
+      { id: 'status', header: intl.formatMessage({ id: 'tx.col.status', defaultMessage: 'Estado' }), cell: ({ row }) => <TxStatusCell intl={intl} status={row.original.status} /> },
+      { id: 'campaign', header: intl.formatMessage({ id: 'donations.col.campaign', defaultMessage: 'Campaña' }), cell: ({ row }) => <Text size="sm" lineClamp={1}>{row.original.campaign.title}</Text> },
+      { id: 'card', header: intl.formatMessage({ id: 'tx.col.card', defaultMessage: 'Tarjeta' }), cell: ({ row }) => <CardCell card={row.original.payment_method} /> },
+    ],
+    [intl],
+  );
 
   return (
     <Stack gap="lg">
@@ -48,7 +61,7 @@ export function TransactionsPage({ search, onSearch }: { search: TransactionsSea
         </Group>
       </Group>
 
-      {summary.isPending ? <PageLoader /> : !summary.data ? <LoadError error={summary.error} /> : summary.data.currencies.length === 0 ? (
+      {summary.data.currencies.length === 0 ? (
         <Paper withBorder radius="lg" p="lg">
           <EmptyState title={<FormattedMessage id="transactions.empty" defaultMessage="Sin transacciones en {month}" values={{ month: monthLabel }} />}
             description={<FormattedMessage id="transactions.emptyBody" defaultMessage="Elige otro mes para ver sus cobros." />} />
@@ -83,43 +96,16 @@ export function TransactionsPage({ search, onSearch }: { search: TransactionsSea
           </Title>
           {search.status && <Anchor component="button" size="sm" onClick={() => onSearch({ period: search.period })}><FormattedMessage id="transactions.clear" defaultMessage="Ver todas" /></Anchor>}
         </Group>
-        {rows.isPending ? <PageLoader /> : !rows.data ? <LoadError error={rows.error} /> : total === 0 ? (
-          <Text c="dimmed" size="sm" ta="center" py="lg"><FormattedMessage id="transactions.noRows" defaultMessage="No hay transacciones para mostrar." /></Text>
-        ) : (
-          <>
-            <ScrollArea type="auto">
-              <Table striped highlightOnHover verticalSpacing="sm" miw={720} data-testid="transaction-rows">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th><FormattedMessage id="tx.col.date" defaultMessage="Fecha" /></Table.Th>
-                    <Table.Th><FormattedMessage id="donations.col.donor" defaultMessage="Donante" /></Table.Th>
-                    <Table.Th><FormattedMessage id="tx.col.amount" defaultMessage="Monto" /></Table.Th>
-                    <Table.Th><FormattedMessage id="tx.col.status" defaultMessage="Estado" /></Table.Th>
-                    <Table.Th><FormattedMessage id="donations.col.campaign" defaultMessage="Campaña" /></Table.Th>
-                    <Table.Th><FormattedMessage id="tx.col.card" defaultMessage="Tarjeta" /></Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {rows.data.transactions.map((t) => (
-                    <Table.Tr key={t.uuid}>
-                      <Table.Td style={{ whiteSpace: 'nowrap' }}>{intl.formatDate(t.date, { day: '2-digit', month: 'short', hour: '2-digit', minute: '2-digit' })}</Table.Td>
-                      <Table.Td>
-                        <Link to="/manage/donations/$uuid" params={{ uuid: t.donation_uuid }} style={{ fontWeight: 600, fontSize: 14, color: 'var(--mantine-color-brand-8)' }}>{`${t.donor.first_name} ${t.donor.last_name}`.trim() || t.donor.email}</Link>
-                      </Table.Td>
-                      <Table.Td style={{ whiteSpace: 'nowrap' }} fw={600}>{t.amount.formatted}</Table.Td>
-                      <Table.Td><StatusBadge color={txColor(t.status)}>{txStatusLabel(intl, t.status)}</StatusBadge></Table.Td>
-                      <Table.Td><Text size="sm" lineClamp={1}>{t.campaign.title}</Text></Table.Td>
-                      <Table.Td style={{ textTransform: 'capitalize', whiteSpace: 'nowrap' }}>{t.payment_method ? `${t.payment_method.brand} ···· ${t.payment_method.last_four}` : '—'}</Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </ScrollArea>
-            {total > PER_PAGE && (
-              <Group justify="flex-end" mt="sm"><Pagination size="sm" total={Math.ceil(total / PER_PAGE)} value={search.page ?? 1} onChange={(p) => onSearch({ ...search, page: p === 1 ? undefined : p })} /></Group>
-            )}
-          </>
-        )}
+        <DataTable
+          data={rows.data.transactions}
+          columns={columns}
+          getRowId={(t) => t.uuid}
+          minWidth={720}
+          busy={rows.isFetching}
+          testId="transaction-rows"
+          pagination={{ page: search.page ?? 1, perPage: TX_PER_PAGE, total, onChange: (p) => onSearch({ ...search, page: p === 1 ? undefined : p }) }}
+          empty={<Text c="dimmed" size="sm" ta="center" py="lg"><FormattedMessage id="transactions.noRows" defaultMessage="No hay transacciones para mostrar." /></Text>}
+        />
       </Paper>
     </Stack>
   );

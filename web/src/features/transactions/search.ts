@@ -2,6 +2,7 @@ import { z } from 'zod';
 
 export const BUCKETS = ['approved', 'rejected', 'pending', 'refunded', 'charged_back'] as const;
 export type Bucket = (typeof BUCKETS)[number];
+export const TX_PER_PAGE = 25;
 
 /** The transactions page's URL state: a month (YYYY-MM), an optional bucket and currency, a page. */
 export const transactionsSearch = z.object({

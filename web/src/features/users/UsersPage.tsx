@@ -1,8 +1,10 @@
-import { Badge, Group, Paper, PasswordInput, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Badge, Group, Paper, PasswordInput, Select, SimpleGrid, Stack, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
+import type { ColumnDef } from '@tanstack/react-table';
 import { useState, type FormEvent } from 'react';
 import { defineMessages, FormattedMessage, useIntl } from 'react-intl';
 import { ApiError } from '../../api/client';
+import { DataTable } from '../../components/DataTable';
 import { GenericModal } from '../../components/GenericModal';
 import { SaveStatusBanner } from '../../components/SaveStatusBanner';
 import { showToast } from '../../components/Toasts';
@@ -10,7 +12,6 @@ import { useSaveStatus } from '../../components/useSaveStatus';
 import { Button } from '../../components/variants';
 import { changePassword, updateMyData, type CurrentUser } from '../accounts/api';
 import { checkEmail, checkPassword, checkPersonName } from '../accounts/rules';
-import { LoadError, PageLoader } from '../accounts/session';
 import { discardUser, inviteUser, reactivateUser, resendInvitation, usersQuery, type Invitation, type OrgUser } from './api';
 
 const errorText = (e: unknown) => (e instanceof ApiError ? Object.values(e.fields)[0] ?? e.message : e instanceof Error ? e.message : String(e));
@@ -34,6 +35,26 @@ function RoleName({ role }: { role: string }) {
   }
 }
 
+function UserState({ status }: { status: OrgUser['status'] }) {
+  if (status === 'discarded')
+    return (
+      <Badge color="gray" variant="light">
+        <FormattedMessage id="users.discarded" defaultMessage="Dado de baja" />
+      </Badge>
+    );
+  if (status === 'pending')
+    return (
+      <Badge color="blue" variant="light">
+        <FormattedMessage id="users.pending" defaultMessage="Invitación pendiente" />
+      </Badge>
+    );
+  return (
+    <Badge color="green" variant="light">
+      <FormattedMessage id="users.active" defaultMessage="Activo" />
+    </Badge>
+  );
+}
+
 export function UsersPage({ me }: { me: CurrentUser }) {
   const save = useSaveStatus();
   return (
@@ -54,7 +75,7 @@ export function UsersPage({ me }: { me: CurrentUser }) {
 function UserList({ me }: { me: CurrentUser }) {
   const intl = useIntl();
   const queryClient = useQueryClient();
-  const { data, error, isPending } = useQuery(usersQuery());
+  const { data } = useSuspenseQuery(usersQuery()); // the route's loader has it in the cache
   const [inviting, setInviting] = useState(false);
   const [busy, setBusy] = useState<string>();
   const canManage = me.abilities.includes('manage_users') || me.role === 'administrator';
@@ -72,6 +93,73 @@ function UserList({ me }: { me: CurrentUser }) {
     }
   };
 
+  const columns: ColumnDef<OrgUser, unknown>[] = [
+    {
+      id: 'name',
+      header: intl.formatMessage({ id: 'users.col.name', defaultMessage: 'Nombre' }),
+      cell: ({ row: { original: u } }) => (
+        <>
+          <Text fw={600} size="sm">
+            {u.full_name || u.email}
+          </Text>
+          <Text size="xs" c="dimmed">
+            {u.email}
+          </Text>
+        </>
+      ),
+    },
+    { id: 'role', header: intl.formatMessage({ id: 'users.col.role', defaultMessage: 'Rol' }), cell: ({ row }) => <RoleName role={row.original.role} /> },
+    { id: 'state', header: intl.formatMessage({ id: 'users.col.state', defaultMessage: 'Estado' }), cell: ({ row }) => <UserState status={row.original.status} /> },
+    {
+      id: 'actions',
+      header: () => (
+        <VisuallyHidden>
+          <FormattedMessage id="users.col.actions" defaultMessage="Acciones" />
+        </VisuallyHidden>
+      ),
+      cell: ({ row: { original: u } }) => (
+        <Group gap="xs" justify="flex-end" wrap="nowrap">
+          {canManage && u.status === 'pending' && (
+            <>
+              <Button
+                size="sm"
+                variant="outline"
+                loading={busy === u.uuid}
+                onClick={() => act(u, () => resendInvitation(u.uuid), intl.formatMessage({ id: 'users.invitedToast', defaultMessage: 'Enviamos la invitación a {email}.' }, { email: u.email }))}
+                aria-label={intl.formatMessage({ id: 'users.resendNamed', defaultMessage: 'Reenviar la invitación a {name}' }, { name: u.email })}
+              >
+                <FormattedMessage id="users.resend" defaultMessage="Reenviar" />
+              </Button>
+              <Button
+                size="sm"
+                variant="ghost"
+                disabled={busy === u.uuid}
+                onClick={() => act(u, () => discardUser(u.uuid))}
+                aria-label={intl.formatMessage({ id: 'users.cancelNamed', defaultMessage: 'Cancelar la invitación a {name}' }, { name: u.email })}
+              >
+                <FormattedMessage id="users.cancelInvitation" defaultMessage="Cancelar" />
+              </Button>
+            </>
+          )}
+          {canManage && u.status !== 'pending' && u.uuid !== me.uuid && (
+            <Button
+              size="sm"
+              variant={u.discarded_at ? 'outline' : 'ghost'}
+              loading={busy === u.uuid}
+              onClick={() => act(u, () => (u.discarded_at ? reactivateUser(u.uuid) : discardUser(u.uuid)))}
+              aria-label={intl.formatMessage(
+                u.discarded_at ? { id: 'users.reactivateNamed', defaultMessage: 'Reactivar a {name}' } : { id: 'users.discardNamed', defaultMessage: 'Dar de baja a {name}' },
+                { name: u.full_name || u.email },
+              )}
+            >
+              {u.discarded_at ? <FormattedMessage id="users.reactivate" defaultMessage="Reactivar" /> : <FormattedMessage id="users.discard" defaultMessage="Dar de baja" />}
+            </Button>
+          )}
+        </Group>
+      ),
+    },
+  ];
+
   return (
     <Paper withBorder radius="lg" p={{ base: 'md', sm: 'lg' }} component="section" aria-labelledby="users-list">
       <Group justify="space-between" mb="md">
@@ -84,110 +172,7 @@ function UserList({ me }: { me: CurrentUser }) {
           </Button>
         )}
       </Group>
-      {isPending ? (
-        <PageLoader />
-      ) : !data ? (
-        <LoadError error={error} />
-      ) : (
-        <Table.ScrollContainer minWidth={560}>
-          <Table verticalSpacing="sm">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">
-                  <FormattedMessage id="users.col.name" defaultMessage="Nombre" />
-                </Table.Th>
-                <Table.Th scope="col">
-                  <FormattedMessage id="users.col.role" defaultMessage="Rol" />
-                </Table.Th>
-                <Table.Th scope="col">
-                  <FormattedMessage id="users.col.state" defaultMessage="Estado" />
-                </Table.Th>
-                <Table.Th scope="col">
-                  <span style={{ position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)' }}>
-                    <FormattedMessage id="users.col.actions" defaultMessage="Acciones" />
-                  </span>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {data.map((u) => (
-                <Table.Tr key={u.uuid}>
-                  <Table.Td>
-                    <Text fw={600} size="sm">
-                      {u.full_name || u.email}
-                    </Text>
-                    <Text size="xs" c="dimmed">
-                      {u.email}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <RoleName role={u.role} />
-                  </Table.Td>
-                  <Table.Td>
-                    {u.status === 'discarded' ? (
-                      <Badge color="gray" variant="light">
-                        <FormattedMessage id="users.discarded" defaultMessage="Dado de baja" />
-                      </Badge>
-                    ) : u.status === 'pending' ? (
-                      <Badge color="blue" variant="light">
-                        <FormattedMessage id="users.pending" defaultMessage="Invitación pendiente" />
-                      </Badge>
-                    ) : (
-                      <Badge color="green" variant="light">
-                        <FormattedMessage id="users.active" defaultMessage="Activo" />
-                      </Badge>
-                    )}
-                  </Table.Td>
-                  <Table.Td ta="right">
-                    {canManage && u.status === 'pending' && (
-                      <Group gap="xs" justify="flex-end" wrap="nowrap">
-                        <Button
-                          size="sm"
-                          variant="outline"
-                          loading={busy === u.uuid}
-                          onClick={() => act(u, () => resendInvitation(u.uuid), intl.formatMessage({ id: 'users.invitedToast', defaultMessage: 'Enviamos la invitación a {email}.' }, { email: u.email }))}
-                          aria-label={intl.formatMessage({ id: 'users.resendNamed', defaultMessage: 'Reenviar la invitación a {name}' }, { name: u.email })}
-                        >
-                          <FormattedMessage id="users.resend" defaultMessage="Reenviar" />
-                        </Button>
-                        <Button
-                          size="sm"
-                          variant="ghost"
-                          disabled={busy === u.uuid}
-                          onClick={() => act(u, () => discardUser(u.uuid))}
-                          aria-label={intl.formatMessage({ id: 'users.cancelNamed', defaultMessage: 'Cancelar la invitación a {name}' }, { name: u.email })}
-                        >
-                          <FormattedMessage id="users.cancelInvitation" defaultMessage="Cancelar" />
-                        </Button>
-                      </Group>
-                    )}
-                    {canManage && u.status !== 'pending' && u.uuid !== me.uuid && (
-                      <Button
-                        size="sm"
-                        variant={u.discarded_at ? 'outline' : 'ghost'}
-                        loading={busy === u.uuid}
-                        onClick={() => act(u, () => (u.discarded_at ? reactivateUser(u.uuid) : discardUser(u.uuid)))}
-                        aria-label={intl.formatMessage(
-                          u.discarded_at
-                            ? { id: 'users.reactivateNamed', defaultMessage: 'Reactivar a {name}' }
-                            : { id: 'users.discardNamed', defaultMessage: 'Dar de baja a {name}' },
-                          { name: u.full_name || u.email },
-                        )}
-                      >
-                        {u.discarded_at ? (
-                          <FormattedMessage id="users.reactivate" defaultMessage="Reactivar" />
-                        ) : (
-                          <FormattedMessage id="users.discard" defaultMessage="Dar de baja" />
-                        )}
-                      </Button>
-                    )}
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
+      <DataTable data={data} columns={columns} getRowId={(u) => u.uuid} minWidth={560} />
       <InviteDialog opened={inviting} onClose={() => setInviting(false)} />
     </Paper>
   );

@@ -1,22 +1,8 @@
 import { queryOptions } from '@tanstack/react-query';
 import { apiFetch } from '../../api/client';
+import type { OrgUser, ReceivedInvitation } from '../../api/types.gen';
 
-export interface OrgUser {
-  /** The member's user uuid, or the invitation's uuid while it is pending. */
-  uuid: string;
-  email: string;
-  first_name: string;
-  last_name: string;
-  full_name: string;
-  role: string;
-  /** pending: invited, not accepted yet (names are what the inviter typed). */
-  status: 'active' | 'discarded' | 'pending' | 'cancelled';
-  last_login_at: string | null;
-  discarded_at: string | null;
-  /** When a pending invitation's link stops working. */
-  expires_at?: string;
-  self: boolean;
-}
+export type { OrgUser, ReceivedInvitation };
 
 export interface Invitation {
   email: string;
@@ -37,19 +23,6 @@ export const inviteUser = (invitation: Invitation) => apiFetch<{ user: OrgUser }
 export const discardUser = (uuid: string) => apiFetch<{ user: OrgUser }>(`/manage/api/users/${uuid}`, { method: 'DELETE' });
 export const reactivateUser = (uuid: string) => apiFetch<{ user: OrgUser }>(`/manage/api/users/${uuid}/reactivate`, { method: 'POST' });
 export const resendInvitation = (uuid: string) => apiFetch<{ user: OrgUser }>(`/manage/api/users/${uuid}/invitation`, { method: 'POST' });
-
-/** An invitation as its link's holder sees it. */
-export interface ReceivedInvitation {
-  email: string;
-  first_name: string;
-  last_name: string;
-  role: string;
-  organization_name: string;
-  invited_by: string;
-  expires_at: string;
-  /** existing: the address has a verified account, whose owner signs in to accept. */
-  account: 'new' | 'existing';
-}
 
 // The token travels in request bodies, never in API URLs (they end up in logs).
 export const invitationQuery = (token: string) =>

@@ -1,7 +1,15 @@
+import { useSuspenseQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
-import { WithUser } from '../../features/accounts/session';
+import { currentUserQuery } from '../../features/accounts/api';
+import { ensureSignedIn, RouteError } from '../../features/accounts/session';
 import { VerificationsPage } from '../../features/accounts/VerificationsPage';
 
 export const Route = createFileRoute('/account/verifications')({
-  component: () => <WithUser>{(user) => <VerificationsPage user={user} />}</WithUser>,
+  beforeLoad: ({ context, location }) => ensureSignedIn(context.queryClient, location),
+  errorComponent: RouteError,
+  component: function VerificationsRoute() {
+    // Read from the cache, not the route context: each verified code updates the user in place.
+    const { data: user } = useSuspenseQuery(currentUserQuery());
+    return <VerificationsPage user={user} />;
+  },
 });

@@ -1,7 +1,11 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { WithUser } from '../../../features/accounts/session';
+import { usersQuery } from '../../../features/users/api';
 import { UsersPage } from '../../../features/users/UsersPage';
 
 export const Route = createFileRoute('/manage/settings/users')({
-  component: () => <WithUser>{(me) => <UsersPage me={me} />}</WithUser>,
+  loader: ({ context }) => context.queryClient.ensureQueryData(usersQuery()),
+  component: function UsersRoute() {
+    const { me } = Route.useRouteContext();
+    return <UsersPage me={me} />;
+  },
 });

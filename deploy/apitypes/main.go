@@ -1,0 +1,56 @@
+// Command apitypes writes web/src/api/types.gen.ts: TypeScript interfaces for the JSON of the Go
+// request and response structs the web app reads, so the two cannot drift apart silently. Run it from
+// the repository root after changing one of those structs:
+//
+//	go run ./deploy/apitypes
+//
+// Its test fails while the committed file differs from what it would write.
+package main
+
+import (
+	"fmt"
+	"os"
+	"reflect"
+
+	"github.com/aporta/aporta/api/account"
+	"github.com/aporta/aporta/api/dashboard"
+	"github.com/aporta/aporta/api/donation"
+	"github.com/aporta/aporta/api/staff"
+	"github.com/aporta/aporta/api/user"
+)
+
+// Output is the generated file, relative to the repository root.
+const Output = "web/src/api/types.gen.ts"
+
+// roots are the structs the web reads or sends, each under the name the web uses. The structs
+// they refer to are written too, under their Go names (prefixed by their package on a clash).
+var roots = []root{
+	{"CurrentUser", reflect.TypeFor[account.CurrentUser]()},
+	{"SignupPayload", reflect.TypeFor[account.RegisterRequest]()},
+	{"OrgUser", reflect.TypeFor[user.User]()},
+	{"ReceivedInvitation", reflect.TypeFor[user.InvitationView]()},
+	{"DonationListItem", reflect.TypeFor[donation.ListItem]()},
+	{"DonationDetail", reflect.TypeFor[donation.Detail]()},
+	{"DonationRecord", reflect.TypeFor[donation.DonationDetail]()},
+	{"Version", reflect.TypeFor[donation.VersionView]()},
+	{"CurrencySummary", reflect.TypeFor[donation.CurrencySummary]()},
+	{"TxRow", reflect.TypeFor[donation.TransactionRow]()},
+	{"Dashboard", reflect.TypeFor[dashboard.Dashboard]()},
+	{"WaitingOrganization", reflect.TypeFor[staff.Waiting]()},
+	{"AuditEntry", reflect.TypeFor[staff.AuditEntry]()},
+}
+
+func main() {
+	src, err := Generate()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "apitypes:", err)
+		os.Exit(1)
+	}
+	if err := os.WriteFile(Output, src, 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, "apitypes:", err)
+		os.Exit(1)
+	}
+}
+
+// Generate returns the TypeScript source for roots.
+func Generate() ([]byte, error) { return generate(roots) }
