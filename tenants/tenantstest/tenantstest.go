@@ -61,10 +61,21 @@ func Organization(t testing.TB, tt *tenants.Tenants, org tenants.Organization, t
 func ArgentineOrganization(t testing.TB, tt *tenants.Tenants, prefix, status, plan string) tenants.Scope {
 	t.Helper()
 	id := uuid.New()
-	scope := Organization(t, tt, tenants.Organization{ID: id, Name: prefix + " " + id.String()[:6], Country: "AR"},
+	Organization(t, tt, tenants.Organization{ID: id, Name: prefix + " " + id.String()[:6], Country: "AR"},
 		"America/Argentina/Buenos_Aires")
-	if err := scope.Exec(context.Background(), "UPDATE organizations SET status = $2, plan_code = $3 WHERE organization_id = $1",
-		id, status, plan); err != nil {
+	return SetStatus(t, tt, id, status, plan)
+}
+
+// SetStatus gives the organisation a status (enabled, say) and a plan, and returns its scope.
+func SetStatus(t testing.TB, tt *tenants.Tenants, orgID uuid.UUID, status, plan string) tenants.Scope {
+	t.Helper()
+	ctx := context.Background()
+	scope, err := tt.ForOrganization(ctx, orgID)
+	if err != nil {
+		t.Fatalf("organization scope: %v", err)
+	}
+	if err := scope.Exec(ctx, "UPDATE organizations SET status = $2, plan_code = $3 WHERE organization_id = $1",
+		orgID, status, plan); err != nil {
 		t.Fatalf("organization status and plan: %v", err)
 	}
 	return scope
