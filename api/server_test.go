@@ -138,9 +138,7 @@ func TestPublicCampaignIsReadFromItsShard(t *testing.T) {
 	srv, tt := newServer(t)
 	ctx := context.Background()
 	org := tenants.Organization{ID: uuid.New(), Name: "Instituto Esperança", Country: "BR"}
-	require.NoError(t, tt.CreateOrganization(ctx, org, ""))
-	scope, err := tt.ForOrganization(ctx, org.ID)
-	require.NoError(t, err)
+	scope := tenantstest.Organization(t, tt, org, "")
 	// Rows written directly, so this test checks routing, not the campaign package's validation.
 	addCampaign := func(slug, title string, published bool) {
 		id := uuid.New()

@@ -58,9 +58,7 @@ func TestReadSnapshotIsReadOnlyRepeatableReadOutsideThePool(t *testing.T) {
 	ctx := context.Background()
 	tt := tenantstest.Open(t)
 	org := tenants.Organization{ID: uuid.New(), Name: "Instantánea", Country: "PE"}
-	require.NoError(t, tt.CreateOrganization(ctx, org, ""))
-	scope, err := tt.ForOrganization(ctx, org.ID)
-	require.NoError(t, err)
+	scope := tenantstest.Organization(t, tt, org, "")
 	shard, err := tt.Shard("PE")
 	require.NoError(t, err)
 	before := shard.Stat().TotalConns()

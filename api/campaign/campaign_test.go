@@ -70,13 +70,7 @@ func newManage(t *testing.T, tt *tenants.Tenants) *httptest.Server {
 
 func newOrg(t *testing.T, tt *tenants.Tenants, status, plan string) uuid.UUID {
 	t.Helper()
-	ctx := context.Background()
-	org := uuid.New()
-	require.NoError(t, tt.CreateOrganization(ctx, tenants.Organization{ID: org, Name: "Org " + org.String()[:6], Country: "AR"}, "America/Argentina/Buenos_Aires"))
-	scope, err := tt.ForOrganization(ctx, org)
-	require.NoError(t, err)
-	require.NoError(t, scope.Exec(ctx, "UPDATE organizations SET status = $2, plan_code = $3 WHERE organization_id = $1", org, status, plan))
-	return org
+	return tenantstest.ArgentineOrganization(t, tt, "Org", status, plan).OrgID
 }
 
 func call(t *testing.T, method, url string, org uuid.UUID, body any) (int, map[string]any) {

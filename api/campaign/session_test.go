@@ -2,13 +2,13 @@ package campaign_test
 
 import (
 	"bytes"
-	"context"
 	"net/http"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/aporta/aporta/api/apitest"
+	"github.com/aporta/aporta/tenants/tenantstest"
 )
 
 // TestManageThroughARealSession drives the manage API as the web app does: a Kratos browser
@@ -18,7 +18,6 @@ func TestManageThroughARealSession(t *testing.T) {
 	s := apitest.Start(t)
 	admin := s.NewOrgAdmin(t, "AR")
 	stranger := s.NewOrgAdmin(t, "AR")
-	ctx := context.Background()
 
 	res := admin.JSON("POST", "/manage/api/campaigns", map[string]any{"title": "Sesión real", "amounts": []any{map[string]any{"amount": "700"}}})
 	require.Equal(t, http.StatusCreated, res.Status, string(res.Body))
@@ -38,9 +37,7 @@ func TestManageThroughARealSession(t *testing.T) {
 	require.Equal(t, http.StatusForbidden, res.Status)
 	require.Equal(t, "campaign.qr_plan_required", res.ErrorCode())
 
-	scope, err := s.Tenants.ForOrganization(ctx, admin.OrgID)
-	require.NoError(t, err)
-	require.NoError(t, scope.Exec(ctx, "UPDATE organizations SET status = 'enabled', plan_code = 'professional_monthly' WHERE organization_id = $1", admin.OrgID))
+	tenantstest.SetStatus(t, s.Tenants, admin.OrgID, "enabled", "professional_monthly")
 	res = admin.JSON("POST", "/manage/api/campaigns/"+c.UUID+"/publish", nil)
 	require.Equal(t, http.StatusOK, res.Status, string(res.Body))
 	res = admin.JSON("GET", "/manage/api/campaigns/"+c.UUID+"/qr", nil)

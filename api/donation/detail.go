@@ -1,10 +1,8 @@
 package donation
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
-	"net/http"
 	"strconv"
 	"time"
 
@@ -64,12 +62,10 @@ type Detail struct {
 	Gateway Tokenizer `json:"gateway"`
 	// Collect is set by collect_payment only.
 	Collect *CollectView `json:"collect,omitempty"`
-	status  int          // the answer's HTTP status: 200 unless set
+	// answerStatus is 200 unless the action answered otherwise (201 for a new upgrade, 202 for a
+	// charge the gateway has not decided yet).
+	answerStatus
 }
-
-// StatusCode is 200 unless the action answered otherwise (201 for a new upgrade, 202 for a charge
-// the gateway has not decided yet).
-func (d *Detail) StatusCode() int { return cmp.Or(d.status, http.StatusOK) }
 
 // Tokenizer is the gateway's browser-facing tokeniser: card data goes there, never to Aporta.
 type Tokenizer struct {

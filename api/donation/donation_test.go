@@ -62,11 +62,8 @@ func setupWith(t *testing.T, cfg *config.Config, edit func(in *campaign.Input)) 
 	t.Cleanup(srv.Close)
 
 	ctx := context.Background()
-	org := uuid.New()
-	require.NoError(t, tt.CreateOrganization(ctx, tenants.Organization{ID: org, Name: "Fundación Test " + org.String()[:6], Country: "AR"}, "America/Argentina/Buenos_Aires"))
-	scope, err := tt.ForOrganization(ctx, org)
-	require.NoError(t, err)
-	require.NoError(t, scope.Exec(ctx, "UPDATE organizations SET status = 'enabled', plan_code = 'essential_monthly' WHERE organization_id = $1", org))
+	scope := tenantstest.ArgentineOrganization(t, tt, "Fundación Test", "enabled", "essential_monthly")
+	org := scope.OrgID
 	svc := campaign.NewService(tt)
 	in := campaign.Input{Title: "Campaña de prueba", Type: "fundraise", Channel: "public", AllowOneTime: true, AllowOtherAmount: true,
 		Amounts: []campaign.Amount{{Amount: "500", Label: "Básico"}, {Amount: "1000"}}, ImmediateCharge: true,

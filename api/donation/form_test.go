@@ -49,9 +49,7 @@ func TestFormFieldValuesAreCheckedStoredShownAndExported(t *testing.T) {
 	s := apitest.Start(t)
 	ctx := context.Background()
 	admin := s.NewOrgAdmin(t, "AR")
-	scope, err := s.Tenants.ForOrganization(ctx, admin.OrgID)
-	require.NoError(t, err)
-	require.NoError(t, scope.Exec(ctx, "UPDATE organizations SET status = 'enabled', plan_code = 'essential_monthly' WHERE organization_id = $1", admin.OrgID))
+	scope := tenantstest.SetStatus(t, s.Tenants, admin.OrgID, "enabled", "essential_monthly")
 	svc := campaign.NewService(s.Tenants)
 	cp, err := svc.CreateFromInput(ctx, admin.OrgID, campaign.Input{Title: "Campaña campos", Type: "fundraise", Channel: "public",
 		AllowOneTime: true, Amounts: []campaign.Amount{{Amount: "500"}}, FormFields: extraFields})

@@ -51,11 +51,15 @@ type Response struct {
 	ConvertToken string `json:"convert_token,omitempty"`
 	// Receipt is the thank-you page's reference (GET /api/public/campaigns/{slug}/receipts/{receipt}).
 	Receipt string `json:"receipt,omitempty"`
-	status  int    // the answer's HTTP status: 200 unless set
+	// answerStatus is 201 for a new donation, 202 while the gateway decides, 200 for a replay.
+	answerStatus
 }
 
-// StatusCode is 201 for a new donation, 202 while the gateway decides, 200 for a replay.
-func (r *Response) StatusCode() int { return cmp.Or(r.status, http.StatusOK) }
+// answerStatus is an answer's HTTP status, 200 unless set; embedding it makes the answer an
+// endpoint.StatusCoder.
+type answerStatus struct{ status int }
+
+func (a answerStatus) StatusCode() int { return cmp.Or(a.status, http.StatusOK) }
 
 // DonationView is the donation as the thank-you page shows it.
 type DonationView struct {

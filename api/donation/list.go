@@ -297,24 +297,13 @@ func (s *ManageService) List(ctx context.Context, req *ListRequest) (*DonationLi
 	if err != nil {
 		return nil, err
 	}
-	out := &DonationList{Donations: []ListItem{}, Page: page, PerPage: per}
-	if err := scope.QueryRow(ctx, "SELECT count(*) FROM donations d WHERE "+q.where(), q.args...).Scan(&out.Total); err != nil {
-		return nil, err
-	}
-	limit, args := q.page(page, per)
-	rows, err := scope.Query(ctx, listSelect+q.where()+" ORDER BY "+q.order+limit, args...)
+	out := &DonationList{Page: page, PerPage: per}
+	out.Total, out.Donations, err = pageOf(ctx, scope, &q.filter, "SELECT count(*) FROM donations d WHERE ", listSelect,
+		q.order, page, per, func(rows pgx.Rows) (ListItem, error) { return scanItem(rows) })
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	for rows.Next() {
-		it, err := scanItem(rows)
-		if err != nil {
-			return nil, err
-		}
-		out.Donations = append(out.Donations, it)
-	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // CSV answers GET /manage/api/donations.csv with the list's filters and sort. It stays a Gin handler:

@@ -203,13 +203,15 @@ func donorDiff(a, b DonorView) (map[string]string, map[string]string) {
 // PaymentMethodRequest is POST …/payment_method: the public form's payment_method object (the card
 // tokenised in the browser; a card number or security code is refused before decoding).
 type PaymentMethodRequest struct {
+	// Gateway is {name, token, …extras}: the tokeniser's extra info (version, device profile id,
+	// created_at, public_key) may sit beside name and token or under "extras".
 	Gateway            map[string]any `json:"gateway"`
 	MethodID           string         `json:"method_id"`
 	BIN                string         `json:"bin"`
 	LastFour           string         `json:"last_four"`
 	ExpirationMonth    int            `json:"expiration_month"`
 	ExpirationYear     int            `json:"expiration_year"`
-	CCExpiration       string         `json:"cc_expiration"`
+	CCExpiration       string         `json:"cc_expiration"` // "MM / YY", instead of month and year
 	CardholderName     string         `json:"cardholder_name"`
 	CardholderIDType   string         `json:"cardholder_id_type"`
 	CardholderIDNumber string         `json:"cardholder_id_number"`

@@ -59,28 +59,8 @@ type Request struct {
 		PeriodicIncrease bool   `json:"periodic_increase"`
 		Instalments      int    `json:"instalments"`
 	} `json:"donation"`
-	PaymentMethod struct {
-		// Gateway is {name, token, …extras}: the tokeniser's extra info (version, device profile id,
-		// created_at, public_key) may sit beside name and token or under "extras".
-		Gateway            map[string]any `json:"gateway"`
-		MethodID           string         `json:"method_id"`
-		BIN                string         `json:"bin"`
-		LastFour           string         `json:"last_four"`
-		ExpirationMonth    int            `json:"expiration_month"`
-		ExpirationYear     int            `json:"expiration_year"`
-		CCExpiration       string         `json:"cc_expiration"` // "MM / YY", instead of month and year
-		CardholderName     string         `json:"cardholder_name"`
-		CardholderIDType   string         `json:"cardholder_id_type"`
-		CardholderIDNumber string         `json:"cardholder_id_number"`
-		DonorIsCardholder  *bool          `json:"donor_is_cardholder"`
-	} `json:"payment_method"`
-	Donor struct {
-		FirstName string `json:"first_name"`
-		LastName  string `json:"last_name"`
-		Email     string `json:"email"`
-		UIDType   string `json:"uid_type"`
-		UIDNumber string `json:"uid_number"`
-	} `json:"donor"`
+	PaymentMethod PaymentMethodRequest `json:"payment_method"`
+	Donor         Donor                `json:"donor"`
 	// FormFields are the answers to the campaign's extra form fields.
 	FormFields     []FieldValue `json:"form_fields"`
 	IdempotencyKey string       `json:"idempotency_key"`
@@ -118,16 +98,18 @@ type CardData struct {
 }
 
 // Donor is the donor's data.
-type Donor struct{ FirstName, LastName, Email, UIDType, UIDNumber string }
-
-// DonorSnapshot is the donor's data as one submission of the public form gave it, kept with its
-// donation (donations.donor_snapshot): the form does not change an existing donor's record.
-type DonorSnapshot struct {
+type Donor struct {
 	FirstName string `json:"first_name"`
 	LastName  string `json:"last_name"`
 	Email     string `json:"email"`
 	UIDType   string `json:"uid_type"`
 	UIDNumber string `json:"uid_number"`
+}
+
+// DonorSnapshot is the donor's data as one submission of the public form gave it, kept with its
+// donation (donations.donor_snapshot): the form does not change an existing donor's record.
+type DonorSnapshot struct {
+	Donor
 	// The answers of form fields related to a donor column (campaign.RelatedDonorFields).
 	Phone     string `json:"phone,omitempty"`
 	Cellphone string `json:"cellphone,omitempty"`
@@ -140,8 +122,7 @@ type DonorSnapshot struct {
 
 func (s Submission) snapshot() DonorSnapshot {
 	f := s.DonorFields
-	return DonorSnapshot{FirstName: s.Donor.FirstName, LastName: s.Donor.LastName, Email: s.Donor.Email,
-		UIDType: s.Donor.UIDType, UIDNumber: s.Donor.UIDNumber, Phone: f["phone"], Cellphone: f["cellphone"],
+	return DonorSnapshot{Donor: s.Donor, Phone: f["phone"], Cellphone: f["cellphone"],
 		Street: f["street"], City: f["city"], State: f["state"], Zipcode: f["zipcode"], Gender: f["gender"]}
 }
 
@@ -193,7 +174,7 @@ func check(r Request, f campaign.Form, limits campaign.Limits, minimum func(pres
 	sub.checkOptions(r.Donation.Instalments, cp, fields)
 
 	types := documentTypes[f.Org.Country]
-	sub.Donor = checkDonor(Donor(r.Donor), types, fields)
+	sub.Donor = checkDonor(r.Donor, types, fields)
 	var cardFields map[string]string
 	sub.Card, cardFields = checkCard(r.PaymentMethod, cardholder{sub.Donor.FirstName, sub.Donor.LastName, sub.Donor.UIDType, sub.Donor.UIDNumber},
 		types, now, "payment_method.")

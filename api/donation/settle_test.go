@@ -20,7 +20,6 @@ import (
 	"github.com/aporta/aporta/internal/gateway/sandbox"
 	"github.com/aporta/aporta/internal/outbox"
 	"github.com/aporta/aporta/internal/thanks"
-	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/tenants/tenantstest"
 	"github.com/aporta/aporta/workflows/firstcharge"
 )
@@ -34,11 +33,8 @@ func TestSettleFirstChargeReadsBackWhatTheRequestLeftPending(t *testing.T) {
 	ctx := context.Background()
 	cfg := tenantstest.Config(t)
 	tt := tenantstest.Open(t)
-	org := uuid.New()
-	require.NoError(t, tt.CreateOrganization(ctx, tenants.Organization{ID: org, Name: "Fundación Guardia " + org.String()[:6], Country: "AR"}, "America/Argentina/Buenos_Aires"))
-	scope, err := tt.ForOrganization(ctx, org)
-	require.NoError(t, err)
-	require.NoError(t, scope.Exec(ctx, "UPDATE organizations SET status = 'enabled', plan_code = 'essential_monthly' WHERE organization_id = $1", org))
+	scope := tenantstest.ArgentineOrganization(t, tt, "Fundación Guardia", "enabled", "essential_monthly")
+	org := scope.OrgID
 	campaigns := campaign.NewService(tt)
 	cp, err := campaigns.CreateFromInput(ctx, org, campaign.Input{Title: "Campaña guardia", Type: "fundraise", Channel: "public",
 		AllowOneTime: true, Amounts: []campaign.Amount{{Amount: "1500"}}})

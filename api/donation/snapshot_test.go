@@ -13,6 +13,7 @@ import (
 
 	"github.com/aporta/aporta/api/apitest"
 	"github.com/aporta/aporta/api/campaign"
+	"github.com/aporta/aporta/tenants/tenantstest"
 )
 
 // Anyone can type a donor's e-mail into a public form: a second, anonymous submission with it
@@ -22,9 +23,7 @@ func TestAnonymousSubmissionWithSameEmailLeavesTheDonorUnchanged(t *testing.T) {
 	s := apitest.Start(t)
 	ctx := context.Background()
 	admin := s.NewOrgAdmin(t, "AR")
-	scope, err := s.Tenants.ForOrganization(ctx, admin.OrgID)
-	require.NoError(t, err)
-	require.NoError(t, scope.Exec(ctx, "UPDATE organizations SET status = 'enabled', plan_code = 'essential_monthly' WHERE organization_id = $1", admin.OrgID))
+	scope := tenantstest.SetStatus(t, s.Tenants, admin.OrgID, "enabled", "essential_monthly")
 	svc := campaign.NewService(s.Tenants)
 	cp, err := svc.CreateFromInput(ctx, admin.OrgID, campaign.Input{Title: "Campaña datos", Type: "fundraise", Channel: "public",
 		AllowOneTime: true, Amounts: []campaign.Amount{{Amount: "500"}}, Thanks: campaign.Thanks{Instant: "¡Gracias {nombre}!"},

@@ -240,24 +240,13 @@ func (s *ManageService) Transactions(ctx context.Context, req *TransactionsReque
 	if cur := strings.ToUpper(strings.TrimSpace(req.Currency)); cur != "" {
 		f.add("t.currency = %s", cur)
 	}
-	out := &TransactionList{Transactions: []TransactionRow{}, Page: page, PerPage: per, From: from, To: to}
-	if err := scope.QueryRow(ctx, "SELECT count(*) FROM transactions t WHERE "+f.where(), f.args...).Scan(&out.Total); err != nil {
-		return nil, err
-	}
-	limit, args := f.page(page, per)
-	rows, err := scope.Query(ctx, transactionsSelect+f.where()+" ORDER BY t.created_at DESC, t.id"+limit, args...)
+	out := &TransactionList{Page: page, PerPage: per, From: from, To: to}
+	out.Total, out.Transactions, err = pageOf(ctx, scope, &f, "SELECT count(*) FROM transactions t WHERE ",
+		transactionsSelect, "t.created_at DESC, t.id", page, per, scanTransaction)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	for rows.Next() {
-		t, err := scanTransaction(rows)
-		if err != nil {
-			return nil, err
-		}
-		out.Transactions = append(out.Transactions, t)
-	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // scanTransaction reads a transactionsSelect row.

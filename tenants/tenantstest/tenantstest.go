@@ -8,6 +8,8 @@ import (
 	"os"
 	"testing"
 
+	"github.com/google/uuid"
+
 	"github.com/aporta/aporta/internal/config"
 	"github.com/aporta/aporta/tenants"
 )
@@ -38,4 +40,43 @@ func Open(t testing.TB) *tenants.Tenants {
 	}
 	t.Cleanup(tt.Close)
 	return tt
+}
+
+// Organization creates org (tz "" for its country's time zone) and returns its scope.
+func Organization(t testing.TB, tt *tenants.Tenants, org tenants.Organization, tz string) tenants.Scope {
+	t.Helper()
+	ctx := context.Background()
+	if err := tt.CreateOrganization(ctx, org, tz); err != nil {
+		t.Fatalf("create organization: %v", err)
+	}
+	scope, err := tt.ForOrganization(ctx, org.ID)
+	if err != nil {
+		t.Fatalf("organization scope: %v", err)
+	}
+	return scope
+}
+
+// ArgentineOrganization creates an AR organisation in Buenos Aires time, named prefix plus the start
+// of its id, with the given status and plan, and returns its scope (scope.OrgID is the id).
+func ArgentineOrganization(t testing.TB, tt *tenants.Tenants, prefix, status, plan string) tenants.Scope {
+	t.Helper()
+	id := uuid.New()
+	Organization(t, tt, tenants.Organization{ID: id, Name: prefix + " " + id.String()[:6], Country: "AR"},
+		"America/Argentina/Buenos_Aires")
+	return SetStatus(t, tt, id, status, plan)
+}
+
+// SetStatus gives the organisation a status (enabled, say) and a plan, and returns its scope.
+func SetStatus(t testing.TB, tt *tenants.Tenants, orgID uuid.UUID, status, plan string) tenants.Scope {
+	t.Helper()
+	ctx := context.Background()
+	scope, err := tt.ForOrganization(ctx, orgID)
+	if err != nil {
+		t.Fatalf("organization scope: %v", err)
+	}
+	if err := scope.Exec(ctx, "UPDATE organizations SET status = $2, plan_code = $3 WHERE organization_id = $1",
+		orgID, status, plan); err != nil {
+		t.Fatalf("organization status and plan: %v", err)
+	}
+	return scope
 }

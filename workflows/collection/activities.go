@@ -19,6 +19,7 @@ import (
 	"github.com/aporta/aporta/internal/history"
 	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/tenants"
+	"github.com/aporta/aporta/workflows/internal/orgscope"
 )
 
 // Activities hold collection's side effects. Every one is idempotent: charges are keyed by
@@ -294,18 +295,11 @@ func keepAlive(ctx context.Context) (stop func()) {
 }
 
 func (a *Activities) scope(ctx context.Context, orgID, id string) (tenants.Scope, uuid.UUID, error) {
-	oid, err := uuid.Parse(orgID)
-	if err != nil {
-		return tenants.Scope{}, uuid.Nil, temporal.NewNonRetryableApplicationError("organization id", "invalid_input", err)
-	}
 	did, err := uuid.Parse(id)
 	if err != nil {
 		return tenants.Scope{}, uuid.Nil, temporal.NewNonRetryableApplicationError("id", "invalid_input", err)
 	}
-	scope, err := a.Tenants.ForOrganization(ctx, oid)
-	if errors.Is(err, tenants.ErrUnknownOrganization) {
-		return scope, did, temporal.NewNonRetryableApplicationError("unknown organization", "not_found", err)
-	}
+	scope, err := orgscope.For(ctx, a.Tenants, orgID)
 	return scope, did, err
 }
 

@@ -59,7 +59,6 @@ func newBareStack(t *testing.T, queuePrefix string) *stack {
 	t.Helper()
 	cfg := tenantstest.Config(t)
 	tt := tenantstest.Open(t)
-	ctx := context.Background()
 
 	sb, err := sandbox.New(sandbox.Options{Currency: "ARS"})
 	require.NoError(t, err)
@@ -74,9 +73,7 @@ func newBareStack(t *testing.T, queuePrefix string) *stack {
 	t.Cleanup(c.Close)
 
 	org := uuid.New()
-	require.NoError(t, tt.CreateOrganization(ctx, tenants.Organization{ID: org, Name: "Fundación Prueba", Country: "AR", Status: "enabled"}, tz))
-	scope, err := tt.ForOrganization(ctx, org)
-	require.NoError(t, err)
+	scope := tenantstest.Organization(t, tt, tenants.Organization{ID: org, Name: "Fundación Prueba", Country: "AR", Status: "enabled"}, tz)
 	return &stack{t: t, tenants: tt, temporal: c, gw: gw, sandbox: srv.URL, scope: scope, org: org,
 		queue: queuePrefix + uuid.NewString(), gateways: charge.MercadoPago(mercadopago.NewAccounts(mp))}
 }

@@ -7,7 +7,6 @@ import (
 	"io"
 	"time"
 
-	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
@@ -17,6 +16,7 @@ import (
 	"github.com/aporta/aporta/internal/outbox"
 	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/tenants"
+	"github.com/aporta/aporta/workflows/internal/orgscope"
 )
 
 // exportBatch is how many rows one FETCH reads.
@@ -34,17 +34,10 @@ type Activities struct {
 // BuildLeadsCSV writes the organisation's leads of the window before now to the token's object and
 // answers the row count. Only this organisation's rows are read (the query is scoped by its id).
 func (a *Activities) BuildLeadsCSV(ctx context.Context, orgID, token string, now time.Time) (int, error) {
-	id, err := uuid.Parse(orgID)
-	if err != nil {
-		return 0, temporal.NewNonRetryableApplicationError("organization id", "BadInput", err)
-	}
 	if !ValidToken(token) {
 		return 0, temporal.NewNonRetryableApplicationError("bad token", "BadInput", nil)
 	}
-	s, err := a.Tenants.ForOrganization(ctx, id)
-	if errors.Is(err, tenants.ErrUnknownOrganization) {
-		return 0, temporal.NewNonRetryableApplicationError("unknown organization", "BadInput", err)
-	}
+	s, err := orgscope.For(ctx, a.Tenants, orgID)
 	if err != nil {
 		return 0, err
 	}

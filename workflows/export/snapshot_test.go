@@ -30,9 +30,7 @@ func TestExportDoesNotPinAPoolConnection(t *testing.T) {
 	t.Cleanup(tt.Close)
 
 	org := tenants.Organization{ID: uuid.New(), Name: "Exportadora", Country: "CL"}
-	require.NoError(t, tt.CreateOrganization(ctx, org, "America/Santiago"))
-	scope, err := tt.ForOrganization(ctx, org.ID)
-	require.NoError(t, err)
+	scope := tenantstest.Organization(t, tt, org, "America/Santiago")
 	camp := uuid.New()
 	require.NoError(t, scope.Exec(ctx, `INSERT INTO campaigns (organization_id, id, slug, title, type, currency)
 		VALUES ($1, $2, $3, 'Campaña', 'custom', 'CLP')`, org.ID, camp, "c-"+camp.String()[:8]))

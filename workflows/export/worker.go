@@ -3,7 +3,6 @@ package export
 import (
 	"context"
 	"errors"
-	"log/slog"
 	"time"
 
 	"github.com/google/uuid"
@@ -16,6 +15,7 @@ import (
 	"github.com/aporta/aporta/internal/config"
 	"github.com/aporta/aporta/internal/outbox"
 	"github.com/aporta/aporta/tenants"
+	"github.com/aporta/aporta/workflows/internal/schedule"
 )
 
 // CleanupScheduleID is the Temporal schedule that runs CleanupWorkflow daily.
@@ -40,20 +40,9 @@ func NewActivities(ctx context.Context, cfg *config.Config, t *tenants.Tenants) 
 // KeepCleanupSchedule makes sure the daily cleanup schedule exists, retrying in the background
 // while the Temporal server is still coming up, until ctx ends.
 func KeepCleanupSchedule(ctx context.Context, c client.Client, queue string) {
-	for {
-		attempt, cancel := context.WithTimeout(ctx, 10*time.Second)
-		err := EnsureCleanupSchedule(attempt, c, queue)
-		cancel()
-		if err == nil {
-			return
-		}
-		slog.WarnContext(ctx, "exports: cleanup schedule", "error", err)
-		select {
-		case <-ctx.Done():
-			return
-		case <-time.After(10 * time.Second):
-		}
-	}
+	schedule.Keep(ctx, "exports: cleanup schedule", func(ctx context.Context) error {
+		return EnsureCleanupSchedule(ctx, c, queue)
+	})
 }
 
 // EnsureCleanupSchedule creates the daily cleanup schedule if it does not exist. A schedule rather

@@ -18,6 +18,7 @@ import (
 	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/internal/thanks"
 	"github.com/aporta/aporta/tenants"
+	"github.com/aporta/aporta/workflows/internal/orgscope"
 )
 
 // Thanker e-mails a donor's thank-you once per donation (thanks.Mailer).
@@ -49,21 +50,15 @@ func Register(w worker.Registry, a *Activities) {
 // recorded as cancelled and the donation as rejected.
 func (a *Activities) SettleFirstCharge(ctx context.Context, req SettleRequest) (bool, error) {
 	// Input that cannot become valid by retrying fails the activity at once.
-	orgID, err := uuid.Parse(req.OrganizationID)
-	if err != nil {
-		return false, temporal.NewNonRetryableApplicationError("organization id", "invalid_input", err)
-	}
 	donationID, err := uuid.Parse(req.DonationID)
 	if err != nil {
 		return false, temporal.NewNonRetryableApplicationError("donation id", "invalid_input", err)
 	}
-	scope, err := a.Tenants.ForOrganization(ctx, orgID)
-	if errors.Is(err, tenants.ErrUnknownOrganization) {
-		return false, temporal.NewNonRetryableApplicationError("unknown organization", "not_found", err)
-	}
+	scope, err := orgscope.For(ctx, a.Tenants, req.OrganizationID)
 	if err != nil {
 		return false, err
 	}
+	orgID := scope.OrgID
 	row, err := scope.Store().FirstChargeDonation(ctx, sharddb.FirstChargeDonationParams{OrganizationID: orgID, ID: donationID})
 	if errors.Is(err, dberr.ErrNotFound) {
 		return false, temporal.NewNonRetryableApplicationError("donation not found", "not_found", err)

@@ -2,14 +2,11 @@ package onboarding
 
 import (
 	"context"
-	"errors"
-
-	"github.com/google/uuid"
-	"go.temporal.io/sdk/temporal"
 
 	"github.com/aporta/aporta/internal/dirdb"
 	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/tenants"
+	"github.com/aporta/aporta/workflows/internal/orgscope"
 )
 
 // Activities hold the onboarding workflow's side effects.
@@ -21,7 +18,7 @@ type Activities struct {
 
 // CompleteStep records a completed step in the organisation's shard. Idempotent.
 func (a *Activities) CompleteStep(ctx context.Context, orgID, step string) error {
-	scope, err := a.scope(ctx, orgID)
+	scope, err := orgscope.For(ctx, a.Tenants, orgID)
 	if err != nil {
 		return err
 	}
@@ -30,7 +27,7 @@ func (a *Activities) CompleteStep(ctx context.Context, orgID, step string) error
 
 // SetStatus moves the account to a new status in its shard and in the directory. Idempotent.
 func (a *Activities) SetStatus(ctx context.Context, orgID, status string) error {
-	scope, err := a.scope(ctx, orgID)
+	scope, err := orgscope.For(ctx, a.Tenants, orgID)
 	if err != nil {
 		return err
 	}
@@ -39,16 +36,4 @@ func (a *Activities) SetStatus(ctx context.Context, orgID, status string) error 
 		return err
 	}
 	return dirdb.Store(a.Tenants.Directory()).SetOrganizationDirectoryStatus(ctx, dirdb.SetOrganizationDirectoryStatusParams{ID: scope.OrgID, Status: status})
-}
-
-func (a *Activities) scope(ctx context.Context, orgID string) (tenants.Scope, error) {
-	id, err := uuid.Parse(orgID)
-	if err != nil {
-		return tenants.Scope{}, temporal.NewNonRetryableApplicationError("organization id", "invalid_input", err)
-	}
-	scope, err := a.Tenants.ForOrganization(ctx, id)
-	if errors.Is(err, tenants.ErrUnknownOrganization) {
-		return scope, temporal.NewNonRetryableApplicationError("unknown organization", "not_found", err)
-	}
-	return scope, err
 }

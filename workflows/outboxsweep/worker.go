@@ -3,12 +3,13 @@ package outboxsweep
 import (
 	"context"
 	"errors"
-	"log/slog"
 	"time"
 
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/worker"
+
+	"github.com/aporta/aporta/workflows/internal/schedule"
 )
 
 // ScheduleID is the Temporal schedule that runs Workflow every Every.
@@ -26,20 +27,9 @@ func Register(w worker.Registry, a *Activities) {
 // KeepSchedule makes sure the schedule exists with this input, retrying in the background while
 // the Temporal server is still coming up, until ctx ends.
 func KeepSchedule(ctx context.Context, c client.Client, queue string, in Input) {
-	for {
-		attempt, cancel := context.WithTimeout(ctx, 10*time.Second)
-		err := EnsureSchedule(attempt, c, ScheduleID, queue, in)
-		cancel()
-		if err == nil {
-			return
-		}
-		slog.WarnContext(ctx, "outbox: sweep schedule", "error", err)
-		select {
-		case <-ctx.Done():
-			return
-		case <-time.After(10 * time.Second):
-		}
-	}
+	schedule.Keep(ctx, "outbox: sweep schedule", func(ctx context.Context) error {
+		return EnsureSchedule(ctx, c, ScheduleID, queue, in)
+	})
 }
 
 // EnsureSchedule creates the schedule id, or updates it to this spec and input when it exists, so

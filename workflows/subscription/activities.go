@@ -5,13 +5,13 @@ import (
 	"errors"
 	"time"
 
-	"github.com/google/uuid"
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/aporta/aporta/internal/dberr"
 	"github.com/aporta/aporta/internal/outbox"
 	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/tenants"
+	"github.com/aporta/aporta/workflows/internal/orgscope"
 )
 
 // ErrUnknownPlan is the application error type of a plan code missing from the plans table.
@@ -50,22 +50,10 @@ func stateOf(o sharddb.Organization, err error) (State, error) {
 	return state(o), err
 }
 
-func (a *Activities) scope(ctx context.Context, orgID string) (tenants.Scope, error) {
-	id, err := uuid.Parse(orgID)
-	if err != nil {
-		return tenants.Scope{}, temporal.NewNonRetryableApplicationError("organization id", "BadInput", err)
-	}
-	s, err := a.Tenants.ForOrganization(ctx, id)
-	if errors.Is(err, tenants.ErrUnknownOrganization) {
-		return s, temporal.NewNonRetryableApplicationError("unknown organization", "UnknownOrganization", err)
-	}
-	return s, err
-}
-
 // Begin starts the trial of an original customer (once: trial dates are never moved) or marks a
 // paying organisation active, and answers the subscription.
 func (a *Activities) Begin(ctx context.Context, orgID string, now time.Time, length time.Duration) (State, error) {
-	s, err := a.scope(ctx, orgID)
+	s, err := orgscope.For(ctx, a.Tenants, orgID)
 	if err != nil {
 		return State{}, err
 	}
@@ -76,7 +64,7 @@ func (a *Activities) Begin(ctx context.Context, orgID string, now time.Time, len
 
 // EndTrial applies the post-trial restriction unless a plan was bought.
 func (a *Activities) EndTrial(ctx context.Context, orgID string) (State, error) {
-	s, err := a.scope(ctx, orgID)
+	s, err := orgscope.For(ctx, a.Tenants, orgID)
 	if err != nil {
 		return State{}, err
 	}
@@ -87,7 +75,7 @@ func (a *Activities) EndTrial(ctx context.Context, orgID string) (State, error) 
 
 // ApplyPlan stores a bought plan: the restriction (if any) ends.
 func (a *Activities) ApplyPlan(ctx context.Context, orgID, plan string, now time.Time) (State, error) {
-	s, err := a.scope(ctx, orgID)
+	s, err := orgscope.For(ctx, a.Tenants, orgID)
 	if err != nil {
 		return State{}, err
 	}
@@ -107,7 +95,7 @@ func (a *Activities) ApplyPlan(ctx context.Context, orgID, plan string, now time
 // commissions at charge time (versionCommissionAtCharge): it records the commission of every
 // approved charge since the trial ended that has none yet. Idempotent.
 func (a *Activities) RecordCommissions(ctx context.Context, orgID string) (int, error) {
-	s, err := a.scope(ctx, orgID)
+	s, err := orgscope.For(ctx, a.Tenants, orgID)
 	if err != nil {
 		return 0, err
 	}
@@ -162,7 +150,7 @@ func PlanExists(ctx context.Context, s tenants.Scope, code string) (bool, error)
 
 // EmailAdministrators queues the message, in the organisation's language, to each administrator.
 func (a *Activities) EmailAdministrators(ctx context.Context, orgID string, e Email) error {
-	s, err := a.scope(ctx, orgID)
+	s, err := orgscope.For(ctx, a.Tenants, orgID)
 	if err != nil {
 		return err
 	}

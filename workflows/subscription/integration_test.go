@@ -36,9 +36,7 @@ func TestTrialOnTheRealStack(t *testing.T) {
 	defer w.Stop()
 
 	org := uuid.New()
-	require.NoError(t, tt.CreateOrganization(ctx, tenants.Organization{ID: org, Name: "Fundación Prueba", Country: "AR"}, "America/Argentina/Buenos_Aires"))
-	scope, err := tt.ForOrganization(ctx, org)
-	require.NoError(t, err)
+	scope := tenantstest.Organization(t, tt, tenants.Organization{ID: org, Name: "Fundación Prueba", Country: "AR"}, "America/Argentina/Buenos_Aires")
 	timing := subscription.Timing{TrialLength: 6 * time.Second, Reminders: []time.Duration{4 * time.Second, 2 * time.Second}}
 	run, err := subscription.StartWithTiming(ctx, c, queue, org, timing)
 	require.NoError(t, err)

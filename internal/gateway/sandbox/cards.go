@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"time"
+
+	"github.com/aporta/aporta/internal/card"
 )
 
 // tokenLifetime is how long MercadoPago card tokens can be used.
@@ -170,7 +172,7 @@ func (c cardInput) check() []cause {
 	switch {
 	case !digitsOnly(c.Number) || m == nil:
 		causes = append(causes, cause{Code: "E301", Description: "invalid card_number"})
-	case !slices.Contains(m.lengths, len(c.Number)) || (m.luhn && !luhn(c.Number)):
+	case !slices.Contains(m.lengths, len(c.Number)) || (m.luhn && !card.Luhn(c.Number)):
 		causes = append(causes, cause{Code: "E301", Description: "invalid card_number"})
 	}
 	if c.SecurityCode != "" || !c.codeOptional {
@@ -221,20 +223,6 @@ func digitsOnly(s string) bool {
 		}
 	}
 	return s != ""
-}
-
-func luhn(number string) bool {
-	sum := 0
-	for i := range len(number) {
-		d := int(number[len(number)-1-i] - '0')
-		if i%2 == 1 {
-			if d *= 2; d > 9 {
-				d -= 9
-			}
-		}
-		sum += d
-	}
-	return sum%10 == 0
 }
 
 // method is a card brand: which BINs it owns and what its numbers look like.
