@@ -29,7 +29,7 @@ import (
 //go:embed sql/*.sql
 var sqlFS embed.FS
 
-var queries = tenants.MustLoadQueries(sqlFS, "sql")
+var queries = mustLoadQueries(sqlFS, "sql")
 
 // NamePrefix marks seeded organisations in the directory, so the bench can find one.
 const NamePrefix = "Fundación Grande (seed-large)"

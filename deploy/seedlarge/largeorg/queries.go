@@ -1,4 +1,4 @@
-package tenants
+package largeorg
 
 import (
 	"fmt"
@@ -6,7 +6,8 @@ import (
 	"strings"
 )
 
-// Queries holds named SQL statements read from .sql files, each introduced by "-- name: X".
+// Queries holds the seeding steps read from sql/*.sql, each introduced by "-- name: X": bulk
+// statements run by name, so the product's generated stores (internal/sharddb) do not carry them.
 // Keeping SQL in files lets reviewers read it as SQL; loading fails at start-up, never mid-request.
 type Queries map[string]string
 
@@ -53,8 +54,8 @@ func LoadQueries(fsys fs.FS) (Queries, error) {
 	return q, nil
 }
 
-// MustLoadQueries is LoadQueries for embedded files, which are fixed at build time.
-func MustLoadQueries(fsys fs.FS, dir string) Queries {
+// mustLoadQueries is LoadQueries for embedded files, which are fixed at build time.
+func mustLoadQueries(fsys fs.FS, dir string) Queries {
 	sub, err := fs.Sub(fsys, dir)
 	if err != nil {
 		panic(err)
@@ -70,7 +71,7 @@ func MustLoadQueries(fsys fs.FS, dir string) Queries {
 func (q Queries) Get(name string) string {
 	s, ok := q[name]
 	if !ok {
-		panic("tenants: no query named " + name)
+		panic("largeorg: no query named " + name)
 	}
 	return s
 }
