@@ -69,17 +69,10 @@ func (h *Handler) Routes(manage *gin.RouterGroup, az *authz.Authz) {
 	manage.GET("/dashboard", az.Require(authz.View), h.Get)
 }
 
-// Money is an amount in one currency.
-type Money struct {
-	Currency    string `json:"currency"`
-	AmountMinor int64  `json:"amount_minor"`
-	Formatted   string `json:"formatted"`
-}
-
 // Raised is the approved money of one currency.
 type Raised struct {
-	Money
-	Transactions int64 `json:"transactions"`
+	Amount       money.Amount `json:"amount"`
+	Transactions int64        `json:"transactions"`
 }
 
 // Reason is a pause or discard reason and how many donations have it.
@@ -90,10 +83,10 @@ type Reason struct {
 
 // Point is one bucket of the chart series.
 type Point struct {
-	Bucket       string  `json:"bucket"` // YYYY-MM-DD: the day, or the month's first day
-	Raised       []Money `json:"raised"`
-	NewDonations int64   `json:"new_donations"`
-	Visits       int64   `json:"visits"`
+	Bucket       string         `json:"bucket"` // YYYY-MM-DD: the day, or the month's first day
+	Raised       []money.Amount `json:"raised"`
+	NewDonations int64          `json:"new_donations"`
+	Visits       int64          `json:"visits"`
 }
 
 // Period is the resolved period.
@@ -121,21 +114,21 @@ type Guide struct {
 
 // Dashboard is the response.
 type Dashboard struct {
-	Period             Period   `json:"period"`
-	Filters            Filters  `json:"filters"`
-	Raised             []Raised `json:"raised"`
-	Average            []Money  `json:"average"`
-	NewDonations       int64    `json:"new_donations"`
-	PausedDonations    int64    `json:"paused_donations"`
-	PausedInGrace      int64    `json:"paused_in_grace"`
-	DiscardedDonations int64    `json:"discarded_donations"`
-	Visits             int64    `json:"visits"`
-	Conversion         *float64 `json:"conversion"`
-	PauseReasons       []Reason `json:"pause_reasons"`
-	DiscardReasons     []Reason `json:"discard_reasons"`
-	Series             []Point  `json:"series"`
-	HasCampaigns       bool     `json:"has_campaigns"`
-	CampaignGuide      Guide    `json:"campaign_guide"`
+	Period             Period         `json:"period"`
+	Filters            Filters        `json:"filters"`
+	Raised             []Raised       `json:"raised"`
+	Average            []money.Amount `json:"average"`
+	NewDonations       int64          `json:"new_donations"`
+	PausedDonations    int64          `json:"paused_donations"`
+	PausedInGrace      int64          `json:"paused_in_grace"`
+	DiscardedDonations int64          `json:"discarded_donations"`
+	Visits             int64          `json:"visits"`
+	Conversion         *float64       `json:"conversion"`
+	PauseReasons       []Reason       `json:"pause_reasons"`
+	DiscardReasons     []Reason       `json:"discard_reasons"`
+	Series             []Point        `json:"series"`
+	HasCampaigns       bool           `json:"has_campaigns"`
+	CampaignGuide      Guide          `json:"campaign_guide"`
 }
 
 // query is a validated request.
@@ -288,7 +281,7 @@ func (h *Handler) load(ctx context.Context, tx pgx.Tx, org, user uuid.UUID, q qu
 	}
 	d.Series = make([]Point, len(keys))
 	for i, k := range keys {
-		d.Series[i] = Point{Bucket: k, Raised: []Money{}}
+		d.Series[i] = Point{Bucket: k, Raised: []money.Amount{}}
 	}
 	at := func(b time.Time) *Point {
 		if i, ok := index[b.Format(time.DateOnly)]; ok {
@@ -318,17 +311,17 @@ func (h *Handler) load(ctx context.Context, tx pgx.Tx, org, user uuid.UUID, q qu
 			totals[c] = &cur{sum, n}
 		}
 		if p := at(b); p != nil {
-			p.Raised = append(p.Raised, amount(c, sum))
+			p.Raised = append(p.Raised, money.New(sum, c))
 		}
 		return nil
 	}); err != nil {
 		return d, err
 	}
-	d.Raised, d.Average = []Raised{}, []Money{}
+	d.Raised, d.Average = []Raised{}, []money.Amount{}
 	for _, c := range sortedKeys(totals) {
 		t := totals[c]
-		d.Raised = append(d.Raised, Raised{Money: amount(c, t.sum), Transactions: t.n})
-		d.Average = append(d.Average, amount(c, int64(math.Round(float64(t.sum)/float64(t.n)))))
+		d.Raised = append(d.Raised, Raised{Amount: money.New(t.sum, c), Transactions: t.n})
+		d.Average = append(d.Average, money.New(int64(math.Round(float64(t.sum)/float64(t.n))), c))
 	}
 	for i := range d.Series {
 		sort.Slice(d.Series[i].Raised, func(a, b int) bool { return d.Series[i].Raised[a].Currency < d.Series[i].Raised[b].Currency })
@@ -419,10 +412,6 @@ func each(ctx context.Context, tx pgx.Tx, name string, args []any, fn func(pgx.R
 		}
 	}
 	return rows.Err()
-}
-
-func amount(currency string, minor int64) Money {
-	return Money{Currency: currency, AmountMinor: minor, Formatted: money.Format(money.Amount{Minor: minor, Currency: currency})}
 }
 
 func civil(t time.Time) time.Time {

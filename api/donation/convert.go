@@ -15,8 +15,8 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/aporta/aporta/api/apierror"
-	"github.com/aporta/aporta/api/campaign"
 	"github.com/aporta/aporta/internal/i18n"
+	"github.com/aporta/aporta/internal/money"
 	"github.com/aporta/aporta/tenants"
 )
 
@@ -58,33 +58,31 @@ func (s *Service) mac(purpose string, parts ...[]byte) []byte {
 
 // ConvertView is what the convert-to-monthly form shows.
 type ConvertView struct {
-	UUID            string `json:"uuid"`
-	Recurrency      int    `json:"recurrency"`
-	Amount          string `json:"amount"`
-	AmountFormatted string `json:"amount_formatted"`
-	Currency        string `json:"currency"`
-	CampaignTitle   string `json:"campaign_title"`
-	CampaignSlug    string `json:"campaign_slug"`
-	CardBrand       string `json:"card_brand"`
-	CardLastFour    string `json:"card_last_four"`
-	FirstName       string `json:"first_name"`
-	Convertible     bool   `json:"convertible"` // false once monthly, or without a stored card
-	CollectDay      *int   `json:"collect_day,omitempty"`
+	UUID          string       `json:"uuid"`
+	Recurrency    int          `json:"recurrency"`
+	Amount        money.Amount `json:"amount"`
+	CampaignTitle string       `json:"campaign_title"`
+	CampaignSlug  string       `json:"campaign_slug"`
+	CardBrand     string       `json:"card_brand"`
+	CardLastFour  string       `json:"card_last_four"`
+	FirstName     string       `json:"first_name"`
+	Convertible   bool         `json:"convertible"` // false once monthly, or without a stored card
+	CollectDay    *int         `json:"collect_day,omitempty"`
 }
 
 func (s *Service) convertView(ctx context.Context, scope tenants.Scope, id uuid.UUID) (ConvertView, error) {
 	var v ConvertView
 	var status string
 	var amount int64
+	var currency string
 	var pmID *uuid.UUID
 	err := scope.QueryRow(ctx, queries.Get("DonationForConvert"), scope.OrgID, id).Scan(new(uuid.UUID), &status, &v.Recurrency,
-		&amount, &v.Currency, &pmID, &v.CampaignTitle, &v.CampaignSlug, &v.CardBrand, &v.CardLastFour, &v.FirstName)
+		&amount, &currency, &pmID, &v.CampaignTitle, &v.CampaignSlug, &v.CardBrand, &v.CardLastFour, &v.FirstName)
 	if err != nil {
 		return v, err
 	}
 	v.UUID = id.String()
-	v.Amount = decimal(amount, v.Currency)
-	v.AmountFormatted = campaign.Format(amount, v.Currency)
+	v.Amount = money.New(amount, currency)
 	v.Convertible = v.Recurrency == 0 && status == "active" && pmID != nil
 	return v, nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/aporta/aporta/internal/money"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/workflows/collection"
 )
@@ -102,7 +103,7 @@ type Tokenizer struct {
 // DonationDetail is the donation part of the detail.
 type DonationDetail struct {
 	UUID   string          `json:"uuid"`
-	Amount MoneyView       `json:"amount"`
+	Amount money.Amount    `json:"amount"`
 	Items  json.RawMessage `json:"items"` // [{uuid, amount (minor), item_name, quantity}]
 	// FormValues are the answers to the campaign's extra form fields: [{order, type, title, label, value}].
 	FormValues     json.RawMessage `json:"form_values"`
@@ -171,14 +172,14 @@ type PaymentMethodView struct {
 
 // TransactionView is one charge attempt.
 type TransactionView struct {
-	UUID          string    `json:"uuid"`
-	Amount        MoneyView `json:"amount"`
-	Date          time.Time `json:"date"`
-	Status        string    `json:"status"`
-	StatusDetail  string    `json:"status_detail"`
-	Period        *string   `json:"period"` // YYYY-MM, null for one-time
-	Attempt       int       `json:"attempt"`
-	PaymentID     string    `json:"payment_id"`
+	UUID          string       `json:"uuid"`
+	Amount        money.Amount `json:"amount"`
+	Date          time.Time    `json:"date"`
+	Status        string       `json:"status"`
+	StatusDetail  string       `json:"status_detail"`
+	Period        *string      `json:"period"` // YYYY-MM, null for one-time
+	Attempt       int          `json:"attempt"`
+	PaymentID     string       `json:"payment_id"`
 	PaymentMethod *struct {
 		Brand    string `json:"brand"`
 		LastFour string `json:"last_four"`
@@ -187,23 +188,23 @@ type TransactionView struct {
 
 // UpgradeView is a periodic increase.
 type UpgradeView struct {
-	ID           string     `json:"id"`
-	Percentage   string     `json:"percentage"` // "10.50"
-	PeriodMonths int        `json:"period"`     // 1, 2, 3, 4, 6 or 12
-	OldAmount    MoneyView  `json:"old_amount"`
-	NewAmount    MoneyView  `json:"new_amount"`
-	NextDate     string     `json:"next_date"` // YYYY-MM-DD
-	Auto         bool       `json:"auto"`
-	RemovedAt    *time.Time `json:"removed_at"`
-	CreatedAt    time.Time  `json:"created_at"`
+	ID           string       `json:"id"`
+	Percentage   string       `json:"percentage"` // "10.50"
+	PeriodMonths int          `json:"period"`     // 1, 2, 3, 4, 6 or 12
+	OldAmount    money.Amount `json:"old_amount"`
+	NewAmount    money.Amount `json:"new_amount"`
+	NextDate     string       `json:"next_date"` // YYYY-MM-DD
+	Auto         bool         `json:"auto"`
+	RemovedAt    *time.Time   `json:"removed_at"`
+	CreatedAt    time.Time    `json:"created_at"`
 }
 
 // UpgradeAppliedView is one application of an increase.
 type UpgradeAppliedView struct {
-	UpgradeID string    `json:"upgrade_id"`
-	AppliedOn string    `json:"applied_on"`
-	OldAmount MoneyView `json:"old_amount"`
-	NewAmount MoneyView `json:"new_amount"`
+	UpgradeID string       `json:"upgrade_id"`
+	AppliedOn string       `json:"applied_on"`
+	OldAmount money.Amount `json:"old_amount"`
+	NewAmount money.Amount `json:"new_amount"`
 }
 
 func detail(ctx context.Context, scope tenants.Scope, id uuid.UUID) (Detail, error) {
@@ -213,7 +214,7 @@ func detail(ctx context.Context, scope tenants.Scope, id uuid.UUID) (Detail, err
 	}
 	d := Detail{Donor: r.Donor, VersionsCount: r.VersionsCount, Transactions: []TransactionView{},
 		Upgrades: []UpgradeView{}, UpgradeHistory: []UpgradeAppliedView{}}
-	dd := DonationDetail{UUID: r.ID.String(), Amount: moneyView(r.Amount, r.Currency), Items: r.Items,
+	dd := DonationDetail{UUID: r.ID.String(), Amount: money.New(r.Amount, r.Currency), Items: r.Items,
 		Campaign: CampaignRef{UUID: r.CampaignID.String(), Title: r.CampaignTitle}, Recurrence: r.Recurrence,
 		Frequency: frequency(r.Recurrence), CollectDay: r.CollectDay, Status: r.Status, PausedSince: r.PausedSince,
 		DiscardedAt: r.DiscardedAt, UpgradeOptIn: r.UpgradeOptIn, Instalments: r.Instalments, CreatedAt: r.CreatedAt,
@@ -259,7 +260,7 @@ func detail(ctx context.Context, scope tenants.Scope, id uuid.UUID) (Detail, err
 			rows.Close()
 			return d, err
 		}
-		t.UUID, t.Amount, t.Attempt = tid.String(), moneyView(amount, cur), int(attempt)
+		t.UUID, t.Amount, t.Attempt = tid.String(), money.New(amount, cur), int(attempt)
 		if period != "" {
 			t.Period = &period
 		}
@@ -291,7 +292,7 @@ func detail(ctx context.Context, scope tenants.Scope, id uuid.UUID) (Detail, err
 			return d, err
 		}
 		u.ID, u.PeriodMonths, u.NextDate = uid.String(), int(period), next.Format(time.DateOnly)
-		u.OldAmount, u.NewAmount = moneyView(old, r.Currency), moneyView(nw, r.Currency)
+		u.OldAmount, u.NewAmount = money.New(old, r.Currency), money.New(nw, r.Currency)
 		d.Upgrades = append(d.Upgrades, u)
 	}
 	rows.Close()
@@ -317,7 +318,7 @@ func detail(ctx context.Context, scope tenants.Scope, id uuid.UUID) (Detail, err
 			return d, err
 		}
 		h.UpgradeID, h.AppliedOn = uid.String(), on.Format(time.DateOnly)
-		h.OldAmount, h.NewAmount = moneyView(old, r.Currency), moneyView(nw, r.Currency)
+		h.OldAmount, h.NewAmount = money.New(old, r.Currency), money.New(nw, r.Currency)
 		d.UpgradeHistory = append(d.UpgradeHistory, h)
 	}
 	rows.Close()

@@ -18,6 +18,7 @@ import (
 	"github.com/aporta/aporta/api/campaign"
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/gateway/mercadopago"
+	"github.com/aporta/aporta/internal/money"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/workflows/collection"
 	"github.com/aporta/aporta/workflows/subscription"
@@ -420,7 +421,7 @@ func (s *Service) settle(ctx context.Context, scope tenants.Scope, gw Gateway, d
 	}
 	p, err := gw.Charge(ctx, gateway.Charge{
 		IdempotencyKey: key, ExternalReference: ref,
-		Amount:      gateway.Money{Amount: d.amount, Currency: d.currency},
+		Amount:      money.Amount{Minor: d.amount, Currency: d.currency},
 		Description: out.Form.Campaign.Title, Installments: instalments,
 		CustomerID: customerID, Email: email, CardID: cardID, PaymentMethodID: methodID,
 		Metadata: map[string]string{"organization_id": scope.OrgID.String(), "donation_id": d.id.String()},

@@ -13,6 +13,7 @@ import (
 	"github.com/aporta/aporta/api/request"
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/i18n"
+	"github.com/aporta/aporta/internal/money"
 )
 
 // Handler exposes donation creation and convert-to-monthly.
@@ -49,14 +50,12 @@ type Response struct {
 
 // DonationView is the donation as the thank-you page shows it.
 type DonationView struct {
-	UUID            string `json:"uuid"`
-	Recurrency      int    `json:"recurrency"`
-	Amount          string `json:"amount"`
-	AmountFormatted string `json:"amount_formatted"`
-	Currency        string `json:"currency"`
-	CollectDay      *int   `json:"collect_day"` // null: last day of the month (monthly only)
-	CampaignTitle   string `json:"campaign_title"`
-	CampaignType    string `json:"campaign_type"`
+	UUID          string       `json:"uuid"`
+	Recurrency    int          `json:"recurrency"`
+	Amount        money.Amount `json:"amount"`
+	CollectDay    *int         `json:"collect_day"` // null: last day of the month (monthly only)
+	CampaignTitle string       `json:"campaign_title"`
+	CampaignType  string       `json:"campaign_type"`
 }
 
 // Post answers POST /d/:slug. Card data in the body was refused before (middleware.RefuseCardData).
@@ -117,19 +116,18 @@ func (h *Handler) Post(c *gin.Context) {
 
 func (h *Handler) view(c *gin.Context, out Outcome) Response {
 	cp := out.Form.Campaign
-	formatted := campaign.Format(out.AmountMinor, out.Currency)
+	amount := money.New(out.AmountMinor, out.Currency)
 	tmpl := cp.Thanks.Instant
 	if tmpl == "" {
 		tmpl = i18n.T(apierror.Lang(c), "campaign.thanks_default")
 	}
-	msg := campaign.FillThanks(tmpl, out.FirstName, formatted, cp.Title)
+	msg := campaign.FillThanks(tmpl, out.FirstName, amount.Format(), cp.Title)
 	if out.Status == "in_process" {
 		msg = i18n.T(apierror.Lang(c), "donation.in_process")
 	}
 	resp := Response{Status: out.Status, Message: msg, Donation: DonationView{
-		UUID: out.DonationID.String(), Recurrency: out.Recurrency,
-		Amount: gateway.Money{Amount: out.AmountMinor, Currency: out.Currency}.Decimal(), AmountFormatted: formatted,
-		Currency: out.Currency, CampaignTitle: cp.Title, CampaignType: cp.Type,
+		UUID: out.DonationID.String(), Recurrency: out.Recurrency, Amount: amount,
+		CampaignTitle: cp.Title, CampaignType: cp.Type,
 	}}
 	if out.Recurrency == 1 {
 		resp.Donation.CollectDay = out.CollectDay

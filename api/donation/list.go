@@ -15,6 +15,7 @@ import (
 
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/internal/i18n"
+	"github.com/aporta/aporta/internal/money"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/workflows/collection"
 	"github.com/aporta/aporta/workflows/export"
@@ -189,19 +190,19 @@ WHERE `
 
 // ListItem is one row of the donations list.
 type ListItem struct {
-	UUID           string      `json:"uuid"`
-	Amount         MoneyView   `json:"amount"`
-	Frequency      string      `json:"frequency"` // monthly, one_time
-	Recurrence     int         `json:"recurrence"`
-	CollectDay     *int        `json:"collect_day"`
-	Status         string      `json:"status"`
-	PausedReason   *string     `json:"paused_reason"`
-	PausedSince    *time.Time  `json:"paused_since"`
-	DiscardedAt    *time.Time  `json:"discarded_at"`
-	DiscardReason  *string     `json:"discard_reason"`
-	NextChargeDate *string     `json:"next_charge_date"`
-	CreatedAt      time.Time   `json:"created_at"`
-	Campaign       CampaignRef `json:"campaign"`
+	UUID           string       `json:"uuid"`
+	Amount         money.Amount `json:"amount"`
+	Frequency      string       `json:"frequency"` // monthly, one_time
+	Recurrence     int          `json:"recurrence"`
+	CollectDay     *int         `json:"collect_day"`
+	Status         string       `json:"status"`
+	PausedReason   *string      `json:"paused_reason"`
+	PausedSince    *time.Time   `json:"paused_since"`
+	DiscardedAt    *time.Time   `json:"discarded_at"`
+	DiscardReason  *string      `json:"discard_reason"`
+	NextChargeDate *string      `json:"next_charge_date"`
+	CreatedAt      time.Time    `json:"created_at"`
+	Campaign       CampaignRef  `json:"campaign"`
 	Donor          struct {
 		UUID      string `json:"uuid"`
 		FirstName string `json:"first_name"`
@@ -232,7 +233,7 @@ func scanItem(rows interface{ Scan(...any) error }, extra ...any) (ListItem, err
 		return it, err
 	}
 	it.UUID, it.Campaign.UUID, it.Donor.UUID = id.String(), cid.String(), did.String()
-	it.Amount, it.Recurrence, it.Frequency = moneyView(amount, cur), int(rec), frequency(int(rec))
+	it.Amount, it.Recurrence, it.Frequency = money.New(amount, cur), int(rec), frequency(int(rec))
 	if day != nil {
 		d := int(*day)
 		it.CollectDay = &d
@@ -367,7 +368,7 @@ func (h *ManageHandler) CSV(c *gin.Context) {
 			brand, last = it.PaymentMethod.Brand, it.PaymentMethod.LastFour
 		}
 		rec := []string{it.UUID, it.CreatedAt.UTC().Format(time.RFC3339), it.Campaign.Title, it.Donor.FirstName,
-			it.Donor.LastName, it.Donor.Email, it.Donor.UIDType, it.Donor.UIDNumber, it.Amount.Decimal, it.Amount.Currency,
+			it.Donor.LastName, it.Donor.Email, it.Donor.UIDType, it.Donor.UIDNumber, it.Amount.Decimal(), it.Amount.Currency,
 			it.Frequency, it.Status, paused, discard, next, brand, last}
 		if sent == nil {
 			sent = &DonorSnapshot{}

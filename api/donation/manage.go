@@ -92,19 +92,6 @@ func (h *ManageHandler) Mount(manage *gin.RouterGroup, require func(permit strin
 	manage.GET("/payment_transactions/summary/:period", view, h.Summary)
 }
 
-// MoneyView is an amount as every manage answer shows it.
-type MoneyView struct {
-	Minor     int64  `json:"minor"`
-	Currency  string `json:"currency"`
-	Decimal   string `json:"decimal"`
-	Formatted string `json:"formatted"`
-}
-
-func moneyView(minor int64, currency string) MoneyView {
-	return MoneyView{Minor: minor, Currency: currency, Decimal: decimal(minor, currency),
-		Formatted: money.Format(money.Amount{Minor: minor, Currency: currency})}
-}
-
 // scope resolves the caller's organisation (Require ran) to its shard.
 func (h *ManageHandler) scope(c *gin.Context) (tenants.Scope, error) {
 	return h.d.Tenants.ForOrganization(c.Request.Context(), authz.Organization(c).OrganizationID)

@@ -17,6 +17,7 @@ import (
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/gateway/mercadopago"
 	"github.com/aporta/aporta/internal/gateway/sandbox"
+	"github.com/aporta/aporta/internal/money"
 	"github.com/aporta/aporta/internal/outbox"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/tenants/tenantstest"
@@ -100,7 +101,7 @@ func TestSettleFirstChargeReadsBackWhatTheRequestLeftPending(t *testing.T) {
 	require.NoError(t, err)
 	txID := firstTxID(charged.DonationID)
 	_, err = gw.Charge(ctx, gateway.Charge{IdempotencyKey: chargeKey(txID), ExternalReference: txID.String(),
-		Amount: gateway.Money{Amount: 150000, Currency: "ARS"}, CustomerID: customer, CardID: card, PaymentMethodID: "visa"})
+		Amount: money.Amount{Minor: 150000, Currency: "ARS"}, CustomerID: customer, CardID: card, PaymentMethodID: "visa"})
 	require.NoError(t, err)
 	require.True(t, settle(charged.DonationID, false))
 	d, tx := status(charged.DonationID)

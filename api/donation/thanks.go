@@ -7,6 +7,7 @@ import (
 
 	"github.com/aporta/aporta/api/campaign"
 	"github.com/aporta/aporta/internal/i18n"
+	"github.com/aporta/aporta/internal/money"
 	"github.com/aporta/aporta/internal/outbox"
 )
 
@@ -24,7 +25,7 @@ func (s *Service) sendThanks(ctx context.Context, lang i18n.Lang, out Outcome, e
 		return
 	}
 	cp := out.Form.Campaign
-	amount := campaign.Format(out.AmountMinor, out.Currency)
+	amount := money.New(out.AmountMinor, out.Currency).Format()
 	fill := func(tmpl, fallback string) string {
 		if tmpl == "" {
 			tmpl = i18n.T(lang, fallback)

@@ -11,6 +11,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/aporta/aporta/api/apierror"
+	"github.com/aporta/aporta/internal/money"
 	"github.com/aporta/aporta/tenants"
 )
 
@@ -83,8 +84,8 @@ func txRange(c *gin.Context, scope tenants.Scope) (from, to string, start, end t
 
 // SummaryBucket is the count and sum of one bucket in one currency.
 type SummaryBucket struct {
-	Count  int       `json:"count"`
-	Amount MoneyView `json:"amount"`
+	Count  int          `json:"count"`
+	Amount money.Amount `json:"amount"`
 }
 
 // CurrencySummary is a currency's buckets.
@@ -131,11 +132,11 @@ func (h *ManageHandler) Summary(c *gin.Context) {
 		if cs == nil {
 			cs = &CurrencySummary{Currency: cur, ByStatus: map[string]SummaryBucket{}}
 			for _, b := range []*SummaryBucket{&cs.Approved, &cs.Rejected, &cs.Pending, &cs.Refunded, &cs.ChargedBack} {
-				b.Amount = moneyView(0, cur)
+				b.Amount = money.New(0, cur)
 			}
 			byCur[cur] = cs
 		}
-		cs.ByStatus[status] = SummaryBucket{Count: n, Amount: moneyView(sum, cur)}
+		cs.ByStatus[status] = SummaryBucket{Count: n, Amount: money.New(sum, cur)}
 		for g, sts := range summaryGroups {
 			if !contains(sts, status) {
 				continue
@@ -143,7 +144,7 @@ func (h *ManageHandler) Summary(c *gin.Context) {
 			b := map[string]*SummaryBucket{"approved": &cs.Approved, "rejected": &cs.Rejected, "pending": &cs.Pending,
 				"refunded": &cs.Refunded, "charged_back": &cs.ChargedBack}[g]
 			b.Count += n
-			b.Amount = moneyView(b.Amount.Minor+sum, cur)
+			b.Amount = money.New(b.Amount.Minor+sum, cur)
 		}
 	}
 	if err := rows.Err(); err != nil {
@@ -161,17 +162,17 @@ func (h *ManageHandler) Summary(c *gin.Context) {
 
 // TransactionRow is a row behind the summary.
 type TransactionRow struct {
-	UUID         string      `json:"uuid"`
-	Date         time.Time   `json:"date"`
-	Amount       MoneyView   `json:"amount"`
-	Status       string      `json:"status"`
-	StatusDetail string      `json:"status_detail"`
-	Period       *string     `json:"period"`
-	Attempt      int         `json:"attempt"`
-	PaymentID    string      `json:"payment_id"`
-	DonationUUID string      `json:"donation_uuid"`
-	Frequency    string      `json:"frequency"`
-	Campaign     CampaignRef `json:"campaign"`
+	UUID         string       `json:"uuid"`
+	Date         time.Time    `json:"date"`
+	Amount       money.Amount `json:"amount"`
+	Status       string       `json:"status"`
+	StatusDetail string       `json:"status_detail"`
+	Period       *string      `json:"period"`
+	Attempt      int          `json:"attempt"`
+	PaymentID    string       `json:"payment_id"`
+	DonationUUID string       `json:"donation_uuid"`
+	Frequency    string       `json:"frequency"`
+	Campaign     CampaignRef  `json:"campaign"`
 	Donor        struct {
 		UUID      string `json:"uuid"`
 		FirstName string `json:"first_name"`
@@ -257,7 +258,7 @@ func (h *ManageHandler) Transactions(c *gin.Context) {
 			return
 		}
 		t.UUID, t.DonationUUID, t.Campaign.UUID, t.Donor.UUID = id.String(), did.String(), cid.String(), dnid.String()
-		t.Amount, t.Attempt, t.Frequency = moneyView(amount, cur), int(attempt), frequency(int(rec))
+		t.Amount, t.Attempt, t.Frequency = money.New(amount, cur), int(attempt), frequency(int(rec))
 		if period != "" {
 			t.Period = &period
 		}

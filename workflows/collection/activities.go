@@ -15,6 +15,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/aporta/aporta/internal/gateway"
+	"github.com/aporta/aporta/internal/money"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/workflows/subscription"
 )
@@ -177,7 +178,7 @@ func (a *Activities) Charge(ctx context.Context, r ChargeRequest) (ChargeResult,
 	key := ChargeKey(r.DonationID, r.Period, r.Attempt)
 	p, err := g.Charge(ctx, gateway.Charge{
 		IdempotencyKey: key, ExternalReference: key,
-		Amount:      gateway.Money{Amount: r.Amount, Currency: r.Currency},
+		Amount:      money.Amount{Minor: r.Amount, Currency: r.Currency},
 		Description: "Donación mensual " + r.Period,
 		CustomerID:  r.PaymentMethod.CustomerID, CardID: r.PaymentMethod.CardID,
 		PaymentMethodID: r.PaymentMethod.Brand, Email: r.Email,

@@ -1,12 +1,12 @@
 import { queryOptions } from '@tanstack/react-query';
 import { apiFetch } from '../../api/client';
+import type { Money } from '../../donate/lib/money';
 
-export interface DashMoney { currency: string; amount_minor: number; formatted: string }
 export interface Dashboard {
   period: { from: string; to: string; days: number; granularity: 'day' | 'month'; timezone: string };
   filters: { campaign: string | null; frequency: string | null };
-  raised: (DashMoney & { transactions: number })[];
-  average: DashMoney[];
+  raised: { amount: Money; transactions: number }[];
+  average: Money[];
   new_donations: number;
   paused_donations: number;
   paused_in_grace: number;
@@ -15,7 +15,7 @@ export interface Dashboard {
   conversion: number | null;
   pause_reasons: { reason: string | null; count: number }[];
   discard_reasons: { reason: string | null; count: number }[];
-  series: { bucket: string; raised: DashMoney[]; new_donations: number; visits: number }[];
+  series: { bucket: string; raised: Money[]; new_donations: number; visits: number }[];
   has_campaigns: boolean;
   campaign_guide: { name: string; step: number; steps: number; show: boolean };
 }

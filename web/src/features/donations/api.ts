@@ -1,8 +1,8 @@
 import type { Tokenizer } from './card';
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { apiFetch } from '../../api/client';
+import type { Money } from '../../donate/lib/money';
 
-export interface Money { minor: number; currency: string; decimal: string; formatted: string }
 export interface CampaignRef { uuid: string; title: string }
 
 export interface DonationListItem {

@@ -6,7 +6,7 @@ import { apiFetch } from '../../api/client';
 import { EmptyState } from '../../components/EmptyState';
 import { StatusBadge } from '../../components/variants';
 import { LoadError, PageLoader, useRedirectOnSignedOut } from '../account/session';
-import type { Money } from '../donations/api';
+import type { Money } from '../../donate/lib/money';
 import { txColor, txStatusLabel } from '../donations/labels';
 import { BUCKETS, currentPeriod, rowsQueryString, shiftPeriod, type Bucket, type TransactionsSearch } from './search';
 
