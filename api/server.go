@@ -16,6 +16,7 @@ import (
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/authz"
 	"github.com/aporta/aporta/api/campaign"
+	"github.com/aporta/aporta/api/country"
 	"github.com/aporta/aporta/api/courier"
 	"github.com/aporta/aporta/api/dashboard"
 	"github.com/aporta/aporta/api/document"
@@ -114,6 +115,7 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 	// Kratos's courier posts the messages it wrote, not text from donors or operators: no card guard.
 	courier.Routes(r.Group("/", middleware.BodyLimit(d.Config.MaxBodyBytes)), d.Config, d.Tenants)
 	account.Routes(g.public, g.manage, account.Deps{Config: d.Config, Tenants: d.Tenants, Temporal: d.Temporal, Authz: az})
+	country.Handler{Shards: d.Tenants}.Routes(g.public)
 	user.Routes(g.public, g.manage, g.account, csrf.Require(), user.Deps{Config: d.Config, Tenants: d.Tenants, Authz: az, Keto: keto})
 
 	docs := document.NewService(d.Tenants, bucket, onboard)

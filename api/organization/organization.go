@@ -28,6 +28,7 @@ import (
 	"github.com/aporta/aporta/api/document"
 	"github.com/aporta/aporta/api/request"
 	"github.com/aporta/aporta/internal/i18n"
+	"github.com/aporta/aporta/internal/reference"
 	"github.com/aporta/aporta/tenants"
 )
 
@@ -142,13 +143,11 @@ func (s *Service) Present(c *gin.Context, scope tenants.Scope) (any, error) {
 	return s.Get(c.Request.Context(), scope, apierror.Lang(c), document.ManageURL)
 }
 
-// Country is GET /manage/api/country (§3 Country data).
+// Country is GET /manage/api/country (§3 Country data): the reference data and the documents the
+// organisation must upload.
 type Country struct {
-	Identifier string                 `json:"identifier"`
-	Currency   string                 `json:"currency"`
-	Timezone   string                 `json:"timezone"`
-	UIDOptions []string               `json:"uid_options"`
-	Documents  []document.Requirement `json:"documents"`
+	reference.Country
+	Documents []document.Requirement `json:"documents"`
 }
 
 // Update is PATCH /manage/organization; absent fields stay as they are.
@@ -344,8 +343,7 @@ func (h *Handler) Country(c *gin.Context) {
 	}
 	ctx := c.Request.Context()
 	var out Country
-	if err := scope.QueryRow(ctx, queries.Get("Country"), scope.Country).
-		Scan(&out.Identifier, &out.Currency, &out.Timezone, &out.UIDOptions); err != nil {
+	if out.Country, err = reference.Get(ctx, scope, scope.Country); err != nil {
 		apierror.Abort(c, err)
 		return
 	}

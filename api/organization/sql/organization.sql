@@ -43,7 +43,3 @@ RETURNING old.logo_key;
 -- name: GetLogoKey
 SELECT logo_key FROM organization_profiles WHERE organization_id = $1;
 
--- name: Country
-SELECT c.code, c.currency, c.timezone,
-       ARRAY(SELECT d.code FROM document_types d WHERE c.code = ANY (d.countries) ORDER BY d.code)
-FROM countries c WHERE c.code = $1;

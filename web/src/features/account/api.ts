@@ -1,6 +1,24 @@
 import { queryOptions } from '@tanstack/react-query';
 import { apiFetch } from '../../api/client';
 
+/** A country Aporta operates in, from the reference tables (GET /api/public/countries). */
+export interface CountryData {
+  identifier: string;
+  currency: string;
+  timezone: string;
+  phone_code: string;
+  /** The tax-id types an organisation signs up with, in the order the form offers them, each with an example in its mask. */
+  uid_options: { type: string; placeholder: string }[];
+  document_types: string[];
+}
+
+export const countriesQuery = () =>
+  queryOptions({
+    queryKey: ['countries'],
+    queryFn: async ({ signal }) => (await apiFetch<{ countries: CountryData[] }>('/api/public/countries', { signal })).countries,
+    staleTime: Infinity,
+  });
+
 export interface Cellphone {
   country: string;
   number: string;
