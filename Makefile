@@ -3,14 +3,14 @@ SHELL := /bin/bash
 GO    ?= go
 export PATH := $(HOME)/.cache/aporta/bin:$(PATH)
 
-.PHONY: dev test install build build-web build-go test-go test-web test-e2e workflowcheck bench fuzz seed-large vet
+.PHONY: dev test install build build-web build-go test-go test-web test-e2e workflowcheck bench fuzz seed-large vet generate generated
 
 ## dev: install what is missing, build, and run the whole stack on this machine (Ctrl-C stops it)
 dev: install build
 	deploy/stack.sh dev
 
 ## test: the same bootstrap on test ports, then Go, web unit and browser tests
-test: install build workflowcheck vet
+test: install generated build workflowcheck vet
 	deploy/stack.sh test deploy/run-tests.sh
 
 install:
@@ -28,6 +28,14 @@ build-go:
 
 vet:
 	$(GO) vet ./...
+
+## generate: the typed stores from the queries in internal/dirdb/queries and internal/sharddb/queries (sqlc.yaml)
+generate:
+	sqlc generate
+
+# generated: fails when the committed stores differ from what the queries and migrations say.
+generated:
+	sqlc diff
 
 workflowcheck:
 	$(GO) run go.temporal.io/sdk/contrib/tools/workflowcheck@v0.6.0 ./workflows/...

@@ -21,6 +21,7 @@ import (
 	"github.com/aporta/aporta/api/dashboard"
 	"github.com/aporta/aporta/api/document"
 	"github.com/aporta/aporta/api/donation"
+	"github.com/aporta/aporta/api/endpoint"
 	"github.com/aporta/aporta/api/export"
 	"github.com/aporta/aporta/api/health"
 	"github.com/aporta/aporta/api/kratosproxy"
@@ -103,6 +104,10 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 		return r.Group(prefix, limit, csrf.Require(), az.Authenticate())
 	}
 	settings := g.public.Group("/manage", csrf.Require(), az.Authenticate()) // the spec's /manage/organization paths
+	groups := endpoint.Groups{
+		Public: g.public, Manage: g.manage, Account: g.account, Settings: settings,
+		Staff: g.public.Group("/staff/api", csrf.Require(), az.Authenticate()), Upload: uploads, Authz: az,
+	}
 	bucket, err := blob.Open(context.Background(), d.Config.BlobURL)
 	if err != nil {
 		return nil, err
@@ -124,10 +129,10 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 		uploads("/manage/api", middleware.UploadLimit(document.MaxUploadBody, "invalid_file")), az)
 	organization.NewHandler(orgs).Routes(g.manage, settings,
 		uploads("/manage", middleware.UploadLimit(organization.MaxLogoBytes+1<<20, "invalid_logo")), az)
-	tour.NewHandler(d.Tenants).Routes(g.manage, az)
+	tour.NewHandler().Mount(groups)
 	plans := subscription.NewHandler(d.Tenants, d.Temporal)
 	console := staff.NewHandler(d.Tenants.Directory(), docs, orgs, keto, onboard, plans)
-	console.Routes(g.public.Group("/staff/api", csrf.Require(), az.Authenticate()))
+	console.Routes(groups.Staff)
 	r.GET("/readyz", health.Readyz(readinessChecks(d), 3*time.Second, staffOrLocal(sessions, console)))
 
 	campaigns := campaign.NewService(d.Tenants)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what Aporta's dev and test stacks need on a fresh Debian 12 machine (root, no Docker):
-# Debian packages, then the Temporal CLI dev server, Ory Kratos and Ory Keto built from pinned Go
+# Debian packages, then the Temporal CLI dev server, sqlc, Ory Kratos and Ory Keto built from pinned Go
 # modules into a cache outside the checkout, so every clone on this machine reuses them.
 # Idempotent and quiet when everything is already there.
 set -euo pipefail
@@ -13,6 +13,7 @@ mkdir -p "$bin"
 TEMPORAL_CLI_VERSION=v1.5.1
 KRATOS_VERSION=v1.3.1
 KETO_VERSION=v0.13.0-alpha.0
+SQLC_VERSION=v1.31.1
 
 log() { printf '\033[36m[install]\033[0m %s\n' "$*" >&2; }
 
@@ -43,6 +44,12 @@ if [[ ! -x $bin/temporal-$TEMPORAL_CLI_VERSION ]]; then
   mv "$bin/temporal-build/temporal" "$bin/temporal-$TEMPORAL_CLI_VERSION"
   rmdir "$bin/temporal-build"
 fi
+if [[ ! -x $bin/sqlc-$SQLC_VERSION ]]; then
+  log "building sqlc $SQLC_VERSION (first time only, about 3 minutes)"
+  GOBIN=$bin/sqlc-build go install "github.com/sqlc-dev/sqlc/cmd/sqlc@$SQLC_VERSION"
+  mv "$bin/sqlc-build/sqlc" "$bin/sqlc-$SQLC_VERSION"
+  rmdir "$bin/sqlc-build"
+fi
 # Kratos and Keto build in parallel: each takes minutes on two cores.
 build_wrapper kratos "$KRATOS_VERSION" & k1=$!
 build_wrapper keto "$KETO_VERSION" & k2=$!
@@ -51,6 +58,7 @@ wait $k1 && wait $k2
 ln -sf "temporal-$TEMPORAL_CLI_VERSION" "$bin/temporal"
 ln -sf "kratos-$KRATOS_VERSION" "$bin/kratos"
 ln -sf "keto-$KETO_VERSION" "$bin/keto"
+ln -sf "sqlc-$SQLC_VERSION" "$bin/sqlc"
 
 if [[ ! -d $here/../node_modules || $here/../package-lock.json -nt $here/../node_modules/.package-lock.json ]]; then
   log "npm ci"

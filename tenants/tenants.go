@@ -16,6 +16,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/aporta/aporta/internal/config"
+	"github.com/aporta/aporta/internal/sharddb"
 )
 
 // ErrUnknownOrganization is returned for an organisation id the directory does not know.
@@ -154,6 +155,10 @@ func (s Scope) Exec(ctx context.Context, sql string, args ...any) error {
 	_, err := s.pool.Exec(ctx, sql, args...)
 	return err
 }
+
+// Store is the generated shard queries on the organisation's pool (sharddb.Store(tx) inside Tx).
+// Every query still names the organisation: pass s.OrgID.
+func (s Scope) Store() *sharddb.Queries { return sharddb.Store(s.pool) }
 
 // Tx runs fn in a transaction on the organisation's shard, committing when fn returns nil.
 func (s Scope) Tx(ctx context.Context, fn func(pgx.Tx) error) error {

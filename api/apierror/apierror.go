@@ -10,6 +10,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/aporta/aporta/internal/dberr"
 	"github.com/aporta/aporta/internal/i18n"
 )
 
@@ -76,13 +77,29 @@ func Lang(c *gin.Context) i18n.Lang {
 	return i18n.Default
 }
 
+// From is err as an API error: an *Error as it is, the database's errors (dberr) as 404, 409 and
+// 422, anything else as internal.
+func From(err error) *Error {
+	var e *Error
+	var conflict *dberr.Conflict
+	var invalid *dberr.Invalid
+	switch {
+	case errors.As(err, &e):
+		return e
+	case errors.Is(err, dberr.ErrNotFound):
+		return &Error{Status: http.StatusNotFound, Code: "not_found", Err: err}
+	case errors.As(err, &conflict):
+		return &Error{Status: http.StatusConflict, Code: "request.conflict", Err: err}
+	case errors.As(err, &invalid):
+		return &Error{Status: http.StatusUnprocessableEntity, Code: "validation_failed", Err: err}
+	}
+	return Internal(err)
+}
+
 // Abort writes err as the response and stops the handler chain. Errors that are not *Error are
 // internal: logged with the request id, answered with a generic message.
 func Abort(c *gin.Context, err error) {
-	var e *Error
-	if !errors.As(err, &e) {
-		e = Internal(err)
-	}
+	e := From(err)
 	if e.Status >= 500 {
 		slog.ErrorContext(c.Request.Context(), "request failed", "error", err, "request_id", c.GetString(RequestIDKey))
 	}
@@ -110,6 +127,7 @@ func init() {
 		"csrf_invalid":       {i18n.ES: "Tu sesión de la página expiró. Recarga la página e inténtalo de nuevo.", i18n.EN: "Your page session expired. Reload the page and try again.", i18n.PT: "A sessão da página expirou. Recarregue a página e tente novamente."},
 		"too_many_requests":  {i18n.ES: "Demasiados intentos. Espera un momento antes de volver a intentarlo.", i18n.EN: "Too many attempts. Wait a moment before trying again.", i18n.PT: "Muitas tentativas. Aguarde um momento antes de tentar novamente."},
 		"method_not_allowed": {i18n.ES: "Método no permitido para esta ruta.", i18n.EN: "Method not allowed for this path.", i18n.PT: "Método não permitido para este caminho."},
+		"request.conflict":   {i18n.ES: "Ya existe un registro igual. Recarga la página para ver el actual.", i18n.EN: "A matching record already exists. Reload the page to see the current one.", i18n.PT: "Já existe um registro igual. Recarregue a página para ver o atual."},
 		"invalid_id":         {i18n.ES: "El identificador no es válido.", i18n.EN: "The identifier is not valid.", i18n.PT: "O identificador não é válido."},
 	})
 }

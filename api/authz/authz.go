@@ -45,23 +45,24 @@ type PermissionChecker interface {
 	Check(ctx context.Context, namespace, object, permit, userID string) (bool, error)
 }
 
-// MembershipLister lists a user's organisations from the directory.
-type MembershipLister interface {
+// Directory lists a user's organisations and resolves the chosen one's shard.
+type Directory interface {
 	MembershipsOf(ctx context.Context, userID uuid.UUID) ([]tenants.Membership, error)
+	ForOrganization(ctx context.Context, orgID uuid.UUID) (tenants.Scope, error)
 }
 
 // Authz holds the collaborators of the middleware.
 type Authz struct {
 	sessions    SessionResolver
 	permissions PermissionChecker
-	memberships MembershipLister
+	memberships Directory
 	// beforeVerification holds "METHOD /full/path" of the routes an unverified user may call.
 	// Written while routes are mounted, only read once the server runs.
 	beforeVerification map[string]bool
 }
 
 // New builds the middleware set.
-func New(s SessionResolver, p PermissionChecker, m MembershipLister) *Authz {
+func New(s SessionResolver, p PermissionChecker, m Directory) *Authz {
 	return &Authz{sessions: s, permissions: p, memberships: m, beforeVerification: map[string]bool{}}
 }
 
@@ -96,6 +97,7 @@ func (a *Authz) Authenticate() gin.HandlerFunc {
 			return
 		}
 		c.Set(userKey, u)
+		c.Request = c.Request.WithContext(context.WithValue(c.Request.Context(), userCtxKey{}, u))
 		c.Next()
 	}
 }
@@ -138,8 +140,9 @@ func init() {
 	})
 }
 
-// Require checks the permit on the user's current organisation and stores the membership in the
-// context. Authenticate must run first.
+// Require checks the permit on the user's current organisation, then puts the membership and the
+// organisation's shard scope in the request context (CurrentOrganization, tenants.ScopeFrom): the
+// scope is resolved once here, after the permission check. Authenticate must run first.
 func (a *Authz) Require(permit string) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		u := User(c)
@@ -157,7 +160,14 @@ func (a *Authz) Require(permit string) gin.HandlerFunc {
 			apierror.Abort(c, apierror.Forbidden())
 			return
 		}
+		scope, err := a.memberships.ForOrganization(c.Request.Context(), m.OrganizationID)
+		if err != nil {
+			apierror.Abort(c, err)
+			return
+		}
 		c.Set(orgKey, m)
+		ctx := context.WithValue(c.Request.Context(), orgCtxKey{}, m)
+		c.Request = c.Request.WithContext(tenants.WithScope(ctx, scope))
 		c.Next()
 	}
 }
@@ -201,6 +211,33 @@ func (a *Authz) currentMembership(c *gin.Context, userID uuid.UUID) (tenants.Mem
 	}
 	// Another organisation's id is answered like an unknown one: nothing about it leaks.
 	return tenants.Membership{}, apierror.New(http.StatusNotFound, "not_found")
+}
+
+type (
+	userCtxKey struct{}
+	orgCtxKey  struct{}
+)
+
+// CurrentUser is the signed-in user of a request that passed Authenticate (zero otherwise).
+func CurrentUser(ctx context.Context) identity.User {
+	u, _ := ctx.Value(userCtxKey{}).(identity.User)
+	return u
+}
+
+// CurrentOrganization is the organisation Require checked the permit on (zero otherwise).
+func CurrentOrganization(ctx context.Context) tenants.Membership {
+	m, _ := ctx.Value(orgCtxKey{}).(tenants.Membership)
+	return m
+}
+
+// Scope is the shard scope Require resolved; an endpoint mounted without Require gets an internal
+// error rather than another organisation's data.
+func Scope(ctx context.Context) (tenants.Scope, error) {
+	s, ok := tenants.ScopeFrom(ctx)
+	if !ok {
+		return tenants.Scope{}, errors.New("authz: no organisation scope: route mounted without Require")
+	}
+	return s, nil
 }
 
 // User is the authenticated user (Authenticate ran).

@@ -30,7 +30,7 @@ import (
 // Prefix is where the proxy is mounted.
 const Prefix = "/.ory/kratos/public"
 
-// The flows the web app runs through the proxy (web/src/features/account/kratos.ts) and the
+// The flows the web app runs through the proxy (web/src/features/accounts/kratos.ts) and the
 // verification flow Kratos's own code e-mails link to.
 var flows = map[string]bool{"login": true, "recovery": true, "settings": true, "verification": true}
 

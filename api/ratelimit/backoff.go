@@ -5,7 +5,8 @@ import (
 	"errors"
 	"time"
 
-	"github.com/jackc/pgx/v5"
+	"github.com/aporta/aporta/internal/dberr"
+	"github.com/aporta/aporta/internal/dirdb"
 )
 
 // Backoff slows down guessing for one subject (an e-mail signing in): after Free failures, each
@@ -36,16 +37,14 @@ func (b *Backoff) Wait(ctx context.Context, key string) (time.Duration, error) {
 	if err != nil {
 		return 0, err
 	}
-	var n int
-	var since float64
-	err = s.db.QueryRow(ctx, queries.Get("Failures"), rowKey(b.Name, key)).Scan(&n, &since)
-	if errors.Is(err, pgx.ErrNoRows) {
+	f, err := s.db.RateLimitFailures(ctx, rowKey(b.Name, key))
+	if errors.Is(err, dberr.ErrNotFound) {
 		return 0, nil
 	}
 	if err != nil {
 		return 0, err
 	}
-	return max(b.wait(n)-seconds(since), 0), nil
+	return max(b.wait(int(f.Hits))-seconds(f.SecondsSince), 0), nil
 }
 
 // Fail records one failure for key and returns the wait it now imposes.
@@ -54,11 +53,11 @@ func (b *Backoff) Fail(ctx context.Context, key string) (time.Duration, error) {
 	if err != nil {
 		return 0, err
 	}
-	var n int
-	if err := s.db.QueryRow(ctx, queries.Get("Fail"), rowKey(b.Name, key), b.Forget.Seconds()).Scan(&n); err != nil {
+	n, err := s.db.FailRateLimit(ctx, dirdb.FailRateLimitParams{Key: rowKey(b.Name, key), ForgetSeconds: b.Forget.Seconds()})
+	if err != nil {
 		return 0, err
 	}
-	return b.wait(n), nil
+	return b.wait(int(n)), nil
 }
 
 // Succeed forgets key's failures.
@@ -67,6 +66,5 @@ func (b *Backoff) Succeed(ctx context.Context, key string) error {
 	if err != nil {
 		return err
 	}
-	_, err = s.db.Exec(ctx, queries.Get("Forget"), rowKey(b.Name, key))
-	return err
+	return s.db.ForgetRateLimit(ctx, rowKey(b.Name, key))
 }

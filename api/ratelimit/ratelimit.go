@@ -12,7 +12,6 @@ package ratelimit
 import (
 	"context"
 	"crypto/sha256"
-	"embed"
 	"encoding/hex"
 	"errors"
 	"log/slog"
@@ -25,17 +24,12 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/aporta/aporta/api/apierror"
-	"github.com/aporta/aporta/tenants"
+	"github.com/aporta/aporta/internal/dirdb"
 )
-
-//go:embed sql/*.sql
-var sqlFS embed.FS
-
-var queries = tenants.MustLoadQueries(sqlFS, "sql")
 
 // Store keeps the counters in the directory database.
 type Store struct {
-	db      *pgxpool.Pool
+	db      *dirdb.Queries
 	sweptAt atomic.Int64 // unix seconds of this process's last sweep
 }
 
@@ -43,7 +37,7 @@ type Store struct {
 const sweepEvery = time.Minute
 
 // NewStore keeps counters in db (the directory).
-func NewStore(db *pgxpool.Pool) *Store { return &Store{db: db} }
+func NewStore(db *pgxpool.Pool) *Store { return &Store{db: dirdb.Store(db)} }
 
 type storeKey struct{}
 
@@ -76,7 +70,7 @@ func (s *Store) sweep(ctx context.Context) {
 	if now-last < int64(sweepEvery/time.Second) || !s.sweptAt.CompareAndSwap(last, now) {
 		return
 	}
-	if _, err := s.db.Exec(ctx, queries.Get("Sweep")); err != nil {
+	if err := s.db.SweepRateLimits(ctx); err != nil {
 		slog.WarnContext(ctx, "rate limit sweep", "error", err)
 	}
 }
@@ -110,13 +104,12 @@ func (l *Limiter) Allow(ctx context.Context, key string) (bool, time.Duration, e
 		return false, 0, err
 	}
 	s.sweep(ctx)
-	var hits int
-	var left float64
-	if err := s.db.QueryRow(ctx, queries.Get("Hit"), rowKey(l.Name, key), l.Window.Seconds()).Scan(&hits, &left); err != nil {
+	hit, err := s.db.HitRateLimit(ctx, dirdb.HitRateLimitParams{Key: rowKey(l.Name, key), WindowSeconds: l.Window.Seconds()})
+	if err != nil {
 		return false, 0, err
 	}
-	if hits > l.Max {
-		return false, seconds(left), nil
+	if int(hit.Hits) > l.Max {
+		return false, seconds(hit.SecondsLeft), nil
 	}
 	return true, 0, nil
 }

@@ -1,4 +1,4 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { SignupPage } from '../features/account/SignupPage';
+import { SignupPage } from '../features/accounts/SignupPage';
 
 export const Route = createFileRoute('/signup')({ component: SignupPage });

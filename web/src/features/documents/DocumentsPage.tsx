@@ -1,8 +1,8 @@
 import { Anchor, Button as MantineButton, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { FormattedMessage } from 'react-intl';
-import { LoadError, PageLoader, useRedirectOnSignedOut } from '../account/session';
-import { StepBar } from '../account/StepBar';
+import { LoadError, PageLoader, useRedirectOnSignedOut } from '../accounts/session';
+import { StepBar } from '../accounts/StepBar';
 import { GuideModal } from '../onboarding/GuideModal';
 import { organizationQuery, orderedDocuments } from './api';
 import { allReadyForReview } from './card';

@@ -6,7 +6,7 @@ import { GenericModal } from '../../components/GenericModal';
 import { Button } from '../../components/variants';
 import { cardLayout, detectBrand, formatCardNumber, BRAND_NAMES } from '../../donate/lib/brand';
 import { EXPIRY_MAX_LENGTH, formatExpiry } from '../../donate/lib/expiry';
-import { UPGRADE_PERIODS } from '../campaign/api';
+import { UPGRADE_PERIODS } from '../campaigns/api';
 import type { DonationEdit, Donor, Reason, Upgrade } from './api';
 import { checkCard, type CardErrors, type CardValues } from './card';
 

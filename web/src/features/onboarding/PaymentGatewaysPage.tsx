@@ -1,6 +1,6 @@
 import { Anchor, Badge, Group, Paper, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { FormattedMessage } from 'react-intl';
-import { StepBar } from '../account/StepBar';
+import { StepBar } from '../accounts/StepBar';
 import { GuideModal } from './GuideModal';
 
 const GATEWAYS = [

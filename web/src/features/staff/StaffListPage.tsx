@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { FormattedMessage, FormattedRelativeTime, useIntl } from 'react-intl';
 import { EmptyState } from '../../components/EmptyState';
-import { LoadError, PageLoader, useRedirectOnSignedOut } from '../account/session';
+import { LoadError, PageLoader, useRedirectOnSignedOut } from '../accounts/session';
 import { needsStaffSecondFactor, SecondFactorRequired } from './SecondFactorRequired';
 import { byOldest, waitingQuery } from './api';
 

@@ -6,7 +6,7 @@ import { FormattedDate, FormattedMessage, useIntl } from 'react-intl';
 import { ApiError } from '../../api/client';
 import { GenericModal } from '../../components/GenericModal';
 import { Button } from '../../components/variants';
-import { LoadError, PageLoader, useRedirectOnSignedOut } from '../account/session';
+import { LoadError, PageLoader, useRedirectOnSignedOut } from '../accounts/session';
 import { needsStaffSecondFactor, SecondFactorRequired } from './SecondFactorRequired';
 import { AccountStateBanner } from '../documents/AccountStateBanner';
 import { orderedDocuments, type OrgDocument } from '../documents/api';

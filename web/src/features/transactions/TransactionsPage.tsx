@@ -5,7 +5,7 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { apiFetch } from '../../api/client';
 import { EmptyState } from '../../components/EmptyState';
 import { StatusBadge } from '../../components/variants';
-import { LoadError, PageLoader, useRedirectOnSignedOut } from '../account/session';
+import { LoadError, PageLoader, useRedirectOnSignedOut } from '../accounts/session';
 import type { Money } from '../../donate/lib/money';
 import { txColor, txStatusLabel } from '../donations/labels';
 import { BUCKETS, currentPeriod, rowsQueryString, shiftPeriod, type Bucket, type TransactionsSearch } from './search';

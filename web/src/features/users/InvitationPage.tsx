@@ -5,9 +5,9 @@ import { useState, type FormEvent } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { ApiError } from '../../api/client';
 import { Button } from '../../components/variants';
-import { AuthCard, Loading } from '../account/AuthPages';
-import { loginAndReturn, logoutUrl, sessionEmail } from '../account/kratos';
-import { checkPassword, checkPersonName } from '../account/rules';
+import { AuthCard, Loading } from '../accounts/AuthPages';
+import { loginAndReturn, logoutUrl, sessionEmail } from '../accounts/kratos';
+import { checkPassword, checkPersonName } from '../accounts/rules';
 import { acceptAsNew, acceptSignedIn, invitationQuery, type ReceivedInvitation } from './api';
 import { roleNames } from './UsersPage';
 

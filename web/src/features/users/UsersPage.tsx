@@ -8,9 +8,9 @@ import { SaveStatusBanner } from '../../components/SaveStatusBanner';
 import { showToast } from '../../components/Toasts';
 import { useSaveStatus } from '../../components/useSaveStatus';
 import { Button } from '../../components/variants';
-import { changePassword, updateMyData, type CurrentUser } from '../account/api';
-import { checkEmail, checkPassword, checkPersonName } from '../account/rules';
-import { LoadError, PageLoader } from '../account/session';
+import { changePassword, updateMyData, type CurrentUser } from '../accounts/api';
+import { checkEmail, checkPassword, checkPersonName } from '../accounts/rules';
+import { LoadError, PageLoader } from '../accounts/session';
 import { discardUser, inviteUser, reactivateUser, resendInvitation, usersQuery, type Invitation, type OrgUser } from './api';
 
 const errorText = (e: unknown) => (e instanceof ApiError ? Object.values(e.fields)[0] ?? e.message : e instanceof Error ? e.message : String(e));

@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { z } from 'zod';
-import { LoginPage } from '../../features/account/AuthPages';
+import { LoginPage } from '../../features/accounts/AuthPages';
 
 export const Route = createFileRoute('/account/login')({
   validateSearch: z.object({ flow: z.string().optional().catch(undefined) }),

@@ -1,4 +1,4 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { LogoutPage } from '../../features/account/AuthPages';
+import { LogoutPage } from '../../features/accounts/AuthPages';
 
 export const Route = createFileRoute('/account/logout')({ component: LogoutPage });

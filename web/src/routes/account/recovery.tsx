@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { z } from 'zod';
-import { RecoveryPage } from '../../features/account/AuthPages';
+import { RecoveryPage } from '../../features/accounts/AuthPages';
 
 export const Route = createFileRoute('/account/recovery')({
   validateSearch: z.object({ flow: z.string().optional().catch(undefined) }),

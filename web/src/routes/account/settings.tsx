@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { z } from 'zod';
-import { SettingsPage } from '../../features/account/AuthPages';
+import { SettingsPage } from '../../features/accounts/AuthPages';
 
 export const Route = createFileRoute('/account/settings')({
   validateSearch: z.object({ flow: z.string().optional().catch(undefined) }),

@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { z } from 'zod';
-import { TwoFactorPage } from '../../features/account/TwoFactorPage';
+import { TwoFactorPage } from '../../features/accounts/TwoFactorPage';
 
 /** Only a path of this app: the page goes back there once the authenticator app is set up. */
 const localPath = z.string().regex(/^\/(?!\/)/);

@@ -1,4 +1,4 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { MailboxPage } from '../../features/account/MailboxPage';
+import { MailboxPage } from '../../features/accounts/MailboxPage';
 
 export const Route = createFileRoute('/dev/mailbox')({ component: MailboxPage });

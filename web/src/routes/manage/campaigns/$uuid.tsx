@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { EditorPage } from '../../../features/campaign/EditorPage';
+import { EditorPage } from '../../../features/campaigns/EditorPage';
 
 export const Route = createFileRoute('/manage/campaigns/$uuid')({
   component: function CampaignEditorRoute() {

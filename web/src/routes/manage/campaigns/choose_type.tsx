@@ -1,4 +1,4 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { ChooseTypePage } from '../../../features/campaign/ChooseTypePage';
+import { ChooseTypePage } from '../../../features/campaigns/ChooseTypePage';
 
 export const Route = createFileRoute('/manage/campaigns/choose_type')({ component: ChooseTypePage });

@@ -1,4 +1,4 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { CampaignListPage } from '../../../features/campaign/CampaignListPage';
+import { CampaignListPage } from '../../../features/campaigns/CampaignListPage';
 
 export const Route = createFileRoute('/manage/campaigns/')({ component: CampaignListPage });

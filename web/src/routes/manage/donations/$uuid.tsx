@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { WithUser } from '../../../features/account/session';
+import { WithUser } from '../../../features/accounts/session';
 import { DonationDetailPage } from '../../../features/donations/DonationDetailPage';
 
 export const Route = createFileRoute('/manage/donations/$uuid')({

@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { WithUser } from '../../../features/account/session';
+import { WithUser } from '../../../features/accounts/session';
 import { DonationsPage } from '../../../features/donations/DonationsPage';
 import { donationsSearch } from '../../../features/donations/search';
 

@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { WithUser } from '../../../features/account/session';
+import { WithUser } from '../../../features/accounts/session';
 import { UsersPage } from '../../../features/users/UsersPage';
 
 export const Route = createFileRoute('/manage/settings/users')({

@@ -11,7 +11,7 @@ import { ApiError } from '../../api/client';
 import { SaveStatusBanner } from '../../components/SaveStatusBanner';
 import { useSaveStatus } from '../../components/useSaveStatus';
 import { Button, StatusBadge } from '../../components/variants';
-import { LoadError, PageLoader, useRedirectOnSignedOut } from '../account/session';
+import { LoadError, PageLoader, useRedirectOnSignedOut } from '../accounts/session';
 import {
   campaignQuery, checkCover, HEX_COLOR, INSTALMENTS, openSharePopup, patchCampaign, publicUrl, putFormFields, setPublished, UPGRADE_PERIODS,
   toDraft, uploadCover, type Campaign, type CampaignDraft, type CampaignEvent,

@@ -8,7 +8,7 @@ import { CopyLinkButton } from '../../components/CopyLinkButton';
 import { EmptyState } from '../../components/EmptyState';
 import { GenericTable } from '../../components/GenericTable';
 import { StatusBadge } from '../../components/variants';
-import { LoadError, PageLoader, useRedirectOnSignedOut } from '../account/session';
+import { LoadError, PageLoader, useRedirectOnSignedOut } from '../accounts/session';
 import { campaignsQuery, publicUrl, type Campaign } from './api';
 import { typeName } from './labels';
 import { QrDialog } from './QrDialog';

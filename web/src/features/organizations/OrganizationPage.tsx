@@ -6,7 +6,7 @@ import { apiFetch } from '../../api/client';
 import { SaveStatusBanner } from '../../components/SaveStatusBanner';
 import { useSaveStatus } from '../../components/useSaveStatus';
 import { Button } from '../../components/variants';
-import { LoadError, PageLoader, useRedirectOnSignedOut } from '../account/session';
+import { LoadError, PageLoader, useRedirectOnSignedOut } from '../accounts/session';
 import { organizationQuery, type Organization, type Permissions } from '../documents/api';
 import { checkLogo, MAX_DESCRIPTION, parseDomains, TIMEZONES } from './rules';
 

@@ -1,0 +1,72 @@
+// Package endpoint gives every API endpoint one shape: a request struct whose fields come from the
+// path (`path:"id"`), the query string (`query:"page"`) and the JSON body (`json:"…"`), a function
+// Execute(ctx, *Req) (*Resp, error) that knows nothing of HTTP, and Handle, the one adapter that
+// decodes, validates, runs and writes. Errors of any kind are written by apierror in the request's
+// language; the signed-in user, organisation and shard scope come from ctx (authz.CurrentUser,
+// authz.CurrentOrganization, authz.Scope).
+package endpoint
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/aporta/aporta/api/apierror"
+	"github.com/aporta/aporta/api/request"
+)
+
+// Validator is a request that checks itself once decoded; its error (an *apierror.Error naming the
+// fields, usually) is written as it is and Execute does not run.
+type Validator interface{ Validate() error }
+
+// StatusCoder is a response answered with a status other than 200 (201 for a creation, say).
+type StatusCoder interface{ StatusCode() int }
+
+// Execute is an endpoint's logic.
+type Execute[Req, Resp any] func(ctx context.Context, req *Req) (*Resp, error)
+
+// Handle adapts exec to Gin. A nil response with no error answers 204.
+func Handle[Req, Resp any](exec Execute[Req, Resp]) gin.HandlerFunc {
+	b := binderFor[Req]()
+	return func(c *gin.Context) {
+		req := new(Req)
+		if err := b.bind(c, req); err != nil {
+			apierror.Abort(c, err)
+			return
+		}
+		if v, ok := any(req).(Validator); ok {
+			if err := v.Validate(); err != nil {
+				apierror.Abort(c, err)
+				return
+			}
+		}
+		resp, err := exec(c.Request.Context(), req)
+		if err != nil {
+			apierror.Abort(c, err)
+			return
+		}
+		if resp == nil {
+			c.Status(http.StatusNoContent)
+			return
+		}
+		status := http.StatusOK
+		if s, ok := any(resp).(StatusCoder); ok {
+			status = s.StatusCode()
+		}
+		c.JSON(status, resp)
+	}
+}
+
+// decodeBody reads the JSON body of a request that may carry one. An empty body leaves the
+// request's body fields at their zero values, for actions whose body is optional.
+func decodeBody(c *gin.Context, req any) error {
+	switch c.Request.Method {
+	case http.MethodGet, http.MethodHead, http.MethodDelete:
+		return nil
+	}
+	if c.Request.ContentLength == 0 {
+		return nil
+	}
+	return request.JSON(c, req)
+}
