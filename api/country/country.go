@@ -12,6 +12,7 @@ import (
 
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/internal/reference"
+	"github.com/aporta/aporta/internal/sharddb"
 )
 
 // Shards is what the handler needs of tenants.Tenants.
@@ -37,7 +38,7 @@ func (h Handler) list(c *gin.Context) {
 	if len(codes) > 0 {
 		pool, err := h.Shards.Shard(codes[0])
 		if err == nil {
-			out, err = reference.Countries(c.Request.Context(), pool, codes)
+			out, err = reference.Countries(c.Request.Context(), sharddb.Store(pool), codes)
 		}
 		if err != nil {
 			apierror.Abort(c, err)

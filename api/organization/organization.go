@@ -343,7 +343,7 @@ func (h *Handler) Country(c *gin.Context) {
 	}
 	ctx := c.Request.Context()
 	var out Country
-	if out.Country, err = reference.Get(ctx, scope, scope.Country); err != nil {
+	if out.Country, err = reference.Get(ctx, scope.Store(), scope.Country); err != nil {
 		apierror.Abort(c, err)
 		return
 	}

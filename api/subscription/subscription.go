@@ -87,7 +87,7 @@ func (h *Handler) get(c *gin.Context) {
 		apierror.Abort(c, err)
 		return
 	}
-	country, err := reference.Get(c.Request.Context(), s, s.Country)
+	country, err := reference.Get(c.Request.Context(), s.Store(), s.Country)
 	if err != nil {
 		apierror.Abort(c, err)
 		return

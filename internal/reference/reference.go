@@ -7,13 +7,9 @@ package reference
 import (
 	"context"
 
-	"github.com/jackc/pgx/v5"
+	"github.com/aporta/aporta/internal/dberr"
+	"github.com/aporta/aporta/internal/sharddb"
 )
-
-// Querier is a shard pool or a tenants.Scope.
-type Querier interface {
-	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
-}
 
 // UIDOption is a tax-id type an organisation may sign up with, and an example in its mask.
 type UIDOption struct {
@@ -31,31 +27,34 @@ type Country struct {
 	DocumentTypes []string    `json:"document_types"` // a donor's identity documents
 }
 
-const countriesSQL = `
-SELECT c.code, c.currency, c.timezone, c.phone_code,
-       coalesce((SELECT json_agg(json_build_object('type', u.uid_type, 'placeholder', u.placeholder) ORDER BY u.position)
-                 FROM uid_options u WHERE u.country = c.code), '[]'),
-       ARRAY(SELECT d.code FROM document_types d WHERE c.code = ANY (d.countries) ORDER BY d.code)
-FROM countries c WHERE c.code = ANY ($1::text[]) ORDER BY c.code`
-
-// Countries returns the countries among codes, ordered by code.
-func Countries(ctx context.Context, q Querier, codes []string) ([]Country, error) {
-	rows, err := q.Query(ctx, countriesSQL, codes)
+// Countries returns the countries among codes, ordered by code, read through a shard's store.
+func Countries(ctx context.Context, q *sharddb.Queries, codes []string) ([]Country, error) {
+	rows, err := q.Countries(ctx, codes)
 	if err != nil {
 		return nil, err
 	}
-	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (Country, error) {
-		var c Country
-		err := r.Scan(&c.Code, &c.Currency, &c.Timezone, &c.PhoneCode, &c.UIDOptions, &c.DocumentTypes)
-		return c, err
-	})
+	options, err := q.UIDOptions(ctx, codes)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Country, len(rows))
+	for i, r := range rows {
+		out[i] = Country{Code: r.Code, Currency: r.Currency, Timezone: r.Timezone, PhoneCode: r.PhoneCode,
+			UIDOptions: []UIDOption{}, DocumentTypes: r.DocumentTypes}
+		for _, o := range options {
+			if o.Country == r.Code {
+				out[i].UIDOptions = append(out[i].UIDOptions, UIDOption{Type: o.UidType, Placeholder: o.Placeholder})
+			}
+		}
+	}
+	return out, nil
 }
 
-// Get returns one country, pgx.ErrNoRows if the table does not have it.
-func Get(ctx context.Context, q Querier, code string) (Country, error) {
+// Get returns one country; dberr.ErrNotFound if the table does not have it.
+func Get(ctx context.Context, q *sharddb.Queries, code string) (Country, error) {
 	cs, err := Countries(ctx, q, []string{code})
 	if err == nil && len(cs) == 0 {
-		err = pgx.ErrNoRows
+		err = dberr.ErrNotFound
 	}
 	if err != nil {
 		return Country{}, err
