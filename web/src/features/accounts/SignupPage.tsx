@@ -196,7 +196,7 @@ function SignupForm({ countries }: { countries: CountryData[] }) {
                   data={countryOptions}
                   value={country}
                   onChange={(value) => {
-                    if (offered(value) && value && value !== country) {
+                    if (value && value !== country && offered(value)) {
                       writeCountryCookie(value);
                       window.location.reload();
                     }
