@@ -1,5 +1,5 @@
 import { Anchor, Box, Checkbox, Group, List, Paper, PasswordInput, Select, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { useSuspenseQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useId, useMemo, useState, type FormEvent } from 'react';
 import { defineMessages, FormattedMessage, useIntl } from 'react-intl';
@@ -8,7 +8,7 @@ import { Button } from '../../components/variants';
 import { countriesQuery, register, validateCellphone, validateEmail, validateUid, type CountryData } from './api';
 import { maskUid, readCountryCookie, uidComplete, writeCountryCookie } from './countries';
 import { checkEmail, checkOrgName, checkPassword, checkPersonName, passwordRules } from './rules';
-import { LoadError, PageLoader } from './session';
+import { LoadError } from './session';
 import { useServerCheck } from './useServerCheck';
 
 const roleMessages = defineMessages({
@@ -34,9 +34,9 @@ const spinnerSection = (checking: boolean, ok: boolean) =>
   ) : null;
 
 export function SignupPage() {
-  const { data, error, isPending } = useQuery(countriesQuery());
-  if (isPending) return <PageLoader />;
-  if (error || !data?.length) return <LoadError error={error} />;
+  // The route's loader has the countries in the cache.
+  const { data } = useSuspenseQuery(countriesQuery());
+  if (!data.length) return <LoadError error={null} />;
   return <SignupForm countries={data} />;
 }
 

@@ -1,5 +1,5 @@
 import { Alert, Anchor, Box, Group, Button as MantineButton, Paper, Select, SimpleGrid, Stack, Text, TextInput, ThemeIcon, Title, UnstyledButton } from '@mantine/core';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { ApiError } from '../../api/client';
@@ -86,7 +86,7 @@ function ChannelCard({ type, user, onVerified }: { type: VerificationType; user:
   const [mode, setMode] = useState<'code' | 'change' | 'add'>(type === 'cellphone' && !user.cellphone?.number ? 'add' : 'code');
 
   const pending = type === 'email' ? user.pending_email : undefined;
-  const phoneCode = useQuery(countriesQuery()).data?.find((c) => c.identifier === user.cellphone?.country)?.phone_code;
+  const phoneCode = useSuspenseQuery(countriesQuery()).data.find((c) => c.identifier === user.cellphone?.country)?.phone_code;
   const target = type === 'email' ? (pending ?? user.email) : user.cellphone ? `${phoneCode ?? ''} ${user.cellphone.number}`.trim() : '';
 
   const resend = async () => {
@@ -257,7 +257,7 @@ function ChangeContactForm({
   const intl = useIntl();
   const [email, setEmail] = useState('');
   const [country, setCountry] = useState(user.cellphone?.country || user.organization.country || 'AR');
-  const { data: countries } = useQuery(countriesQuery());
+  const { data: countries } = useSuspenseQuery(countriesQuery());
   const [number, setNumber] = useState('');
   const [error, setError] = useState<string>();
   const [reauth, setReauth] = useState<string>();
@@ -315,7 +315,7 @@ function ChangeContactForm({
           <Group align="flex-start" gap="sm" wrap="nowrap">
             <Select
               label={<FormattedMessage id="signup.user.phoneCode" defaultMessage="Código" />}
-              data={(countries ?? []).map((c) => ({ value: c.identifier, label: `${c.identifier} ${c.phone_code}` }))}
+              data={countries.map((c) => ({ value: c.identifier, label: `${c.identifier} ${c.phone_code}` }))}
               value={country}
               allowDeselect={false}
               onChange={(v) => setCountry(v ?? country)}
