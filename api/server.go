@@ -16,6 +16,7 @@ import (
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/authz"
 	"github.com/aporta/aporta/api/campaign"
+	"github.com/aporta/aporta/api/country"
 	"github.com/aporta/aporta/api/courier"
 	"github.com/aporta/aporta/api/dashboard"
 	"github.com/aporta/aporta/api/document"
@@ -121,6 +122,7 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 	// Kratos's courier posts the messages it wrote, not text from donors or operators: no card guard.
 	courier.Routes(r.Group("/", middleware.BodyLimit(d.Config.MaxBodyBytes)), d.Config, d.Tenants)
 	account.NewHandler(account.Deps{Config: d.Config, Tenants: d.Tenants, Temporal: d.Temporal, Authz: az}).Mount(groups)
+	country.NewHandler(d.Tenants).Mount(groups)
 	user.NewHandler(user.Deps{Config: d.Config, Tenants: d.Tenants, Keto: keto, CSRF: csrf.Require()}).Mount(groups)
 
 	docs := document.NewService(d.Tenants, bucket, onboard)

@@ -119,7 +119,8 @@ func TestManageCampaignLifecycle(t *testing.T) {
 	require.Equal(t, http.StatusCreated, st, out)
 	id, slug := out["uuid"].(string), out["slug"].(string)
 	require.True(t, strings.HasPrefix(slug, "ayuda-a-los-chicos"), slug) // a suffix is added when the slug is taken
-	require.Equal(t, "$ 1.500,00", out["amounts"].([]any)[0].(map[string]any)["formatted"])
+	require.Equal(t, map[string]any{"amount": map[string]any{"minor": float64(150000), "currency": "ARS", "decimal": "1500.00", "formatted": "$ 1.500,00"},
+		"label": "Entrada"}, out["amounts"].([]any)[0])
 	require.Equal(t, false, out["published"])
 
 	// PATCH changes only what it sends.

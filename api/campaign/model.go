@@ -6,7 +6,6 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/money"
 )
 
@@ -34,11 +33,17 @@ const (
 
 var hexColor = regexp.MustCompile(`^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$`)
 
-// Amount is a preset amount: a decimal string in the campaign's currency ("1500", "1500.50").
+// Amount is a preset amount as a create or PATCH sends it: a decimal string in the campaign's
+// currency ("1500", "1500.50").
 type Amount struct {
-	Amount    string `json:"amount"`
-	Label     string `json:"label"`
-	Formatted string `json:"formatted,omitempty"` // output only
+	Amount string `json:"amount"`
+	Label  string `json:"label"`
+}
+
+// Preset is a preset amount as the API answers it.
+type Preset struct {
+	Amount money.Amount `json:"amount"`
+	Label  string       `json:"label"`
 }
 
 // storedAmount is an amount as the amounts column keeps it.
@@ -140,14 +145,18 @@ type Input struct {
 type Campaign struct {
 	ID uuid.UUID `json:"uuid"`
 	Input
-	Currency    string     `json:"currency"`
-	Country     string     `json:"country"`
-	Published   bool       `json:"published"`
-	PublishedAt *time.Time `json:"published_at"`
-	CoverURL    string     `json:"cover_url"`
-	PublicPath  string     `json:"public_path"`
-	CreatedAt   time.Time  `json:"created_at"`
-	UpdatedAt   time.Time  `json:"updated_at"`
+	// Amounts and MinOtherAmount answer in the money shape. They shadow Input's decimal strings,
+	// which fill keeps too so that a PATCH decodes onto the current values.
+	Amounts        []Preset      `json:"amounts"`
+	MinOtherAmount *money.Amount `json:"min_other_amount"`
+	Currency       string        `json:"currency"`
+	Country        string        `json:"country"`
+	Published      bool          `json:"published"`
+	PublishedAt    *time.Time    `json:"published_at"`
+	CoverURL       string        `json:"cover_url"`
+	PublicPath     string        `json:"public_path"`
+	CreatedAt      time.Time     `json:"created_at"`
+	UpdatedAt      time.Time     `json:"updated_at"`
 
 	coverKey string
 	minOther *int64
@@ -163,26 +172,18 @@ func (c *Campaign) AmountsMinor() []int64 {
 	return out
 }
 
-// decimalOf renders minor units as the API's decimal string.
-func decimalOf(minor int64, currency string) string {
-	return gateway.Money{Amount: minor, Currency: currency}.Decimal()
-}
-
-// Format renders minor units for people (§9).
-func Format(minor int64, currency string) string {
-	return money.Format(money.Amount{Minor: minor, Currency: currency})
-}
-
 // fill completes the output-only fields from the stored ones.
 func (c *Campaign) fill() {
-	c.Amounts = make([]Amount, len(c.amounts))
+	c.Input.Amounts, c.Amounts = make([]Amount, len(c.amounts)), make([]Preset, len(c.amounts))
 	for i, a := range c.amounts {
-		c.Amounts[i] = Amount{Amount: decimalOf(a.Minor, c.Currency), Label: a.Label, Formatted: Format(a.Minor, c.Currency)}
+		m := money.New(a.Minor, c.Currency)
+		c.Input.Amounts[i], c.Amounts[i] = Amount{Amount: m.Decimal(), Label: a.Label}, Preset{Amount: m, Label: a.Label}
 	}
-	c.MinOtherAmount = nil
+	c.Input.MinOtherAmount, c.MinOtherAmount = nil, nil
 	if c.minOther != nil {
-		s := decimalOf(*c.minOther, c.Currency)
-		c.MinOtherAmount = &s
+		m := money.New(*c.minOther, c.Currency)
+		d := m.Decimal()
+		c.Input.MinOtherAmount, c.MinOtherAmount = &d, &m
 	}
 	if c.FormFields == nil {
 		c.FormFields = []FormField{}

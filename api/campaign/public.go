@@ -23,10 +23,7 @@ type Limits struct{ Min, Max int64 }
 
 // DefaultLimits are 10 to 8000 in the currency's major units.
 func DefaultLimits(currency string) Limits {
-	unit := int64(1)
-	for range money.Decimals(currency) {
-		unit *= 10
-	}
+	unit := money.Unit(currency)
 	return Limits{Min: DefaultMinMajor * unit, Max: DefaultMaxMajor * unit}
 }
 
@@ -55,7 +52,7 @@ func GatewayLimits(source func(currency string) (gateway.LimitsSource, error), l
 			log.WarnContext(ctx, "campaign: gateway amount limits, using the defaults", "error", err)
 			return Limits{}, false
 		}
-		return Limits{Min: l.Min.Amount, Max: l.Max.Amount}, true
+		return Limits{Min: l.Min.Minor, Max: l.Max.Minor}, true
 	}
 }
 
@@ -73,10 +70,10 @@ func (s *Service) MinimumFor(ctx context.Context, f Form, preset bool) int64 {
 type PublicForm struct {
 	Public
 	Objective         string            `json:"objective"`
-	Amounts           []Amount          `json:"amounts"`
+	Amounts           []Preset          `json:"amounts"`
 	AllowOneTime      bool              `json:"allow_one_time"`
 	AllowOtherAmount  bool              `json:"allow_other_amount"`
-	MinOtherAmount    *string           `json:"min_other_amount"`
+	MinOtherAmount    *money.Amount     `json:"min_other_amount"`
 	Limits            PublicLimits      `json:"limits"`
 	Instalments       int               `json:"instalments"`
 	InstalmentOptions []int             `json:"instalment_options"`
@@ -92,12 +89,10 @@ type PublicForm struct {
 	Gateway           map[string]string `json:"gateway"`
 }
 
-// PublicLimits are the donation limits as decimal strings in the form's currency.
+// PublicLimits are the donation limits in the form's currency.
 type PublicLimits struct {
-	Min          string `json:"min"`
-	Max          string `json:"max"`
-	MinFormatted string `json:"min_formatted"`
-	MaxFormatted string `json:"max_formatted"`
+	Min money.Amount `json:"min"`
+	Max money.Amount `json:"max"`
 }
 
 // PublicFormBySlug builds the public form's data.
@@ -113,9 +108,8 @@ func (s *Service) PublicFormBySlug(ctx context.Context, slug string) (PublicForm
 			Currency: c.Currency, Organization: f.Org.Name, Country: f.Org.Country},
 		Objective: c.Objective, Amounts: c.Amounts, AllowOneTime: c.AllowOneTime, AllowOtherAmount: c.AllowOtherAmount,
 		MinOtherAmount: c.MinOtherAmount,
-		Limits: PublicLimits{Min: decimalOf(lim.Min, c.Currency), Max: decimalOf(lim.Max, c.Currency),
-			MinFormatted: Format(lim.Min, c.Currency), MaxFormatted: Format(lim.Max, c.Currency)},
-		Instalments: c.Instalments, InstalmentOptions: []int{}, PeriodicIncrease: c.PeriodicIncrease,
+		Limits:         PublicLimits{Min: money.New(lim.Min, c.Currency), Max: money.New(lim.Max, c.Currency)},
+		Instalments:    c.Instalments, InstalmentOptions: []int{}, PeriodicIncrease: c.PeriodicIncrease,
 		FormColor: c.FormColor, CoverURL: c.CoverURL, EndsAt: c.EndsAt, Analytics: c.Analytics, Event: c.Event,
 		FormFields: c.FormFields, DocumentTypes: []string{}, DefaultRecurrency: 1,
 		Gateway: map[string]string{"name": "mercadopago"},

@@ -13,6 +13,7 @@ import (
 
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/internal/gateway"
+	"github.com/aporta/aporta/internal/money"
 )
 
 func TestSlugify(t *testing.T) {
@@ -81,7 +82,7 @@ func TestGatewayLimitsFallBackToTheDefaults(t *testing.T) {
 	require.Equal(t, Limits{Min: 10, Max: 8000}, svc.LimitsFor(ctx, f))
 
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	src := limitsSource{l: gateway.AmountLimits{Min: gateway.Money{Amount: 500, Currency: "CLP"}, Max: gateway.Money{Amount: 900000, Currency: "CLP"}}}
+	src := limitsSource{l: gateway.AmountLimits{Min: money.Amount{Minor: 500, Currency: "CLP"}, Max: money.Amount{Minor: 900000, Currency: "CLP"}}}
 	svc.LimitsOverride = GatewayLimits(func(string) (gateway.LimitsSource, error) { return src, nil }, log)
 	require.Equal(t, Limits{Min: 500, Max: 900000}, svc.LimitsFor(ctx, f))
 

@@ -57,17 +57,10 @@ func (h *Handler) Mount(g endpoint.Groups) {
 	g.Manage.GET("/dashboard", g.Authz.Require(authz.View), endpoint.Handle(h.Get))
 }
 
-// Money is an amount in one currency.
-type Money struct {
-	Currency    string `json:"currency"`
-	AmountMinor int64  `json:"amount_minor"`
-	Formatted   string `json:"formatted"`
-}
-
 // Raised is the approved money of one currency.
 type Raised struct {
-	Money
-	Transactions int64 `json:"transactions"`
+	Amount       money.Amount `json:"amount"`
+	Transactions int64        `json:"transactions"`
 }
 
 // Reason is a pause or discard reason and how many donations have it.
@@ -78,10 +71,10 @@ type Reason struct {
 
 // Point is one bucket of the chart series.
 type Point struct {
-	Bucket       string  `json:"bucket"` // YYYY-MM-DD: the day, or the month's first day
-	Raised       []Money `json:"raised"`
-	NewDonations int64   `json:"new_donations"`
-	Visits       int64   `json:"visits"`
+	Bucket       string         `json:"bucket"` // YYYY-MM-DD: the day, or the month's first day
+	Raised       []money.Amount `json:"raised"`
+	NewDonations int64          `json:"new_donations"`
+	Visits       int64          `json:"visits"`
 }
 
 // Period is the resolved period.
@@ -109,21 +102,21 @@ type Guide struct {
 
 // Dashboard is the response.
 type Dashboard struct {
-	Period             Period   `json:"period"`
-	Filters            Filters  `json:"filters"`
-	Raised             []Raised `json:"raised"`
-	Average            []Money  `json:"average"`
-	NewDonations       int64    `json:"new_donations"`
-	PausedDonations    int64    `json:"paused_donations"`
-	PausedInGrace      int64    `json:"paused_in_grace"`
-	DiscardedDonations int64    `json:"discarded_donations"`
-	Visits             int64    `json:"visits"`
-	Conversion         *float64 `json:"conversion"`
-	PauseReasons       []Reason `json:"pause_reasons"`
-	DiscardReasons     []Reason `json:"discard_reasons"`
-	Series             []Point  `json:"series"`
-	HasCampaigns       bool     `json:"has_campaigns"`
-	CampaignGuide      Guide    `json:"campaign_guide"`
+	Period             Period         `json:"period"`
+	Filters            Filters        `json:"filters"`
+	Raised             []Raised       `json:"raised"`
+	Average            []money.Amount `json:"average"`
+	NewDonations       int64          `json:"new_donations"`
+	PausedDonations    int64          `json:"paused_donations"`
+	PausedInGrace      int64          `json:"paused_in_grace"`
+	DiscardedDonations int64          `json:"discarded_donations"`
+	Visits             int64          `json:"visits"`
+	Conversion         *float64       `json:"conversion"`
+	PauseReasons       []Reason       `json:"pause_reasons"`
+	DiscardReasons     []Reason       `json:"discard_reasons"`
+	Series             []Point        `json:"series"`
+	HasCampaigns       bool           `json:"has_campaigns"`
+	CampaignGuide      Guide          `json:"campaign_guide"`
 }
 
 // Request is the dashboard's filters: from and to (YYYY-MM-DD, days in the organisation's time
@@ -330,7 +323,7 @@ func newSeries(p period) series {
 		key := k.Format(time.DateOnly)
 		if _, ok := s.index[key]; !ok {
 			s.index[key] = len(s.points)
-			s.points = append(s.points, Point{Bucket: key, Raised: []Money{}})
+			s.points = append(s.points, Point{Bucket: key, Raised: []money.Amount{}})
 		}
 	}
 	return s
@@ -371,14 +364,14 @@ func (w widgets) raised(ctx context.Context) error {
 			totals[r.Currency] = &total{r.RaisedMinor, r.RaisedCount}
 		}
 		if p := w.series.at(r.Bucket); p != nil {
-			p.Raised = append(p.Raised, amount(r.Currency, r.RaisedMinor))
+			p.Raised = append(p.Raised, money.New(r.RaisedMinor, r.Currency))
 		}
 	}
-	w.d.Raised, w.d.Average = []Raised{}, []Money{}
+	w.d.Raised, w.d.Average = []Raised{}, []money.Amount{}
 	for _, c := range sortedKeys(totals) {
 		t := totals[c]
-		w.d.Raised = append(w.d.Raised, Raised{Money: amount(c, t.sum), Transactions: t.n})
-		w.d.Average = append(w.d.Average, amount(c, int64(math.Round(float64(t.sum)/float64(t.n)))))
+		w.d.Raised = append(w.d.Raised, Raised{Amount: money.New(t.sum, c), Transactions: t.n})
+		w.d.Average = append(w.d.Average, money.New(int64(math.Round(float64(t.sum)/float64(t.n))), c))
 	}
 	for _, p := range w.series.points {
 		sort.Slice(p.Raised, func(a, b int) bool { return p.Raised[a].Currency < p.Raised[b].Currency })
@@ -460,10 +453,6 @@ func (w widgets) paused(ctx context.Context) error {
 	}
 	w.d.PauseReasons = top(w.d.PauseReasons)
 	return nil
-}
-
-func amount(currency string, minor int64) Money {
-	return Money{Currency: currency, AmountMinor: minor, Formatted: money.Format(money.Amount{Minor: minor, Currency: currency})}
 }
 
 func civil(t time.Time) time.Time {

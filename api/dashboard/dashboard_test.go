@@ -137,12 +137,12 @@ func get(t *testing.T, c *apitest.Client, query string) dashboard.Dashboard {
 	return d
 }
 
-func ars(minor int64) dashboard.Money {
-	return dashboard.Money{Currency: "ARS", AmountMinor: minor, Formatted: money.Format(money.Amount{Minor: minor, Currency: "ARS"})}
+func ars(minor int64) money.Amount {
+	return money.New(minor, "ARS")
 }
 
-func usd(minor int64) dashboard.Money {
-	return dashboard.Money{Currency: "USD", AmountMinor: minor, Formatted: money.Format(money.Amount{Minor: minor, Currency: "USD"})}
+func usd(minor int64) money.Amount {
+	return money.New(minor, "USD")
 }
 
 func ptr[T any](v T) *T { return &v }
@@ -218,12 +218,14 @@ func TestWidgetsAgreeWithTheRows(t *testing.T) {
 		d := get(t, admin, "?from=2026-03-01&to=2026-03-31")
 		require.Equal(t, dashboard.Period{From: "2026-03-01", To: "2026-03-31", Days: 31, Granularity: "day", Timezone: "America/Argentina/Buenos_Aires"}, d.Period)
 		// ARS: 100000 + 50050 + 20000 + 30000 + 10000 = 210050 in 5 charges; USD 7000 in 1.
-		require.Equal(t, []dashboard.Raised{{Money: ars(210050), Transactions: 5}, {Money: usd(7000), Transactions: 1}}, d.Raised)
-		require.Equal(t, "$ 2.100,50", d.Raised[0].Formatted)
-		require.Equal(t, "US$ 70.00", d.Raised[1].Formatted)
-		require.Equal(t, []dashboard.Money{ars(42010), usd(7000)}, d.Average) // 210050 / 5
-		require.EqualValues(t, 4, d.NewDonations)                             // d1, d2, d10, d13
-		require.EqualValues(t, 4, d.PausedDonations)                          // d5, d7 (restored after 9 days), d15, the unversioned one; not d6
+		require.Equal(t, []dashboard.Raised{{Amount: ars(210050), Transactions: 5}, {Amount: usd(7000), Transactions: 1}}, d.Raised)
+		// The one money shape, formatted per §9.
+		body := string(admin.JSON(http.MethodGet, "/manage/api/dashboard?from=2026-03-01&to=2026-03-31", nil).Body)
+		require.Contains(t, body, `{"amount":{"minor":210050,"currency":"ARS","decimal":"2100.50","formatted":"$ 2.100,50"},"transactions":5}`)
+		require.Contains(t, body, `{"amount":{"minor":7000,"currency":"USD","decimal":"70.00","formatted":"US$ 70.00"},"transactions":1}`)
+		require.Equal(t, []money.Amount{ars(42010), usd(7000)}, d.Average) // 210050 / 5
+		require.EqualValues(t, 4, d.NewDonations)                          // d1, d2, d10, d13
+		require.EqualValues(t, 4, d.PausedDonations)                       // d5, d7 (restored after 9 days), d15, the unversioned one; not d6
 		require.EqualValues(t, 0, d.PausedInGrace)
 		require.EqualValues(t, 2, d.DiscardedDonations) // d10, the one at 23:30 without reason
 		require.EqualValues(t, 200, d.Visits)           // 100 + 50 + 50
@@ -231,11 +233,11 @@ func TestWidgetsAgreeWithTheRows(t *testing.T) {
 		require.Equal(t, []dashboard.Reason{{Reason: ptr("cc_expired"), Count: 3}, {Reason: ptr("donor_request_stop_debit"), Count: 1}}, d.PauseReasons)
 		require.Equal(t, []dashboard.Reason{{Reason: ptr("moved"), Count: 1}, {Reason: nil, Count: 1}}, d.DiscardReasons)
 		require.Len(t, d.Series, 31)
-		require.Equal(t, dashboard.Point{Bucket: "2026-03-01", Raised: []dashboard.Money{ars(20000)}, Visits: 100}, point(d, "2026-03-01"))
-		require.Equal(t, dashboard.Point{Bucket: "2026-03-05", Raised: []dashboard.Money{ars(100000)}, NewDonations: 1}, point(d, "2026-03-05"))
-		require.Equal(t, dashboard.Point{Bucket: "2026-03-20", Raised: []dashboard.Money{ars(10000)}}, point(d, "2026-03-20"))
-		require.Equal(t, dashboard.Point{Bucket: "2026-03-31", Raised: []dashboard.Money{ars(30000), usd(7000)}, NewDonations: 1, Visits: 50}, point(d, "2026-03-31"))
-		require.Equal(t, dashboard.Point{Bucket: "2026-03-04", Raised: []dashboard.Money{}}, point(d, "2026-03-04"))
+		require.Equal(t, dashboard.Point{Bucket: "2026-03-01", Raised: []money.Amount{ars(20000)}, Visits: 100}, point(d, "2026-03-01"))
+		require.Equal(t, dashboard.Point{Bucket: "2026-03-05", Raised: []money.Amount{ars(100000)}, NewDonations: 1}, point(d, "2026-03-05"))
+		require.Equal(t, dashboard.Point{Bucket: "2026-03-20", Raised: []money.Amount{ars(10000)}}, point(d, "2026-03-20"))
+		require.Equal(t, dashboard.Point{Bucket: "2026-03-31", Raised: []money.Amount{ars(30000), usd(7000)}, NewDonations: 1, Visits: 50}, point(d, "2026-03-31"))
+		require.Equal(t, dashboard.Point{Bucket: "2026-03-04", Raised: []money.Amount{}}, point(d, "2026-03-04"))
 		require.True(t, d.HasCampaigns)
 		require.Equal(t, dashboard.Guide{Name: "create_campaign", Step: 0, Steps: 4, Show: false}, d.CampaignGuide)
 	})
@@ -244,8 +246,8 @@ func TestWidgetsAgreeWithTheRows(t *testing.T) {
 		d := get(t, admin, "?from=2026-03-01&to=2026-03-31&campaign="+c1.String())
 		require.Equal(t, dashboard.Filters{Campaign: &c1}, d.Filters)
 		// c1: d1 100000, d2 50050, d6 30000, d7 10000; USD d13 7000.
-		require.Equal(t, []dashboard.Raised{{Money: ars(190050), Transactions: 4}, {Money: usd(7000), Transactions: 1}}, d.Raised)
-		require.Equal(t, []dashboard.Money{ars(47513), usd(7000)}, d.Average) // 190050 / 4 = 47512.5, rounded
+		require.Equal(t, []dashboard.Raised{{Amount: ars(190050), Transactions: 4}, {Amount: usd(7000), Transactions: 1}}, d.Raised)
+		require.Equal(t, []money.Amount{ars(47513), usd(7000)}, d.Average) // 190050 / 4 = 47512.5, rounded
 		require.EqualValues(t, 4, d.NewDonations)
 		require.EqualValues(t, 1, d.PausedDonations) // d7
 		require.EqualValues(t, 1, d.DiscardedDonations)
@@ -258,8 +260,8 @@ func TestWidgetsAgreeWithTheRows(t *testing.T) {
 	t.Run("one-time", func(t *testing.T) {
 		d := get(t, admin, "?from=2026-03-01&to=2026-03-31&frequency=one_time")
 		require.Equal(t, dashboard.Filters{Frequency: ptr("one_time")}, d.Filters)
-		require.Equal(t, []dashboard.Raised{{Money: ars(50050), Transactions: 1}}, d.Raised) // d2
-		require.EqualValues(t, 1, d.NewDonations)                                            // d2
+		require.Equal(t, []dashboard.Raised{{Amount: ars(50050), Transactions: 1}}, d.Raised) // d2
+		require.EqualValues(t, 1, d.NewDonations)                                             // d2
 		require.EqualValues(t, 0, d.PausedDonations)
 		require.Equal(t, []dashboard.Reason{}, d.PauseReasons)
 		require.EqualValues(t, 1, d.DiscardedDonations) // the one without reason
@@ -278,9 +280,9 @@ func TestWidgetsAgreeWithTheRows(t *testing.T) {
 		// Feb d5, d6, d7, the 02-28 23:30 one = 4; Mar d1, d10, d13 (+ pending/rejected excluded) = 3.
 		require.EqualValues(t, []int64{4, 4, 3, 0, 0, 0}, []int64{d.Series[0].NewDonations, d.Series[1].NewDonations,
 			d.Series[2].NewDonations, d.Series[3].NewDonations, d.Series[4].NewDonations, d.Series[5].NewDonations})
-		require.Equal(t, []dashboard.Money{ars(30000)}, d.Series[1].Raised)             // d6 on 02-28 23:50
-		require.Equal(t, []dashboard.Money{ars(160000), usd(7000)}, d.Series[2].Raised) // 210050 − d2's 50050
-		require.Equal(t, []dashboard.Money{ars(100000)}, d.Series[3].Raised)            // d1 in April
+		require.Equal(t, []money.Amount{ars(30000)}, d.Series[1].Raised)             // d6 on 02-28 23:50
+		require.Equal(t, []money.Amount{ars(160000), usd(7000)}, d.Series[2].Raised) // 210050 − d2's 50050
+		require.Equal(t, []money.Amount{ars(100000)}, d.Series[3].Raised)            // d1 in April
 		require.EqualValues(t, 11, d.NewDonations)
 		// Pauses Jan–Jun: d5, d7, d15, the unversioned 03-25 one and the 04-02 one, all older than 7 days.
 		require.EqualValues(t, 5, d.PausedDonations)

@@ -13,10 +13,10 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/aporta/aporta/api/apierror"
-	"github.com/aporta/aporta/api/campaign"
 	"github.com/aporta/aporta/internal/collectday"
 	"github.com/aporta/aporta/internal/dberr"
 	"github.com/aporta/aporta/internal/i18n"
+	"github.com/aporta/aporta/internal/money"
 	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/tenants"
 )
@@ -59,18 +59,16 @@ func (s *Service) mac(purpose string, parts ...[]byte) []byte {
 
 // ConvertView is what the convert-to-monthly form shows.
 type ConvertView struct {
-	UUID            string `json:"uuid"`
-	Recurrency      int    `json:"recurrency"`
-	Amount          string `json:"amount"`
-	AmountFormatted string `json:"amount_formatted"`
-	Currency        string `json:"currency"`
-	CampaignTitle   string `json:"campaign_title"`
-	CampaignSlug    string `json:"campaign_slug"`
-	CardBrand       string `json:"card_brand"`
-	CardLastFour    string `json:"card_last_four"`
-	FirstName       string `json:"first_name"`
-	Convertible     bool   `json:"convertible"` // false once monthly, or without a stored card
-	CollectDay      *int   `json:"collect_day,omitempty"`
+	UUID          string       `json:"uuid"`
+	Recurrency    int          `json:"recurrency"`
+	Amount        money.Amount `json:"amount"`
+	CampaignTitle string       `json:"campaign_title"`
+	CampaignSlug  string       `json:"campaign_slug"`
+	CardBrand     string       `json:"card_brand"`
+	CardLastFour  string       `json:"card_last_four"`
+	FirstName     string       `json:"first_name"`
+	Convertible   bool         `json:"convertible"` // false once monthly, or without a stored card
+	CollectDay    *int         `json:"collect_day,omitempty"`
 }
 
 func (s *Service) convertView(ctx context.Context, scope tenants.Scope, id uuid.UUID) (*ConvertView, error) {
@@ -78,9 +76,9 @@ func (s *Service) convertView(ctx context.Context, scope tenants.Scope, id uuid.
 	if err != nil {
 		return nil, err
 	}
-	return &ConvertView{UUID: id.String(), Recurrency: int(d.Recurrence), Amount: decimal(d.AmountMinor, d.Currency),
-		AmountFormatted: campaign.Format(d.AmountMinor, d.Currency), Currency: d.Currency, CampaignTitle: d.Title,
-		CampaignSlug: d.Slug, CardBrand: d.Brand, CardLastFour: d.LastFour, FirstName: d.FirstName,
+	return &ConvertView{UUID: id.String(), Recurrency: int(d.Recurrence), Amount: money.New(d.AmountMinor, d.Currency),
+		CampaignTitle: d.Title,
+		CampaignSlug:  d.Slug, CardBrand: d.Brand, CardLastFour: d.LastFour, FirstName: d.FirstName,
 		Convertible: d.Recurrence == 0 && d.Status == "active" && d.PaymentMethodID != nil}, nil
 }
 

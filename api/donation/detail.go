@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/aporta/aporta/internal/collectday"
+	"github.com/aporta/aporta/internal/money"
 	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/workflows/collection"
@@ -77,7 +78,7 @@ type Tokenizer struct {
 // DonationDetail is the donation part of the detail.
 type DonationDetail struct {
 	UUID   string          `json:"uuid"`
-	Amount MoneyView       `json:"amount"`
+	Amount money.Amount    `json:"amount"`
 	Items  json.RawMessage `json:"items"` // [{uuid, amount (minor), item_name, quantity}]
 	// FormValues are the answers to the campaign's extra form fields: [{order, type, title, label, value}].
 	FormValues     json.RawMessage `json:"form_values"`
@@ -146,15 +147,15 @@ type PaymentMethodView struct {
 
 // TransactionView is one charge attempt.
 type TransactionView struct {
-	UUID          string    `json:"uuid"`
-	Amount        MoneyView `json:"amount"`
-	Date          time.Time `json:"date"`
-	Status        string    `json:"status"`
-	StatusDetail  string    `json:"status_detail"`
-	Period        *string   `json:"period"` // YYYY-MM, null for one-time
-	Attempt       int       `json:"attempt"`
-	PaymentID     string    `json:"payment_id"`
-	PaymentMethod *CardRef  `json:"payment_method"`
+	UUID          string       `json:"uuid"`
+	Amount        money.Amount `json:"amount"`
+	Date          time.Time    `json:"date"`
+	Status        string       `json:"status"`
+	StatusDetail  string       `json:"status_detail"`
+	Period        *string      `json:"period"` // YYYY-MM, null for one-time
+	Attempt       int          `json:"attempt"`
+	PaymentID     string       `json:"payment_id"`
+	PaymentMethod *CardRef     `json:"payment_method"`
 }
 
 // CardRef names the card a row was charged to.
@@ -165,23 +166,23 @@ type CardRef struct {
 
 // UpgradeView is a periodic increase.
 type UpgradeView struct {
-	ID           string     `json:"id"`
-	Percentage   string     `json:"percentage"` // "10.50"
-	PeriodMonths int        `json:"period"`     // 1, 2, 3, 4, 6 or 12
-	OldAmount    MoneyView  `json:"old_amount"`
-	NewAmount    MoneyView  `json:"new_amount"`
-	NextDate     string     `json:"next_date"` // YYYY-MM-DD
-	Auto         bool       `json:"auto"`
-	RemovedAt    *time.Time `json:"removed_at"`
-	CreatedAt    time.Time  `json:"created_at"`
+	ID           string       `json:"id"`
+	Percentage   string       `json:"percentage"` // "10.50"
+	PeriodMonths int          `json:"period"`     // 1, 2, 3, 4, 6 or 12
+	OldAmount    money.Amount `json:"old_amount"`
+	NewAmount    money.Amount `json:"new_amount"`
+	NextDate     string       `json:"next_date"` // YYYY-MM-DD
+	Auto         bool         `json:"auto"`
+	RemovedAt    *time.Time   `json:"removed_at"`
+	CreatedAt    time.Time    `json:"created_at"`
 }
 
 // UpgradeAppliedView is one application of an increase.
 type UpgradeAppliedView struct {
-	UpgradeID string    `json:"upgrade_id"`
-	AppliedOn string    `json:"applied_on"`
-	OldAmount MoneyView `json:"old_amount"`
-	NewAmount MoneyView `json:"new_amount"`
+	UpgradeID string       `json:"upgrade_id"`
+	AppliedOn string       `json:"applied_on"`
+	OldAmount money.Amount `json:"old_amount"`
+	NewAmount money.Amount `json:"new_amount"`
 }
 
 func detail(ctx context.Context, scope tenants.Scope, id uuid.UUID) (Detail, error) {
@@ -202,7 +203,7 @@ func detail(ctx context.Context, scope tenants.Scope, id uuid.UUID) (Detail, err
 	}
 	d.Transactions = make([]TransactionView, len(txs))
 	for i, t := range txs {
-		d.Transactions[i] = TransactionView{UUID: t.ID.String(), Amount: moneyView(t.AmountMinor, t.Currency), Date: t.Date,
+		d.Transactions[i] = TransactionView{UUID: t.ID.String(), Amount: money.New(t.AmountMinor, t.Currency), Date: t.Date,
 			Status: t.Status, StatusDetail: t.StatusDetail, Period: nonEmpty(t.Period), Attempt: int(t.Attempt),
 			PaymentID: t.PaymentID}
 		if t.Brand != "" || t.LastFour != "" {
@@ -216,7 +217,7 @@ func detail(ctx context.Context, scope tenants.Scope, id uuid.UUID) (Detail, err
 	d.Upgrades = make([]UpgradeView, len(ups))
 	for i, u := range ups {
 		d.Upgrades[i] = UpgradeView{ID: u.ID.String(), Percentage: u.Percentage, PeriodMonths: int(u.PeriodMonths),
-			OldAmount: moneyView(u.OldAmountMinor, r.Currency), NewAmount: moneyView(u.NewAmountMinor, r.Currency),
+			OldAmount: money.New(u.OldAmountMinor, r.Currency), NewAmount: money.New(u.NewAmountMinor, r.Currency),
 			NextDate: u.NextDate.Format(time.DateOnly), Auto: u.Auto, RemovedAt: u.RemovedAt, CreatedAt: u.CreatedAt}
 	}
 	if len(d.Upgrades) > 0 && d.Upgrades[0].RemovedAt == nil {
@@ -230,14 +231,14 @@ func detail(ctx context.Context, scope tenants.Scope, id uuid.UUID) (Detail, err
 	d.UpgradeHistory = make([]UpgradeAppliedView, len(applied))
 	for i, h := range applied {
 		d.UpgradeHistory[i] = UpgradeAppliedView{UpgradeID: h.UpgradeID.String(), AppliedOn: h.AppliedOn.Format(time.DateOnly),
-			OldAmount: moneyView(h.OldAmountMinor, r.Currency), NewAmount: moneyView(h.NewAmountMinor, r.Currency)}
+			OldAmount: money.New(h.OldAmountMinor, r.Currency), NewAmount: money.New(h.NewAmountMinor, r.Currency)}
 	}
 	return d, nil
 }
 
 // donationDetail is the donation part of the detail.
 func donationDetail(r *row, now time.Time) DonationDetail {
-	dd := DonationDetail{UUID: r.ID.String(), Amount: moneyView(r.AmountMinor, r.Currency), Items: r.Items,
+	dd := DonationDetail{UUID: r.ID.String(), Amount: money.New(r.AmountMinor, r.Currency), Items: r.Items,
 		FormValues: r.FormValues, Campaign: CampaignRef{UUID: r.CampaignID.String(), Title: r.CampaignTitle},
 		Recurrence: r.Recurrence, Frequency: frequency(r.Recurrence), CollectDay: r.CollectDay, Status: r.Status,
 		PausedReason: nonEmpty(r.PausedReason), PausedSince: r.PausedSince, DiscardedAt: r.DiscardedAt,

@@ -418,7 +418,7 @@ func TestPublicFormAndVisitsAndLeads(t *testing.T) {
 	res.Body.Close()
 	require.Equal(t, "ARS", form["currency"])
 	require.Equal(t, "AR", form["country"])
-	require.Equal(t, map[string]any{"min": "10.00", "max": "8000.00", "min_formatted": "$ 10,00", "max_formatted": "$ 8.000,00"}, form["limits"])
+	require.Equal(t, map[string]any{"min": ars(1000, "10.00", "$ 10,00"), "max": ars(800000, "8000.00", "$ 8.000,00")}, form["limits"])
 	require.Equal(t, []any{3.0, 6.0}, form["instalment_options"])
 	require.Contains(t, form["document_types"], "DNI")
 	require.Equal(t, "#ff0066", form["form_color"])

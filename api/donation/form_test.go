@@ -157,7 +157,7 @@ func TestReceiptShowsTheSummaryAndRefusesForgedReferences(t *testing.T) {
 	don := r.Body["donation"].(map[string]any)
 	require.Equal(t, a.Donation, don["uuid"])
 	require.Equal(t, float64(0), don["recurrency"])
-	require.Equal(t, "ARS", don["currency"])
+	require.Equal(t, ars(150000, "1500.00", "$ 1.500,00"), don["amount"])
 	require.NotContains(t, r.Body, "convert_token", "a shareable receipt never carries the single-use convert token")
 	raw := string(mustJSON(r.Body))
 	for _, secret := range []string{mail, "12345678", "450995", "APRO"} {
@@ -195,7 +195,7 @@ func TestGatewayLimitsApplyOnTheServer(t *testing.T) {
 	t.Cleanup(func() { setLimits(`{"key": "` + cfg.GatewayToken + `"}`) })
 
 	r := get(t, f.srv.URL+"/api/public/campaigns/"+f.slug, "es")
-	require.Equal(t, map[string]any{"min": "20.00", "max": "5000.00", "min_formatted": "$ 20,00", "max_formatted": "$ 5.000,00"}, r.Body["limits"])
+	require.Equal(t, map[string]any{"min": ars(2000, "20.00", "$ 20,00"), "max": ars(500000, "5000.00", "$ 5.000,00")}, r.Body["limits"])
 	a := post(t, f.srv.URL+"/d/"+f.slug, payload(token(t, f.cfg, "APRO"), 0, 5000.5, email(), uuid.NewString()))
 	require.Equal(t, http.StatusUnprocessableEntity, a.Status)
 	require.Equal(t, "El monto máximo permitido es $ 5.000,00", a.Message)
@@ -258,11 +258,16 @@ func TestTicketsAreLimitedAndEndWithTheirSales(t *testing.T) {
 	require.Equal(t, http.StatusOK, r.Status)
 	require.Equal(t, []any{map[string]any{"name": "Campo", "quantity": float64(5)}}, r.Body["tickets"])
 	require.Equal(t, "Concierto", r.Body["event"].(map[string]any)["category"])
-	require.Equal(t, "$ 5.000,00", r.Body["donation"].(map[string]any)["amount_formatted"])
+	require.Equal(t, "$ 5.000,00", r.Body["donation"].(map[string]any)["amount"].(map[string]any)["formatted"])
 
 	// After the sales end nothing sells.
 	ended := setup(t, event(time.Now().Add(-time.Minute)))
 	a = post(t, ended.srv.URL+"/d/"+ended.slug, ticketPayload(token(t, ended.cfg, "APRO"), "Campo", 1))
 	require.Equal(t, http.StatusUnprocessableEntity, a.Status)
 	require.Equal(t, "La venta de entradas para este evento terminó", a.Message)
+}
+
+// ars is an ARS amount in the API's money shape, as a decoded JSON object.
+func ars(minor float64, decimal, formatted string) map[string]any {
+	return map[string]any{"minor": minor, "currency": "ARS", "decimal": decimal, "formatted": formatted}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/aporta/aporta/api/ratelimit"
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/i18n"
+	"github.com/aporta/aporta/internal/money"
 	"github.com/aporta/aporta/internal/thanks"
 )
 
@@ -63,14 +64,12 @@ func (a answerStatus) StatusCode() int { return cmp.Or(a.status, http.StatusOK) 
 
 // DonationView is the donation as the thank-you page shows it.
 type DonationView struct {
-	UUID            string `json:"uuid"`
-	Recurrency      int    `json:"recurrency"`
-	Amount          string `json:"amount"`
-	AmountFormatted string `json:"amount_formatted"`
-	Currency        string `json:"currency"`
-	CollectDay      *int   `json:"collect_day"` // null: last day of the month (monthly only)
-	CampaignTitle   string `json:"campaign_title"`
-	CampaignType    string `json:"campaign_type"`
+	UUID          string       `json:"uuid"`
+	Recurrency    int          `json:"recurrency"`
+	Amount        money.Amount `json:"amount"`
+	CollectDay    *int         `json:"collect_day"` // null: last day of the month (monthly only)
+	CampaignTitle string       `json:"campaign_title"`
+	CampaignType  string       `json:"campaign_type"`
 }
 
 // SubmitRequest is POST /d/:slug: the public form's body.
@@ -128,19 +127,18 @@ func (h *Handler) Post(ctx context.Context, req *SubmitRequest) (*Response, erro
 // view is the thank-you page's answer for a donation, in the donor's language.
 func view(lang i18n.Lang, out Outcome) Response {
 	cp := out.Form.Campaign
-	formatted := campaign.Format(out.AmountMinor, out.Currency)
+	amount := money.New(out.AmountMinor, out.Currency)
 	tmpl := cp.Thanks.Instant
 	if tmpl == "" {
 		tmpl = i18n.T(lang, "campaign.thanks_default")
 	}
-	msg := thanks.Fill(tmpl, out.FirstName, formatted, cp.Title)
+	msg := thanks.Fill(tmpl, out.FirstName, amount.Format(), cp.Title)
 	if out.Status == "in_process" {
 		msg = i18n.T(lang, "donation.in_process")
 	}
 	resp := Response{Status: out.Status, Message: msg, Donation: DonationView{
-		UUID: out.DonationID.String(), Recurrency: out.Recurrency,
-		Amount: gateway.Money{Amount: out.AmountMinor, Currency: out.Currency}.Decimal(), AmountFormatted: formatted,
-		Currency: out.Currency, CampaignTitle: cp.Title, CampaignType: cp.Type,
+		UUID: out.DonationID.String(), Recurrency: out.Recurrency, Amount: amount,
+		CampaignTitle: cp.Title, CampaignType: cp.Type,
 	}}
 	if out.Recurrency == 1 {
 		resp.Donation.CollectDay = out.CollectDay.Ptr()

@@ -16,6 +16,7 @@ import (
 
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/authz"
+	"github.com/aporta/aporta/internal/money"
 	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/workflows/export"
@@ -217,19 +218,19 @@ WHERE `
 
 // ListItem is one row of the donations list.
 type ListItem struct {
-	UUID           string      `json:"uuid"`
-	Amount         MoneyView   `json:"amount"`
-	Frequency      string      `json:"frequency"` // monthly, one_time
-	Recurrence     int         `json:"recurrence"`
-	CollectDay     *int        `json:"collect_day"`
-	Status         string      `json:"status"`
-	PausedReason   *string     `json:"paused_reason"`
-	PausedSince    *time.Time  `json:"paused_since"`
-	DiscardedAt    *time.Time  `json:"discarded_at"`
-	DiscardReason  *string     `json:"discard_reason"`
-	NextChargeDate *string     `json:"next_charge_date"`
-	CreatedAt      time.Time   `json:"created_at"`
-	Campaign       CampaignRef `json:"campaign"`
+	UUID           string       `json:"uuid"`
+	Amount         money.Amount `json:"amount"`
+	Frequency      string       `json:"frequency"` // monthly, one_time
+	Recurrence     int          `json:"recurrence"`
+	CollectDay     *int         `json:"collect_day"`
+	Status         string       `json:"status"`
+	PausedReason   *string      `json:"paused_reason"`
+	PausedSince    *time.Time   `json:"paused_since"`
+	DiscardedAt    *time.Time   `json:"discarded_at"`
+	DiscardReason  *string      `json:"discard_reason"`
+	NextChargeDate *string      `json:"next_charge_date"`
+	CreatedAt      time.Time    `json:"created_at"`
+	Campaign       CampaignRef  `json:"campaign"`
 	Donor          struct {
 		UUID      string `json:"uuid"`
 		FirstName string `json:"first_name"`
@@ -257,7 +258,7 @@ func scanItem(rows interface{ Scan(...any) error }, extra ...any) (ListItem, err
 		return it, err
 	}
 	it.UUID, it.Campaign.UUID, it.Donor.UUID = id.String(), cid.String(), did.String()
-	it.Amount, it.Recurrence, it.Frequency = moneyView(amount, cur), int(rec), frequency(int(rec))
+	it.Amount, it.Recurrence, it.Frequency = money.New(amount, cur), int(rec), frequency(int(rec))
 	if day != nil {
 		d := int(*day)
 		it.CollectDay = &d
@@ -380,7 +381,7 @@ func csvRecord(it ListItem, sent *DonorSnapshot, values []storedValue, titles []
 		card = *it.PaymentMethod
 	}
 	rec := []string{it.UUID, it.CreatedAt.UTC().Format(time.RFC3339), it.Campaign.Title, it.Donor.FirstName,
-		it.Donor.LastName, it.Donor.Email, it.Donor.UIDType, it.Donor.UIDNumber, it.Amount.Decimal, it.Amount.Currency,
+		it.Donor.LastName, it.Donor.Email, it.Donor.UIDType, it.Donor.UIDNumber, it.Amount.Decimal(), it.Amount.Currency,
 		it.Frequency, it.Status, deref(it.PausedReason), deref(it.DiscardReason), deref(it.NextChargeDate), card.Brand, card.LastFour}
 	if sent == nil {
 		sent = &DonorSnapshot{}

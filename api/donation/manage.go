@@ -104,19 +104,6 @@ func (h *ManageHandler) Mount(g endpoint.Groups) {
 	m.GET("/payment_transactions/summary/:period", view, endpoint.Handle(s.Summary))
 }
 
-// MoneyView is an amount as every manage answer shows it.
-type MoneyView struct {
-	Minor     int64  `json:"minor"`
-	Currency  string `json:"currency"`
-	Decimal   string `json:"decimal"`
-	Formatted string `json:"formatted"`
-}
-
-func moneyView(minor int64, currency string) MoneyView {
-	return MoneyView{Minor: minor, Currency: currency, Decimal: decimal(minor, currency),
-		Formatted: money.Format(money.Amount{Minor: minor, Currency: currency})}
-}
-
 // DonationRequest names a donation: the :uuid of every donation endpoint.
 type DonationRequest struct {
 	ID uuid.UUID `path:"uuid" json:"-"`

@@ -16,7 +16,6 @@ import (
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/campaign"
 	"github.com/aporta/aporta/internal/card"
-	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/money"
 	"github.com/aporta/aporta/internal/taxid"
 )
@@ -150,9 +149,9 @@ var (
 func amountOutOfRange(amount, min int64, limits campaign.Limits, currency string) *apierror.Error {
 	switch {
 	case amount < min:
-		return apierror.New(http.StatusUnprocessableEntity, "donation.amount_min", campaign.Format(min, currency))
+		return apierror.New(http.StatusUnprocessableEntity, "donation.amount_min", money.New(min, currency).Format())
 	case amount > limits.Max:
-		return apierror.New(http.StatusUnprocessableEntity, "donation.amount_max", campaign.Format(limits.Max, currency))
+		return apierror.New(http.StatusUnprocessableEntity, "donation.amount_max", money.New(limits.Max, currency).Format())
 	}
 	return nil
 }
@@ -330,10 +329,6 @@ func docType(t string, valid []string) string {
 		}
 	}
 	return "Otro"
-}
-
-func decimal(minor int64, currency string) string {
-	return gateway.Money{Amount: minor, Currency: currency}.Decimal()
 }
 
 // cardholder is whom the card's holder fields default to when the form leaves them empty.

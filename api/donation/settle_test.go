@@ -18,6 +18,7 @@ import (
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/gateway/mercadopago"
 	"github.com/aporta/aporta/internal/gateway/sandbox"
+	"github.com/aporta/aporta/internal/money"
 	"github.com/aporta/aporta/internal/outbox"
 	"github.com/aporta/aporta/internal/thanks"
 	"github.com/aporta/aporta/tenants/tenantstest"
@@ -103,7 +104,7 @@ func TestSettleFirstChargeReadsBackWhatTheRequestLeftPending(t *testing.T) {
 	txID := charge.FirstTransactionID(charged.DonationID)
 	key := charge.Transaction{ID: txID}.Key()
 	_, err = gw.Charge(ctx, gateway.Charge{IdempotencyKey: key.Idempotency, ExternalReference: key.Reference,
-		Amount: gateway.Money{Amount: 150000, Currency: "ARS"}, CustomerID: customer, CardID: card, PaymentMethodID: "visa"})
+		Amount: money.New(150000, "ARS"), CustomerID: customer, CardID: card, PaymentMethodID: "visa"})
 	require.NoError(t, err)
 	require.True(t, settle(charged.DonationID, false))
 	d, tx := status(charged.DonationID)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/authz"
+	"github.com/aporta/aporta/internal/money"
 	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/tenants"
 )
@@ -84,8 +85,8 @@ func (p Period) txRange(ctx context.Context, scope tenants.Scope) (from, to stri
 
 // SummaryBucket is the count and sum of one bucket in one currency.
 type SummaryBucket struct {
-	Count  int       `json:"count"`
-	Amount MoneyView `json:"amount"`
+	Count  int          `json:"count"`
+	Amount money.Amount `json:"amount"`
 }
 
 // CurrencySummary is a currency's buckets.
@@ -132,16 +133,16 @@ func (s *ManageService) Summary(ctx context.Context, req *Period) (*Summary, err
 		if cs == nil {
 			cs = &CurrencySummary{Currency: r.Currency, ByStatus: map[string]SummaryBucket{}}
 			for _, b := range cs.buckets() {
-				b.Amount = moneyView(0, r.Currency)
+				b.Amount = money.New(0, r.Currency)
 			}
 			byCur[r.Currency] = cs
 		}
-		cs.ByStatus[r.Status] = SummaryBucket{Count: int(r.Count), Amount: moneyView(r.Sum, r.Currency)}
+		cs.ByStatus[r.Status] = SummaryBucket{Count: int(r.Count), Amount: money.New(r.Sum, r.Currency)}
 		for g, sts := range summaryGroups {
 			if slices.Contains(sts, r.Status) {
 				b := cs.buckets()[g]
 				b.Count += int(r.Count)
-				b.Amount = moneyView(b.Amount.Minor+r.Sum, r.Currency)
+				b.Amount = money.New(b.Amount.Minor+r.Sum, r.Currency)
 			}
 		}
 	}
@@ -160,17 +161,17 @@ func (cs *CurrencySummary) buckets() map[string]*SummaryBucket {
 
 // TransactionRow is a row behind the summary.
 type TransactionRow struct {
-	UUID         string      `json:"uuid"`
-	Date         time.Time   `json:"date"`
-	Amount       MoneyView   `json:"amount"`
-	Status       string      `json:"status"`
-	StatusDetail string      `json:"status_detail"`
-	Period       *string     `json:"period"`
-	Attempt      int         `json:"attempt"`
-	PaymentID    string      `json:"payment_id"`
-	DonationUUID string      `json:"donation_uuid"`
-	Frequency    string      `json:"frequency"`
-	Campaign     CampaignRef `json:"campaign"`
+	UUID         string       `json:"uuid"`
+	Date         time.Time    `json:"date"`
+	Amount       money.Amount `json:"amount"`
+	Status       string       `json:"status"`
+	StatusDetail string       `json:"status_detail"`
+	Period       *string      `json:"period"`
+	Attempt      int          `json:"attempt"`
+	PaymentID    string       `json:"payment_id"`
+	DonationUUID string       `json:"donation_uuid"`
+	Frequency    string       `json:"frequency"`
+	Campaign     CampaignRef  `json:"campaign"`
 	Donor        struct {
 		UUID      string `json:"uuid"`
 		FirstName string `json:"first_name"`
@@ -261,7 +262,7 @@ func scanTransaction(rows pgx.Rows) (TransactionRow, error) {
 		return t, err
 	}
 	t.UUID, t.DonationUUID, t.Campaign.UUID, t.Donor.UUID = id.String(), did.String(), cid.String(), dnid.String()
-	t.Amount, t.Attempt, t.Frequency, t.Period = moneyView(amount, cur), int(attempt), frequency(int(rec)), nonEmpty(period)
+	t.Amount, t.Attempt, t.Frequency, t.Period = money.New(amount, cur), int(attempt), frequency(int(rec)), nonEmpty(period)
 	if brand != "" {
 		t.PaymentMethod = &CardRef{brand, last}
 	}

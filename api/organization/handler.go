@@ -12,6 +12,7 @@ import (
 	"github.com/aporta/aporta/api/endpoint"
 	"github.com/aporta/aporta/api/middleware"
 	"github.com/aporta/aporta/internal/i18n"
+	"github.com/aporta/aporta/internal/reference"
 	"github.com/aporta/aporta/tenants"
 )
 
@@ -52,11 +53,10 @@ func (h *Handler) Country(ctx context.Context, _ *struct{}) (*Country, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, err := scope.Store().OrganizationCountry(ctx, scope.Country)
-	if err != nil {
+	var out Country
+	if out.Country, err = reference.Get(ctx, scope.Store(), scope.Country); err != nil {
 		return nil, err
 	}
-	out := Country{Identifier: c.Code, Currency: c.Currency, Timezone: c.Timezone, UIDOptions: c.UidOptions}
 	if out.Documents, err = h.svc.docs.Requirements(ctx, scope, i18n.FromContext(ctx)); err != nil {
 		return nil, err
 	}

@@ -25,6 +25,7 @@ import (
 	"github.com/aporta/aporta/api/document"
 	"github.com/aporta/aporta/internal/dberr"
 	"github.com/aporta/aporta/internal/i18n"
+	"github.com/aporta/aporta/internal/reference"
 	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/tenants"
 )
@@ -140,13 +141,11 @@ func (s *Service) Present(ctx context.Context, scope tenants.Scope) (*Organizati
 	return &o, nil
 }
 
-// Country is GET /manage/api/country (§3 Country data).
+// Country is GET /manage/api/country (§3 Country data): the reference data and the documents the
+// organisation must upload.
 type Country struct {
-	Identifier string                 `json:"identifier"`
-	Currency   string                 `json:"currency"`
-	Timezone   string                 `json:"timezone"`
-	UIDOptions []string               `json:"uid_options"`
-	Documents  []document.Requirement `json:"documents"`
+	reference.Country
+	Documents []document.Requirement `json:"documents"`
 }
 
 // Update is PATCH /manage/organization; absent fields stay as they are.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/aporta/aporta/api/apitest"
 	"github.com/aporta/aporta/api/organization"
+	"github.com/aporta/aporta/internal/reference"
 )
 
 func TestParseDomains(t *testing.T) {
@@ -35,9 +36,11 @@ func TestGeneralPage(t *testing.T) {
 	require.Equal(t, http.StatusOK, res.Status, string(res.Body))
 	var country organization.Country
 	res.Decode(t, &country)
-	require.Equal(t, "CL", country.Identifier)
+	require.Equal(t, "CL", country.Code)
 	require.Equal(t, "CLP", country.Currency)
-	require.Contains(t, country.UIDOptions, "RUT")
+	require.Equal(t, "+56", country.PhoneCode)
+	require.Equal(t, []reference.UIDOption{{Type: "RUT", Placeholder: "76.086.428-5"}}, country.UIDOptions)
+	require.Contains(t, country.DocumentTypes, "RUT")
 	require.Len(t, country.Documents, 4)
 
 	res = admin.JSON(http.MethodPatch, "/manage/organization", map[string]any{

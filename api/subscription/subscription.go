@@ -22,6 +22,8 @@ import (
 	"github.com/aporta/aporta/api/authz"
 	"github.com/aporta/aporta/api/endpoint"
 	"github.com/aporta/aporta/internal/i18n"
+	"github.com/aporta/aporta/internal/money"
+	"github.com/aporta/aporta/internal/reference"
 	"github.com/aporta/aporta/tenants"
 	flow "github.com/aporta/aporta/workflows/subscription"
 )
@@ -45,21 +47,21 @@ func (h *Handler) Mount(g endpoint.Groups) {
 
 // View is the subscription as the API answers it.
 type View struct {
-	PlanCode           string     `json:"plan_code"`
-	EffectivePlanCode  string     `json:"effective_plan_code"`
-	Status             string     `json:"status"`
-	TrialStartedAt     *time.Time `json:"trial_started_at"`
-	TrialEndsAt        *time.Time `json:"trial_ends_at"`
-	CommissionBps      int        `json:"commission_bps"`
-	CommissionPercent  float64    `json:"commission_percent"`
-	CommissionTotal    int64      `json:"commission_total_minor"`
-	AcceptingDonations bool       `json:"accepting_donations"`
+	PlanCode           string       `json:"plan_code"`
+	EffectivePlanCode  string       `json:"effective_plan_code"`
+	Status             string       `json:"status"`
+	TrialStartedAt     *time.Time   `json:"trial_started_at"`
+	TrialEndsAt        *time.Time   `json:"trial_ends_at"`
+	CommissionBps      int          `json:"commission_bps"`
+	CommissionPercent  float64      `json:"commission_percent"`
+	CommissionTotal    money.Amount `json:"commission_total"` // in the country's currency, which the campaigns charge in
+	AcceptingDonations bool         `json:"accepting_donations"`
 }
 
-func viewOf(s flow.Summary) View {
+func viewOf(s flow.Summary, currency string) View {
 	v := View{PlanCode: s.PlanCode, EffectivePlanCode: s.PlanCode, Status: s.Status, TrialStartedAt: s.TrialStartedAt,
 		TrialEndsAt: s.TrialEndsAt, CommissionBps: s.CommissionBps, CommissionPercent: float64(s.CommissionBps) / 100,
-		CommissionTotal: s.CommissionMinor, AcceptingDonations: s.Accepting}
+		CommissionTotal: money.New(s.CommissionMinor, currency), AcceptingDonations: s.Accepting}
 	if s.Status == flow.StatusTrial {
 		v.EffectivePlanCode = flow.TrialPlan
 	}
@@ -81,7 +83,11 @@ func Get(ctx context.Context, _ *struct{}) (*Answer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Answer{Subscription: viewOf(sum)}, nil
+	country, err := reference.Get(ctx, s.Store(), s.Country)
+	if err != nil {
+		return nil, err
+	}
+	return &Answer{Subscription: viewOf(sum, country.Currency)}, nil
 }
 
 // Grant applies a plan to the organisation (the staff console's action; a paid plan is bought

@@ -17,6 +17,7 @@ import (
 	"github.com/aporta/aporta/api/donation"
 	"github.com/aporta/aporta/api/staff"
 	"github.com/aporta/aporta/api/user"
+	"github.com/aporta/aporta/internal/reference"
 )
 
 // Output is the generated file, relative to the repository root.
@@ -27,6 +28,7 @@ const Output = "web/src/api/types.gen.ts"
 var roots = []root{
 	{"CurrentUser", reflect.TypeFor[account.CurrentUser]()},
 	{"SignupPayload", reflect.TypeFor[account.RegisterRequest]()},
+	{"CountryData", reflect.TypeFor[reference.Country]()},
 	{"OrgUser", reflect.TypeFor[user.User]()},
 	{"ReceivedInvitation", reflect.TypeFor[user.InvitationView]()},
 	{"DonationListItem", reflect.TypeFor[donation.ListItem]()},

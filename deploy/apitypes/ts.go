@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/aporta/aporta/internal/money"
 )
 
 type root struct {
@@ -24,6 +26,11 @@ var (
 	jsonMarshalerType = reflect.TypeFor[json.Marshaler]()
 )
 
+// shapes are the types with their own MarshalJSON, each written as the struct it marshals.
+var shapes = map[reflect.Type]root{
+	reflect.TypeFor[money.Amount](): {"Money", reflect.TypeFor[money.JSON]()},
+}
+
 // writer turns Go types into TypeScript the way encoding/json marshals them.
 type writer struct {
 	names map[reflect.Type]string // every named struct to write, with its TypeScript name
@@ -37,6 +44,9 @@ func generate(roots []root) ([]byte, error) {
 			return nil, fmt.Errorf("%s: %v is not a struct", r.name, r.t)
 		}
 		w.names[r.t] = r.name
+	}
+	for _, s := range shapes {
+		w.names[s.t] = s.name
 	}
 	// Walk every struct reachable from the roots, then name the ones the list did not.
 	found := map[reflect.Type]bool{}
@@ -69,6 +79,9 @@ func (w *writer) collect(t reflect.Type, seen map[reflect.Type]bool) error {
 	switch t.Kind() {
 	case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
 		return w.collect(t.Elem(), seen)
+	}
+	if s, ok := shapes[t]; ok {
+		return w.collect(s.t, seen)
 	}
 	switch {
 	case t == timeType || t == rawMessageType:
@@ -177,6 +190,9 @@ func (w *writer) object(t reflect.Type, indent string) string {
 }
 
 func (w *writer) ts(t reflect.Type, indent string) string {
+	if s, ok := shapes[t]; ok {
+		return s.name
+	}
 	if name, ok := w.names[t]; ok {
 		return name
 	}

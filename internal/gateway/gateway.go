@@ -9,6 +9,8 @@ package gateway
 import (
 	"context"
 	"time"
+
+	"github.com/aporta/aporta/internal/money"
 )
 
 // Customers keeps donors and their cards at the provider so that monthly charges
@@ -82,7 +84,7 @@ type Charge struct {
 	// ExternalReference is our id for what is being paid (for example a
 	// donation's transaction); it is how a payment is found after a timeout.
 	ExternalReference string
-	Amount            Money
+	Amount            money.Amount
 	Description       string
 	Installments      int // 0 means a single payment
 	CustomerID        string
@@ -99,7 +101,7 @@ type Payment struct {
 	Status            Status
 	StatusDetail      string // the provider's reason, e.g. cc_rejected_insufficient_amount
 	PausedReason      PausedReason
-	Amount            Money
+	Amount            money.Amount
 	ExternalReference string
 	CreatedAt         time.Time
 }
@@ -107,7 +109,7 @@ type Payment struct {
 // RefundRequest gives back Amount of a payment, or all that is left when Amount is zero.
 type RefundRequest struct {
 	PaymentID      string
-	Amount         Money
+	Amount         money.Amount
 	IdempotencyKey string
 }
 
@@ -115,7 +117,7 @@ type RefundRequest struct {
 type Refund struct {
 	ID        string
 	PaymentID string
-	Amount    Money
+	Amount    money.Amount
 	CreatedAt time.Time
 }
 
@@ -166,7 +168,7 @@ const (
 )
 
 // AmountLimits is the smallest and largest card payment a gateway takes, in minor units.
-type AmountLimits struct{ Min, Max Money }
+type AmountLimits struct{ Min, Max money.Amount }
 
 // LimitsSource reads a gateway's card payment limits.
 type LimitsSource interface {

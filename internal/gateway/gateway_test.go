@@ -10,34 +10,6 @@ import (
 	"github.com/aporta/aporta/internal/gateway"
 )
 
-func TestMoneyDecimal(t *testing.T) {
-	t.Parallel()
-	for _, tc := range []struct {
-		decimal  string
-		currency string
-		minor    int64
-		render   string
-	}{
-		{"1500.5", "ARS", 150050, "1500.50"},
-		{"1500.50", "ARS", 150050, "1500.50"},
-		{"10", "ARS", 1000, "10.00"},
-		{"0.07", "BRL", 7, "0.07"},
-		{"25000", "CLP", 25000, "25000"},
-		{"25000.00", "COP", 25000, "25000"},
-	} {
-		m, err := gateway.ParseMoney(tc.decimal, tc.currency)
-		require.NoError(t, err, tc.decimal)
-		require.Equal(t, gateway.Money{Amount: tc.minor, Currency: tc.currency}, m)
-		require.Equal(t, tc.render, m.Decimal())
-	}
-	for _, bad := range []struct{ decimal, currency string }{
-		{"10.505", "ARS"}, {"100.5", "CLP"}, {"1e3", "ARS"}, {"", "ARS"}, {".5", "ARS"}, {"1.2.3", "ARS"},
-	} {
-		_, err := gateway.ParseMoney(bad.decimal, bad.currency)
-		require.Error(t, err, bad.decimal)
-	}
-}
-
 func TestErrorKeyFirstKnownCauseWins(t *testing.T) {
 	t.Parallel()
 	for code, key := range map[string]gateway.MessageKey{

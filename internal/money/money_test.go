@@ -1,6 +1,7 @@
 package money_test
 
 import (
+	"encoding/json"
 	"math"
 	"testing"
 
@@ -56,7 +57,7 @@ func TestFormat(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			require.Equal(t, tc.want, money.Format(tc.in))
+			require.Equal(t, tc.want, tc.in.Format())
 		})
 	}
 }
@@ -162,33 +163,51 @@ func TestParseFormatRoundTrip(t *testing.T) {
 			}
 			a, err := money.Parse(in, currency)
 			require.NoError(t, err)
-			require.Equal(t, want, money.Format(a))
+			require.Equal(t, want, a.Format())
 		})
 	}
 }
 
-func TestCurrencyOf(t *testing.T) {
+// TestWire: provider amounts read back to minor units and render as providers expect them.
+func TestWire(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		country, want string
-		ok            bool
+	for _, tc := range []struct {
+		decimal  string
+		currency string
+		minor    int64
+		render   string
 	}{
-		{"AR", "ARS", true},
-		{"BR", "BRL", true},
-		{"CL", "CLP", true},
-		{"CO", "COP", true},
-		{"MX", "MXN", true},
-		{"PE", "PEN", true},
-		{"uy", "UYU", true},
-		{"US", "", false},
-		{"", "", false},
+		{"1500.5", "ARS", 150050, "1500.50"},
+		{"1500.50", "ARS", 150050, "1500.50"},
+		{"10", "ARS", 1000, "10.00"},
+		{"0.07", "BRL", 7, "0.07"},
+		{"-0.07", "BRL", -7, "-0.07"},
+		{"25000", "CLP", 25000, "25000"},
+		{"25000.00", "COP", 25000, "25000"},
+	} {
+		m, err := money.ParseWire(tc.decimal, tc.currency)
+		require.NoError(t, err, tc.decimal)
+		require.Equal(t, money.New(tc.minor, tc.currency), m)
+		require.Equal(t, tc.render, m.Decimal())
 	}
-	for _, tc := range tests {
-		t.Run(tc.country, func(t *testing.T) {
-			t.Parallel()
-			got, ok := money.CurrencyOf(tc.country)
-			require.Equal(t, tc.ok, ok)
-			require.Equal(t, tc.want, got)
-		})
+	for _, bad := range []struct{ decimal, currency string }{
+		{"10.505", "ARS"}, {"100.5", "CLP"}, {"1e3", "ARS"}, {"", "ARS"}, {".5", "ARS"}, {"1.2.3", "ARS"}, {"+1", "ARS"},
+	} {
+		_, err := money.ParseWire(bad.decimal, bad.currency)
+		require.Error(t, err, bad.decimal)
 	}
+}
+
+// TestJSON: the one API shape, and minor and currency survive a round trip.
+func TestJSON(t *testing.T) {
+	t.Parallel()
+	b, err := json.Marshal(money.New(150050, "ARS"))
+	require.NoError(t, err)
+	require.JSONEq(t, `{"minor":150050,"currency":"ARS","decimal":"1500.50","formatted":"$ 1.500,50"}`, string(b))
+	b, err = json.Marshal(money.New(25000, "CLP"))
+	require.NoError(t, err)
+	require.JSONEq(t, `{"minor":25000,"currency":"CLP","decimal":"25000","formatted":"$ 25.000"}`, string(b))
+	var back money.Amount
+	require.NoError(t, json.Unmarshal(b, &back))
+	require.Equal(t, money.New(25000, "CLP"), back)
 }

@@ -64,9 +64,10 @@ type CampaignVisit struct {
 }
 
 type Country struct {
-	Code     string
-	Currency string
-	Timezone string
+	Code      string
+	Currency  string
+	Timezone  string
+	PhoneCode string
 }
 
 type CountryDocument struct {
@@ -317,6 +318,13 @@ type TransactionCommission struct {
 	AmountMinor    int64
 	Currency       string
 	CreatedAt      time.Time
+}
+
+type UidOption struct {
+	Country     string
+	UidType     string
+	Position    int16
+	Placeholder string
 }
 
 type Upgrade struct {

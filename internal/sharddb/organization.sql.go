@@ -22,31 +22,6 @@ func (q *Queries) EnsureOrganizationProfile(ctx context.Context, organizationID 
 	return err
 }
 
-const organizationCountry = `-- name: OrganizationCountry :one
-SELECT c.code, c.currency, c.timezone,
-       ARRAY(SELECT d.code FROM document_types d WHERE c.code = ANY (d.countries) ORDER BY d.code)::text[] AS uid_options
-FROM countries c WHERE c.code = $1
-`
-
-type OrganizationCountryRow struct {
-	Code       string
-	Currency   string
-	Timezone   string
-	UidOptions []string
-}
-
-func (q *Queries) OrganizationCountry(ctx context.Context, code string) (OrganizationCountryRow, error) {
-	row := q.db.QueryRow(ctx, organizationCountry, code)
-	var i OrganizationCountryRow
-	err := row.Scan(
-		&i.Code,
-		&i.Currency,
-		&i.Timezone,
-		&i.UidOptions,
-	)
-	return i, err
-}
-
 const organizationLogoKey = `-- name: OrganizationLogoKey :one
 SELECT logo_key FROM organization_profiles WHERE organization_id = $1
 `

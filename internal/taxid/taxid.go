@@ -15,10 +15,6 @@ import (
 // uidType describes one identifier type of one country.
 type uidType struct {
 	name string
-	// option is true when the signup form offers the type (uid_options).
-	// Others are person documents the API still has to validate, such as the
-	// Argentine DNI a cardholder gives.
-	option bool
 	// check validates an uppercased uid with separators removed and returns
 	// the failure code, or "" when the uid is valid.
 	check func(uid string) Code
@@ -27,46 +23,36 @@ type uidType struct {
 	masks []string
 }
 
-// countries lists the supported identifier types per ISO 3166-1 alpha-2
-// country, options first and in the order the signup form shows them.
+// countries lists the identifier types each ISO 3166-1 alpha-2 country
+// validates: the organisations' tax ids (which of them the signup form
+// offers is reference data, the uid_options table) and person documents
+// such as the Argentine DNI a cardholder gives.
 var countries = map[string][]uidType{
 	"AR": {
-		{name: "CUIT", option: true, check: checkCUIT, masks: []string{"##-########-#"}},
-		{name: "CUIL", option: true, check: checkCUIT, masks: []string{"##-########-#"}},
+		{name: "CUIT", check: checkCUIT, masks: []string{"##-########-#"}},
+		{name: "CUIL", check: checkCUIT, masks: []string{"##-########-#"}},
 		// Plain digits: §5 only defines the CUIT/CUIL mask.
 		{name: "DNI", check: checkDNI, masks: []string{"#######", "########"}},
 	},
 	"BR": {
-		{name: "CNPJ", option: true, check: checkCNPJ, masks: []string{"##.###.###/####-##"}},
-		{name: "CPF", option: true, check: checkCPF, masks: []string{"###.###.###-##"}},
+		{name: "CNPJ", check: checkCNPJ, masks: []string{"##.###.###/####-##"}},
+		{name: "CPF", check: checkCPF, masks: []string{"###.###.###-##"}},
 	},
 	"CL": {
-		{name: "RUT", option: true, check: checkCLRUT, masks: []string{"#.###.###-#", "##.###.###-#"}},
+		{name: "RUT", check: checkCLRUT, masks: []string{"#.###.###-#", "##.###.###-#"}},
 	},
 	"CO": {
-		{name: "NIT", option: true, check: checkNIT, masks: []string{"#########-#", "##########-#", "###########-#", "############-#"}},
+		{name: "NIT", check: checkNIT, masks: []string{"#########-#", "##########-#", "###########-#", "############-#"}},
 	},
 	"MX": {
-		{name: "RFC", option: true, check: checkRFC, masks: []string{"###-######-###", "####-######-###"}},
+		{name: "RFC", check: checkRFC, masks: []string{"###-######-###", "####-######-###"}},
 	},
 	"PE": {
-		{name: "RUC", option: true, check: checkRUC, masks: []string{"###########"}},
+		{name: "RUC", check: checkRUC, masks: []string{"###########"}},
 	},
 	"UY": {
-		{name: "RUT", option: true, check: checkUYRUT, masks: []string{"##-######-###-#"}},
+		{name: "RUT", check: checkUYRUT, masks: []string{"##-######-###-#"}},
 	},
-}
-
-// Options returns the uid types the signup form offers for a country, in
-// display order, or nil for an unsupported country.
-func Options(country string) []string {
-	var names []string
-	for _, t := range countries[strings.ToUpper(strings.TrimSpace(country))] {
-		if t.option {
-			names = append(names, t.name)
-		}
-	}
-	return names
 }
 
 // Validate reports whether uid is a valid identifier of the given type for

@@ -247,30 +247,6 @@ func TestFormat(t *testing.T) {
 	}
 }
 
-func TestOptions(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		country string
-		want    []string
-	}{
-		{"AR", []string{"CUIT", "CUIL"}},
-		{"BR", []string{"CNPJ", "CPF"}},
-		{"CL", []string{"RUT"}},
-		{"CO", []string{"NIT"}},
-		{"MX", []string{"RFC"}},
-		{"PE", []string{"RUC"}},
-		{"uy", []string{"RUT"}},
-		{"EC", nil},
-		{"", nil},
-	}
-	for _, tc := range tests {
-		t.Run(tc.country, func(t *testing.T) {
-			t.Parallel()
-			require.Equal(t, tc.want, taxid.Options(tc.country))
-		})
-	}
-}
-
 func TestMessagesCoverEveryCode(t *testing.T) {
 	t.Parallel()
 	codes := []taxid.Code{taxid.CodeRequired, taxid.CodeInvalidFormat, taxid.CodeInvalidCheckDigit, taxid.CodeTypeNotAllowed}

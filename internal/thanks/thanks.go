@@ -128,7 +128,7 @@ func (m Mailer) Send(ctx context.Context, lang i18n.Lang, d Donation) {
 		now = time.Now
 	}
 	cp := d.Campaign
-	amount := money.Format(money.Amount{Minor: d.Amount, Currency: d.Currency})
+	amount := money.New(d.Amount, d.Currency).Format()
 	fill := func(tmpl, fallback string) string {
 		if tmpl == "" {
 			tmpl = i18n.T(lang, fallback)

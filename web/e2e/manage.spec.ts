@@ -108,7 +108,7 @@ test('dashboard: every widget agrees with the known data set', async ({ page }) 
   await expect(page).toHaveURL(/campaign=/);
   await expect(widget('new_donations')).toHaveText('4');
   const api = await pageApi<{ raised: { amount_minor: number }[]; new_donations: number; visits: number; paused_donations: number }>(page, 'GET', `/manage/api/dashboard?campaign=${campaign.uuid}`);
-  expect(api.body).toMatchObject({ raised: [{ amount_minor: 1_200_000 }], new_donations: 4, visits: VISITS, paused_donations: 1 });
+  expect(api.body).toMatchObject({ raised: [{ amount: { minor: 1_200_000 } }], new_donations: 4, visits: VISITS, paused_donations: 1 });
   await page.locator('label', { hasText: /^30 días$/ }).click();
   await page.waitForTimeout(600);
   await screenshotAll(page, 'manage-dashboard');

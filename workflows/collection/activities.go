@@ -17,6 +17,7 @@ import (
 	"github.com/aporta/aporta/internal/dberr"
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/history"
+	"github.com/aporta/aporta/internal/money"
 	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/workflows/internal/orgscope"
@@ -139,7 +140,7 @@ func (a *Activities) Charge(ctx context.Context, r ChargeRequest) (ChargeResult,
 
 	t := r.transaction(scope.OrgID, did, r.Attempt)
 	o, err := charge.Charge(ctx, scope, g, t, gateway.Charge{
-		Amount:      gateway.Money{Amount: r.Amount, Currency: r.Currency},
+		Amount:      money.New(r.Amount, r.Currency),
 		Description: "Donación mensual " + r.Period,
 		CustomerID:  r.PaymentMethod.CustomerID, CardID: r.PaymentMethod.CardID,
 		PaymentMethodID: r.PaymentMethod.Brand, Email: r.Email,

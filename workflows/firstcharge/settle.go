@@ -12,6 +12,7 @@ import (
 	"github.com/aporta/aporta/internal/charge"
 	"github.com/aporta/aporta/internal/collectday"
 	"github.com/aporta/aporta/internal/gateway"
+	"github.com/aporta/aporta/internal/money"
 	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/tenants"
 )
@@ -83,7 +84,7 @@ func (s Settler) Charge(ctx context.Context, scope tenants.Scope, g charge.Gatew
 	if first.Status == "planned" {
 		return StatusPlanned, "", s.activate(ctx, scope, d, "active", &today)
 	}
-	c.Amount = gateway.Money{Amount: d.Amount, Currency: d.Currency}
+	c.Amount = money.New(d.Amount, d.Currency)
 	o, err := charge.Charge(ctx, scope, g, first.Transaction, c)
 	var unknown *gateway.UnknownOutcomeError
 	if errors.As(err, &unknown) {

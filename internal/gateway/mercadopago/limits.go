@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/aporta/aporta/internal/gateway"
+	"github.com/aporta/aporta/internal/money"
 )
 
 // limitsTTL is how long the payment methods' limits are reused: donation forms ask for them on
@@ -47,15 +48,15 @@ func (c *Client) AmountLimits(ctx context.Context) (gateway.AmountLimits, error)
 			(m.PaymentTypeID != "credit_card" && m.PaymentTypeID != "debit_card" && m.PaymentTypeID != "prepaid_card") {
 			continue
 		}
-		lo, err1 := gateway.ParseMoney(m.Min.String(), c.currency)
-		hi, err2 := gateway.ParseMoney(m.Max.String(), c.currency)
-		if err1 != nil || err2 != nil || hi.Amount < lo.Amount {
+		lo, err1 := money.ParseWire(m.Min.String(), c.currency)
+		hi, err2 := money.ParseWire(m.Max.String(), c.currency)
+		if err1 != nil || err2 != nil || hi.Minor < lo.Minor {
 			continue
 		}
-		if !found || lo.Amount < out.Min.Amount {
+		if !found || lo.Minor < out.Min.Minor {
 			out.Min = lo
 		}
-		if !found || hi.Amount > out.Max.Amount {
+		if !found || hi.Minor > out.Max.Minor {
 			out.Max = hi
 		}
 		found = true

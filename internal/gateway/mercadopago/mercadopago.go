@@ -148,8 +148,8 @@ func (c *Client) checkCharge(ch gateway.Charge) error {
 		return errors.New("mercadopago: a charge needs an idempotency key and an external reference")
 	case (ch.CardID == "") == (ch.Token == ""):
 		return errors.New("mercadopago: a charge needs exactly one of card id and token")
-	case ch.Amount.Amount <= 0 || ch.Amount.Currency != c.currency:
-		return fmt.Errorf("mercadopago: cannot charge %d %s on a %s account", ch.Amount.Amount, ch.Amount.Currency, c.currency)
+	case ch.Amount.Minor <= 0 || ch.Amount.Currency != c.currency:
+		return fmt.Errorf("mercadopago: cannot charge %d %s on a %s account", ch.Amount.Minor, ch.Amount.Currency, c.currency)
 	}
 	return nil
 }
@@ -189,7 +189,7 @@ func (c *Client) Refund(ctx context.Context, r gateway.RefundRequest) (gateway.R
 		return gateway.Refund{}, errors.New("mercadopago: a refund needs an idempotency key")
 	}
 	body := map[string]any{}
-	if r.Amount.Amount != 0 {
+	if r.Amount.Minor != 0 {
 		body["amount"] = json.Number(r.Amount.Decimal())
 	}
 	var out refund

@@ -18,6 +18,7 @@ import (
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/gateway/mercadopago"
 	"github.com/aporta/aporta/internal/gateway/sandbox"
+	"github.com/aporta/aporta/internal/money"
 )
 
 // MercadoPago's published test cards.
@@ -86,7 +87,7 @@ func (e *env) sandboxPayments(ref string) []json.RawMessage {
 	return out
 }
 
-func ars(minor int64) gateway.Money { return gateway.Money{Amount: minor, Currency: "ARS"} }
+func ars(minor int64) money.Amount { return money.Amount{Minor: minor, Currency: "ARS"} }
 
 func charge(ref, token string) gateway.Charge {
 	return gateway.Charge{
@@ -214,7 +215,7 @@ func TestRefusalsCarryCauses(t *testing.T) {
 	_, err = e.mp.Payment(ctx, "424242")
 	require.ErrorIs(t, err, gateway.ErrNotFound)
 
-	_, err = e.mp.Charge(ctx, gateway.Charge{IdempotencyKey: "k", ExternalReference: "r", Amount: gateway.Money{Amount: 100, Currency: "CLP"}, Token: "t"})
+	_, err = e.mp.Charge(ctx, gateway.Charge{IdempotencyKey: "k", ExternalReference: "r", Amount: money.Amount{Minor: 100, Currency: "CLP"}, Token: "t"})
 	require.ErrorContains(t, err, "ARS account")
 }
 
@@ -390,7 +391,7 @@ func TestAmountLimitsComeFromPaymentMethods(t *testing.T) {
 	e := newEnv(t, "", 5*time.Second)
 	l, err := e.mp.AmountLimits(ctx)
 	require.NoError(t, err)
-	require.Equal(t, gateway.AmountLimits{Min: gateway.Money{Amount: 1000, Currency: "ARS"}, Max: gateway.Money{Amount: 800000, Currency: "ARS"}}, l)
+	require.Equal(t, gateway.AmountLimits{Min: money.Amount{Minor: 1000, Currency: "ARS"}, Max: money.Amount{Minor: 800000, Currency: "ARS"}}, l)
 
 	// A change at the gateway shows after the cache; a fresh client sees it at once.
 	require.Equal(t, http.StatusNoContent, e.post("/__sandbox/limits", map[string]any{"min": 50.5, "max": 5000}, nil))
@@ -401,8 +402,8 @@ func TestAmountLimitsComeFromPaymentMethods(t *testing.T) {
 	require.NoError(t, err)
 	l, err = fresh.AmountLimits(ctx)
 	require.NoError(t, err)
-	require.Equal(t, int64(5050), l.Min.Amount)
-	require.Equal(t, int64(500000), l.Max.Amount)
+	require.Equal(t, int64(5050), l.Min.Minor)
+	require.Equal(t, int64(500000), l.Max.Minor)
 
 	require.Equal(t, http.StatusBadRequest, e.post("/__sandbox/limits", map[string]any{"min": 100, "max": 5}, nil))
 
@@ -423,9 +424,9 @@ func TestAmountLimitsSetForOneAccountStayWithIt(t *testing.T) {
 	require.NoError(t, err)
 	l, err := other.AmountLimits(ctx)
 	require.NoError(t, err)
-	require.Equal(t, gateway.AmountLimits{Min: gateway.Money{Amount: 2000, Currency: "ARS"}, Max: gateway.Money{Amount: 500000, Currency: "ARS"}}, l)
+	require.Equal(t, gateway.AmountLimits{Min: money.Amount{Minor: 2000, Currency: "ARS"}, Max: money.Amount{Minor: 500000, Currency: "ARS"}}, l)
 	l, err = e.mp.AmountLimits(ctx)
 	require.NoError(t, err)
-	require.Equal(t, int64(1000), l.Min.Amount, "another account's limits leaked")
-	require.Equal(t, int64(800000), l.Max.Amount)
+	require.Equal(t, int64(1000), l.Min.Minor, "another account's limits leaked")
+	require.Equal(t, int64(800000), l.Max.Minor)
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/aporta/aporta/internal/gateway"
+	"github.com/aporta/aporta/internal/money"
 )
 
 // causeCustomerExists is MercadoPago's answer to creating a customer whose e-mail is taken.
@@ -88,7 +89,7 @@ type payment struct {
 }
 
 func (p payment) toGateway() (gateway.Payment, error) {
-	amount, err := gateway.ParseMoney(p.TransactionAmount.String(), p.CurrencyID)
+	amount, err := money.ParseWire(p.TransactionAmount.String(), p.CurrencyID)
 	if err != nil {
 		return gateway.Payment{}, fmt.Errorf("mercadopago: payment %s: %w", p.ID, err)
 	}
@@ -117,7 +118,7 @@ type refund struct {
 }
 
 func (r refund) toGateway(currency string) (gateway.Refund, error) {
-	amount, err := gateway.ParseMoney(r.Amount.String(), currency)
+	amount, err := money.ParseWire(r.Amount.String(), currency)
 	if err != nil {
 		return gateway.Refund{}, fmt.Errorf("mercadopago: refund %s: %w", r.ID, err)
 	}

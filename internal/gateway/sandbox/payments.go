@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/aporta/aporta/internal/gateway"
+	"github.com/aporta/aporta/internal/money"
 )
 
 type payer struct {
@@ -95,8 +95,8 @@ func (s *Server) createPayment(w http.ResponseWriter, r *http.Request) {
 	if !decode(w, r, &in) {
 		return
 	}
-	amount, err := gateway.ParseMoney(in.TransactionAmount.String(), s.currency)
-	if err != nil || amount.Amount <= 0 {
+	amount, err := money.ParseWire(in.TransactionAmount.String(), s.currency)
+	if err != nil || amount.Minor <= 0 {
 		writeError(w, http.StatusBadRequest, "invalid parameters", cause{Code: 4037, Description: "Invalid transaction_amount"})
 		return
 	}
@@ -120,7 +120,7 @@ func (s *Server) createPayment(w http.ResponseWriter, r *http.Request) {
 			Status:                    status,
 			StatusDetail:              detail,
 			TransactionAmount:         json.Number(amount.Decimal()),
-			TransactionAmountRefunded: json.Number(gateway.Money{Currency: s.currency}.Decimal()),
+			TransactionAmountRefunded: json.Number(money.Amount{Currency: s.currency}.Decimal()),
 			CurrencyID:                s.currency,
 			Description:               in.Description,
 			Installments:              max(in.Installments, 1),
@@ -159,27 +159,27 @@ func (s *Server) createRefund(w http.ResponseWriter, r *http.Request) {
 		if !ok {
 			return 0, nil, false
 		}
-		total, _ := gateway.ParseMoney(p.TransactionAmount.String(), p.CurrencyID)
-		done, _ := gateway.ParseMoney(p.TransactionAmountRefunded.String(), p.CurrencyID)
-		left := total.Amount - done.Amount
-		amount := gateway.Money{Amount: left, Currency: p.CurrencyID}
+		total, _ := money.ParseWire(p.TransactionAmount.String(), p.CurrencyID)
+		done, _ := money.ParseWire(p.TransactionAmountRefunded.String(), p.CurrencyID)
+		left := total.Minor - done.Minor
+		amount := money.Amount{Minor: left, Currency: p.CurrencyID}
 		if in.Amount != "" {
 			var err error
-			if amount, err = gateway.ParseMoney(in.Amount.String(), p.CurrencyID); err != nil || amount.Amount <= 0 {
+			if amount, err = money.ParseWire(in.Amount.String(), p.CurrencyID); err != nil || amount.Minor <= 0 {
 				writeError(w, http.StatusBadRequest, "invalid parameters", cause{Code: 4037, Description: "Invalid amount"})
 				return 0, nil, false
 			}
 		}
-		if p.Status != "approved" || amount.Amount > left {
+		if p.Status != "approved" || amount.Minor > left {
 			writeError(w, http.StatusBadRequest, "invalid parameters", cause{Code: 2063, Description: "The action requested is not valid for the current payment state"})
 			return 0, nil, false
 		}
 		rf := refund{ID: s.newID(), PaymentID: p.ID, Amount: json.Number(amount.Decimal()), Status: "approved", DateCreated: now()}
 		p.Refunds = append(p.Refunds, rf)
-		p.TransactionAmountRefunded = json.Number(gateway.Money{Amount: done.Amount + amount.Amount, Currency: p.CurrencyID}.Decimal())
+		p.TransactionAmountRefunded = json.Number(money.Amount{Minor: done.Minor + amount.Minor, Currency: p.CurrencyID}.Decimal())
 		p.DateLastUpdated = rf.DateCreated
 		p.StatusDetail = "partially_refunded"
-		if amount.Amount == left {
+		if amount.Minor == left {
 			p.Status, p.StatusDetail = "refunded", "refunded"
 		}
 		return http.StatusCreated, rf, true

@@ -16,6 +16,7 @@ import (
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/gateway/mercadopago"
 	"github.com/aporta/aporta/internal/gateway/sandbox"
+	"github.com/aporta/aporta/internal/money"
 )
 
 // serve starts a sandbox keeping its state at path, behind the real MercadoPago adapter.
@@ -48,7 +49,7 @@ func TestStateSurvivesRestarts(t *testing.T) {
 	res.Body.Close()
 	crd, err := gw.SaveCard(ctx, cust.ID, tok.ID)
 	require.NoError(t, err)
-	charge := gateway.Charge{IdempotencyKey: "k-1", ExternalReference: "ref-1", Amount: gateway.Money{Amount: 150000, Currency: "ARS"},
+	charge := gateway.Charge{IdempotencyKey: "k-1", ExternalReference: "ref-1", Amount: money.Amount{Minor: 150000, Currency: "ARS"},
 		CustomerID: cust.ID, CardID: crd.ID, PaymentMethodID: crd.PaymentMethodID, Email: "ana@example.org"}
 	paid, err := gw.Charge(ctx, charge)
 	require.NoError(t, err)

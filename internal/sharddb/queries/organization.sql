@@ -47,8 +47,3 @@ RETURNING old.logo_key AS previous_key;
 
 -- name: OrganizationLogoKey :one
 SELECT logo_key FROM organization_profiles WHERE organization_id = $1;
-
--- name: OrganizationCountry :one
-SELECT c.code, c.currency, c.timezone,
-       ARRAY(SELECT d.code FROM document_types d WHERE c.code = ANY (d.countries) ORDER BY d.code)::text[] AS uid_options
-FROM countries c WHERE c.code = $1;

@@ -37,6 +37,15 @@ export interface CollectView {
   attempts?: number;
 }
 
+export interface CountryData {
+  identifier: string;
+  currency: string;
+  timezone: string;
+  phone_code: string;
+  uid_options: UIDOption[];
+  document_types: string[];
+}
+
 export interface CurrencySummary {
   currency: string;
   approved: SummaryBucket;
@@ -95,7 +104,7 @@ export interface DonationDetail {
 
 export interface DonationListItem {
   uuid: string;
-  amount: MoneyView;
+  amount: Money;
   frequency: string;
   recurrence: number;
   collect_day: number | null;
@@ -120,7 +129,7 @@ export interface DonationListItem {
 
 export interface DonationRecord {
   uuid: string;
-  amount: MoneyView;
+  amount: Money;
   items: unknown;
   form_values: unknown;
   campaign: CampaignRef;
@@ -191,12 +200,6 @@ export interface Guide {
 }
 
 export interface Money {
-  currency: string;
-  amount_minor: number;
-  formatted: string;
-}
-
-export interface MoneyView {
   minor: number;
   currency: string;
   decimal: string;
@@ -252,9 +255,7 @@ export interface Point {
 }
 
 export interface Raised {
-  currency: string;
-  amount_minor: number;
-  formatted: string;
+  amount: Money;
   transactions: number;
 }
 
@@ -293,7 +294,7 @@ export interface SignupPayload {
 
 export interface SummaryBucket {
   count: number;
-  amount: MoneyView;
+  amount: Money;
 }
 
 export interface Tokenizer {
@@ -304,7 +305,7 @@ export interface Tokenizer {
 
 export interface TransactionView {
   uuid: string;
-  amount: MoneyView;
+  amount: Money;
   date: string;
   status: string;
   status_detail: string;
@@ -317,7 +318,7 @@ export interface TransactionView {
 export interface TxRow {
   uuid: string;
   date: string;
-  amount: MoneyView;
+  amount: Money;
   status: string;
   status_detail: string;
   period: string | null;
@@ -335,19 +336,24 @@ export interface TxRow {
   payment_method: CardRef | null;
 }
 
+export interface UIDOption {
+  type: string;
+  placeholder: string;
+}
+
 export interface UpgradeAppliedView {
   upgrade_id: string;
   applied_on: string;
-  old_amount: MoneyView;
-  new_amount: MoneyView;
+  old_amount: Money;
+  new_amount: Money;
 }
 
 export interface UpgradeView {
   id: string;
   percentage: string;
   period: number;
-  old_amount: MoneyView;
-  new_amount: MoneyView;
+  old_amount: Money;
+  new_amount: Money;
   next_date: string;
   auto: boolean;
   removed_at: string | null;

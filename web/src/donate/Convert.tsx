@@ -2,9 +2,10 @@ import { useEffect, useState } from 'react';
 import { useIntl } from 'react-intl';
 import { call, PublicApiError, type PublicCampaign } from './api';
 import { BRAND_NAMES, type Brand } from './lib/brand';
+import type { Money } from './lib/money';
 import { m } from './messages';
 
-interface ConvertInfo { uuid: string; recurrency: number; amount_formatted: string; card_brand: string; card_last_four: string; convertible: boolean }
+interface ConvertInfo { uuid: string; recurrency: number; amount: Money; card_brand: string; card_last_four: string; convertible: boolean }
 
 /** /d/{slug}/convert/{donation uuid}?token=…: turns a one-time gift into a monthly donation with the stored card. */
 export function Convert({ campaign, donationUuid, token }: { campaign: PublicCampaign; donationUuid: string; token: string }) {
@@ -47,7 +48,7 @@ export function Convert({ campaign, donationUuid, token }: { campaign: PublicCam
           <p className="muted">{intl.formatMessage(m.convertBody, { organization: campaign.organization_name })}</p>
           {info && (
             <p className="thanks-message">
-              <strong>{intl.formatMessage(m.perMonth, { amount: info.amount_formatted })}</strong>
+              <strong>{intl.formatMessage(m.perMonth, { amount: info.amount.formatted })}</strong>
               {info.card_last_four && <span className="muted small"> · {BRAND_NAMES[info.card_brand as Brand] || info.card_brand} •••• {info.card_last_four}</span>}
             </p>
           )}

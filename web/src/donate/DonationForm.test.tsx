@@ -4,11 +4,14 @@ import es from '../../lang/es.json';
 import { AppIntlProvider } from '../i18n/AppIntlProvider';
 import type { PublicCampaign } from './api';
 import { DonationForm } from './DonationForm';
+import { formatMoney, toDecimal, type Money } from './lib/money';
+
+const ars = (minor: number): Money => ({ minor, currency: 'ARS', decimal: toDecimal(minor, 'ARS'), formatted: formatMoney(minor, 'ARS') });
 
 const campaign: PublicCampaign = {
   uuid: 'c-1', slug: 'agua', title: 'Agua segura', description: '', type: 'fundraise', currency: 'ARS', organization_name: 'Fundación',
-  country: 'AR', objective: '', amounts: [{ amount: '1500', label: 'Un filtro' }, { amount: '3000', label: '' }], allow_one_time: true,
-  allow_other_amount: true, min_other_amount: '500', limits: { min: '10', max: '8000', min_formatted: '', max_formatted: '' },
+  country: 'AR', objective: '', amounts: [{ amount: ars(150000), label: 'Un filtro' }, { amount: ars(300000), label: '' }], allow_one_time: true,
+  allow_other_amount: true, min_other_amount: ars(50000), limits: { min: ars(1000), max: ars(800000) },
   instalments: 0, instalment_options: [], periodic_increase: { enabled: false, percentage: null, period_months: null, min_percentage: 1, max_percentage: 100 },
   form_color: '#ffeb3b', cover_url: '', ends_at: null, event: null, form_fields: [], document_types: ['DNI', 'CUIL'], default_recurrency: 1,
   gateway: { name: 'mercadopago', tokenizer_url: 'https://tokenizer.example/', public_key: 'TEST-pk' },

@@ -25,7 +25,7 @@ export function DonationForm({ campaign, onSuccess }: { campaign: PublicCampaign
   const intl = useIntl();
   const c = campaign;
   const fmt = (minor: number) => formatMoney(minor, c.currency);
-  const presets = useMemo(() => c.amounts.map((a) => parseDecimal(a.amount, c.currency) ?? 0), [c]);
+  const presets = useMemo(() => c.amounts.map((a) => a.amount.minor), [c]);
   const docTypes = c.document_types.length > 0 ? c.document_types : ['DNI', 'CUIL', 'CUIT', 'Otro'];
   const defaultDoc = docTypes.includes('DNI') ? 'DNI' : (docTypes[0] ?? '');
   const tickets = isTickets(c) ? c.event!.tickets : [];
@@ -74,8 +74,8 @@ export function DonationForm({ campaign, onSuccess }: { campaign: PublicCampaign
     let live = true;
     const t = setTimeout(async () => {
       const fromGateway = await fetchAmountLimits(c.gateway, (major) => parseDecimal(String(major), c.currency));
-      const min = fromGateway?.min ?? parseDecimal(c.limits.min, c.currency);
-      const max = fromGateway?.max ?? parseDecimal(c.limits.max, c.currency);
+      const min = fromGateway?.min ?? c.limits.min.minor;
+      const max = fromGateway?.max ?? c.limits.max.minor;
       if (live && min !== null && max !== null && max >= min) setLimits({ min, max });
     }, LIMITS_DELAY_MS);
     return () => {
@@ -113,7 +113,7 @@ export function DonationForm({ campaign, onSuccess }: { campaign: PublicCampaign
     currency: c.currency,
     min: limits.min,
     max: limits.max,
-    minOther: c.min_other_amount ? parseDecimal(c.min_other_amount, c.currency) : null,
+    minOther: c.min_other_amount?.minor ?? null,
     format: fmt,
     brand,
     extras: extrasMeta.map((f) => ({ key: f.key, type: f.type, required: f.required })),

@@ -69,7 +69,7 @@ export function Thanks({ campaign, receiptRef }: { campaign: PublicCampaign; rec
         {donation && (
           <>
             <dt>{intl.formatMessage(m.thanksAmount)}</dt>
-            <dd>{donation.amount_formatted}</dd>
+            <dd>{donation.amount.formatted}</dd>
             <dt>{intl.formatMessage(m.thanksFrequency)}</dt>
             <dd>{intl.formatMessage(donation.recurrency === 1 ? m.monthly : m.oneTime)}</dd>
           </>

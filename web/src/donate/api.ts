@@ -1,5 +1,7 @@
 // The public form's own tiny fetch helper (the app's client pulls in zod; this page stays light).
 
+import type { Money } from './lib/money';
+
 export class PublicApiError extends Error {
   constructor(
     readonly status: number,
@@ -41,7 +43,7 @@ export async function call<T>(path: string, method: 'GET' | 'POST' = 'GET', body
   return payload as T;
 }
 
-export interface PublicAmount { amount: string; label: string; formatted?: string }
+export interface PublicAmount { amount: Money; label: string }
 export interface PublicFormField {
   type: string; title: string; label: string; width: 'full' | 'half'; required: boolean; hide_on_mobile: boolean;
   value_related_to: string; options?: string[]; order: number;
@@ -63,8 +65,8 @@ export interface PublicCampaign {
   amounts: PublicAmount[];
   allow_one_time: boolean;
   allow_other_amount: boolean;
-  min_other_amount: string | null;
-  limits: { min: string; max: string; min_formatted: string; max_formatted: string };
+  min_other_amount: Money | null;
+  limits: { min: Money; max: Money };
   instalments: number;
   instalment_options: number[];
   periodic_increase: { enabled: boolean; percentage: number | null; period_months: number | null; min_percentage: number | null; max_percentage: number | null };

@@ -2,7 +2,7 @@ import { call, PublicApiError, type PublicCampaign } from './api';
 import { type Brand, cleanNumber } from './lib/brand';
 import { type CardToken, type GatewayError, requestCardToken } from './lib/tokenizer';
 import { parseExpiry } from './lib/expiry';
-import { toDecimal } from './lib/money';
+import { toDecimal, type Money } from './lib/money';
 import type { FieldError } from './validate';
 import type { Values } from './validate';
 
@@ -44,7 +44,7 @@ export async function tokenize(c: PublicCampaign, v: Values, idType: string, idN
 export interface DonationResult {
   status?: string;
   message?: string;
-  donation?: { uuid: string; recurrency: number; amount: string; amount_formatted: string; currency: string; campaign_title: string; campaign_type: string };
+  donation?: { uuid: string; recurrency: number; amount: Money; campaign_title: string; campaign_type: string };
   convert_token?: string;
   /** The thank-you page's signed reference. */
   receipt?: string;

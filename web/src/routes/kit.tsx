@@ -15,6 +15,7 @@ import { SaveStatusBanner } from '../components/SaveStatusBanner';
 import { showToast } from '../components/Toasts';
 import { useSaveStatus } from '../components/useSaveStatus';
 import { Button, StatusBadge, TextLink, type BadgeColor, type ButtonSize, type ButtonVariant } from '../components/variants';
+import { formatMoney } from '../donate/lib/money';
 
 export const Route = createFileRoute('/kit')({ component: KitPage });
 
@@ -65,7 +66,7 @@ function DonationsTable() {
       {
         id: 'amount',
         header: intl.formatMessage({ id: 'kit.table.amount', defaultMessage: 'Monto mensual' }),
-        cell: ({ row }) => intl.formatNumber(row.original.amount, { style: 'currency', currency: 'ARS', currencyDisplay: 'narrowSymbol' }),
+        cell: ({ row }) => formatMoney(row.original.amount * 100, 'ARS'),
       },
       {
         id: 'status',

@@ -1,4 +1,9 @@
-// Money formatting per §9, mirroring internal/money: integer minor units + currency.
+// The web's one money type and formatter, mirroring internal/money: integer minor units + currency,
+// formatted per §9. Every API answers an amount as Money; format locally only what the API did not send
+// (amounts the donor types, chart axes, version-history values).
+
+/** An amount as every API answers it. */
+export interface Money { minor: number; currency: string; decimal: string; formatted: string }
 
 interface Style { symbol: string; decimals: number; decimal: string; thousands: string }
 

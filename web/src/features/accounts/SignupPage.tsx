@@ -1,12 +1,14 @@
 import { Anchor, Box, Checkbox, Group, List, Paper, PasswordInput, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useSuspenseQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useId, useMemo, useState, type FormEvent } from 'react';
 import { defineMessages, FormattedMessage, useIntl } from 'react-intl';
 import { ApiError } from '../../api/client';
 import { Button } from '../../components/variants';
-import { register, validateCellphone, validateEmail, validateUid } from './api';
-import { COUNTRIES, PHONE_CODES, UID_OPTIONS, UID_PLACEHOLDER, maskUid, readCountryCookie, uidComplete, writeCountryCookie, isCountry, type Country } from './countries';
+import { countriesQuery, register, validateCellphone, validateEmail, validateUid, type CountryData } from './api';
+import { maskUid, readCountryCookie, uidComplete, writeCountryCookie } from './countries';
 import { checkEmail, checkOrgName, checkPassword, checkPersonName, passwordRules } from './rules';
+import { LoadError } from './session';
 import { useServerCheck } from './useServerCheck';
 
 const roleMessages = defineMessages({
@@ -32,12 +34,21 @@ const spinnerSection = (checking: boolean, ok: boolean) =>
   ) : null;
 
 export function SignupPage() {
+  // The route's loader has the countries in the cache.
+  const { data } = useSuspenseQuery(countriesQuery());
+  if (!data.length) return <LoadError error={null} />;
+  return <SignupForm countries={data} />;
+}
+
+function SignupForm({ countries }: { countries: CountryData[] }) {
   const intl = useIntl();
   const navigate = useNavigate();
   const [step, setStep] = useState<'organization' | 'user'>('organization');
-  const [country] = useState<Country>(() => readCountryCookie() ?? 'AR');
-  const [org, setOrg] = useState({ name: '', uidType: UID_OPTIONS[country][0] ?? '', uid: '' });
-  const [user, setUser] = useState({ first: '', last: '', email: '', password: '', phoneCountry: country as string, phone: '', role: '', accept: false });
+  const offered = (code: string | null | undefined) => countries.find((c) => c.identifier === code);
+  const [current] = useState(() => offered(readCountryCookie()) ?? offered('AR') ?? countries[0]!);
+  const country = current.identifier;
+  const [org, setOrg] = useState({ name: '', uidType: current.uid_options[0]?.type ?? '', uid: '' });
+  const [user, setUser] = useState({ first: '', last: '', email: '', password: '', phoneCountry: country, phone: '', role: '', accept: false });
   const [touched, setTouched] = useState<Record<string, boolean>>({});
   const [submitError, setSubmitError] = useState<string>();
   const [submitting, setSubmitting] = useState(false);
@@ -136,8 +147,8 @@ export function SignupPage() {
   };
 
   const countryName = (c: string) => intl.formatDisplayName(c, { type: 'region' }) ?? c;
-  const countryOptions = useMemo(() => COUNTRIES.map((c) => ({ value: c, label: countryName(c) })), [intl]);
-  const phoneOptions = useMemo(() => COUNTRIES.map((c) => ({ value: c, label: `${c} ${PHONE_CODES[c]}` })), []);
+  const countryOptions = useMemo(() => countries.map((c) => ({ value: c.identifier, label: countryName(c.identifier) })), [intl, countries]);
+  const phoneOptions = useMemo(() => countries.map((c) => ({ value: c.identifier, label: `${c.identifier} ${c.phone_code}` })), [countries]);
   const roleOptions = ROLE_AREAS.map((value) => ({ value, label: intl.formatMessage(roleMessages[value]) }));
   const rules = passwordRules(user.password);
 
@@ -185,7 +196,7 @@ export function SignupPage() {
                   data={countryOptions}
                   value={country}
                   onChange={(value) => {
-                    if (isCountry(value) && value !== country) {
+                    if (value && value !== country && offered(value)) {
                       writeCountryCookie(value);
                       window.location.reload();
                     }
@@ -196,7 +207,7 @@ export function SignupPage() {
                     label={<FormattedMessage id="signup.org.uidType" defaultMessage="Tipo de identificación" />}
                     required
                     allowDeselect={false}
-                    data={UID_OPTIONS[country]}
+                    data={current.uid_options.map((o) => o.type)}
                     value={org.uidType}
                     onChange={(value) => {
                       setOrg({ ...org, uidType: value ?? '', uid: maskUid(country, value ?? '', org.uid) });
@@ -208,7 +219,7 @@ export function SignupPage() {
                     label={<FormattedMessage id="signup.org.uid" defaultMessage="Número" />}
                     required
                     inputMode={country === 'MX' || country === 'CL' ? 'text' : 'numeric'}
-                    placeholder={UID_PLACEHOLDER[`${country}:${org.uidType}`]}
+                    placeholder={current.uid_options.find((o) => o.type === org.uidType)?.placeholder}
                     value={org.uid}
                     onChange={(e) => {
                       setOrg({ ...org, uid: maskUid(country, org.uidType, e.currentTarget.value) });

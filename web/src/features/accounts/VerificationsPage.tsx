@@ -1,12 +1,11 @@
 import { Alert, Anchor, Box, Group, Button as MantineButton, Paper, Select, SimpleGrid, Stack, Text, TextInput, ThemeIcon, Title, UnstyledButton } from '@mantine/core';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { ApiError } from '../../api/client';
 import { Button } from '../../components/variants';
-import { cancelEmailChange, changeContact, sendCode, validateCellphone, validateEmail, verifyCode, type CurrentUser, type VerificationType } from './api';
+import { cancelEmailChange, changeContact, countriesQuery, sendCode, validateCellphone, validateEmail, verifyCode, type CurrentUser, type VerificationType } from './api';
 import { reauthenticate } from './kratos';
-import { COUNTRIES, PHONE_CODES } from './countries';
 import { checkCode, checkEmail, ruleMessages } from './rules';
 import { StepBar } from './StepBar';
 import { onboardingSteps, verificationStage } from './steps';
@@ -87,7 +86,8 @@ function ChannelCard({ type, user, onVerified }: { type: VerificationType; user:
   const [mode, setMode] = useState<'code' | 'change' | 'add'>(type === 'cellphone' && !user.cellphone?.number ? 'add' : 'code');
 
   const pending = type === 'email' ? user.pending_email : undefined;
-  const target = type === 'email' ? (pending ?? user.email) : user.cellphone ? `${PHONE_CODES[user.cellphone.country as keyof typeof PHONE_CODES] ?? ''} ${user.cellphone.number}`.trim() : '';
+  const phoneCode = useSuspenseQuery(countriesQuery()).data.find((c) => c.identifier === user.cellphone?.country)?.phone_code;
+  const target = type === 'email' ? (pending ?? user.email) : user.cellphone ? `${phoneCode ?? ''} ${user.cellphone.number}`.trim() : '';
 
   const resend = async () => {
     setSending(true);
@@ -257,6 +257,7 @@ function ChangeContactForm({
   const intl = useIntl();
   const [email, setEmail] = useState('');
   const [country, setCountry] = useState(user.cellphone?.country || user.organization.country || 'AR');
+  const { data: countries } = useSuspenseQuery(countriesQuery());
   const [number, setNumber] = useState('');
   const [error, setError] = useState<string>();
   const [reauth, setReauth] = useState<string>();
@@ -314,7 +315,7 @@ function ChangeContactForm({
           <Group align="flex-start" gap="sm" wrap="nowrap">
             <Select
               label={<FormattedMessage id="signup.user.phoneCode" defaultMessage="Código" />}
-              data={COUNTRIES.map((c) => ({ value: c, label: `${c} ${PHONE_CODES[c]}` }))}
+              data={countries.map((c) => ({ value: c.identifier, label: `${c.identifier} ${c.phone_code}` }))}
               value={country}
               allowDeselect={false}
               onChange={(v) => setCountry(v ?? country)}

@@ -1,8 +1,16 @@
 import { queryOptions } from '@tanstack/react-query';
 import { apiFetch } from '../../api/client';
-import type { Cellphone, CurrentUser, SignupPayload } from '../../api/types.gen';
+import type { Cellphone, CountryData, CurrentUser, SignupPayload } from '../../api/types.gen';
 
-export type { Cellphone, CurrentUser, SignupPayload };
+export type { Cellphone, CountryData, CurrentUser, SignupPayload };
+
+/** The countries Aporta operates in, from the reference tables. */
+export const countriesQuery = () =>
+  queryOptions({
+    queryKey: ['countries'],
+    queryFn: async ({ signal }) => (await apiFetch<{ countries: CountryData[] }>('/api/public/countries', { signal })).countries,
+    staleTime: Infinity,
+  });
 
 export const currentUserQuery = () =>
   queryOptions({

@@ -1,44 +1,5 @@
-/** Signup countries with their phone codes and tax-id options (spec §3 Country data, §5 uid masks). */
-export const COUNTRIES = ['AR', 'BR', 'CL', 'CO', 'MX', 'PE', 'UY'] as const;
-export type Country = (typeof COUNTRIES)[number];
-
-export const PHONE_CODES: Record<Country, string> = {
-  AR: '+54',
-  BR: '+55',
-  CL: '+56',
-  CO: '+57',
-  MX: '+52',
-  PE: '+51',
-  UY: '+598',
-};
-
-/** uid_options per country, in the order the form offers them (matches internal/taxid). */
-export const UID_OPTIONS: Record<Country, string[]> = {
-  AR: ['CUIT', 'CUIL'],
-  BR: ['CNPJ', 'CPF'],
-  CL: ['RUT'],
-  CO: ['NIT'],
-  MX: ['RFC'],
-  PE: ['RUC'],
-  UY: ['RUT'],
-};
-
-/** Example placeholders, each already in its mask. */
-export const UID_PLACEHOLDER: Record<string, string> = {
-  'AR:CUIT': '30-12345678-9',
-  'AR:CUIL': '20-12345678-9',
-  'BR:CNPJ': '11.222.333/0001-81',
-  'BR:CPF': '529.982.247-25',
-  'CL:RUT': '76.086.428-5',
-  'CO:NIT': '800197268-4',
-  'MX:RFC': 'SAT-970701-NN3',
-  'PE:RUC': '20100070970',
-  'UY:RUT': '21-000000-001-1',
-};
-
-export function isCountry(value: unknown): value is Country {
-  return typeof value === 'string' && (COUNTRIES as readonly string[]).includes(value);
-}
+/** uid masks per country (§5): code, so it stays here; the countries, their phone codes and uid options
+ * are reference data the server answers (countriesQuery in ./api). */
 
 /** Fills a '#' pattern with characters, stopping where the characters run out. */
 function fill(pattern: string, chars: string): string {
@@ -113,13 +74,12 @@ export function uidComplete(country: string, uidType: string, masked: string): b
 
 export const COUNTRY_COOKIE = 'aporta_country';
 
-/** The country chosen at signup, kept in a cookie so a reload (and the server) see it. */
-export function readCountryCookie(doc: Document = document): Country | undefined {
+/** The country chosen at signup, kept in a cookie so a reload (and the server) see it; the caller checks it is offered. */
+export function readCountryCookie(doc: Document = document): string | undefined {
   const match = doc.cookie.split('; ').find((c) => c.startsWith(`${COUNTRY_COOKIE}=`));
-  const value = match?.slice(COUNTRY_COOKIE.length + 1);
-  return isCountry(value) ? value : undefined;
+  return match?.slice(COUNTRY_COOKIE.length + 1);
 }
 
-export function writeCountryCookie(country: Country, doc: Document = document) {
+export function writeCountryCookie(country: string, doc: Document = document) {
   doc.cookie = `${COUNTRY_COOKIE}=${country}; path=/; max-age=${60 * 60 * 24 * 365}; samesite=lax`;
 }

@@ -13,7 +13,7 @@ import { useSaveStatus } from '../../components/useSaveStatus';
 import { Button, StatusBadge } from '../../components/variants';
 import {
   campaignQuery, checkCover, HEX_COLOR, INSTALMENTS, openSharePopup, patchCampaign, publicUrl, putFormFields, setPublished, UPGRADE_PERIODS,
-  uploadCover, type Campaign, type CampaignEvent,
+  toDraft, uploadCover, type Campaign, type CampaignDraft, type CampaignEvent,
 } from './api';
 import { FormFieldsEditor } from './FormFieldsEditor';
 import { typeName } from './labels';
@@ -44,7 +44,7 @@ function Editor({ initial }: { initial: Campaign }) {
   const intl = useIntl();
   const queryClient = useQueryClient();
   const save = useSaveStatus();
-  const [c, setC] = useState<Campaign>(initial);
+  const [c, setC] = useState<CampaignDraft>(() => toDraft(initial));
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [publishError, setPublishError] = useState<{ message: string; fields: Record<string, string> } | null>(null);
@@ -54,7 +54,7 @@ function Editor({ initial }: { initial: Campaign }) {
   const thanksRef = useRef<HTMLTextAreaElement>(null);
   const emailRef = useRef<HTMLTextAreaElement>(null);
 
-  const set = <K extends keyof Campaign>(k: K, v: Campaign[K]) => setC((prev) => ({ ...prev, [k]: v }));
+  const set = <K extends keyof CampaignDraft>(k: K, v: CampaignDraft[K]) => setC((prev) => ({ ...prev, [k]: v }));
   const required = intl.formatMessage({ id: 'campaigns.required', defaultMessage: 'Este campo es requerido' });
   const colorInvalid = intl.formatMessage({ id: 'campaigns.colorInvalid', defaultMessage: 'Color hexadecimal invalido' });
   const pi = c.periodic_increase;
@@ -72,7 +72,7 @@ function Editor({ initial }: { initial: Campaign }) {
   const err = (k: string) => localErrors[k] ?? fieldErrors[k];
 
   const applied = (next: Campaign) => {
-    setC(next);
+    setC(toDraft(next));
     queryClient.setQueryData(campaignQuery(next.uuid).queryKey, next);
     void queryClient.invalidateQueries({ queryKey: ['campaigns'], exact: true });
   };
@@ -142,7 +142,12 @@ function Editor({ initial }: { initial: Campaign }) {
         throw e;
       }
     });
-    if (out) applied({ ...c, cover_url: `${out.cover_url}${out.cover_url.includes('?') ? '&' : '?'}v=${Date.now()}` });
+    if (out) {
+      const cover_url = `${out.cover_url}${out.cover_url.includes('?') ? '&' : '?'}v=${Date.now()}`;
+      setC((prev) => ({ ...prev, cover_url }));
+      queryClient.setQueryData(campaignQuery(c.uuid).queryKey, (prev) => prev && { ...prev, cover_url });
+      void queryClient.invalidateQueries({ queryKey: ['campaigns'], exact: true });
+    }
   }
 
   function insertCode(ref: React.RefObject<HTMLTextAreaElement | null>, key: 'instant' | 'email', code: string) {

@@ -1,5 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { apiFetch, ApiError } from '../../api/client';
+import type { Money } from '../../donate/lib/money';
 
 export const CAMPAIGN_TYPES = ['crowdfund', 'custom', 'fundraise', 'promoted', 'tickets'] as const;
 export type CampaignType = (typeof CAMPAIGN_TYPES)[number];
@@ -10,7 +11,10 @@ export const FIELD_TYPES = [
 export const INSTALMENTS = [0, 3, 6, 9, 12] as const;
 export const UPGRADE_PERIODS = [1, 2, 3, 4, 6, 12] as const;
 
-export interface CampaignAmount { amount: string; label: string; formatted?: string }
+/** A preset amount as a create or PATCH sends it: a decimal string in the campaign's currency. */
+export interface CampaignAmount { amount: string; label: string }
+/** A preset amount as the API answers it. */
+export interface Preset { amount: Money; label: string }
 export interface FormField {
   type: string; title: string; label: string; width: 'full' | 'half'; required: boolean; hide_on_mobile: boolean;
   value_related_to: string; options?: string[]; order?: number;
@@ -28,10 +32,10 @@ export interface Campaign {
   objective: string;
   type: CampaignType;
   channel: string;
-  amounts: CampaignAmount[];
+  amounts: Preset[];
   allow_one_time: boolean;
   allow_other_amount: boolean;
-  min_other_amount: string | null;
+  min_other_amount: Money | null;
   instalments: number;
   form_color: string;
   ends_at: string | null;
@@ -69,8 +73,18 @@ export const campaignQuery = (uuid: string) =>
     retry: false,
   });
 
-export const createCampaign = (body: Partial<Campaign>) => apiFetch<Campaign>('/manage/api/campaigns', { method: 'POST', body });
-export const patchCampaign = (uuid: string, body: Partial<Campaign>) =>
+/** What a create or PATCH sends: amounts as decimal strings. */
+export type CampaignInput = Partial<Omit<Campaign, 'amounts' | 'min_other_amount'>> & { amounts?: CampaignAmount[]; min_other_amount?: string | null };
+/** The editor's copy of a campaign: its amounts as the decimal strings the inputs edit. */
+export type CampaignDraft = Omit<Campaign, 'amounts' | 'min_other_amount'> & { amounts: CampaignAmount[]; min_other_amount: string | null };
+export const toDraft = (c: Campaign): CampaignDraft => ({
+  ...c,
+  amounts: c.amounts.map((a) => ({ amount: a.amount.decimal, label: a.label })),
+  min_other_amount: c.min_other_amount?.decimal ?? null,
+});
+
+export const createCampaign = (body: CampaignInput) => apiFetch<Campaign>('/manage/api/campaigns', { method: 'POST', body });
+export const patchCampaign = (uuid: string, body: CampaignInput) =>
   apiFetch<Campaign>(`/manage/api/campaigns/${uuid}`, { method: 'PATCH', body });
 export const putFormFields = (uuid: string, form_fields: FormField[]) =>
   apiFetch<Campaign>(`/manage/api/campaigns/${uuid}/form_fields`, { method: 'PUT', body: { form_fields } });

@@ -6,7 +6,7 @@ import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { EmptyState } from '../../components/EmptyState';
-import { formatMoney } from '../../donate/lib/money';
+import { formatMoney, type Money } from '../../donate/lib/money';
 import { campaignsQuery } from '../campaigns/api';
 import { AccountStateBanner } from '../documents/AccountStateBanner';
 import { organizationQuery } from '../documents/api';
@@ -26,9 +26,9 @@ function Widget({ label, value, hint, testId, tone }: { label: ReactNode; value:
   );
 }
 
-function MoneyList({ items }: { items: { currency: string; amount_minor: number }[] }) {
+function MoneyList({ items }: { items: Money[] }) {
   if (items.length === 0) return <>{formatMoney(0, 'ARS')}</>;
-  return <Stack gap={0}>{items.map((m) => <span key={m.currency}>{formatMoney(m.amount_minor, m.currency)}</span>)}</Stack>;
+  return <Stack gap={0}>{items.map((m) => <span key={m.currency}>{m.formatted}</span>)}</Stack>;
 }
 
 export function DashboardPage({ search, onSearch }: { search: DashboardSearch; onSearch: (s: DashboardSearch) => void }) {
@@ -96,11 +96,11 @@ export function DashboardPage({ search, onSearch }: { search: DashboardSearch; o
 
 function Widgets({ data, pauseLabel, discardLabel }: { data: Dashboard; pauseLabel: (c: string) => string; discardLabel: (c: string) => string }) {
   const intl = useIntl();
-  const currency = data.raised[0]?.currency ?? data.series.find((p) => p.raised.length)?.raised[0]?.currency ?? 'ARS';
+  const currency = data.raised[0]?.amount.currency ?? data.series.find((p) => p.raised.length)?.raised[0]?.currency ?? 'ARS';
   const monthly = data.period.granularity === 'month';
   const series = data.series.map((p) => ({
     bucket: intl.formatDate(`${p.bucket}T12:00:00`, monthly ? { month: 'short', year: '2-digit' } : { day: 'numeric', month: 'short' }),
-    raised: (p.raised.find((m) => m.currency === currency)?.amount_minor ?? 0),
+    raised: (p.raised.find((m) => m.currency === currency)?.minor ?? 0),
     donations: p.new_donations,
     visits: p.visits,
   }));
@@ -116,7 +116,7 @@ function Widgets({ data, pauseLabel, discardLabel }: { data: Dashboard; pauseLab
   return (
     <Stack gap="lg">
       <SimpleGrid cols={{ base: 2, sm: 3, lg: 4 }} spacing="md">
-        <Widget testId="raised" label={raisedLabel} value={<MoneyList items={data.raised} />}
+        <Widget testId="raised" label={raisedLabel} value={<MoneyList items={data.raised.map((r) => r.amount)} />}
           hint={<FormattedMessage id="dashboard.raisedHint" defaultMessage="{n, plural, one {# cobro aprobado} other {# cobros aprobados}}" values={{ n: txCount }} />} tone="brand.8" />
         <Widget testId="average" label={intl.formatMessage({ id: 'dashboard.average', defaultMessage: 'Donación promedio' })} value={<MoneyList items={data.average} />} />
         <Widget testId="new_donations" label={donationsLabel} value={intl.formatNumber(data.new_donations)} />

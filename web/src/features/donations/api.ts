@@ -1,13 +1,13 @@
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { apiFetch } from '../../api/client';
 import type {
-  CampaignRef, DonationDetail as GeneratedDetail, DonationListItem, DonationRecord, DonorSnapshot, DonorView, MoneyView, PaymentMethodView,
+  CampaignRef, DonationDetail as GeneratedDetail, DonationListItem, DonationRecord, DonorSnapshot, DonorView, PaymentMethodView,
   TransactionView, UpgradeAppliedView, UpgradeView, Version,
 } from '../../api/types.gen';
 import { donationsQueryString, type DonationsSearch } from './search';
 
 export type {
-  CampaignRef, DonationListItem, DonorView as Donor, DonorSnapshot as SubmittedDonor, MoneyView as Money, PaymentMethodView as PaymentMethod,
+  CampaignRef, DonationListItem, DonorView as Donor, DonorSnapshot as SubmittedDonor, PaymentMethodView as PaymentMethod,
   TransactionView as Transaction, UpgradeAppliedView as UpgradeApplied, UpgradeView as Upgrade, Version,
 };
 export interface DonationList { donations: DonationListItem[]; total: number; page: number; per_page: number }

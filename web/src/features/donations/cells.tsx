@@ -1,7 +1,7 @@
 import { Text } from '@mantine/core';
 import type { IntlShape } from 'react-intl';
 import { StatusBadge } from '../../components/variants';
-import type { Money } from './api';
+import type { Money } from '../../donate/lib/money';
 import { txColor, txStatusLabel } from './labels';
 
 /** Table cells shared by the donations, transactions and donation detail tables. */

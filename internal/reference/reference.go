@@ -1,0 +1,63 @@
+// Package reference reads the reference data every shard holds whole: the countries Aporta
+// operates in with their currency, timezone and phone code, the tax-id types an organisation signs
+// up with, and the donor document types. The database is its only copy; Go and the web ask here
+// rather than keep tables of their own. (Check digits and masks are code: internal/taxid.)
+package reference
+
+import (
+	"context"
+
+	"github.com/aporta/aporta/internal/dberr"
+	"github.com/aporta/aporta/internal/sharddb"
+)
+
+// UIDOption is a tax-id type an organisation may sign up with, and an example in its mask.
+type UIDOption struct {
+	Type        string `json:"type"`
+	Placeholder string `json:"placeholder"`
+}
+
+// Country is one country's data (organisation-and-account §3 Country data).
+type Country struct {
+	Code          string      `json:"identifier"`
+	Currency      string      `json:"currency"`
+	Timezone      string      `json:"timezone"`
+	PhoneCode     string      `json:"phone_code"`
+	UIDOptions    []UIDOption `json:"uid_options"`    // in the order the signup form offers them
+	DocumentTypes []string    `json:"document_types"` // a donor's identity documents
+}
+
+// Countries returns the countries among codes, ordered by code, read through a shard's store.
+func Countries(ctx context.Context, q *sharddb.Queries, codes []string) ([]Country, error) {
+	rows, err := q.Countries(ctx, codes)
+	if err != nil {
+		return nil, err
+	}
+	options, err := q.UIDOptions(ctx, codes)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Country, len(rows))
+	for i, r := range rows {
+		out[i] = Country{Code: r.Code, Currency: r.Currency, Timezone: r.Timezone, PhoneCode: r.PhoneCode,
+			UIDOptions: []UIDOption{}, DocumentTypes: r.DocumentTypes}
+		for _, o := range options {
+			if o.Country == r.Code {
+				out[i].UIDOptions = append(out[i].UIDOptions, UIDOption{Type: o.UidType, Placeholder: o.Placeholder})
+			}
+		}
+	}
+	return out, nil
+}
+
+// Get returns one country; dberr.ErrNotFound if the table does not have it.
+func Get(ctx context.Context, q *sharddb.Queries, code string) (Country, error) {
+	cs, err := Countries(ctx, q, []string{code})
+	if err == nil && len(cs) == 0 {
+		err = dberr.ErrNotFound
+	}
+	if err != nil {
+		return Country{}, err
+	}
+	return cs[0], nil
+}
