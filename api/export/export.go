@@ -7,6 +7,7 @@
 package export
 
 import (
+	"context"
 	"errors"
 	"io"
 	"net/http"
@@ -25,7 +26,6 @@ import (
 	"github.com/aporta/aporta/api/authz"
 	"github.com/aporta/aporta/api/endpoint"
 	"github.com/aporta/aporta/api/idempotency"
-	"github.com/aporta/aporta/api/request"
 	"github.com/aporta/aporta/internal/i18n"
 	flow "github.com/aporta/aporta/workflows/export"
 )
@@ -46,45 +46,48 @@ func NewHandler(c client.Client, b *blob.Bucket, secret []byte, orgs idempotency
 	return &Handler{Temporal: c, Bucket: b, Secret: secret, Queue: flow.TaskQueue, Now: time.Now, Orgs: orgs}
 }
 
-// Mount mounts the routes. Both stay plain Gin handlers: the start names its workflow after the
-// Idempotency-Key header, which endpoint requests do not carry, and the download streams a file.
+// Mount mounts the routes. The download stays a plain Gin handler: it streams a file.
 func (h *Handler) Mount(g endpoint.Groups) {
-	g.Manage.POST("/leads/export", g.Authz.Require(authz.ExportData), idempotency.Replay(h.Secret, idempotency.ByOrganization(h.Orgs)), h.start)
+	g.Manage.POST("/leads/export", g.Authz.Require(authz.ExportData), idempotency.Replay(h.Secret, idempotency.ByOrganization(h.Orgs)), endpoint.Handle(h.Start))
 	g.Public.GET("/api/exports/:token", h.download)
 }
 
-func (h *Handler) start(c *gin.Context) {
-	var in struct {
-		Email string `json:"email"`
-	}
-	if err := request.JSON(c, &in); err != nil {
-		apierror.Abort(c, err)
-		return
-	}
-	addr, err := mail.ParseAddress(strings.TrimSpace(in.Email))
+// StartRequest is where the link goes.
+type StartRequest struct {
+	Email string `json:"email"`
+}
+
+// Started answers 202: the workflow e-mails the link when the file is ready.
+type Started struct {
+	Status   string `json:"status"`
+	Email    string `json:"email"`
+	ExportID string `json:"export_id,omitempty"`
+}
+
+func (Started) StatusCode() int { return http.StatusAccepted }
+
+// Start starts the export workflow, named after the request's Idempotency-Key when it has one, so
+// a retried request finds the export it started instead of a second one.
+func (h *Handler) Start(ctx context.Context, r *StartRequest) (*Started, error) {
+	addr, err := mail.ParseAddress(strings.TrimSpace(r.Email))
 	if err != nil || addr.Name != "" || !strings.Contains(addr.Address, ".") {
-		apierror.Abort(c, apierror.Validation(map[string]string{"email": "export.email_invalid"}))
-		return
+		return nil, apierror.Validation(map[string]string{"email": "export.email_invalid"})
 	}
-	key := strings.TrimSpace(c.GetHeader("Idempotency-Key"))
+	key := idempotency.Key(ctx)
 	if len(key) > 100 {
-		apierror.Abort(c, apierror.BadRequest("invalid_id"))
-		return
+		return nil, apierror.BadRequest("invalid_id")
 	}
-	org := authz.Organization(c).OrganizationID
-	run, err := flow.Start(c.Request.Context(), h.Temporal, h.Queue, key, flow.Input{
-		OrganizationID: org.String(), Email: addr.Address, Lang: string(apierror.Lang(c)),
+	run, err := flow.Start(ctx, h.Temporal, h.Queue, key, flow.Input{
+		OrganizationID: authz.CurrentOrganization(ctx).OrganizationID.String(), Email: addr.Address, Lang: string(i18n.FromContext(ctx)),
 	})
 	var started *serviceerror.WorkflowExecutionAlreadyStarted
 	if errors.As(err, &started) { // the same request, already done
-		c.JSON(http.StatusAccepted, gin.H{"status": "sent", "email": addr.Address})
-		return
+		return &Started{Status: "sent", Email: addr.Address}, nil
 	}
 	if err != nil {
-		apierror.Abort(c, err)
-		return
+		return nil, err
 	}
-	c.JSON(http.StatusAccepted, gin.H{"status": "sent", "email": addr.Address, "export_id": run.GetID()})
+	return &Started{Status: "sent", Email: addr.Address, ExportID: run.GetID()}, nil
 }
 
 func (h *Handler) download(c *gin.Context) {

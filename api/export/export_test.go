@@ -61,6 +61,21 @@ func TestLeadsExportEndToEnd(t *testing.T) {
 	res = admin.JSON(http.MethodPost, "/manage/api/leads/export", map[string]string{"email": to}, "Accept-Language", "pt")
 	require.Equal(t, http.StatusAccepted, res.Status, string(res.Body))
 
+	// A retried start (same Idempotency-Key) finds the export the first one started.
+	key := uuid.NewString()
+	var first, again struct {
+		ExportID string `json:"export_id"`
+	}
+	body := map[string]string{"email": "again-" + to}
+	res = admin.JSON(http.MethodPost, "/manage/api/leads/export", body, "Idempotency-Key", key)
+	require.Equal(t, http.StatusAccepted, res.Status, string(res.Body))
+	res.Decode(t, &first)
+	res = admin.JSON(http.MethodPost, "/manage/api/leads/export", body, "Idempotency-Key", key)
+	require.Equal(t, http.StatusAccepted, res.Status, string(res.Body))
+	res.Decode(t, &again)
+	require.NotEmpty(t, first.ExportID)
+	require.Equal(t, first.ExportID, again.ExportID)
+
 	var link string
 	require.Eventually(t, func() bool {
 		res := admin.JSON(http.MethodGet, "/dev/api/outbox?to="+url.QueryEscape(to), nil)

@@ -2,8 +2,10 @@
 // formatted per §9. Every API answers an amount as Money; format locally only what the API did not send
 // (amounts the donor types, chart axes, version-history values).
 
-/** An amount as every API answers it. */
-export interface Money { minor: number; currency: string; decimal: string; formatted: string }
+import type { Money } from '../../api/types.gen';
+
+/** An amount as every API answers it: the type generated from internal/money's JSON shape. */
+export type { Money };
 
 interface Style { symbol: string; decimals: number; decimal: string; thousands: string }
 
