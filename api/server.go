@@ -149,7 +149,7 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 		Mount(groups)
 	dashboard.NewHandler().Mount(groups)
 	plans.Mount(groups)
-	export.NewHandler(d.Temporal, bucket, d.Config.Secret, d.Tenants).Mount(groups)
+	export.NewHandler(d.Temporal, bucket, d.Config.Secret).Mount(groups)
 
 	app := spa.New(web.Dist(), csrf.Token)
 	// POST /d/:slug is the donation API; its GET is the form's page (without this, Gin answers 405).

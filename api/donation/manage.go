@@ -80,7 +80,7 @@ func (h *ManageHandler) Mount(g endpoint.Groups) {
 	s, m := h.svc, g.Manage.Group("", carryUpdateKey)
 	view, change, export := g.Authz.Require(authz.View), g.Authz.Require(authz.ManageDonations), g.Authz.Require(authz.ExportData)
 	// Changes accept an Idempotency-Key, bound to the request that first used it.
-	idem := idempotency.Replay(s.d.Secret, idempotency.ByOrganization(s.d.Tenants))
+	idem := idempotency.Replay(s.d.Secret, idempotency.ByOrganization)
 	m.GET("/donations", view, endpoint.Handle(s.List))
 	m.GET("/donations.csv", export, s.CSV)
 	m.GET("/donation_reasons", view, endpoint.Handle(s.Reasons))

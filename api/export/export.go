@@ -37,18 +37,16 @@ type Handler struct {
 	Secret   []byte
 	Queue    string // flow.TaskQueue unless a test runs its own worker
 	Now      func() time.Time
-	// Orgs keeps the Idempotency-Key of a start bound to its request (api/idempotency).
-	Orgs idempotency.Organizations
 }
 
 // NewHandler builds the handler on the production task queue.
-func NewHandler(c client.Client, b *blob.Bucket, secret []byte, orgs idempotency.Organizations) *Handler {
-	return &Handler{Temporal: c, Bucket: b, Secret: secret, Queue: flow.TaskQueue, Now: time.Now, Orgs: orgs}
+func NewHandler(c client.Client, b *blob.Bucket, secret []byte) *Handler {
+	return &Handler{Temporal: c, Bucket: b, Secret: secret, Queue: flow.TaskQueue, Now: time.Now}
 }
 
 // Mount mounts the routes. The download stays a plain Gin handler: it streams a file.
 func (h *Handler) Mount(g endpoint.Groups) {
-	g.Manage.POST("/leads/export", g.Authz.Require(authz.ExportData), idempotency.Replay(h.Secret, idempotency.ByOrganization(h.Orgs)), endpoint.Handle(h.Start))
+	g.Manage.POST("/leads/export", g.Authz.Require(authz.ExportData), idempotency.Replay(h.Secret, idempotency.ByOrganization), endpoint.Handle(h.Start))
 	g.Public.GET("/api/exports/:token", h.download)
 }
 

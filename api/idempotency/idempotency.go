@@ -28,7 +28,6 @@ import (
 	"github.com/aporta/aporta/internal/dberr"
 	"github.com/aporta/aporta/internal/i18n"
 	"github.com/aporta/aporta/internal/sharddb"
-	"github.com/aporta/aporta/tenants"
 )
 
 // Header is the request header carrying the client's key.
@@ -43,18 +42,14 @@ const maxKeyLen = 255
 // Resolve gives the store, the organisation and the caller a request's key belongs to.
 type Resolve func(c *gin.Context) (db *sharddb.Queries, org uuid.UUID, caller string, err error)
 
-// Organizations finds an organisation's shard.
-type Organizations interface {
-	ForOrganization(ctx context.Context, orgID uuid.UUID) (tenants.Scope, error)
-}
-
-// ByOrganization keeps keys in the shard of the organisation authz.Require checked the permit on,
-// bound to the signed-in caller.
-func ByOrganization(orgs Organizations) Resolve {
-	return func(c *gin.Context) (*sharddb.Queries, uuid.UUID, string, error) {
-		scope, err := orgs.ForOrganization(c.Request.Context(), authz.Organization(c).OrganizationID)
-		return scope.Store(), scope.OrgID, authz.User(c).ID.String(), err
+// ByOrganization keeps keys in the shard of the organisation authz.Require checked the permit on
+// (the scope it put in the request context), bound to the signed-in caller.
+func ByOrganization(c *gin.Context) (*sharddb.Queries, uuid.UUID, string, error) {
+	scope, err := authz.Scope(c.Request.Context())
+	if err != nil {
+		return nil, uuid.Nil, "", err
 	}
+	return scope.Store(), scope.OrgID, authz.User(c).ID.String(), nil
 }
 
 // Public keeps the keys of unauthenticated requests in the directory, for no organisation. Its
