@@ -65,19 +65,12 @@ type payload struct {
 	RequestID string            `json:"request_id,omitempty"`
 }
 
-// LangKey and RequestIDKey are the gin context keys set by the middleware.
-const (
-	LangKey      = "aporta.lang"
-	RequestIDKey = "aporta.request_id"
-)
+// RequestIDKey is the gin context key the request-id middleware sets.
+const RequestIDKey = "aporta.request_id"
 
-// Lang returns the request's language (set by the locale middleware).
-func Lang(c *gin.Context) i18n.Lang {
-	if l, ok := c.Get(LangKey); ok {
-		return l.(i18n.Lang)
-	}
-	return i18n.Default
-}
+// Lang returns the request's language: the one the locale middleware put in the request's context,
+// where endpoints read it too (i18n.FromContext).
+func Lang(c *gin.Context) i18n.Lang { return i18n.FromContext(c.Request.Context()) }
 
 // From is err as an API error: an *Error as it is, the database's errors (dberr) as 404, 409 and
 // 422, anything else as internal.

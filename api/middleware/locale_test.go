@@ -12,7 +12,7 @@ import (
 	"github.com/aporta/aporta/internal/i18n"
 )
 
-// The language is in the gin context (apierror) and in the request's context (Execute functions).
+// One language per request, read the same by apierror (gin handlers) and by Execute functions.
 func TestLocaleReachesTheRequestContext(t *testing.T) {
 	gin.SetMode(gin.TestMode)
 	r := gin.New()

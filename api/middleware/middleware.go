@@ -90,7 +90,6 @@ func Locale() gin.HandlerFunc {
 	return func(c *gin.Context) {
 		cookie, _ := c.Cookie(LocaleCookie)
 		lang := i18n.Negotiate([]string{c.Query("locale"), cookie}, c.GetHeader("Accept-Language"))
-		c.Set(apierror.LangKey, lang)
 		c.Request = c.Request.WithContext(i18n.WithLang(c.Request.Context(), lang))
 		c.Next()
 	}
