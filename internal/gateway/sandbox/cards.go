@@ -340,8 +340,12 @@ func (s *Server) searchPaymentMethods(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "bins must be at least six digits")
 		return
 	}
+	site, ok := s.callerSite(w, r)
+	if !ok {
+		return
+	}
 	results := []map[string]any{}
-	if m := methodForBIN(bin); m != nil {
+	if m := methodForBIN(bin); m != nil && slices.ContainsFunc(paymentMethodsFor(site), func(x method) bool { return x.ID == m.ID }) {
 		results = append(results, m.methodJSON())
 	}
 	writeJSON(w, http.StatusOK, page(results))
