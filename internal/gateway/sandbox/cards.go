@@ -313,7 +313,8 @@ func (m *method) methodJSON() map[string]any {
 	}
 }
 
-// paymentMethodsFor are the card brands of a MercadoPago site (MLA, MLB, …).
+// paymentMethodsFor are the card brands of a MercadoPago site (MLA, MLB, …), the calling account's
+// (callerSite). For now every site shares the one table above.
 func paymentMethodsFor(site string) []method {
 	return methods
 }
