@@ -222,3 +222,37 @@ func TestPlanAndAccountGates(t *testing.T) {
 	require.Equal(t, http.StatusConflict, st)
 	require.Equal(t, "Tu cuenta aún no está activada: completa la verificación de la organización para publicar campañas.", message(out))
 }
+
+// TestAllowedByPlanReadsTheEffectivePlan: an organisation in its 90-day Essential trial still holds
+// plan_code 'original', yet its effective plan is Essential, so QR and immediate charge are allowed;
+// once the trial ended without a plan (restricted), both are refused.
+func TestAllowedByPlanReadsTheEffectivePlan(t *testing.T) {
+	t.Parallel()
+	tt := tenantstest.Open(t)
+	srv := newManage(t, tt)
+	ctx := context.Background()
+	withSubscription := func(status string) uuid.UUID {
+		scope := tenantstest.ArgentineOrganization(t, tt, "Org", "enabled", "original")
+		require.NoError(t, scope.Exec(ctx, `UPDATE organizations SET subscription_status = $2,
+			trial_started_at = now() - interval '10 days', trial_ends_at = now() + interval '80 days' WHERE organization_id = $1`,
+			scope.OrgID, status))
+		return scope.OrgID
+	}
+	trial, restricted := withSubscription("trial"), withSubscription("restricted")
+
+	st, out := call(t, "POST", srv.URL+"/manage/api/campaigns", trial, map[string]any{"title": "En prueba", "immediate_charge": true})
+	require.Equal(t, http.StatusCreated, st, out)
+	require.Equal(t, true, out["immediate_charge"])
+	st, out = call(t, "GET", srv.URL+"/manage/api/campaigns/"+out["uuid"].(string)+"/qr", trial, nil)
+	require.Equal(t, http.StatusOK, st, out)
+	require.NotEmpty(t, out["base64_png"])
+
+	st, out = call(t, "POST", srv.URL+"/manage/api/campaigns", restricted, map[string]any{"title": "Restringida", "immediate_charge": true})
+	require.Equal(t, http.StatusForbidden, st, out)
+	require.Equal(t, "campaign.plan_required", out["error"].(map[string]any)["code"])
+	st, out = call(t, "POST", srv.URL+"/manage/api/campaigns", restricted, map[string]any{"title": "Restringida"})
+	require.Equal(t, http.StatusCreated, st, out)
+	st, out = call(t, "GET", srv.URL+"/manage/api/campaigns/"+out["uuid"].(string)+"/qr", restricted, nil)
+	require.Equal(t, http.StatusForbidden, st, out)
+	require.Equal(t, "campaign.qr_plan_required", out["error"].(map[string]any)["code"])
+}

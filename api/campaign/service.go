@@ -16,12 +16,10 @@ import (
 
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/internal/dberr"
+	"github.com/aporta/aporta/internal/plans"
 	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/tenants"
 )
-
-// PlanOriginal is the plan without QR, immediate charge and global payments (organisation spec).
-const PlanOriginal = "original"
 
 // The service's refusals, as the API answers them.
 var (
@@ -34,12 +32,12 @@ var (
 
 // Org is what campaign rules need from the organisation's shard row.
 type Org struct {
-	ID       uuid.UUID
-	PlanCode string
-	Status   string // onboarding, verifying, enabled, disabled
-	Timezone string
-	Country  string
-	Name     string
+	ID            uuid.UUID
+	EffectivePlan string // Essential during the trial (organization_effective_plans)
+	Status        string // onboarding, verifying, enabled, disabled
+	Timezone      string
+	Country       string
+	Name          string
 	// AcceptingDonations is false after a trial ended without a plan (workflows/subscription).
 	AcceptingDonations bool
 }
@@ -47,8 +45,9 @@ type Org struct {
 // Enabled reports whether the organisation's account is activated.
 func (o Org) Enabled() bool { return o.Status == "enabled" }
 
-// OnOriginalPlan reports whether the organisation is on the Original plan.
-func (o Org) OnOriginalPlan() bool { return o.PlanCode == PlanOriginal }
+// AllowedByPlan reports whether the organisation's effective plan includes QR download and
+// immediate charge.
+func (o Org) AllowedByPlan() bool { return plans.AllowedByPlan(o.EffectivePlan) }
 
 // Organization reads the organisation's plan, status and timezone.
 func (s *Service) Organization(ctx context.Context, scope tenants.Scope) (Org, error) {
@@ -56,7 +55,7 @@ func (s *Service) Organization(ctx context.Context, scope tenants.Scope) (Org, e
 	if err != nil {
 		return Org{ID: scope.OrgID}, err
 	}
-	o := Org{ID: scope.OrgID, PlanCode: r.PlanCode, Status: r.Status, Timezone: r.Timezone, Country: r.Country,
+	o := Org{ID: scope.OrgID, EffectivePlan: r.EffectivePlanCode, Status: r.Status, Timezone: r.Timezone, Country: r.Country,
 		Name: r.Name, AcceptingDonations: r.AcceptingDonations}
 	if o.Timezone == "" {
 		o.Timezone = "UTC"
@@ -192,7 +191,7 @@ func (s *Service) checkNew(ctx context.Context, scope tenants.Scope, in Input) (
 	if err != nil {
 		return checked{}, err
 	}
-	if ch.ImmediateCharge && org.OnOriginalPlan() {
+	if ch.ImmediateCharge && !org.AllowedByPlan() {
 		return checked{}, errPlan
 	}
 	if slug := strings.TrimSpace(in.Slug); slug != "" && !slugRe.MatchString(slug) {
@@ -263,7 +262,7 @@ func (s *Service) update(ctx context.Context, scope tenants.Scope, id uuid.UUID,
 		if err != nil {
 			return nil, err
 		}
-		if org.OnOriginalPlan() {
+		if !org.AllowedByPlan() {
 			return nil, errPlan
 		}
 	}

@@ -115,11 +115,14 @@ func (q *Queries) CampaignByID(ctx context.Context, arg CampaignByIDParams) (Cam
 }
 
 const campaignOrganization = `-- name: CampaignOrganization :one
-SELECT plan_code, status, timezone, country, name, accepting_donations FROM organizations WHERE organization_id = $1
+SELECT e.plan_code::text AS effective_plan_code, o.status, o.timezone, o.country, o.name, o.accepting_donations
+FROM organizations o
+JOIN organization_effective_plans e ON e.organization_id = o.organization_id
+WHERE o.organization_id = $1
 `
 
 type CampaignOrganizationRow struct {
-	PlanCode           string
+	EffectivePlanCode  string
 	Status             string
 	Timezone           string
 	Country            string
@@ -127,12 +130,13 @@ type CampaignOrganizationRow struct {
 	AcceptingDonations bool
 }
 
-// What campaign rules need of the organisation: plan, status, timezone, country, name.
+// What campaign rules need of the organisation: effective plan (the trial's included), status,
+// timezone, country, name.
 func (q *Queries) CampaignOrganization(ctx context.Context, organizationID uuid.UUID) (CampaignOrganizationRow, error) {
 	row := q.db.QueryRow(ctx, campaignOrganization, organizationID)
 	var i CampaignOrganizationRow
 	err := row.Scan(
-		&i.PlanCode,
+		&i.EffectivePlanCode,
 		&i.Status,
 		&i.Timezone,
 		&i.Country,

@@ -62,8 +62,12 @@ UPDATE campaigns SET published = sqlc.arg(published),
 WHERE organization_id = $1 AND id = $2;
 
 -- name: CampaignOrganization :one
--- What campaign rules need of the organisation: plan, status, timezone, country, name.
-SELECT plan_code, status, timezone, country, name, accepting_donations FROM organizations WHERE organization_id = $1;
+-- What campaign rules need of the organisation: effective plan (the trial's included), status,
+-- timezone, country, name.
+SELECT e.plan_code::text AS effective_plan_code, o.status, o.timezone, o.country, o.name, o.accepting_donations
+FROM organizations o
+JOIN organization_effective_plans e ON e.organization_id = o.organization_id
+WHERE o.organization_id = $1;
 
 -- name: CountryCurrency :one
 SELECT currency FROM countries WHERE code = $1;

@@ -44,6 +44,8 @@ export interface CountryData {
   phone_code: string;
   uid_options: UIDOption[];
   document_types: string[];
+  payment_modes: string[];
+  plans: Plan[];
 }
 
 export interface CurrencySummary {
@@ -247,6 +249,14 @@ export interface Period {
   timezone: string;
 }
 
+export interface Plan {
+  code: string;
+  tier_name: string;
+  period: string;
+  localize_price: Money;
+  usd_price: Money;
+}
+
 export interface Point {
   bucket: string;
   raised: Money[];
@@ -290,6 +300,18 @@ export interface SignupPayload {
     uid_type: string;
     country: string;
   };
+}
+
+export interface Subscription {
+  plan_code: string;
+  effective_plan_code: string;
+  status: string;
+  trial_started_at: string | null;
+  trial_ends_at: string | null;
+  commission_bps: number;
+  commission_percent: number;
+  commission_total: Money;
+  accepting_donations: boolean;
 }
 
 export interface SummaryBucket {
