@@ -111,7 +111,7 @@ func (s *Server) saveCard(w http.ResponseWriter, r *http.Request) {
 		FirstSixDigits:   t.FirstSixDigits,
 		LastFourDigits:   t.LastFourDigits,
 		CardNumberLength: t.CardNumberLength,
-		PaymentMethod:    cardMethod{ID: t.PaymentMethodID, Name: methodName(t.PaymentMethodID), PaymentTypeID: "credit_card"},
+		PaymentMethod:    savedMethod(t.PaymentMethodID),
 		Cardholder:       t.Cardholder,
 		DateCreated:      now(),
 	}
