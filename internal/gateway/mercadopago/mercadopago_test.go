@@ -331,6 +331,14 @@ func TestRefund(t *testing.T) {
 	require.Equal(t, http.StatusBadRequest, gerr.Status)
 }
 
+// requireMethod asserts the BIN search's answer for bin.
+func (e *env) requireMethod(bin string, want gateway.PaymentMethod) {
+	e.t.Helper()
+	got, err := e.mp.PaymentMethod(context.Background(), bin)
+	require.NoError(e.t, err, bin)
+	require.Equal(e.t, want, got, bin)
+}
+
 func TestPaymentMethodByBIN(t *testing.T) {
 	t.Parallel()
 	// Brands are the account's site's: Elo and Hipercard are Brazilian, Naranja and Cabal Argentine.
@@ -340,9 +348,7 @@ func TestPaymentMethodByBIN(t *testing.T) {
 		"606282": {ID: "hipercard", Name: "Hipercard", PaymentType: "credit_card", CardNumberLength: 13, SecurityCodeLength: 3},
 		"506776": {ID: "debelo", Name: "Elo Débito", PaymentType: "debit_card", CardNumberLength: 16, SecurityCodeLength: 3},
 	} {
-		got, err := br.mp.PaymentMethod(context.Background(), bin)
-		require.NoError(t, err, bin)
-		require.Equal(t, want, got, bin)
+		br.requireMethod(bin, want)
 	}
 	_, err := br.mp.PaymentMethod(context.Background(), "627170")
 	require.ErrorIs(t, err, gateway.ErrNotFound, "cabal is not a Brazilian brand")
@@ -360,9 +366,7 @@ func TestPaymentMethodByBIN(t *testing.T) {
 		"503175":   {ID: "mastercard", Name: "Mastercard", PaymentType: "credit_card", CardNumberLength: 16, SecurityCodeLength: 3},
 		"528733":   {ID: "debmaster", Name: "Mastercard Débito", PaymentType: "debit_card", CardNumberLength: 16, SecurityCodeLength: 3},
 	} {
-		got, err := e.mp.PaymentMethod(context.Background(), bin)
-		require.NoError(t, err, bin)
-		require.Equal(t, want, got, bin)
+		e.requireMethod(bin, want)
 	}
 	_, err = e.mp.PaymentMethod(context.Background(), "999999")
 	require.ErrorIs(t, err, gateway.ErrNotFound)
