@@ -20,7 +20,7 @@ import (
 func TestPublicCardMethodsComeFromTheAccount(t *testing.T) {
 	ctx := context.Background()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	sb, err := sandbox.New(sandbox.Options{Currency: "ARS"})
+	sb, err := sandbox.New(sandbox.Options{Currency: "ARS", PlatformToken: "TEST-platform"})
 	require.NoError(t, err)
 	srv := httptest.NewServer(sb)
 	defer srv.Close()
@@ -28,7 +28,11 @@ func TestPublicCardMethodsComeFromTheAccount(t *testing.T) {
 	var asked uuid.UUID
 	gateways := charge.GatewaysFunc(func(_ context.Context, orgID uuid.UUID, currency string) (charge.Gateway, error) {
 		asked = orgID
-		return mercadopago.New(mercadopago.Config{BaseURL: srv.URL, AccessToken: "TEST-" + orgID.String(), Currency: currency})
+		token := "TEST-platform" // the organisation's account; another's for any other organisation
+		if orgID != org {
+			token = "TEST-" + orgID.String()
+		}
+		return mercadopago.New(mercadopago.Config{BaseURL: srv.URL, AccessToken: token, Currency: currency})
 	})
 	svc := &Service{CardMethods: GatewayCardMethods(gateways, log)}
 	f := Form{Campaign: &Campaign{Currency: "ARS"}, Org: Org{ID: org}}
@@ -46,7 +50,7 @@ func TestPublicCardMethodsComeFromTheAccount(t *testing.T) {
 	require.False(t, byID["naranja"].Luhn)
 
 	srv.Close()
-	f.Org.ID = uuid.New() // not cached: the gateway is asked and does not answer
+	f.Org.ID = uuid.New() // another account, not cached: the gateway is asked and does not answer
 	require.Empty(t, svc.publicCardMethods(ctx, f))
 	require.NotNil(t, svc.publicCardMethods(ctx, f), "an empty list, not null")
 }

@@ -25,6 +25,7 @@ type cardholder struct {
 // cardToken is a tokenised card: deliberately no number and no security code.
 type cardToken struct {
 	ID                 string     `json:"id"`
+	CollectorID        int64      `json:"collector_id,omitempty"` // the account whose public key made it; 0: any account's
 	PaymentMethodID    string     `json:"payment_method_id"`
 	FirstSixDigits     string     `json:"first_six_digits"`
 	LastFourDigits     string     `json:"last_four_digits"`
@@ -62,17 +63,21 @@ func (s *Server) createCardToken(w http.ResponseWriter, r *http.Request) {
 	if !decode(w, r, &in) {
 		return
 	}
+	a, ok := s.browserCaller(w, r)
+	if !ok {
+		return
+	}
 	if in.CardID != "" {
-		s.tokenForSavedCard(w, in.CardID)
+		s.tokenForSavedCard(w, in.CardID, a)
 		return
 	}
 	c := cardInput{Number: in.CardNumber, SecurityCode: in.SecurityCode, Month: in.ExpirationMonth, Year: in.ExpirationYear, Holder: in.Cardholder}
-	causes := append(c.check(s.site()), checkIdentification(in.Cardholder.Identification)...)
+	causes := append(c.check(s.siteOf(a)), checkIdentification(in.Cardholder.Identification)...)
 	if len(causes) > 0 {
 		writeError(w, http.StatusBadRequest, "invalid parameters", causes...)
 		return
 	}
-	s.issueToken(w, c)
+	s.issueToken(w, c, a)
 }
 
 // vaultToken serves the card vault's tokeniser into the same token store, so a
@@ -95,16 +100,17 @@ func (s *Server) vaultToken(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	c := cardInput{Number: in.PAN, SecurityCode: in.CVV, Month: in.ExpirationMonth, Year: in.ExpirationYear, Holder: cardholder{Name: in.HolderName}, codeOptional: true}
-	if causes := c.check(s.site()); len(causes) > 0 {
+	if causes := c.check(s.siteOf(nil)); len(causes) > 0 {
 		writeError(w, http.StatusBadRequest, causes[0].Description, causes...)
 		return
 	}
-	s.issueToken(w, c)
+	s.issueToken(w, c, nil)
 }
 
-// issueToken stores a checked card's token, its brand detected from the site's BIN patterns.
-func (s *Server) issueToken(w http.ResponseWriter, c cardInput) {
-	m, _ := methodForBIN(s.site(), c.Number) // check found it
+// issueToken keeps a token for the caller's account (a nil caller: usable by any account), its
+// brand detected from the BIN patterns of the caller's site.
+func (s *Server) issueToken(w http.ResponseWriter, c cardInput, caller *account) {
+	m, _ := methodForBIN(s.siteOf(caller), c.Number) // check found it
 	t := &cardToken{
 		ID:                 randomHex(16),
 		PaymentMethodID:    string(m.Brand),
@@ -118,6 +124,9 @@ func (s *Server) issueToken(w http.ResponseWriter, c cardInput) {
 		Status:             "active",
 		DateCreated:        now(),
 	}
+	if caller != nil {
+		t.CollectorID = caller.UserID
+	}
 	t.DateDue = t.DateCreated.Add(tokenLifetime)
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -130,16 +139,19 @@ func (s *Server) issueToken(w http.ResponseWriter, c cardInput) {
 	}{t, t.ID, t.DateDue}, state{Tokens: map[string]*cardToken{t.ID: t}})
 }
 
-func (s *Server) tokenForSavedCard(w http.ResponseWriter, cardID string) {
+// tokenForSavedCard re-tokenises one of the caller's saved cards; a server calls it with its
+// access token.
+func (s *Server) tokenForSavedCard(w http.ResponseWriter, cardID string, caller *account) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c, ok := s.st.Cards[cardID]
-	if !ok {
+	if !ok || caller == nil || c.CollectorID != caller.UserID {
 		writeError(w, http.StatusNotFound, "card not found")
 		return
 	}
 	t := &cardToken{
 		ID:               randomHex(16),
+		CollectorID:      caller.UserID,
 		PaymentMethodID:  c.PaymentMethod.ID,
 		FirstSixDigits:   c.FirstSixDigits,
 		LastFourDigits:   c.LastFourDigits,
@@ -155,10 +167,10 @@ func (s *Server) tokenForSavedCard(w http.ResponseWriter, cardID string) {
 	s.commit(w, http.StatusCreated, t, state{Tokens: map[string]*cardToken{t.ID: t}})
 }
 
-// token returns a usable token or answers the error itself. Callers hold mu.
-func (s *Server) token(w http.ResponseWriter, id string) (*cardToken, bool) {
+// token returns a token the account can use or answers the error itself. Callers hold mu.
+func (s *Server) token(w http.ResponseWriter, id string, a *account) (*cardToken, bool) {
 	t, ok := s.st.Tokens[id]
-	if !ok || now().After(t.DateDue) {
+	if !ok || now().After(t.DateDue) || (t.CollectorID != 0 && t.CollectorID != a.UserID) {
 		writeError(w, http.StatusBadRequest, "invalid parameters", cause{Code: 2006, Description: "Card Token not found"})
 		return nil, false
 	}
@@ -330,21 +342,6 @@ var sitePaymentMethods = map[string][]method{
 	},
 }
 
-// siteCurrencies are the currency each MercadoPago site charges in.
-var siteCurrencies = map[string]string{
-	"MLA": "ARS", "MLB": "BRL", "MLC": "CLP", "MCO": "COP", "MLM": "MXN", "MPE": "PEN", "MLU": "UYU",
-}
-
-// siteOf is the site whose currency is currency; MLA when none is.
-func siteOf(currency string) string {
-	for site, c := range siteCurrencies {
-		if c == currency {
-			return site
-		}
-	}
-	return "MLA"
-}
-
 // paymentMethodsFor returns a site's card methods (MLA's for an unknown site).
 func paymentMethodsFor(site string) []method {
 	if ms, ok := sitePaymentMethods[site]; ok {
@@ -430,12 +427,21 @@ func nullable(s string) any {
 	return s
 }
 
-// site is the MercadoPago site the sandbox's account belongs to (from its currency).
-func (s *Server) site() string { return siteOf(s.currency) }
+// siteOf is the MercadoPago site of a caller's account; the platform's for a call naming none.
+func (s *Server) siteOf(caller *account) string {
+	if caller == nil {
+		caller = s.platform
+	}
+	return caller.SiteID
+}
 
 func (s *Server) listPaymentMethods(w http.ResponseWriter, r *http.Request) {
+	site, ok := s.callerSite(w, r)
+	if !ok {
+		return
+	}
 	l := s.limitsFor(r)
-	ms := paymentMethodsFor(s.site())
+	ms := paymentMethodsFor(site)
 	out := make([]map[string]any, 0, len(ms))
 	for _, m := range ms {
 		out = append(out, m.methodJSON(l))
@@ -449,8 +455,11 @@ func (s *Server) searchPaymentMethods(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "bins must be at least six digits")
 		return
 	}
+	site, ok := s.callerSite(w, r)
+	if !ok {
+		return
+	}
 	results := []map[string]any{}
-	site := s.site()
 	if rule, ok := methodForBIN(site, bin); ok {
 		ms := paymentMethodsFor(site)
 		i := slices.IndexFunc(ms, func(m method) bool { return m.ID == string(rule.Brand) })
