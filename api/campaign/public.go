@@ -69,25 +69,28 @@ func (s *Service) MinimumFor(ctx context.Context, f Form, preset bool) int64 {
 // PublicForm is everything the public donation form needs.
 type PublicForm struct {
 	Public
-	Objective         string             `json:"objective"`
-	Amounts           []Preset           `json:"amounts"`
-	AllowOneTime      bool               `json:"allow_one_time"`
-	AllowOtherAmount  bool               `json:"allow_other_amount"`
-	MinOtherAmount    *money.Amount      `json:"min_other_amount"`
-	Limits            PublicLimits       `json:"limits"`
-	Instalments       int                `json:"instalments"`
-	InstalmentOptions []int              `json:"instalment_options"`
-	PeriodicIncrease  PeriodicIncrease   `json:"periodic_increase"`
-	FormColor         string             `json:"form_color"`
-	CoverURL          string             `json:"cover_url"`
-	EndsAt            *time.Time         `json:"ends_at"`
-	Analytics         Analytics          `json:"analytics"`
-	Event             *Event             `json:"event"`
-	FormFields        []FormField        `json:"form_fields"`
-	DocumentTypes     []string           `json:"document_types"`
-	DefaultRecurrency int                `json:"default_recurrency"`
-	Gateway           map[string]string  `json:"gateway"`
-	PaymentMethods    []PublicCardMethod `json:"payment_methods"`
+	Objective         string            `json:"objective"`
+	Amounts           []Preset          `json:"amounts"`
+	AllowOneTime      bool              `json:"allow_one_time"`
+	AllowOtherAmount  bool              `json:"allow_other_amount"`
+	MinOtherAmount    *money.Amount     `json:"min_other_amount"`
+	Limits            PublicLimits      `json:"limits"`
+	Instalments       int               `json:"instalments"`
+	InstalmentOptions []int             `json:"instalment_options"`
+	PeriodicIncrease  PeriodicIncrease  `json:"periodic_increase"`
+	FormColor         string            `json:"form_color"`
+	CoverURL          string            `json:"cover_url"`
+	EndsAt            *time.Time        `json:"ends_at"`
+	Analytics         Analytics         `json:"analytics"`
+	Event             *Event            `json:"event"`
+	FormFields        []FormField       `json:"form_fields"`
+	DocumentTypes     []string          `json:"document_types"`
+	DefaultRecurrency int               `json:"default_recurrency"`
+	Gateway           map[string]string `json:"gateway"`
+
+	// PaymentMethods are the card brands the organisation's gateway account takes, with the rules
+	// the form checks cards by; empty when the gateway could not say (the form's own table applies).
+	PaymentMethods []PublicCardMethod `json:"payment_methods"`
 }
 
 // PublicLimits are the donation limits in the form's currency.
