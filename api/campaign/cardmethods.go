@@ -3,6 +3,7 @@ package campaign
 import (
 	"context"
 	"log/slog"
+	"time"
 
 	"github.com/aporta/aporta/internal/charge"
 	"github.com/aporta/aporta/internal/gateway"
@@ -42,11 +43,17 @@ func (s *Service) publicCardMethods(ctx context.Context, f Form) []PublicCardMet
 	return out
 }
 
+// cardMethodsWait bounds how long a public read waits for the gateway's card methods: past it the
+// form loads with its own table rather than make the donor wait.
+const cardMethodsWait = 3 * time.Second
+
 // GatewayCardMethods is a CardMethods reading the brands from the organisation's gateway account
 // (charge.Gateways; the adapter caches them per account). A gateway that cannot list them, or
-// does not answer, leaves the form to its own table; the failure is logged.
+// does not answer in time, leaves the form to its own table; the failure is logged.
 func GatewayCardMethods(gateways charge.Gateways, log *slog.Logger) func(context.Context, Form) ([]gateway.CardMethod, bool) {
 	return func(ctx context.Context, f Form) ([]gateway.CardMethod, bool) {
+		ctx, cancel := context.WithTimeout(ctx, cardMethodsWait)
+		defer cancel()
 		gw, err := gateways.Gateway(ctx, f.Org.ID, f.Campaign.Currency)
 		if err != nil {
 			log.WarnContext(ctx, "campaign: gateway for card methods", "org", f.Org.ID, "error", err)

@@ -4,13 +4,16 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/aporta/aporta/internal/card"
 	"github.com/aporta/aporta/internal/gateway"
+	"github.com/aporta/aporta/internal/gateway/mercadopago"
 	"github.com/aporta/aporta/internal/money"
 )
 
@@ -141,4 +144,44 @@ func TestPaymentMethodsRules(t *testing.T) {
 	naranja := ar[len(ar)-2]
 	require.Equal(t, "naranja", naranja.ID)
 	require.False(t, naranja.Luhn, "naranja numbers carry no check digit")
+}
+
+// An account's card methods are read once an hour, and a failure once a minute: public forms load at
+// once (on their own table) while the gateway is down.
+func TestPaymentMethodsAreCachedPerAccount(t *testing.T) {
+	t.Parallel()
+	var calls atomic.Int32
+	fail := atomic.Bool{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		if fail.Load() {
+			http.Error(w, `{"message":"internal_error","status":500}`, http.StatusInternalServerError)
+			return
+		}
+		_, _ = w.Write([]byte(`[{"id":"master","name":"Mastercard","payment_type_id":"credit_card","status":"active",
+			"settings":[{"bin":{"pattern":"^5","exclusion_pattern":null},"card_number":{"length":16,"validation":"standard"},"security_code":{"length":3}}]},
+			{"id":"pagofacil","name":"Pago Fácil","payment_type_id":"ticket","status":"active","settings":[]},
+			{"id":"visa","name":"Visa","payment_type_id":"credit_card","status":"deactive","settings":[]}]`))
+	}))
+	defer srv.Close()
+	client := func(token string) *mercadopago.Client {
+		c, err := mercadopago.New(mercadopago.Config{BaseURL: srv.URL, AccessToken: token, Currency: "ARS"})
+		require.NoError(t, err)
+		return c
+	}
+	ctx := context.Background()
+	for range 3 { // clients built afresh for the same account share its answer
+		ms, err := client("TEST-a").PaymentMethods(ctx)
+		require.NoError(t, err)
+		require.Equal(t, []gateway.CardMethod{{ID: "mastercard", Name: "Mastercard", PaymentType: "credit_card", BINPattern: "^5",
+			Lengths: []int{16}, SecurityCodeLength: 3, Luhn: true}}, ms, "active card methods only")
+	}
+	require.Equal(t, int32(1), calls.Load())
+
+	fail.Store(true)
+	for range 3 {
+		_, err := client("TEST-b").PaymentMethods(ctx)
+		require.Error(t, err)
+	}
+	require.Equal(t, int32(2), calls.Load(), "another account asks for itself, and its failure is remembered")
 }
