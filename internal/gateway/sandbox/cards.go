@@ -3,6 +3,7 @@ package sandbox
 import (
 	"net/http"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/aporta/aporta/internal/card"
@@ -77,7 +78,7 @@ func (s *Server) createCardToken(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "invalid parameters", causes...)
 		return
 	}
-	s.issueToken(w, c, a)
+	s.issueToken(w, c, a, s.siteOf(a))
 }
 
 // vaultToken serves the card vault's tokeniser into the same token store, so a
@@ -100,17 +101,17 @@ func (s *Server) vaultToken(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	c := cardInput{Number: in.PAN, SecurityCode: in.CVV, Month: in.ExpirationMonth, Year: in.ExpirationYear, Holder: cardholder{Name: in.HolderName}, codeOptional: true}
-	if causes := c.check(s.siteOf(nil)); len(causes) > 0 {
+	if causes := c.check(s.siteOfCountry(in.CountryCode)); len(causes) > 0 {
 		writeError(w, http.StatusBadRequest, causes[0].Description, causes...)
 		return
 	}
-	s.issueToken(w, c, nil)
+	s.issueToken(w, c, nil, s.siteOfCountry(in.CountryCode))
 }
 
 // issueToken keeps a token for the caller's account (a nil caller: usable by any account), its
-// brand detected from the BIN patterns of the caller's site.
-func (s *Server) issueToken(w http.ResponseWriter, c cardInput, caller *account) {
-	m, _ := methodForBIN(s.siteOf(caller), c.Number) // check found it
+// brand detected from the BIN patterns of the site the card was checked for.
+func (s *Server) issueToken(w http.ResponseWriter, c cardInput, caller *account, site string) {
+	m, _ := methodForBIN(site, c.Number) // check found it
 	t := &cardToken{
 		ID:                 randomHex(16),
 		PaymentMethodID:    string(m.Brand),
@@ -433,6 +434,17 @@ func (s *Server) siteOf(caller *account) string {
 		caller = s.platform
 	}
 	return caller.SiteID
+}
+
+// siteOfCountry is the MercadoPago site of a country (the card vault names one); the platform's
+// for a country without one.
+func (s *Server) siteOfCountry(country string) string {
+	for site, c := range sites {
+		if strings.EqualFold(c.Country, country) {
+			return site
+		}
+	}
+	return s.siteOf(nil)
 }
 
 func (s *Server) listPaymentMethods(w http.ResponseWriter, r *http.Request) {
