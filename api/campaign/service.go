@@ -65,7 +65,7 @@ func (s *Service) Organization(ctx context.Context, scope tenants.Scope) (Org, e
 }
 
 // campaignOf turns a stored row into the API's campaign.
-func campaignOf(r sharddb.CampaignByIDRow) (*Campaign, error) {
+func campaignOf(r sharddb.ListCampaignsRow) (*Campaign, error) {
 	c := &Campaign{ID: r.ID, Currency: r.Currency, Country: r.Country, Published: r.Published,
 		PublishedAt: r.PublishedAt, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, coverKey: r.CoverKey,
 		minOther: r.MinOtherAmountMinor,
@@ -122,11 +122,14 @@ func (s *Service) Get(ctx context.Context, orgID, id uuid.UUID) (*Campaign, erro
 }
 
 func (s *Service) get(ctx context.Context, scope tenants.Scope, id uuid.UUID) (*Campaign, error) {
-	r, err := scope.Store().CampaignByID(ctx, sharddb.CampaignByIDParams{OrganizationID: scope.OrgID, ID: id})
+	rows, err := scope.Store().ListCampaigns(ctx, sharddb.ListCampaignsParams{OrganizationID: scope.OrgID, ID: &id, PerPage: 1})
 	if err != nil {
 		return nil, err
 	}
-	return campaignOf(r)
+	if len(rows) == 0 {
+		return nil, ErrNotFound
+	}
+	return campaignOf(rows[0])
 }
 
 // list returns a page of the organisation's campaigns, newest first, and the total.
@@ -136,13 +139,13 @@ func (s *Service) list(ctx context.Context, scope tenants.Scope, limit, offset i
 		return nil, 0, err
 	}
 	rows, err := scope.Store().ListCampaigns(ctx, sharddb.ListCampaignsParams{OrganizationID: scope.OrgID,
-		Limit: int32(limit), Offset: int32(offset)})
+		PerPage: int32(limit), Skip: int32(offset)})
 	if err != nil {
 		return nil, 0, err
 	}
 	out := make([]*Campaign, 0, len(rows))
 	for _, r := range rows {
-		c, err := campaignOf(sharddb.CampaignByIDRow(r))
+		c, err := campaignOf(r)
 		if err != nil {
 			return nil, 0, err
 		}
