@@ -84,12 +84,7 @@ func (h *Handler) RequireStaff() gin.HandlerFunc {
 	return func(c *gin.Context) {
 		u := authz.User(c)
 		ok, err := h.IsStaff(c.Request.Context(), u.ID)
-		if err != nil {
-			apierror.Abort(c, err)
-			return
-		}
-		if !ok {
-			apierror.Abort(c, apierror.Forbidden())
+		if !authz.Permitted(c, ok, err) {
 			return
 		}
 		if u.Session.AAL != identity.AAL2 {
