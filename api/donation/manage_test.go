@@ -86,6 +86,16 @@ func donate(t *testing.T, s *apitest.Stack, slug string, recurrency int, amount 
 	return a.Donation
 }
 
+// postAction posts a manage action that must succeed and answers the donation as it shows after.
+func postAction(t *testing.T, c *apitest.Client, url string, body any) mdetail {
+	t.Helper()
+	res := c.JSON(http.MethodPost, url, body)
+	require.Equal(t, http.StatusOK, res.Status, string(res.Body))
+	var p mdetail
+	res.Decode(t, &p)
+	return p
+}
+
 func TestManageDonation(t *testing.T) {
 	s := apitest.Start(t)
 	admin, slug, campID := manageFixture(t, s)
@@ -95,6 +105,11 @@ func TestManageDonation(t *testing.T) {
 	email := "ana-" + uuid.NewString()[:8] + "@example.com"
 	id := donate(t, s, slug, 1, 1000, email)
 	path := "/manage/api/donations/" + id
+	stored := func() string { // the donation's status in its row
+		var st string
+		require.NoError(t, scope.QueryRow(ctx, "SELECT status FROM donations WHERE organization_id=$1 AND id=$2", admin.OrgID, id).Scan(&st))
+		return st
+	}
 
 	// The workflow charges the first period on its own; wait until it settled it (next period moved).
 	require.Eventually(t, func() bool {
@@ -117,15 +132,10 @@ func TestManageDonation(t *testing.T) {
 	t.Run("pause restore", func(t *testing.T) {
 		res := admin.JSON(http.MethodPost, path+"/pause", map[string]string{"reason": "nope"})
 		require.Equal(t, http.StatusUnprocessableEntity, res.Status)
-		res = admin.JSON(http.MethodPost, path+"/pause", map[string]string{})
-		require.Equal(t, http.StatusOK, res.Status, string(res.Body))
-		var p mdetail
-		res.Decode(t, &p)
+		p := postAction(t, admin, path+"/pause", map[string]string{})
 		require.Equal(t, "paused", p.Donation.Status)
 		require.Equal(t, "by_org", *p.Donation.PausedReason)
-		var st, reason string
-		require.NoError(t, scope.QueryRow(ctx, "SELECT status, paused_reason FROM donations WHERE organization_id=$1 AND id=$2", admin.OrgID, id).Scan(&st, &reason))
-		require.Equal(t, "paused", st)
+		require.Equal(t, "paused", stored())
 		res = admin.JSON(http.MethodPost, path+"/pause", nil)
 		require.Equal(t, http.StatusConflict, res.Status, string(res.Body))
 		res = admin.JSON(http.MethodPost, path+"/restore", nil)
@@ -431,15 +441,10 @@ func TestManageDonation(t *testing.T) {
 	t.Run("discard and donor reactivation", func(t *testing.T) {
 		res := admin.JSON(http.MethodPost, path+"/discard", map[string]any{})
 		require.Equal(t, http.StatusUnprocessableEntity, res.Status)
-		res = admin.JSON(http.MethodPost, path+"/discard", map[string]any{"reason": "donor_request"})
-		require.Equal(t, http.StatusOK, res.Status, string(res.Body))
-		var p mdetail
-		res.Decode(t, &p)
+		p := postAction(t, admin, path+"/discard", map[string]any{"reason": "donor_request"})
 		require.Equal(t, "discarded", p.Donation.Status)
 		require.Equal(t, "donor_request", *p.Donation.DiscardReason)
-		var st, reason string
-		require.NoError(t, scope.QueryRow(ctx, "SELECT status, discard_reason FROM donations WHERE organization_id=$1 AND id=$2", admin.OrgID, id).Scan(&st, &reason))
-		require.Equal(t, "discarded", st)
+		require.Equal(t, "discarded", stored())
 		var nv int
 		require.NoError(t, scope.QueryRow(ctx, "SELECT count(*) FROM donation_versions WHERE organization_id=$1 AND donation_id=$2 AND field='status' AND after->>'status'='discarded'", admin.OrgID, id).Scan(&nv))
 		require.Equal(t, 1, nv)
