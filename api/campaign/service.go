@@ -52,7 +52,7 @@ func (o Org) OnOriginalPlan() bool { return o.PlanCode == PlanOriginal }
 
 // Organization reads the organisation's plan, status and timezone.
 func (s *Service) Organization(ctx context.Context, scope tenants.Scope) (Org, error) {
-	r, err := scope.Store().CampaignOrganization(ctx, scope.OrgID)
+	r, err := scope.Store().OrganizationFacts(ctx, scope.OrgID)
 	if err != nil {
 		return Org{ID: scope.OrgID}, err
 	}

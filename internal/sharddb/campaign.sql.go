@@ -14,34 +14,6 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 )
 
-const campaignOrganization = `-- name: CampaignOrganization :one
-SELECT plan_code, status, timezone, country, name, accepting_donations FROM organizations WHERE organization_id = $1
-`
-
-type CampaignOrganizationRow struct {
-	PlanCode           string
-	Status             string
-	Timezone           string
-	Country            string
-	Name               string
-	AcceptingDonations bool
-}
-
-// What campaign rules need of the organisation: plan, status, timezone, country, name.
-func (q *Queries) CampaignOrganization(ctx context.Context, organizationID uuid.UUID) (CampaignOrganizationRow, error) {
-	row := q.db.QueryRow(ctx, campaignOrganization, organizationID)
-	var i CampaignOrganizationRow
-	err := row.Scan(
-		&i.PlanCode,
-		&i.Status,
-		&i.Timezone,
-		&i.Country,
-		&i.Name,
-		&i.AcceptingDonations,
-	)
-	return i, err
-}
-
 const countCampaignVisit = `-- name: CountCampaignVisit :exec
 INSERT INTO campaign_visits (organization_id, campaign_id, day, visits)
 VALUES ($1, $2, (now() AT TIME ZONE $3::text)::date, 1)

@@ -12,17 +12,6 @@ import (
 	"github.com/google/uuid"
 )
 
-const acceptingDonations = `-- name: AcceptingDonations :one
-SELECT accepting_donations FROM organizations WHERE organization_id = $1
-`
-
-func (q *Queries) AcceptingDonations(ctx context.Context, organizationID uuid.UUID) (bool, error) {
-	row := q.db.QueryRow(ctx, acceptingDonations, organizationID)
-	var accepting_donations bool
-	err := row.Scan(&accepting_donations)
-	return accepting_donations, err
-}
-
 const applySubscriptionPlan = `-- name: ApplySubscriptionPlan :one
 UPDATE organizations SET
     plan_code = $2, subscription_status = 'active', commission_bps = 0, accepting_donations = true,

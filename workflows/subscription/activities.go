@@ -124,11 +124,11 @@ func (a *Activities) RecordCommissions(ctx context.Context, orgID string) (int, 
 // post-trial restriction). The public donation API should refuse a new donation when false; the
 // same value is organizations.accepting_donations in the shard.
 func AcceptingDonations(ctx context.Context, s tenants.Scope) (bool, error) {
-	ok, err := s.Store().AcceptingDonations(ctx, s.OrgID)
+	org, err := s.Store().OrganizationFacts(ctx, s.OrgID)
 	if errors.Is(err, dberr.ErrNotFound) {
 		return false, tenants.ErrUnknownOrganization
 	}
-	return ok, err
+	return org.AcceptingDonations, err
 }
 
 // Summary is the subscription as the API shows it.

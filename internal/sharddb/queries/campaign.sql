@@ -52,10 +52,6 @@ UPDATE campaigns SET published = sqlc.arg(published),
        updated_at = now()
 WHERE organization_id = $1 AND id = $2;
 
--- name: CampaignOrganization :one
--- What campaign rules need of the organisation: plan, status, timezone, country, name.
-SELECT plan_code, status, timezone, country, name, accepting_donations FROM organizations WHERE organization_id = $1;
-
 -- name: CountryCurrency :one
 SELECT currency FROM countries WHERE code = $1;
 

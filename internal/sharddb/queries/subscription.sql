@@ -36,9 +36,6 @@ SELECT sqlc.embed(o), coalesce(o.locale, 'es')::text AS mail_locale,
        (SELECT coalesce(sum(amount_minor), 0) FROM transaction_commissions c WHERE c.organization_id = o.organization_id)::bigint AS commission_minor
 FROM organizations o WHERE o.organization_id = $1;
 
--- name: AcceptingDonations :one
-SELECT accepting_donations FROM organizations WHERE organization_id = $1;
-
 -- name: ApprovedWithoutCommission :many
 -- Approved charges after the trial that have no commission yet.
 SELECT t.id FROM transactions t
