@@ -86,16 +86,6 @@ func donate(t *testing.T, s *apitest.Stack, slug string, recurrency int, amount 
 	return a.Donation
 }
 
-// postAction posts a manage action that must succeed and answers the donation as it shows after.
-func postAction(t *testing.T, c *apitest.Client, url string, body any) mdetail {
-	t.Helper()
-	res := c.JSON(http.MethodPost, url, body)
-	require.Equal(t, http.StatusOK, res.Status, string(res.Body))
-	var p mdetail
-	res.Decode(t, &p)
-	return p
-}
-
 func TestManageDonation(t *testing.T) {
 	s := apitest.Start(t)
 	admin, slug, campID := manageFixture(t, s)
@@ -132,7 +122,7 @@ func TestManageDonation(t *testing.T) {
 	t.Run("pause restore", func(t *testing.T) {
 		res := admin.JSON(http.MethodPost, path+"/pause", map[string]string{"reason": "nope"})
 		require.Equal(t, http.StatusUnprocessableEntity, res.Status)
-		p := postAction(t, admin, path+"/pause", map[string]string{})
+		p := apitest.OK[mdetail](t, admin, http.MethodPost, path+"/pause", map[string]string{})
 		require.Equal(t, "paused", p.Donation.Status)
 		require.Equal(t, "by_org", *p.Donation.PausedReason)
 		require.Equal(t, "paused", stored())
@@ -191,10 +181,7 @@ func TestManageDonation(t *testing.T) {
 			require.Contains(t, []int{http.StatusUnprocessableEntity, http.StatusBadRequest}, res.Status, "collect_day %v", bad)
 		}
 		// The period due next is not charged yet and stays the one charged: only its day moves.
-		res := admin.JSON(http.MethodPatch, path, map[string]any{"collect_day": day})
-		require.Equal(t, http.StatusOK, res.Status, string(res.Body))
-		var p mdetail
-		res.Decode(t, &p)
+		p := apitest.OK[mdetail](t, admin, http.MethodPatch, path, map[string]any{"collect_day": day})
 		require.Equal(t, time.Date(next.Year(), next.Month(), day, 0, 0, 0, 0, time.UTC).Format(time.DateOnly), (*p.Donation.NextChargeDate)[:10])
 		var stored *int
 		require.NoError(t, scope.QueryRow(ctx, "SELECT collect_day FROM donations WHERE organization_id=$1 AND id=$2", admin.OrgID, id).Scan(&stored))
@@ -441,7 +428,7 @@ func TestManageDonation(t *testing.T) {
 	t.Run("discard and donor reactivation", func(t *testing.T) {
 		res := admin.JSON(http.MethodPost, path+"/discard", map[string]any{})
 		require.Equal(t, http.StatusUnprocessableEntity, res.Status)
-		p := postAction(t, admin, path+"/discard", map[string]any{"reason": "donor_request"})
+		p := apitest.OK[mdetail](t, admin, http.MethodPost, path+"/discard", map[string]any{"reason": "donor_request"})
 		require.Equal(t, "discarded", p.Donation.Status)
 		require.Equal(t, "donor_request", *p.Donation.DiscardReason)
 		require.Equal(t, "discarded", stored())
