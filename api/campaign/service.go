@@ -64,14 +64,14 @@ func (s *Service) Organization(ctx context.Context, scope tenants.Scope) (Org, e
 	return o, nil
 }
 
-// campaignOf turns a stored row into the API's campaign.
-func campaignOf(r sharddb.ListCampaignsRow) (*Campaign, error) {
-	c := &Campaign{ID: r.ID, Currency: r.Currency, Country: r.Country, Published: r.Published,
-		PublishedAt: r.PublishedAt, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, coverKey: r.CoverKey,
+// campaignOf turns a stored row and its organisation's country into the API's campaign.
+func campaignOf(r sharddb.Campaign, country string) (*Campaign, error) {
+	c := &Campaign{ID: r.ID, Currency: r.Currency, Country: country, Published: r.Published,
+		PublishedAt: r.PublishedAt, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, coverKey: textOf(r.CoverKey),
 		minOther: r.MinOtherAmountMinor,
 		Input: Input{Slug: r.Slug, Title: r.Title, Description: r.Description, Objective: r.Objective, Type: r.Type,
 			Channel: r.Channel, AllowOneTime: r.AllowOneTime, AllowOtherAmount: r.AllowOtherAmount,
-			Instalments: int(r.Instalments), FormColor: r.FormColor, EndsAt: r.EndsAt, ImmediateCharge: r.ImmediateCharge,
+			Instalments: int(r.Instalments), FormColor: textOf(r.FormColor), EndsAt: r.EndsAt, ImmediateCharge: r.ImmediateCharge,
 			PeriodicIncrease: PeriodicIncrease{Enabled: r.UpgradeEnabled, Percentage: floatOf(r.UpgradePercentage),
 				PeriodMonths: intOf(r.UpgradePeriodMonths), MinPercentage: floatOf(r.UpgradeMinPercentage),
 				MaxPercentage: floatOf(r.UpgradeMaxPercentage)},
@@ -104,6 +104,14 @@ func floatOf(n pgtype.Numeric) *float64 {
 	return &f.Float64
 }
 
+// textOf is a nullable text column's value, "" for NULL.
+func textOf(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
 func intOf(n *int16) *int {
 	if n == nil {
 		return nil
@@ -129,7 +137,7 @@ func (s *Service) get(ctx context.Context, scope tenants.Scope, id uuid.UUID) (*
 	if len(rows) == 0 {
 		return nil, ErrNotFound
 	}
-	return campaignOf(rows[0])
+	return campaignOf(rows[0].Campaign, rows[0].Country)
 }
 
 // list returns a page of the organisation's campaigns, newest first, and the total.
@@ -145,7 +153,7 @@ func (s *Service) list(ctx context.Context, scope tenants.Scope, limit, offset i
 	}
 	out := make([]*Campaign, 0, len(rows))
 	for _, r := range rows {
-		c, err := campaignOf(r)
+		c, err := campaignOf(r.Campaign, r.Country)
 		if err != nil {
 			return nil, 0, err
 		}

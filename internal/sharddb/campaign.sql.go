@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5/pgtype"
 )
 
 const countCampaignVisit = `-- name: CountCampaignVisit :exec
@@ -117,12 +116,7 @@ func (q *Queries) DocumentTypesOfCountry(ctx context.Context, country string) ([
 
 const listCampaigns = `-- name: ListCampaigns :many
 
-SELECT c.id, c.slug, c.title, c.description, c.objective, c.type, c.channel, c.currency, o.country, c.published,
-       c.published_at, c.amounts, c.allow_one_time, c.allow_other_amount, c.min_other_amount_minor, c.instalments,
-       coalesce(c.form_color, '')::text AS form_color, coalesce(c.cover_key, '')::text AS cover_key, c.ends_at,
-       c.upgrade_enabled, c.upgrade_percentage, c.upgrade_period_months, c.upgrade_min_percentage,
-       c.upgrade_max_percentage, c.pixel_id, c.analytics_id, c.tag_manager_id, c.thanks_instant,
-       c.thanks_email_subject, c.thanks_email, c.immediate_charge, c.event, c.form_fields, c.created_at, c.updated_at
+SELECT c.organization_id, c.id, c.slug, c.title, c.description, c.type, c.channel, c.currency, c.published, c.created_at, c.updated_at, c.objective, c.amounts, c.allow_one_time, c.allow_other_amount, c.min_other_amount_minor, c.instalments, c.form_color, c.cover_key, c.ends_at, c.upgrade_enabled, c.upgrade_percentage, c.upgrade_period_months, c.upgrade_min_percentage, c.upgrade_max_percentage, c.pixel_id, c.analytics_id, c.tag_manager_id, c.thanks_instant, c.thanks_email_subject, c.thanks_email, c.immediate_charge, c.event, c.form_fields, c.published_at, o.country
 FROM campaigns c
 JOIN organizations o ON o.organization_id = c.organization_id
 WHERE c.organization_id = $1 AND ($2::uuid IS NULL OR c.id = $2)
@@ -138,41 +132,8 @@ type ListCampaignsParams struct {
 }
 
 type ListCampaignsRow struct {
-	ID                   uuid.UUID
-	Slug                 string
-	Title                string
-	Description          string
-	Objective            string
-	Type                 string
-	Channel              string
-	Currency             string
-	Country              string
-	Published            bool
-	PublishedAt          *time.Time
-	Amounts              json.RawMessage
-	AllowOneTime         bool
-	AllowOtherAmount     bool
-	MinOtherAmountMinor  *int64
-	Instalments          int16
-	FormColor            string
-	CoverKey             string
-	EndsAt               *time.Time
-	UpgradeEnabled       bool
-	UpgradePercentage    pgtype.Numeric
-	UpgradePeriodMonths  *int16
-	UpgradeMinPercentage pgtype.Numeric
-	UpgradeMaxPercentage pgtype.Numeric
-	PixelID              string
-	AnalyticsID          string
-	TagManagerID         string
-	ThanksInstant        string
-	ThanksEmailSubject   string
-	ThanksEmail          string
-	ImmediateCharge      bool
-	Event                json.RawMessage
-	FormFields           json.RawMessage
-	CreatedAt            time.Time
-	UpdatedAt            time.Time
+	Campaign Campaign
+	Country  string
 }
 
 // Campaigns (api/campaign): the manage area's settings, the public form's read, visits and leads.
@@ -193,41 +154,42 @@ func (q *Queries) ListCampaigns(ctx context.Context, arg ListCampaignsParams) ([
 	for rows.Next() {
 		var i ListCampaignsRow
 		if err := rows.Scan(
-			&i.ID,
-			&i.Slug,
-			&i.Title,
-			&i.Description,
-			&i.Objective,
-			&i.Type,
-			&i.Channel,
-			&i.Currency,
+			&i.Campaign.OrganizationID,
+			&i.Campaign.ID,
+			&i.Campaign.Slug,
+			&i.Campaign.Title,
+			&i.Campaign.Description,
+			&i.Campaign.Type,
+			&i.Campaign.Channel,
+			&i.Campaign.Currency,
+			&i.Campaign.Published,
+			&i.Campaign.CreatedAt,
+			&i.Campaign.UpdatedAt,
+			&i.Campaign.Objective,
+			&i.Campaign.Amounts,
+			&i.Campaign.AllowOneTime,
+			&i.Campaign.AllowOtherAmount,
+			&i.Campaign.MinOtherAmountMinor,
+			&i.Campaign.Instalments,
+			&i.Campaign.FormColor,
+			&i.Campaign.CoverKey,
+			&i.Campaign.EndsAt,
+			&i.Campaign.UpgradeEnabled,
+			&i.Campaign.UpgradePercentage,
+			&i.Campaign.UpgradePeriodMonths,
+			&i.Campaign.UpgradeMinPercentage,
+			&i.Campaign.UpgradeMaxPercentage,
+			&i.Campaign.PixelID,
+			&i.Campaign.AnalyticsID,
+			&i.Campaign.TagManagerID,
+			&i.Campaign.ThanksInstant,
+			&i.Campaign.ThanksEmailSubject,
+			&i.Campaign.ThanksEmail,
+			&i.Campaign.ImmediateCharge,
+			&i.Campaign.Event,
+			&i.Campaign.FormFields,
+			&i.Campaign.PublishedAt,
 			&i.Country,
-			&i.Published,
-			&i.PublishedAt,
-			&i.Amounts,
-			&i.AllowOneTime,
-			&i.AllowOtherAmount,
-			&i.MinOtherAmountMinor,
-			&i.Instalments,
-			&i.FormColor,
-			&i.CoverKey,
-			&i.EndsAt,
-			&i.UpgradeEnabled,
-			&i.UpgradePercentage,
-			&i.UpgradePeriodMonths,
-			&i.UpgradeMinPercentage,
-			&i.UpgradeMaxPercentage,
-			&i.PixelID,
-			&i.AnalyticsID,
-			&i.TagManagerID,
-			&i.ThanksInstant,
-			&i.ThanksEmailSubject,
-			&i.ThanksEmail,
-			&i.ImmediateCharge,
-			&i.Event,
-			&i.FormFields,
-			&i.CreatedAt,
-			&i.UpdatedAt,
 		); err != nil {
 			return nil, err
 		}

@@ -3,12 +3,7 @@
 -- name: ListCampaigns :many
 -- The organisation's campaigns, newest first; with id, that campaign alone (none: another
 -- organisation's or unknown).
-SELECT c.id, c.slug, c.title, c.description, c.objective, c.type, c.channel, c.currency, o.country, c.published,
-       c.published_at, c.amounts, c.allow_one_time, c.allow_other_amount, c.min_other_amount_minor, c.instalments,
-       coalesce(c.form_color, '')::text AS form_color, coalesce(c.cover_key, '')::text AS cover_key, c.ends_at,
-       c.upgrade_enabled, c.upgrade_percentage, c.upgrade_period_months, c.upgrade_min_percentage,
-       c.upgrade_max_percentage, c.pixel_id, c.analytics_id, c.tag_manager_id, c.thanks_instant,
-       c.thanks_email_subject, c.thanks_email, c.immediate_charge, c.event, c.form_fields, c.created_at, c.updated_at
+SELECT sqlc.embed(c), o.country
 FROM campaigns c
 JOIN organizations o ON o.organization_id = c.organization_id
 WHERE c.organization_id = sqlc.arg(organization_id) AND (sqlc.narg(id)::uuid IS NULL OR c.id = sqlc.narg(id))
