@@ -12,8 +12,7 @@ import (
 
 func TestWorkflowFollowsStepsToEnabled(t *testing.T) {
 	t.Parallel()
-	var s testsuite.WorkflowTestSuite
-	env := s.NewTestWorkflowEnvironment()
+	env := new(testsuite.WorkflowTestSuite).NewTestWorkflowEnvironment()
 	var a *Activities
 	var steps, statuses []string
 	env.OnActivity(a.CompleteStep, mock.Anything, "org-1", mock.Anything).Return(
@@ -61,8 +60,7 @@ func finalState(t *testing.T, env *testsuite.TestWorkflowEnvironment) State {
 
 func TestWorkflowRemindsStaffAndEmailsOrganisation(t *testing.T) {
 	t.Parallel()
-	var s testsuite.WorkflowTestSuite
-	env := s.NewTestWorkflowEnvironment()
+	env := new(testsuite.WorkflowTestSuite).NewTestWorkflowEnvironment()
 	var a *Activities
 	start := env.Now()
 	env.RegisterActivity(a)

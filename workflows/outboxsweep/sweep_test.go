@@ -50,8 +50,7 @@ func TestPurgeDeletesOnlyOldMessages(t *testing.T) {
 
 // A run retries pending messages, then purges with the schedule's retention.
 func TestWorkflowRetriesThenPurgesWithTheRetention(t *testing.T) {
-	var s testsuite.WorkflowTestSuite
-	env := s.NewTestWorkflowEnvironment()
+	env := new(testsuite.WorkflowTestSuite).NewTestWorkflowEnvironment()
 	var a *outboxsweep.Activities
 	env.RegisterActivity(a)
 	env.OnActivity(a.DeliverPending, mock.Anything, outboxsweep.Batch).Return(3, nil).Once()

@@ -23,8 +23,7 @@ type fake struct {
 }
 
 func newFake(t *testing.T, plan string) *fake {
-	var s testsuite.WorkflowTestSuite
-	env := s.NewTestWorkflowEnvironment()
+	env := new(testsuite.WorkflowTestSuite).NewTestWorkflowEnvironment()
 	f := &fake{env: env, start: env.Now(), plan: plan}
 	var a *Activities
 	env.RegisterActivity(a)
