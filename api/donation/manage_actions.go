@@ -235,7 +235,7 @@ func (s *ManageService) PaymentMethod(ctx context.Context, req *CardChangeReques
 	if r.Recurrence != 1 || r.Status == "pending" || r.Status == "rejected" {
 		return nil, apierror.New(http.StatusConflict, "donation.not_monthly")
 	}
-	org, err := scope.Store().OrganizationCountryTimezone(ctx, scope.OrgID)
+	org, err := scope.Store().OrganizationFacts(ctx, scope.OrgID)
 	if err != nil {
 		return nil, err
 	}
