@@ -77,7 +77,7 @@ func keeper(ctx context.Context, appSecret []byte, url string) (string, *secrets
 	var k [32]byte
 	copy(k[:], key)
 	// The same key named as a base64key:// URL, so it can be listed among previous keys later.
-	return "kek-" + shortHash([]byte("base64key://" + base64.URLEncoding.EncodeToString(key))), localsecrets.NewKeeper(k), nil
+	return "kek-" + shortHash([]byte("base64key://"+base64.URLEncoding.EncodeToString(key))), localsecrets.NewKeeper(k), nil
 }
 
 func shortHash(b []byte) string {
