@@ -15,8 +15,12 @@ import (
 
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/authz"
+	"github.com/aporta/aporta/internal/config"
 	"github.com/aporta/aporta/internal/connections"
+	"github.com/aporta/aporta/internal/connections/sandboxauth"
 	"github.com/aporta/aporta/internal/gateway"
+	"github.com/aporta/aporta/internal/gateway/centralpos"
+	"github.com/aporta/aporta/internal/gateway/mercadopago"
 	"github.com/aporta/aporta/internal/i18n"
 	"github.com/aporta/aporta/tenants"
 )
@@ -286,39 +290,71 @@ func codeError(code string, err error) error { return &CodeError{Code: code, Err
 func init() {
 	i18n.Register(i18n.Catalog{
 		"gateway.oauth_denied": {
-			i18n.ES: "Cancelaste la conexión con MercadoPago. Podés intentarlo de nuevo cuando quieras.",
+			i18n.ES: "Cancelaste la conexión con MercadoPago. Puedes intentarlo de nuevo cuando quieras.",
 			i18n.EN: "You cancelled the connection with MercadoPago. You can try again whenever you like.",
 			i18n.PT: "Você cancelou a conexão com o MercadoPago. Pode tentar de novo quando quiser.",
 		},
 		"gateway.oauth_state_invalid": {
-			i18n.ES: "La solicitud de conexión venció o ya se usó. Volvé a conectar la pasarela desde esta página.",
+			i18n.ES: "La solicitud de conexión venció o ya se usó. Vuelve a conectar la pasarela desde esta página.",
 			i18n.EN: "The connection request expired or was already used. Connect the gateway again from this page.",
 			i18n.PT: "A solicitação de conexão expirou ou já foi usada. Conecte o gateway de novo a partir desta página.",
 		},
 		"gateway.oauth_invalid_grant": {
-			i18n.ES: "MercadoPago rechazó la autorización (venció o ya se usó). Volvé a conectar la pasarela.",
+			i18n.ES: "MercadoPago rechazó la autorización (venció o ya se usó). Vuelve a conectar la pasarela.",
 			i18n.EN: "MercadoPago refused the authorisation (it expired or was already used). Connect the gateway again.",
 			i18n.PT: "O MercadoPago recusou a autorização (expirou ou já foi usada). Conecte o gateway de novo.",
 		},
 		"gateway.account_country_mismatch": {
-			i18n.ES: "La cuenta de la pasarela es de otro país que tu organización. Conectá una cuenta de tu país.",
+			i18n.ES: "La cuenta de la pasarela es de otro país que tu organización. Conecta una cuenta de tu país.",
 			i18n.EN: "The gateway account belongs to another country than your organisation. Connect an account from your country.",
 			i18n.PT: "A conta do gateway é de outro país que a sua organização. Conecte uma conta do seu país.",
 		},
 		"gateway.unavailable": {
-			i18n.ES: "No pudimos comunicarnos con la pasarela de pagos. Probá de nuevo en unos minutos.",
+			i18n.ES: "No pudimos comunicarnos con la pasarela de pagos. Prueba de nuevo en unos minutos.",
 			i18n.EN: "We could not reach the payment gateway. Please try again in a few minutes.",
 			i18n.PT: "Não conseguimos falar com o gateway de pagamento. Tente de novo em alguns minutos.",
 		},
 		"gateway.token_required": {
-			i18n.ES: "Ingresá el código de autorización.",
+			i18n.ES: "Ingresa el código de autorización.",
 			i18n.EN: "Enter the authorisation code.",
 			i18n.PT: "Informe o código de autorização.",
 		},
 		"gateway.centralpos_invalid_code": {
-			i18n.ES: "CentralPos no reconoce ese código de autorización (puede haber vencido). Generá uno nuevo.",
+			i18n.ES: "CentralPos no reconoce ese código de autorización (puede haber vencido). Genera uno nuevo.",
 			i18n.EN: "CentralPos does not recognise that authorisation code (it may have expired). Generate a new one.",
 			i18n.PT: "A CentralPos não reconhece esse código de autorização (pode ter expirado). Gere um novo.",
 		},
 	})
+}
+
+// NewService builds the service with the platform's MercadoPago application and CentralPos
+// partnership from the configuration (the sandbox in dev and test).
+func NewService(cfg *config.Config, store *connections.Store, onboarding Onboarding, refresher Refresher, log *slog.Logger) (*Service, error) {
+	oauth, err := mercadopago.NewOAuth(mercadopago.OAuthConfig{BaseURL: cfg.GatewayURL, AuthURL: cfg.MPAuthURL,
+		ClientID: cfg.MPClientID, ClientSecret: cfg.MPClientSecret})
+	if err != nil {
+		return nil, err
+	}
+	cp, err := centralpos.New(centralpos.Config{BaseURL: cfg.CentralPosURL, PartnerKey: cfg.CentralPosPartnerKey})
+	if err != nil {
+		return nil, err
+	}
+	return &Service{Store: store, OAuth: oauth, CentralPos: cp, Onboarding: onboarding, Refresher: refresher,
+		PublicURL: cfg.PublicURL, Log: log}, nil
+}
+
+// ConnectSandbox connects the organisation to the sandbox gateway's account nickname through the
+// same path as the API (Begin, the account holder's approval at the sandbox's authorization page,
+// Complete): the demo seed and test fixtures connect organisations with it.
+func (s *Service) ConnectSandbox(ctx context.Context, scope tenants.Scope, identity uuid.UUID, nickname string) error {
+	to, err := s.Begin(ctx, scope, identity, ReturnSettings)
+	if err != nil {
+		return err
+	}
+	back, err := sandboxauth.Decide(ctx, to, nickname, scope.Country, true)
+	if err != nil {
+		return err
+	}
+	_, err = s.Complete(ctx, scope, identity, Callback{Code: back.Query().Get("code"), State: back.Query().Get("state")})
+	return err
 }

@@ -116,19 +116,28 @@ func (s *Store) Get(ctx context.Context, scope tenants.Scope, id uuid.UUID) (Con
 // Active is the organisation's active connection to gw with its credentials; ErrNotConnected when
 // there is none or it needs reconnection.
 func (s *Store) Active(ctx context.Context, scope tenants.Scope, gw string) (Connection, gateway.Credentials, error) {
-	r, err := scope.Store().GatewayConnectionByGateway(ctx, sharddb.GatewayConnectionByGatewayParams{OrganizationID: scope.OrgID, Gateway: gw})
-	if errors.Is(err, dberr.ErrNotFound) {
-		return Connection{}, gateway.Credentials{}, ErrNotConnected
-	}
+	c, err := s.ActiveConnection(ctx, scope, gw)
 	if err != nil {
-		return Connection{}, gateway.Credentials{}, err
-	}
-	c := fromRow(r)
-	if !c.Active() {
-		return c, gateway.Credentials{}, ErrNotConnected
+		return c, gateway.Credentials{}, err
 	}
 	creds, err := s.Credentials(ctx, c)
 	return c, creds, err
+}
+
+// ActiveConnection is Active without opening the credentials (no call to the key service).
+func (s *Store) ActiveConnection(ctx context.Context, scope tenants.Scope, gw string) (Connection, error) {
+	r, err := scope.Store().GatewayConnectionByGateway(ctx, sharddb.GatewayConnectionByGatewayParams{OrganizationID: scope.OrgID, Gateway: gw})
+	if errors.Is(err, dberr.ErrNotFound) {
+		return Connection{}, ErrNotConnected
+	}
+	if err != nil {
+		return Connection{}, err
+	}
+	c := fromRow(r)
+	if !c.Active() {
+		return c, ErrNotConnected
+	}
+	return c, nil
 }
 
 // Credentials opens a connection's tokens.
