@@ -116,8 +116,7 @@ func run(n int, gwFlag string, starters, pollers int, timeout time.Duration) err
 	if err != nil {
 		return err
 	}
-	oauth, err := mercadopago.NewOAuth(mercadopago.OAuthConfig{BaseURL: gwURL, AuthURL: gwURL + "/authorization",
-		ClientID: cfg.MPClientID, ClientSecret: cfg.MPClientSecret})
+	oauth, err := sandboxauth.OAuthAt(cfg, gwURL)
 	if err != nil {
 		return err
 	}

@@ -78,8 +78,7 @@ func newBareStack(t *testing.T, queuePrefix string) *stack {
 	ctx := context.Background()
 	store, err := connections.Open(ctx, cfg)
 	require.NoError(t, err)
-	oauth, err := mercadopago.NewOAuth(mercadopago.OAuthConfig{BaseURL: srv.URL, AuthURL: srv.URL + "/authorization",
-		ClientID: sandbox.DefaultClientID, ClientSecret: sandbox.DefaultClientSecret})
+	oauth, err := sandboxauth.OAuthAt(cfg, srv.URL)
 	require.NoError(t, err)
 	_, err = sandboxauth.Connect(ctx, store, oauth, scope, "COLLECTION")
 	require.NoError(t, err)

@@ -90,17 +90,23 @@ func Connect(ctx context.Context, store *connections.Store, oauth gateway.OAuth,
 	return store.Save(ctx, scope, connections.MercadoPago, creds)
 }
 
-// ConnectWith is Connect with the store and the platform's MercadoPago application of cfg (the
-// stack's sandbox).
+// ConnectWith is Connect with the store and the platform's MercadoPago application of cfg, at the
+// stack's sandbox.
 func ConnectWith(ctx context.Context, cfg *config.Config, scope tenants.Scope, nickname string) (connections.Connection, error) {
 	store, err := connections.Open(ctx, cfg)
 	if err != nil {
 		return connections.Connection{}, err
 	}
-	oauth, err := mercadopago.NewOAuth(mercadopago.OAuthConfig{BaseURL: cfg.GatewayURL, AuthURL: cfg.MPAuthURL,
-		ClientID: cfg.MPClientID, ClientSecret: cfg.MPClientSecret})
+	oauth, err := OAuthAt(cfg, cfg.GatewayURL)
 	if err != nil {
 		return connections.Connection{}, err
 	}
 	return Connect(ctx, store, oauth, scope, nickname)
+}
+
+// OAuthAt is the platform's MercadoPago application of cfg at the sandbox served at baseURL (a
+// test's own sandbox, say), its authorization page included.
+func OAuthAt(cfg *config.Config, baseURL string) (*mercadopago.OAuth, error) {
+	return mercadopago.NewOAuth(mercadopago.OAuthConfig{BaseURL: baseURL, AuthURL: baseURL + "/authorization",
+		ClientID: cfg.MPClientID, ClientSecret: cfg.MPClientSecret})
 }
