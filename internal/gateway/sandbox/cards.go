@@ -313,7 +313,8 @@ func (m *method) methodJSON() map[string]any {
 	}
 }
 
-// paymentMethodsFor are the card brands of a MercadoPago site (MLA, MLB, …).
+// paymentMethodsFor are the card brands of a MercadoPago site (MLA, MLB, …), the calling account's
+// (callerSite). For now every site shares the one table above.
 func paymentMethodsFor(site string) []method {
 	return methods
 }
@@ -340,8 +341,12 @@ func (s *Server) searchPaymentMethods(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "bins must be at least six digits")
 		return
 	}
+	site, ok := s.callerSite(w, r)
+	if !ok {
+		return
+	}
 	results := []map[string]any{}
-	if m := methodForBIN(bin); m != nil {
+	if m := methodForBIN(bin); m != nil && slices.ContainsFunc(paymentMethodsFor(site), func(x method) bool { return x.ID == m.ID }) {
 		results = append(results, m.methodJSON())
 	}
 	writeJSON(w, http.StatusOK, page(results))

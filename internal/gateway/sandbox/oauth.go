@@ -68,6 +68,7 @@ input,select,button{font-size:1rem;padding:.5rem;width:100%;box-sizing:border-bo
 </head><body>
 {{if .Error}}<h1>No se puede autorizar</h1><p role="alert">{{.Error}}</p>{{else}}
 <h1>Mercado Pago</h1>
+<p><small>Entorno de pruebas (sandbox): ninguna cuenta real se conecta.</small></p>
 <p><strong>{{.AppName}}</strong> quiere conectarse con tu cuenta de Mercado Pago para cobrar en tu nombre.</p>
 <form method="post" action="/authorization">
 <input type="hidden" name="client_id" value="{{.Req.ClientID}}">
