@@ -17,16 +17,20 @@ import (
 	"time"
 
 	"github.com/aporta/aporta/api"
+	"github.com/aporta/aporta/api/gateways"
 	"github.com/aporta/aporta/api/seed"
 	"github.com/aporta/aporta/identity"
 	"github.com/aporta/aporta/internal/config"
+	"github.com/aporta/aporta/internal/connections"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/workflows"
+	"github.com/aporta/aporta/workflows/gatewayrefresh"
+	"github.com/aporta/aporta/workflows/onboarding"
 )
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: aporta serve|worker|migrate|seed")
+		fmt.Fprintln(os.Stderr, "usage: aporta serve|worker|migrate|seed|rotate-secrets")
 		os.Exit(2)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -61,6 +65,14 @@ func run(ctx context.Context, command string) error {
 	switch command {
 	case "migrate":
 		return t.Migrate(ctx, log)
+	case "rotate-secrets": // after a key change: every connection's tokens under the new key
+		conns, err := connections.Open(ctx, cfg)
+		if err != nil {
+			return err
+		}
+		n, err := conns.RotateAll(ctx, t)
+		fmt.Printf("re-wrapped the tokens of %d gateway connections with key %s\n", n, conns.Box.KeyID())
+		return err
 	}
 
 	tc, err := workflows.Dial(cfg, log)
@@ -75,9 +87,26 @@ func run(ctx context.Context, command string) error {
 	case "worker":
 		log.Info("worker started", "temporal", cfg.TemporalAddr)
 		return workflows.Run(ctx, cfg, tc, t)
+	case "rotate-secrets":
+		conns, err := connections.Open(ctx, cfg)
+		if err != nil {
+			return err
+		}
+		n, err := conns.RotateAll(ctx, t)
+		fmt.Printf("re-wrapped the tokens of %d gateway connections with key %s\n", n, conns.Box.KeyID())
+		return err
 	case "seed":
 		hc := &http.Client{Timeout: 10 * time.Second}
+		conns, err := connections.Open(ctx, cfg)
+		if err != nil {
+			return err
+		}
+		gws, err := gateways.NewService(cfg, conns, onboarding.Client{Temporal: tc}, gatewayrefresh.Client{Temporal: tc}, log)
+		if err != nil {
+			return err
+		}
 		return seed.Run(ctx, seed.Deps{
+			Gateways: gws,
 			Tenants:  t,
 			Kratos:   identity.NewKratos(cfg.KratosAdmin, hc),
 			Flows:    identity.NewFlows(cfg.KratosPublic, hc),

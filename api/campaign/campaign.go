@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/aporta/aporta/internal/connections"
 	"github.com/aporta/aporta/internal/dberr"
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/sharddb"
@@ -52,6 +53,14 @@ type Service struct {
 	LimitsOverride func(ctx context.Context, f Form) (Limits, bool)
 	// CardMethods, when set, gives the card brands a form's gateway account takes (ok=false: unknown).
 	CardMethods func(ctx context.Context, f Form) ([]gateway.CardMethod, bool)
+	// Connections finds the organisation's gateway connection: the form tokenises cards with its
+	// public key, and without one the form is closed (gateway_missing).
+	Connections Connections
+}
+
+// Connections is what forms need of organisations' gateway connections (connections.Store).
+type Connections interface {
+	ActiveConnection(ctx context.Context, scope tenants.Scope, gw string) (connections.Connection, error)
 }
 
 // NewService builds the service.

@@ -2,10 +2,12 @@ package campaign
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"time"
 
 	"github.com/aporta/aporta/internal/charge"
+	"github.com/aporta/aporta/internal/connections"
 	"github.com/aporta/aporta/internal/gateway"
 )
 
@@ -55,6 +57,9 @@ func GatewayCardMethods(gateways charge.Gateways, log *slog.Logger) func(context
 		ctx, cancel := context.WithTimeout(ctx, cardMethodsWait)
 		defer cancel()
 		gw, err := gateways.Gateway(ctx, f.Org.ID, f.Campaign.Currency)
+		if errors.Is(err, connections.ErrNotConnected) {
+			return nil, false // the form is closed anyway
+		}
 		if err != nil {
 			log.WarnContext(ctx, "campaign: gateway for card methods", "org", f.Org.ID, "error", err)
 			return nil, false

@@ -19,6 +19,8 @@ import (
 
 	"github.com/aporta/aporta/internal/charge"
 	"github.com/aporta/aporta/internal/collectday"
+	"github.com/aporta/aporta/internal/connections"
+	"github.com/aporta/aporta/internal/connections/sandboxauth"
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/gateway/mercadopago"
 	"github.com/aporta/aporta/internal/gateway/sandbox"
@@ -43,6 +45,8 @@ type stack struct {
 	org      uuid.UUID
 	worker   worker.Worker
 	gateways charge.Gateways
+	store    *connections.Store // the organisation's connection to the sandbox
+	oauth    gateway.OAuth
 }
 
 // newStack is newBareStack with a worker in this process on the stack's own queue.
@@ -64,18 +68,25 @@ func newBareStack(t *testing.T, queuePrefix string) *stack {
 	require.NoError(t, err)
 	srv := httptest.NewServer(sb)
 	t.Cleanup(srv.Close)
-	mp := mercadopago.Config{BaseURL: srv.URL, AccessToken: "test-token", Currency: "ARS", Timeout: 700 * time.Millisecond}
-	gw, err := mercadopago.New(mp)
-	require.NoError(t, err)
-
 	c, err := client.Dial(client.Options{HostPort: cfg.TemporalAddr, Namespace: cfg.TemporalNS})
 	require.NoError(t, err)
 	t.Cleanup(c.Close)
 
 	org := uuid.New()
 	scope := tenantstest.Organization(t, tt, tenants.Organization{ID: org, Name: "Fundación Prueba", Country: "AR", Status: "enabled"}, tz)
+	// The organisation charges through its own account at this sandbox, connected by OAuth.
+	ctx := context.Background()
+	store, err := connections.Open(ctx, cfg)
+	require.NoError(t, err)
+	oauth, err := sandboxauth.OAuthAt(cfg, srv.URL)
+	require.NoError(t, err)
+	_, err = sandboxauth.Connect(ctx, store, oauth, scope, "COLLECTION")
+	require.NoError(t, err)
+	clients := &connections.Clients{Store: store, Tenants: tt, BaseURL: srv.URL, Timeout: 700 * time.Millisecond}
+	gw, _, err := clients.MercadoPago(ctx, org, "ARS")
+	require.NoError(t, err)
 	return &stack{t: t, tenants: tt, temporal: c, gw: gw, sandbox: srv.URL, scope: scope, org: org,
-		queue: queuePrefix + uuid.NewString(), gateways: charge.MercadoPago(mercadopago.NewAccounts(mp))}
+		queue: queuePrefix + uuid.NewString(), gateways: charge.Connected(clients), store: store, oauth: oauth}
 }
 
 func (s *stack) startWorker() {
@@ -134,7 +145,6 @@ func (s *stack) post(path string, body, out any) {
 	data, _ := json.Marshal(body)
 	req, _ := http.NewRequest(http.MethodPost, s.sandbox+path, bytes.NewReader(data))
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Authorization", "Bearer test-token")
 	res, err := http.DefaultClient.Do(req)
 	require.NoError(s.t, err)
 	defer res.Body.Close()
@@ -434,6 +444,36 @@ func TestChargeActivityNeverChargesAnApprovedPeriodAgain(t *testing.T) {
 
 	require.Equal(t, map[string]int{"2031-05": 1}, s.approvedPerPeriod(donation))
 	require.Equal(t, []txRow{{Period: "2031-05", Status: "approved", Attempt: 1}}, s.transactions(donation))
+}
+
+// TestChargeWaitsWhileTheConnectionNeedsReconnecting: with the organisation's connection in need
+// of reconnection the activity charges and records nothing (the workflow waits, see
+// TestChargeWaitsForTheGatewayConnection); once the administrator reconnects, the same attempt
+// is charged once.
+func TestChargeWaitsWhileTheConnectionNeedsReconnecting(t *testing.T) {
+	s := newBareStack(t, "collection-reconnect-")
+	ctx := context.Background()
+	donation, pm := s.donation("APRO")
+	acts := &collection.Activities{Tenants: s.tenants, Gateways: s.gateways}
+	req := collection.ChargeRequest{OrganizationID: s.org.String(), DonationID: donation.String(), Period: "2031-06",
+		Attempt: 1, Amount: 150000, Currency: "ARS", PaymentMethod: pm}
+
+	conn, err := s.store.ActiveConnection(ctx, s.scope, connections.MercadoPago)
+	require.NoError(t, err)
+	_, ok, err := s.store.NeedsReconnection(ctx, s.scope, conn)
+	require.NoError(t, err)
+	require.True(t, ok)
+	res, err := acts.Charge(ctx, req)
+	require.NoError(t, err)
+	require.True(t, res.GatewayMissing)
+	require.Empty(t, s.transactions(donation))
+
+	_, err = sandboxauth.Connect(ctx, s.store, s.oauth, s.scope, "COLLECTION")
+	require.NoError(t, err)
+	res, err = acts.Charge(ctx, req)
+	require.NoError(t, err)
+	require.True(t, res.Approved())
+	require.Equal(t, map[string]int{"2031-06": 1}, s.approvedPerPeriod(donation))
 }
 
 // TestCommissionRecordedWithTheApprovedCharge: an organisation whose Essential trial ended without
