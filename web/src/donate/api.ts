@@ -80,6 +80,9 @@ export interface PublicCampaign {
   /** name, tokenizer_url (the gateway's own origin, where browsers tokenise cards), public_key, and optionally accepted_brands (comma-separated). */
   gateway: Record<string, string>;
   thanks?: { instant?: string };
+  /** False when the organisation cannot take donations now; closed_reason says why (gateway_missing, …). */
+  accepting_donations?: boolean;
+  closed_reason?: string;
 }
 
 export const campaignPath = (slug: string) => `/api/public/campaigns/${encodeURIComponent(slug)}`;
