@@ -82,7 +82,7 @@ export interface PublicCampaign {
   thanks?: { instant?: string };
   /** False when the organisation cannot take donations now; closed_reason says why (gateway_missing, …). */
   accepting_donations?: boolean;
-  closed_reason?: string;
+  closed_reason?: string | null;
 }
 
 export const campaignPath = (slug: string) => `/api/public/campaigns/${encodeURIComponent(slug)}`;
