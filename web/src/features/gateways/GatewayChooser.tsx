@@ -50,7 +50,16 @@ export function GatewayChooser({ gateways, timezone, returnTo, initialOpen, onCo
 
   return (
     <>
-      <Accordion value={open} onChange={setOpen} variant="separated" radius="lg" order={2} chevronPosition="right">
+      <Accordion
+        value={open}
+        onChange={setOpen}
+        variant="separated"
+        radius="lg"
+        order={2}
+        chevronPosition="right"
+        // Collapsed blocks keep their card look on the page's grey background.
+        styles={{ item: { backgroundColor: 'var(--mantine-color-white)', border: '1px solid var(--mantine-color-gray-3)' } }}
+      >
         {shown.map(({ gateway: g, info }) => (
           <GatewayBlock
             key={g.id}
