@@ -37,7 +37,7 @@ type env struct {
 
 func newEnv(t *testing.T, statePath string, timeout time.Duration) *env {
 	t.Helper()
-	sb, err := sandbox.New(sandbox.Options{StatePath: statePath, Currency: "ARS"})
+	sb, err := sandbox.New(sandbox.Options{StatePath: statePath, Currency: "ARS", PlatformToken: "TEST-token"})
 	require.NoError(t, err)
 	srv := httptest.NewServer(sb)
 	t.Cleanup(srv.Close)
@@ -419,8 +419,12 @@ func TestAmountLimitsSetForOneAccountStayWithIt(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	e := newEnv(t, "", 5*time.Second)
-	require.Equal(t, http.StatusNoContent, e.post("/__sandbox/limits", map[string]any{"min": 20, "max": 5000, "key": "TEST-other"}, nil))
-	other, err := mercadopago.New(mercadopago.Config{BaseURL: e.srv.URL, AccessToken: "TEST-other", Currency: "ARS"})
+	var acct struct {
+		AccessToken string `json:"access_token"`
+	}
+	require.Equal(t, http.StatusCreated, e.post("/__sandbox/accounts", map[string]any{"nickname": "OTHER", "site_id": "MLA"}, &acct))
+	require.Equal(t, http.StatusNoContent, e.post("/__sandbox/limits", map[string]any{"min": 20, "max": 5000, "key": acct.AccessToken}, nil))
+	other, err := mercadopago.New(mercadopago.Config{BaseURL: e.srv.URL, AccessToken: acct.AccessToken, Currency: "ARS"})
 	require.NoError(t, err)
 	l, err := other.AmountLimits(ctx)
 	require.NoError(t, err)

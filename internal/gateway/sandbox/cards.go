@@ -25,6 +25,7 @@ type cardholder struct {
 // cardToken is a tokenised card: deliberately no number and no security code.
 type cardToken struct {
 	ID                 string     `json:"id"`
+	CollectorID        int64      `json:"collector_id,omitempty"` // the account whose public key made it; 0: any account's
 	PaymentMethodID    string     `json:"payment_method_id"`
 	FirstSixDigits     string     `json:"first_six_digits"`
 	LastFourDigits     string     `json:"last_four_digits"`
@@ -62,8 +63,12 @@ func (s *Server) createCardToken(w http.ResponseWriter, r *http.Request) {
 	if !decode(w, r, &in) {
 		return
 	}
+	a, ok := s.browserCaller(w, r)
+	if !ok {
+		return
+	}
 	if in.CardID != "" {
-		s.tokenForSavedCard(w, in.CardID)
+		s.tokenForSavedCard(w, in.CardID, a)
 		return
 	}
 	c := cardInput{Number: in.CardNumber, SecurityCode: in.SecurityCode, Month: in.ExpirationMonth, Year: in.ExpirationYear, Holder: in.Cardholder}
@@ -72,7 +77,7 @@ func (s *Server) createCardToken(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "invalid parameters", causes...)
 		return
 	}
-	s.issueToken(w, c)
+	s.issueToken(w, c, a)
 }
 
 // vaultToken serves the card vault's tokeniser into the same token store, so a
@@ -99,10 +104,11 @@ func (s *Server) vaultToken(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, causes[0].Description, causes...)
 		return
 	}
-	s.issueToken(w, c)
+	s.issueToken(w, c, nil)
 }
 
-func (s *Server) issueToken(w http.ResponseWriter, c cardInput) {
+// issueToken keeps a token for the caller's account (a nil caller: usable by any account).
+func (s *Server) issueToken(w http.ResponseWriter, c cardInput, caller *account) {
 	m := methodForBIN(c.Number)
 	t := &cardToken{
 		ID:                 randomHex(16),
@@ -117,6 +123,9 @@ func (s *Server) issueToken(w http.ResponseWriter, c cardInput) {
 		Status:             "active",
 		DateCreated:        now(),
 	}
+	if caller != nil {
+		t.CollectorID = caller.UserID
+	}
 	t.DateDue = t.DateCreated.Add(tokenLifetime)
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -129,16 +138,19 @@ func (s *Server) issueToken(w http.ResponseWriter, c cardInput) {
 	}{t, t.ID, t.DateDue}, state{Tokens: map[string]*cardToken{t.ID: t}})
 }
 
-func (s *Server) tokenForSavedCard(w http.ResponseWriter, cardID string) {
+// tokenForSavedCard re-tokenises one of the caller's saved cards; a server calls it with its
+// access token.
+func (s *Server) tokenForSavedCard(w http.ResponseWriter, cardID string, caller *account) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c, ok := s.st.Cards[cardID]
-	if !ok {
+	if !ok || caller == nil || c.CollectorID != caller.UserID {
 		writeError(w, http.StatusNotFound, "card not found")
 		return
 	}
 	t := &cardToken{
 		ID:               randomHex(16),
+		CollectorID:      caller.UserID,
 		PaymentMethodID:  c.PaymentMethod.ID,
 		FirstSixDigits:   c.FirstSixDigits,
 		LastFourDigits:   c.LastFourDigits,
@@ -154,10 +166,10 @@ func (s *Server) tokenForSavedCard(w http.ResponseWriter, cardID string) {
 	s.commit(w, http.StatusCreated, t, state{Tokens: map[string]*cardToken{t.ID: t}})
 }
 
-// token returns a usable token or answers the error itself. Callers hold mu.
-func (s *Server) token(w http.ResponseWriter, id string) (*cardToken, bool) {
+// token returns a token the account can use or answers the error itself. Callers hold mu.
+func (s *Server) token(w http.ResponseWriter, id string, a *account) (*cardToken, bool) {
 	t, ok := s.st.Tokens[id]
-	if !ok || now().After(t.DateDue) {
+	if !ok || now().After(t.DateDue) || (t.CollectorID != 0 && t.CollectorID != a.UserID) {
 		writeError(w, http.StatusBadRequest, "invalid parameters", cause{Code: 2006, Description: "Card Token not found"})
 		return nil, false
 	}
@@ -301,7 +313,18 @@ func (m *method) methodJSON() map[string]any {
 	}
 }
 
+// paymentMethodsFor are the card brands of a MercadoPago site (MLA, MLB, …), the calling account's
+// (callerSite). For now every site shares the one table above.
+func paymentMethodsFor(site string) []method {
+	return methods
+}
+
 func (s *Server) listPaymentMethods(w http.ResponseWriter, r *http.Request) {
+	site, ok := s.callerSite(w, r)
+	if !ok {
+		return
+	}
+	methods := paymentMethodsFor(site)
 	out := make([]map[string]any, 0, len(methods))
 	l := s.limitsFor(r)
 	for i := range methods {
@@ -318,8 +341,12 @@ func (s *Server) searchPaymentMethods(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "bins must be at least six digits")
 		return
 	}
+	site, ok := s.callerSite(w, r)
+	if !ok {
+		return
+	}
 	results := []map[string]any{}
-	if m := methodForBIN(bin); m != nil {
+	if m := methodForBIN(bin); m != nil && slices.ContainsFunc(paymentMethodsFor(site), func(x method) bool { return x.ID == m.ID }) {
 		results = append(results, m.methodJSON())
 	}
 	writeJSON(w, http.StatusOK, page(results))
