@@ -17,11 +17,15 @@ import (
 	"time"
 
 	"github.com/aporta/aporta/api"
+	"github.com/aporta/aporta/api/gateways"
 	"github.com/aporta/aporta/api/seed"
 	"github.com/aporta/aporta/identity"
 	"github.com/aporta/aporta/internal/config"
+	"github.com/aporta/aporta/internal/connections"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/workflows"
+	"github.com/aporta/aporta/workflows/gatewayrefresh"
+	"github.com/aporta/aporta/workflows/onboarding"
 )
 
 func main() {
@@ -77,7 +81,16 @@ func run(ctx context.Context, command string) error {
 		return workflows.Run(ctx, cfg, tc, t)
 	case "seed":
 		hc := &http.Client{Timeout: 10 * time.Second}
+		conns, err := connections.Open(ctx, cfg)
+		if err != nil {
+			return err
+		}
+		gws, err := gateways.NewService(cfg, conns, onboarding.Client{Temporal: tc}, gatewayrefresh.Client{Temporal: tc}, log)
+		if err != nil {
+			return err
+		}
 		return seed.Run(ctx, seed.Deps{
+			Gateways: gws,
 			Tenants:  t,
 			Kratos:   identity.NewKratos(cfg.KratosAdmin, hc),
 			Flows:    identity.NewFlows(cfg.KratosPublic, hc),

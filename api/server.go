@@ -23,6 +23,7 @@ import (
 	"github.com/aporta/aporta/api/donation"
 	"github.com/aporta/aporta/api/endpoint"
 	"github.com/aporta/aporta/api/export"
+	"github.com/aporta/aporta/api/gateways"
 	"github.com/aporta/aporta/api/health"
 	"github.com/aporta/aporta/api/kratosproxy"
 	"github.com/aporta/aporta/api/middleware"
@@ -36,13 +37,14 @@ import (
 	"github.com/aporta/aporta/identity"
 	"github.com/aporta/aporta/internal/blob"
 	"github.com/aporta/aporta/internal/config"
+	"github.com/aporta/aporta/internal/connections"
 	"github.com/aporta/aporta/internal/gateway"
-	"github.com/aporta/aporta/internal/gateway/mercadopago"
 	"github.com/aporta/aporta/internal/outbox"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/web"
 	"github.com/aporta/aporta/workflows/collection"
 	"github.com/aporta/aporta/workflows/firstcharge"
+	"github.com/aporta/aporta/workflows/gatewayrefresh"
 	"github.com/aporta/aporta/workflows/onboarding"
 )
 
@@ -114,8 +116,14 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	mpAccounts := mercadopago.NewAccounts(mercadopago.Config{BaseURL: d.Config.GatewayURL, AccessToken: d.Config.GatewayToken})
-	gateways := donation.MercadoPagoGateways{Accounts: mpAccounts}
+	conns, err := connections.Open(context.Background(), d.Config)
+	if err != nil {
+		return nil, err
+	}
+	// Every organisation charges through its own connected account (the platform's token is for
+	// the platform's own billing only).
+	mpClients := &connections.Clients{Store: conns, Tenants: d.Tenants, BaseURL: d.Config.GatewayURL}
+	charges := donation.ConnectedGateways{Clients: mpClients}
 	onboard := onboarding.Client{Temporal: d.Temporal}
 
 	// Domain routes: one block per domain.
@@ -136,17 +144,31 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 	r.GET("/readyz", health.Readyz(readinessChecks(d), 3*time.Second, staffOrLocal(sessions, console)))
 
 	campaigns := campaign.NewService(d.Tenants)
-	campaigns.LimitsOverride = campaign.GatewayLimits(func(currency string) (gateway.LimitsSource, error) { return mpAccounts.For(currency) }, d.Log)
+	campaigns.Connections = conns
+	campaigns.LimitsOverride = campaign.GatewayLimits(func(ctx context.Context, f campaign.Form) (gateway.LimitsSource, error) {
+		c, _, err := mpClients.ForScope(ctx, f.Scope, f.Campaign.Currency)
+		if err != nil {
+			return nil, err
+		}
+		return c, nil
+	}, d.Log)
 	campaign.NewHandler(campaigns, campaign.Options{
-		Covers: bucket, PublicURL: d.Config.PublicURL, TokenizerURL: d.Config.GatewayPublicURL, GatewayPublicKey: d.Config.GatewayPublicKey,
+		Covers: bucket, PublicURL: d.Config.PublicURL, TokenizerURL: d.Config.GatewayPublicURL,
 	}).Mount(groups)
 	donation.NewHandler(donation.NewService(donation.Deps{
-		Forms: campaigns, Tenants: d.Tenants, Gateways: gateways, Recurring: collection.Starter{Temporal: d.Temporal},
+		Forms: campaigns, Tenants: d.Tenants, Gateways: charges, Recurring: collection.Starter{Temporal: d.Temporal},
 		Guard: firstcharge.Guard{Temporal: d.Temporal}, Secret: d.Config.Secret, Mail: outbox.NewMailer(d.Config, d.Tenants.Directory()), PublicURL: d.Config.PublicURL, Log: d.Log,
 	})).Mount(groups)
-	donation.NewManageHandler(donation.ManageDeps{Tenants: d.Tenants, Temporal: d.Temporal, Gateways: gateways, Forms: campaigns, Secret: d.Config.Secret,
-		Tokenizer: donation.Tokenizer{Name: "mercadopago", TokenizerURL: d.Config.GatewayPublicURL, PublicKey: d.Config.GatewayPublicKey}}).
+	donation.NewManageHandler(donation.ManageDeps{Tenants: d.Tenants, Temporal: d.Temporal, Gateways: charges, Forms: campaigns, Secret: d.Config.Secret,
+		Tokenizer: donation.Tokenizer{Name: "mercadopago", TokenizerURL: d.Config.GatewayPublicURL}, Connections: conns}).
 		Mount(groups)
+	connector, err := gateways.NewService(d.Config, conns, onboard, gatewayrefresh.Client{Temporal: d.Temporal}, d.Log)
+	if err != nil {
+		return nil, err
+	}
+	// The OAuth redirects are browser navigations: a form post carrying the page's token, and the
+	// gateway's redirect back (a GET).
+	gateways.NewHandler(connector).Mount(groups, g.public.Group("/auth", csrf.RequireForm(), az.Authenticate()))
 	dashboard.NewHandler().Mount(groups)
 	plans.Mount(groups)
 	export.NewHandler(d.Temporal, bucket, d.Config.Secret).Mount(groups)

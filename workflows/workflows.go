@@ -12,6 +12,8 @@ import (
 
 	"github.com/aporta/aporta/internal/charge"
 	"github.com/aporta/aporta/internal/config"
+	"github.com/aporta/aporta/internal/connections"
+	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/gateway/mercadopago"
 	"github.com/aporta/aporta/internal/outbox"
 	"github.com/aporta/aporta/internal/thanks"
@@ -19,6 +21,7 @@ import (
 	"github.com/aporta/aporta/workflows/collection"
 	"github.com/aporta/aporta/workflows/export"
 	"github.com/aporta/aporta/workflows/firstcharge"
+	"github.com/aporta/aporta/workflows/gatewayrefresh"
 	"github.com/aporta/aporta/workflows/onboarding"
 	"github.com/aporta/aporta/workflows/outboxsweep"
 	"github.com/aporta/aporta/workflows/registration"
@@ -41,7 +44,19 @@ func Run(ctx context.Context, cfg *config.Config, c client.Client, t *tenants.Te
 	if err != nil {
 		return fmt.Errorf("exports: %w", err)
 	}
-	gateways := charge.MercadoPago(mercadopago.NewAccounts(mercadopago.Config{BaseURL: cfg.GatewayURL, AccessToken: cfg.GatewayToken}))
+	conns, err := connections.Open(ctx, cfg)
+	if err != nil {
+		return fmt.Errorf("connections: %w", err)
+	}
+	// Every organisation's charges go through its own connected account.
+	gateways := charge.Connected(&connections.Clients{Store: conns, Tenants: t, BaseURL: cfg.GatewayURL})
+	mpOAuth, err := mercadopago.NewOAuth(mercadopago.OAuthConfig{BaseURL: cfg.GatewayURL, AuthURL: cfg.MPAuthURL,
+		ClientID: cfg.MPClientID, ClientSecret: cfg.MPClientSecret})
+	if err != nil {
+		return fmt.Errorf("mercadopago oauth: %w", err)
+	}
+	refreshes := &gatewayrefresh.Activities{Tenants: t, Store: conns, OAuth: map[string]gateway.OAuth{connections.MercadoPago: mpOAuth},
+		Mail: outbox.NewMailer(cfg, t.Directory()), PublicURL: cfg.PublicURL}
 	// First charges are settled as the donation form settles them (firstcharge.Settler).
 	firstCharges := &firstcharge.Activities{Tenants: t, Gateways: gateways,
 		Settler: firstcharge.Settler{Recurring: collection.Starter{Temporal: c}},
@@ -55,7 +70,8 @@ func Run(ctx context.Context, cfg *config.Config, c client.Client, t *tenants.Te
 		outboxsweep.TaskQueue: func(r worker.Registry) {
 			outboxsweep.Register(r, &outboxsweep.Activities{Outbox: outbox.New(t.Directory(), cfg)})
 		},
-		firstcharge.TaskQueue: func(r worker.Registry) { firstcharge.Register(r, firstCharges) },
+		firstcharge.TaskQueue:    func(r worker.Registry) { firstcharge.Register(r, firstCharges) },
+		gatewayrefresh.TaskQueue: func(r worker.Registry) { gatewayrefresh.Register(r, refreshes) },
 	}
 	go export.KeepCleanupSchedule(ctx, c, export.TaskQueue)
 	go outboxsweep.KeepSchedule(ctx, c, outboxsweep.TaskQueue, outboxsweep.Input{Retention: cfg.OutboxRetention})

@@ -21,6 +21,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -30,11 +31,15 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/aporta/aporta/api"
+	"github.com/aporta/aporta/api/gateways"
 	"github.com/aporta/aporta/api/middleware"
 	"github.com/aporta/aporta/identity"
 	"github.com/aporta/aporta/internal/config"
+	"github.com/aporta/aporta/internal/connections"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/tenants/tenantstest"
+	"github.com/aporta/aporta/workflows/gatewayrefresh"
+	"github.com/aporta/aporta/workflows/onboarding"
 )
 
 // Stack is the in-process API on the test stack, with admin clients for setting up data.
@@ -45,6 +50,28 @@ type Stack struct {
 	Keto     *identity.Keto
 	Temporal client.Client
 	Server   *httptest.Server
+	// Gateways connects organisations to sandbox gateway accounts as the API does.
+	Gateways *gateways.Service
+	logs     *syncBuffer
+}
+
+// syncBuffer is the in-process API's log, for tests that check what it logs.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+// Logs is everything the in-process API logged so far.
+func (s *Stack) Logs() string {
+	s.logs.mu.Lock()
+	defer s.logs.mu.Unlock()
+	return s.logs.b.String()
 }
 
 // Password is every test user's password (Kratos's rules: 12+ characters).
@@ -60,16 +87,25 @@ func Start(t testing.TB) *Stack {
 		t.Fatalf("temporal: %v", err)
 	}
 	t.Cleanup(tc.Close)
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	logs := &syncBuffer{}
+	log := slog.New(slog.NewTextHandler(logs, nil))
 	router, err := api.NewRouter(api.Deps{Config: cfg, Tenants: tt, Temporal: tc, Log: log})
 	if err != nil {
 		t.Fatalf("router: %v", err)
 	}
 	srv := httptest.NewServer(router)
 	t.Cleanup(srv.Close)
+	conns, err := connections.Open(context.Background(), cfg)
+	if err != nil {
+		t.Fatalf("connections: %v", err)
+	}
+	gws, err := gateways.NewService(cfg, conns, onboarding.Client{Temporal: tc}, gatewayrefresh.Client{Temporal: tc}, log)
+	if err != nil {
+		t.Fatalf("gateways: %v", err)
+	}
 	hc := &http.Client{Timeout: 10 * time.Second}
 	return &Stack{
-		Config: cfg, Tenants: tt, Temporal: tc, Server: srv,
+		Config: cfg, Tenants: tt, Temporal: tc, Server: srv, Gateways: gws, logs: logs,
 		Kratos: identity.NewKratos(cfg.KratosAdmin, hc),
 		Keto:   identity.NewKeto(cfg.KetoRead, cfg.KetoWrite, hc),
 	}
@@ -105,8 +141,17 @@ func (s *Stack) NewUser(t testing.TB, label string) *Client {
 	return c
 }
 
-// NewOrganization registers an organisation in the directory and its country shard.
+// NewOrganization registers an organisation in the directory and its country shard, connected to
+// a sandbox MercadoPago account of its own through the real OAuth path (ConnectGateway).
 func (s *Stack) NewOrganization(t testing.TB, country string) uuid.UUID {
+	t.Helper()
+	id := s.NewOrganizationWithoutGateway(t, country)
+	s.ConnectGateway(t, id, "ORG"+strings.ToUpper(id.String()[:8]))
+	return id
+}
+
+// NewOrganizationWithoutGateway is NewOrganization with no gateway connection: its forms are closed.
+func (s *Stack) NewOrganizationWithoutGateway(t testing.TB, country string) uuid.UUID {
 	t.Helper()
 	id := uuid.New()
 	org := tenants.Organization{ID: id, Name: "Organización " + id.String()[:8], Country: country}
@@ -114,6 +159,21 @@ func (s *Stack) NewOrganization(t testing.TB, country string) uuid.UUID {
 		t.Fatalf("create organization: %v", err)
 	}
 	return id
+}
+
+// ConnectGateway connects the organisation to the sandbox MercadoPago account nickname (made on
+// first use) as an administrator would: state, approval at the sandbox's authorization page,
+// callback, exchange, store.
+func (s *Stack) ConnectGateway(t testing.TB, orgID uuid.UUID, nickname string) {
+	t.Helper()
+	ctx := context.Background()
+	scope, err := s.Tenants.ForOrganization(ctx, orgID)
+	if err != nil {
+		t.Fatalf("organization scope: %v", err)
+	}
+	if err := s.Gateways.ConnectSandbox(ctx, scope, uuid.New(), nickname); err != nil {
+		t.Fatalf("connect the gateway: %v", err)
+	}
 }
 
 // AddMember gives a user a role (administrator, operator, supervisor) in an organisation, in the
@@ -320,6 +380,9 @@ func (c *Client) do(method, url string, body io.Reader, contentType string, head
 	}
 	return res
 }
+
+// CSRFToken is the page's CSRF token the client holds (what a form posts as authenticity_token).
+func (c *Client) CSRFToken() string { return c.csrf }
 
 // Response is a read response.
 type Response struct {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/aporta/aporta/internal/connections"
 	"github.com/aporta/aporta/internal/dberr"
 	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/tenants"
@@ -49,6 +50,14 @@ type Service struct {
 	tenants Router
 	// LimitsOverride, when set, gives a form's donation limits from its gateway (ok=false: defaults).
 	LimitsOverride func(ctx context.Context, f Form) (Limits, bool)
+	// Connections finds the organisation's gateway connection: the form tokenises cards with its
+	// public key, and without one the form is closed (gateway_missing).
+	Connections Connections
+}
+
+// Connections is what forms need of organisations' gateway connections (connections.Store).
+type Connections interface {
+	ActiveConnection(ctx context.Context, scope tenants.Scope, gw string) (connections.Connection, error)
 }
 
 // NewService builds the service.

@@ -2,12 +2,14 @@ package campaign
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"net/mail"
 	"strings"
 	"time"
 
 	"github.com/aporta/aporta/api/apierror"
+	"github.com/aporta/aporta/internal/connections"
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/money"
 )
@@ -40,9 +42,12 @@ func (s *Service) LimitsFor(ctx context.Context, f Form) Limits {
 
 // GatewayLimits is a LimitsOverride reading the limits from the form's gateway (cached by the
 // adapter); while the gateway does not answer, the defaults apply and the failure is logged.
-func GatewayLimits(source func(currency string) (gateway.LimitsSource, error), log *slog.Logger) func(context.Context, Form) (Limits, bool) {
+func GatewayLimits(source func(ctx context.Context, f Form) (gateway.LimitsSource, error), log *slog.Logger) func(context.Context, Form) (Limits, bool) {
 	return func(ctx context.Context, f Form) (Limits, bool) {
-		src, err := source(f.Campaign.Currency)
+		src, err := source(ctx, f)
+		if errors.Is(err, connections.ErrNotConnected) {
+			return Limits{}, false // the form is closed anyway
+		}
 		if err != nil {
 			log.WarnContext(ctx, "campaign: gateway for limits", "currency", f.Campaign.Currency, "error", err)
 			return Limits{}, false
@@ -87,6 +92,11 @@ type PublicForm struct {
 	DocumentTypes     []string          `json:"document_types"`
 	DefaultRecurrency int               `json:"default_recurrency"`
 	Gateway           map[string]string `json:"gateway"`
+	// AcceptingDonations is false when the form cannot take a donation: ClosedReason says why
+	// (gateway_missing: the organisation has no active gateway connection; not_accepting: its
+	// trial ended without a plan).
+	AcceptingDonations bool    `json:"accepting_donations"`
+	ClosedReason       *string `json:"closed_reason"`
 }
 
 // PublicLimits are the donation limits in the form's currency.
@@ -114,6 +124,9 @@ func (s *Service) PublicFormBySlug(ctx context.Context, slug string) (PublicForm
 		FormFields: c.FormFields, DocumentTypes: []string{}, DefaultRecurrency: 1,
 		Gateway: map[string]string{"name": "mercadopago"},
 	}
+	if err := s.gatewayOf(ctx, f, &p); err != nil {
+		return PublicForm{}, err
+	}
 	for _, n := range Instalments[1:] {
 		if n <= c.Instalments {
 			p.InstalmentOptions = append(p.InstalmentOptions, n)
@@ -129,6 +142,26 @@ func (s *Service) PublicFormBySlug(ctx context.Context, slug string) (PublicForm
 	return p, nil
 }
 
+// gatewayOf fills the form's gateway public key from the organisation's connection, or closes the
+// form when it has none.
+func (s *Service) gatewayOf(ctx context.Context, f Form, p *PublicForm) error {
+	conn, err := s.Connections.ActiveConnection(ctx, f.Scope, connections.MercadoPago)
+	closed := func(reason string) { p.AcceptingDonations, p.ClosedReason = false, &reason }
+	switch {
+	case errors.Is(err, connections.ErrNotConnected):
+		closed("gateway_missing")
+	case err != nil:
+		return err
+	default:
+		p.Gateway["public_key"] = conn.PublicKey
+		p.AcceptingDonations = true
+		if !f.Org.AcceptingDonations {
+			closed("not_accepting")
+		}
+	}
+	return nil
+}
+
 // SlugRequest names a published campaign by its public slug.
 type SlugRequest struct {
 	Slug string `path:"slug" json:"-"`
@@ -141,7 +174,6 @@ func (h *Handler) GetPublic(ctx context.Context, r *SlugRequest) (*PublicForm, e
 		return nil, err
 	}
 	p.Gateway["tokenizer_url"] = h.tokenizerURL
-	p.Gateway["public_key"] = h.gatewayPublicKey
 	return &p, nil
 }
 

@@ -83,11 +83,11 @@ func TestGatewayLimitsFallBackToTheDefaults(t *testing.T) {
 
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	src := limitsSource{l: gateway.AmountLimits{Min: money.Amount{Minor: 500, Currency: "CLP"}, Max: money.Amount{Minor: 900000, Currency: "CLP"}}}
-	svc.LimitsOverride = GatewayLimits(func(string) (gateway.LimitsSource, error) { return src, nil }, log)
+	svc.LimitsOverride = GatewayLimits(func(context.Context, Form) (gateway.LimitsSource, error) { return src, nil }, log)
 	require.Equal(t, Limits{Min: 500, Max: 900000}, svc.LimitsFor(ctx, f))
 
 	src.err = errors.New("gateway down")
 	require.Equal(t, Limits{Min: 10, Max: 8000}, svc.LimitsFor(ctx, f))
-	svc.LimitsOverride = GatewayLimits(func(string) (gateway.LimitsSource, error) { return nil, errors.New("no account") }, log)
+	svc.LimitsOverride = GatewayLimits(func(context.Context, Form) (gateway.LimitsSource, error) { return nil, errors.New("no account") }, log)
 	require.Equal(t, Limits{Min: 10, Max: 8000}, svc.LimitsFor(ctx, f))
 }

@@ -18,9 +18,9 @@ import (
 	"github.com/aporta/aporta/api/campaign"
 	"github.com/aporta/aporta/internal/charge"
 	"github.com/aporta/aporta/internal/collectday"
+	"github.com/aporta/aporta/internal/connections"
 	"github.com/aporta/aporta/internal/dberr"
 	"github.com/aporta/aporta/internal/gateway"
-	"github.com/aporta/aporta/internal/gateway/mercadopago"
 	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/internal/thanks"
 	"github.com/aporta/aporta/tenants"
@@ -59,14 +59,20 @@ type Gateways interface {
 	For(ctx context.Context, orgID uuid.UUID, currency string) (Gateway, string, error) // gateway, its name
 }
 
-// MercadoPagoGateways charges every organisation through the platform's MercadoPago-compatible
-// account (the sandbox in dev and test) until organisations connect their own.
-type MercadoPagoGateways struct{ Accounts *mercadopago.Accounts }
+// ConnectedGateways charges each organisation through its own connected MercadoPago account; an
+// organisation without one is not accepting donations.
+type ConnectedGateways struct{ Clients *connections.Clients }
 
-// For returns the client for the donation's currency.
-func (g MercadoPagoGateways) For(_ context.Context, _ uuid.UUID, currency string) (Gateway, string, error) {
-	c, err := g.Accounts.For(currency)
-	return c, "mercadopago", err
+// For returns the organisation's client for the donation's currency.
+func (g ConnectedGateways) For(ctx context.Context, orgID uuid.UUID, currency string) (Gateway, string, error) {
+	c, _, err := g.Clients.MercadoPago(ctx, orgID, currency)
+	if errors.Is(err, connections.ErrNotConnected) {
+		return nil, "", fmt.Errorf("%w: %w", ErrNotAccepting, err)
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	return c, connections.MercadoPago, nil
 }
 
 // Forms finds the published campaign behind a slug (campaign.Service).

@@ -26,6 +26,7 @@ import (
 	"github.com/aporta/aporta/api/campaign"
 	"github.com/aporta/aporta/internal/charge"
 	"github.com/aporta/aporta/internal/config"
+	"github.com/aporta/aporta/internal/connections/sandboxauth"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/tenants/tenantstest"
 	"github.com/aporta/aporta/workflows"
@@ -64,6 +65,8 @@ func setupWith(t *testing.T, cfg *config.Config, edit func(in *campaign.Input)) 
 	ctx := context.Background()
 	scope := tenantstest.ArgentineOrganization(t, tt, "Fundación Test", "enabled", "essential_monthly")
 	org := scope.OrgID
+	_, err = sandboxauth.ConnectWith(ctx, cfg, scope, "DONATIONS"+strings.ToUpper(org.String()[:8]))
+	require.NoError(t, err)
 	svc := campaign.NewService(tt)
 	in := campaign.Input{Title: "Campaña de prueba", Type: "fundraise", Channel: "public", AllowOneTime: true, AllowOtherAmount: true,
 		Amounts: []campaign.Amount{{Amount: "500", Label: "Básico"}, {Amount: "1000"}}, ImmediateCharge: true,

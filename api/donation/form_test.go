@@ -16,6 +16,7 @@ import (
 
 	"github.com/aporta/aporta/api/apitest"
 	"github.com/aporta/aporta/api/campaign"
+	"github.com/aporta/aporta/internal/connections"
 	"github.com/aporta/aporta/tenants/tenantstest"
 )
 
@@ -178,29 +179,26 @@ func TestReceiptShowsTheSummaryAndRefusesForgedReferences(t *testing.T) {
 	}
 }
 
-// TestGatewayLimitsApplyOnTheServer changes the sandbox's limits for a gateway account of its own,
-// so tests beside it keep the defaults.
+// TestGatewayLimitsApplyOnTheServer changes the sandbox's limits for the organisation's own
+// gateway account only, so tests beside it keep the defaults.
 func TestGatewayLimitsApplyOnTheServer(t *testing.T) {
 	t.Parallel()
-	cfg := tenantstest.Config(t)
-	res, err := http.Post(cfg.GatewayURL+"/__sandbox/accounts", "application/json",
-		strings.NewReader(`{"nickname":"LIMITS`+uuid.NewString()[:8]+`","site_id":"MLA"}`))
+	f := setup(t, nil)
+	scope, err := f.tt.ForOrganization(context.Background(), f.org)
 	require.NoError(t, err)
-	var acct struct {
-		AccessToken string `json:"access_token"`
-	}
-	require.NoError(t, json.NewDecoder(res.Body).Decode(&acct))
-	res.Body.Close()
-	cfg.GatewayToken = acct.AccessToken
-	f := setupWith(t, cfg, nil)
+	store, err := connections.Open(context.Background(), f.cfg)
+	require.NoError(t, err)
+	_, creds, err := store.Active(context.Background(), scope, connections.MercadoPago)
+	require.NoError(t, err)
+	key := creds.AccessToken
 	setLimits := func(body string) {
 		res, err := http.Post(f.cfg.GatewayURL+"/__sandbox/limits", "application/json", strings.NewReader(body))
 		require.NoError(t, err)
 		res.Body.Close()
 		require.Equal(t, http.StatusNoContent, res.StatusCode)
 	}
-	setLimits(`{"min": 20, "max": 5000, "key": "` + cfg.GatewayToken + `"}`)
-	t.Cleanup(func() { setLimits(`{"key": "` + cfg.GatewayToken + `"}`) })
+	setLimits(`{"min": 20, "max": 5000, "key": "` + key + `"}`)
+	t.Cleanup(func() { setLimits(`{"key": "` + key + `"}`) })
 
 	r := get(t, f.srv.URL+"/api/public/campaigns/"+f.slug, "es")
 	require.Equal(t, map[string]any{"min": ars(2000, "20.00", "$ 20,00"), "max": ars(500000, "5000.00", "$ 5.000,00")}, r.Body["limits"])

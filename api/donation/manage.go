@@ -21,6 +21,7 @@ import (
 	"github.com/aporta/aporta/api/endpoint"
 	"github.com/aporta/aporta/api/idempotency"
 	"github.com/aporta/aporta/internal/collectday"
+	"github.com/aporta/aporta/internal/connections"
 	"github.com/aporta/aporta/internal/history"
 	"github.com/aporta/aporta/internal/i18n"
 	"github.com/aporta/aporta/internal/money"
@@ -36,8 +37,10 @@ type ManageDeps struct {
 	}
 	Temporal client.Client
 	Gateways Gateways
-	// Tokenizer is where the card-change dialog tokenises a new card, from the browser.
-	Tokenizer Tokenizer
+	// Tokenizer is where the card-change dialog tokenises a new card, from the browser, with the
+	// public key of the organisation's connection (Connections).
+	Tokenizer   Tokenizer
+	Connections campaign.Connections
 	// CollectWait bounds how long collect_payment waits for the charge's outcome (default 25 s).
 	CollectWait time.Duration
 	// Secret keys the hashes that bind Idempotency-Keys to their requests.
@@ -148,6 +151,11 @@ func (s *ManageService) detail(ctx context.Context, scope tenants.Scope, id uuid
 		return nil, err
 	}
 	d.Gateway = s.d.Tokenizer
+	conn, err := s.d.Connections.ActiveConnection(ctx, scope, connections.MercadoPago)
+	if err != nil && !errors.Is(err, connections.ErrNotConnected) {
+		return nil, err
+	}
+	d.Gateway.PublicKey = conn.PublicKey // none without a connection: the card cannot change
 	return &d, nil
 }
 

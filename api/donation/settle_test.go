@@ -15,6 +15,8 @@ import (
 
 	"github.com/aporta/aporta/api/campaign"
 	"github.com/aporta/aporta/internal/charge"
+	"github.com/aporta/aporta/internal/connections"
+	"github.com/aporta/aporta/internal/connections/sandboxauth"
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/gateway/mercadopago"
 	"github.com/aporta/aporta/internal/gateway/sandbox"
@@ -50,11 +52,19 @@ func TestSettleFirstChargeReadsBackWhatTheRequestLeftPending(t *testing.T) {
 	require.NoError(t, err)
 	gwSrv := httptest.NewServer(sb)
 	t.Cleanup(gwSrv.Close)
-	accounts := mercadopago.NewAccounts(mercadopago.Config{BaseURL: gwSrv.URL, AccessToken: "TEST-guard"})
+	// The organisation's own account at that gateway, connected as an administrator would.
+	store, err := connections.Open(ctx, cfg)
+	require.NoError(t, err)
+	oauth, err := mercadopago.NewOAuth(mercadopago.OAuthConfig{BaseURL: gwSrv.URL, AuthURL: gwSrv.URL + "/authorization",
+		ClientID: sandbox.DefaultClientID, ClientSecret: sandbox.DefaultClientSecret})
+	require.NoError(t, err)
+	_, err = sandboxauth.Connect(ctx, store, oauth, scope, "GUARD")
+	require.NoError(t, err)
+	clients := &connections.Clients{Store: store, Tenants: tt, BaseURL: gwSrv.URL}
 	mailer := outbox.NewMailer(cfg, tt.Directory())
-	svc := NewService(Deps{Forms: campaigns, Tenants: tt, Gateways: MercadoPagoGateways{Accounts: accounts},
+	svc := NewService(Deps{Forms: campaigns, Tenants: tt, Gateways: ConnectedGateways{Clients: clients},
 		Secret: cfg.Secret, Mail: mailer, PublicURL: "https://aporta.test"})
-	guard := &firstcharge.Activities{Tenants: tt, Gateways: charge.MercadoPago(accounts),
+	guard := &firstcharge.Activities{Tenants: tt, Gateways: charge.Connected(clients),
 		Thanks: thanks.Mailer{Outbox: mailer, Receipts: thanks.Receipts{Secret: cfg.Secret}, PublicURL: "https://aporta.test"}}
 	adminPost := func(path, body string) {
 		res, err := http.Post(gwSrv.URL+path, "application/json", strings.NewReader(body))

@@ -63,6 +63,28 @@ func (x *CSRF) Require() gin.HandlerFunc {
 	}
 }
 
+// CSRFFormField is the form field a plain HTML form post carries the page's token in.
+const CSRFFormField = "authenticity_token"
+
+// RequireForm is Require for a plain HTML form post (a redirect flow the browser must navigate,
+// so no script can add the header): the page's token comes in the authenticity_token field.
+func (x *CSRF) RequireForm() gin.HandlerFunc {
+	return func(c *gin.Context) {
+		switch c.Request.Method {
+		case http.MethodGet, http.MethodHead, http.MethodOptions:
+			c.Next()
+			return
+		}
+		cookie, err := c.Cookie(csrfCookie)
+		field := c.PostForm(CSRFFormField)
+		if err != nil || field == "" || !x.valid(cookie) || !hmac.Equal([]byte(cookie), []byte(field)) {
+			apierror.Abort(c, apierror.New(http.StatusForbidden, "csrf_invalid"))
+			return
+		}
+		c.Next()
+	}
+}
+
 func (x *CSRF) sign(nonce string) string {
 	m := hmac.New(sha256.New, x.secret)
 	m.Write([]byte("csrf:" + nonce))

@@ -12,7 +12,9 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/aporta/aporta/api/campaign"
+	"github.com/aporta/aporta/api/gateways"
 	"github.com/aporta/aporta/identity"
+	"github.com/aporta/aporta/internal/connections"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/workflows/onboarding"
 	"github.com/aporta/aporta/workflows/subscription"
@@ -41,6 +43,7 @@ type Deps struct {
 	Flows    *identity.Flows // Kratos's public API, to give the staff login its second factor
 	Keto     *identity.Keto
 	Temporal client.Client
+	Gateways *gateways.Service // connects the demo organisation to its sandbox MercadoPago account
 }
 
 // Run seeds and writes the URL-free summary (logins, demo campaign) to out.
@@ -57,10 +60,14 @@ func Run(ctx context.Context, d Deps, out io.Writer) error {
 		return fmt.Errorf("campaign: %w", err)
 	}
 	var staffTOTP string
+	var adminID uuid.UUID
 	for _, l := range Logins {
 		id, err := ensureUser(ctx, d.Kratos, l)
 		if err != nil {
 			return fmt.Errorf("%s: %w", l.Email, err)
+		}
+		if l.Role == "administrator" {
+			adminID = id
 		}
 		switch l.Role {
 		case "staff":
@@ -83,6 +90,9 @@ func Run(ctx context.Context, d Deps, out io.Writer) error {
 	if _, err := subscription.Start(ctx, d.Temporal, subscription.TaskQueue, DemoOrgID); err != nil {
 		return fmt.Errorf("subscription: %w", err)
 	}
+	if err := connectGateway(ctx, d, adminID); err != nil {
+		return fmt.Errorf("gateway: %w", err)
+	}
 	fmt.Fprintln(out, "  Demo logins (organisation \"Fundación Demo\", AR):")
 	for _, l := range Logins {
 		fmt.Fprintf(out, "    %-14s %-28s %s\n", l.Role, l.Email, l.Password)
@@ -90,6 +100,24 @@ func Run(ctx context.Context, d Deps, out io.Writer) error {
 	fmt.Fprintf(out, "    %-14s authenticator app (TOTP) secret %s\n", "staff 2FA", staffTOTP)
 	fmt.Fprintln(out, "  Demo donation form     /d/dona-demo")
 	return nil
+}
+
+// DemoGatewayAccount is the demo organisation's sandbox MercadoPago account (its nickname).
+const DemoGatewayAccount = "FUNDACIONDEMO"
+
+// connectGateway connects the demo organisation to its sandbox MercadoPago account through the
+// same OAuth path an administrator takes, unless it is connected already, so the demo form takes
+// donations on first run.
+func connectGateway(ctx context.Context, d Deps, adminID uuid.UUID) error {
+	scope, err := d.Tenants.ForOrganization(ctx, DemoOrgID)
+	if err != nil {
+		return err
+	}
+	_, err = d.Gateways.Store.ActiveConnection(ctx, scope, connections.MercadoPago)
+	if !errors.Is(err, connections.ErrNotConnected) {
+		return err
+	}
+	return d.Gateways.ConnectSandbox(ctx, scope, adminID, DemoGatewayAccount)
 }
 
 func ensureUser(ctx context.Context, k *identity.Kratos, l Login) (uuid.UUID, error) {

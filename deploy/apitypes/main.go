@@ -15,6 +15,7 @@ import (
 	"github.com/aporta/aporta/api/account"
 	"github.com/aporta/aporta/api/dashboard"
 	"github.com/aporta/aporta/api/donation"
+	"github.com/aporta/aporta/api/gateways"
 	"github.com/aporta/aporta/api/staff"
 	"github.com/aporta/aporta/api/user"
 	"github.com/aporta/aporta/internal/reference"
@@ -40,6 +41,8 @@ var roots = []root{
 	{"Dashboard", reflect.TypeFor[dashboard.Dashboard]()},
 	{"WaitingOrganization", reflect.TypeFor[staff.Waiting]()},
 	{"AuditEntry", reflect.TypeFor[staff.AuditEntry]()},
+	{"PaymentGateways", reflect.TypeFor[gateways.List]()},
+	{"GatewayConnection", reflect.TypeFor[gateways.Connection]()},
 }
 
 func main() {

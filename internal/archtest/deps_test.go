@@ -27,7 +27,7 @@ var plumbing = []string{"apierror", "authz", "endpoint", "request", "middleware"
 // moving a domain service out of api/ (each is a call into the other domain's service):
 var domainEdges = map[string][]string{
 	"donation":     {"campaign"},                 // the public form reads its published campaign (campaign.Service.FormBySlug)
-	"seed":         {"campaign"},                 // the dev seed creates the demo organisation's campaigns
+	"seed":         {"campaign", "gateways"},     // the dev seed creates the demo organisation's campaigns and connects its gateway
 	"organization": {"document"},                 // an organisation's verification is its documents' review
 	"staff":        {"document", "organization"}, // the staff console reviews documents and organisations
 	"user":         {"account"},                  // user management reuses account sign-up and sessions

@@ -16,9 +16,9 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
+	"github.com/aporta/aporta/internal/connections"
 	"github.com/aporta/aporta/internal/dberr"
 	"github.com/aporta/aporta/internal/gateway"
-	"github.com/aporta/aporta/internal/gateway/mercadopago"
 	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/tenants"
 )
@@ -42,11 +42,15 @@ func (f GatewaysFunc) Gateway(ctx context.Context, orgID uuid.UUID, currency str
 	return f(ctx, orgID, currency)
 }
 
-// MercadoPago charges every organisation through the platform's MercadoPago-compatible account
-// (the sandbox in dev and test) until organisations connect their own.
-func MercadoPago(accounts *mercadopago.Accounts) Gateways {
-	return GatewaysFunc(func(_ context.Context, _ uuid.UUID, currency string) (Gateway, error) {
-		return accounts.For(currency)
+// Connected charges each organisation through its own connected MercadoPago account; an
+// organisation without an active connection gets connections.ErrNotConnected.
+func Connected(clients *connections.Clients) Gateways {
+	return GatewaysFunc(func(ctx context.Context, orgID uuid.UUID, currency string) (Gateway, error) {
+		c, _, err := clients.MercadoPago(ctx, orgID, currency)
+		if err != nil {
+			return nil, err // not a nil *Client in a non-nil interface
+		}
+		return c, nil
 	})
 }
 

@@ -54,6 +54,12 @@ type Config struct {
 	// X-Forwarded-For believed. None by default, so the client IP is the socket's address.
 	TrustedProxies []string
 
+	// SecretsURL is the gocloud.dev/secrets key that wraps organisations' gateway tokens (a KMS in
+	// production); empty: a key derived from Secret. SecretsPreviousURLs are keys values may still
+	// be sealed by during a rotation (internal/secrets), space-separated in the environment.
+	SecretsURL          string
+	SecretsPreviousURLs []string
+
 	// Courier: Kratos posts its messages to /internal/courier/messages with basic auth
 	// kratos:CourierSecret; the outbox keeps them and hands them to the adapters below.
 	CourierSecret string
@@ -120,6 +126,7 @@ func FromEnv() (*Config, error) {
 		SMSURL:               os.Getenv("APORTA_SMS_URL"),
 		SMSToken:             os.Getenv("APORTA_SMS_TOKEN"),
 	}
+	c.SecretsURL, c.SecretsPreviousURLs = os.Getenv("APORTA_SECRETS_URL"), strings.Fields(os.Getenv("APORTA_SECRETS_PREVIOUS_URLS"))
 	var err error
 	if c.MaxBodyBytes, err = strconv.ParseInt(get("APORTA_MAX_BODY_BYTES", "1048576"), 10, 64); err != nil {
 		return nil, fmt.Errorf("APORTA_MAX_BODY_BYTES: %w", err)

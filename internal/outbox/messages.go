@@ -92,5 +92,18 @@ func init() {
 			i18n.ES: "Hola:\n\nAlguien pidió un código para esta dirección, pero no hay una cuenta de Aporta con ella. Si no fuiste tú, ignora este mensaje.\n",
 			i18n.EN: "Hello:\n\nSomeone asked for a code for this address, but there is no Aporta account with it. If it was not you, ignore this message.\n",
 			i18n.PT: "Olá:\n\nAlguém pediu um código para este endereço, mas não há uma conta do Aporta com ele. Se não foi você, ignore esta mensagem.\n"},
+
+		// A gateway refused to renew a connection (templates/gateway_needs_reconnection.tmpl).
+		"gateway.email.needs_reconnection.subject": {
+			i18n.ES: "%[1]s: vuelve a conectar %[2]s para seguir recibiendo donaciones",
+			i18n.EN: "%[1]s: reconnect %[2]s to keep receiving donations",
+			i18n.PT: "%[1]s: reconecte o %[2]s para continuar recebendo doações",
+		},
+		"gateway.email.needs_reconnection.body": {
+			i18n.ES: "%[2]s rechazó la renovación de la conexión de %[1]s con la cuenta %[3]s. Hasta que la vuelvas a conectar, las donaciones nuevas no se pueden cobrar y los cobros mensuales esperan. Reconéctala en %[4]s",
+			i18n.EN: "%[2]s refused to renew %[1]s's connection with the account %[3]s. Until you connect it again, new donations cannot be charged and monthly charges wait. Reconnect it at %[4]s",
+			i18n.PT: "O %[2]s recusou a renovação da conexão de %[1]s com a conta %[3]s. Até você reconectá-la, as novas doações não podem ser cobradas e as cobranças mensais aguardam. Reconecte em %[4]s",
+		},
+		"gateway.email.reconnect": {i18n.ES: "Reconectar", i18n.EN: "Reconnect", i18n.PT: "Reconectar"},
 	})
 }

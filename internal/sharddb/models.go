@@ -185,6 +185,37 @@ type Donor struct {
 	Search         *string
 }
 
+type GatewayConnection struct {
+	OrganizationID  uuid.UUID
+	ID              uuid.UUID
+	Gateway         string
+	Status          string
+	AccountID       string
+	AccountName     string
+	Site            *string
+	LiveMode        bool
+	PublicKey       string
+	Secret          []byte
+	KeyID           string
+	Version         int32
+	ExpiresAt       *time.Time
+	ActivatedAt     time.Time
+	RefreshedAt     *time.Time
+	StatusChangedAt time.Time
+}
+
+type GatewayOauthState struct {
+	OrganizationID uuid.UUID
+	StateHash      []byte
+	Gateway        string
+	IdentityID     uuid.UUID
+	Verifier       []byte
+	KeyID          string
+	ReturnTo       string
+	CreatedAt      time.Time
+	UsedAt         *time.Time
+}
+
 type GuideProgress struct {
 	OrganizationID uuid.UUID
 	UserID         uuid.UUID

@@ -18,7 +18,7 @@ import (
 	"go.temporal.io/sdk/worker"
 
 	"github.com/aporta/aporta/internal/charge"
-	"github.com/aporta/aporta/internal/gateway/mercadopago"
+	"github.com/aporta/aporta/internal/connections"
 	"github.com/aporta/aporta/internal/gateway/sandbox"
 	"github.com/aporta/aporta/tenants/tenantstest"
 	"github.com/aporta/aporta/workflows/collection"
@@ -42,12 +42,11 @@ func TestCollectionWorkerProcess(t *testing.T) {
 	tt := tenantstest.Open(t)
 	c, err := client.Dial(client.Options{HostPort: cfg.TemporalAddr, Namespace: cfg.TemporalNS})
 	require.NoError(t, err)
-	gw, err := mercadopago.New(mercadopago.Config{BaseURL: sandboxURL, AccessToken: "test-token", Currency: "ARS", Timeout: 700 * time.Millisecond})
+	// The organisation's connection, as the test stored it: this process finds it in the shard.
+	store, err := connections.Open(context.Background(), cfg)
 	require.NoError(t, err)
 	w := worker.New(c, queue, worker.Options{})
-	collection.Register(w, tt, charge.GatewaysFunc(func(context.Context, uuid.UUID, string) (charge.Gateway, error) {
-		return gw, nil
-	}))
+	collection.Register(w, tt, charge.Connected(&connections.Clients{Store: store, Tenants: tt, BaseURL: sandboxURL, Timeout: 700 * time.Millisecond}))
 	require.NoError(t, w.Start())
 	fmt.Println("worker process ready on", queue)
 	select {} // until killed

@@ -19,6 +19,8 @@ import (
 
 	"github.com/aporta/aporta/internal/charge"
 	"github.com/aporta/aporta/internal/collectday"
+	"github.com/aporta/aporta/internal/connections"
+	"github.com/aporta/aporta/internal/connections/sandboxauth"
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/gateway/mercadopago"
 	"github.com/aporta/aporta/internal/gateway/sandbox"
@@ -64,18 +66,26 @@ func newBareStack(t *testing.T, queuePrefix string) *stack {
 	require.NoError(t, err)
 	srv := httptest.NewServer(sb)
 	t.Cleanup(srv.Close)
-	mp := mercadopago.Config{BaseURL: srv.URL, AccessToken: "test-token", Currency: "ARS", Timeout: 700 * time.Millisecond}
-	gw, err := mercadopago.New(mp)
-	require.NoError(t, err)
-
 	c, err := client.Dial(client.Options{HostPort: cfg.TemporalAddr, Namespace: cfg.TemporalNS})
 	require.NoError(t, err)
 	t.Cleanup(c.Close)
 
 	org := uuid.New()
 	scope := tenantstest.Organization(t, tt, tenants.Organization{ID: org, Name: "Fundación Prueba", Country: "AR", Status: "enabled"}, tz)
+	// The organisation charges through its own account at this sandbox, connected by OAuth.
+	ctx := context.Background()
+	store, err := connections.Open(ctx, cfg)
+	require.NoError(t, err)
+	oauth, err := mercadopago.NewOAuth(mercadopago.OAuthConfig{BaseURL: srv.URL, AuthURL: srv.URL + "/authorization",
+		ClientID: sandbox.DefaultClientID, ClientSecret: sandbox.DefaultClientSecret})
+	require.NoError(t, err)
+	_, err = sandboxauth.Connect(ctx, store, oauth, scope, "COLLECTION")
+	require.NoError(t, err)
+	clients := &connections.Clients{Store: store, Tenants: tt, BaseURL: srv.URL, Timeout: 700 * time.Millisecond}
+	gw, _, err := clients.MercadoPago(ctx, org, "ARS")
+	require.NoError(t, err)
 	return &stack{t: t, tenants: tt, temporal: c, gw: gw, sandbox: srv.URL, scope: scope, org: org,
-		queue: queuePrefix + uuid.NewString(), gateways: charge.MercadoPago(mercadopago.NewAccounts(mp))}
+		queue: queuePrefix + uuid.NewString(), gateways: charge.Connected(clients)}
 }
 
 func (s *stack) startWorker() {
@@ -134,7 +144,6 @@ func (s *stack) post(path string, body, out any) {
 	data, _ := json.Marshal(body)
 	req, _ := http.NewRequest(http.MethodPost, s.sandbox+path, bytes.NewReader(data))
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Authorization", "Bearer test-token")
 	res, err := http.DefaultClient.Do(req)
 	require.NoError(s.t, err)
 	defer res.Body.Close()

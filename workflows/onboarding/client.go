@@ -23,6 +23,11 @@ func (c Client) DocumentsReady(ctx context.Context, orgID uuid.UUID) error {
 	return c.signal(ctx, orgID, SignalStepCompleted, StepDocuments)
 }
 
+// GatewayConnected completes the gateway step: the organisation connected a payment gateway.
+func (c Client) GatewayConnected(ctx context.Context, orgID uuid.UUID) error {
+	return c.signal(ctx, orgID, SignalStepCompleted, StepGateway)
+}
+
 // DocumentReviewed tells the workflow a staff decision on a document (it e-mails the organisation).
 func (c Client) DocumentReviewed(ctx context.Context, orgID uuid.UUID, r Review) error {
 	return c.signal(ctx, orgID, SignalDocumentReviewed, r)

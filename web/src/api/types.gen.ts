@@ -192,6 +192,20 @@ export interface Filters {
   frequency: string | null;
 }
 
+export interface Gateway {
+  id: string;
+  enabled: boolean;
+  connection: GatewayConnection | null;
+}
+
+export interface GatewayConnection {
+  id: string;
+  status: string;
+  activated_at: string;
+  account_name: string;
+  live_mode: boolean;
+}
+
 export interface Guide {
   name: string;
   step: number;
@@ -226,6 +240,10 @@ export interface OrganizationIn {
   name: string;
   country: string;
   status: string;
+}
+
+export interface PaymentGateways {
+  gateways: Gateway[];
 }
 
 export interface PaymentMethodView {

@@ -1,0 +1,99 @@
+package gateways_test
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/google/uuid"
+	"github.com/stretchr/testify/require"
+	enumspb "go.temporal.io/api/enums/v1"
+
+	"github.com/aporta/aporta/api/apitest"
+	"github.com/aporta/aporta/internal/connections"
+	"github.com/aporta/aporta/internal/gateway"
+	"github.com/aporta/aporta/internal/gateway/mercadopago"
+	"github.com/aporta/aporta/internal/outbox"
+	"github.com/aporta/aporta/workflows/gatewayrefresh"
+)
+
+// TestRefreshAndReconnect connects through the API (which starts the connection's refresh
+// workflow on the stack's worker), then runs the workflow's activities against the sandbox: a
+// refresh rotates the tokens; once the account holder revokes the app, the refresh is refused,
+// the connection needs reconnection (the form closes, administrators get an e-mail), and
+// connecting again makes it active.
+func TestRefreshAndReconnect(t *testing.T) {
+	s := apitest.Start(t)
+	ctx := context.Background()
+	admin := unconnected(t, s, "AR")
+	nickname := "REFRESH" + strings.ToUpper(uuid.NewString()[:8])
+	landing(t, admin, authorize(t, admin, "settings", nickname, "AR", true))
+	id := mustConnection(t, admin)
+
+	desc, err := s.Temporal.DescribeWorkflowExecution(ctx, gatewayrefresh.WorkflowID(id), "")
+	require.NoError(t, err)
+	require.Equal(t, enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING, desc.WorkflowExecutionInfo.Status, "the refresh workflow waits for the expiry")
+
+	oauth, err := mercadopago.NewOAuth(mercadopago.OAuthConfig{BaseURL: s.Config.GatewayURL, AuthURL: s.Config.MPAuthURL,
+		ClientID: s.Config.MPClientID, ClientSecret: s.Config.MPClientSecret})
+	require.NoError(t, err)
+	acts := &gatewayrefresh.Activities{Tenants: s.Tenants, Store: s.Gateways.Store,
+		OAuth: map[string]gateway.OAuth{connections.MercadoPago: oauth}, Mail: outbox.NewMailer(s.Config, s.Tenants.Directory()),
+		PublicURL: s.Config.PublicURL}
+	in := gatewayrefresh.Input{OrganizationID: admin.OrgID.String(), ConnectionID: id}
+
+	before := secretsOf(t, s, admin.OrgID)
+	st, err := acts.Load(ctx, in)
+	require.NoError(t, err)
+	require.True(t, st.Refreshable())
+	out, err := acts.Refresh(ctx, in, st.Version)
+	require.NoError(t, err)
+	require.Equal(t, gatewayrefresh.OutcomeRefreshed, out)
+	after := secretsOf(t, s, admin.OrgID)
+	require.NotEqual(t, before, after, "new access and refresh tokens")
+	// A second run of the same step (a retried activity) finds the version gone and does nothing.
+	out, err = acts.Refresh(ctx, in, st.Version)
+	require.NoError(t, err)
+	require.Equal(t, gatewayrefresh.OutcomeChanged, out)
+
+	// The account holder revokes the application at MercadoPago.
+	scope, err := s.Tenants.ForOrganization(ctx, admin.OrgID)
+	require.NoError(t, err)
+	conn, err := s.Gateways.Store.ActiveConnection(ctx, scope, connections.MercadoPago)
+	require.NoError(t, err)
+	res, err := http.Post(s.Config.GatewayURL+"/__sandbox/oauth/revoke", "application/json", strings.NewReader(`{"user_id":`+conn.AccountID+`}`))
+	require.NoError(t, err)
+	res.Body.Close()
+	require.Less(t, res.StatusCode, 300)
+
+	st, err = acts.Load(ctx, in)
+	require.NoError(t, err)
+	out, err = acts.Refresh(ctx, in, st.Version)
+	require.NoError(t, err)
+	require.Equal(t, gatewayrefresh.OutcomeRefused, out)
+	require.NoError(t, acts.MarkNeedsReconnection(ctx, in, st.Version))
+	require.NoError(t, acts.MarkNeedsReconnection(ctx, in, st.Version), "a retried activity e-mails once")
+
+	l, _ := gatewaysOf(t, admin)
+	require.Equal(t, "needs_reconnection", l.Gateways[0].Connection.Status)
+	require.Equal(t, "gateway_missing", publicForm(t, s, admin)["closed_reason"])
+	var subject, body string
+	var n int
+	require.NoError(t, s.Tenants.Directory().QueryRow(ctx, `SELECT count(*), min(subject), min(body) FROM outbox_messages
+		WHERE recipient = $1 AND template_type = 'gateway_needs_reconnection'`, admin.Email).Scan(&n, &subject, &body))
+	require.Equal(t, 1, n)
+	require.Contains(t, subject, "MercadoPago")
+	require.Contains(t, body, nickname)
+	require.Contains(t, body, "/manage/settings/gateways")
+
+	// Reconnecting (the same account) makes it active again, under the same id, with a fresh workflow.
+	require.Equal(t, "mercadopago", landing(t, admin, authorize(t, admin, "settings", nickname, "AR", true)).Query().Get("connected"))
+	l, _ = gatewaysOf(t, admin)
+	require.Equal(t, "active", l.Gateways[0].Connection.Status)
+	require.Equal(t, id, l.Gateways[0].Connection.ID)
+	require.Equal(t, true, publicForm(t, s, admin)["accepting_donations"])
+	again, err := s.Temporal.DescribeWorkflowExecution(ctx, gatewayrefresh.WorkflowID(id), "")
+	require.NoError(t, err)
+	require.NotEqual(t, desc.WorkflowExecutionInfo.Execution.RunId, again.WorkflowExecutionInfo.Execution.RunId)
+}

@@ -1,0 +1,90 @@
+package connections
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/aporta/aporta/internal/config"
+	"github.com/aporta/aporta/internal/gateway/mercadopago"
+	"github.com/aporta/aporta/internal/secrets"
+	"github.com/aporta/aporta/tenants"
+)
+
+// Open builds the store from the configuration: the key-encryption key of APORTA_SECRETS_URL (or
+// the one derived from APORTA_SECRET) and the previous keys of a rotation.
+func Open(ctx context.Context, cfg *config.Config) (*Store, error) {
+	box, err := secrets.Open(ctx, cfg.Secret, cfg.SecretsURL, cfg.SecretsPreviousURLs...)
+	if err != nil {
+		return nil, err
+	}
+	return &Store{Box: box}, nil
+}
+
+// Organizations resolves an organisation's shard (*tenants.Tenants does).
+type Organizations interface {
+	ForOrganization(ctx context.Context, orgID uuid.UUID) (tenants.Scope, error)
+}
+
+// Clients hands out the MercadoPago client of an organisation's active connection: every charge,
+// card and refund of the organisation goes through its own account. A client is built once per
+// connection version (a refresh or reconnection makes a new one) and currency.
+type Clients struct {
+	Store   *Store
+	Tenants Organizations
+	BaseURL string        // MercadoPago's API (the sandbox in dev and test)
+	Timeout time.Duration // per request; the adapter's default when zero
+
+	mu    sync.Mutex
+	cache map[clientKey]*mercadopago.Client
+}
+
+type clientKey struct {
+	connection uuid.UUID
+	version    int32
+	currency   string
+}
+
+// MercadoPago returns the organisation's client and its connection; ErrNotConnected when it has no
+// active MercadoPago connection.
+func (c *Clients) MercadoPago(ctx context.Context, orgID uuid.UUID, currency string) (*mercadopago.Client, Connection, error) {
+	scope, err := c.Tenants.ForOrganization(ctx, orgID)
+	if err != nil {
+		return nil, Connection{}, err
+	}
+	return c.ForScope(ctx, scope, currency)
+}
+
+// ForScope is MercadoPago for an organisation whose scope the caller holds.
+func (c *Clients) ForScope(ctx context.Context, scope tenants.Scope, currency string) (*mercadopago.Client, Connection, error) {
+	conn, err := c.Store.ActiveConnection(ctx, scope, MercadoPago)
+	if err != nil {
+		return nil, conn, err
+	}
+	key := clientKey{conn.ID, conn.Version, currency}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if cl, ok := c.cache[key]; ok {
+		return cl, conn, nil
+	}
+	creds, err := c.Store.Credentials(ctx, conn)
+	if err != nil {
+		return nil, conn, err
+	}
+	cl, err := mercadopago.New(mercadopago.Config{BaseURL: c.BaseURL, AccessToken: creds.AccessToken, Currency: currency, Timeout: c.Timeout})
+	if err != nil {
+		return nil, conn, err
+	}
+	if c.cache == nil {
+		c.cache = map[clientKey]*mercadopago.Client{}
+	}
+	for k := range c.cache { // the connection's older versions are done with
+		if k.connection == conn.ID && k.version != conn.Version {
+			delete(c.cache, k)
+		}
+	}
+	c.cache[key] = cl
+	return cl, conn, nil
+}
