@@ -1,6 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { expect, test, type Page } from '@playwright/test';
-import { ADMIN, createPublishedCampaign, ensureEnabledOrg, fillDonationForm, pageApi, signIn, type CreatedCampaign } from './campaign-helpers';
+import {
+  ADMIN, createPublishedCampaign, ensureEnabledOrg, fillDonationForm, pageApi, shardValue, signIn, type CreatedCampaign,
+} from './campaign-helpers';
 import { screenshotAll, viewports } from './screens';
 
 // Issue #12's "done when": the demo organisation connects its own MercadoPago account through the sandbox
@@ -62,7 +64,7 @@ test.beforeAll(async ({ browser }) => {
   await signIn(page);
   // The seed may have connected the demo organisation already: this run starts from no connection.
   for (const g of await gateways(page)) {
-    if (g.enabled) expect((await pageApi(page, 'DELETE', `/manage/api/payment_gateways/${g.id}`)).status).toBe(204);
+    if (g.connection) expect((await pageApi(page, 'DELETE', `/manage/api/payment_gateways/${g.connection.id}`)).status).toBe(204);
   }
   await page.close();
 });
@@ -141,11 +143,17 @@ test('a refused refresh marks the connection "needs reconnection", e-mails the a
   await expect
     .poll(async () => {
       const res = await page.request.get(`/dev/api/outbox?to=${encodeURIComponent(ADMIN.email)}`);
-      const { messages } = (await res.json()) as { messages: { subject: string; body: string }[] };
-      return messages.find((m) => m.subject.includes('vuelve a conectar Mercado Pago'))?.body ?? '';
+      const { messages } = (await res.json()) as { messages: { template_type: string; subject: string; body: string }[] };
+      const mail = messages.find((m) => m.template_type === 'gateway_needs_reconnection');
+      return mail ? `${mail.subject}\n${mail.body}` : '';
     }, { timeout: 30_000 })
-    .toContain(NICKNAME);
+    .toMatch(new RegExp(`vuelve a conectar[\\s\\S]*${NICKNAME}[\\s\\S]*/manage/settings/gateways`));
 
+  // Meanwhile the campaign's form takes no donations.
+  await page.goto(`/d/${campaign.slug}`);
+  await expect(page.getByRole('status')).toContainText('Esta campaña no está recibiendo donaciones en este momento');
+
+  await page.goto('/manage/settings/gateways');
   await authorizeOnSandbox(page, 'Reconectar', 'approve');
   await expect(page.getByRole('status').filter({ hasText: '¡Mercado Pago quedó conectada!' })).toBeVisible();
   await expect(block).toHaveAttribute('data-status', 'active');
@@ -222,10 +230,15 @@ async function dismissGuide(page: Page) {
   }
 }
 
-/** Makes the connection's refresh workflow refresh now instead of a month before expiry. */
+/**
+ * Makes the connection's refresh workflow refresh now rather than a month before the token expires: the expiry
+ * moves into that month, and the workflow is reset to its first step so it reads the connection again (the real
+ * workflow, activities, gateway refusal and e-mail run; only the wait is skipped).
+ */
 function forceRefresh(connectionId: string) {
+  expect(shardValue(`UPDATE gateway_connections SET expires_at = now() + interval '1 day' WHERE id = '${connectionId}' RETURNING id`)).toBe(connectionId);
   execFileSync(process.env.APORTA_TEMPORAL_BIN ?? 'temporal', [
-    'workflow', 'signal', '--address', process.env.APORTA_TEMPORAL_ADDR ?? '127.0.0.1:7233',
-    '--workflow-id', `gateway-refresh/${connectionId}`, '--name', 'refresh-now',
+    'workflow', 'reset', '--address', process.env.APORTA_TEMPORAL_ADDR ?? '127.0.0.1:7233',
+    '--workflow-id', `gateway-refresh/${connectionId}`, '--type', 'FirstWorkflowTask', '--reason', 'e2e: refresh now',
   ], { stdio: 'pipe' });
 }

@@ -105,7 +105,7 @@ describe('GatewayChooser', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Eliminar' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     const [url, init] = fetchMock.mock.calls[0]!;
-    expect(url).toBe('/manage/api/payment_gateways/mercadopago');
+    expect(url).toBe('/manage/api/payment_gateways/c-1');
     expect(init?.method).toBe('DELETE');
     expect(new Headers(init?.headers).get('X-CSRF-Token')).toBe('csrf-123');
     expect(invalidate).toHaveBeenCalledWith({ queryKey: ['payment_gateways'] });

@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Button } from '../../components/variants';
-import { deleteGateway, gatewaysQuery, type Gateway, type ReturnTo } from './api';
+import { deleteConnection, gatewaysQuery, type Gateway, type ReturnTo } from './api';
 import { gatewayInfo, gatewayName, GatewayIllustration, type GatewayInfo } from './catalogue';
 import { CentralPosModal } from './CentralPosModal';
 import { DeleteGatewayDialog } from './DeleteGatewayDialog';
@@ -45,7 +45,7 @@ export function GatewayChooser({ gateways, timezone, returnTo, initialOpen, onCo
   const shown = knownGateways(gateways);
   const [open, setOpen] = useState<string | null>(() => firstOpen(shown.map((s) => s.gateway), initialOpen));
   const [codeOpen, setCodeOpen] = useState(false);
-  const [deleting, setDeleting] = useState<string>();
+  const [deleting, setDeleting] = useState<Gateway>();
   const refresh = () => queryClient.invalidateQueries({ queryKey: gatewaysQuery().queryKey });
 
   return (
@@ -75,7 +75,7 @@ export function GatewayChooser({ gateways, timezone, returnTo, initialOpen, onCo
                 <Button onClick={() => setCodeOpen(true)}>{label}</Button>
               )
             }
-            onDelete={() => setDeleting(g.id)}
+            onDelete={() => setDeleting(g)}
           />
         ))}
       </Accordion>
@@ -90,12 +90,12 @@ export function GatewayChooser({ gateways, timezone, returnTo, initialOpen, onCo
         }}
       />
       <DeleteGatewayDialog
-        name={deleting ? gatewayName(deleting) : ''}
+        name={deleting ? gatewayName(deleting.id) : ''}
         opened={deleting !== undefined}
         onClose={() => setDeleting(undefined)}
         onConfirm={async () => {
-          if (!deleting) return;
-          await deleteGateway(deleting);
+          if (!deleting?.connection) return;
+          await deleteConnection(deleting.connection.id);
           await refresh();
         }}
       />

@@ -1,38 +1,25 @@
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { apiFetch } from '../../api/client';
+import type { Gateway, GatewayConnection, PaymentGateways } from '../../api/types.gen';
 import { organizationQuery } from '../documents/api';
 
-export type ConnectionStatus = 'active' | 'needs_reconnection';
-
-/** An organisation's link to a gateway account; the API never sends its secrets. */
-export interface Connection {
-  id: string;
-  status: ConnectionStatus;
-  activated_at: string;
-  account_name: string;
-  live_mode: boolean;
-}
-
-export interface Gateway {
-  id: string;
-  enabled: boolean;
-  connection: Connection | null;
-}
+export type { Gateway, GatewayConnection };
 
 export const gatewaysQuery = () =>
   queryOptions({
     queryKey: ['payment_gateways'],
-    queryFn: async ({ signal }) => (await apiFetch<{ gateways: Gateway[] }>('/manage/api/payment_gateways', { signal })).gateways,
+    queryFn: async ({ signal }) => (await apiFetch<PaymentGateways>('/manage/api/payment_gateways', { signal })).gateways,
     retry: false,
   });
 
 /** Exchanges a CentralPos authorization code for a connection (201 with the connection). */
 export const connectCentralPos = (token: string) =>
-  apiFetch<Connection>('/manage/api/payment_gateways/centralpos', { method: 'POST', body: { token } });
+  apiFetch<GatewayConnection>('/manage/api/payment_gateways/centralpos', { method: 'POST', body: { token } });
 
-/** Irreversible: the server also revokes the link at the gateway where it can. */
-export const deleteGateway = (id: string) => apiFetch<void>(`/manage/api/payment_gateways/${encodeURIComponent(id)}`, { method: 'DELETE' });
+/** Removes a connection (by its id) for good: the server also revokes the link at the gateway where it can. */
+export const deleteConnection = (connectionId: string) =>
+  apiFetch<void>(`/manage/api/payment_gateways/${encodeURIComponent(connectionId)}`, { method: 'DELETE' });
 
 /** Where the OAuth callback sends the browser back to. */
 export type ReturnTo = 'settings' | 'onboarding';
