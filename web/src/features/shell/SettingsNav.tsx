@@ -12,7 +12,7 @@ export function SettingsLayout() {
         ← <FormattedMessage id="settings.back" defaultMessage="Volver al panel" />
       </Anchor>
       <nav aria-label={intl.formatMessage({ id: 'nav.settings', defaultMessage: 'Configuración' })} className={classes.tabs}>
-        <Group gap="md" wrap="nowrap">
+        <Group gap="sm" wrap="nowrap">
           <Link to="/manage/settings/organization" className={classes.tab}>
             <FormattedMessage id="settings.organization" defaultMessage="Organización" />
           </Link>
