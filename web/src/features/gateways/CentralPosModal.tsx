@@ -4,6 +4,7 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { GenericModal } from '../../components/GenericModal';
 import { Button } from '../../components/variants';
 import { connectCentralPos } from './api';
+import { useRequest } from './useRequest';
 
 /**
  * CentralPos links an account with a one-time authorization code the organisation copies from CentralPos.
@@ -13,35 +14,27 @@ export function CentralPosModal({ opened, onClose, onConnected }: { opened: bool
   const intl = useIntl();
   const [token, setToken] = useState('');
   const [fieldError, setFieldError] = useState<string>();
-  const [requestError, setRequestError] = useState<string>();
-  const [submitting, setSubmitting] = useState(false);
+  const request = useRequest();
 
   const close = () => {
     setToken('');
     setFieldError(undefined);
-    setRequestError(undefined);
+    request.reset();
     onClose();
   };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    setRequestError(undefined);
+    request.reset();
     const code = token.trim();
     if (!code) {
       setFieldError(intl.formatMessage({ id: 'gateway.token_required', defaultMessage: 'Ingresa el código de autorización.' }));
       return;
     }
     setFieldError(undefined);
-    setSubmitting(true);
-    try {
-      await connectCentralPos(code);
+    if (await request.run(() => connectCentralPos(code))) {
       setToken('');
       onConnected();
-    } catch (error) {
-      // The server's message is already in the reader's language.
-      setRequestError(error instanceof Error ? error.message : String(error));
-    } finally {
-      setSubmitting(false);
     }
   };
 
@@ -49,7 +42,7 @@ export function CentralPosModal({ opened, onClose, onConnected }: { opened: bool
     <GenericModal
       opened={opened}
       onClose={close}
-      pending={submitting}
+      pending={request.pending}
       title={<FormattedMessage id="gateways.centralpos.modalTitle" defaultMessage="Conectar CentralPos" />}
       subtitle={<FormattedMessage id="gateways.centralpos.modalLead" defaultMessage="Pega el código de autorización que generaste en tu panel de CentralPos (Integraciones → Nueva integración)." />}
     >
@@ -65,18 +58,18 @@ export function CentralPosModal({ opened, onClose, onConnected }: { opened: bool
             spellCheck={false}
             required
             data-autofocus
-            disabled={submitting}
+            disabled={request.pending}
           />
-          {requestError && (
+          {request.error && (
             <Alert color="red" variant="light" role="alert" title={<FormattedMessage id="gateways.requestError" defaultMessage="No pudimos conectar la pasarela" />}>
-              {requestError}
+              {request.error}
             </Alert>
           )}
           <Group justify="space-between" wrap="wrap-reverse" gap="sm">
-            <Anchor component="button" type="button" size="sm" onClick={close} disabled={submitting}>
+            <Anchor component="button" type="button" size="sm" onClick={close} disabled={request.pending}>
               <FormattedMessage id="gateways.chooseAnother" defaultMessage="Elegir otra pasarela" />
             </Anchor>
-            <Button type="submit" loading={submitting}>
+            <Button type="submit" loading={request.pending}>
               <FormattedMessage id="gateways.authorize" defaultMessage="Autorizar" />
             </Button>
           </Group>

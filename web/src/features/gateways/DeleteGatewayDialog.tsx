@@ -1,37 +1,27 @@
 import { Alert, Group, Stack, Text } from '@mantine/core';
-import { useState } from 'react';
 import { FormattedMessage } from 'react-intl';
 import { GenericModal } from '../../components/GenericModal';
 import { Button } from '../../components/variants';
+import { useRequest } from './useRequest';
 
 /** Confirms the irreversible removal of a connection; a failure keeps the dialog open with the server's message. */
 export function DeleteGatewayDialog({ name, opened, onClose, onConfirm }: { name: string; opened: boolean; onClose: () => void; onConfirm: () => Promise<void> }) {
-  const [submitting, setSubmitting] = useState(false);
-  const [error, setError] = useState<string>();
+  const request = useRequest();
 
   const close = () => {
-    setError(undefined);
+    request.reset();
     onClose();
   };
 
   const confirm = async () => {
-    setSubmitting(true);
-    setError(undefined);
-    try {
-      await onConfirm();
-      close();
-    } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
-    } finally {
-      setSubmitting(false);
-    }
+    if (await request.run(onConfirm)) close();
   };
 
   return (
     <GenericModal
       opened={opened}
       onClose={close}
-      pending={submitting}
+      pending={request.pending}
       title={<FormattedMessage id="gateways.delete.title" defaultMessage="¿Eliminar {gateway}?" values={{ gateway: name }} />}
     >
       <Stack gap="md">
@@ -42,16 +32,16 @@ export function DeleteGatewayDialog({ name, opened, onClose, onConfirm }: { name
             values={{ gateway: name }}
           />
         </Alert>
-        {error && (
+        {request.error && (
           <Text role="alert" c="red.8" size="sm">
-            {error}
+            {request.error}
           </Text>
         )}
         <Group justify="flex-end">
-          <Button variant="ghost" onClick={close} disabled={submitting}>
+          <Button variant="ghost" onClick={close} disabled={request.pending}>
             <FormattedMessage id="dialog.cancel" defaultMessage="Cancelar" />
           </Button>
-          <Button variant="destructive" onClick={confirm} loading={submitting}>
+          <Button variant="destructive" onClick={confirm} loading={request.pending}>
             <FormattedMessage id="gateways.delete" defaultMessage="Eliminar" />
           </Button>
         </Group>
