@@ -30,7 +30,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: aporta serve|worker|migrate|seed")
+		fmt.Fprintln(os.Stderr, "usage: aporta serve|worker|migrate|seed|rotate-secrets")
 		os.Exit(2)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -65,6 +65,14 @@ func run(ctx context.Context, command string) error {
 	switch command {
 	case "migrate":
 		return t.Migrate(ctx, log)
+	case "rotate-secrets": // after a key change: every connection's tokens under the new key
+		conns, err := connections.Open(ctx, cfg)
+		if err != nil {
+			return err
+		}
+		n, err := conns.RotateAll(ctx, t)
+		fmt.Printf("re-wrapped the tokens of %d gateway connections with key %s\n", n, conns.Box.KeyID())
+		return err
 	}
 
 	tc, err := workflows.Dial(cfg, log)
@@ -79,6 +87,14 @@ func run(ctx context.Context, command string) error {
 	case "worker":
 		log.Info("worker started", "temporal", cfg.TemporalAddr)
 		return workflows.Run(ctx, cfg, tc, t)
+	case "rotate-secrets":
+		conns, err := connections.Open(ctx, cfg)
+		if err != nil {
+			return err
+		}
+		n, err := conns.RotateAll(ctx, t)
+		fmt.Printf("re-wrapped the tokens of %d gateway connections with key %s\n", n, conns.Box.KeyID())
+		return err
 	case "seed":
 		hc := &http.Client{Timeout: 10 * time.Second}
 		conns, err := connections.Open(ctx, cfg)

@@ -36,6 +36,7 @@ import (
 	"github.com/aporta/aporta/api/user"
 	"github.com/aporta/aporta/identity"
 	"github.com/aporta/aporta/internal/blob"
+	"github.com/aporta/aporta/internal/charge"
 	"github.com/aporta/aporta/internal/config"
 	"github.com/aporta/aporta/internal/connections"
 	"github.com/aporta/aporta/internal/gateway"
@@ -152,6 +153,7 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 		}
 		return c, nil
 	}, d.Log)
+	campaigns.CardMethods = campaign.GatewayCardMethods(charge.Connected(mpClients), d.Log)
 	campaign.NewHandler(campaigns, campaign.Options{
 		Covers: bucket, PublicURL: d.Config.PublicURL, TokenizerURL: d.Config.GatewayPublicURL,
 	}).Mount(groups)

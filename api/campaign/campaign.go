@@ -9,6 +9,7 @@ import (
 
 	"github.com/aporta/aporta/internal/connections"
 	"github.com/aporta/aporta/internal/dberr"
+	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/tenants"
 )
@@ -50,6 +51,8 @@ type Service struct {
 	tenants Router
 	// LimitsOverride, when set, gives a form's donation limits from its gateway (ok=false: defaults).
 	LimitsOverride func(ctx context.Context, f Form) (Limits, bool)
+	// CardMethods, when set, gives the card brands a form's gateway account takes (ok=false: unknown).
+	CardMethods func(ctx context.Context, f Form) ([]gateway.CardMethod, bool)
 	// Connections finds the organisation's gateway connection: the form tokenises cards with its
 	// public key, and without one the form is closed (gateway_missing).
 	Connections Connections

@@ -50,8 +50,10 @@ func (ownOrganization) MembershipsOf(_ context.Context, userID uuid.UUID) ([]ten
 	return []tenants.Membership{{OrganizationID: userID}}, nil
 }
 
-func newManage(t *testing.T, tt *tenants.Tenants) *httptest.Server {
+// newManage serves the campaign routes in process on the stack's tenants.
+func newManage(t *testing.T) (*tenants.Tenants, *httptest.Server) {
 	t.Helper()
+	tt := tenantstest.Open(t)
 	bucket, err := blob.Open(context.Background(), "mem://")
 	require.NoError(t, err)
 	gin.SetMode(gin.ReleaseMode)
@@ -65,7 +67,7 @@ func newManage(t *testing.T, tt *tenants.Tenants) *httptest.Server {
 	})
 	srv := httptest.NewServer(r)
 	t.Cleanup(srv.Close)
-	return srv
+	return tt, srv
 }
 
 func newOrg(t *testing.T, tt *tenants.Tenants, status, plan string) uuid.UUID {
@@ -101,8 +103,7 @@ func message(out map[string]any) string {
 
 func TestManageCampaignLifecycle(t *testing.T) {
 	t.Parallel()
-	tt := tenantstest.Open(t)
-	srv := newManage(t, tt)
+	tt, srv := newManage(t)
 	org := newOrg(t, tt, "enabled", "essential_monthly")
 	other := newOrg(t, tt, "enabled", "essential_monthly")
 
@@ -195,8 +196,7 @@ func TestManageCampaignLifecycle(t *testing.T) {
 
 func TestPlanAndAccountGates(t *testing.T) {
 	t.Parallel()
-	tt := tenantstest.Open(t)
-	srv := newManage(t, tt)
+	tt, srv := newManage(t)
 	original := newOrg(t, tt, "enabled", "original")
 	onboarding := newOrg(t, tt, "onboarding", "essential_monthly")
 

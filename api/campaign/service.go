@@ -52,7 +52,7 @@ func (o Org) OnOriginalPlan() bool { return o.PlanCode == PlanOriginal }
 
 // Organization reads the organisation's plan, status and timezone.
 func (s *Service) Organization(ctx context.Context, scope tenants.Scope) (Org, error) {
-	r, err := scope.Store().CampaignOrganization(ctx, scope.OrgID)
+	r, err := scope.Store().OrganizationFacts(ctx, scope.OrgID)
 	if err != nil {
 		return Org{ID: scope.OrgID}, err
 	}
@@ -64,14 +64,14 @@ func (s *Service) Organization(ctx context.Context, scope tenants.Scope) (Org, e
 	return o, nil
 }
 
-// campaignOf turns a stored row into the API's campaign.
-func campaignOf(r sharddb.CampaignByIDRow) (*Campaign, error) {
-	c := &Campaign{ID: r.ID, Currency: r.Currency, Country: r.Country, Published: r.Published,
-		PublishedAt: r.PublishedAt, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, coverKey: r.CoverKey,
+// campaignOf turns a stored row and its organisation's country into the API's campaign.
+func campaignOf(r sharddb.Campaign, country string) (*Campaign, error) {
+	c := &Campaign{ID: r.ID, Currency: r.Currency, Country: country, Published: r.Published,
+		PublishedAt: r.PublishedAt, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, coverKey: textOf(r.CoverKey),
 		minOther: r.MinOtherAmountMinor,
 		Input: Input{Slug: r.Slug, Title: r.Title, Description: r.Description, Objective: r.Objective, Type: r.Type,
 			Channel: r.Channel, AllowOneTime: r.AllowOneTime, AllowOtherAmount: r.AllowOtherAmount,
-			Instalments: int(r.Instalments), FormColor: r.FormColor, EndsAt: r.EndsAt, ImmediateCharge: r.ImmediateCharge,
+			Instalments: int(r.Instalments), FormColor: textOf(r.FormColor), EndsAt: r.EndsAt, ImmediateCharge: r.ImmediateCharge,
 			PeriodicIncrease: PeriodicIncrease{Enabled: r.UpgradeEnabled, Percentage: floatOf(r.UpgradePercentage),
 				PeriodMonths: intOf(r.UpgradePeriodMonths), MinPercentage: floatOf(r.UpgradeMinPercentage),
 				MaxPercentage: floatOf(r.UpgradeMaxPercentage)},
@@ -104,6 +104,14 @@ func floatOf(n pgtype.Numeric) *float64 {
 	return &f.Float64
 }
 
+// textOf is a nullable text column's value, "" for NULL.
+func textOf(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
 func intOf(n *int16) *int {
 	if n == nil {
 		return nil
@@ -122,11 +130,14 @@ func (s *Service) Get(ctx context.Context, orgID, id uuid.UUID) (*Campaign, erro
 }
 
 func (s *Service) get(ctx context.Context, scope tenants.Scope, id uuid.UUID) (*Campaign, error) {
-	r, err := scope.Store().CampaignByID(ctx, sharddb.CampaignByIDParams{OrganizationID: scope.OrgID, ID: id})
+	rows, err := scope.Store().ListCampaigns(ctx, sharddb.ListCampaignsParams{OrganizationID: scope.OrgID, ID: &id, PerPage: 1})
 	if err != nil {
 		return nil, err
 	}
-	return campaignOf(r)
+	if len(rows) == 0 {
+		return nil, ErrNotFound
+	}
+	return campaignOf(rows[0].Campaign, rows[0].Country)
 }
 
 // list returns a page of the organisation's campaigns, newest first, and the total.
@@ -136,13 +147,13 @@ func (s *Service) list(ctx context.Context, scope tenants.Scope, limit, offset i
 		return nil, 0, err
 	}
 	rows, err := scope.Store().ListCampaigns(ctx, sharddb.ListCampaignsParams{OrganizationID: scope.OrgID,
-		Limit: int32(limit), Offset: int32(offset)})
+		PerPage: int32(limit), Skip: int32(offset)})
 	if err != nil {
 		return nil, 0, err
 	}
 	out := make([]*Campaign, 0, len(rows))
 	for _, r := range rows {
-		c, err := campaignOf(sharddb.CampaignByIDRow(r))
+		c, err := campaignOf(r.Campaign, r.Country)
 		if err != nil {
 			return nil, 0, err
 		}

@@ -44,6 +44,7 @@ func init() {
 		"cc_invalid_number":               {"Número de tarjeta inválido", "Invalid card number", "Número de cartão inválido"},
 		"cc_missing_security_code":        {"Falta el código de seguridad", "Security code missing", "Falta o código de segurança"},
 		"donor_request_stop_debit":        {"El donante pidió detener el débito", "Donor asked to stop the debit", "O doador pediu para parar o débito"},
+		"gateway_disconnected":            {"Pasarela de pagos desconectada", "Payment gateway disconnected", "Gateway de pagamento desconectado"},
 		"invalid_amount":                  {"Monto inválido", "Invalid amount", "Valor inválido"},
 		"last_transaction_card_cancelled": {"Tarjeta cancelada", "Card cancelled", "Cartão cancelado"},
 		"last_transaction_charge_back":    {"Contracargo", "Charge back", "Estorno (chargeback)"},

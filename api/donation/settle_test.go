@@ -18,7 +18,6 @@ import (
 	"github.com/aporta/aporta/internal/connections"
 	"github.com/aporta/aporta/internal/connections/sandboxauth"
 	"github.com/aporta/aporta/internal/gateway"
-	"github.com/aporta/aporta/internal/gateway/mercadopago"
 	"github.com/aporta/aporta/internal/gateway/sandbox"
 	"github.com/aporta/aporta/internal/money"
 	"github.com/aporta/aporta/internal/outbox"
@@ -55,8 +54,7 @@ func TestSettleFirstChargeReadsBackWhatTheRequestLeftPending(t *testing.T) {
 	// The organisation's own account at that gateway, connected as an administrator would.
 	store, err := connections.Open(ctx, cfg)
 	require.NoError(t, err)
-	oauth, err := mercadopago.NewOAuth(mercadopago.OAuthConfig{BaseURL: gwSrv.URL, AuthURL: gwSrv.URL + "/authorization",
-		ClientID: sandbox.DefaultClientID, ClientSecret: sandbox.DefaultClientSecret})
+	oauth, err := sandboxauth.OAuthAt(cfg, gwSrv.URL)
 	require.NoError(t, err)
 	_, err = sandboxauth.Connect(ctx, store, oauth, scope, "GUARD")
 	require.NoError(t, err)

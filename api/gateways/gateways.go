@@ -21,6 +21,7 @@ import (
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/gateway/centralpos"
 	"github.com/aporta/aporta/internal/gateway/mercadopago"
+	"github.com/aporta/aporta/internal/gateway/sandbox"
 	"github.com/aporta/aporta/internal/i18n"
 	"github.com/aporta/aporta/tenants"
 )
@@ -351,7 +352,7 @@ func (s *Service) ConnectSandbox(ctx context.Context, scope tenants.Scope, ident
 	if err != nil {
 		return err
 	}
-	back, err := sandboxauth.Decide(ctx, to, nickname, scope.Country, true)
+	back, err := sandbox.Decide(ctx, to, nickname, sandboxauth.Sites[scope.Country], true)
 	if err != nil {
 		return err
 	}

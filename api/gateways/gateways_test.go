@@ -15,6 +15,7 @@ import (
 	"github.com/aporta/aporta/api/campaign"
 	"github.com/aporta/aporta/internal/connections"
 	"github.com/aporta/aporta/internal/connections/sandboxauth"
+	"github.com/aporta/aporta/internal/gateway/sandbox"
 	"github.com/aporta/aporta/tenants/tenantstest"
 )
 
@@ -53,7 +54,7 @@ func authorize(t *testing.T, c *apitest.Client, returnTo, nickname, country stri
 	require.Len(t, q.Get("code_challenge"), 43)
 	require.NotEmpty(t, q.Get("state"))
 	require.True(t, strings.HasSuffix(q.Get("redirect_uri"), "/auth/mercadopago/callback"), q.Get("redirect_uri"))
-	back, err := sandboxauth.Decide(context.Background(), to, nickname, country, approve)
+	back, err := sandbox.Decide(context.Background(), to, nickname, sandboxauth.Sites[country], approve)
 	require.NoError(t, err)
 	require.Equal(t, q.Get("state"), back.Query().Get("state"))
 	return back.Path + "?" + back.RawQuery

@@ -47,20 +47,7 @@ func (x *CSRF) Token(c *gin.Context) string {
 
 // Require refuses mutating requests whose header does not match the cookie.
 func (x *CSRF) Require() gin.HandlerFunc {
-	return func(c *gin.Context) {
-		switch c.Request.Method {
-		case http.MethodGet, http.MethodHead, http.MethodOptions:
-			c.Next()
-			return
-		}
-		cookie, err := c.Cookie(csrfCookie)
-		header := c.GetHeader(CSRFHeader)
-		if err != nil || header == "" || !x.valid(cookie) || !hmac.Equal([]byte(cookie), []byte(header)) {
-			apierror.Abort(c, apierror.New(http.StatusForbidden, "csrf_invalid"))
-			return
-		}
-		c.Next()
-	}
+	return x.require(func(c *gin.Context) string { return c.GetHeader(CSRFHeader) })
 }
 
 // CSRFFormField is the form field a plain HTML form post carries the page's token in.
@@ -69,6 +56,11 @@ const CSRFFormField = "authenticity_token"
 // RequireForm is Require for a plain HTML form post (a redirect flow the browser must navigate,
 // so no script can add the header): the page's token comes in the authenticity_token field.
 func (x *CSRF) RequireForm() gin.HandlerFunc {
+	return x.require(func(c *gin.Context) string { return c.PostForm(CSRFFormField) })
+}
+
+// require refuses mutating requests whose echoed token does not match the cookie.
+func (x *CSRF) require(echoed func(*gin.Context) string) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		switch c.Request.Method {
 		case http.MethodGet, http.MethodHead, http.MethodOptions:
@@ -76,8 +68,8 @@ func (x *CSRF) RequireForm() gin.HandlerFunc {
 			return
 		}
 		cookie, err := c.Cookie(csrfCookie)
-		field := c.PostForm(CSRFFormField)
-		if err != nil || field == "" || !x.valid(cookie) || !hmac.Equal([]byte(cookie), []byte(field)) {
+		token := echoed(c)
+		if err != nil || token == "" || !x.valid(cookie) || !hmac.Equal([]byte(cookie), []byte(token)) {
 			apierror.Abort(c, apierror.New(http.StatusForbidden, "csrf_invalid"))
 			return
 		}

@@ -23,6 +23,7 @@ import (
 	"github.com/aporta/aporta/api/campaign"
 	"github.com/aporta/aporta/deploy/benchkit"
 	"github.com/aporta/aporta/internal/config"
+	"github.com/aporta/aporta/internal/connections/sandboxauth"
 	"github.com/aporta/aporta/tenants"
 )
 
@@ -72,7 +73,7 @@ func benchDonors(ctx context.Context, cfg *config.Config, t *tenants.Tenants, o 
 			log.Fatal(err)
 		}
 	}
-	org, slug, err := donorCampaign(ctx, t)
+	org, slug, publicKey, err := donorCampaign(ctx, cfg, t)
 	if err != nil {
 		log.Fatal("donor campaign: ", err)
 	}
@@ -99,7 +100,7 @@ func benchDonors(ctx context.Context, cfg *config.Config, t *tenants.Tenants, o 
 				if n > maxDonations {
 					return
 				}
-				donate(ctx, cfg, slug, runID, n, ownAddrs, st)
+				donate(ctx, cfg, slug, publicKey, runID, n, ownAddrs, st)
 			}
 		}()
 	}
@@ -152,7 +153,7 @@ func benchDonors(ctx context.Context, cfg *config.Config, t *tenants.Tenants, o 
 
 // donate makes donation n: tokenise, then POST the form, once or, for one in five, twice at once;
 // from the donation's own loopback address when ownAddr.
-func donate(ctx context.Context, cfg *config.Config, slug, run string, n int64, ownAddr bool, st *donorStats) {
+func donate(ctx context.Context, cfg *config.Config, slug, publicKey, run string, n int64, ownAddr bool, st *donorStats) {
 	oc := outcomes[n%int64(len(outcomes))]
 	dialer := &net.Dialer{Timeout: 10 * time.Second}
 	if ownAddr {
@@ -162,7 +163,7 @@ func donate(ctx context.Context, cfg *config.Config, slug, run string, n int64, 
 	tr := &http.Transport{DialContext: dialer.DialContext}
 	defer tr.CloseIdleConnections()
 	hc := &http.Client{Transport: tr, Timeout: 2 * time.Minute}
-	tok, err := benchkit.CardToken(ctx, hc, cfg.GatewayURL, oc.holder+" Bench")
+	tok, err := benchkit.CardToken(ctx, hc, cfg.GatewayURL, publicKey, oc.holder+" Bench")
 	if err != nil {
 		st.mu.Lock()
 		st.tokenErr++
@@ -285,32 +286,37 @@ func checkCharges(ctx context.Context, cfg *config.Config, t *tenants.Tenants, o
 	return nil
 }
 
-// donorCampaign creates an enabled AR organisation on a paid plan and a published campaign that takes one-time
+// donorCampaign creates an enabled AR organisation on a paid plan, connected to its own sandbox account (publicKey), and a published campaign that takes one-time
 // and monthly donations and charges the first month at once.
-func donorCampaign(ctx context.Context, t *tenants.Tenants) (uuid.UUID, string, error) {
-	org := uuid.New()
+func donorCampaign(ctx context.Context, cfg *config.Config, t *tenants.Tenants) (org uuid.UUID, slug, publicKey string, err error) {
+	org = uuid.New()
 	if err := t.CreateOrganization(ctx, tenants.Organization{ID: org, Name: "Fundación Carga", Country: "AR", Status: "enabled"},
 		"America/Argentina/Buenos_Aires"); err != nil {
-		return org, "", err
+		return org, "", "", err
 	}
 	scope, err := t.ForOrganization(ctx, org)
 	if err != nil {
-		return org, "", err
+		return org, "", "", err
 	}
 	// A paid plan: charging the first month at once is not in the original one.
 	if err := scope.Exec(ctx, "UPDATE organizations SET plan_code = 'essential_monthly' WHERE organization_id = $1", org); err != nil {
-		return org, "", err
+		return org, "", "", err
+	}
+	// Its own sandbox MercadoPago account, connected by OAuth as an administrator would.
+	conn, err := sandboxauth.ConnectWith(ctx, cfg, scope, "CARGA"+strings.ToUpper(org.String()[:8]))
+	if err != nil {
+		return org, "", "", fmt.Errorf("connect the gateway: %w", err)
 	}
 	svc := campaign.NewService(t)
 	c, err := svc.CreateFromInput(ctx, org, campaign.Input{Title: "Carga de donantes", Type: "fundraise", Channel: "public",
 		AllowOneTime: true, AllowOtherAmount: true, ImmediateCharge: true, Amounts: []campaign.Amount{{Amount: "1500"}, {Amount: "3000"}}})
 	if err != nil {
-		return org, "", err
+		return org, "", "", err
 	}
 	if _, err := svc.SetPublished(ctx, org, c.ID, true); err != nil {
-		return org, "", err
+		return org, "", "", err
 	}
-	return org, c.Slug, nil
+	return org, c.Slug, conn.PublicKey, nil
 }
 
 // canBind reports whether this machine lets a socket use addr as its own address.

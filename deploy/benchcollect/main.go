@@ -39,6 +39,8 @@ import (
 	"github.com/aporta/aporta/deploy/benchkit"
 	"github.com/aporta/aporta/internal/charge"
 	"github.com/aporta/aporta/internal/config"
+	"github.com/aporta/aporta/internal/connections"
+	"github.com/aporta/aporta/internal/connections/sandboxauth"
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/gateway/mercadopago"
 	"github.com/aporta/aporta/internal/gateway/sandbox"
@@ -84,7 +86,7 @@ func run(n int, gwFlag string, starters, pollers int, timeout time.Duration) err
 	}
 	defer c.Close()
 
-	gwURL, gwName, gwToken := gwFlag, gwFlag, cfg.GatewayToken
+	gwURL, gwName := gwFlag, gwFlag
 	switch gwFlag {
 	case "memory":
 		sb, err := sandbox.New(sandbox.Options{Currency: "ARS"})
@@ -96,19 +98,40 @@ func run(n int, gwFlag string, starters, pollers int, timeout time.Duration) err
 			return err
 		}
 		go http.Serve(ln, sb) //nolint:errcheck // ends with the process
-		gwURL, gwName, gwToken = "http://"+ln.Addr().String(), "sandbox in memory, this process", sandbox.DefaultPlatformToken
+		gwURL, gwName = "http://"+ln.Addr().String(), "sandbox in memory, this process"
 	case "stack":
 		gwURL, gwName = os.Getenv("APORTA_GATEWAY_URL"), "stack sandboxgw"
 	}
-	mp := mercadopago.Config{BaseURL: gwURL, AccessToken: gwToken, Currency: "ARS"}
-	gw, err := mercadopago.New(mp)
+	// The organisation charges through its own account at that gateway, connected by OAuth, and the
+	// workers look the connection up per charge as in production.
+	org := uuid.New()
+	if err := tt.CreateOrganization(ctx, tenants.Organization{ID: org, Name: "Bench collection " + strconv.Itoa(n), Country: "AR", Status: "enabled"}, tz); err != nil {
+		return err
+	}
+	orgScope, err := tt.ForOrganization(ctx, org)
+	if err != nil {
+		return err
+	}
+	store, err := connections.Open(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	oauth, err := sandboxauth.OAuthAt(cfg, gwURL)
+	if err != nil {
+		return err
+	}
+	if _, err := sandboxauth.Connect(ctx, store, oauth, orgScope, "BENCH"+strings.ToUpper(org.String()[:8])); err != nil {
+		return fmt.Errorf("connect the gateway: %w", err)
+	}
+	clients := &connections.Clients{Store: store, Tenants: tt, BaseURL: gwURL}
+	gw, conn, err := clients.MercadoPago(ctx, org, "ARS")
 	if err != nil {
 		return err
 	}
 
 	fmt.Printf("Collection benchmark: %d monthly donations due today, Temporal %s, gateway %s, GOMAXPROCS %d\n",
 		n, cfg.TemporalAddr, gwName, runtime.GOMAXPROCS(0))
-	org, err := seed(ctx, tt, gw, gwURL, n)
+	err = seed(ctx, tt, gw, gwURL, conn.PublicKey, org, n)
 	if err != nil {
 		return fmt.Errorf("seed: %w", err)
 	}
@@ -121,9 +144,7 @@ func run(n int, gwFlag string, starters, pollers int, timeout time.Duration) err
 	// --- collection ---
 	queue := "bench-collection-" + uuid.NewString()[:8]
 	w := worker.New(c, queue, wopts)
-	collection.Register(w, tt, charge.GatewaysFunc(func(context.Context, uuid.UUID, string) (charge.Gateway, error) {
-		return gw, nil
-	}))
+	collection.Register(w, tt, charge.Connected(clients))
 	if err := w.Start(); err != nil {
 		return err
 	}
@@ -254,11 +275,7 @@ func donationID(org uuid.UUID, i int) uuid.UUID {
 
 // seed creates the organisation, one campaign, and n donors each with a card saved at the gateway
 // (APRO: approved) and a monthly donation whose collect day is today in Buenos Aires.
-func seed(ctx context.Context, tt *tenants.Tenants, gw *mercadopago.Client, gwURL string, n int) (uuid.UUID, error) {
-	org := uuid.New()
-	if err := tt.CreateOrganization(ctx, tenants.Organization{ID: org, Name: "Bench collection " + strconv.Itoa(n), Country: "AR", Status: "enabled"}, tz); err != nil {
-		return org, err
-	}
+func seed(ctx context.Context, tt *tenants.Tenants, gw *mercadopago.Client, gwURL, publicKey string, org uuid.UUID, n int) error {
 	// One gateway customer per donor: the sandbox saves a card number once per customer, and a
 	// payment method is unique per (customer, card).
 	cards := make([]gateway.Card, n)
@@ -268,29 +285,29 @@ func seed(ctx context.Context, tt *tenants.Tenants, gw *mercadopago.Client, gwUR
 		if err != nil {
 			return err
 		}
-		tok, err := benchkit.CardToken(ctx, http.DefaultClient, gwURL, "APRO")
+		tok, err := benchkit.CardToken(ctx, http.DefaultClient, gwURL, publicKey, "APRO")
 		if err != nil {
 			return err
 		}
 		cards[i], err = gw.SaveCard(ctx, cust.ID, tok)
 		return err
 	}); err != nil {
-		return org, err
+		return err
 	}
 	pool, err := tt.Shard("AR")
 	if err != nil {
-		return org, err
+		return err
 	}
 	loc, _ := time.LoadLocation(tz)
 	day := time.Now().In(loc).Day()
 	campaign := uuid.New()
 	if _, err := pool.Exec(ctx, `INSERT INTO campaigns (organization_id, id, slug, title, type, currency) VALUES ($1,$2,$3,'Mensual','custom','ARS')`,
 		org, campaign, "bench-"+campaign.String()[:8]); err != nil {
-		return org, err
+		return err
 	}
 	donor := func(i int) uuid.UUID { return uuid.NewSHA1(benchNS, []byte(org.String()+"/donor/"+strconv.Itoa(i))) }
 	pm := func(i int) uuid.UUID { return uuid.NewSHA1(benchNS, []byte(org.String()+"/pm/"+strconv.Itoa(i))) }
-	return org, pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+	return pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
 		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"donors"}, []string{"organization_id", "id", "email", "first_name", "last_name"},
 			pgx.CopyFromFunc(rows(n, func(i int) []any {
 				return []any{org, donor(i), fmt.Sprintf("donor%d-%s@example.org", i, org.String()[:8]), "Ana", "Paz"}

@@ -31,6 +31,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/aporta/aporta/internal/config"
+	"github.com/aporta/aporta/internal/connections/sandboxauth"
 	"github.com/aporta/aporta/tenants"
 )
 
@@ -152,6 +153,10 @@ func publishCampaign(ctx context.Context) (string, error) {
 	scope, err := tt.ForOrganization(ctx, org)
 	if err != nil {
 		return "", err
+	}
+	// Its own sandbox MercadoPago account, connected by OAuth: the form opens with its public key.
+	if _, err := sandboxauth.ConnectWith(ctx, cfg, scope, "MEDICION"+strings.ToUpper(org.String()[:8])); err != nil {
+		return "", fmt.Errorf("connect the gateway: %w", err)
 	}
 	if err := scope.Exec(ctx, `INSERT INTO campaigns (organization_id, id, slug, title, description, type, currency, published, amounts)
 		VALUES ($1, $2, $3, 'Ayudanos a llegar a más familias', 'Tu aporte mensual sostiene nuestros comedores.', 'custom', 'ARS', true,

@@ -2,12 +2,14 @@ package connections
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"time"
 
 	"github.com/google/uuid"
 
 	"github.com/aporta/aporta/internal/config"
+	"github.com/aporta/aporta/internal/dirdb"
 	"github.com/aporta/aporta/internal/gateway/mercadopago"
 	"github.com/aporta/aporta/internal/secrets"
 	"github.com/aporta/aporta/tenants"
@@ -87,4 +89,27 @@ func (c *Clients) ForScope(ctx context.Context, scope tenants.Scope, currency st
 	}
 	c.cache[key] = cl
 	return cl, conn, nil
+}
+
+// RotateAll re-wraps the tokens of every organisation's connections with the store's current key
+// (`aporta rotate-secrets`, after APORTA_SECRETS_URL changed and the old key was listed among
+// APORTA_SECRETS_PREVIOUS_URLS); it answers how many it moved.
+func (s *Store) RotateAll(ctx context.Context, t *tenants.Tenants) (int, error) {
+	ids, err := dirdb.Store(t.Directory()).OrganizationIDs(ctx)
+	if err != nil {
+		return 0, err
+	}
+	moved := 0
+	for _, id := range ids {
+		scope, err := t.ForOrganization(ctx, id)
+		if err != nil {
+			return moved, err
+		}
+		n, err := s.RotateKeys(ctx, scope)
+		moved += n
+		if err != nil {
+			return moved, fmt.Errorf("organization %s: %w", id, err)
+		}
+	}
+	return moved, nil
 }

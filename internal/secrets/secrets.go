@@ -45,7 +45,12 @@ type Box struct {
 // (during a rotation); "" among them is the local key.
 func Open(ctx context.Context, appSecret []byte, url string, previous ...string) (*Box, error) {
 	b := &Box{keepers: map[string]*secrets.Keeper{}}
-	for i, u := range append([]string{url}, previous...) {
+	urls := append([]string{url}, previous...)
+	if url != "" && len(appSecret) >= 32 {
+		// Moving from the derived key to a KMS needs no listing: the derived key still opens.
+		urls = append(urls, "")
+	}
+	for i, u := range urls {
 		id, k, err := keeper(ctx, appSecret, u)
 		if err != nil {
 			return nil, err

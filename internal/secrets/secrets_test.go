@@ -87,3 +87,31 @@ func TestRotation(t *testing.T) {
 		t.Fatalf("old value without the old key: %v", err)
 	}
 }
+
+// TestMovingToAKeyService: with APORTA_SECRETS_URL set, values sealed by the key derived from
+// APORTA_SECRET still open (and re-wrap) with nothing else to list.
+func TestMovingToAKeyService(t *testing.T) {
+	ctx := context.Background()
+	local, err := Open(ctx, appSecret, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := local.Seal(ctx, []byte("access"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kms, err := Open(ctx, appSecret, "base64key://smGbjm71Nxd1Ig5FS0wj9SlbzAIrnolCz9bQQ6uAhl4=")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if kms.KeyID() == local.KeyID() {
+		t.Fatal("the key service's key has the derived key's id")
+	}
+	moved, err := kms.Rewrap(ctx, s)
+	if err != nil || moved.KeyID != kms.KeyID() {
+		t.Fatalf("rewrap = %+v, %v", moved, err)
+	}
+	if got, err := kms.Open(ctx, moved, nil); err != nil || string(got) != "access" {
+		t.Fatalf("open = %q, %v", got, err)
+	}
+}

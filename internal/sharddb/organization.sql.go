@@ -22,6 +22,38 @@ func (q *Queries) EnsureOrganizationProfile(ctx context.Context, organizationID 
 	return err
 }
 
+const organizationFacts = `-- name: OrganizationFacts :one
+SELECT name, country, timezone, coalesce(locale, 'es')::text AS locale, status, plan_code, accepting_donations
+FROM organizations WHERE organization_id = $1
+`
+
+type OrganizationFactsRow struct {
+	Name               string
+	Country            string
+	Timezone           string
+	Locale             string
+	Status             string
+	PlanCode           string
+	AcceptingDonations bool
+}
+
+// What features read of the organisation's row in its shard: name, country, time zone, language,
+// status, plan and whether it takes new donations.
+func (q *Queries) OrganizationFacts(ctx context.Context, organizationID uuid.UUID) (OrganizationFactsRow, error) {
+	row := q.db.QueryRow(ctx, organizationFacts, organizationID)
+	var i OrganizationFactsRow
+	err := row.Scan(
+		&i.Name,
+		&i.Country,
+		&i.Timezone,
+		&i.Locale,
+		&i.Status,
+		&i.PlanCode,
+		&i.AcceptingDonations,
+	)
+	return i, err
+}
+
 const organizationLogoKey = `-- name: OrganizationLogoKey :one
 SELECT logo_key FROM organization_profiles WHERE organization_id = $1
 `

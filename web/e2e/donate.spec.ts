@@ -124,6 +124,21 @@ test('monthly donation approved (APRO)', async ({ page, baseURL }) => {
   assertNoCardData(seen);
 });
 
+// MercadoPago's published Argentine test cards are named as the account's payment methods name them (the
+// Mastercard 5031 was once shown as Maestro and refused) and approved with holder APRO.
+for (const card of [
+  { number: '5031 7557 3453 0604', brand: 'mastercard', name: 'Mastercard' },
+  { number: '5287 3383 1025 3304', brand: 'debmaster', name: 'Mastercard Débito' },
+]) {
+  test(`MercadoPago's test card ${card.number} is shown as ${card.name} and approved`, async ({ page }) => {
+    await page.goto(`/d/${campaign.slug}`);
+    await fillForm(page, { holder: 'APRO', email: uniqueEmail(card.brand), monthly: false, card });
+    await page.screenshot({ path: `test-results/donate-brand-${card.brand}.png` });
+    await page.getByRole('button', { name: 'Donar $ 1.500,00' }).click();
+    await expect(page.getByTestId('thanks-message')).toContainText('¡Gracias Ana!');
+  });
+}
+
 for (const [holder, expected] of [
   ['OTHE', /rechaz/i],
   ['SECU', /código de seguridad/i],

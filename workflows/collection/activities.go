@@ -14,6 +14,7 @@ import (
 
 	"github.com/aporta/aporta/internal/charge"
 	"github.com/aporta/aporta/internal/collectday"
+	"github.com/aporta/aporta/internal/connections"
 	"github.com/aporta/aporta/internal/dberr"
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/history"
@@ -102,6 +103,9 @@ type ChargeResult struct {
 	StatusDetail string
 	PausedReason string
 	PaymentID    string
+	// GatewayMissing: the organisation has no usable gateway connection; nothing was charged or
+	// recorded, and the attempt waits for the connection.
+	GatewayMissing bool `json:",omitempty"`
 }
 
 // Approved says whether the period is paid.
@@ -121,6 +125,9 @@ func (a *Activities) Charge(ctx context.Context, r ChargeRequest) (ChargeResult,
 		return ChargeResult{}, err
 	}
 	g, err := a.Gateways.Gateway(ctx, scope.OrgID, r.Currency)
+	if errors.Is(err, connections.ErrNotConnected) {
+		return ChargeResult{Attempt: r.Attempt, GatewayMissing: true}, nil
+	}
 	if err != nil {
 		return ChargeResult{}, err
 	}

@@ -45,6 +45,8 @@ type stack struct {
 	org      uuid.UUID
 	worker   worker.Worker
 	gateways charge.Gateways
+	store    *connections.Store // the organisation's connection to the sandbox
+	oauth    gateway.OAuth
 }
 
 // newStack is newBareStack with a worker in this process on the stack's own queue.
@@ -76,8 +78,7 @@ func newBareStack(t *testing.T, queuePrefix string) *stack {
 	ctx := context.Background()
 	store, err := connections.Open(ctx, cfg)
 	require.NoError(t, err)
-	oauth, err := mercadopago.NewOAuth(mercadopago.OAuthConfig{BaseURL: srv.URL, AuthURL: srv.URL + "/authorization",
-		ClientID: sandbox.DefaultClientID, ClientSecret: sandbox.DefaultClientSecret})
+	oauth, err := sandboxauth.OAuthAt(cfg, srv.URL)
 	require.NoError(t, err)
 	_, err = sandboxauth.Connect(ctx, store, oauth, scope, "COLLECTION")
 	require.NoError(t, err)
@@ -85,7 +86,7 @@ func newBareStack(t *testing.T, queuePrefix string) *stack {
 	gw, _, err := clients.MercadoPago(ctx, org, "ARS")
 	require.NoError(t, err)
 	return &stack{t: t, tenants: tt, temporal: c, gw: gw, sandbox: srv.URL, scope: scope, org: org,
-		queue: queuePrefix + uuid.NewString(), gateways: charge.Connected(clients)}
+		queue: queuePrefix + uuid.NewString(), gateways: charge.Connected(clients), store: store, oauth: oauth}
 }
 
 func (s *stack) startWorker() {
@@ -443,6 +444,36 @@ func TestChargeActivityNeverChargesAnApprovedPeriodAgain(t *testing.T) {
 
 	require.Equal(t, map[string]int{"2031-05": 1}, s.approvedPerPeriod(donation))
 	require.Equal(t, []txRow{{Period: "2031-05", Status: "approved", Attempt: 1}}, s.transactions(donation))
+}
+
+// TestChargeWaitsWhileTheConnectionNeedsReconnecting: with the organisation's connection in need
+// of reconnection the activity charges and records nothing (the workflow waits, see
+// TestChargeWaitsForTheGatewayConnection); once the administrator reconnects, the same attempt
+// is charged once.
+func TestChargeWaitsWhileTheConnectionNeedsReconnecting(t *testing.T) {
+	s := newBareStack(t, "collection-reconnect-")
+	ctx := context.Background()
+	donation, pm := s.donation("APRO")
+	acts := &collection.Activities{Tenants: s.tenants, Gateways: s.gateways}
+	req := collection.ChargeRequest{OrganizationID: s.org.String(), DonationID: donation.String(), Period: "2031-06",
+		Attempt: 1, Amount: 150000, Currency: "ARS", PaymentMethod: pm}
+
+	conn, err := s.store.ActiveConnection(ctx, s.scope, connections.MercadoPago)
+	require.NoError(t, err)
+	_, ok, err := s.store.NeedsReconnection(ctx, s.scope, conn)
+	require.NoError(t, err)
+	require.True(t, ok)
+	res, err := acts.Charge(ctx, req)
+	require.NoError(t, err)
+	require.True(t, res.GatewayMissing)
+	require.Empty(t, s.transactions(donation))
+
+	_, err = sandboxauth.Connect(ctx, s.store, s.oauth, s.scope, "COLLECTION")
+	require.NoError(t, err)
+	res, err = acts.Charge(ctx, req)
+	require.NoError(t, err)
+	require.True(t, res.Approved())
+	require.Equal(t, map[string]int{"2031-06": 1}, s.approvedPerPeriod(donation))
 }
 
 // TestCommissionRecordedWithTheApprovedCharge: an organisation whose Essential trial ended without

@@ -33,12 +33,15 @@ const (
 	PausedLastTransactions     = "last_transactions_not_approved"
 	PausedPaymentMethodMissing = "payment_method_missing"
 	PausedUnknown              = "unknown"
+	// PausedGatewayDisconnected: the organisation's gateway connection was missing or needed
+	// reconnecting for GatewayGrace while a charge was due.
+	PausedGatewayDisconnected = "gateway_disconnected"
 )
 
 // PausedReasons lists every reason the spec allows.
 var PausedReasons = []string{
 	"all_not_approved", "by_api", "by_org", "cc_expired", "cc_invalid_number", "cc_missing_security_code",
-	"donor_request_stop_debit", "invalid_amount", "last_transaction_card_cancelled",
+	"donor_request_stop_debit", "gateway_disconnected", "invalid_amount", "last_transaction_card_cancelled",
 	"last_transaction_charge_back", "last_transaction_high_risk", "last_transaction_stolen_issue",
 	"last_transactions_not_approved", "last_x_months_not_approved", "payment_method_invalid",
 	"payment_method_missing", "payment_method_not_supported", "unknown",

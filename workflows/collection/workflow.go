@@ -47,6 +47,15 @@ const ActorSystem = "system"
 // not supported) are never retried: the donation pauses at once.
 var RetrySchedule = []time.Duration{0, 24 * time.Hour, 3 * 24 * time.Hour, 7 * 24 * time.Hour}
 
+// While the organisation's gateway connection is missing or needs reconnecting, a due attempt
+// waits: it is tried again every GatewayPoll (nothing is charged meanwhile, so no period is lost or
+// doubled) and the period's schedule starts when the connection is back. After GatewayGrace the
+// donation pauses with gateway_disconnected.
+const (
+	GatewayPoll  = time.Hour
+	GatewayGrace = 7 * 24 * time.Hour
+)
+
 // Change requests. Actor is the user id (or "api") the version history records.
 type (
 	PauseRequest struct {
@@ -301,6 +310,7 @@ func (d *donation) chargePeriod(p collectday.Period) {
 	d.applyUpgrade(ctx, p)
 
 	result := PeriodResult{Period: p, Amount: st.Amount}
+	var waiting time.Time // since when the attempt waits for the gateway connection
 	for attempt := 1; attempt <= len(schedule); attempt++ {
 		if attempt > 1 {
 			seen := d.changes
@@ -344,6 +354,28 @@ func (d *donation) chargePeriod(p collectday.Period) {
 		d.charging = true
 		err := workflow.ExecuteActivity(actx, d.acts.Charge, req).Get(ctx, &res)
 		d.charging = false
+		if err == nil && res.GatewayMissing {
+			if waiting.IsZero() {
+				waiting = workflow.Now(ctx)
+			}
+			if workflow.Now(ctx).Sub(waiting) >= GatewayGrace {
+				d.autoPause(ctx, PausedGatewayDisconnected)
+				return
+			}
+			seen := d.changes
+			if _, err := workflow.AwaitWithTimeout(ctx, GatewayPoll, func() bool {
+				return d.changes != seen && st.Status != StatusActive
+			}); err != nil {
+				return
+			}
+			if st.Status != StatusActive {
+				break
+			}
+			attempt-- // the same attempt again, its schedule counted from when the gateway is back
+			start = workflow.Now(ctx)
+			continue
+		}
+		waiting = time.Time{}
 		if err != nil {
 			// Not even the read-back could tell what happened; the next attempt reads every earlier
 			// attempt back before charging, so a late approval is found, never doubled.

@@ -546,3 +546,65 @@ func TestCollectDayChange(t *testing.T) {
 	}
 	require.Equal(t, []string{"u1:25→5", "u2:5→20", "u3:20→last"}, changes)
 }
+
+// TestChargeWaitsForTheGatewayConnection: while the organisation's connection needs reconnecting
+// the due attempt waits (nothing charged), and once it is back the period is charged once, its
+// retries counted from then; the next period is charged as usual.
+func TestChargeWaitsForTheGatewayConnection(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, date(2027, 3, 1), Snapshot{Amount: 1000, CollectDay: 10, PaymentMethod: card("a", 1, 2030)})
+	back := date(2027, 3, 12).Add(5 * time.Hour) // two days and five hours later
+	h.decide = func(r ChargeRequest, _ int) ChargeResult {
+		switch {
+		case h.env.Now().Before(back):
+			return ChargeResult{GatewayMissing: true}
+		case r.Period == "2027-03" && r.Attempt == 1:
+			return ChargeResult{Status: "rejected", StatusDetail: "cc_rejected_insufficient_amount"}
+		}
+		return ChargeResult{Status: "approved", PaymentID: "p"}
+	}
+	h.at(date(2027, 4, 20), func() { h.update(UpdateDiscard, false, DiscardRequest{Reason: "end"}) })
+	h.run(Input{})
+
+	var charged []string
+	waits := 0
+	for _, c := range h.charges {
+		if c.Outcome.GatewayMissing {
+			waits++
+			require.Equal(t, 1, c.Req.Attempt, "waiting does not spend attempts")
+			continue
+		}
+		charged = append(charged, c.At.Format("2006-01-02 15:04")+" "+c.Req.Period+fmt.Sprintf("/%d", c.Req.Attempt))
+	}
+	require.Equal(t, 53, waits, "hourly from the charge date until the connection is back")
+	require.Equal(t, []string{
+		"2027-03-12 05:00 2027-03/1", // as soon as the connection is back
+		"2027-03-13 05:00 2027-03/2", // +1 day from then, approved
+		"2027-04-10 00:00 2027-04/1",
+	}, charged)
+	st := h.state()
+	require.Equal(t, StatusDiscarded, st.Status)
+	require.True(t, st.Recent[0].Approved)
+	require.Equal(t, 0, st.ConsecutiveFailed)
+}
+
+// TestChargePausesAfterAWeekWithoutGateway: a connection not back within GatewayGrace pauses the
+// donation with gateway_disconnected, having charged nothing.
+func TestChargePausesAfterAWeekWithoutGateway(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, date(2027, 3, 1), Snapshot{Amount: 1000, CollectDay: 10, PaymentMethod: card("a", 1, 2030)})
+	h.decide = func(ChargeRequest, int) ChargeResult { return ChargeResult{GatewayMissing: true} }
+	var paused State
+	h.at(date(2027, 3, 18), func() { paused = h.state() })
+	h.at(date(2027, 4, 20), func() { h.update(UpdateDiscard, false, DiscardRequest{Reason: "end"}) })
+	h.run(Input{})
+
+	require.Equal(t, StatusPaused, paused.Status)
+	require.Equal(t, PausedGatewayDisconnected, paused.PausedReason)
+	last := h.charges[len(h.charges)-1]
+	require.Equal(t, date(2027, 3, 17), last.At, "the last try is a week after the charge date")
+	for _, c := range h.charges {
+		require.True(t, c.Outcome.GatewayMissing)
+	}
+	require.Len(t, h.charges, 7*24+1)
+}

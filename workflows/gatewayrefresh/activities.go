@@ -139,7 +139,7 @@ func (a *Activities) MarkNeedsReconnection(ctx context.Context, in Input, versio
 	} else if c.Status != connections.StatusNeedsReconnection || c.Version != version+1 {
 		return nil // reconnected or refreshed meanwhile: nothing to tell
 	}
-	org, err := scope.Store().OrganizationMailInfo(ctx, scope.OrgID)
+	org, err := scope.Store().OrganizationFacts(ctx, scope.OrgID)
 	if err != nil {
 		return err
 	}

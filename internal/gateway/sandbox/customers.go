@@ -116,7 +116,7 @@ func (s *Server) saveCard(w http.ResponseWriter, r *http.Request, a *account) {
 		FirstSixDigits:   t.FirstSixDigits,
 		LastFourDigits:   t.LastFourDigits,
 		CardNumberLength: t.CardNumberLength,
-		PaymentMethod:    cardMethod{ID: t.PaymentMethodID, Name: methodName(t.PaymentMethodID), PaymentTypeID: "credit_card"},
+		PaymentMethod:    savedMethod(t.PaymentMethodID),
 		Cardholder:       t.Cardholder,
 		DateCreated:      now(),
 	}

@@ -47,3 +47,9 @@ RETURNING old.logo_key AS previous_key;
 
 -- name: OrganizationLogoKey :one
 SELECT logo_key FROM organization_profiles WHERE organization_id = $1;
+
+-- name: OrganizationFacts :one
+-- What features read of the organisation's row in its shard: name, country, time zone, language,
+-- status, plan and whether it takes new donations.
+SELECT name, country, timezone, coalesce(locale, 'es')::text AS locale, status, plan_code, accepting_donations
+FROM organizations WHERE organization_id = $1;

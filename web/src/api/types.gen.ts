@@ -335,13 +335,14 @@ export interface TransactionView {
 
 export interface TxRow {
   uuid: string;
-  date: string;
   amount: Money;
+  date: string;
   status: string;
   status_detail: string;
   period: string | null;
   attempt: number;
   payment_id: string;
+  payment_method: CardRef | null;
   donation_uuid: string;
   frequency: string;
   campaign: CampaignRef;
@@ -351,7 +352,6 @@ export interface TxRow {
     last_name: string;
     email: string;
   };
-  payment_method: CardRef | null;
 }
 
 export interface UIDOption {
