@@ -64,6 +64,8 @@ func TestSecurityHeadersOnEveryPage(t *testing.T) {
 		require.Contains(t, csp, "script-src 'self';", path)
 		// The card tokeniser's origin, exactly, and nothing else outside Aporta.
 		require.Contains(t, csp, "connect-src 'self' "+strings.TrimSuffix(cfg.GatewayPublicURL, "/")+";", path)
+		// The MercadoPago form post redirects to the authorization page (the sandbox's, on a test stack).
+		require.Contains(t, csp, "form-action 'self' "+strings.TrimSuffix(cfg.GatewayPublicURL, "/")+";", path)
 		require.Empty(t, h.Get("Strict-Transport-Security"), "HSTS on a plain-http test stack: %s", path)
 	}
 

@@ -79,7 +79,7 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 	csrf := middleware.NewCSRF(d.Config.Secret, strings.HasPrefix(d.Config.PublicURL, "https://"))
 
 	r.Use(middleware.RequestID(), middleware.AccessLog(d.Log), middleware.Recovery(), middleware.Locale(),
-		middleware.SecurityHeaders(d.Config.GatewayPublicURL, d.Config.Env == "production"))
+		middleware.SecurityHeaders(d.Config.GatewayPublicURL, d.Config.MPAuthURL, d.Config.Env == "production"))
 	r.Use(ratelimit.NewStore(d.Tenants.Directory()).Middleware())
 
 	r.GET("/healthz", health.Healthz)

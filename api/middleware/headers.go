@@ -17,9 +17,11 @@ var noReferrerPrefixes = []string{"/d/", "/api/public/", "/api/exports/", "/acco
 // tokeniser (APORTA_GATEWAY_PUBLIC_URL): the donation form and the card forms of the manage area
 // post card data there straight from the browser (fetch, no script or frame of the gateway's), so
 // its origin is the only other one the policy allows. hsts is for production only: dev and test
-// stacks run on plain http.
-func SecurityHeaders(gatewayPublicURL string, hsts bool) gin.HandlerFunc {
-	csp := ContentSecurityPolicy(gatewayPublicURL)
+// stacks run on plain http. oauthAuthURL is the gateway's authorization page (APORTA_MP_AUTH_URL): the
+// form post to /auth/mercadopago is answered with a redirect there, and browsers hold a form's
+// redirects to form-action too.
+func SecurityHeaders(gatewayPublicURL, oauthAuthURL string, hsts bool) gin.HandlerFunc {
+	csp := ContentSecurityPolicy(gatewayPublicURL, oauthAuthURL)
 	return func(c *gin.Context) {
 		h := c.Writer.Header()
 		h.Set("Content-Security-Policy", csp)
@@ -44,12 +46,10 @@ func SecurityHeaders(gatewayPublicURL string, hsts bool) gin.HandlerFunc {
 // ContentSecurityPolicy is the policy of the web app and the donation page: scripts only from
 // Aporta's origin (no inline script), inline styles (Mantine writes its theme variables in a
 // style element), images also from data: and blob: URLs (QR codes, upload previews), fetches to
-// Aporta and the gateway's tokeniser, and never inside another site's frame.
-func ContentSecurityPolicy(gatewayPublicURL string) string {
-	gateway := ""
-	if u, err := url.Parse(gatewayPublicURL); err == nil && u.Scheme != "" && u.Host != "" {
-		gateway = " " + u.Scheme + "://" + u.Host
-	}
+// Aporta and the gateway's tokeniser, form posts to Aporta (and on to the gateway's authorization
+// page), and never inside another site's frame.
+func ContentSecurityPolicy(gatewayPublicURL, oauthAuthURL string) string {
+	gateway, authPage := origin(gatewayPublicURL), origin(oauthAuthURL)
 	return strings.Join([]string{
 		"default-src 'self'",
 		"script-src 'self'",
@@ -60,7 +60,15 @@ func ContentSecurityPolicy(gatewayPublicURL string) string {
 		"frame-src 'none'",
 		"object-src 'none'",
 		"base-uri 'self'",
-		"form-action 'self'",
+		"form-action 'self'" + authPage,
 		"frame-ancestors 'none'",
 	}, "; ")
+}
+
+// origin is " scheme://host" of an absolute URL, for a source list; nothing for anything else.
+func origin(raw string) string {
+	if u, err := url.Parse(raw); err == nil && u.Scheme != "" && u.Host != "" {
+		return " " + u.Scheme + "://" + u.Host
+	}
+	return ""
 }

@@ -81,6 +81,32 @@ export async function pageApi<T>(page: Page, method: string, path: string, body?
   );
 }
 
+/** MercadoPago's published Argentine test Visa, as the form shows it, and a security code for it. */
+export const TEST_VISA = '4509 9535 6623 3704';
+export const TEST_CVV = '123';
+
+/** A card as the form should show it: its spaced number, the brand id and the name the gateway gives it. */
+export interface TestCard { number: string; brand: string; name?: string }
+
+/** Fills the public form (MercadoPago's test Visa unless another card is given); the holder name picks the sandbox's answer (APRO approves). */
+export async function fillDonationForm(page: Page, o: { holder: string; email: string; monthly: boolean; amountIndex?: number; card?: TestCard }) {
+  const card = o.card ?? { number: TEST_VISA, brand: 'visa' };
+  if (!o.monthly) await page.getByRole('radio', { name: 'Por única vez' }).check({ force: true });
+  await page.locator('.amount').nth(o.amountIndex ?? 0).click();
+  await page.getByLabel('Nombre', { exact: true }).fill('Ana');
+  await page.getByLabel('Apellido').fill('Gómez');
+  await page.getByLabel('Correo electrónico').fill(o.email);
+  await page.getByLabel('Número de documento', { exact: true }).fill('30123456');
+  await page.getByLabel('Número de tarjeta').pressSequentially(card.number.replace(/\s/g, ''), { delay: 10 });
+  await expect(page.locator(`[data-brand="${card.brand}"]`)).toBeVisible();
+  if (card.name) await expect(page.locator(`[data-brand="${card.brand}"]`)).toHaveText(new RegExp(`${card.name}$`));
+  await expect(page.getByLabel('Número de tarjeta')).toHaveValue(card.number);
+  await page.getByLabel('Vencimiento').pressSequentially('1130');
+  await expect(page.getByLabel('Vencimiento')).toHaveValue('11 / 30');
+  await page.getByLabel('Código de seguridad').fill(TEST_CVV);
+  await page.getByLabel(/Nombre del titular/).fill(o.holder);
+}
+
 export interface CreatedCampaign { uuid: string; slug: string; title: string; public_path: string }
 
 /** Creates and publishes a fundraise campaign through the manage API; extra overrides its fields. */

@@ -1,14 +1,12 @@
 import { expect, test, type Page, type Request } from '@playwright/test';
 import {
-  createPublishedCampaign, ensureEnabledOrg, pageApi, sandboxPaymentsFor, screenshotAll, setGatewayLimits, shardValue, signIn,
-  viewports, type CreatedCampaign,
+  createPublishedCampaign, ensureEnabledOrg, fillDonationForm as fillForm, pageApi, sandboxPaymentsFor, screenshotAll, setGatewayLimits,
+  shardValue, signIn, TEST_CVV as CVV, TEST_VISA as VISA, viewports, type CreatedCampaign,
 } from './campaign-helpers';
 
 test.describe.configure({ mode: 'serial', timeout: 90_000 });
 
-const VISA = '4509 9535 6623 3704';
 const PAN = VISA.replace(/\s/g, '');
-const CVV = '123';
 let campaign: CreatedCampaign;
 
 test.beforeAll(async ({ browser }) => {
@@ -39,27 +37,6 @@ function assertNoCardData(seen: { url: string; body: string }[]) {
     expect(r.body, `security code sent to ${r.url}`).not.toMatch(/"(security_code|cvv|cc_verification_number|card_number|cc_number)"/);
     expect(r.body).not.toContain(`"${CVV}"`);
   }
-}
-
-/** A card as the form should show it: its spaced number, the brand id and the name the gateway gives it. */
-interface TestCard { number: string; brand: string; name?: string }
-
-async function fillForm(page: Page, o: { holder: string; email: string; monthly: boolean; amountIndex?: number; card?: TestCard }) {
-  const card = o.card ?? { number: VISA, brand: 'visa' };
-  if (!o.monthly) await page.getByRole('radio', { name: 'Por única vez' }).check({ force: true });
-  await page.locator('.amount').nth(o.amountIndex ?? 0).click();
-  await page.getByLabel('Nombre', { exact: true }).fill('Ana');
-  await page.getByLabel('Apellido').fill('Gómez');
-  await page.getByLabel('Correo electrónico').fill(o.email);
-  await page.getByLabel('Número de documento', { exact: true }).fill('30123456');
-  await page.getByLabel('Número de tarjeta').pressSequentially(card.number.replace(/\s/g, ''), { delay: 10 });
-  await expect(page.locator(`[data-brand="${card.brand}"]`)).toBeVisible();
-  if (card.name) await expect(page.locator(`[data-brand="${card.brand}"]`)).toHaveText(new RegExp(`${card.name}$`));
-  await expect(page.getByLabel('Número de tarjeta')).toHaveValue(card.number);
-  await page.getByLabel('Vencimiento').pressSequentially('1130');
-  await expect(page.getByLabel('Vencimiento')).toHaveValue('11 / 30');
-  await page.getByLabel('Código de seguridad').fill(CVV);
-  await page.getByLabel(/Nombre del titular/).fill(o.holder);
 }
 
 const uniqueEmail = (tag: string) => `ana.${tag}.${Date.now().toString(36)}@example.org`;

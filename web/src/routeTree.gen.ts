@@ -25,6 +25,7 @@ import { Route as AccountTwo_factorRouteImport } from './routes/account/two_fact
 import { Route as AccountVerificationsRouteImport } from './routes/account/verifications'
 import { Route as DevMailboxRouteImport } from './routes/dev/mailbox'
 import { Route as ManageDashboardRouteImport } from './routes/manage/dashboard'
+import { Route as ManageSettingsRouteRouteImport } from './routes/manage/settings/route'
 import { Route as ManageTransactionsRouteImport } from './routes/manage/transactions'
 import { Route as StaffIndexRouteImport } from './routes/staff/index'
 import { Route as AccountOnboardingDocumentsRouteImport } from './routes/account/onboarding/documents'
@@ -34,6 +35,8 @@ import { Route as ManageCampaignsUuidRouteImport } from './routes/manage/campaig
 import { Route as ManageCampaignsChoose_typeRouteImport } from './routes/manage/campaigns/choose_type'
 import { Route as ManageDonationsIndexRouteImport } from './routes/manage/donations/index'
 import { Route as ManageDonationsUuidRouteImport } from './routes/manage/donations/$uuid'
+import { Route as ManageSettingsIndexRouteImport } from './routes/manage/settings/index'
+import { Route as ManageSettingsGatewaysRouteImport } from './routes/manage/settings/gateways'
 import { Route as ManageSettingsOrganizationRouteImport } from './routes/manage/settings/organization'
 import { Route as ManageSettingsUsersRouteImport } from './routes/manage/settings/users'
 import { Route as StaffOrganizationsIdRouteImport } from './routes/staff/organizations/$id'
@@ -118,6 +121,11 @@ const ManageDashboardRoute = ManageDashboardRouteImport.update({
   path: '/dashboard',
   getParentRoute: () => ManageRouteRoute,
 } as any)
+const ManageSettingsRouteRoute = ManageSettingsRouteRouteImport.update({
+  id: '/settings',
+  path: '/settings',
+  getParentRoute: () => ManageRouteRoute,
+} as any)
 const ManageTransactionsRoute = ManageTransactionsRouteImport.update({
   id: '/transactions',
   path: '/transactions',
@@ -166,16 +174,26 @@ const ManageDonationsUuidRoute = ManageDonationsUuidRouteImport.update({
   path: '/donations/$uuid',
   getParentRoute: () => ManageRouteRoute,
 } as any)
+const ManageSettingsIndexRoute = ManageSettingsIndexRouteImport.update({
+  id: '/',
+  path: '/',
+  getParentRoute: () => ManageSettingsRouteRoute,
+} as any)
+const ManageSettingsGatewaysRoute = ManageSettingsGatewaysRouteImport.update({
+  id: '/gateways',
+  path: '/gateways',
+  getParentRoute: () => ManageSettingsRouteRoute,
+} as any)
 const ManageSettingsOrganizationRoute =
   ManageSettingsOrganizationRouteImport.update({
-    id: '/settings/organization',
-    path: '/settings/organization',
-    getParentRoute: () => ManageRouteRoute,
+    id: '/organization',
+    path: '/organization',
+    getParentRoute: () => ManageSettingsRouteRoute,
   } as any)
 const ManageSettingsUsersRoute = ManageSettingsUsersRouteImport.update({
-  id: '/settings/users',
-  path: '/settings/users',
-  getParentRoute: () => ManageRouteRoute,
+  id: '/users',
+  path: '/users',
+  getParentRoute: () => ManageSettingsRouteRoute,
 } as any)
 const StaffOrganizationsIdRoute = StaffOrganizationsIdRouteImport.update({
   id: '/organizations/$id',
@@ -191,6 +209,7 @@ export interface FileRoutesByFullPath {
   '/pricing': typeof PricingRoute
   '/signup': typeof SignupRoute
   '/account/onboarding': typeof AccountOnboardingRouteRouteWithChildren
+  '/manage/settings': typeof ManageSettingsRouteRouteWithChildren
   '/account/invitation': typeof AccountInvitationRoute
   '/account/login': typeof AccountLoginRoute
   '/account/logout': typeof AccountLogoutRoute
@@ -207,11 +226,13 @@ export interface FileRoutesByFullPath {
   '/manage/campaigns/$uuid': typeof ManageCampaignsUuidRoute
   '/manage/campaigns/choose_type': typeof ManageCampaignsChoose_typeRoute
   '/manage/donations/$uuid': typeof ManageDonationsUuidRoute
+  '/manage/settings/gateways': typeof ManageSettingsGatewaysRoute
   '/manage/settings/organization': typeof ManageSettingsOrganizationRoute
   '/manage/settings/users': typeof ManageSettingsUsersRoute
   '/staff/organizations/$id': typeof StaffOrganizationsIdRoute
   '/manage/campaigns/': typeof ManageCampaignsIndexRoute
   '/manage/donations/': typeof ManageDonationsIndexRoute
+  '/manage/settings/': typeof ManageSettingsIndexRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -236,11 +257,13 @@ export interface FileRoutesByTo {
   '/manage/campaigns/$uuid': typeof ManageCampaignsUuidRoute
   '/manage/campaigns/choose_type': typeof ManageCampaignsChoose_typeRoute
   '/manage/donations/$uuid': typeof ManageDonationsUuidRoute
+  '/manage/settings/gateways': typeof ManageSettingsGatewaysRoute
   '/manage/settings/organization': typeof ManageSettingsOrganizationRoute
   '/manage/settings/users': typeof ManageSettingsUsersRoute
   '/staff/organizations/$id': typeof StaffOrganizationsIdRoute
   '/manage/campaigns': typeof ManageCampaignsIndexRoute
   '/manage/donations': typeof ManageDonationsIndexRoute
+  '/manage/settings': typeof ManageSettingsIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -251,6 +274,7 @@ export interface FileRoutesById {
   '/pricing': typeof PricingRoute
   '/signup': typeof SignupRoute
   '/account/onboarding': typeof AccountOnboardingRouteRouteWithChildren
+  '/manage/settings': typeof ManageSettingsRouteRouteWithChildren
   '/account/invitation': typeof AccountInvitationRoute
   '/account/login': typeof AccountLoginRoute
   '/account/logout': typeof AccountLogoutRoute
@@ -267,11 +291,13 @@ export interface FileRoutesById {
   '/manage/campaigns/$uuid': typeof ManageCampaignsUuidRoute
   '/manage/campaigns/choose_type': typeof ManageCampaignsChoose_typeRoute
   '/manage/donations/$uuid': typeof ManageDonationsUuidRoute
+  '/manage/settings/gateways': typeof ManageSettingsGatewaysRoute
   '/manage/settings/organization': typeof ManageSettingsOrganizationRoute
   '/manage/settings/users': typeof ManageSettingsUsersRoute
   '/staff/organizations/$id': typeof StaffOrganizationsIdRoute
   '/manage/campaigns/': typeof ManageCampaignsIndexRoute
   '/manage/donations/': typeof ManageDonationsIndexRoute
+  '/manage/settings/': typeof ManageSettingsIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -283,6 +309,7 @@ export interface FileRouteTypes {
     | '/pricing'
     | '/signup'
     | '/account/onboarding'
+    | '/manage/settings'
     | '/account/invitation'
     | '/account/login'
     | '/account/logout'
@@ -299,11 +326,13 @@ export interface FileRouteTypes {
     | '/manage/campaigns/$uuid'
     | '/manage/campaigns/choose_type'
     | '/manage/donations/$uuid'
+    | '/manage/settings/gateways'
     | '/manage/settings/organization'
     | '/manage/settings/users'
     | '/staff/organizations/$id'
     | '/manage/campaigns/'
     | '/manage/donations/'
+    | '/manage/settings/'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -328,11 +357,13 @@ export interface FileRouteTypes {
     | '/manage/campaigns/$uuid'
     | '/manage/campaigns/choose_type'
     | '/manage/donations/$uuid'
+    | '/manage/settings/gateways'
     | '/manage/settings/organization'
     | '/manage/settings/users'
     | '/staff/organizations/$id'
     | '/manage/campaigns'
     | '/manage/donations'
+    | '/manage/settings'
   id:
     | '__root__'
     | '/'
@@ -342,6 +373,7 @@ export interface FileRouteTypes {
     | '/pricing'
     | '/signup'
     | '/account/onboarding'
+    | '/manage/settings'
     | '/account/invitation'
     | '/account/login'
     | '/account/logout'
@@ -358,11 +390,13 @@ export interface FileRouteTypes {
     | '/manage/campaigns/$uuid'
     | '/manage/campaigns/choose_type'
     | '/manage/donations/$uuid'
+    | '/manage/settings/gateways'
     | '/manage/settings/organization'
     | '/manage/settings/users'
     | '/staff/organizations/$id'
     | '/manage/campaigns/'
     | '/manage/donations/'
+    | '/manage/settings/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -497,6 +531,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof ManageDashboardRouteImport
       parentRoute: typeof ManageRouteRoute
     }
+    '/manage/settings': {
+      id: '/manage/settings'
+      path: '/settings'
+      fullPath: '/manage/settings'
+      preLoaderRoute: typeof ManageSettingsRouteRouteImport
+      parentRoute: typeof ManageRouteRoute
+    }
     '/manage/transactions': {
       id: '/manage/transactions'
       path: '/transactions'
@@ -560,19 +601,33 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof ManageDonationsUuidRouteImport
       parentRoute: typeof ManageRouteRoute
     }
+    '/manage/settings/': {
+      id: '/manage/settings/'
+      path: '/'
+      fullPath: '/manage/settings/'
+      preLoaderRoute: typeof ManageSettingsIndexRouteImport
+      parentRoute: typeof ManageSettingsRouteRoute
+    }
+    '/manage/settings/gateways': {
+      id: '/manage/settings/gateways'
+      path: '/gateways'
+      fullPath: '/manage/settings/gateways'
+      preLoaderRoute: typeof ManageSettingsGatewaysRouteImport
+      parentRoute: typeof ManageSettingsRouteRoute
+    }
     '/manage/settings/organization': {
       id: '/manage/settings/organization'
-      path: '/settings/organization'
+      path: '/organization'
       fullPath: '/manage/settings/organization'
       preLoaderRoute: typeof ManageSettingsOrganizationRouteImport
-      parentRoute: typeof ManageRouteRoute
+      parentRoute: typeof ManageSettingsRouteRoute
     }
     '/manage/settings/users': {
       id: '/manage/settings/users'
-      path: '/settings/users'
+      path: '/users'
       fullPath: '/manage/settings/users'
       preLoaderRoute: typeof ManageSettingsUsersRouteImport
-      parentRoute: typeof ManageRouteRoute
+      parentRoute: typeof ManageSettingsRouteRoute
     }
     '/staff/organizations/$id': {
       id: '/staff/organizations/$id'
@@ -584,26 +639,41 @@ declare module '@tanstack/react-router' {
   }
 }
 
+interface ManageSettingsRouteRouteChildren {
+  ManageSettingsGatewaysRoute: typeof ManageSettingsGatewaysRoute
+  ManageSettingsOrganizationRoute: typeof ManageSettingsOrganizationRoute
+  ManageSettingsUsersRoute: typeof ManageSettingsUsersRoute
+  ManageSettingsIndexRoute: typeof ManageSettingsIndexRoute
+}
+
+const ManageSettingsRouteRouteChildren: ManageSettingsRouteRouteChildren = {
+  ManageSettingsGatewaysRoute: ManageSettingsGatewaysRoute,
+  ManageSettingsOrganizationRoute: ManageSettingsOrganizationRoute,
+  ManageSettingsUsersRoute: ManageSettingsUsersRoute,
+  ManageSettingsIndexRoute: ManageSettingsIndexRoute,
+}
+
+const ManageSettingsRouteRouteWithChildren =
+  ManageSettingsRouteRoute._addFileChildren(ManageSettingsRouteRouteChildren)
+
 interface ManageRouteRouteChildren {
+  ManageSettingsRouteRoute: typeof ManageSettingsRouteRouteWithChildren
   ManageDashboardRoute: typeof ManageDashboardRoute
   ManageTransactionsRoute: typeof ManageTransactionsRoute
   ManageCampaignsUuidRoute: typeof ManageCampaignsUuidRoute
   ManageCampaignsChoose_typeRoute: typeof ManageCampaignsChoose_typeRoute
   ManageDonationsUuidRoute: typeof ManageDonationsUuidRoute
-  ManageSettingsOrganizationRoute: typeof ManageSettingsOrganizationRoute
-  ManageSettingsUsersRoute: typeof ManageSettingsUsersRoute
   ManageCampaignsIndexRoute: typeof ManageCampaignsIndexRoute
   ManageDonationsIndexRoute: typeof ManageDonationsIndexRoute
 }
 
 const ManageRouteRouteChildren: ManageRouteRouteChildren = {
+  ManageSettingsRouteRoute: ManageSettingsRouteRouteWithChildren,
   ManageDashboardRoute: ManageDashboardRoute,
   ManageTransactionsRoute: ManageTransactionsRoute,
   ManageCampaignsUuidRoute: ManageCampaignsUuidRoute,
   ManageCampaignsChoose_typeRoute: ManageCampaignsChoose_typeRoute,
   ManageDonationsUuidRoute: ManageDonationsUuidRoute,
-  ManageSettingsOrganizationRoute: ManageSettingsOrganizationRoute,
-  ManageSettingsUsersRoute: ManageSettingsUsersRoute,
   ManageCampaignsIndexRoute: ManageCampaignsIndexRoute,
   ManageDonationsIndexRoute: ManageDonationsIndexRoute,
 }

@@ -22,7 +22,8 @@ const envelope = z.object({
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-function csrfToken(): string | undefined {
+/** The page's CSRF token (the server's <meta name="csrf-token">), also what a plain HTML form post sends as authenticity_token. */
+export function csrfToken(): string | undefined {
   return document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content || undefined;
 }
 

@@ -1,6 +1,7 @@
 import { useEffect, useState, type CSSProperties } from 'react';
 import { useIntl } from 'react-intl';
 import { call, campaignPath, PublicApiError, type PublicCampaign } from './api';
+import { Closed } from './Closed';
 import { accessibleAccent, tint } from './color';
 import { Convert } from './Convert';
 import { DonationForm } from './DonationForm';
@@ -75,6 +76,8 @@ export function App({ initialPath }: { initialPath: string }) {
   const endsAt = campaign.ends_at ? intl.formatDate(campaign.ends_at, { dateStyle: 'long' }) : null;
   const query = new URLSearchParams(location.search);
   const convertToken = query.get('token') ?? '';
+  // A receipt stays readable; a new donation (the form, or turning one into a monthly one) is not possible.
+  const closed = campaign.accepting_donations === false;
 
   return (
     <div className="page" style={style}>
@@ -97,9 +100,10 @@ export function App({ initialPath }: { initialPath: string }) {
           </div>
         </aside>
         <section className="panel" aria-label={intl.formatMessage(m.pageTitle, { organization: campaign.organization_name })}>
-          {route.page === 'form' && <DonationForm campaign={campaign} onSuccess={onSuccess} />}
           {route.page === 'thanks' && <Thanks campaign={campaign} receiptRef={query.get('ref') ?? ''} />}
-          {route.page === 'convert' && <Convert campaign={campaign} donationUuid={route.donation} token={convertToken} />}
+          {route.page !== 'thanks' && closed && <Closed campaign={campaign} />}
+          {route.page === 'form' && !closed && <DonationForm campaign={campaign} onSuccess={onSuccess} />}
+          {route.page === 'convert' && !closed && <Convert campaign={campaign} donationUuid={route.donation} token={convertToken} />}
         </section>
       </main>
     </div>

@@ -83,6 +83,9 @@ export interface PublicCampaign {
   /** The card brands the organisation's gateway account takes, with their rules; empty when the gateway could not say. */
   payment_methods?: CardRule[];
   thanks?: { instant?: string };
+  /** False when the organisation cannot take donations now; closed_reason says why (gateway_missing, …). */
+  accepting_donations?: boolean;
+  closed_reason?: string | null;
 }
 
 export const campaignPath = (slug: string) => `/api/public/campaigns/${encodeURIComponent(slug)}`;

@@ -12,6 +12,8 @@ export const m = defineMessages({
   loadError: { id: 'donate.loadError', defaultMessage: 'No pudimos cargar el formulario. Recarga la página para intentarlo de nuevo.' },
   by: { id: 'donate.by', defaultMessage: 'Una campaña de {organization}' },
   endsAt: { id: 'donate.endsAt', defaultMessage: 'Recibe donaciones hasta el {date}' },
+  closedTitle: { id: 'donate.closed.title', defaultMessage: 'Esta campaña no está recibiendo donaciones en este momento' },
+  closedBody: { id: 'donate.closed.body', defaultMessage: 'Gracias por tu interés. Vuelve a intentarlo más adelante o ponte en contacto con {organization}.' },
   secure: { id: 'donate.secure', defaultMessage: 'Pago seguro: los datos de tu tarjeta van cifrados directamente a la pasarela de pago y nunca pasan por nuestros servidores.' },
 
   stepAmount: { id: 'donate.step.amount', defaultMessage: 'Tu aporte' },

@@ -58,6 +58,7 @@ export function DashboardPage({ search, onSearch }: { search: DashboardSearch; o
           <Anchor component={Link} to="/manage/donations" size="sm" fw={600}><FormattedMessage id="nav.donations" defaultMessage="Donaciones" /></Anchor>
           <Anchor component={Link} to="/manage/transactions" size="sm" fw={600}><FormattedMessage id="nav.transactions" defaultMessage="Transacciones" /></Anchor>
           <Anchor component={Link} to="/manage/campaigns" size="sm" fw={600}><FormattedMessage id="nav.campaigns" defaultMessage="Campañas" /></Anchor>
+          <Anchor component={Link} to="/manage/settings/organization" size="sm" fw={600}><FormattedMessage id="nav.settings" defaultMessage="Configuración" /></Anchor>
           <Anchor href="/account/logout" size="sm"><FormattedMessage id="dashboard.logout" defaultMessage="Cerrar sesión" /></Anchor>
         </Group>
       </Group>

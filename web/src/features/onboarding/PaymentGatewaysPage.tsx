@@ -1,31 +1,27 @@
-import { Anchor, Badge, Group, Paper, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Anchor, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { useSuspenseQuery } from '@tanstack/react-query';
 import { FormattedMessage } from 'react-intl';
 import { StepBar } from '../accounts/StepBar';
+import { onboardingSteps } from '../accounts/steps';
+import { organizationQuery } from '../documents/api';
+import { gatewaysQuery } from '../gateways/api';
+import { GatewaySelection } from '../gateways/GatewaySelection';
 import { GuideModal } from './GuideModal';
-
-const GATEWAYS = [
-  {
-    id: 'mercadopago',
-    name: 'Mercado Pago',
-    body: <FormattedMessage id="gateways.mercadopago.body" defaultMessage="Conecta tu cuenta de Mercado Pago y cobra donaciones únicas y mensuales con tarjeta." />,
-    color: 'blue',
-  },
-  {
-    id: 'centralpos',
-    name: 'CentralPos',
-    body: <FormattedMessage id="gateways.centralpos.body" defaultMessage="Usa tu código de autorización de CentralPos para cobrar con tarjetas de crédito y débito." />,
-    color: 'grape',
-  },
-] as const;
+import { useOutcome } from '../gateways/useOutcome';
 
 /**
- * Gateway selection during onboarding. Connecting a gateway (OAuth for Mercado Pago, an authorization
- * code for CentralPos) is not built yet, so the cards say so plainly; "select later" goes to the panel.
+ * The onboarding's gateway step: the same selection as the settings page, coming back here from the gateway.
+ * The step bar marks the gateway step completed (and documents next) once any gateway is connected.
  */
 export function PaymentGatewaysPage() {
+  const { outcome, onOutcomeRead } = useOutcome();
+  // The route's loader has both in the cache.
+  const { data: gateways } = useSuspenseQuery(gatewaysQuery());
+  const { data: org } = useSuspenseQuery(organizationQuery());
+  const hasGateway = gateways.some((g) => g.enabled);
   return (
     <Stack gap="lg">
-      <StepBar steps={{ verification: 'completed', gateway: 'active', documents: 'inactive' }} />
+      <StepBar steps={onboardingSteps({ verified: true, hasGateway })} />
       <Group justify="space-between" align="flex-end" wrap="wrap" gap="sm">
         <div>
           <Title order={1} size="h2">
@@ -39,35 +35,7 @@ export function PaymentGatewaysPage() {
           <FormattedMessage id="gateways.later" defaultMessage="Seleccionar más tarde" />
         </Anchor>
       </Group>
-      <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
-        {GATEWAYS.map((g) => (
-          <Paper key={g.id} withBorder radius="lg" p="lg" component="article" aria-labelledby={`gw-${g.id}`} data-gateway={g.id}>
-            <Stack gap="sm" h="100%">
-              <Group justify="space-between" wrap="nowrap">
-                <Group gap="sm" wrap="nowrap">
-                  <ThemeIcon size={40} radius="md" color={g.color} variant="light" aria-hidden>
-                    <svg width="20" height="20" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
-                      <path d="M2 7h20v12H2zM2 11h20M6 15h4" />
-                    </svg>
-                  </ThemeIcon>
-                  <Title order={2} size="h4" id={`gw-${g.id}`}>
-                    {g.name}
-                  </Title>
-                </Group>
-                <Badge variant="light" color="gray">
-                  <FormattedMessage id="gateways.soon" defaultMessage="Próximamente" />
-                </Badge>
-              </Group>
-              <Text size="sm" c="dimmed" style={{ flex: 1 }}>
-                {g.body}
-              </Text>
-              <Text size="xs" c="dimmed">
-                <FormattedMessage id="gateways.soonBody" defaultMessage="La conexión estará disponible pronto. Mientras tanto, sube tus documentos para activar la cuenta." />
-              </Text>
-            </Stack>
-          </Paper>
-        ))}
-      </SimpleGrid>
+      <GatewaySelection gateways={gateways} timezone={org.timezone} returnTo="onboarding" outcome={outcome} onOutcomeRead={onOutcomeRead} />
       <Paper withBorder radius="lg" p="lg" bg="brand.0">
         <Group justify="space-between" wrap="wrap" gap="sm">
           <div>

@@ -1,0 +1,28 @@
+import { Stack, Text, Title } from '@mantine/core';
+import { useSuspenseQuery } from '@tanstack/react-query';
+import { FormattedMessage } from 'react-intl';
+import { organizationQuery } from '../documents/api';
+import { gatewaysQuery } from './api';
+import { GatewaySelection } from './GatewaySelection';
+import { useOutcome } from './useOutcome';
+
+/** /manage/settings/gateways: the organisation's payment gateways. */
+export function GatewaysPage() {
+  const { outcome, onOutcomeRead } = useOutcome();
+  // The route's loader has both in the cache.
+  const { data: gateways } = useSuspenseQuery(gatewaysQuery());
+  const { data: org } = useSuspenseQuery(organizationQuery());
+  return (
+    <Stack gap="lg">
+      <div>
+        <Title order={1} size="h2">
+          <FormattedMessage id="gateways.settingsTitle" defaultMessage="Pasarelas de pago" />
+        </Title>
+        <Text c="dimmed" mt={4}>
+          <FormattedMessage id="gateways.lead" defaultMessage="Las donaciones se cobran a través de la pasarela que conectes." />
+        </Text>
+      </div>
+      <GatewaySelection gateways={gateways} timezone={org.timezone} returnTo="settings" outcome={outcome} onOutcomeRead={onOutcomeRead} />
+    </Stack>
+  );
+}
