@@ -16,6 +16,7 @@ import { showToast } from '../components/Toasts';
 import { useSaveStatus } from '../components/useSaveStatus';
 import { Button, StatusBadge, TextLink, type BadgeColor, type ButtonSize, type ButtonVariant } from '../components/variants';
 import { formatMoney } from '../donate/lib/money';
+import { PageHeader } from '../components/PageHeader';
 
 export const Route = createFileRoute('/kit')({ component: KitPage });
 
@@ -111,14 +112,10 @@ function KitPage() {
   return (
     <Stack gap="lg">
       <SaveStatusBanner status={save.status} visible={save.visible} />
-      <div>
-        <Title order={1} size="h2">
-          <FormattedMessage id="kit.title" defaultMessage="Kit de interfaz" />
-        </Title>
-        <Text c="dimmed">
-          <FormattedMessage id="kit.subtitle" defaultMessage="Las piezas compartidas por todas las pantallas de Aporta." />
-        </Text>
-      </div>
+      <PageHeader
+        title={<FormattedMessage id="kit.title" defaultMessage="Kit de interfaz" />}
+        lead={<FormattedMessage id="kit.subtitle" defaultMessage="Las piezas compartidas por todas las pantallas de Aporta." />}
+      />
 
       <Section id="kit-buttons" title={<FormattedMessage id="kit.buttons" defaultMessage="Botones, enlaces y etiquetas" />}>
         <Stack gap="md">

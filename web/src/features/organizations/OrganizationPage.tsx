@@ -8,6 +8,7 @@ import { useSaveStatus } from '../../components/useSaveStatus';
 import { Button } from '../../components/variants';
 import { organizationQuery, type Organization, type Permissions } from '../documents/api';
 import { checkLogo, MAX_DESCRIPTION, parseDomains, TIMEZONES } from './rules';
+import { PageHeader } from '../../components/PageHeader';
 
 type Track = ReturnType<typeof useSaveStatus>['track'];
 
@@ -17,9 +18,7 @@ export function OrganizationPage() {
   return (
     <Stack gap="lg">
       <SaveStatusBanner status={save.status} visible={save.visible} />
-      <Title order={1} size="h2">
-        <FormattedMessage id="org.title" defaultMessage="Organización" />
-      </Title>
+      <PageHeader title={<FormattedMessage id="org.title" defaultMessage="Organización" />} />
       <Logo org={org} track={save.track} />
       <DataForm org={org} track={save.track} />
       <Consents org={org} track={save.track} />

@@ -13,6 +13,7 @@ import { Button } from '../../components/variants';
 import { changePassword, updateMyData, type CurrentUser } from '../accounts/api';
 import { checkEmail, checkPassword, checkPersonName } from '../accounts/rules';
 import { discardUser, inviteUser, reactivateUser, resendInvitation, usersQuery, type Invitation, type OrgUser } from './api';
+import { PageHeader } from '../../components/PageHeader';
 
 const errorText = (e: unknown) => (e instanceof ApiError ? Object.values(e.fields)[0] ?? e.message : e instanceof Error ? e.message : String(e));
 const ROLES = ['administrator', 'operator', 'supervisor'] as const;
@@ -60,9 +61,7 @@ export function UsersPage({ me }: { me: CurrentUser }) {
   return (
     <Stack gap="lg">
       <SaveStatusBanner status={save.status} visible={save.visible} />
-      <Title order={1} size="h2">
-        <FormattedMessage id="users.title" defaultMessage="Usuarios" />
-      </Title>
+      <PageHeader title={<FormattedMessage id="users.title" defaultMessage="Usuarios" />} />
       <UserList me={me} />
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
         <MyData me={me} track={save.track} />
