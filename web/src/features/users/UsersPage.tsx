@@ -14,6 +14,7 @@ import { changePassword, updateMyData, type CurrentUser } from '../accounts/api'
 import { checkEmail, checkPassword, checkPersonName } from '../accounts/rules';
 import { discardUser, inviteUser, reactivateUser, resendInvitation, usersQuery, type Invitation, type OrgUser } from './api';
 import { PageHeader } from '../../components/PageHeader';
+import { FormSection } from '../../components/SectionCard';
 
 const errorText = (e: unknown) => (e instanceof ApiError ? Object.values(e.fields)[0] ?? e.message : e instanceof Error ? e.message : String(e));
 const ROLES = ['administrator', 'operator', 'supervisor'] as const;
@@ -263,23 +264,11 @@ function MyData({ me, track }: { me: CurrentUser; track: <T>(save: () => Promise
     if (updated) queryClient.setQueryData(['user'], updated);
   };
   return (
-    <Paper withBorder radius="lg" p={{ base: 'md', sm: 'lg' }} component="section" aria-labelledby="my-data">
-      <form onSubmit={submit} noValidate>
-        <Stack gap="md">
-          <Title order={2} size="h4" id="my-data">
-            <FormattedMessage id="users.myData" defaultMessage="Mis datos" />
-          </Title>
-          <TextInput label={<FormattedMessage id="signup.user.first" defaultMessage="Nombre" />} required value={first} onChange={(e) => setFirst(e.currentTarget.value)} error={errors.first} autoComplete="given-name" />
-          <TextInput label={<FormattedMessage id="signup.user.last" defaultMessage="Apellido" />} required value={last} onChange={(e) => setLast(e.currentTarget.value)} error={errors.last} autoComplete="family-name" />
-          <TextInput label={<FormattedMessage id="signup.user.email" defaultMessage="E-mail" />} value={me.email} readOnly disabled />
-          <Group justify="flex-end">
-            <Button type="submit">
-              <FormattedMessage id="common.save" defaultMessage="Guardar" />
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Paper>
+    <FormSection id="my-data" title={<FormattedMessage id="users.myData" defaultMessage="Mis datos" />} onSubmit={submit}>
+      <TextInput label={<FormattedMessage id="signup.user.first" defaultMessage="Nombre" />} required value={first} onChange={(e) => setFirst(e.currentTarget.value)} error={errors.first} autoComplete="given-name" />
+      <TextInput label={<FormattedMessage id="signup.user.last" defaultMessage="Apellido" />} required value={last} onChange={(e) => setLast(e.currentTarget.value)} error={errors.last} autoComplete="family-name" />
+      <TextInput label={<FormattedMessage id="signup.user.email" defaultMessage="E-mail" />} value={me.email} readOnly disabled />
+    </FormSection>
   );
 }
 
@@ -310,30 +299,24 @@ function ChangePassword() {
     }
   };
   return (
-    <Paper withBorder radius="lg" p={{ base: 'md', sm: 'lg' }} component="section" aria-labelledby="change-pw">
-      <form onSubmit={submit} noValidate>
-        <Stack gap="md">
-          <Title order={2} size="h4" id="change-pw">
-            <FormattedMessage id="users.changePassword" defaultMessage="Cambiar contraseña" />
-          </Title>
-          <PasswordInput label={<FormattedMessage id="users.currentPassword" defaultMessage="Contraseña actual" />} required autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.currentTarget.value)} error={errors.current} visibilityToggleButtonProps={toggle} />
-          <PasswordInput
-            label={<FormattedMessage id="users.newPassword" defaultMessage="Contraseña nueva" />}
-            description={<FormattedMessage id="signup.user.passwordHint" defaultMessage="Mínimo 12 caracteres, con una mayúscula y un número, sin espacios." />}
-            required
-            autoComplete="new-password"
-            value={next}
-            onChange={(e) => setNext(e.currentTarget.value)}
-            error={errors.next}
-            visibilityToggleButtonProps={toggle}
-          />
-          <Group justify="flex-end">
-            <Button type="submit" loading={saving}>
-              <FormattedMessage id="users.changePassword" defaultMessage="Cambiar contraseña" />
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Paper>
+    <FormSection
+      id="change-pw"
+      title={<FormattedMessage id="users.changePassword" defaultMessage="Cambiar contraseña" />}
+      onSubmit={submit}
+      saving={saving}
+      submitLabel={<FormattedMessage id="users.changePassword" defaultMessage="Cambiar contraseña" />}
+    >
+      <PasswordInput label={<FormattedMessage id="users.currentPassword" defaultMessage="Contraseña actual" />} required autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.currentTarget.value)} error={errors.current} visibilityToggleButtonProps={toggle} />
+      <PasswordInput
+        label={<FormattedMessage id="users.newPassword" defaultMessage="Contraseña nueva" />}
+        description={<FormattedMessage id="signup.user.passwordHint" defaultMessage="Mínimo 12 caracteres, con una mayúscula y un número, sin espacios." />}
+        required
+        autoComplete="new-password"
+        value={next}
+        onChange={(e) => setNext(e.currentTarget.value)}
+        error={errors.next}
+        visibilityToggleButtonProps={toggle}
+      />
+    </FormSection>
   );
 }
