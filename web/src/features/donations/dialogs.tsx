@@ -1,9 +1,8 @@
-import { Alert, Checkbox, Group, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Checkbox, Select, SimpleGrid, Text, TextInput } from '@mantine/core';
 import { useState, type ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { ApiError } from '../../api/client';
-import { GenericModal } from '../../components/GenericModal';
-import { Button } from '../../components/variants';
+import { FormModal } from '../../components/FormModal';
 import { cardLayout, detectBrand, formatCardNumber, BRAND_NAMES } from '../../donate/lib/brand';
 import { EXPIRY_MAX_LENGTH, formatExpiry } from '../../donate/lib/expiry';
 import { UPGRADE_PERIODS } from '../campaigns/api';
@@ -11,41 +10,6 @@ import type { DonationEdit, Donor, Reason, Upgrade } from './api';
 import { checkCard, type CardErrors, type CardValues } from './card';
 
 export const DOC_TYPES = ['DNI', 'CUIL', 'CUIT', 'CI', 'CC', 'CE', 'LC', 'LE', 'NIT', 'RFC', 'RUC', 'RUT', 'Otro'];
-
-/** A small form modal: runs `submit`, stays open with the server's message on failure, closes on success. */
-function FormModal({ opened, onClose, title, subtitle, children, submit, confirm, destructive }: {
-  opened: boolean; onClose: () => void; title: ReactNode; subtitle?: ReactNode; children: ReactNode;
-  submit: () => Promise<boolean>; confirm: ReactNode; destructive?: boolean;
-}) {
-  const [pending, setPending] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const close = () => { setError(null); onClose(); };
-  const go = async () => {
-    setPending(true);
-    setError(null);
-    try {
-      if (await submit()) close();
-    } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
-    } finally {
-      setPending(false);
-    }
-  };
-  return (
-    <GenericModal opened={opened} onClose={close} title={title} subtitle={subtitle} pending={pending}>
-      <form onSubmit={(e) => { e.preventDefault(); void go(); }}>
-        <Stack gap="md">
-          {children}
-          {error && <Alert color="red" variant="light" role="alert">{error}</Alert>}
-          <Group justify="flex-end">
-            <Button variant="ghost" onClick={close} disabled={pending}><FormattedMessage id="dialog.cancel" defaultMessage="Cancelar" /></Button>
-            <Button type="submit" variant={destructive ? 'destructive' : 'primary'} loading={pending}>{confirm}</Button>
-          </Group>
-        </Stack>
-      </form>
-    </GenericModal>
-  );
-}
 
 const fieldError = (e: unknown, field: string) => (e instanceof ApiError ? e.fields[field] : undefined);
 
