@@ -1,6 +1,7 @@
-import { Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Group, Paper, Stack } from '@mantine/core';
 import type { FormEvent, ReactNode } from 'react';
 import { FormattedMessage } from 'react-intl';
+import { Heading } from './PageHeader';
 import { Button } from './variants';
 
 /**
@@ -8,18 +9,7 @@ import { Button } from './variants';
  * dimmed lead under the title and an optional `aside` (a badge, a button) at the title's right.
  */
 export function SectionCard({ id, title, lead, aside, children }: { id: string; title: ReactNode; lead?: ReactNode; aside?: ReactNode; children: ReactNode }) {
-  const heading = (
-    <div>
-      <Title order={2} size="h4" id={id}>
-        {title}
-      </Title>
-      {lead && (
-        <Text size="sm" c="dimmed">
-          {lead}
-        </Text>
-      )}
-    </div>
-  );
+  const heading = <Heading level={2} id={id} title={title} lead={lead} />;
   return (
     <Paper withBorder radius="lg" p={{ base: 'md', sm: 'lg' }} component="section" aria-labelledby={id}>
       <Stack gap="md">
