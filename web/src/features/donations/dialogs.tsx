@@ -11,6 +11,12 @@ import { checkCard, type CardErrors, type CardValues } from './card';
 
 export const DOC_TYPES = ['DNI', 'CUIL', 'CUIT', 'CI', 'CC', 'CE', 'LC', 'LE', 'NIT', 'RFC', 'RUC', 'RUT', 'Otro'];
 
+/** The text as a positive number with at most two decimals (a comma taken as the decimal point), or undefined. */
+const positiveDecimal = (text: string) => {
+  const v = text.trim().replace(',', '.');
+  return /^\d+(\.\d{1,2})?$/.test(v) && Number(v) > 0 ? v : undefined;
+};
+
 const fieldError = (e: unknown, field: string) => (e instanceof ApiError ? e.fields[field] : undefined);
 
 export function PauseDialog({ opened, onClose, reasons, defaultReason, onConfirm }: {
@@ -52,8 +58,8 @@ export function EditDonationDialog({ opened, onClose, current, currency, collect
       subtitle={<FormattedMessage id="donation.edit.subtitle" defaultMessage="Los cambios se aplican desde el próximo cobro; un período ya cobrado no se vuelve a cobrar." />}
       confirm={<FormattedMessage id="common.save" defaultMessage="Guardar" />}
       submit={async () => {
-        const v = value.trim().replace(',', '.');
-        if (!/^\d+(\.\d{1,2})?$/.test(v) || Number(v) <= 0) { setErr(intl.formatMessage({ id: 'donation.amount.invalid', defaultMessage: 'Ingresa un monto válido.' })); return false; }
+        const v = positiveDecimal(value);
+        if (!v) { setErr(intl.formatMessage({ id: 'donation.amount.invalid', defaultMessage: 'Ingresa un monto válido.' })); return false; }
         setErr(undefined);
         const edit: DonationEdit = {};
         if (v !== current) edit.amount = v;
@@ -90,8 +96,8 @@ export function UpgradeDialog({ opened, onClose, upgrade, onConfirm }: {
       subtitle={<FormattedMessage id="upgrade.subtitle" defaultMessage="El monto sube automáticamente en el porcentaje elegido cada período." />}
       confirm={<FormattedMessage id="common.save" defaultMessage="Guardar" />}
       submit={async () => {
-        const p = percentage.trim().replace(',', '.');
-        if (!/^\d+(\.\d{1,2})?$/.test(p) || Number(p) <= 0) { setErr(intl.formatMessage({ id: 'upgrade.invalid', defaultMessage: 'Ingresa un porcentaje válido (hasta dos decimales).' })); return false; }
+        const p = positiveDecimal(percentage);
+        if (!p) { setErr(intl.formatMessage({ id: 'upgrade.invalid', defaultMessage: 'Ingresa un porcentaje válido (hasta dos decimales).' })); return false; }
         setErr(undefined);
         try {
           await onConfirm({ percentage: p, period: Number(period), auto });
