@@ -3,19 +3,15 @@ package api_test
 import (
 	"fmt"
 	"io"
-	"log/slog"
 	"math/rand/v2"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/aporta/aporta/api"
 	"github.com/aporta/aporta/api/apitest"
 	"github.com/aporta/aporta/tenants/tenantstest"
-	"github.com/aporta/aporta/workflows"
 )
 
 // checkUID posts one signup uid check (limited to 60 a minute per IP) from client, claiming to
@@ -51,14 +47,7 @@ func TestForwardedForDoesNotResetThePerIPLimit(t *testing.T) {
 func TestForwardedForFromATrustedProxyNamesTheClient(t *testing.T) {
 	cfg := tenantstest.Config(t)
 	cfg.TrustedProxies = []string{"127.0.0.0/8"}
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	tc, err := workflows.Dial(cfg, log)
-	require.NoError(t, err)
-	t.Cleanup(tc.Close)
-	r, err := api.NewRouter(api.Deps{Config: cfg, Tenants: tenantstest.Open(t), Temporal: tc, Log: log})
-	require.NoError(t, err)
-	srv := httptest.NewServer(r)
-	t.Cleanup(srv.Close)
+	srv := apitest.Router(t, cfg, tenantstest.Open(t))
 
 	proxy := apitest.HTTPClient(apitest.NewIP())
 	a := fmt.Sprintf("198.18.%d.%d", rand.IntN(256), rand.IntN(256))

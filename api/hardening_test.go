@@ -2,8 +2,6 @@ package api_test
 
 import (
 	"encoding/json"
-	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -11,10 +9,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/aporta/aporta/api"
 	"github.com/aporta/aporta/api/apitest"
 	"github.com/aporta/aporta/tenants/tenantstest"
-	"github.com/aporta/aporta/workflows"
 )
 
 // newProductionServer is the real router with the stack's configuration marked production (the
@@ -23,15 +19,7 @@ func newProductionServer(t *testing.T) *httptest.Server {
 	t.Helper()
 	cfg := *tenantstest.Config(t)
 	cfg.Env = "production"
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	tc, err := workflows.Dial(&cfg, log)
-	require.NoError(t, err)
-	t.Cleanup(tc.Close)
-	r, err := api.NewRouter(api.Deps{Config: &cfg, Tenants: tenantstest.Open(t), Temporal: tc, Log: log})
-	require.NoError(t, err)
-	srv := httptest.NewServer(r)
-	t.Cleanup(srv.Close)
-	return srv
+	return apitest.Router(t, &cfg, tenantstest.Open(t))
 }
 
 // The mailbox shows every code and link Aporta sends: in production neither the page nor its API

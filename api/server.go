@@ -35,6 +35,7 @@ import (
 	"github.com/aporta/aporta/api/user"
 	"github.com/aporta/aporta/identity"
 	"github.com/aporta/aporta/internal/blob"
+	"github.com/aporta/aporta/internal/charge"
 	"github.com/aporta/aporta/internal/config"
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/gateway/mercadopago"
@@ -137,6 +138,7 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 
 	campaigns := campaign.NewService(d.Tenants)
 	campaigns.LimitsOverride = campaign.GatewayLimits(func(currency string) (gateway.LimitsSource, error) { return mpAccounts.For(currency) }, d.Log)
+	campaigns.CardMethods = campaign.GatewayCardMethods(charge.MercadoPago(mpAccounts), d.Log)
 	campaign.NewHandler(campaigns, campaign.Options{
 		Covers: bucket, PublicURL: d.Config.PublicURL, TokenizerURL: d.Config.GatewayPublicURL, GatewayPublicKey: d.Config.GatewayPublicKey,
 	}).Mount(groups)

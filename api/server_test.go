@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -13,26 +12,16 @@ import (
 	"github.com/google/uuid"
 	"github.com/stretchr/testify/require"
 
-	"github.com/aporta/aporta/api"
+	"github.com/aporta/aporta/api/apitest"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/tenants/tenantstest"
-	"github.com/aporta/aporta/workflows"
 )
 
 // newServer builds the real router against the test stack, in process.
 func newServer(t *testing.T) (*httptest.Server, *tenants.Tenants) {
 	t.Helper()
-	cfg := tenantstest.Config(t)
 	tt := tenantstest.Open(t)
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	tc, err := workflows.Dial(cfg, log)
-	require.NoError(t, err)
-	t.Cleanup(tc.Close)
-	r, err := api.NewRouter(api.Deps{Config: cfg, Tenants: tt, Temporal: tc, Log: log})
-	require.NoError(t, err)
-	srv := httptest.NewServer(r)
-	t.Cleanup(srv.Close)
-	return srv, tt
+	return apitest.Router(t, tenantstest.Config(t), tt), tt
 }
 
 type envelope struct {

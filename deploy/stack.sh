@@ -128,6 +128,10 @@ export APORTA_KETO_READ_URL=http://127.0.0.1:$keto_port
 export APORTA_KETO_WRITE_URL=http://127.0.0.1:$((keto_port + 1))
 export APORTA_GATEWAY_URL=http://127.0.0.1:$gateway_port
 export APORTA_GATEWAY_PUBLIC_URL=http://localhost:$gateway_port # where browsers tokenise cards
+# The sandbox's platform account, OAuth application and CentralPos partner key: the app and bin/sandboxgw share them.
+export APORTA_GATEWAY_TOKEN=TEST-aporta-sandbox APORTA_GATEWAY_PUBLIC_KEY=TEST-aporta-sandbox-public-key
+export APORTA_MP_CLIENT_ID=8808000000000001 APORTA_MP_CLIENT_SECRET=TEST-aporta-client-secret
+export APORTA_CENTRALPOS_PARTNER_KEY=TEST-aporta-centralpos-partner
 export APORTA_BLOB_URL=file://$data/blobs
 export APORTA_SECRET=$(secret app)
 export APORTA_COURIER_SECRET=$(secret courier)
@@ -158,7 +162,9 @@ DSN=$(dsn keto) "$bin/keto" migrate up --yes -c "$data/keto.yml" >>"$logs/keto.l
   { tail -n 20 "$logs/keto.log" >&2; die "keto migrations failed"; }
 start kratos env DSN="$(dsn kratos)" "$bin/kratos" serve -c "$data/kratos.yml" --dev --watch-courier --sqa-opt-out
 start keto env DSN="$(dsn keto)" "$bin/keto" serve -c "$data/keto.yml" --sqa-opt-out
-start gateway "$root/bin/sandboxgw" -addr "127.0.0.1:$gateway_port" -state "$data/gateway.json"
+start gateway "$root/bin/sandboxgw" -addr "127.0.0.1:$gateway_port" -state "$data/gateway.json" \
+  -platform-token "$APORTA_GATEWAY_TOKEN" -platform-public-key "$APORTA_GATEWAY_PUBLIC_KEY" \
+  -client-id "$APORTA_MP_CLIENT_ID" -client-secret "$APORTA_MP_CLIENT_SECRET" -centralpos-partner-key "$APORTA_CENTRALPOS_PARTNER_KEY"
 
 wait_for temporal "$temporal_port"
 wait_for kratos "http://127.0.0.1:$kratos_admin_port/health/ready"

@@ -19,10 +19,15 @@ type Kratos struct {
 
 // NewKratos builds an admin client for the given admin URL.
 func NewKratos(adminURL string, hc *http.Client) *Kratos {
+	return &Kratos{admin: kratosClient(adminURL, hc)}
+}
+
+// kratosClient is the generated client of the Kratos API (admin or public) at url.
+func kratosClient(url string, hc *http.Client) *kratos.APIClient {
 	cfg := kratos.NewConfiguration()
-	cfg.Servers = kratos.ServerConfigurations{{URL: adminURL}}
+	cfg.Servers = kratos.ServerConfigurations{{URL: url}}
 	cfg.HTTPClient = hc
-	return &Kratos{admin: kratos.NewAPIClient(cfg)}
+	return kratos.NewAPIClient(cfg)
 }
 
 // SchemaID is the identity schema of organisation users (identity/identity.schema.json).

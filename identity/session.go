@@ -63,10 +63,7 @@ type Sessions struct {
 
 // NewSessions builds the resolver for the given Kratos public URL.
 func NewSessions(publicURL string, hc *http.Client) *Sessions {
-	cfg := kratos.NewConfiguration()
-	cfg.Servers = kratos.ServerConfigurations{{URL: publicURL}}
-	cfg.HTTPClient = hc
-	return &Sessions{public: kratos.NewAPIClient(cfg)}
+	return &Sessions{public: kratosClient(publicURL, hc)}
 }
 
 // FromCookie returns the session's user for a request's Cookie header.

@@ -37,11 +37,7 @@ func templates(ms []outbox.Message) []string {
 
 func currentUser(t *testing.T, c *apitest.Client) account.CurrentUser {
 	t.Helper()
-	res := c.JSON(http.MethodGet, "/manage/api/user", nil)
-	require.Equal(t, http.StatusOK, res.Status, string(res.Body))
-	var u account.CurrentUser
-	res.Decode(t, &u)
-	return u
+	return apitest.OK[account.CurrentUser](t, c, http.MethodGet, "/manage/api/user", nil)
 }
 
 // Someone at a session signed in long ago (a shared computer) cannot move the account's e-mail.
@@ -76,10 +72,7 @@ func TestEmailChangeSwitchesLoginOnlyAfterVerification(t *testing.T) {
 	admin := s.NewOrgAdmin(t, "AR")
 	old, next := admin.Email, newAddress("new")
 
-	res := admin.JSON(http.MethodPut, "/manage/api/user", map[string]any{"user": map[string]any{"email": next}})
-	require.Equal(t, http.StatusOK, res.Status, string(res.Body))
-	var u account.CurrentUser
-	res.Decode(t, &u)
+	u := apitest.OK[account.CurrentUser](t, admin, http.MethodPut, "/manage/api/user", map[string]any{"user": map[string]any{"email": next}})
 	require.Equal(t, old, u.Email)
 	require.NotNil(t, u.PendingEmail)
 	require.Equal(t, next, *u.PendingEmail)
@@ -104,7 +97,7 @@ func TestEmailChangeSwitchesLoginOnlyAfterVerification(t *testing.T) {
 	if code == wrong {
 		wrong = "111111"
 	}
-	res = admin.JSON(http.MethodPost, "/manage/api/accounts/verifications/email/verify", map[string]string{"code": wrong})
+	res := admin.JSON(http.MethodPost, "/manage/api/accounts/verifications/email/verify", map[string]string{"code": wrong})
 	require.Equal(t, http.StatusUnprocessableEntity, res.Status, string(res.Body))
 	require.Equal(t, old, currentUser(t, admin).Email)
 

@@ -152,12 +152,7 @@ func (a *Authz) Require(permit string) gin.HandlerFunc {
 			return
 		}
 		ok, err := a.permissions.Check(c.Request.Context(), identity.NamespaceOrganization, m.OrganizationID.String(), permit, u.ID.String())
-		if err != nil {
-			apierror.Abort(c, err)
-			return
-		}
-		if !ok {
-			apierror.Abort(c, apierror.Forbidden())
+		if !Permitted(c, ok, err) {
 			return
 		}
 		scope, err := a.memberships.ForOrganization(c.Request.Context(), m.OrganizationID)
@@ -170,6 +165,18 @@ func (a *Authz) Require(permit string) gin.HandlerFunc {
 		c.Request = c.Request.WithContext(tenants.WithScope(ctx, scope))
 		c.Next()
 	}
+}
+
+// Permitted aborts the request unless a permission check (ok, err) let it through: with the
+// check's error, or 403 when it said no.
+func Permitted(c *gin.Context, ok bool, err error) bool {
+	switch {
+	case err != nil:
+		apierror.Abort(c, err)
+	case !ok:
+		apierror.Abort(c, apierror.Forbidden())
+	}
+	return err == nil && ok
 }
 
 // Abilities lists the permits the user holds on the organisation Require checked.

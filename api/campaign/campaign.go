@@ -8,6 +8,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/aporta/aporta/internal/dberr"
+	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/tenants"
 )
@@ -49,6 +50,8 @@ type Service struct {
 	tenants Router
 	// LimitsOverride, when set, gives a form's donation limits from its gateway (ok=false: defaults).
 	LimitsOverride func(ctx context.Context, f Form) (Limits, bool)
+	// CardMethods, when set, gives the card brands a form's gateway account takes (ok=false: unknown).
+	CardMethods func(ctx context.Context, f Form) ([]gateway.CardMethod, bool)
 }
 
 // NewService builds the service.

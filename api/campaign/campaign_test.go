@@ -50,8 +50,10 @@ func (ownOrganization) MembershipsOf(_ context.Context, userID uuid.UUID) ([]ten
 	return []tenants.Membership{{OrganizationID: userID}}, nil
 }
 
-func newManage(t *testing.T, tt *tenants.Tenants) *httptest.Server {
+// newManage serves the campaign routes in process on the stack's tenants.
+func newManage(t *testing.T) (*tenants.Tenants, *httptest.Server) {
 	t.Helper()
+	tt := tenantstest.Open(t)
 	bucket, err := blob.Open(context.Background(), "mem://")
 	require.NoError(t, err)
 	gin.SetMode(gin.ReleaseMode)
@@ -65,7 +67,7 @@ func newManage(t *testing.T, tt *tenants.Tenants) *httptest.Server {
 	})
 	srv := httptest.NewServer(r)
 	t.Cleanup(srv.Close)
-	return srv
+	return tt, srv
 }
 
 func newOrg(t *testing.T, tt *tenants.Tenants, status, plan string) uuid.UUID {
@@ -101,8 +103,7 @@ func message(out map[string]any) string {
 
 func TestManageCampaignLifecycle(t *testing.T) {
 	t.Parallel()
-	tt := tenantstest.Open(t)
-	srv := newManage(t, tt)
+	tt, srv := newManage(t)
 	org := newOrg(t, tt, "enabled", "essential_monthly")
 	other := newOrg(t, tt, "enabled", "essential_monthly")
 
@@ -195,8 +196,7 @@ func TestManageCampaignLifecycle(t *testing.T) {
 
 func TestPlanAndAccountGates(t *testing.T) {
 	t.Parallel()
-	tt := tenantstest.Open(t)
-	srv := newManage(t, tt)
+	tt, srv := newManage(t)
 	original := newOrg(t, tt, "enabled", "original")
 	onboarding := newOrg(t, tt, "onboarding", "essential_monthly")
 
@@ -221,4 +221,37 @@ func TestPlanAndAccountGates(t *testing.T) {
 	st, out = call(t, "POST", srv.URL+"/manage/api/campaigns/"+id+"/publish", onboarding, nil)
 	require.Equal(t, http.StatusConflict, st)
 	require.Equal(t, "Tu cuenta aún no está activada: completa la verificación de la organización para publicar campañas.", message(out))
+}
+
+// TestAllowedByPlanReadsTheEffectivePlan: an organisation in its 90-day Essential trial still holds
+// plan_code 'original', yet its effective plan is Essential, so QR and immediate charge are allowed;
+// once the trial ended without a plan (restricted), both are refused.
+func TestAllowedByPlanReadsTheEffectivePlan(t *testing.T) {
+	t.Parallel()
+	tt, srv := newManage(t)
+	ctx := context.Background()
+	withSubscription := func(status string) uuid.UUID {
+		scope := tenantstest.ArgentineOrganization(t, tt, "Org", "enabled", "original")
+		require.NoError(t, scope.Exec(ctx, `UPDATE organizations SET subscription_status = $2,
+			trial_started_at = now() - interval '10 days', trial_ends_at = now() + interval '80 days' WHERE organization_id = $1`,
+			scope.OrgID, status))
+		return scope.OrgID
+	}
+	trial, restricted := withSubscription("trial"), withSubscription("restricted")
+
+	st, out := call(t, "POST", srv.URL+"/manage/api/campaigns", trial, map[string]any{"title": "En prueba", "immediate_charge": true})
+	require.Equal(t, http.StatusCreated, st, out)
+	require.Equal(t, true, out["immediate_charge"])
+	st, out = call(t, "GET", srv.URL+"/manage/api/campaigns/"+out["uuid"].(string)+"/qr", trial, nil)
+	require.Equal(t, http.StatusOK, st, out)
+	require.NotEmpty(t, out["base64_png"])
+
+	st, out = call(t, "POST", srv.URL+"/manage/api/campaigns", restricted, map[string]any{"title": "Restringida", "immediate_charge": true})
+	require.Equal(t, http.StatusForbidden, st, out)
+	require.Equal(t, "campaign.plan_required", out["error"].(map[string]any)["code"])
+	st, out = call(t, "POST", srv.URL+"/manage/api/campaigns", restricted, map[string]any{"title": "Restringida"})
+	require.Equal(t, http.StatusCreated, st, out)
+	st, out = call(t, "GET", srv.URL+"/manage/api/campaigns/"+out["uuid"].(string)+"/qr", restricted, nil)
+	require.Equal(t, http.StatusForbidden, st, out)
+	require.Equal(t, "campaign.qr_plan_required", out["error"].(map[string]any)["code"])
 }

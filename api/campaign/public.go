@@ -87,6 +87,10 @@ type PublicForm struct {
 	DocumentTypes     []string          `json:"document_types"`
 	DefaultRecurrency int               `json:"default_recurrency"`
 	Gateway           map[string]string `json:"gateway"`
+
+	// PaymentMethods are the card brands the organisation's gateway account takes, with the rules
+	// the form checks cards by; empty when the gateway could not say (the form's own table applies).
+	PaymentMethods []PublicCardMethod `json:"payment_methods"`
 }
 
 // PublicLimits are the donation limits in the form's currency.
@@ -112,7 +116,7 @@ func (s *Service) PublicFormBySlug(ctx context.Context, slug string) (PublicForm
 		Instalments:    c.Instalments, InstalmentOptions: []int{}, PeriodicIncrease: c.PeriodicIncrease,
 		FormColor: c.FormColor, CoverURL: c.CoverURL, EndsAt: c.EndsAt, Analytics: c.Analytics, Event: c.Event,
 		FormFields: c.FormFields, DocumentTypes: []string{}, DefaultRecurrency: 1,
-		Gateway: map[string]string{"name": "mercadopago"},
+		Gateway: map[string]string{"name": "mercadopago"}, PaymentMethods: s.publicCardMethods(ctx, f),
 	}
 	for _, n := range Instalments[1:] {
 		if n <= c.Instalments {

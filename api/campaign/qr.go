@@ -60,7 +60,7 @@ func svgOf(bitmap [][]bool) string {
 		`<rect width="%d" height="%d" fill="#fff"/><path fill="#000" d="%s"/></svg>`, n, n, n, n, path.String())
 }
 
-// QR answers GET /manage/api/campaigns/:uuid/qr. Organisations on the Original plan are refused.
+// QR answers GET /manage/api/campaigns/:uuid/qr. Organisations whose effective plan is Original are refused.
 func (h *Handler) QR(ctx context.Context, r *CampaignRef) (*QR, error) {
 	return onCampaign(ctx, *r, func(ctx context.Context, scope tenants.Scope, id uuid.UUID) (*QR, error) {
 		cp, err := h.svc.get(ctx, scope, id)
@@ -71,7 +71,7 @@ func (h *Handler) QR(ctx context.Context, r *CampaignRef) (*QR, error) {
 		if err != nil {
 			return nil, err
 		}
-		if org.OnOriginalPlan() {
+		if !org.AllowedByPlan() {
 			return nil, apierror.New(http.StatusForbidden, "campaign.qr_plan_required")
 		}
 		q, err := MakeQR(strings.TrimRight(h.publicURL, "/")+cp.PublicPath, cp.Slug)

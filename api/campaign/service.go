@@ -16,12 +16,10 @@ import (
 
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/internal/dberr"
+	"github.com/aporta/aporta/internal/plans"
 	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/tenants"
 )
-
-// PlanOriginal is the plan without QR, immediate charge and global payments (organisation spec).
-const PlanOriginal = "original"
 
 // The service's refusals, as the API answers them.
 var (
@@ -34,12 +32,12 @@ var (
 
 // Org is what campaign rules need from the organisation's shard row.
 type Org struct {
-	ID       uuid.UUID
-	PlanCode string
-	Status   string // onboarding, verifying, enabled, disabled
-	Timezone string
-	Country  string
-	Name     string
+	ID            uuid.UUID
+	EffectivePlan string // Essential during the trial (organization_effective_plans)
+	Status        string // onboarding, verifying, enabled, disabled
+	Timezone      string
+	Country       string
+	Name          string
 	// AcceptingDonations is false after a trial ended without a plan (workflows/subscription).
 	AcceptingDonations bool
 }
@@ -47,16 +45,17 @@ type Org struct {
 // Enabled reports whether the organisation's account is activated.
 func (o Org) Enabled() bool { return o.Status == "enabled" }
 
-// OnOriginalPlan reports whether the organisation is on the Original plan.
-func (o Org) OnOriginalPlan() bool { return o.PlanCode == PlanOriginal }
+// AllowedByPlan reports whether the organisation's effective plan includes QR download and
+// immediate charge.
+func (o Org) AllowedByPlan() bool { return plans.AllowedByPlan(o.EffectivePlan) }
 
 // Organization reads the organisation's plan, status and timezone.
 func (s *Service) Organization(ctx context.Context, scope tenants.Scope) (Org, error) {
-	r, err := scope.Store().CampaignOrganization(ctx, scope.OrgID)
+	r, err := scope.Store().OrganizationFacts(ctx, scope.OrgID)
 	if err != nil {
 		return Org{ID: scope.OrgID}, err
 	}
-	o := Org{ID: scope.OrgID, PlanCode: r.PlanCode, Status: r.Status, Timezone: r.Timezone, Country: r.Country,
+	o := Org{ID: scope.OrgID, EffectivePlan: r.EffectivePlanCode, Status: r.Status, Timezone: r.Timezone, Country: r.Country,
 		Name: r.Name, AcceptingDonations: r.AcceptingDonations}
 	if o.Timezone == "" {
 		o.Timezone = "UTC"
@@ -64,14 +63,14 @@ func (s *Service) Organization(ctx context.Context, scope tenants.Scope) (Org, e
 	return o, nil
 }
 
-// campaignOf turns a stored row into the API's campaign.
-func campaignOf(r sharddb.CampaignByIDRow) (*Campaign, error) {
-	c := &Campaign{ID: r.ID, Currency: r.Currency, Country: r.Country, Published: r.Published,
-		PublishedAt: r.PublishedAt, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, coverKey: r.CoverKey,
+// campaignOf turns a stored row and its organisation's country into the API's campaign.
+func campaignOf(r sharddb.Campaign, country string) (*Campaign, error) {
+	c := &Campaign{ID: r.ID, Currency: r.Currency, Country: country, Published: r.Published,
+		PublishedAt: r.PublishedAt, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, coverKey: textOf(r.CoverKey),
 		minOther: r.MinOtherAmountMinor,
 		Input: Input{Slug: r.Slug, Title: r.Title, Description: r.Description, Objective: r.Objective, Type: r.Type,
 			Channel: r.Channel, AllowOneTime: r.AllowOneTime, AllowOtherAmount: r.AllowOtherAmount,
-			Instalments: int(r.Instalments), FormColor: r.FormColor, EndsAt: r.EndsAt, ImmediateCharge: r.ImmediateCharge,
+			Instalments: int(r.Instalments), FormColor: textOf(r.FormColor), EndsAt: r.EndsAt, ImmediateCharge: r.ImmediateCharge,
 			PeriodicIncrease: PeriodicIncrease{Enabled: r.UpgradeEnabled, Percentage: floatOf(r.UpgradePercentage),
 				PeriodMonths: intOf(r.UpgradePeriodMonths), MinPercentage: floatOf(r.UpgradeMinPercentage),
 				MaxPercentage: floatOf(r.UpgradeMaxPercentage)},
@@ -104,6 +103,14 @@ func floatOf(n pgtype.Numeric) *float64 {
 	return &f.Float64
 }
 
+// textOf is a nullable text column's value, "" for NULL.
+func textOf(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
 func intOf(n *int16) *int {
 	if n == nil {
 		return nil
@@ -122,11 +129,14 @@ func (s *Service) Get(ctx context.Context, orgID, id uuid.UUID) (*Campaign, erro
 }
 
 func (s *Service) get(ctx context.Context, scope tenants.Scope, id uuid.UUID) (*Campaign, error) {
-	r, err := scope.Store().CampaignByID(ctx, sharddb.CampaignByIDParams{OrganizationID: scope.OrgID, ID: id})
+	rows, err := scope.Store().ListCampaigns(ctx, sharddb.ListCampaignsParams{OrganizationID: scope.OrgID, ID: &id, PerPage: 1})
 	if err != nil {
 		return nil, err
 	}
-	return campaignOf(r)
+	if len(rows) == 0 {
+		return nil, ErrNotFound
+	}
+	return campaignOf(rows[0].Campaign, rows[0].Country)
 }
 
 // list returns a page of the organisation's campaigns, newest first, and the total.
@@ -136,13 +146,13 @@ func (s *Service) list(ctx context.Context, scope tenants.Scope, limit, offset i
 		return nil, 0, err
 	}
 	rows, err := scope.Store().ListCampaigns(ctx, sharddb.ListCampaignsParams{OrganizationID: scope.OrgID,
-		Limit: int32(limit), Offset: int32(offset)})
+		PerPage: int32(limit), Skip: int32(offset)})
 	if err != nil {
 		return nil, 0, err
 	}
 	out := make([]*Campaign, 0, len(rows))
 	for _, r := range rows {
-		c, err := campaignOf(sharddb.CampaignByIDRow(r))
+		c, err := campaignOf(r.Campaign, r.Country)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -192,7 +202,7 @@ func (s *Service) checkNew(ctx context.Context, scope tenants.Scope, in Input) (
 	if err != nil {
 		return checked{}, err
 	}
-	if ch.ImmediateCharge && org.OnOriginalPlan() {
+	if ch.ImmediateCharge && !org.AllowedByPlan() {
 		return checked{}, errPlan
 	}
 	if slug := strings.TrimSpace(in.Slug); slug != "" && !slugRe.MatchString(slug) {
@@ -263,7 +273,7 @@ func (s *Service) update(ctx context.Context, scope tenants.Scope, id uuid.UUID,
 		if err != nil {
 			return nil, err
 		}
-		if org.OnOriginalPlan() {
+		if !org.AllowedByPlan() {
 			return nil, errPlan
 		}
 	}

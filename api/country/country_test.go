@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/aporta/aporta/api/apitest"
+	"github.com/aporta/aporta/internal/money"
 	"github.com/aporta/aporta/internal/reference"
 	"github.com/aporta/aporta/internal/taxid"
 )
@@ -38,4 +39,23 @@ func TestPublicCountries(t *testing.T) {
 	require.Equal(t, "ARS", ar.Currency)
 	require.Equal(t, "+54", ar.PhoneCode)
 	require.Equal(t, []reference.UIDOption{{Type: "CUIT", Placeholder: "30-12345678-9"}, {Type: "CUIL", Placeholder: "20-12345678-9"}}, ar.UIDOptions)
+
+	require.Equal(t, []string{"card", "cbu", "bank_transfer"}, ar.PaymentModes)
+	require.Equal(t, []string{"card"}, out.Countries[1].PaymentModes, "Brazil is card-only")
+
+	// Every country sells every tier monthly and yearly, in its own currency beside the USD list price.
+	for _, c := range out.Countries {
+		require.Len(t, c.Plans, 7, c.Code)
+		require.Equal(t, "original", c.Plans[0].Code)
+		for _, p := range c.Plans {
+			require.Equal(t, c.Currency, p.LocalizePrice.Currency, c.Code+" "+p.Code)
+			require.Equal(t, "USD", p.USDPrice.Currency)
+		}
+	}
+	py, ok := ar.Plan("professional_yearly")
+	require.True(t, ok)
+	require.Equal(t, reference.Plan{Code: "professional_yearly", TierName: "Professional", Period: "yearly",
+		LocalizePrice: money.New(1788000_00, "ARS"), USDPrice: money.New(1490_00, "USD")}, py)
+	cl, _ := out.Countries[2].Plan("essential_monthly")
+	require.Equal(t, money.New(47000, "CLP"), cl.LocalizePrice)
 }

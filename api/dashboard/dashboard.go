@@ -216,8 +216,8 @@ func (h *Handler) load(ctx context.Context, store *sharddb.Queries, org, user uu
 	}
 	d.Period = p.view()
 	w := widgets{store: store, d: d, series: newSeries(p), period: p, org: org, campaign: r.campaign, recurrence: r.recurrence}
-	// visits runs after newDonations: the conversion needs both.
-	for _, fill := range []func(context.Context) error{w.raised, w.newDonations, w.visits, w.discarded, w.paused} {
+	// visits runs after daily: the conversion needs the new donations.
+	for _, fill := range []func(context.Context) error{w.daily, w.visits, w.discarded, w.paused} {
 		if err := fill(ctx); err != nil {
 			return nil, err
 		}
@@ -348,9 +348,10 @@ type widgets struct {
 	recurrence *int16
 }
 
-// raised fills the money raised and the average gift per currency, and the raised series.
-func (w widgets) raised(ctx context.Context) error {
-	rows, err := w.store.DashboardRaised(ctx, sharddb.DashboardRaisedParams{Bucket: w.period.bucket, OrganizationID: w.org,
+// daily fills, from the daily rollup, the money raised and the average gift per currency, the count
+// of new donations, and their series.
+func (w widgets) daily(ctx context.Context) error {
+	rows, err := w.store.DashboardDaily(ctx, sharddb.DashboardDailyParams{Bucket: w.period.bucket, OrganizationID: w.org,
 		FirstDay: w.period.from, LastDay: w.period.to, Campaign: w.campaign, Recurrence: w.recurrence})
 	if err != nil {
 		return err
@@ -358,12 +359,20 @@ func (w widgets) raised(ctx context.Context) error {
 	type total struct{ sum, n int64 }
 	totals := map[string]*total{}
 	for _, r := range rows {
+		p := w.series.at(r.Bucket)
+		w.d.NewDonations += r.NewDonations
+		if p != nil {
+			p.NewDonations += r.NewDonations
+		}
+		if r.RaisedCount == 0 {
+			continue
+		}
 		if t := totals[r.Currency]; t != nil {
 			t.sum, t.n = t.sum+r.RaisedMinor, t.n+r.RaisedCount
 		} else {
 			totals[r.Currency] = &total{r.RaisedMinor, r.RaisedCount}
 		}
-		if p := w.series.at(r.Bucket); p != nil {
+		if p != nil {
 			p.Raised = append(p.Raised, money.New(r.RaisedMinor, r.Currency))
 		}
 	}
@@ -375,22 +384,6 @@ func (w widgets) raised(ctx context.Context) error {
 	}
 	for _, p := range w.series.points {
 		sort.Slice(p.Raised, func(a, b int) bool { return p.Raised[a].Currency < p.Raised[b].Currency })
-	}
-	return nil
-}
-
-// newDonations fills the count of new donations and its series.
-func (w widgets) newDonations(ctx context.Context) error {
-	rows, err := w.store.DashboardNewDonations(ctx, sharddb.DashboardNewDonationsParams{Bucket: w.period.bucket, OrganizationID: w.org,
-		FirstDay: w.period.from, LastDay: w.period.to, Campaign: w.campaign, Recurrence: w.recurrence})
-	if err != nil {
-		return err
-	}
-	for _, r := range rows {
-		w.d.NewDonations += r.Donations
-		if p := w.series.at(r.Bucket); p != nil {
-			p.NewDonations = r.Donations
-		}
 	}
 	return nil
 }

@@ -130,11 +130,7 @@ func (f *fixture) visits(campaign uuid.UUID, day string, n int) {
 
 func get(t *testing.T, c *apitest.Client, query string) dashboard.Dashboard {
 	t.Helper()
-	res := c.JSON(http.MethodGet, "/manage/api/dashboard"+query, nil)
-	require.Equal(t, http.StatusOK, res.Status, string(res.Body))
-	var d dashboard.Dashboard
-	res.Decode(t, &d)
-	return d
+	return apitest.OK[dashboard.Dashboard](t, c, http.MethodGet, "/manage/api/dashboard"+query, nil)
 }
 
 func ars(minor int64) money.Amount {

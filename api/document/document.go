@@ -257,11 +257,11 @@ func cardOf(d Document) (string, Actions) {
 }
 
 func (s *Service) account(ctx context.Context, scope tenants.Scope, ov Overview) (Account, error) {
-	status, err := scope.Store().OrganizationAccountStatus(ctx, scope.OrgID)
+	org, err := scope.Store().OrganizationFacts(ctx, scope.OrgID)
 	if err != nil {
 		return Account{}, err
 	}
-	if status == "enabled" {
+	if org.Status == "enabled" {
 		return Account{State: AccountEnabled}, nil
 	}
 	ready := len(ov.DocumentTypes) > 0

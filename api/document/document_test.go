@@ -22,11 +22,7 @@ type org = organization.Organization
 
 func getOrg(t *testing.T, c *apitest.Client) org {
 	t.Helper()
-	res := c.JSON(http.MethodGet, "/manage/api/organization", nil)
-	require.Equal(t, http.StatusOK, res.Status, string(res.Body))
-	var o org
-	res.Decode(t, &o)
-	return o
+	return apitest.OK[org](t, c, http.MethodGet, "/manage/api/organization", nil)
 }
 
 // stored reports what an organisation has in storage: attachment rows and blob objects.

@@ -16,6 +16,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/aporta/aporta/api/campaign"
+	"github.com/aporta/aporta/internal/card"
 	"github.com/aporta/aporta/internal/charge"
 	"github.com/aporta/aporta/internal/collectday"
 	"github.com/aporta/aporta/internal/dberr"
@@ -202,17 +203,7 @@ func (s *Service) Create(ctx context.Context, f campaign.Form, sub Submission) (
 		return out, ErrNotAccepting
 	}
 
-	// Brand: the gateway must know the card's BIN ("Tarjeta no permitida" otherwise).
-	pm, err := gw.PaymentMethod(ctx, sub.Card.BIN)
-	if errors.Is(err, gateway.ErrNotFound) || (err == nil && sub.Card.MethodID != "" && pm.ID != sub.Card.MethodID) {
-		return out, &CardNotAllowedError{Brand: sub.Card.MethodID}
-	}
-	if err != nil {
-		return out, fmt.Errorf("bin lookup: %w", err)
-	}
-
-	cust, err := gw.EnsureCustomer(ctx, gateway.Customer{Email: sub.Donor.Email, FirstName: sub.Donor.FirstName,
-		LastName: sub.Donor.LastName, IDType: sub.Card.HolderIDType, IDNumber: sub.Card.HolderIDNumber})
+	cust, err := cardCustomer(ctx, gw, sub.Card, sub.Donor)
 	if err != nil {
 		return out, err
 	}
@@ -453,6 +444,32 @@ var ErrKeyReused = errors.New("donation: idempotency key used for another campai
 type CardNotAllowedError struct{ Brand string }
 
 func (e *CardNotAllowedError) Error() string { return "donation: card not allowed: " + e.Brand }
+
+// checkBrand answers *CardNotAllowedError ("Tarjeta no permitida") unless the organisation's gateway
+// account takes the card of this BIN under the brand the form named (methodID; "" takes any). The
+// account's own payment methods decide when the gateway publishes their BIN patterns; otherwise,
+// or while they cannot be read, its BIN lookup does.
+func checkBrand(ctx context.Context, gw Gateway, bin, methodID string) error {
+	if cm, ok := gw.(gateway.CardMethods); ok {
+		if methods, err := cm.PaymentMethods(ctx); err == nil {
+			if rules := card.NewRules(methods); rules.Patterned() {
+				r, found := rules.Detect(bin)
+				if !found || (methodID != "" && string(r.Brand) != methodID) {
+					return &CardNotAllowedError{Brand: methodID}
+				}
+				return nil
+			}
+		}
+	}
+	pm, err := gw.PaymentMethod(ctx, bin)
+	if errors.Is(err, gateway.ErrNotFound) || (err == nil && methodID != "" && pm.ID != methodID) {
+		return &CardNotAllowedError{Brand: methodID}
+	}
+	if err != nil {
+		return fmt.Errorf("bin lookup: %w", err)
+	}
+	return nil
+}
 
 // SoldOutError is a ticket option without enough tickets left.
 type SoldOutError struct {

@@ -487,10 +487,53 @@ func TestOrganizationNotAcceptingDonationsRefusesNewOnes(t *testing.T) {
 func TestMastercardIsAllowed(t *testing.T) {
 	t.Parallel()
 	f := setup(t, nil)
-	p := payload(tokenFor(t, f.cfg, "5031755734530604", "APRO"), 0, 1500, email(), uuid.NewString())
+	f.requireApproved(t, "5031755734530604", "mastercard")
+}
+
+// requireApproved donates once with the card pan (holder APRO) named as brand by the form, and
+// expects it approved.
+func (f fixture) requireApproved(t *testing.T, pan, brand string) {
+	t.Helper()
+	p := payload(tokenFor(t, f.cfg, pan, "APRO"), 0, 1500, email(), uuid.NewString())
 	pm := p["payment_method"].(map[string]any)
-	pm["method_id"], pm["bin"], pm["last_four"] = "mastercard", "503175", "0604"
+	pm["method_id"], pm["bin"], pm["last_four"] = brand, pan[:6], pan[len(pan)-4:]
 	a := post(t, f.srv.URL+"/d/"+f.slug, p)
 	require.Equal(t, http.StatusCreated, a.Status, a.Body)
 	require.Equal(t, "approved", a.Body["status"])
+}
+
+// Brands are the organisation's gateway account's: the public read carries its card rules, a debit
+// card is taken under MercadoPago's debit brand, and the form naming another brand than the
+// account's for the BIN, or a brand the account does not take, is "Tarjeta no permitida".
+func TestCardBrandsComeFromTheAccount(t *testing.T) {
+	t.Parallel()
+	f := setup(t, nil)
+	r := get(t, f.srv.URL+"/api/public/campaigns/"+f.slug, "es")
+	require.Equal(t, http.StatusOK, r.Status, r.Body)
+	brands := map[string]map[string]any{}
+	for _, m := range r.Body["payment_methods"].([]any) {
+		pm := m.(map[string]any)
+		brands[pm["id"].(string)] = pm
+	}
+	require.Equal(t, "Mastercard Débito", brands["debmaster"]["name"])
+	require.Equal(t, "debit_card", brands["debmaster"]["payment_type"])
+	require.NotEmpty(t, brands["mastercard"]["bin_pattern"])
+	require.Equal(t, []any{float64(15)}, brands["amex"]["lengths"])
+	require.Equal(t, float64(4), brands["amex"]["security_code_length"])
+	require.NotContains(t, brands, "elo", "an Argentine account does not take Elo")
+
+	f.requireApproved(t, "5287338310253304", "debmaster")
+
+	for _, c := range []struct{ method, bin string }{
+		{"maestro", "503175"}, // the account names 5031 Mastercard
+		{"elo", "636368"},     // not a brand the account takes
+	} {
+		p := payload(token(t, f.cfg, "APRO"), 0, 1500, email(), uuid.NewString())
+		pm := p["payment_method"].(map[string]any)
+		pm["method_id"], pm["bin"] = c.method, c.bin
+		a := post(t, f.srv.URL+"/d/"+f.slug, p)
+		require.Equal(t, http.StatusUnprocessableEntity, a.Status, c)
+		require.Equal(t, "donation.card_not_allowed", a.Code, c)
+	}
+	require.Equal(t, 1, f.count(t, `SELECT count(*) FROM donations WHERE organization_id = $1`))
 }

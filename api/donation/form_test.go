@@ -183,7 +183,15 @@ func TestReceiptShowsTheSummaryAndRefusesForgedReferences(t *testing.T) {
 func TestGatewayLimitsApplyOnTheServer(t *testing.T) {
 	t.Parallel()
 	cfg := tenantstest.Config(t)
-	cfg.GatewayToken = "TEST-limits-" + uuid.NewString()
+	res, err := http.Post(cfg.GatewayURL+"/__sandbox/accounts", "application/json",
+		strings.NewReader(`{"nickname":"LIMITS`+uuid.NewString()[:8]+`","site_id":"MLA"}`))
+	require.NoError(t, err)
+	var acct struct {
+		AccessToken string `json:"access_token"`
+	}
+	require.NoError(t, json.NewDecoder(res.Body).Decode(&acct))
+	res.Body.Close()
+	cfg.GatewayToken = acct.AccessToken
 	f := setupWith(t, cfg, nil)
 	setLimits := func(body string) {
 		res, err := http.Post(f.cfg.GatewayURL+"/__sandbox/limits", "application/json", strings.NewReader(body))

@@ -180,7 +180,7 @@ func (l ListFilter) orderBy(fields map[string]string) string {
 
 // orgLocation is the organisation's time zone (UTC when unknown).
 func orgLocation(ctx context.Context, scope tenants.Scope) (*time.Location, error) {
-	org, err := scope.Store().OrganizationCountryTimezone(ctx, scope.OrgID)
+	org, err := scope.Store().OrganizationFacts(ctx, scope.OrgID)
 	if err != nil {
 		return nil, err
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"math/big"
 	"net/http"
 	"slices"
@@ -236,7 +235,7 @@ func (s *ManageService) PaymentMethod(ctx context.Context, req *CardChangeReques
 	if r.Recurrence != 1 || r.Status == "pending" || r.Status == "rejected" {
 		return nil, apierror.New(http.StatusConflict, "donation.not_monthly")
 	}
-	org, err := scope.Store().OrganizationCountryTimezone(ctx, scope.OrgID)
+	org, err := scope.Store().OrganizationFacts(ctx, scope.OrgID)
 	if err != nil {
 		return nil, err
 	}
@@ -289,15 +288,11 @@ func (s *ManageService) saveCard(ctx context.Context, scope tenants.Scope, r *ro
 }
 
 // cardCustomer is the public form's card check and customer, which a card change repeats: the
-// gateway must know the card's BIN (a *CardNotAllowedError otherwise: "Tarjeta no permitida"), and
+// gateway account must take the card's brand (checkBrand: "Tarjeta no permitida" otherwise), and
 // the donor is the gateway customer the card is saved for.
 func cardCustomer(ctx context.Context, gw Gateway, cd CardData, d Donor) (gateway.Customer, error) {
-	pm, err := gw.PaymentMethod(ctx, cd.BIN)
-	if errors.Is(err, gateway.ErrNotFound) || (err == nil && cd.MethodID != "" && pm.ID != cd.MethodID) {
-		return gateway.Customer{}, &CardNotAllowedError{Brand: cd.MethodID}
-	}
-	if err != nil {
-		return gateway.Customer{}, fmt.Errorf("bin lookup: %w", err)
+	if err := checkBrand(ctx, gw, cd.BIN, cd.MethodID); err != nil {
+		return gateway.Customer{}, err
 	}
 	return gw.EnsureCustomer(ctx, gateway.Customer{Email: d.Email, FirstName: d.FirstName, LastName: d.LastName,
 		IDType: cd.HolderIDType, IDNumber: cd.HolderIDNumber})

@@ -95,6 +95,11 @@ func TestManageDonation(t *testing.T) {
 	email := "ana-" + uuid.NewString()[:8] + "@example.com"
 	id := donate(t, s, slug, 1, 1000, email)
 	path := "/manage/api/donations/" + id
+	stored := func() string { // the donation's status in its row
+		var st string
+		require.NoError(t, scope.QueryRow(ctx, "SELECT status FROM donations WHERE organization_id=$1 AND id=$2", admin.OrgID, id).Scan(&st))
+		return st
+	}
 
 	// The workflow charges the first period on its own; wait until it settled it (next period moved).
 	require.Eventually(t, func() bool {
@@ -117,15 +122,10 @@ func TestManageDonation(t *testing.T) {
 	t.Run("pause restore", func(t *testing.T) {
 		res := admin.JSON(http.MethodPost, path+"/pause", map[string]string{"reason": "nope"})
 		require.Equal(t, http.StatusUnprocessableEntity, res.Status)
-		res = admin.JSON(http.MethodPost, path+"/pause", map[string]string{})
-		require.Equal(t, http.StatusOK, res.Status, string(res.Body))
-		var p mdetail
-		res.Decode(t, &p)
+		p := apitest.OK[mdetail](t, admin, http.MethodPost, path+"/pause", map[string]string{})
 		require.Equal(t, "paused", p.Donation.Status)
 		require.Equal(t, "by_org", *p.Donation.PausedReason)
-		var st, reason string
-		require.NoError(t, scope.QueryRow(ctx, "SELECT status, paused_reason FROM donations WHERE organization_id=$1 AND id=$2", admin.OrgID, id).Scan(&st, &reason))
-		require.Equal(t, "paused", st)
+		require.Equal(t, "paused", stored())
 		res = admin.JSON(http.MethodPost, path+"/pause", nil)
 		require.Equal(t, http.StatusConflict, res.Status, string(res.Body))
 		res = admin.JSON(http.MethodPost, path+"/restore", nil)
@@ -181,10 +181,7 @@ func TestManageDonation(t *testing.T) {
 			require.Contains(t, []int{http.StatusUnprocessableEntity, http.StatusBadRequest}, res.Status, "collect_day %v", bad)
 		}
 		// The period due next is not charged yet and stays the one charged: only its day moves.
-		res := admin.JSON(http.MethodPatch, path, map[string]any{"collect_day": day})
-		require.Equal(t, http.StatusOK, res.Status, string(res.Body))
-		var p mdetail
-		res.Decode(t, &p)
+		p := apitest.OK[mdetail](t, admin, http.MethodPatch, path, map[string]any{"collect_day": day})
 		require.Equal(t, time.Date(next.Year(), next.Month(), day, 0, 0, 0, 0, time.UTC).Format(time.DateOnly), (*p.Donation.NextChargeDate)[:10])
 		var stored *int
 		require.NoError(t, scope.QueryRow(ctx, "SELECT collect_day FROM donations WHERE organization_id=$1 AND id=$2", admin.OrgID, id).Scan(&stored))
@@ -431,15 +428,10 @@ func TestManageDonation(t *testing.T) {
 	t.Run("discard and donor reactivation", func(t *testing.T) {
 		res := admin.JSON(http.MethodPost, path+"/discard", map[string]any{})
 		require.Equal(t, http.StatusUnprocessableEntity, res.Status)
-		res = admin.JSON(http.MethodPost, path+"/discard", map[string]any{"reason": "donor_request"})
-		require.Equal(t, http.StatusOK, res.Status, string(res.Body))
-		var p mdetail
-		res.Decode(t, &p)
+		p := apitest.OK[mdetail](t, admin, http.MethodPost, path+"/discard", map[string]any{"reason": "donor_request"})
 		require.Equal(t, "discarded", p.Donation.Status)
 		require.Equal(t, "donor_request", *p.Donation.DiscardReason)
-		var st, reason string
-		require.NoError(t, scope.QueryRow(ctx, "SELECT status, discard_reason FROM donations WHERE organization_id=$1 AND id=$2", admin.OrgID, id).Scan(&st, &reason))
-		require.Equal(t, "discarded", st)
+		require.Equal(t, "discarded", stored())
 		var nv int
 		require.NoError(t, scope.QueryRow(ctx, "SELECT count(*) FROM donation_versions WHERE organization_id=$1 AND donation_id=$2 AND field='status' AND after->>'status'='discarded'", admin.OrgID, id).Scan(&nv))
 		require.Equal(t, 1, nv)

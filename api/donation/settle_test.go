@@ -46,7 +46,7 @@ func TestSettleFirstChargeReadsBackWhatTheRequestLeftPending(t *testing.T) {
 	require.NoError(t, err)
 
 	// A gateway of this test's own, so its faults touch no other test.
-	sb, err := sandbox.New(sandbox.Options{})
+	sb, err := sandbox.New(sandbox.Options{PlatformToken: "TEST-guard"})
 	require.NoError(t, err)
 	gwSrv := httptest.NewServer(sb)
 	t.Cleanup(gwSrv.Close)

@@ -159,26 +159,19 @@ func (cs *CurrencySummary) buckets() map[string]*SummaryBucket {
 		"refunded": &cs.Refunded, "charged_back": &cs.ChargedBack}
 }
 
-// TransactionRow is a row behind the summary.
+// TransactionRow is a row behind the summary: the charge attempt, as a donation's detail shows it,
+// with its donation, campaign and donor.
 type TransactionRow struct {
-	UUID         string       `json:"uuid"`
-	Date         time.Time    `json:"date"`
-	Amount       money.Amount `json:"amount"`
-	Status       string       `json:"status"`
-	StatusDetail string       `json:"status_detail"`
-	Period       *string      `json:"period"`
-	Attempt      int          `json:"attempt"`
-	PaymentID    string       `json:"payment_id"`
-	DonationUUID string       `json:"donation_uuid"`
-	Frequency    string       `json:"frequency"`
-	Campaign     CampaignRef  `json:"campaign"`
+	TransactionView
+	DonationUUID string      `json:"donation_uuid"`
+	Frequency    string      `json:"frequency"`
+	Campaign     CampaignRef `json:"campaign"`
 	Donor        struct {
 		UUID      string `json:"uuid"`
 		FirstName string `json:"first_name"`
 		LastName  string `json:"last_name"`
 		Email     string `json:"email"`
 	} `json:"donor"`
-	PaymentMethod *CardRef `json:"payment_method"`
 }
 
 // TransactionsRequest is GET /manage/api/payment_transactions.

@@ -32,10 +32,7 @@ func TestGeneralPage(t *testing.T) {
 	s := apitest.Start(t)
 	admin := s.NewOrgAdmin(t, "CL")
 
-	res := admin.JSON(http.MethodGet, "/manage/api/country", nil)
-	require.Equal(t, http.StatusOK, res.Status, string(res.Body))
-	var country organization.Country
-	res.Decode(t, &country)
+	country := apitest.OK[organization.Country](t, admin, http.MethodGet, "/manage/api/country", nil)
 	require.Equal(t, "CL", country.Code)
 	require.Equal(t, "CLP", country.Currency)
 	require.Equal(t, "+56", country.PhoneCode)
@@ -43,7 +40,7 @@ func TestGeneralPage(t *testing.T) {
 	require.Contains(t, country.DocumentTypes, "RUT")
 	require.Len(t, country.Documents, 4)
 
-	res = admin.JSON(http.MethodPatch, "/manage/organization", map[string]any{
+	res := admin.JSON(http.MethodPatch, "/manage/organization", map[string]any{
 		"short_description":      "Ayudamos a niñas y niños.",
 		"allowed_domains":        "fundacion.cl, donar.fundacion.cl",
 		"timezone":               "America/Santiago",

@@ -84,12 +84,7 @@ func (h *Handler) RequireStaff() gin.HandlerFunc {
 	return func(c *gin.Context) {
 		u := authz.User(c)
 		ok, err := h.IsStaff(c.Request.Context(), u.ID)
-		if err != nil {
-			apierror.Abort(c, err)
-			return
-		}
-		if !ok {
-			apierror.Abort(c, apierror.Forbidden())
+		if !authz.Permitted(c, ok, err) {
 			return
 		}
 		if u.Session.AAL != identity.AAL2 {
@@ -213,7 +208,7 @@ func (h *Handler) detail(ctx context.Context, scope tenants.Scope) (*Detail, err
 		return nil, err
 	}
 	d := &Detail{Organization: o, AuditLog: []AuditEntry{}}
-	r, err := h.directory.DocumentReviewOf(ctx, scope.OrgID)
+	r, err := h.directory.DocumentReview(ctx, scope.OrgID)
 	switch {
 	case err == nil:
 		due := r.RequestedAt.Add(document.ReviewTarget)
@@ -409,15 +404,15 @@ func (h *Handler) GrantPlan(ctx context.Context, r *GrantPlanRequest) (*Detail, 
 func waitForStatus(ctx context.Context, scope tenants.Scope, want string, limit time.Duration) error {
 	deadline := time.Now().Add(limit)
 	for {
-		status, err := scope.Store().OrganizationStatusInShard(ctx, scope.OrgID)
+		org, err := scope.Store().OrganizationFacts(ctx, scope.OrgID)
 		if err != nil {
 			return err
 		}
-		if status == want {
+		if org.Status == want {
 			return nil
 		}
 		if time.Now().After(deadline) {
-			return fmt.Errorf("organization %s still %s after %s", scope.OrgID, status, limit)
+			return fmt.Errorf("organization %s still %s after %s", scope.OrgID, org.Status, limit)
 		}
 		select {
 		case <-ctx.Done():

@@ -26,11 +26,7 @@ func upload(t *testing.T, c *apitest.Client, docType string) {
 
 func review(t *testing.T, c *apitest.Client, docType string) staff.Detail {
 	t.Helper()
-	res := c.JSON(http.MethodPost, "/manage/api/accounts/documents/review", map[string]string{"document_type": docType})
-	require.Equal(t, http.StatusOK, res.Status, string(res.Body))
-	var d staff.Detail
-	res.Decode(t, &d)
-	return d
+	return apitest.OK[staff.Detail](t, c, http.MethodPost, "/manage/api/accounts/documents/review", map[string]string{"document_type": docType})
 }
 
 func TestNonStaffGetForbidden(t *testing.T) {

@@ -16,6 +16,7 @@ import (
 	"github.com/aporta/aporta/api/dashboard"
 	"github.com/aporta/aporta/api/donation"
 	"github.com/aporta/aporta/api/staff"
+	"github.com/aporta/aporta/api/subscription"
 	"github.com/aporta/aporta/api/user"
 	"github.com/aporta/aporta/internal/reference"
 )
@@ -29,6 +30,7 @@ var roots = []root{
 	{"CurrentUser", reflect.TypeFor[account.CurrentUser]()},
 	{"SignupPayload", reflect.TypeFor[account.RegisterRequest]()},
 	{"CountryData", reflect.TypeFor[reference.Country]()},
+	{"Subscription", reflect.TypeFor[subscription.View]()},
 	{"OrgUser", reflect.TypeFor[user.User]()},
 	{"ReceivedInvitation", reflect.TypeFor[user.InvitationView]()},
 	{"DonationListItem", reflect.TypeFor[donation.ListItem]()},

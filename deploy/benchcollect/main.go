@@ -84,7 +84,7 @@ func run(n int, gwFlag string, starters, pollers int, timeout time.Duration) err
 	}
 	defer c.Close()
 
-	gwURL, gwName := gwFlag, gwFlag
+	gwURL, gwName, gwToken := gwFlag, gwFlag, cfg.GatewayToken
 	switch gwFlag {
 	case "memory":
 		sb, err := sandbox.New(sandbox.Options{Currency: "ARS"})
@@ -96,11 +96,11 @@ func run(n int, gwFlag string, starters, pollers int, timeout time.Duration) err
 			return err
 		}
 		go http.Serve(ln, sb) //nolint:errcheck // ends with the process
-		gwURL, gwName = "http://"+ln.Addr().String(), "sandbox in memory, this process"
+		gwURL, gwName, gwToken = "http://"+ln.Addr().String(), "sandbox in memory, this process", sandbox.DefaultPlatformToken
 	case "stack":
 		gwURL, gwName = os.Getenv("APORTA_GATEWAY_URL"), "stack sandboxgw"
 	}
-	mp := mercadopago.Config{BaseURL: gwURL, AccessToken: "sandbox", Currency: "ARS"}
+	mp := mercadopago.Config{BaseURL: gwURL, AccessToken: gwToken, Currency: "ARS"}
 	gw, err := mercadopago.New(mp)
 	if err != nil {
 		return err

@@ -26,7 +26,6 @@ func CardToken(ctx context.Context, hc *http.Client, base, holder string) (strin
 		return "", err
 	}
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Authorization", "Bearer sandbox")
 	res, err := hc.Do(req)
 	if err != nil {
 		return "", err

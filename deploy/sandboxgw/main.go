@@ -2,9 +2,10 @@
 //
 //	go run ./deploy/sandboxgw -addr 127.0.0.1:8090 -state .data/sandboxgw.json
 //
-// Point the MercadoPago adapter's base URL (and the card vault's) at it; any
-// bearer token is accepted. See package internal/gateway/sandbox for test cards and
-// the /__sandbox admin endpoints.
+// Point the MercadoPago adapter's base URL (and the card vault's, and CentralPos's) at it. The
+// platform account answers to -platform-token and -platform-public-key; organisations' accounts
+// connect by OAuth with the -client-id/-client-secret application. See package
+// internal/gateway/sandbox for test cards and the /__sandbox admin endpoints.
 package main
 
 import (
@@ -24,18 +25,27 @@ import (
 func main() {
 	addr := flag.String("addr", "127.0.0.1:8090", "listen address")
 	statePath := flag.String("state", "", "JSON file keeping the sandbox state across restarts (memory only when empty)")
-	currency := flag.String("currency", "ARS", "currency of the simulated account")
+	var opts sandbox.Options
+	flag.StringVar(&opts.Currency, "currency", "ARS", "currency of the platform account")
+	flag.StringVar(&opts.PlatformToken, "platform-token", sandbox.DefaultPlatformToken, "the platform account's access token (APORTA_GATEWAY_TOKEN)")
+	flag.StringVar(&opts.PlatformPublicKey, "platform-public-key", sandbox.DefaultPlatformPublicKey, "the platform account's public key (APORTA_GATEWAY_PUBLIC_KEY)")
+	flag.StringVar(&opts.ClientID, "client-id", sandbox.DefaultClientID, "the OAuth application's client id (APORTA_MP_CLIENT_ID)")
+	flag.StringVar(&opts.ClientSecret, "client-secret", sandbox.DefaultClientSecret, "the OAuth application's client secret (APORTA_MP_CLIENT_SECRET)")
+	flag.StringVar(&opts.CentralPosPartnerKey, "centralpos-partner-key", sandbox.DefaultPartnerKey, "the platform's CentralPos partner key (APORTA_CENTRALPOS_PARTNER_KEY)")
 	flag.Parse()
 
-	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	if err := run(*addr, *statePath, *currency, log); err != nil {
+	opts.StatePath = *statePath
+	opts.Logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
+	log := opts.Logger
+	if err := run(*addr, opts); err != nil {
 		log.Error("sandboxgw stopped", "err", err)
 		os.Exit(1)
 	}
 }
 
-func run(addr, statePath, currency string, log *slog.Logger) error {
-	gw, err := sandbox.New(sandbox.Options{StatePath: statePath, Currency: currency, Logger: log})
+func run(addr string, opts sandbox.Options) error {
+	log := opts.Logger
+	gw, err := sandbox.New(opts)
 	if err != nil {
 		return err
 	}
@@ -45,7 +55,7 @@ func run(addr, statePath, currency string, log *slog.Logger) error {
 	defer stop()
 	errc := make(chan error, 1)
 	go func() { errc <- srv.ListenAndServe() }()
-	log.Info("sandboxgw listening", "addr", addr, "state", statePath, "currency", currency)
+	log.Info("sandboxgw listening", "addr", addr, "state", opts.StatePath, "currency", opts.Currency)
 
 	select {
 	case err := <-errc:
@@ -73,8 +83,8 @@ func (w *statusWriter) WriteHeader(status int) {
 	w.ResponseWriter.WriteHeader(status)
 }
 
-// logRequests logs method, path and status only: card data travels in request
-// bodies, and query strings carry donor e-mails, so neither is logged.
+// logRequests logs method, path and status only: card data and OAuth codes and tokens travel in
+// request bodies, and query strings carry donor e-mails and OAuth state, so neither is logged.
 func logRequests(h http.Handler, log *slog.Logger) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()

@@ -31,6 +31,8 @@ const (
 	Mir        Brand = "mir"
 	Hiper      Brand = "hiper"
 	DebVisa    Brand = "debvisa"
+	DebMaster  Brand = "debmaster"
+	DebElo     Brand = "debelo"
 )
 
 // binRange matches numbers whose first len(lo) digits lie in [lo, hi]; lo
@@ -50,9 +52,16 @@ func one(b Brand, prefixes ...string) []binRange {
 
 // bins lists every recognised prefix. Local brands and debit ranges sit
 // inside the big networks' ranges (naranja 589562 inside maestro 58,
-// debvisa inside visa 4), so DetectBrand picks the longest matching prefix
-// instead of relying on the order here.
+// debvisa inside visa 4), so DetectBrand picks the longest matching prefix;
+// prefixes of the same length never overlap. This table is the fallback for
+// when the gateway's own rules (Rules) cannot be read.
 var bins = slices.Concat(
+	// The debit BINs and the Mastercard 5031 range of MercadoPago's published
+	// test cards, named as MercadoPago names them (5031 is not Maestro there).
+	one(DebMaster, "517878", "524101", "528733", "557905"),
+	one(DebVisa, "402365", "418914", "421301", "491511"),
+	one(DebElo, "506776"),
+	[]binRange{{Mastercard, "503100", "503199"}},
 	one(Visa, "4"),
 	[]binRange{{Mastercard, "51", "55"}, {Mastercard, "2221", "2720"}},
 	one(Amex, "34", "37"),
@@ -62,11 +71,11 @@ var bins = slices.Concat(
 	one(Discover, "6011", "65"),
 	one(UnionPay, "62", "81"),
 	// Maestro's catch-all "6" and 50-59 gaps, leaving Elo's 50 ranges out.
-	[]binRange{{Maestro, "500000", "504174"}, {Maestro, "504176", "506698"}, {Maestro, "506779", "508999"}, {Maestro, "56", "59"}},
+	[]binRange{{Maestro, "500000", "503099"}, {Maestro, "503200", "504174"}, {Maestro, "504176", "506698"}, {Maestro, "506779", "508999"}, {Maestro, "56", "59"}},
 	one(Maestro, "493698", "63", "67", "6"),
 	one(Elo, "401178", "401179", "431274", "438935", "451416", "457393", "457631", "457632", "504175", "627780", "636297", "636368"),
 	[]binRange{
-		{Elo, "506699", "506778"}, {Elo, "509000", "509999"}, {Elo, "650031", "650033"}, {Elo, "650035", "650051"},
+		{Elo, "506699", "506775"}, {Elo, "506777", "506778"}, {Elo, "509000", "509999"}, {Elo, "650031", "650033"}, {Elo, "650035", "650051"},
 		{Elo, "650405", "650439"}, {Elo, "650485", "650538"}, {Elo, "650541", "650598"}, {Elo, "650700", "650718"},
 		{Elo, "650720", "650727"}, {Elo, "650901", "650978"}, {Elo, "651652", "651679"}, {Elo, "655000", "655019"},
 		{Elo, "655021", "655058"},
@@ -136,6 +145,8 @@ var lengths = map[Brand][]int{
 	Mir:        {16, 17, 18, 19},
 	Hiper:      {16},
 	DebVisa:    {16},
+	DebMaster:  {16},
+	DebElo:     {16},
 }
 
 // noLuhn are the brands whose numbers the form does not Luhn-check: their

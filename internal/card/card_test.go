@@ -20,6 +20,10 @@ func TestDetectBrand(t *testing.T) {
 		{"4111111111111111", card.Visa},
 		{"4509 9535 6623 3704", card.Visa},
 		{"5555555555554444", card.Mastercard},
+		{"5031 7557 3453 0604", card.Mastercard}, // MercadoPago's Argentine test Mastercard, once taken for Maestro
+		{"5287 3383 1025 3304", card.DebMaster},
+		{"4002 7686 9439 5619", card.DebVisa},
+		{"5067 7667 8388 8311", card.DebElo},
 		{"2223003122003222", card.Mastercard},
 		{"378282246310005", card.Amex},
 		{"341111", card.Amex},

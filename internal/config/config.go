@@ -36,11 +36,19 @@ type Config struct {
 	// gateway directly (MercadoPago's public key); the card never passes through Aporta.
 	GatewayPublicURL string
 	GatewayPublicKey string
-	BlobURL          string
-	Secret           []byte // signs CSRF tokens and download links
-	MaxBodyBytes     int64
-	ShutdownGrace    time.Duration
-	LogLevel         string
+	// Organisations connect their own MercadoPago accounts through the platform's OAuth application
+	// (MPClientID/MPClientSecret) on MPAuthURL, the authorization page; CentralPos accounts through
+	// its API at CentralPosURL with the platform's partner key. Dev and test default to the sandbox.
+	MPClientID           string
+	MPClientSecret       string
+	MPAuthURL            string
+	CentralPosURL        string
+	CentralPosPartnerKey string
+	BlobURL              string
+	Secret               []byte // signs CSRF tokens and download links
+	MaxBodyBytes         int64
+	ShutdownGrace        time.Duration
+	LogLevel             string
 
 	// TrustedProxies are the CIDRs of the reverse proxies in front of `serve`: only from them is
 	// X-Forwarded-For believed. None by default, so the client IP is the socket's address.
@@ -78,34 +86,39 @@ type DBConfig struct {
 // FromEnv reads and validates the configuration.
 func FromEnv() (*Config, error) {
 	c := &Config{
-		Env:              os.Getenv("APORTA_ENV"), // required: no default, so production never starts as dev
-		HTTPAddr:         get("APORTA_HTTP_ADDR", ":8080"),
-		PublicURL:        strings.TrimRight(get("APORTA_PUBLIC_URL", "http://localhost:8080"), "/"),
-		DirectoryDSN:     os.Getenv("APORTA_DIRECTORY_DSN"),
-		TemporalAddr:     get("APORTA_TEMPORAL_ADDR", "127.0.0.1:7233"),
-		TemporalNS:       get("APORTA_TEMPORAL_NAMESPACE", "default"),
-		KratosPublic:     strings.TrimRight(get("APORTA_KRATOS_PUBLIC_URL", "http://127.0.0.1:4433"), "/"),
-		KratosAdmin:      strings.TrimRight(get("APORTA_KRATOS_ADMIN_URL", "http://127.0.0.1:4434"), "/"),
-		KetoRead:         strings.TrimRight(get("APORTA_KETO_READ_URL", "http://127.0.0.1:4466"), "/"),
-		KetoWrite:        strings.TrimRight(get("APORTA_KETO_WRITE_URL", "http://127.0.0.1:4467"), "/"),
-		GatewayURL:       strings.TrimRight(get("APORTA_GATEWAY_URL", "http://127.0.0.1:8090"), "/"),
-		GatewayToken:     os.Getenv("APORTA_GATEWAY_TOKEN"),
-		StaffInbox:       get("APORTA_STAFF_INBOX", "verificaciones@aporta.test"),
-		GatewayPublicURL: strings.TrimRight(os.Getenv("APORTA_GATEWAY_PUBLIC_URL"), "/"),
-		GatewayPublicKey: get("APORTA_GATEWAY_PUBLIC_KEY", "TEST-aporta-sandbox-public-key"),
-		BlobURL:          os.Getenv("APORTA_BLOB_URL"),
-		Secret:           []byte(os.Getenv("APORTA_SECRET")),
-		LogLevel:         get("APORTA_LOG_LEVEL", "info"),
-		ShutdownGrace:    15 * time.Second,
-		CourierSecret:    os.Getenv("APORTA_COURIER_SECRET"),
-		MailAdapter:      get("APORTA_MAIL_ADAPTER", "outbox"),
-		SMTPAddr:         os.Getenv("APORTA_SMTP_ADDR"),
-		SMTPUser:         os.Getenv("APORTA_SMTP_USER"),
-		SMTPPassword:     os.Getenv("APORTA_SMTP_PASSWORD"),
-		MailFrom:         get("APORTA_MAIL_FROM", "Aporta <no-reply@aporta.test>"),
-		SMSAdapter:       get("APORTA_SMS_ADAPTER", "outbox"),
-		SMSURL:           os.Getenv("APORTA_SMS_URL"),
-		SMSToken:         os.Getenv("APORTA_SMS_TOKEN"),
+		Env:                  os.Getenv("APORTA_ENV"), // required: no default, so production never starts as dev
+		HTTPAddr:             get("APORTA_HTTP_ADDR", ":8080"),
+		PublicURL:            strings.TrimRight(get("APORTA_PUBLIC_URL", "http://localhost:8080"), "/"),
+		DirectoryDSN:         os.Getenv("APORTA_DIRECTORY_DSN"),
+		TemporalAddr:         get("APORTA_TEMPORAL_ADDR", "127.0.0.1:7233"),
+		TemporalNS:           get("APORTA_TEMPORAL_NAMESPACE", "default"),
+		KratosPublic:         strings.TrimRight(get("APORTA_KRATOS_PUBLIC_URL", "http://127.0.0.1:4433"), "/"),
+		KratosAdmin:          strings.TrimRight(get("APORTA_KRATOS_ADMIN_URL", "http://127.0.0.1:4434"), "/"),
+		KetoRead:             strings.TrimRight(get("APORTA_KETO_READ_URL", "http://127.0.0.1:4466"), "/"),
+		KetoWrite:            strings.TrimRight(get("APORTA_KETO_WRITE_URL", "http://127.0.0.1:4467"), "/"),
+		GatewayURL:           strings.TrimRight(get("APORTA_GATEWAY_URL", "http://127.0.0.1:8090"), "/"),
+		GatewayToken:         os.Getenv("APORTA_GATEWAY_TOKEN"),
+		StaffInbox:           get("APORTA_STAFF_INBOX", "verificaciones@aporta.test"),
+		GatewayPublicURL:     strings.TrimRight(os.Getenv("APORTA_GATEWAY_PUBLIC_URL"), "/"),
+		GatewayPublicKey:     get("APORTA_GATEWAY_PUBLIC_KEY", "TEST-aporta-sandbox-public-key"),
+		MPClientID:           os.Getenv("APORTA_MP_CLIENT_ID"),
+		MPClientSecret:       os.Getenv("APORTA_MP_CLIENT_SECRET"),
+		MPAuthURL:            strings.TrimRight(os.Getenv("APORTA_MP_AUTH_URL"), "/"),
+		CentralPosURL:        strings.TrimRight(os.Getenv("APORTA_CENTRALPOS_URL"), "/"),
+		CentralPosPartnerKey: os.Getenv("APORTA_CENTRALPOS_PARTNER_KEY"),
+		BlobURL:              os.Getenv("APORTA_BLOB_URL"),
+		Secret:               []byte(os.Getenv("APORTA_SECRET")),
+		LogLevel:             get("APORTA_LOG_LEVEL", "info"),
+		ShutdownGrace:        15 * time.Second,
+		CourierSecret:        os.Getenv("APORTA_COURIER_SECRET"),
+		MailAdapter:          get("APORTA_MAIL_ADAPTER", "outbox"),
+		SMTPAddr:             os.Getenv("APORTA_SMTP_ADDR"),
+		SMTPUser:             os.Getenv("APORTA_SMTP_USER"),
+		SMTPPassword:         os.Getenv("APORTA_SMTP_PASSWORD"),
+		MailFrom:             get("APORTA_MAIL_FROM", "Aporta <no-reply@aporta.test>"),
+		SMSAdapter:           get("APORTA_SMS_ADAPTER", "outbox"),
+		SMSURL:               os.Getenv("APORTA_SMS_URL"),
+		SMSToken:             os.Getenv("APORTA_SMS_TOKEN"),
 	}
 	var err error
 	if c.MaxBodyBytes, err = strconv.ParseInt(get("APORTA_MAX_BODY_BYTES", "1048576"), 10, 64); err != nil {
@@ -206,10 +219,47 @@ func (c *Config) validate() error {
 	if c.GatewayPublicURL == "" {
 		c.GatewayPublicURL = c.GatewayURL
 	}
+	errs = append(errs, c.defaultConnections()...)
 	if c.Env == "production" {
 		errs = append(errs, c.validateProduction()...)
 	}
 	return errors.Join(errs...)
+}
+
+// defaultConnections points the organisations' gateway connections at the sandbox in dev and
+// test (the values deploy/stack.sh gives bin/sandboxgw); production must name the real ones.
+func (c *Config) defaultConnections() []error {
+	var errs []error
+	if c.MPAuthURL == "" {
+		c.MPAuthURL = c.GatewayPublicURL + "/authorization" // browsers open it
+		if c.Env == "production" {
+			c.MPAuthURL = "https://auth.mercadopago.com/authorization"
+		}
+	}
+	if c.CentralPosURL == "" {
+		if c.Env == "production" {
+			errs = append(errs, errors.New("APORTA_CENTRALPOS_URL is required in production"))
+		}
+		c.CentralPosURL = c.GatewayURL + "/centralpos/v1"
+	}
+	for _, v := range []struct {
+		key      string
+		value    *string
+		fallback string
+	}{
+		{"APORTA_MP_CLIENT_ID", &c.MPClientID, "8808000000000001"},
+		{"APORTA_MP_CLIENT_SECRET", &c.MPClientSecret, "TEST-aporta-client-secret"},
+		{"APORTA_CENTRALPOS_PARTNER_KEY", &c.CentralPosPartnerKey, "TEST-aporta-centralpos-partner"},
+	} {
+		if *v.value != "" {
+			continue
+		}
+		if c.Env == "production" {
+			errs = append(errs, fmt.Errorf("%s is required in production", v.key))
+		}
+		*v.value = v.fallback
+	}
+	return errs
 }
 
 // validateProduction refuses the dev and sandbox stand-ins, so a production process cannot start
@@ -220,6 +270,8 @@ func (c *Config) validateProduction() []error {
 		{"APORTA_PUBLIC_URL", c.PublicURL},
 		{"APORTA_GATEWAY_URL", c.GatewayURL}, // the default is the local sandbox
 		{"APORTA_GATEWAY_PUBLIC_URL", c.GatewayPublicURL},
+		{"APORTA_MP_AUTH_URL", c.MPAuthURL},
+		{"APORTA_CENTRALPOS_URL", c.CentralPosURL},
 	} {
 		if p, err := url.Parse(u.value); err != nil || p.Scheme != "https" || p.Host == "" {
 			errs = append(errs, fmt.Errorf("%s must be an https URL in production", u.key))

@@ -13,18 +13,22 @@ func productionEnv(t *testing.T) {
 		shards = append(shards, c+"=postgres://db/"+c)
 	}
 	for k, v := range map[string]string{
-		"APORTA_ENV":                "production",
-		"APORTA_PUBLIC_URL":         "https://aporta.example",
-		"APORTA_DIRECTORY_DSN":      "postgres://db/directory",
-		"APORTA_SHARD_DSNS":         strings.Join(shards, ","),
-		"APORTA_SECRET":             "kQ7vN2xR9pL4mW8sT1yB6cF3hJ5dG0aZ",
-		"APORTA_COURIER_SECRET":     "uE4iO7qA2sD9fG1h",
-		"APORTA_GATEWAY_URL":        "https://api.mercadopago.com",
-		"APORTA_GATEWAY_PUBLIC_URL": "https://sdk.mercadopago.com",
-		"APORTA_GATEWAY_TOKEN":      "APP_USR-1234",
-		"APORTA_GATEWAY_PUBLIC_KEY": "APP_USR-public",
-		"APORTA_MAIL_ADAPTER":       "smtp",
-		"APORTA_SMS_ADAPTER":        "http",
+		"APORTA_ENV":                    "production",
+		"APORTA_PUBLIC_URL":             "https://aporta.example",
+		"APORTA_DIRECTORY_DSN":          "postgres://db/directory",
+		"APORTA_SHARD_DSNS":             strings.Join(shards, ","),
+		"APORTA_SECRET":                 "kQ7vN2xR9pL4mW8sT1yB6cF3hJ5dG0aZ",
+		"APORTA_COURIER_SECRET":         "uE4iO7qA2sD9fG1h",
+		"APORTA_GATEWAY_URL":            "https://api.mercadopago.com",
+		"APORTA_GATEWAY_PUBLIC_URL":     "https://sdk.mercadopago.com",
+		"APORTA_GATEWAY_TOKEN":          "APP_USR-1234",
+		"APORTA_GATEWAY_PUBLIC_KEY":     "APP_USR-public",
+		"APORTA_MAIL_ADAPTER":           "smtp",
+		"APORTA_SMS_ADAPTER":            "http",
+		"APORTA_MP_CLIENT_ID":           "5432109876543210",
+		"APORTA_MP_CLIENT_SECRET":       "mKq2Xw7",
+		"APORTA_CENTRALPOS_URL":         "https://api.centralpos.example/v1",
+		"APORTA_CENTRALPOS_PARTNER_KEY": "ptn_live_1",
 	} {
 		t.Setenv(k, v)
 	}
@@ -54,6 +58,9 @@ func TestProductionRefusesUnsafeDefaults(t *testing.T) {
 		{"no gateway token", "APORTA_GATEWAY_TOKEN", "", "APORTA_GATEWAY_TOKEN is required"},
 		{"test gateway token", "APORTA_GATEWAY_TOKEN", "TEST-123", "APORTA_GATEWAY_TOKEN must be the gateway's production"},
 		{"sandbox public key", "APORTA_GATEWAY_PUBLIC_KEY", "", "APORTA_GATEWAY_PUBLIC_KEY must be"},
+		{"no OAuth client", "APORTA_MP_CLIENT_SECRET", "", "APORTA_MP_CLIENT_SECRET is required"},
+		{"no CentralPos URL", "APORTA_CENTRALPOS_URL", "", "APORTA_CENTRALPOS_URL is required"},
+		{"plain http CentralPos", "APORTA_CENTRALPOS_URL", "http://127.0.0.1:8090/centralpos/v1", "APORTA_CENTRALPOS_URL must be an https URL"},
 		{"mail kept in the outbox", "APORTA_MAIL_ADAPTER", "", "APORTA_MAIL_ADAPTER must be a real adapter"},
 		{"SMS kept in the outbox", "APORTA_SMS_ADAPTER", "outbox", "APORTA_SMS_ADAPTER must be a real adapter"},
 		{"placeholder secret", "APORTA_SECRET", strings.Repeat("changeme", 4), "APORTA_SECRET looks like a placeholder"},
@@ -88,7 +95,8 @@ func TestEnvIsRequired(t *testing.T) {
 func TestDevKeepsSandboxDefaults(t *testing.T) {
 	productionEnv(t)
 	for _, k := range []string{"APORTA_PUBLIC_URL", "APORTA_GATEWAY_URL", "APORTA_GATEWAY_PUBLIC_URL", "APORTA_GATEWAY_TOKEN",
-		"APORTA_GATEWAY_PUBLIC_KEY", "APORTA_MAIL_ADAPTER", "APORTA_SMS_ADAPTER", "APORTA_COURIER_SECRET"} {
+		"APORTA_GATEWAY_PUBLIC_KEY", "APORTA_MAIL_ADAPTER", "APORTA_SMS_ADAPTER", "APORTA_COURIER_SECRET",
+		"APORTA_MP_CLIENT_ID", "APORTA_MP_CLIENT_SECRET", "APORTA_CENTRALPOS_URL", "APORTA_CENTRALPOS_PARTNER_KEY"} {
 		t.Setenv(k, "")
 	}
 	t.Setenv("APORTA_ENV", "test")
@@ -98,6 +106,11 @@ func TestDevKeepsSandboxDefaults(t *testing.T) {
 	}
 	if !c.IsDev() || c.DevOnly("aporta seed") != nil || c.MailAdapter != "outbox" {
 		t.Fatalf("test environment: %+v", c)
+	}
+	// Organisations connect to the sandbox's OAuth page (opened by browsers) and CentralPos API.
+	if c.MPAuthURL != "http://127.0.0.1:8090/authorization" || c.CentralPosURL != "http://127.0.0.1:8090/centralpos/v1" ||
+		c.MPClientID == "" || c.MPClientSecret == "" || c.CentralPosPartnerKey == "" {
+		t.Fatalf("test connections: %+v", c)
 	}
 }
 

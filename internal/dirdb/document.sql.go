@@ -7,7 +7,6 @@ package dirdb
 
 import (
 	"context"
-	"time"
 
 	"github.com/google/uuid"
 )
@@ -23,19 +22,19 @@ func (q *Queries) CloseDocumentReview(ctx context.Context, organizationID uuid.U
 }
 
 const documentReview = `-- name: DocumentReview :one
-SELECT requested_at, closed_at, reminded_at FROM document_reviews WHERE organization_id = $1
+SELECT organization_id, requested_at, closed_at, reminded_at, updated_at FROM document_reviews WHERE organization_id = $1
 `
 
-type DocumentReviewRow struct {
-	RequestedAt time.Time
-	ClosedAt    *time.Time
-	RemindedAt  *time.Time
-}
-
-func (q *Queries) DocumentReview(ctx context.Context, organizationID uuid.UUID) (DocumentReviewRow, error) {
+func (q *Queries) DocumentReview(ctx context.Context, organizationID uuid.UUID) (DocumentReview, error) {
 	row := q.db.QueryRow(ctx, documentReview, organizationID)
-	var i DocumentReviewRow
-	err := row.Scan(&i.RequestedAt, &i.ClosedAt, &i.RemindedAt)
+	var i DocumentReview
+	err := row.Scan(
+		&i.OrganizationID,
+		&i.RequestedAt,
+		&i.ClosedAt,
+		&i.RemindedAt,
+		&i.UpdatedAt,
+	)
 	return i, err
 }
 

@@ -7,24 +7,7 @@ package dirdb
 
 import (
 	"context"
-
-	"github.com/google/uuid"
 )
-
-const claimUserPhone = `-- name: ClaimUserPhone :exec
-INSERT INTO user_phones (phone, user_id) VALUES ($1, $2)
-ON CONFLICT (user_id) DO UPDATE SET phone = EXCLUDED.phone
-`
-
-type ClaimUserPhoneParams struct {
-	Phone  string
-	UserID uuid.UUID
-}
-
-func (q *Queries) ClaimUserPhone(ctx context.Context, arg ClaimUserPhoneParams) error {
-	_, err := q.db.Exec(ctx, claimUserPhone, arg.Phone, arg.UserID)
-	return err
-}
 
 const completeRegistration = `-- name: CompleteRegistration :exec
 UPDATE registrations SET status = 'completed', updated_at = now() WHERE idempotency_key = $1

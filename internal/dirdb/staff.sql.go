@@ -12,23 +12,6 @@ import (
 	"github.com/google/uuid"
 )
 
-const documentReviewOf = `-- name: DocumentReviewOf :one
-SELECT organization_id, requested_at, closed_at, reminded_at, updated_at FROM document_reviews WHERE organization_id = $1
-`
-
-func (q *Queries) DocumentReviewOf(ctx context.Context, organizationID uuid.UUID) (DocumentReview, error) {
-	row := q.db.QueryRow(ctx, documentReviewOf, organizationID)
-	var i DocumentReview
-	err := row.Scan(
-		&i.OrganizationID,
-		&i.RequestedAt,
-		&i.ClosedAt,
-		&i.RemindedAt,
-		&i.UpdatedAt,
-	)
-	return i, err
-}
-
 const insertStaffAudit = `-- name: InsertStaffAudit :one
 INSERT INTO staff_audit_log (staff_user_id, staff_email, action, organization_id, document_type, attachment_id, reason, plan_code)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)

@@ -14,6 +14,7 @@ type Credentials struct {
 	PublicKey    string // the key donors' browsers tokenise cards with
 	AccountID    string // the gateway's id of the connected account (MercadoPago user_id, CentralPos merchant)
 	AccountName  string // shown on the gateways page
+	Country      string // ISO 3166-1 alpha-2 of the account (MercadoPago: its site); empty when a refresh does not say
 	LiveMode     bool
 	ExpiresAt    time.Time // zero when the access token does not expire
 }

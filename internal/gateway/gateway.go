@@ -174,3 +174,26 @@ type AmountLimits struct{ Min, Max money.Amount }
 type LimitsSource interface {
 	AmountLimits(ctx context.Context) (AmountLimits, error)
 }
+
+// CardMethod is a card brand an account takes, with the input rules its gateway states for it:
+// which numbers are of the brand, their lengths, the security code's length and whether the
+// number carries a Luhn check digit. The donation form and the server detect brands with these
+// instead of a static prefix table, so a card is named as the gateway that charges it names it.
+type CardMethod struct {
+	ID          string // Aporta's brand name (internal/card): visa, mastercard, debvisa, debmaster…
+	Name        string // the gateway's display name: "Mastercard Débito"
+	PaymentType string // credit_card, debit_card, prepaid_card
+	// BINPattern and ExclusionPattern are regular expressions (RE2 and JavaScript alike) over the
+	// number's leading digits: a number is of the brand when it matches the first and not the
+	// second. Empty BINPattern: the gateway does not publish one (brand by BIN lookup only).
+	BINPattern         string
+	ExclusionPattern   string
+	Lengths            []int // valid number lengths
+	SecurityCodeLength int   // 0: no security code
+	Luhn               bool  // false: the issuer's numbers may fail the Luhn check
+}
+
+// CardMethods lists the card brands an account takes. Adapters cache the answer per account.
+type CardMethods interface {
+	PaymentMethods(ctx context.Context) ([]CardMethod, error)
+}

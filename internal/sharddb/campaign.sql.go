@@ -11,136 +11,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5/pgtype"
 )
-
-const campaignByID = `-- name: CampaignByID :one
-
-SELECT c.id, c.slug, c.title, c.description, c.objective, c.type, c.channel, c.currency, o.country, c.published,
-       c.published_at, c.amounts, c.allow_one_time, c.allow_other_amount, c.min_other_amount_minor, c.instalments,
-       coalesce(c.form_color, '')::text AS form_color, coalesce(c.cover_key, '')::text AS cover_key, c.ends_at,
-       c.upgrade_enabled, c.upgrade_percentage, c.upgrade_period_months, c.upgrade_min_percentage,
-       c.upgrade_max_percentage, c.pixel_id, c.analytics_id, c.tag_manager_id, c.thanks_instant,
-       c.thanks_email_subject, c.thanks_email, c.immediate_charge, c.event, c.form_fields, c.created_at, c.updated_at
-FROM campaigns c
-JOIN organizations o ON o.organization_id = c.organization_id
-WHERE c.organization_id = $1 AND c.id = $2
-`
-
-type CampaignByIDParams struct {
-	OrganizationID uuid.UUID
-	ID             uuid.UUID
-}
-
-type CampaignByIDRow struct {
-	ID                   uuid.UUID
-	Slug                 string
-	Title                string
-	Description          string
-	Objective            string
-	Type                 string
-	Channel              string
-	Currency             string
-	Country              string
-	Published            bool
-	PublishedAt          *time.Time
-	Amounts              json.RawMessage
-	AllowOneTime         bool
-	AllowOtherAmount     bool
-	MinOtherAmountMinor  *int64
-	Instalments          int16
-	FormColor            string
-	CoverKey             string
-	EndsAt               *time.Time
-	UpgradeEnabled       bool
-	UpgradePercentage    pgtype.Numeric
-	UpgradePeriodMonths  *int16
-	UpgradeMinPercentage pgtype.Numeric
-	UpgradeMaxPercentage pgtype.Numeric
-	PixelID              string
-	AnalyticsID          string
-	TagManagerID         string
-	ThanksInstant        string
-	ThanksEmailSubject   string
-	ThanksEmail          string
-	ImmediateCharge      bool
-	Event                json.RawMessage
-	FormFields           json.RawMessage
-	CreatedAt            time.Time
-	UpdatedAt            time.Time
-}
-
-// Campaigns (api/campaign): the manage area's settings, the public form's read, visits and leads.
-func (q *Queries) CampaignByID(ctx context.Context, arg CampaignByIDParams) (CampaignByIDRow, error) {
-	row := q.db.QueryRow(ctx, campaignByID, arg.OrganizationID, arg.ID)
-	var i CampaignByIDRow
-	err := row.Scan(
-		&i.ID,
-		&i.Slug,
-		&i.Title,
-		&i.Description,
-		&i.Objective,
-		&i.Type,
-		&i.Channel,
-		&i.Currency,
-		&i.Country,
-		&i.Published,
-		&i.PublishedAt,
-		&i.Amounts,
-		&i.AllowOneTime,
-		&i.AllowOtherAmount,
-		&i.MinOtherAmountMinor,
-		&i.Instalments,
-		&i.FormColor,
-		&i.CoverKey,
-		&i.EndsAt,
-		&i.UpgradeEnabled,
-		&i.UpgradePercentage,
-		&i.UpgradePeriodMonths,
-		&i.UpgradeMinPercentage,
-		&i.UpgradeMaxPercentage,
-		&i.PixelID,
-		&i.AnalyticsID,
-		&i.TagManagerID,
-		&i.ThanksInstant,
-		&i.ThanksEmailSubject,
-		&i.ThanksEmail,
-		&i.ImmediateCharge,
-		&i.Event,
-		&i.FormFields,
-		&i.CreatedAt,
-		&i.UpdatedAt,
-	)
-	return i, err
-}
-
-const campaignOrganization = `-- name: CampaignOrganization :one
-SELECT plan_code, status, timezone, country, name, accepting_donations FROM organizations WHERE organization_id = $1
-`
-
-type CampaignOrganizationRow struct {
-	PlanCode           string
-	Status             string
-	Timezone           string
-	Country            string
-	Name               string
-	AcceptingDonations bool
-}
-
-// What campaign rules need of the organisation: plan, status, timezone, country, name.
-func (q *Queries) CampaignOrganization(ctx context.Context, organizationID uuid.UUID) (CampaignOrganizationRow, error) {
-	row := q.db.QueryRow(ctx, campaignOrganization, organizationID)
-	var i CampaignOrganizationRow
-	err := row.Scan(
-		&i.PlanCode,
-		&i.Status,
-		&i.Timezone,
-		&i.Country,
-		&i.Name,
-		&i.AcceptingDonations,
-	)
-	return i, err
-}
 
 const countCampaignVisit = `-- name: CountCampaignVisit :exec
 INSERT INTO campaign_visits (organization_id, campaign_id, day, visits)
@@ -244,65 +115,37 @@ func (q *Queries) DocumentTypesOfCountry(ctx context.Context, country string) ([
 }
 
 const listCampaigns = `-- name: ListCampaigns :many
-SELECT c.id, c.slug, c.title, c.description, c.objective, c.type, c.channel, c.currency, o.country, c.published,
-       c.published_at, c.amounts, c.allow_one_time, c.allow_other_amount, c.min_other_amount_minor, c.instalments,
-       coalesce(c.form_color, '')::text AS form_color, coalesce(c.cover_key, '')::text AS cover_key, c.ends_at,
-       c.upgrade_enabled, c.upgrade_percentage, c.upgrade_period_months, c.upgrade_min_percentage,
-       c.upgrade_max_percentage, c.pixel_id, c.analytics_id, c.tag_manager_id, c.thanks_instant,
-       c.thanks_email_subject, c.thanks_email, c.immediate_charge, c.event, c.form_fields, c.created_at, c.updated_at
+
+SELECT c.organization_id, c.id, c.slug, c.title, c.description, c.type, c.channel, c.currency, c.published, c.created_at, c.updated_at, c.objective, c.amounts, c.allow_one_time, c.allow_other_amount, c.min_other_amount_minor, c.instalments, c.form_color, c.cover_key, c.ends_at, c.upgrade_enabled, c.upgrade_percentage, c.upgrade_period_months, c.upgrade_min_percentage, c.upgrade_max_percentage, c.pixel_id, c.analytics_id, c.tag_manager_id, c.thanks_instant, c.thanks_email_subject, c.thanks_email, c.immediate_charge, c.event, c.form_fields, c.published_at, o.country
 FROM campaigns c
 JOIN organizations o ON o.organization_id = c.organization_id
-WHERE c.organization_id = $1
+WHERE c.organization_id = $1 AND ($2::uuid IS NULL OR c.id = $2)
 ORDER BY c.created_at DESC, c.id
-LIMIT $2 OFFSET $3
+LIMIT $4 OFFSET $3
 `
 
 type ListCampaignsParams struct {
 	OrganizationID uuid.UUID
-	Limit          int32
-	Offset         int32
+	ID             *uuid.UUID
+	Skip           int32
+	PerPage        int32
 }
 
 type ListCampaignsRow struct {
-	ID                   uuid.UUID
-	Slug                 string
-	Title                string
-	Description          string
-	Objective            string
-	Type                 string
-	Channel              string
-	Currency             string
-	Country              string
-	Published            bool
-	PublishedAt          *time.Time
-	Amounts              json.RawMessage
-	AllowOneTime         bool
-	AllowOtherAmount     bool
-	MinOtherAmountMinor  *int64
-	Instalments          int16
-	FormColor            string
-	CoverKey             string
-	EndsAt               *time.Time
-	UpgradeEnabled       bool
-	UpgradePercentage    pgtype.Numeric
-	UpgradePeriodMonths  *int16
-	UpgradeMinPercentage pgtype.Numeric
-	UpgradeMaxPercentage pgtype.Numeric
-	PixelID              string
-	AnalyticsID          string
-	TagManagerID         string
-	ThanksInstant        string
-	ThanksEmailSubject   string
-	ThanksEmail          string
-	ImmediateCharge      bool
-	Event                json.RawMessage
-	FormFields           json.RawMessage
-	CreatedAt            time.Time
-	UpdatedAt            time.Time
+	Campaign Campaign
+	Country  string
 }
 
+// Campaigns (api/campaign): the manage area's settings, the public form's read, visits and leads.
+// The organisation's campaigns, newest first; with id, that campaign alone (none: another
+// organisation's or unknown).
 func (q *Queries) ListCampaigns(ctx context.Context, arg ListCampaignsParams) ([]ListCampaignsRow, error) {
-	rows, err := q.db.Query(ctx, listCampaigns, arg.OrganizationID, arg.Limit, arg.Offset)
+	rows, err := q.db.Query(ctx, listCampaigns,
+		arg.OrganizationID,
+		arg.ID,
+		arg.Skip,
+		arg.PerPage,
+	)
 	if err != nil {
 		return nil, err
 	}
@@ -311,41 +154,42 @@ func (q *Queries) ListCampaigns(ctx context.Context, arg ListCampaignsParams) ([
 	for rows.Next() {
 		var i ListCampaignsRow
 		if err := rows.Scan(
-			&i.ID,
-			&i.Slug,
-			&i.Title,
-			&i.Description,
-			&i.Objective,
-			&i.Type,
-			&i.Channel,
-			&i.Currency,
+			&i.Campaign.OrganizationID,
+			&i.Campaign.ID,
+			&i.Campaign.Slug,
+			&i.Campaign.Title,
+			&i.Campaign.Description,
+			&i.Campaign.Type,
+			&i.Campaign.Channel,
+			&i.Campaign.Currency,
+			&i.Campaign.Published,
+			&i.Campaign.CreatedAt,
+			&i.Campaign.UpdatedAt,
+			&i.Campaign.Objective,
+			&i.Campaign.Amounts,
+			&i.Campaign.AllowOneTime,
+			&i.Campaign.AllowOtherAmount,
+			&i.Campaign.MinOtherAmountMinor,
+			&i.Campaign.Instalments,
+			&i.Campaign.FormColor,
+			&i.Campaign.CoverKey,
+			&i.Campaign.EndsAt,
+			&i.Campaign.UpgradeEnabled,
+			&i.Campaign.UpgradePercentage,
+			&i.Campaign.UpgradePeriodMonths,
+			&i.Campaign.UpgradeMinPercentage,
+			&i.Campaign.UpgradeMaxPercentage,
+			&i.Campaign.PixelID,
+			&i.Campaign.AnalyticsID,
+			&i.Campaign.TagManagerID,
+			&i.Campaign.ThanksInstant,
+			&i.Campaign.ThanksEmailSubject,
+			&i.Campaign.ThanksEmail,
+			&i.Campaign.ImmediateCharge,
+			&i.Campaign.Event,
+			&i.Campaign.FormFields,
+			&i.Campaign.PublishedAt,
 			&i.Country,
-			&i.Published,
-			&i.PublishedAt,
-			&i.Amounts,
-			&i.AllowOneTime,
-			&i.AllowOtherAmount,
-			&i.MinOtherAmountMinor,
-			&i.Instalments,
-			&i.FormColor,
-			&i.CoverKey,
-			&i.EndsAt,
-			&i.UpgradeEnabled,
-			&i.UpgradePercentage,
-			&i.UpgradePeriodMonths,
-			&i.UpgradeMinPercentage,
-			&i.UpgradeMaxPercentage,
-			&i.PixelID,
-			&i.AnalyticsID,
-			&i.TagManagerID,
-			&i.ThanksInstant,
-			&i.ThanksEmailSubject,
-			&i.ThanksEmail,
-			&i.ImmediateCharge,
-			&i.Event,
-			&i.FormFields,
-			&i.CreatedAt,
-			&i.UpdatedAt,
 		); err != nil {
 			return nil, err
 		}

@@ -28,6 +28,72 @@ func (q *Queries) DashboardCampaignExists(ctx context.Context, arg DashboardCamp
 	return exists, err
 }
 
+const dashboardDaily = `-- name: DashboardDaily :many
+SELECT date_trunc($1::text, r.day::timestamp)::date AS bucket, r.currency,
+       sum(r.raised_minor)::bigint AS raised_minor, sum(r.raised_count)::bigint AS raised_count,
+       sum(r.new_donations)::bigint AS new_donations
+FROM dashboard_daily r
+WHERE r.organization_id = $2 AND r.day >= $3::date AND r.day <= $4::date
+  AND ($5::uuid IS NULL OR r.campaign_id = $5)
+  AND ($6::smallint IS NULL OR r.recurrence = $6)
+GROUP BY 1, 2
+HAVING sum(r.raised_count) <> 0 OR sum(r.new_donations) <> 0
+`
+
+type DashboardDailyParams struct {
+	Bucket         string
+	OrganizationID uuid.UUID
+	FirstDay       time.Time
+	LastDay        time.Time
+	Campaign       *uuid.UUID
+	Recurrence     *int16
+}
+
+type DashboardDailyRow struct {
+	Bucket       time.Time
+	Currency     string
+	RaisedMinor  int64
+	RaisedCount  int64
+	NewDonations int64
+}
+
+// Per bucket and currency, from the daily rollup: approved transactions charged in the period
+// (created_at when charged_at is missing) and donations created in it (pending and rejected ones,
+// whose first charge is not settled or was refused, are not donations yet). The handler adds the
+// buckets up for the totals and the currencies up for the new donations.
+func (q *Queries) DashboardDaily(ctx context.Context, arg DashboardDailyParams) ([]DashboardDailyRow, error) {
+	rows, err := q.db.Query(ctx, dashboardDaily,
+		arg.Bucket,
+		arg.OrganizationID,
+		arg.FirstDay,
+		arg.LastDay,
+		arg.Campaign,
+		arg.Recurrence,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []DashboardDailyRow
+	for rows.Next() {
+		var i DashboardDailyRow
+		if err := rows.Scan(
+			&i.Bucket,
+			&i.Currency,
+			&i.RaisedMinor,
+			&i.RaisedCount,
+			&i.NewDonations,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const dashboardDiscarded = `-- name: DashboardDiscarded :many
 SELECT r.reason, sum(r.donations)::bigint AS donations
 FROM dashboard_daily_discards r
@@ -68,59 +134,6 @@ func (q *Queries) DashboardDiscarded(ctx context.Context, arg DashboardDiscarded
 	for rows.Next() {
 		var i DashboardDiscardedRow
 		if err := rows.Scan(&i.Reason, &i.Donations); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
-const dashboardNewDonations = `-- name: DashboardNewDonations :many
-SELECT date_trunc($1::text, r.day::timestamp)::date AS bucket, sum(r.new_donations)::bigint AS donations
-FROM dashboard_daily r
-WHERE r.organization_id = $2 AND r.day >= $3::date AND r.day <= $4::date
-  AND ($5::uuid IS NULL OR r.campaign_id = $5)
-  AND ($6::smallint IS NULL OR r.recurrence = $6)
-GROUP BY 1
-HAVING sum(r.new_donations) <> 0
-`
-
-type DashboardNewDonationsParams struct {
-	Bucket         string
-	OrganizationID uuid.UUID
-	FirstDay       time.Time
-	LastDay        time.Time
-	Campaign       *uuid.UUID
-	Recurrence     *int16
-}
-
-type DashboardNewDonationsRow struct {
-	Bucket    time.Time
-	Donations int64
-}
-
-// Donations created in the period, per bucket, from the daily rollup; pending and rejected (first
-// charge not settled or refused) are not donations yet.
-func (q *Queries) DashboardNewDonations(ctx context.Context, arg DashboardNewDonationsParams) ([]DashboardNewDonationsRow, error) {
-	rows, err := q.db.Query(ctx, dashboardNewDonations,
-		arg.Bucket,
-		arg.OrganizationID,
-		arg.FirstDay,
-		arg.LastDay,
-		arg.Campaign,
-		arg.Recurrence,
-	)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var items []DashboardNewDonationsRow
-	for rows.Next() {
-		var i DashboardNewDonationsRow
-		if err := rows.Scan(&i.Bucket, &i.Donations); err != nil {
 			return nil, err
 		}
 		items = append(items, i)
@@ -254,67 +267,6 @@ func (q *Queries) DashboardPaused(ctx context.Context, arg DashboardPausedParams
 	for rows.Next() {
 		var i DashboardPausedRow
 		if err := rows.Scan(&i.Reason, &i.Counted, &i.InGrace); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
-const dashboardRaised = `-- name: DashboardRaised :many
-SELECT date_trunc($1::text, r.day::timestamp)::date AS bucket, r.currency,
-       sum(r.raised_minor)::bigint AS raised_minor, sum(r.raised_count)::bigint AS raised_count
-FROM dashboard_daily r
-WHERE r.organization_id = $2 AND r.day >= $3::date AND r.day <= $4::date
-  AND ($5::uuid IS NULL OR r.campaign_id = $5)
-  AND ($6::smallint IS NULL OR r.recurrence = $6)
-GROUP BY 1, 2
-HAVING sum(r.raised_count) <> 0
-`
-
-type DashboardRaisedParams struct {
-	Bucket         string
-	OrganizationID uuid.UUID
-	FirstDay       time.Time
-	LastDay        time.Time
-	Campaign       *uuid.UUID
-	Recurrence     *int16
-}
-
-type DashboardRaisedRow struct {
-	Bucket      time.Time
-	Currency    string
-	RaisedMinor int64
-	RaisedCount int64
-}
-
-// Approved transactions charged in the period (created_at when charged_at is missing), per bucket
-// and currency, from the daily rollup. The handler adds the buckets up for the totals.
-func (q *Queries) DashboardRaised(ctx context.Context, arg DashboardRaisedParams) ([]DashboardRaisedRow, error) {
-	rows, err := q.db.Query(ctx, dashboardRaised,
-		arg.Bucket,
-		arg.OrganizationID,
-		arg.FirstDay,
-		arg.LastDay,
-		arg.Campaign,
-		arg.Recurrence,
-	)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var items []DashboardRaisedRow
-	for rows.Next() {
-		var i DashboardRaisedRow
-		if err := rows.Scan(
-			&i.Bucket,
-			&i.Currency,
-			&i.RaisedMinor,
-			&i.RaisedCount,
-		); err != nil {
 			return nil, err
 		}
 		items = append(items, i)

@@ -247,17 +247,6 @@ func (q *Queries) MarkDocumentReadyForReview(ctx context.Context, arg MarkDocume
 	return err
 }
 
-const organizationAccountStatus = `-- name: OrganizationAccountStatus :one
-SELECT status FROM organizations WHERE organization_id = $1
-`
-
-func (q *Queries) OrganizationAccountStatus(ctx context.Context, organizationID uuid.UUID) (string, error) {
-	row := q.db.QueryRow(ctx, organizationAccountStatus, organizationID)
-	var status string
-	err := row.Scan(&status)
-	return status, err
-}
-
 const organizationDocuments = `-- name: OrganizationDocuments :many
 SELECT type, status, coalesce(rejected_reason, '')::text AS rejected_reason, submitted_at, reviewed_at
 FROM organization_documents WHERE organization_id = $1

@@ -726,22 +726,6 @@ func (q *Queries) LockDonationStatus(ctx context.Context, arg LockDonationStatus
 	return status, err
 }
 
-const organizationCountryTimezone = `-- name: OrganizationCountryTimezone :one
-SELECT country, timezone FROM organizations WHERE organization_id = $1
-`
-
-type OrganizationCountryTimezoneRow struct {
-	Country  string
-	Timezone string
-}
-
-func (q *Queries) OrganizationCountryTimezone(ctx context.Context, organizationID uuid.UUID) (OrganizationCountryTimezoneRow, error) {
-	row := q.db.QueryRow(ctx, organizationCountryTimezone, organizationID)
-	var i OrganizationCountryTimezoneRow
-	err := row.Scan(&i.Country, &i.Timezone)
-	return i, err
-}
-
 const reactivateDonor = `-- name: ReactivateDonor :exec
 UPDATE donors SET discarded_at = NULL, discard_reason = NULL, updated_at = now()
 WHERE organization_id = $1 AND id = $2 AND discarded_at IS NOT NULL

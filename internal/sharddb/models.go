@@ -64,10 +64,11 @@ type CampaignVisit struct {
 }
 
 type Country struct {
-	Code      string
-	Currency  string
-	Timezone  string
-	PhoneCode string
+	Code         string
+	Currency     string
+	Timezone     string
+	PhoneCode    string
+	PaymentModes []string
 }
 
 type CountryDocument struct {
@@ -292,6 +293,13 @@ type Plan struct {
 	TierName string
 	Period   string
 	UsdPrice pgtype.Numeric
+	Position int16
+}
+
+type PlanPrice struct {
+	Country            string
+	PlanCode           string
+	LocalizePriceMinor int64
 }
 
 type Transaction struct {

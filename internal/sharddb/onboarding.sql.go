@@ -29,22 +29,6 @@ func (q *Queries) CompleteOnboardingStep(ctx context.Context, arg CompleteOnboar
 	return err
 }
 
-const organizationMailInfo = `-- name: OrganizationMailInfo :one
-SELECT name, coalesce(locale, 'es')::text AS locale FROM organizations WHERE organization_id = $1
-`
-
-type OrganizationMailInfoRow struct {
-	Name   string
-	Locale string
-}
-
-func (q *Queries) OrganizationMailInfo(ctx context.Context, organizationID uuid.UUID) (OrganizationMailInfoRow, error) {
-	row := q.db.QueryRow(ctx, organizationMailInfo, organizationID)
-	var i OrganizationMailInfoRow
-	err := row.Scan(&i.Name, &i.Locale)
-	return i, err
-}
-
 const setOrganizationShardStatus = `-- name: SetOrganizationShardStatus :exec
 UPDATE organizations SET status = $2, updated_at = now() WHERE organization_id = $1
 `

@@ -22,6 +22,43 @@ func (q *Queries) EnsureOrganizationProfile(ctx context.Context, organizationID 
 	return err
 }
 
+const organizationFacts = `-- name: OrganizationFacts :one
+SELECT o.name, o.country, o.timezone, coalesce(o.locale, 'es')::text AS locale, o.status, o.plan_code,
+       e.plan_code::text AS effective_plan_code, o.accepting_donations
+FROM organizations o
+JOIN organization_effective_plans e ON e.organization_id = o.organization_id
+WHERE o.organization_id = $1
+`
+
+type OrganizationFactsRow struct {
+	Name               string
+	Country            string
+	Timezone           string
+	Locale             string
+	Status             string
+	PlanCode           string
+	EffectivePlanCode  string
+	AcceptingDonations bool
+}
+
+// What features read of the organisation's row in its shard: name, country, time zone, language,
+// status, plan, effective plan (Essential during the trial) and whether it takes new donations.
+func (q *Queries) OrganizationFacts(ctx context.Context, organizationID uuid.UUID) (OrganizationFactsRow, error) {
+	row := q.db.QueryRow(ctx, organizationFacts, organizationID)
+	var i OrganizationFactsRow
+	err := row.Scan(
+		&i.Name,
+		&i.Country,
+		&i.Timezone,
+		&i.Locale,
+		&i.Status,
+		&i.PlanCode,
+		&i.EffectivePlanCode,
+		&i.AcceptingDonations,
+	)
+	return i, err
+}
+
 const organizationLogoKey = `-- name: OrganizationLogoKey :one
 SELECT logo_key FROM organization_profiles WHERE organization_id = $1
 `

@@ -10,7 +10,7 @@ import (
 )
 
 const countries = `-- name: Countries :many
-SELECT c.code, c.currency, c.timezone, c.phone_code,
+SELECT c.code, c.currency, c.timezone, c.phone_code, c.payment_modes,
        ARRAY(SELECT d.code FROM document_types d WHERE c.code = ANY (d.countries) ORDER BY d.code)::text[] AS document_types
 FROM countries c WHERE c.code = ANY ($1::text[]) ORDER BY c.code
 `
@@ -20,6 +20,7 @@ type CountriesRow struct {
 	Currency      string
 	Timezone      string
 	PhoneCode     string
+	PaymentModes  []string
 	DocumentTypes []string
 }
 
@@ -38,7 +39,57 @@ func (q *Queries) Countries(ctx context.Context, codes []string) ([]CountriesRow
 			&i.Currency,
 			&i.Timezone,
 			&i.PhoneCode,
+			&i.PaymentModes,
 			&i.DocumentTypes,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const countryPlans = `-- name: CountryPlans :many
+SELECT pp.country, p.code, p.tier_name, p.period, p.usd_price::text AS usd_price,
+       pp.localize_price_minor, c.currency
+FROM plan_prices pp
+JOIN plans p ON p.code = pp.plan_code
+JOIN countries c ON c.code = pp.country
+WHERE pp.country = ANY ($1::text[])
+ORDER BY pp.country, p.position, p.period
+`
+
+type CountryPlansRow struct {
+	Country            string
+	Code               string
+	TierName           string
+	Period             string
+	UsdPrice           string
+	LocalizePriceMinor int64
+	Currency           string
+}
+
+// Every plan with its price in each of these countries, in the order a plan list shows them.
+func (q *Queries) CountryPlans(ctx context.Context, countries []string) ([]CountryPlansRow, error) {
+	rows, err := q.db.Query(ctx, countryPlans, countries)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []CountryPlansRow
+	for rows.Next() {
+		var i CountryPlansRow
+		if err := rows.Scan(
+			&i.Country,
+			&i.Code,
+			&i.TierName,
+			&i.Period,
+			&i.UsdPrice,
+			&i.LocalizePriceMinor,
+			&i.Currency,
 		); err != nil {
 			return nil, err
 		}

@@ -12,23 +12,12 @@ import (
 	"github.com/google/uuid"
 )
 
-const acceptingDonations = `-- name: AcceptingDonations :one
-SELECT accepting_donations FROM organizations WHERE organization_id = $1
-`
-
-func (q *Queries) AcceptingDonations(ctx context.Context, organizationID uuid.UUID) (bool, error) {
-	row := q.db.QueryRow(ctx, acceptingDonations, organizationID)
-	var accepting_donations bool
-	err := row.Scan(&accepting_donations)
-	return accepting_donations, err
-}
-
 const applySubscriptionPlan = `-- name: ApplySubscriptionPlan :one
 UPDATE organizations SET
     plan_code = $2, subscription_status = 'active', commission_bps = 0, accepting_donations = true,
     plan_purchased_at = coalesce(plan_purchased_at, $3::timestamptz), updated_at = now()
 WHERE organization_id = $1
-RETURNING organization_id, name, country, uid_type, uid, timezone, plan_code, status, onboarding_steps, created_at, updated_at, locale, subscription_status, trial_started_at, trial_ends_at, plan_purchased_at, commission_bps, accepting_donations
+RETURNING organization_id
 `
 
 type ApplySubscriptionPlanParams struct {
@@ -37,30 +26,11 @@ type ApplySubscriptionPlanParams struct {
 	PurchasedAt    time.Time
 }
 
-func (q *Queries) ApplySubscriptionPlan(ctx context.Context, arg ApplySubscriptionPlanParams) (Organization, error) {
+func (q *Queries) ApplySubscriptionPlan(ctx context.Context, arg ApplySubscriptionPlanParams) (uuid.UUID, error) {
 	row := q.db.QueryRow(ctx, applySubscriptionPlan, arg.OrganizationID, arg.PlanCode, arg.PurchasedAt)
-	var i Organization
-	err := row.Scan(
-		&i.OrganizationID,
-		&i.Name,
-		&i.Country,
-		&i.UidType,
-		&i.Uid,
-		&i.Timezone,
-		&i.PlanCode,
-		&i.Status,
-		&i.OnboardingSteps,
-		&i.CreatedAt,
-		&i.UpdatedAt,
-		&i.Locale,
-		&i.SubscriptionStatus,
-		&i.TrialStartedAt,
-		&i.TrialEndsAt,
-		&i.PlanPurchasedAt,
-		&i.CommissionBps,
-		&i.AcceptingDonations,
-	)
-	return i, err
+	var organization_id uuid.UUID
+	err := row.Scan(&organization_id)
+	return organization_id, err
 }
 
 const approvedWithoutCommission = `-- name: ApprovedWithoutCommission :many
@@ -103,7 +73,7 @@ UPDATE organizations SET
     trial_ends_at    = CASE WHEN subscription_status = 'none' AND plan_code = 'original' THEN $3::timestamptz ELSE trial_ends_at END,
     updated_at = now()
 WHERE organization_id = $1
-RETURNING organization_id, name, country, uid_type, uid, timezone, plan_code, status, onboarding_steps, created_at, updated_at, locale, subscription_status, trial_started_at, trial_ends_at, plan_purchased_at, commission_bps, accepting_donations
+RETURNING organization_id
 `
 
 type BeginSubscriptionParams struct {
@@ -113,30 +83,11 @@ type BeginSubscriptionParams struct {
 }
 
 // Starts the trial of an original customer once; a bought plan makes the subscription active.
-func (q *Queries) BeginSubscription(ctx context.Context, arg BeginSubscriptionParams) (Organization, error) {
+func (q *Queries) BeginSubscription(ctx context.Context, arg BeginSubscriptionParams) (uuid.UUID, error) {
 	row := q.db.QueryRow(ctx, beginSubscription, arg.OrganizationID, arg.TrialStarts, arg.TrialEnds)
-	var i Organization
-	err := row.Scan(
-		&i.OrganizationID,
-		&i.Name,
-		&i.Country,
-		&i.UidType,
-		&i.Uid,
-		&i.Timezone,
-		&i.PlanCode,
-		&i.Status,
-		&i.OnboardingSteps,
-		&i.CreatedAt,
-		&i.UpdatedAt,
-		&i.Locale,
-		&i.SubscriptionStatus,
-		&i.TrialStartedAt,
-		&i.TrialEndsAt,
-		&i.PlanPurchasedAt,
-		&i.CommissionBps,
-		&i.AcceptingDonations,
-	)
-	return i, err
+	var organization_id uuid.UUID
+	err := row.Scan(&organization_id)
+	return organization_id, err
 }
 
 const endSubscriptionTrial = `-- name: EndSubscriptionTrial :one
@@ -146,7 +97,7 @@ UPDATE organizations SET
     accepting_donations = plan_code <> 'original',
     updated_at = now()
 WHERE organization_id = $1
-RETURNING organization_id, name, country, uid_type, uid, timezone, plan_code, status, onboarding_steps, created_at, updated_at, locale, subscription_status, trial_started_at, trial_ends_at, plan_purchased_at, commission_bps, accepting_donations
+RETURNING organization_id
 `
 
 type EndSubscriptionTrialParams struct {
@@ -155,30 +106,11 @@ type EndSubscriptionTrialParams struct {
 }
 
 // The trial is over: unless a plan was bought meanwhile, the commission applies and new donations stop.
-func (q *Queries) EndSubscriptionTrial(ctx context.Context, arg EndSubscriptionTrialParams) (Organization, error) {
+func (q *Queries) EndSubscriptionTrial(ctx context.Context, arg EndSubscriptionTrialParams) (uuid.UUID, error) {
 	row := q.db.QueryRow(ctx, endSubscriptionTrial, arg.OrganizationID, arg.CommissionBps)
-	var i Organization
-	err := row.Scan(
-		&i.OrganizationID,
-		&i.Name,
-		&i.Country,
-		&i.UidType,
-		&i.Uid,
-		&i.Timezone,
-		&i.PlanCode,
-		&i.Status,
-		&i.OnboardingSteps,
-		&i.CreatedAt,
-		&i.UpdatedAt,
-		&i.Locale,
-		&i.SubscriptionStatus,
-		&i.TrialStartedAt,
-		&i.TrialEndsAt,
-		&i.PlanPurchasedAt,
-		&i.CommissionBps,
-		&i.AcceptingDonations,
-	)
-	return i, err
+	var organization_id uuid.UUID
+	err := row.Scan(&organization_id)
+	return organization_id, err
 }
 
 const purchasablePlanExists = `-- name: PurchasablePlanExists :one

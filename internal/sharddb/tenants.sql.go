@@ -38,14 +38,3 @@ func (q *Queries) CreateShardOrganization(ctx context.Context, arg CreateShardOr
 	)
 	return err
 }
-
-const organizationStatusInShard = `-- name: OrganizationStatusInShard :one
-SELECT status FROM organizations WHERE organization_id = $1
-`
-
-func (q *Queries) OrganizationStatusInShard(ctx context.Context, organizationID uuid.UUID) (string, error) {
-	row := q.db.QueryRow(ctx, organizationStatusInShard, organizationID)
-	var status string
-	err := row.Scan(&status)
-	return status, err
-}

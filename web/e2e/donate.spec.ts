@@ -41,16 +41,21 @@ function assertNoCardData(seen: { url: string; body: string }[]) {
   }
 }
 
-async function fillForm(page: Page, o: { holder: string; email: string; monthly: boolean; amountIndex?: number }) {
+/** A card as the form should show it: its spaced number, the brand id and the name the gateway gives it. */
+interface TestCard { number: string; brand: string; name?: string }
+
+async function fillForm(page: Page, o: { holder: string; email: string; monthly: boolean; amountIndex?: number; card?: TestCard }) {
+  const card = o.card ?? { number: VISA, brand: 'visa' };
   if (!o.monthly) await page.getByRole('radio', { name: 'Por única vez' }).check({ force: true });
   await page.locator('.amount').nth(o.amountIndex ?? 0).click();
   await page.getByLabel('Nombre', { exact: true }).fill('Ana');
   await page.getByLabel('Apellido').fill('Gómez');
   await page.getByLabel('Correo electrónico').fill(o.email);
   await page.getByLabel('Número de documento', { exact: true }).fill('30123456');
-  await page.getByLabel('Número de tarjeta').pressSequentially(PAN, { delay: 10 });
-  await expect(page.locator('[data-brand="visa"]')).toBeVisible();
-  await expect(page.getByLabel('Número de tarjeta')).toHaveValue(VISA);
+  await page.getByLabel('Número de tarjeta').pressSequentially(card.number.replace(/\s/g, ''), { delay: 10 });
+  await expect(page.locator(`[data-brand="${card.brand}"]`)).toBeVisible();
+  if (card.name) await expect(page.locator(`[data-brand="${card.brand}"]`)).toHaveText(new RegExp(`${card.name}$`));
+  await expect(page.getByLabel('Número de tarjeta')).toHaveValue(card.number);
   await page.getByLabel('Vencimiento').pressSequentially('1130');
   await expect(page.getByLabel('Vencimiento')).toHaveValue('11 / 30');
   await page.getByLabel('Código de seguridad').fill(CVV);
@@ -141,6 +146,21 @@ test('monthly donation approved (APRO)', async ({ page, baseURL }) => {
   await expect(page.getByText('Tu donación mensual quedó activa')).toBeVisible();
   assertNoCardData(seen);
 });
+
+// MercadoPago's published Argentine test cards are named as the account's payment methods name them (the
+// Mastercard 5031 was once shown as Maestro and refused) and approved with holder APRO.
+for (const card of [
+  { number: '5031 7557 3453 0604', brand: 'mastercard', name: 'Mastercard' },
+  { number: '5287 3383 1025 3304', brand: 'debmaster', name: 'Mastercard Débito' },
+]) {
+  test(`MercadoPago's test card ${card.number} is shown as ${card.name} and approved`, async ({ page }) => {
+    await page.goto(`/d/${campaign.slug}`);
+    await fillForm(page, { holder: 'APRO', email: uniqueEmail(card.brand), monthly: false, card });
+    await page.screenshot({ path: `test-results/donate-brand-${card.brand}.png` });
+    await page.getByRole('button', { name: 'Donar $ 1.500,00' }).click();
+    await expect(page.getByTestId('thanks-message')).toContainText('¡Gracias Ana!');
+  });
+}
 
 for (const [holder, expected] of [
   ['OTHE', /rechaz/i],

@@ -12,6 +12,7 @@ import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
 import { Route as KitRouteImport } from './routes/kit'
 import { Route as ManageRouteRouteImport } from './routes/manage/route'
+import { Route as PricingRouteImport } from './routes/pricing'
 import { Route as SignupRouteImport } from './routes/signup'
 import { Route as StaffRouteRouteImport } from './routes/staff/route'
 import { Route as AccountInvitationRouteImport } from './routes/account/invitation'
@@ -50,6 +51,11 @@ const KitRoute = KitRouteImport.update({
 const ManageRouteRoute = ManageRouteRouteImport.update({
   id: '/manage',
   path: '/manage',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const PricingRoute = PricingRouteImport.update({
+  id: '/pricing',
+  path: '/pricing',
   getParentRoute: () => rootRouteImport,
 } as any)
 const SignupRoute = SignupRouteImport.update({
@@ -182,6 +188,7 @@ export interface FileRoutesByFullPath {
   '/manage': typeof ManageRouteRouteWithChildren
   '/staff': typeof StaffRouteRouteWithChildren
   '/kit': typeof KitRoute
+  '/pricing': typeof PricingRoute
   '/signup': typeof SignupRoute
   '/account/onboarding': typeof AccountOnboardingRouteRouteWithChildren
   '/account/invitation': typeof AccountInvitationRoute
@@ -210,6 +217,7 @@ export interface FileRoutesByTo {
   '/': typeof IndexRoute
   '/manage': typeof ManageRouteRouteWithChildren
   '/kit': typeof KitRoute
+  '/pricing': typeof PricingRoute
   '/signup': typeof SignupRoute
   '/account/onboarding': typeof AccountOnboardingRouteRouteWithChildren
   '/account/invitation': typeof AccountInvitationRoute
@@ -240,6 +248,7 @@ export interface FileRoutesById {
   '/manage': typeof ManageRouteRouteWithChildren
   '/staff': typeof StaffRouteRouteWithChildren
   '/kit': typeof KitRoute
+  '/pricing': typeof PricingRoute
   '/signup': typeof SignupRoute
   '/account/onboarding': typeof AccountOnboardingRouteRouteWithChildren
   '/account/invitation': typeof AccountInvitationRoute
@@ -271,6 +280,7 @@ export interface FileRouteTypes {
     | '/manage'
     | '/staff'
     | '/kit'
+    | '/pricing'
     | '/signup'
     | '/account/onboarding'
     | '/account/invitation'
@@ -299,6 +309,7 @@ export interface FileRouteTypes {
     | '/'
     | '/manage'
     | '/kit'
+    | '/pricing'
     | '/signup'
     | '/account/onboarding'
     | '/account/invitation'
@@ -328,6 +339,7 @@ export interface FileRouteTypes {
     | '/manage'
     | '/staff'
     | '/kit'
+    | '/pricing'
     | '/signup'
     | '/account/onboarding'
     | '/account/invitation'
@@ -358,6 +370,7 @@ export interface RootRouteChildren {
   ManageRouteRoute: typeof ManageRouteRouteWithChildren
   StaffRouteRoute: typeof StaffRouteRouteWithChildren
   KitRoute: typeof KitRoute
+  PricingRoute: typeof PricingRoute
   SignupRoute: typeof SignupRoute
   AccountOnboardingRouteRoute: typeof AccountOnboardingRouteRouteWithChildren
   AccountInvitationRoute: typeof AccountInvitationRoute
@@ -391,6 +404,13 @@ declare module '@tanstack/react-router' {
       path: '/manage'
       fullPath: '/manage'
       preLoaderRoute: typeof ManageRouteRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/pricing': {
+      id: '/pricing'
+      path: '/pricing'
+      fullPath: '/pricing'
+      preLoaderRoute: typeof PricingRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/signup': {
@@ -628,6 +648,7 @@ const rootRouteChildren: RootRouteChildren = {
   ManageRouteRoute: ManageRouteRouteWithChildren,
   StaffRouteRoute: StaffRouteRouteWithChildren,
   KitRoute: KitRoute,
+  PricingRoute: PricingRoute,
   SignupRoute: SignupRoute,
   AccountOnboardingRouteRoute: AccountOnboardingRouteRouteWithChildren,
   AccountInvitationRoute: AccountInvitationRoute,

@@ -60,7 +60,7 @@ func newBareStack(t *testing.T, queuePrefix string) *stack {
 	cfg := tenantstest.Config(t)
 	tt := tenantstest.Open(t)
 
-	sb, err := sandbox.New(sandbox.Options{Currency: "ARS"})
+	sb, err := sandbox.New(sandbox.Options{Currency: "ARS", PlatformToken: "test-token"})
 	require.NoError(t, err)
 	srv := httptest.NewServer(sb)
 	t.Cleanup(srv.Close)

@@ -12,8 +12,7 @@ import (
 // that cannot be written does not keep a worker slot forever.
 func TestBookkeepingRetriesAreCapped(t *testing.T) {
 	t.Parallel()
-	var s testsuite.WorkflowTestSuite
-	env := s.NewTestWorkflowEnvironment()
+	env := new(testsuite.WorkflowTestSuite).NewTestWorkflowEnvironment()
 	env.ExecuteWorkflow(func(ctx workflow.Context) error {
 		ctx = withActivityOptions(ctx)
 		require.Equal(t, BookkeepingRetryLimit, workflow.GetActivityOptions(ctx).ScheduleToCloseTimeout)

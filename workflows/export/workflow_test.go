@@ -16,8 +16,7 @@ import (
 
 func TestExportBuildsThenEmails(t *testing.T) {
 	t.Parallel()
-	var s testsuite.WorkflowTestSuite
-	env := s.NewTestWorkflowEnvironment()
+	env := new(testsuite.WorkflowTestSuite).NewTestWorkflowEnvironment()
 	var a *Activities
 	var built, mailed string
 	env.OnActivity(a.BuildLeadsCSV, mock.Anything, "org-1", mock.Anything, mock.Anything).Return(
@@ -44,8 +43,7 @@ func TestExportBuildsThenEmails(t *testing.T) {
 // A failing build is retried with the same token (same object), and the link goes out once.
 func TestExportRetriesFailedBuild(t *testing.T) {
 	t.Parallel()
-	var s testsuite.WorkflowTestSuite
-	env := s.NewTestWorkflowEnvironment()
+	env := new(testsuite.WorkflowTestSuite).NewTestWorkflowEnvironment()
 	var a *Activities
 	var tokens []string
 	env.OnActivity(a.BuildLeadsCSV, mock.Anything, "org-1", mock.Anything, mock.Anything).Return(
@@ -70,8 +68,7 @@ func TestExportRetriesFailedBuild(t *testing.T) {
 
 func TestCleanupDeletesOutsideTheWindow(t *testing.T) {
 	t.Parallel()
-	var s testsuite.WorkflowTestSuite
-	env := s.NewTestWorkflowEnvironment()
+	env := new(testsuite.WorkflowTestSuite).NewTestWorkflowEnvironment()
 	var a *Activities
 	now := env.Now()
 	env.OnActivity(a.DeleteOldLeads, mock.Anything, mock.Anything).Return(func(_ context.Context, before time.Time) (int64, error) {

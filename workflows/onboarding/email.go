@@ -82,7 +82,7 @@ func (m OutboxMailer) Queue(ctx context.Context, e Email) error {
 	if err != nil {
 		return err
 	}
-	org, err := scope.Store().OrganizationMailInfo(ctx, scope.OrgID)
+	org, err := scope.Store().OrganizationFacts(ctx, scope.OrgID)
 	if err != nil {
 		return err
 	}

@@ -2,8 +2,6 @@ package onboarding_test
 
 import (
 	"context"
-	"io"
-	"log/slog"
 	"testing"
 	"time"
 
@@ -14,8 +12,8 @@ import (
 
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/tenants/tenantstest"
-	"github.com/aporta/aporta/workflows"
 	"github.com/aporta/aporta/workflows/onboarding"
+	"github.com/aporta/aporta/workflows/workflowtest"
 )
 
 // The first real loop: a worker on the Temporal dev server runs onboarding, whose activities write
@@ -26,15 +24,10 @@ func TestOnboardingOnTheDevServer(t *testing.T) {
 	defer cancel()
 	cfg := tenantstest.Config(t)
 	tt := tenantstest.Open(t)
-	c, err := workflows.Dial(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	require.NoError(t, err)
-	defer c.Close()
-
-	queue := "onboarding-test-" + uuid.NewString()
-	w := worker.New(c, queue, worker.Options{})
-	onboarding.Register(w, tt, onboarding.NewMailer(cfg, tt), cfg.StaffInbox)
-	require.NoError(t, w.Start())
-	defer w.Stop()
+	c := workflowtest.Client(t)
+	queue := workflowtest.Worker(t, c, "onboarding-test-", func(r worker.Registry) {
+		onboarding.Register(r, tt, onboarding.NewMailer(cfg, tt), cfg.StaffInbox)
+	})
 
 	org := tenants.Organization{ID: uuid.New(), Name: "Fundación Andes", Country: "CL"}
 	require.NoError(t, tt.CreateOrganization(ctx, org, ""))

@@ -16,6 +16,7 @@ import (
 	"github.com/aporta/aporta/internal/outbox"
 	"github.com/aporta/aporta/tenants/tenantstest"
 	"github.com/aporta/aporta/workflows/outboxsweep"
+	"github.com/aporta/aporta/workflows/workflowtest"
 )
 
 // The purge deletes the messages (and e-mail keys) older than the cut-off, and only those.
@@ -49,8 +50,7 @@ func TestPurgeDeletesOnlyOldMessages(t *testing.T) {
 
 // A run retries pending messages, then purges with the schedule's retention.
 func TestWorkflowRetriesThenPurgesWithTheRetention(t *testing.T) {
-	var s testsuite.WorkflowTestSuite
-	env := s.NewTestWorkflowEnvironment()
+	env := new(testsuite.WorkflowTestSuite).NewTestWorkflowEnvironment()
 	var a *outboxsweep.Activities
 	env.RegisterActivity(a)
 	env.OnActivity(a.DeliverPending, mock.Anything, outboxsweep.Batch).Return(3, nil).Once()
@@ -69,10 +69,7 @@ func TestWorkflowRetriesThenPurgesWithTheRetention(t *testing.T) {
 func TestSweepScheduleIsCreatedOnceAndUpdated(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	cfg := tenantstest.Config(t)
-	c, err := client.Dial(client.Options{HostPort: cfg.TemporalAddr, Namespace: cfg.TemporalNS})
-	require.NoError(t, err)
-	defer c.Close()
+	c := workflowtest.Client(t)
 	id := "outbox-sweep-test-" + uuid.NewString()
 	defer func() { _ = c.ScheduleClient().GetHandle(ctx, id).Delete(ctx) }()
 
@@ -96,10 +93,9 @@ func TestWorkerEnsuresTheSweepSchedule(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	cfg := tenantstest.Config(t)
-	c, err := client.Dial(client.Options{HostPort: cfg.TemporalAddr, Namespace: cfg.TemporalNS})
-	require.NoError(t, err)
-	defer c.Close()
+	c := workflowtest.Client(t)
 	var desc *client.ScheduleDescription
+	var err error
 	require.Eventually(t, func() bool {
 		desc, err = c.ScheduleClient().GetHandle(ctx, outboxsweep.ScheduleID).Describe(ctx)
 		return err == nil

@@ -139,7 +139,7 @@ func (a *Activities) Complete(ctx context.Context, in Input) error {
 	}
 	db := dirdb.Store(a.Tenants.Directory())
 	if in.Phone != "" {
-		if err := db.ClaimUserPhone(ctx, dirdb.ClaimUserPhoneParams{Phone: in.Phone, UserID: user}); err != nil {
+		if err := db.ClaimCellphone(ctx, dirdb.ClaimCellphoneParams{Phone: in.Phone, UserID: user}); err != nil {
 			return err
 		}
 	}

@@ -42,12 +42,17 @@ func state(o sharddb.Organization) State {
 	}
 }
 
-// stateOf answers an activity's update of the organisation row.
-func stateOf(o sharddb.Organization, err error) (State, error) {
+// stateAfter answers an activity's update of the organisation row (err: the update's) with the
+// subscription it left.
+func stateAfter(ctx context.Context, s tenants.Scope, err error) (State, error) {
 	if errors.Is(err, dberr.ErrNotFound) {
 		return State{}, temporal.NewNonRetryableApplicationError("unknown organization", "UnknownOrganization", err)
 	}
-	return state(o), err
+	if err != nil {
+		return State{}, err
+	}
+	sum, err := Get(ctx, s)
+	return sum.State, err
 }
 
 // Begin starts the trial of an original customer (once: trial dates are never moved) or marks a
@@ -57,9 +62,10 @@ func (a *Activities) Begin(ctx context.Context, orgID string, now time.Time, len
 	if err != nil {
 		return State{}, err
 	}
-	return stateOf(s.Store().BeginSubscription(ctx, sharddb.BeginSubscriptionParams{
+	_, err = s.Store().BeginSubscription(ctx, sharddb.BeginSubscriptionParams{
 		OrganizationID: s.OrgID, TrialStarts: now, TrialEnds: now.Add(length),
-	}))
+	})
+	return stateAfter(ctx, s, err)
 }
 
 // EndTrial applies the post-trial restriction unless a plan was bought.
@@ -68,9 +74,10 @@ func (a *Activities) EndTrial(ctx context.Context, orgID string) (State, error) 
 	if err != nil {
 		return State{}, err
 	}
-	return stateOf(s.Store().EndSubscriptionTrial(ctx, sharddb.EndSubscriptionTrialParams{
+	_, err = s.Store().EndSubscriptionTrial(ctx, sharddb.EndSubscriptionTrialParams{
 		OrganizationID: s.OrgID, CommissionBps: CommissionBps,
-	}))
+	})
+	return stateAfter(ctx, s, err)
 }
 
 // ApplyPlan stores a bought plan: the restriction (if any) ends.
@@ -86,9 +93,10 @@ func (a *Activities) ApplyPlan(ctx context.Context, orgID, plan string, now time
 	if !ok {
 		return State{}, temporal.NewNonRetryableApplicationError("unknown plan "+plan, ErrUnknownPlan, nil)
 	}
-	return stateOf(s.Store().ApplySubscriptionPlan(ctx, sharddb.ApplySubscriptionPlanParams{
+	_, err = s.Store().ApplySubscriptionPlan(ctx, sharddb.ApplySubscriptionPlanParams{
 		OrganizationID: s.OrgID, PlanCode: plan, PurchasedAt: now,
-	}))
+	})
+	return stateAfter(ctx, s, err)
 }
 
 // RecordCommissions is the daily commission sweep of runs recorded before collection recorded
@@ -116,11 +124,11 @@ func (a *Activities) RecordCommissions(ctx context.Context, orgID string) (int, 
 // post-trial restriction). The public donation API should refuse a new donation when false; the
 // same value is organizations.accepting_donations in the shard.
 func AcceptingDonations(ctx context.Context, s tenants.Scope) (bool, error) {
-	ok, err := s.Store().AcceptingDonations(ctx, s.OrgID)
+	org, err := s.Store().OrganizationFacts(ctx, s.OrgID)
 	if errors.Is(err, dberr.ErrNotFound) {
 		return false, tenants.ErrUnknownOrganization
 	}
-	return ok, err
+	return org.AcceptingDonations, err
 }
 
 // Summary is the subscription as the API shows it.

@@ -8,7 +8,6 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/stretchr/testify/require"
-	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
 
 	"github.com/aporta/aporta/tenants"
@@ -26,14 +25,10 @@ func TestTrialOnTheRealStack(t *testing.T) {
 	defer cancel()
 	cfg := tenantstest.Config(t)
 	tt := tenantstest.Open(t)
-	c, err := client.Dial(client.Options{HostPort: cfg.TemporalAddr, Namespace: cfg.TemporalNS})
-	require.NoError(t, err)
-	defer c.Close()
-	queue := "subscription-it-" + uuid.NewString()
-	w := worker.New(c, queue, worker.Options{})
-	subscription.Register(w, subscription.NewActivities(cfg, tt))
-	require.NoError(t, w.Start())
-	defer w.Stop()
+	c := workflowtest.Client(t)
+	queue := workflowtest.Worker(t, c, "subscription-it-", func(r worker.Registry) {
+		subscription.Register(r, subscription.NewActivities(cfg, tt))
+	})
 
 	org := uuid.New()
 	scope := tenantstest.Organization(t, tt, tenants.Organization{ID: org, Name: "Fundación Prueba", Country: "AR"}, "America/Argentina/Buenos_Aires")

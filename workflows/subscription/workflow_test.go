@@ -23,8 +23,7 @@ type fake struct {
 }
 
 func newFake(t *testing.T, plan string) *fake {
-	var s testsuite.WorkflowTestSuite
-	env := s.NewTestWorkflowEnvironment()
+	env := new(testsuite.WorkflowTestSuite).NewTestWorkflowEnvironment()
 	f := &fake{env: env, start: env.Now(), plan: plan}
 	var a *Activities
 	env.RegisterActivity(a)
@@ -64,6 +63,12 @@ func (f *fake) query(t *testing.T) State {
 	return st
 }
 
+// runUntil runs the workflow for org-1 and cancels it after d.
+func (f *fake) runUntil(d time.Duration) {
+	f.env.RegisterDelayedCallback(f.env.CancelWorkflow, d)
+	f.env.ExecuteWorkflow(Workflow, Input{OrganizationID: "org-1"})
+}
+
 func (f *fake) purchase(t *testing.T, plan string, check func(State, error)) {
 	f.env.UpdateWorkflow(UpdatePlanPurchased, "u-"+plan, &testsuite.TestUpdateCallback{
 		OnAccept: func() {},
@@ -99,8 +104,7 @@ func TestTrialRemindersRestrictionThenPurchase(t *testing.T) {
 			bought = st
 		})
 	}, 100*day+time.Hour)
-	f.env.RegisterDelayedCallback(func() { f.env.CancelWorkflow() }, 120*day)
-	f.env.ExecuteWorkflow(Workflow, Input{OrganizationID: "org-1"})
+	f.runUntil(120 * day)
 
 	require.True(t, f.env.IsWorkflowCompleted())
 	require.Equal(t, []string{EmailTrialStarted, EmailTrialEnding, EmailTrialEnding, EmailTrialEnded, EmailPlanActive}, f.emails)
@@ -144,8 +148,7 @@ func TestPurchaseRightAfterStart(t *testing.T) {
 			bought = st
 		})
 	}, 0)
-	f.env.RegisterDelayedCallback(func() { f.env.CancelWorkflow() }, day)
-	f.env.ExecuteWorkflow(Workflow, Input{OrganizationID: "org-1"})
+	f.runUntil(day)
 	require.Equal(t, StatusActive, bought.Status)
 	require.Equal(t, "essential_yearly", f.plan)
 }
@@ -160,8 +163,7 @@ func TestPaidPlanGetsNoTrial(t *testing.T) {
 		require.Nil(t, st.TrialEndsAt)
 		f.purchase(t, "partner_yearly", func(st State, err error) { require.NoError(t, err) })
 	}, 100*day)
-	f.env.RegisterDelayedCallback(func() { f.env.CancelWorkflow() }, 200*day)
-	f.env.ExecuteWorkflow(Workflow, Input{OrganizationID: "org-1"})
+	f.runUntil(200 * day)
 	require.Empty(t, f.emails)
 	require.Equal(t, "partner_yearly", f.plan)
 }
@@ -174,8 +176,7 @@ func TestUnknownPlanRejected(t *testing.T) {
 	f.env.RegisterDelayedCallback(func() {
 		f.purchase(t, PlanOriginal, func(_ State, err error) { rejected = err })
 	}, day)
-	f.env.RegisterDelayedCallback(func() { f.env.CancelWorkflow() }, 2*day)
-	f.env.ExecuteWorkflow(Workflow, Input{OrganizationID: "org-1"})
+	f.runUntil(2 * day)
 	require.Error(t, rejected)
 	require.Equal(t, StatusTrial, f.query(t).Status)
 }

@@ -9,9 +9,13 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/google/uuid"
 	"github.com/stretchr/testify/require"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/worker"
 	"google.golang.org/protobuf/encoding/protojson"
+
+	"github.com/aporta/aporta/tenants/tenantstest"
 )
 
 // SaveHistory writes a workflow's history as JSON, the form worker.NewWorkflowReplayer reads, for a
@@ -32,4 +36,26 @@ func SaveHistory(t *testing.T, c client.Client, id, runID, path string) {
 	require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
 	require.NoError(t, os.WriteFile(path, data, 0o644))
 	fmt.Println("history saved to", path)
+}
+
+// Client dials the test stack's Temporal; it is closed when the test ends.
+func Client(t testing.TB) client.Client {
+	t.Helper()
+	cfg := tenantstest.Config(t)
+	c, err := client.Dial(client.Options{HostPort: cfg.TemporalAddr, Namespace: cfg.TemporalNS})
+	require.NoError(t, err)
+	t.Cleanup(c.Close)
+	return c
+}
+
+// Worker runs a worker of c on a task queue of its own (prefix and a fresh id), with what register
+// adds, until the test ends; it answers the queue.
+func Worker(t testing.TB, c client.Client, prefix string, register func(worker.Registry)) string {
+	t.Helper()
+	queue := prefix + uuid.NewString()
+	w := worker.New(c, queue, worker.Options{})
+	register(w)
+	require.NoError(t, w.Start())
+	t.Cleanup(w.Stop)
+	return queue
 }

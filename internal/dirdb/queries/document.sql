@@ -10,7 +10,7 @@ UPDATE document_reviews SET closed_at = now(), updated_at = now()
 WHERE organization_id = $1 AND closed_at IS NULL;
 
 -- name: DocumentReview :one
-SELECT requested_at, closed_at, reminded_at FROM document_reviews WHERE organization_id = $1;
+SELECT * FROM document_reviews WHERE organization_id = $1;
 
 -- name: MarkDocumentReviewReminded :exec
 UPDATE document_reviews SET reminded_at = now(), updated_at = now() WHERE organization_id = $1;

@@ -15,6 +15,3 @@ RETURNING id;
 -- name: StaffAuditOf :many
 SELECT * FROM staff_audit_log WHERE organization_id = $1
 ORDER BY created_at DESC, id DESC;
-
--- name: DocumentReviewOf :one
-SELECT * FROM document_reviews WHERE organization_id = $1;

@@ -31,7 +31,7 @@ func TestTokenize(t *testing.T) {
 	require.True(t, tok.ExpiresAt.After(time.Now()))
 
 	// The sandbox keeps vault tokens with MercadoPago's, so one can be saved.
-	mp, err := mercadopago.New(mercadopago.Config{BaseURL: srv.URL, AccessToken: "TEST", Currency: "ARS"})
+	mp, err := mercadopago.New(mercadopago.Config{BaseURL: srv.URL, AccessToken: sandbox.DefaultPlatformToken, Currency: "ARS"})
 	require.NoError(t, err)
 	cust, err := mp.EnsureCustomer(ctx, gateway.Customer{Email: "vault@example.org"})
 	require.NoError(t, err)

@@ -4,6 +4,7 @@ package mercadopago
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -35,9 +36,13 @@ type Client struct {
 	rest     *rest.Client
 	currency string
 	limits   limitsCache
+	account  [sha256.Size]byte // identifies the account in caches shared across clients
 }
 
-var _ gateway.Gateway = (*Client)(nil)
+var (
+	_ gateway.Gateway     = (*Client)(nil)
+	_ gateway.CardMethods = (*Client)(nil)
+)
 
 // New validates cfg and returns a client.
 func New(cfg Config) (*Client, error) {
@@ -54,7 +59,8 @@ func New(cfg Config) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mercadopago: %w", err)
 	}
-	return &Client{rest: rc, currency: cfg.Currency}, nil
+	account := sha256.Sum256([]byte(cfg.BaseURL + "\x00" + cfg.AccessToken))
+	return &Client{rest: rc, currency: cfg.Currency, account: account}, nil
 }
 
 // EnsureCustomer finds the customer by e-mail or creates it. Two donations from

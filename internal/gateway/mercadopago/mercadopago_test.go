@@ -36,12 +36,17 @@ type env struct {
 }
 
 func newEnv(t *testing.T, statePath string, timeout time.Duration) *env {
+	return newSiteEnv(t, statePath, "ARS", timeout)
+}
+
+// newSiteEnv is an env whose account is on the MercadoPago site of currency (ARS: MLA, BRL: MLB…).
+func newSiteEnv(t *testing.T, statePath, currency string, timeout time.Duration) *env {
 	t.Helper()
-	sb, err := sandbox.New(sandbox.Options{StatePath: statePath, Currency: "ARS"})
+	sb, err := sandbox.New(sandbox.Options{StatePath: statePath, Currency: currency, PlatformToken: "TEST-token"})
 	require.NoError(t, err)
 	srv := httptest.NewServer(sb)
 	t.Cleanup(srv.Close)
-	mp, err := mercadopago.New(mercadopago.Config{BaseURL: srv.URL, AccessToken: "TEST-token", Currency: "ARS", Timeout: timeout})
+	mp, err := mercadopago.New(mercadopago.Config{BaseURL: srv.URL, AccessToken: "TEST-token", Currency: currency, Timeout: timeout})
 	require.NoError(t, err)
 	return &env{t: t, srv: srv, mp: mp}
 }
@@ -326,8 +331,28 @@ func TestRefund(t *testing.T) {
 	require.Equal(t, http.StatusBadRequest, gerr.Status)
 }
 
+// requireMethod asserts the BIN search's answer for bin.
+func (e *env) requireMethod(bin string, want gateway.PaymentMethod) {
+	e.t.Helper()
+	got, err := e.mp.PaymentMethod(context.Background(), bin)
+	require.NoError(e.t, err, bin)
+	require.Equal(e.t, want, got, bin)
+}
+
 func TestPaymentMethodByBIN(t *testing.T) {
 	t.Parallel()
+	// Brands are the account's site's: Elo and Hipercard are Brazilian, Naranja and Cabal Argentine.
+	br := newSiteEnv(t, "", "BRL", 0)
+	for bin, want := range map[string]gateway.PaymentMethod{
+		"636368": {ID: "elo", Name: "Elo", PaymentType: "credit_card", CardNumberLength: 16, SecurityCodeLength: 3},
+		"606282": {ID: "hipercard", Name: "Hipercard", PaymentType: "credit_card", CardNumberLength: 13, SecurityCodeLength: 3},
+		"506776": {ID: "debelo", Name: "Elo Débito", PaymentType: "debit_card", CardNumberLength: 16, SecurityCodeLength: 3},
+	} {
+		br.requireMethod(bin, want)
+	}
+	_, err := br.mp.PaymentMethod(context.Background(), "627170")
+	require.ErrorIs(t, err, gateway.ErrNotFound, "cabal is not a Brazilian brand")
+
 	e := newEnv(t, "", 0)
 	for bin, want := range map[string]gateway.PaymentMethod{
 		"450995":   {ID: "visa", Name: "Visa", PaymentType: "credit_card", CardNumberLength: 16, SecurityCodeLength: 3},
@@ -337,15 +362,13 @@ func TestPaymentMethodByBIN(t *testing.T) {
 		"371180":   {ID: "amex", Name: "American Express", PaymentType: "credit_card", CardNumberLength: 15, SecurityCodeLength: 4},
 		"589562":   {ID: "naranja", Name: "Naranja", PaymentType: "credit_card", CardNumberLength: 16, SecurityCodeLength: 3},
 		"604201":   {ID: "cabal", Name: "Cabal", PaymentType: "credit_card", CardNumberLength: 16, SecurityCodeLength: 3},
-		"636368":   {ID: "elo", Name: "Elo", PaymentType: "credit_card", CardNumberLength: 16, SecurityCodeLength: 3},
-		"606282":   {ID: "hipercard", Name: "Hipercard", PaymentType: "credit_card", CardNumberLength: 19, SecurityCodeLength: 3},
 		"360000":   {ID: "diners", Name: "Diners", PaymentType: "credit_card", CardNumberLength: 14, SecurityCodeLength: 3},
+		"503175":   {ID: "mastercard", Name: "Mastercard", PaymentType: "credit_card", CardNumberLength: 16, SecurityCodeLength: 3},
+		"528733":   {ID: "debmaster", Name: "Mastercard Débito", PaymentType: "debit_card", CardNumberLength: 16, SecurityCodeLength: 3},
 	} {
-		got, err := e.mp.PaymentMethod(context.Background(), bin)
-		require.NoError(t, err, bin)
-		require.Equal(t, want, got, bin)
+		e.requireMethod(bin, want)
 	}
-	_, err := e.mp.PaymentMethod(context.Background(), "999999")
+	_, err = e.mp.PaymentMethod(context.Background(), "999999")
 	require.ErrorIs(t, err, gateway.ErrNotFound)
 }
 
@@ -419,8 +442,12 @@ func TestAmountLimitsSetForOneAccountStayWithIt(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	e := newEnv(t, "", 5*time.Second)
-	require.Equal(t, http.StatusNoContent, e.post("/__sandbox/limits", map[string]any{"min": 20, "max": 5000, "key": "TEST-other"}, nil))
-	other, err := mercadopago.New(mercadopago.Config{BaseURL: e.srv.URL, AccessToken: "TEST-other", Currency: "ARS"})
+	var acct struct {
+		AccessToken string `json:"access_token"`
+	}
+	require.Equal(t, http.StatusCreated, e.post("/__sandbox/accounts", map[string]any{"nickname": "OTHER", "site_id": "MLA"}, &acct))
+	require.Equal(t, http.StatusNoContent, e.post("/__sandbox/limits", map[string]any{"min": 20, "max": 5000, "key": acct.AccessToken}, nil))
+	other, err := mercadopago.New(mercadopago.Config{BaseURL: e.srv.URL, AccessToken: acct.AccessToken, Currency: "ARS"})
 	require.NoError(t, err)
 	l, err := other.AmountLimits(ctx)
 	require.NoError(t, err)

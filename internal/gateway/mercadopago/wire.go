@@ -3,6 +3,7 @@ package mercadopago
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/aporta/aporta/internal/gateway"
@@ -126,26 +127,35 @@ func (r refund) toGateway(currency string) (gateway.Refund, error) {
 }
 
 type paymentMethod struct {
-	ID            string `json:"id"`
-	Name          string `json:"name"`
-	PaymentTypeID string `json:"payment_type_id"`
-	Settings      []struct {
-		CardNumber struct {
-			Length int `json:"length"`
-		} `json:"card_number"`
-		SecurityCode struct {
-			Length int `json:"length"`
-		} `json:"security_code"`
-	} `json:"settings"`
+	ID            string    `json:"id"`
+	Name          string    `json:"name"`
+	PaymentTypeID string    `json:"payment_type_id"`
+	Status        string    `json:"status"`
+	Settings      []setting `json:"settings"`
 }
 
-// MercadoPago names a few brands differently from Aporta (internal/card, the donation form); the
-// adapter speaks Aporta's names to the rest of the code and MercadoPago's on the wire.
-var brandsFromMP = map[string]string{"master": "mastercard", "debmaster": "mastercard"}
+// setting is one group of a brand's numbers. Since late 2024 MercadoPago leaves bin out of its
+// answers (the brand is then told by the BIN search); the sandbox still serves it.
+type setting struct {
+	BIN *struct {
+		Pattern          string `json:"pattern"`
+		ExclusionPattern string `json:"exclusion_pattern"`
+	} `json:"bin"`
+	CardNumber struct {
+		Length     int    `json:"length"`
+		Validation string `json:"validation"` // standard: Luhn; none
+	} `json:"card_number"`
+	SecurityCode struct {
+		Length int `json:"length"`
+	} `json:"security_code"`
+}
 
+// MercadoPago calls Mastercard "master"; the adapter speaks Aporta's brand names (internal/card,
+// the donation form) to the rest of the code and MercadoPago's on the wire. Debit brands keep
+// their own names (debmaster, debvisa): a saved card is charged under the brand its token carries.
 func brandFromMP(id string) string {
-	if b, ok := brandsFromMP[id]; ok {
-		return b
+	if id == "master" {
+		return "mastercard"
 	}
 	return id
 }
@@ -162,6 +172,30 @@ func (m paymentMethod) toGateway() gateway.PaymentMethod {
 	if len(m.Settings) > 0 {
 		out.CardNumberLength = m.Settings[0].CardNumber.Length
 		out.SecurityCodeLength = m.Settings[0].SecurityCode.Length
+	}
+	return out
+}
+
+// cardMethods are the method's card rules, one per group of settings that share a pattern, so a
+// brand listed once per valid length becomes one rule with several lengths.
+func (m paymentMethod) cardMethods() []gateway.CardMethod {
+	var out []gateway.CardMethod
+	for _, st := range m.Settings {
+		cm := gateway.CardMethod{ID: brandFromMP(m.ID), Name: m.Name, PaymentType: m.PaymentTypeID,
+			SecurityCodeLength: st.SecurityCode.Length, Luhn: st.CardNumber.Validation != "none"}
+		if st.BIN != nil {
+			cm.BINPattern, cm.ExclusionPattern = st.BIN.Pattern, st.BIN.ExclusionPattern
+		}
+		i := slices.IndexFunc(out, func(o gateway.CardMethod) bool {
+			return o.BINPattern == cm.BINPattern && o.ExclusionPattern == cm.ExclusionPattern &&
+				o.SecurityCodeLength == cm.SecurityCodeLength && o.Luhn == cm.Luhn
+		})
+		if i < 0 {
+			out, i = append(out, cm), len(out)
+		}
+		if n := st.CardNumber.Length; n > 0 && !slices.Contains(out[i].Lengths, n) {
+			out[i].Lengths = append(out[i].Lengths, n)
+		}
 	}
 	return out
 }

@@ -3,10 +3,11 @@ package sandbox
 import (
 	"net/http"
 	"slices"
-	"strconv"
+	"strings"
 	"time"
 
 	"github.com/aporta/aporta/internal/card"
+	"github.com/aporta/aporta/internal/gateway"
 )
 
 // tokenLifetime is how long MercadoPago card tokens can be used.
@@ -25,6 +26,7 @@ type cardholder struct {
 // cardToken is a tokenised card: deliberately no number and no security code.
 type cardToken struct {
 	ID                 string     `json:"id"`
+	CollectorID        int64      `json:"collector_id,omitempty"` // the account whose public key made it; 0: any account's
 	PaymentMethodID    string     `json:"payment_method_id"`
 	FirstSixDigits     string     `json:"first_six_digits"`
 	LastFourDigits     string     `json:"last_four_digits"`
@@ -62,17 +64,21 @@ func (s *Server) createCardToken(w http.ResponseWriter, r *http.Request) {
 	if !decode(w, r, &in) {
 		return
 	}
+	a, ok := s.browserCaller(w, r)
+	if !ok {
+		return
+	}
 	if in.CardID != "" {
-		s.tokenForSavedCard(w, in.CardID)
+		s.tokenForSavedCard(w, in.CardID, a)
 		return
 	}
 	c := cardInput{Number: in.CardNumber, SecurityCode: in.SecurityCode, Month: in.ExpirationMonth, Year: in.ExpirationYear, Holder: in.Cardholder}
-	causes := append(c.check(), checkIdentification(in.Cardholder.Identification)...)
+	causes := append(c.check(s.siteOf(a)), checkIdentification(in.Cardholder.Identification)...)
 	if len(causes) > 0 {
 		writeError(w, http.StatusBadRequest, "invalid parameters", causes...)
 		return
 	}
-	s.issueToken(w, c)
+	s.issueToken(w, c, a, s.siteOf(a))
 }
 
 // vaultToken serves the card vault's tokeniser into the same token store, so a
@@ -95,18 +101,20 @@ func (s *Server) vaultToken(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	c := cardInput{Number: in.PAN, SecurityCode: in.CVV, Month: in.ExpirationMonth, Year: in.ExpirationYear, Holder: cardholder{Name: in.HolderName}, codeOptional: true}
-	if causes := c.check(); len(causes) > 0 {
+	if causes := c.check(s.siteOfCountry(in.CountryCode)); len(causes) > 0 {
 		writeError(w, http.StatusBadRequest, causes[0].Description, causes...)
 		return
 	}
-	s.issueToken(w, c)
+	s.issueToken(w, c, nil, s.siteOfCountry(in.CountryCode))
 }
 
-func (s *Server) issueToken(w http.ResponseWriter, c cardInput) {
-	m := methodForBIN(c.Number)
+// issueToken keeps a token for the caller's account (a nil caller: usable by any account), its
+// brand detected from the BIN patterns of the site the card was checked for.
+func (s *Server) issueToken(w http.ResponseWriter, c cardInput, caller *account, site string) {
+	m, _ := methodForBIN(site, c.Number) // check found it
 	t := &cardToken{
 		ID:                 randomHex(16),
-		PaymentMethodID:    m.ID,
+		PaymentMethodID:    string(m.Brand),
 		FirstSixDigits:     c.Number[:6],
 		LastFourDigits:     c.Number[len(c.Number)-4:],
 		ExpirationMonth:    c.Month,
@@ -116,6 +124,9 @@ func (s *Server) issueToken(w http.ResponseWriter, c cardInput) {
 		Cardholder:         c.Holder,
 		Status:             "active",
 		DateCreated:        now(),
+	}
+	if caller != nil {
+		t.CollectorID = caller.UserID
 	}
 	t.DateDue = t.DateCreated.Add(tokenLifetime)
 	s.mu.Lock()
@@ -129,16 +140,19 @@ func (s *Server) issueToken(w http.ResponseWriter, c cardInput) {
 	}{t, t.ID, t.DateDue}, state{Tokens: map[string]*cardToken{t.ID: t}})
 }
 
-func (s *Server) tokenForSavedCard(w http.ResponseWriter, cardID string) {
+// tokenForSavedCard re-tokenises one of the caller's saved cards; a server calls it with its
+// access token.
+func (s *Server) tokenForSavedCard(w http.ResponseWriter, cardID string, caller *account) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c, ok := s.st.Cards[cardID]
-	if !ok {
+	if !ok || caller == nil || c.CollectorID != caller.UserID {
 		writeError(w, http.StatusNotFound, "card not found")
 		return
 	}
 	t := &cardToken{
 		ID:               randomHex(16),
+		CollectorID:      caller.UserID,
 		PaymentMethodID:  c.PaymentMethod.ID,
 		FirstSixDigits:   c.FirstSixDigits,
 		LastFourDigits:   c.LastFourDigits,
@@ -154,33 +168,30 @@ func (s *Server) tokenForSavedCard(w http.ResponseWriter, cardID string) {
 	s.commit(w, http.StatusCreated, t, state{Tokens: map[string]*cardToken{t.ID: t}})
 }
 
-// token returns a usable token or answers the error itself. Callers hold mu.
-func (s *Server) token(w http.ResponseWriter, id string) (*cardToken, bool) {
+// token returns a token the account can use or answers the error itself. Callers hold mu.
+func (s *Server) token(w http.ResponseWriter, id string, a *account) (*cardToken, bool) {
 	t, ok := s.st.Tokens[id]
-	if !ok || now().After(t.DateDue) {
+	if !ok || now().After(t.DateDue) || (t.CollectorID != 0 && t.CollectorID != a.UserID) {
 		writeError(w, http.StatusBadRequest, "invalid parameters", cause{Code: 2006, Description: "Card Token not found"})
 		return nil, false
 	}
 	return t, true
 }
 
-// check validates card data like MercadoPago's tokeniser, returning its cause
-// codes in a fixed order: number, security code, expiry, holder.
-func (c cardInput) check() []cause {
+// check validates card data like MercadoPago's tokeniser, by the site's payment methods (brand,
+// length, Luhn, security code length), returning its cause codes in a fixed order: number,
+// security code, expiry, holder.
+func (c cardInput) check(site string) []cause {
 	var causes []cause
-	m := methodForBIN(c.Number)
-	switch {
-	case !digitsOnly(c.Number) || m == nil:
-		causes = append(causes, cause{Code: "E301", Description: "invalid card_number"})
-	case !slices.Contains(m.lengths, len(c.Number)) || (m.luhn && !card.Luhn(c.Number)):
+	m, found := methodForBIN(site, c.Number)
+	if !found || !m.ValidNumber(c.Number) {
 		causes = append(causes, cause{Code: "E301", Description: "invalid card_number"})
 	}
 	if c.SecurityCode != "" || !c.codeOptional {
-		want := 3
-		if m != nil {
-			want = m.securityCodeLength
+		if !found {
+			m.CVVLength = 3
 		}
-		if len(c.SecurityCode) != want || !digitsOnly(c.SecurityCode) {
+		if !m.ValidCVV(c.SecurityCode) {
 			causes = append(causes, cause{Code: "E302", Description: "invalid security_code"})
 		}
 	}
@@ -225,89 +236,227 @@ func digitsOnly(s string) bool {
 	return s != ""
 }
 
-// method is a card brand: which BINs it owns and what its numbers look like.
+// method is a card brand as GET /v1/payment_methods states it for a site: the BIN patterns
+// (regular expressions over the number's leading digits, pattern minus exclusion) decide which
+// numbers are the brand's.
 type method struct {
-	ID                 string
-	Name               string
-	ranges             [][2]int // inclusive ranges of the first six digits
-	lengths            []int
-	securityCodeLength int
-	codeLocation       string
-	luhn               bool
+	ID, Name, PaymentType string
+	Pattern, Exclusion    string
+	Lengths               []int
+	SecurityCodeLength    int
+	CodeLocation          string // front, back
+	Luhn                  bool   // card_number.validation: standard (true) or none
 }
 
-// methods is checked in order, so narrow brands come before the wide prefixes
-// they sit in (elo inside visa's 4…, hipercard's 3841 inside diners' 38…).
-var methods = []method{
-	{ID: "elo", Name: "Elo", lengths: []int{16}, securityCodeLength: 3, codeLocation: "back", luhn: true, ranges: [][2]int{
-		{401178, 401179}, {431274, 431274}, {438935, 438935}, {451416, 451416}, {457393, 457393}, {457631, 457632},
-		{504175, 504175}, {506699, 506778}, {509000, 509999}, {627780, 627780}, {636297, 636297}, {636368, 636368},
-		{650031, 650033}, {650035, 650051}, {650405, 650439}, {650485, 650538}, {650541, 650598}, {650700, 650718},
-		{650720, 650727}, {650901, 650920}, {651652, 651679}, {655000, 655019}, {655021, 655058},
-	}},
-	// Naranja numbers carry no Luhn check digit (spec §5).
-	{ID: "naranja", Name: "Naranja", lengths: []int{16}, securityCodeLength: 3, codeLocation: "back", ranges: [][2]int{{589562, 589562}}},
-	{ID: "hipercard", Name: "Hipercard", lengths: []int{13, 16, 19}, securityCodeLength: 3, codeLocation: "back", luhn: true, ranges: [][2]int{{606282, 606282}, {384100, 384199}}},
-	{ID: "cabal", Name: "Cabal", lengths: []int{16}, securityCodeLength: 3, codeLocation: "back", luhn: true, ranges: [][2]int{{604000, 604999}, {589657, 589657}}},
-	{ID: "amex", Name: "American Express", lengths: []int{15}, securityCodeLength: 4, codeLocation: "front", luhn: true, ranges: [][2]int{{340000, 349999}, {370000, 379999}}},
-	{ID: "diners", Name: "Diners", lengths: []int{14}, securityCodeLength: 3, codeLocation: "back", luhn: true, ranges: [][2]int{{300000, 305999}, {360000, 369999}, {380000, 389999}}},
-	// 503175 is the BIN of MercadoPago's published Argentine test Mastercard.
-	{ID: "master", Name: "Mastercard", lengths: []int{16}, securityCodeLength: 3, codeLocation: "back", luhn: true, ranges: [][2]int{{510000, 559999}, {222100, 272099}, {503175, 503175}}},
-	{ID: "visa", Name: "Visa", lengths: []int{13, 16}, securityCodeLength: 3, codeLocation: "back", luhn: true, ranges: [][2]int{{400000, 499999}}},
+// Patterns shared by several sites. Master's leading "5" and "2221–2720" are Mastercard's ranges;
+// each site excludes from them the BINs its local or debit brands own, as MercadoPago's patterns do.
+const (
+	masterPattern = `^(5|(2(22[1-9]|2[3-9][0-9]|[3-6][0-9]{2}|7[01][0-9]|720)))`
+	amexPattern   = `^((34)|(37))`
+	dinersPattern = `^((30[0-5])|(36)|(38))`
+	// arDebVisa are the Argentine Visa Débito BINs (the local acquirer's list; 400276 is the BIN of
+	// MercadoPago's published Argentine debit Visa test card).
+	arDebVisa = `^(400276|400448|400615|402789|402914|404625|405069|405511|405515|405516|405517|405755|405896|405897|406290|406291|406375|406652|406998|406999|408515|410082|410083|410121|410123|410853|411849|417309|421738|423623|428062|428063|428064|434795|437996|439818|442371|442548|444060|446343|446344|446345|446346|446347|450412|450799|451377|451701|451751|451756|451757|451758|451761|451763|451764|451765|451766|451767|451768|451769|451770|451772|451773|457308|457596|459300|462815|463465|468508|473227|473710|473711|473712|473713|473714|473715|473716|473717|473718|473719|473720|473721|473722|473725|477051|477053|481397|481501|481502|481550|483002|483020|483188|489412|492528|499859)`
+	arMaestro = `^(501041|501043|501045|501051|501053|501060|501062|501063|501066|501070|501075|501078|501081|501082|501084|501105|501107|501108)`
+	arCabal   = `^((627170)|(589657)|(603522)|(604((20[1-9])|(2[1-9][0-9])|(3[0-9]{2})|(400))))`
+	brElo     = `^((401178|401179|431274|438935|451416|457393|457631|457632|504175|627780|636297|636368)|(506699|5067[0-6][0-9]|50677[0-8])|(509[0-9]{3})|(65003[1-3])|(65003[5-9]|65004[0-9]|65005[01])|(65040[5-9]|6504[1-3][0-9])|(65048[5-9]|65049[0-9]|6505[0-2][0-9]|65053[0-8])|(65054[1-9]|6505[5-8][0-9]|65059[0-8])|(65070[0-9]|65071[0-8])|(65072[0-7])|(65090[1-9]|65091[0-9]|650920)|(65165[2-9]|6516[6-7][0-9])|(65500[0-9]|65501[0-9])|(65502[1-9]|6550[3-4][0-9]|65505[0-8]))`
+	uyOCA     = `^(542991|549530|549564|549571|549576|589892)`
+)
+
+func credit(id, name, pattern, exclusion string, lengths ...int) method {
+	return method{ID: id, Name: name, PaymentType: "credit_card", Pattern: pattern, Exclusion: exclusion,
+		Lengths: lengths, SecurityCodeLength: 3, CodeLocation: "back", Luhn: true}
 }
 
-// methodForBIN finds the brand for a number or BIN (at least six digits).
-func methodForBIN(number string) *method {
-	if len(number) < 6 {
-		return nil
+func debit(id, name, pattern string) method {
+	m := credit(id, name, pattern, "", 16)
+	m.PaymentType = "debit_card"
+	return m
+}
+
+var (
+	amex   = method{ID: "amex", Name: "American Express", PaymentType: "credit_card", Pattern: amexPattern, Lengths: []int{15}, SecurityCodeLength: 4, CodeLocation: "front", Luhn: true}
+	diners = credit("diners", "Diners", dinersPattern, "", 14)
+)
+
+// sitePaymentMethods are the card methods of each MercadoPago site. Every card of MercadoPago's
+// published test-card tables (AR, BR, CL, CO, MX, PE, UY; credit and debit) matches exactly one,
+// the brand MercadoPago names it with (internal/gateway/mercadopago tests this). The debit BIN
+// lists outside Argentina hold the BINs of those published debit cards, not MercadoPago's full lists.
+var sitePaymentMethods = map[string][]method{
+	"MLA": {
+		credit("visa", "Visa", `^4`, arDebVisa, 16),
+		credit("master", "Mastercard", masterPattern, `^(517562|528733|536468|547385|551238|554730|554741|589562|589657|501[01][0-9]{2})`, 16),
+		amex,
+		diners,
+		debit("debvisa", "Visa Débito", arDebVisa),
+		debit("debmaster", "Mastercard Débito", `^(517562|528733|536468|547385|551238|554730|554741)`),
+		{ID: "maestro", Name: "Maestro", PaymentType: "debit_card", Pattern: arMaestro, Lengths: []int{16, 18, 19}, SecurityCodeLength: 3, CodeLocation: "back", Luhn: true},
+		// Naranja numbers carry no Luhn check digit (card_number.validation "none").
+		{ID: "naranja", Name: "Naranja", PaymentType: "credit_card", Pattern: `^(589562)`, Lengths: []int{16}, SecurityCodeLength: 3, CodeLocation: "back"},
+		credit("cabal", "Cabal", arCabal, "", 16),
+	},
+	"MLB": {
+		credit("visa", "Visa", `^4`, `^(401178|401179|431274|438935|451416|457393|457631|457632)`, 16),
+		credit("master", "Mastercard", masterPattern, `^((504175)|(506699|5067[0-6][0-9]|50677[0-8])|(509[0-9]{3}))`, 16),
+		amex,
+		credit("elo", "Elo", brElo, `^(506722|506776)`, 16),
+		debit("debelo", "Elo Débito", `^(506722|506776)`),
+		credit("hipercard", "Hipercard", `^((606282)|(3841))`, "", 13, 16, 19),
+		credit("diners", "Diners", dinersPattern, `^(3841)`, 14),
+	},
+	"MLC": {
+		credit("visa", "Visa", `^4`, `^(402365)`, 16),
+		credit("master", "Mastercard", masterPattern, `^(524101)`, 16),
+		amex,
+		diners,
+		debit("debvisa", "Visa Débito", `^(402365)`),
+		debit("debmaster", "Mastercard Débito", `^(524101)`),
+	},
+	"MCO": {
+		credit("visa", "Visa", `^4`, `^(491511)`, 16),
+		credit("master", "Mastercard", masterPattern, `^(590712)`, 16),
+		amex,
+		diners,
+		credit("codensa", "Crédito Fácil Codensa", `^(590712)`, "", 16),
+		debit("debvisa", "Visa Débito", `^(491511)`),
+	},
+	"MLM": {
+		credit("visa", "Visa", `^4`, `^(418914)`, 16),
+		credit("master", "Mastercard", masterPattern, `^(557905)`, 16),
+		amex,
+		debit("debvisa", "Visa Débito", `^(418914)`),
+		debit("debmaster", "Mastercard Débito", `^(557905)`),
+	},
+	"MPE": {
+		credit("visa", "Visa", `^4`, "", 16),
+		credit("master", "Mastercard", masterPattern, `^(517878)`, 16),
+		amex,
+		diners,
+		debit("debmaster", "Mastercard Débito", `^(517878)`),
+	},
+	"MLU": {
+		credit("visa", "Visa", `^4`, `^(421301)`, 16),
+		credit("master", "Mastercard", masterPattern, uyOCA, 16),
+		credit("oca", "OCA", uyOCA, "", 16),
+		debit("debvisa", "Visa Débito", `^(421301)`),
+	},
+}
+
+// paymentMethodsFor returns a site's card methods (MLA's for an unknown site).
+func paymentMethodsFor(site string) []method {
+	if ms, ok := sitePaymentMethods[site]; ok {
+		return ms
 	}
-	bin, err := strconv.Atoi(number[:6])
-	if err != nil {
-		return nil
+	return sitePaymentMethods["MLA"]
+}
+
+// siteRules are each site's methods compiled, so tokenisation detects and checks cards exactly as
+// GET /v1/payment_methods states them.
+var siteRules = func() map[string]card.Rules {
+	out := map[string]card.Rules{}
+	for site, ms := range sitePaymentMethods {
+		gms := make([]gateway.CardMethod, len(ms))
+		for i, m := range ms {
+			gms[i] = gateway.CardMethod{ID: m.ID, Name: m.Name, PaymentType: m.PaymentType, BINPattern: m.Pattern,
+				ExclusionPattern: m.Exclusion, Lengths: m.Lengths, SecurityCodeLength: m.SecurityCodeLength, Luhn: m.Luhn}
+		}
+		out[site] = card.NewRules(gms)
 	}
-	for i := range methods {
-		for _, r := range methods[i].ranges {
-			if bin >= r[0] && bin <= r[1] {
-				return &methods[i]
-			}
+	return out
+}()
+
+// methodForBIN finds the site's brand for a number or BIN (at least six digits).
+func methodForBIN(site, number string) (card.Rule, bool) {
+	if len(number) < 6 || !digitsOnly(number) {
+		return card.Rule{}, false
+	}
+	rules, ok := siteRules[site]
+	if !ok {
+		rules = siteRules["MLA"]
+	}
+	return rules.Detect(number)
+}
+
+// savedMethod is a saved card's payment_method: a brand id names the same brand on every site.
+func savedMethod(id string) cardMethod {
+	for _, ms := range sitePaymentMethods {
+		if i := slices.IndexFunc(ms, func(m method) bool { return m.ID == id }); i >= 0 {
+			return cardMethod{ID: id, Name: ms[i].Name, PaymentTypeID: ms[i].PaymentType}
 		}
 	}
-	return nil
+	return cardMethod{ID: id, Name: id, PaymentTypeID: "credit_card"}
 }
 
-func methodName(id string) string {
-	if i := slices.IndexFunc(methods, func(m method) bool { return m.ID == id }); i >= 0 {
-		return methods[i].Name
-	}
-	return id
-}
-
-// methodJSON is MercadoPago's payment method shape (the fields the form uses).
-func (m *method) methodJSON() map[string]any {
+// methodJSON is MercadoPago's payment method shape.
+func (m method) methodJSON(l Limits) map[string]any {
 	validation := "none"
-	if m.luhn {
+	if m.Luhn {
 		validation = "standard"
 	}
-	return map[string]any{
-		"id":              m.ID,
-		"name":            m.Name,
-		"payment_type_id": "credit_card",
-		"status":          "active",
-		"settings": []map[string]any{{
-			"card_number":   map[string]any{"length": m.lengths[len(m.lengths)-1], "validation": validation},
-			"security_code": map[string]any{"length": m.securityCodeLength, "card_location": m.codeLocation, "mode": "mandatory"},
-		}},
-		"additional_info_needed": []string{"cardholder_name", "cardholder_identification_type", "cardholder_identification_number"},
+	settings := make([]map[string]any, 0, len(m.Lengths))
+	// One setting per valid length, as MercadoPago lists brands whose numbers come in several lengths.
+	for _, n := range m.Lengths {
+		settings = append(settings, map[string]any{
+			"bin":           map[string]any{"pattern": m.Pattern, "exclusion_pattern": nullable(m.Exclusion), "installments_pattern": m.Pattern},
+			"card_number":   map[string]any{"length": n, "validation": validation},
+			"security_code": map[string]any{"length": m.SecurityCodeLength, "card_location": m.CodeLocation, "mode": "mandatory"},
+		})
 	}
+	return map[string]any{
+		"id":                     m.ID,
+		"name":                   m.Name,
+		"payment_type_id":        m.PaymentType,
+		"status":                 "active",
+		"secure_thumbnail":       "https://www.mercadopago.com/org-img/MP3/API/logos/" + m.ID + ".gif",
+		"thumbnail":              "http://img.mlstatic.com/org-img/MP3/API/logos/" + m.ID + ".gif",
+		"deferred_capture":       "supported",
+		"settings":               settings,
+		"additional_info_needed": []string{"cardholder_name", "cardholder_identification_type", "cardholder_identification_number"},
+		"min_allowed_amount":     l.Min,
+		"max_allowed_amount":     l.Max,
+		"accreditation_time":     2880,
+		"financial_institutions": []any{},
+		"processing_modes":       []string{"aggregator"},
+	}
+}
+
+func nullable(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+// siteOf is the MercadoPago site of a caller's account; the platform's for a call naming none.
+func (s *Server) siteOf(caller *account) string {
+	if caller == nil {
+		caller = s.platform
+	}
+	return caller.SiteID
+}
+
+// siteOfCountry is the MercadoPago site of a country (the card vault names one); the platform's
+// for a country without one.
+func (s *Server) siteOfCountry(country string) string {
+	for site, c := range sites {
+		if strings.EqualFold(c.Country, country) {
+			return site
+		}
+	}
+	return s.siteOf(nil)
 }
 
 func (s *Server) listPaymentMethods(w http.ResponseWriter, r *http.Request) {
-	out := make([]map[string]any, 0, len(methods))
+	site, ok := s.callerSite(w, r)
+	if !ok {
+		return
+	}
 	l := s.limitsFor(r)
-	for i := range methods {
-		m := methods[i].methodJSON()
-		m["min_allowed_amount"], m["max_allowed_amount"] = l.Min, l.Max
-		out = append(out, m)
+	ms := paymentMethodsFor(site)
+	out := make([]map[string]any, 0, len(ms))
+	for _, m := range ms {
+		out = append(out, m.methodJSON(l))
 	}
 	writeJSON(w, http.StatusOK, out)
 }
@@ -318,9 +467,15 @@ func (s *Server) searchPaymentMethods(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "bins must be at least six digits")
 		return
 	}
+	site, ok := s.callerSite(w, r)
+	if !ok {
+		return
+	}
 	results := []map[string]any{}
-	if m := methodForBIN(bin); m != nil {
-		results = append(results, m.methodJSON())
+	if rule, ok := methodForBIN(site, bin); ok {
+		ms := paymentMethodsFor(site)
+		i := slices.IndexFunc(ms, func(m method) bool { return m.ID == string(rule.Brand) })
+		results = append(results, ms[i].methodJSON(s.limitsFor(r)))
 	}
 	writeJSON(w, http.StatusOK, page(results))
 }

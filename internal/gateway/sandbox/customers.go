@@ -9,6 +9,7 @@ import (
 
 type customer struct {
 	ID             string          `json:"id"`
+	CollectorID    int64           `json:"collector_id"` // the account whose customer it is
 	Email          string          `json:"email"`
 	FirstName      string          `json:"first_name"`
 	LastName       string          `json:"last_name"`
@@ -18,6 +19,7 @@ type customer struct {
 
 type savedCard struct {
 	ID               string     `json:"id"`
+	CollectorID      int64      `json:"collector_id"`
 	CustomerID       string     `json:"customer_id"`
 	ExpirationMonth  int        `json:"expiration_month"`
 	ExpirationYear   int        `json:"expiration_year"`
@@ -35,7 +37,7 @@ type cardMethod struct {
 	PaymentTypeID string `json:"payment_type_id"`
 }
 
-func (s *Server) createCustomer(w http.ResponseWriter, r *http.Request) {
+func (s *Server) createCustomer(w http.ResponseWriter, r *http.Request, a *account) {
 	var in customer
 	if !decode(w, r, &in) {
 		return
@@ -46,31 +48,33 @@ func (s *Server) createCustomer(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.customerByEmail(in.Email) != nil {
+	if s.customerByEmail(a, in.Email) != nil {
 		writeError(w, http.StatusBadRequest, "invalid parameters", cause{Code: "101", Description: "the customer already exist"})
 		return
 	}
 	in.ID = strconv.FormatInt(s.newID(), 10) + "-" + randomHex(7)
+	in.CollectorID = a.UserID
 	in.DateCreated = now()
 	s.st.Customers[in.ID] = &in
 	s.commit(w, http.StatusCreated, &in, state{Customers: map[string]*customer{in.ID: &in}})
 }
 
-// customerByEmail compares case-insensitively, as e-mail domains are. Callers hold mu.
-func (s *Server) customerByEmail(email string) *customer {
+// customerByEmail finds one of the account's customers, comparing case-insensitively, as e-mail
+// domains are. Callers hold mu.
+func (s *Server) customerByEmail(a *account, email string) *customer {
 	for _, c := range s.st.Customers {
-		if strings.EqualFold(c.Email, email) {
+		if c.CollectorID == a.UserID && strings.EqualFold(c.Email, email) {
 			return c
 		}
 	}
 	return nil
 }
 
-func (s *Server) searchCustomers(w http.ResponseWriter, r *http.Request) {
+func (s *Server) searchCustomers(w http.ResponseWriter, r *http.Request, a *account) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	results := []*customer{}
-	if c := s.customerByEmail(r.URL.Query().Get("email")); c != nil {
+	if c := s.customerByEmail(a, r.URL.Query().Get("email")); c != nil {
 		results = append(results, c)
 	}
 	writeJSON(w, http.StatusOK, page(results))
@@ -78,7 +82,7 @@ func (s *Server) searchCustomers(w http.ResponseWriter, r *http.Request) {
 
 // saveCard keeps a token's card on a customer. Saving the same card again
 // returns the card already saved, as MercadoPago does.
-func (s *Server) saveCard(w http.ResponseWriter, r *http.Request) {
+func (s *Server) saveCard(w http.ResponseWriter, r *http.Request, a *account) {
 	var in struct {
 		Token string `json:"token"`
 	}
@@ -88,11 +92,11 @@ func (s *Server) saveCard(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	cust, ok := s.st.Customers[r.PathValue("id")]
-	if !ok {
+	if !ok || cust.CollectorID != a.UserID {
 		writeError(w, http.StatusNotFound, "customer not found")
 		return
 	}
-	t, ok := s.token(w, in.Token)
+	t, ok := s.token(w, in.Token, a)
 	if !ok {
 		return
 	}
@@ -105,13 +109,14 @@ func (s *Server) saveCard(w http.ResponseWriter, r *http.Request) {
 	}
 	c := &savedCard{
 		ID:               strconv.FormatInt(s.newID(), 10),
+		CollectorID:      a.UserID,
 		CustomerID:       cust.ID,
 		ExpirationMonth:  t.ExpirationMonth,
 		ExpirationYear:   t.ExpirationYear,
 		FirstSixDigits:   t.FirstSixDigits,
 		LastFourDigits:   t.LastFourDigits,
 		CardNumberLength: t.CardNumberLength,
-		PaymentMethod:    cardMethod{ID: t.PaymentMethodID, Name: methodName(t.PaymentMethodID), PaymentTypeID: "credit_card"},
+		PaymentMethod:    savedMethod(t.PaymentMethodID),
 		Cardholder:       t.Cardholder,
 		DateCreated:      now(),
 	}

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"time"
 )
 
@@ -48,9 +49,13 @@ func (s *Server) takeFault() (Fault, bool) {
 // moveMoney runs a payment or refund under the lock with idempotency and fault
 // injection. apply answers errors itself and returns ok=false; on success it
 // returns the answer, which is replayed for any later request with the same key.
-func (s *Server) moveMoney(w http.ResponseWriter, r *http.Request, apply func() (status int, body any, ok bool)) {
+func (s *Server) moveMoney(w http.ResponseWriter, r *http.Request, a *account, apply func() (status int, body any, ok bool)) {
 	key := r.Header.Get("X-Idempotency-Key")
+	// Keys are the account's own: two accounts using the same key are two requests.
 	replayKey := r.Method + " " + r.URL.Path + " " + key
+	if a.UserID != PlatformUserID { // the platform's keys predate accounts and stay as they were
+		replayKey = strconv.FormatInt(a.UserID, 10) + " " + replayKey
+	}
 	s.mu.Lock()
 	f, faulty := s.takeFault()
 	if faulty && !f.AfterCommit {

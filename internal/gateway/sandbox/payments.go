@@ -36,6 +36,7 @@ type refund struct {
 
 type payment struct {
 	ID                        int64          `json:"id"`
+	CollectorID               int64          `json:"collector_id"` // the account that took it
 	DateCreated               time.Time      `json:"date_created"`
 	DateApproved              *time.Time     `json:"date_approved"`
 	DateLastUpdated           time.Time      `json:"date_last_updated"`
@@ -81,7 +82,7 @@ func outcome(holder string) (status, detail string) {
 	return "approved", "accredited"
 }
 
-func (s *Server) createPayment(w http.ResponseWriter, r *http.Request) {
+func (s *Server) createPayment(w http.ResponseWriter, r *http.Request, a *account) {
 	var in struct {
 		TransactionAmount json.Number    `json:"transaction_amount"`
 		Token             string         `json:"token"`
@@ -95,17 +96,17 @@ func (s *Server) createPayment(w http.ResponseWriter, r *http.Request) {
 	if !decode(w, r, &in) {
 		return
 	}
-	amount, err := money.ParseWire(in.TransactionAmount.String(), s.currency)
+	amount, err := money.ParseWire(in.TransactionAmount.String(), a.currency())
 	if err != nil || amount.Minor <= 0 {
 		writeError(w, http.StatusBadRequest, "invalid parameters", cause{Code: 4037, Description: "Invalid transaction_amount"})
 		return
 	}
-	s.moveMoney(w, r, func() (int, any, bool) {
-		t, ok := s.token(w, in.Token)
+	s.moveMoney(w, r, a, func() (int, any, bool) {
+		t, ok := s.token(w, in.Token, a)
 		if !ok {
 			return 0, nil, false
 		}
-		if in.Payer.Type == "customer" && s.st.Customers[in.Payer.ID] == nil {
+		if c := s.st.Customers[in.Payer.ID]; in.Payer.Type == "customer" && (c == nil || c.CollectorID != a.UserID) {
 			writeError(w, http.StatusBadRequest, "invalid parameters", cause{Code: 2002, Description: "Customer not found"})
 			return 0, nil, false
 		}
@@ -116,12 +117,13 @@ func (s *Server) createPayment(w http.ResponseWriter, r *http.Request) {
 		status, detail := outcome(t.Cardholder.Name)
 		p := &payment{
 			ID:                        s.newID(),
+			CollectorID:               a.UserID,
 			DateCreated:               now(),
 			Status:                    status,
 			StatusDetail:              detail,
 			TransactionAmount:         json.Number(amount.Decimal()),
-			TransactionAmountRefunded: json.Number(money.Amount{Currency: s.currency}.Decimal()),
-			CurrencyID:                s.currency,
+			TransactionAmountRefunded: json.Number(money.Amount{Currency: a.currency()}.Decimal()),
+			CurrencyID:                a.currency(),
 			Description:               in.Description,
 			Installments:              max(in.Installments, 1),
 			PaymentMethodID:           t.PaymentMethodID,
@@ -147,15 +149,15 @@ func (s *Server) createPayment(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-func (s *Server) createRefund(w http.ResponseWriter, r *http.Request) {
+func (s *Server) createRefund(w http.ResponseWriter, r *http.Request, a *account) {
 	var in struct {
 		Amount json.Number `json:"amount"`
 	}
 	if r.ContentLength != 0 && !decode(w, r, &in) {
 		return
 	}
-	s.moveMoney(w, r, func() (int, any, bool) {
-		p, ok := s.paymentByPath(w, r)
+	s.moveMoney(w, r, a, func() (int, any, bool) {
+		p, ok := s.paymentByPath(w, r, a)
 		if !ok {
 			return 0, nil, false
 		}
@@ -186,30 +188,31 @@ func (s *Server) createRefund(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-// paymentByPath finds the {id} payment or answers 404 itself. Callers hold mu.
-func (s *Server) paymentByPath(w http.ResponseWriter, r *http.Request) (*payment, bool) {
+// paymentByPath finds the account's {id} payment or answers 404 itself, as for another
+// account's payment. Callers hold mu.
+func (s *Server) paymentByPath(w http.ResponseWriter, r *http.Request, a *account) (*payment, bool) {
 	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	p, ok := s.st.Payments[id]
-	if !ok {
+	if ok = ok && p.CollectorID == a.UserID; !ok {
 		writeError(w, http.StatusNotFound, "Payment not found")
 	}
 	return p, ok
 }
 
-func (s *Server) getPayment(w http.ResponseWriter, r *http.Request) {
+func (s *Server) getPayment(w http.ResponseWriter, r *http.Request, a *account) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if p, ok := s.paymentByPath(w, r); ok {
+	if p, ok := s.paymentByPath(w, r, a); ok {
 		writeJSON(w, http.StatusOK, p)
 	}
 }
 
-// paymentsFor lists the payments with an external reference (all when empty),
-// oldest first unless desc. Callers hold mu.
-func (s *Server) paymentsFor(ref string, desc bool) []*payment {
+// paymentsFor lists the payments one account took (every account's when userID is 0) with an
+// external reference (all when empty), oldest first unless desc. Callers hold mu.
+func (s *Server) paymentsFor(userID int64, ref string, desc bool) []*payment {
 	out := []*payment{}
 	for _, p := range s.st.Payments {
-		if ref == "" || p.ExternalReference == ref {
+		if (ref == "" || p.ExternalReference == ref) && (userID == 0 || p.CollectorID == userID) {
 			out = append(out, p)
 		}
 	}
@@ -222,16 +225,26 @@ func (s *Server) paymentsFor(ref string, desc bool) []*payment {
 	return out
 }
 
-func (s *Server) searchPayments(w http.ResponseWriter, r *http.Request) {
+func (s *Server) searchPayments(w http.ResponseWriter, r *http.Request, a *account) {
 	q := r.URL.Query()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	writeJSON(w, http.StatusOK, page(s.paymentsFor(q.Get("external_reference"), q.Get("criteria") == "desc")))
+	writeJSON(w, http.StatusOK, page(s.paymentsFor(a.UserID, q.Get("external_reference"), q.Get("criteria") == "desc")))
 }
 
-// adminPayments is for test assertions: a plain list, oldest first.
+// adminPayments is for test assertions: a plain list, oldest first, of one account's payments
+// when user_id is given.
 func (s *Server) adminPayments(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	var userID int64
+	if v := q.Get("user_id"); v != "" {
+		var err error
+		if userID, err = strconv.ParseInt(v, 10, 64); err != nil || userID <= 0 {
+			writeError(w, http.StatusBadRequest, "user_id must be a positive integer")
+			return
+		}
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	writeJSON(w, http.StatusOK, s.paymentsFor(r.URL.Query().Get("external_reference"), false))
+	writeJSON(w, http.StatusOK, s.paymentsFor(userID, q.Get("external_reference"), false))
 }

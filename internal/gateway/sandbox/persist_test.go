@@ -25,7 +25,7 @@ func serve(t *testing.T, path string) (*mercadopago.Client, string, func()) {
 	sb, err := sandbox.New(sandbox.Options{StatePath: path})
 	require.NoError(t, err)
 	srv := httptest.NewServer(sb)
-	gw, err := mercadopago.New(mercadopago.Config{BaseURL: srv.URL, AccessToken: "t", Currency: "ARS"})
+	gw, err := mercadopago.New(mercadopago.Config{BaseURL: srv.URL, AccessToken: sandbox.DefaultPlatformToken, Currency: "ARS"})
 	require.NoError(t, err)
 	return gw, srv.URL, srv.Close
 }

@@ -13,11 +13,20 @@
 // POST /v1/payments, GET /v1/payments/{id}, GET /v1/payments/search?external_reference=,
 // POST /v1/payments/{id}/refunds. Card vault: POST /cvault/credit-card/temporal.
 // Admin, for tests: POST /__sandbox/faults (see Fault), POST /__sandbox/limits (see Limits) and
-// GET /__sandbox/payments?external_reference= (a plain list, oldest first).
+// GET /__sandbox/payments?external_reference=&user_id= (a plain list, oldest first).
+//
+// Accounts (accounts.go): the sandbox holds many seller accounts, each on a MercadoPago site that
+// fixes its currency. Every access token acts for one account, and each account has its own
+// ledger: its payments, customers and saved cards are invisible to the others. The platform's
+// own account answers to Options.PlatformToken and PlatformPublicKey; sellers connect through
+// MercadoPago's OAuth (oauth.go: GET/POST /authorization, POST /oauth/token, GET /users/me; admin
+// POST /__sandbox/accounts, /__sandbox/oauth/revoke and /__sandbox/oauth/expire). A token the
+// sandbox never issued is refused with 401. CentralPos, a second gateway, is in centralpos.go.
 package sandbox
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -32,19 +41,44 @@ import (
 	"time"
 )
 
-// Options configures a Server.
+// Options configures a Server. The zero value serves: its defaults are the dev stack's.
 type Options struct {
 	StatePath string       // JSON file to load and keep; memory only when empty
-	Currency  string       // the simulated account's currency; ARS when empty
+	Currency  string       // the platform account's currency; ARS when empty
 	Logger    *slog.Logger // slog.Default() when nil
+
+	PlatformToken     string // the platform account's access token; "sandbox" when empty
+	PlatformPublicKey string // and its public key; "TEST-aporta-sandbox-public-key" when empty
+
+	// The OAuth application the platform registered; DefaultClientID and DefaultClientSecret when empty.
+	ClientID, ClientSecret string
+	AppName                string // shown on the authorization page; "Aporta" when empty
+	// CentralPosPartnerKey is the platform's CentralPos partner key; DefaultPartnerKey when empty.
+	CentralPosPartnerKey string
+	// Now is the clock codes and tokens expire by; time.Now when nil.
+	Now func() time.Time
 }
+
+// The dev and test defaults, which internal/config's defaults match.
+const (
+	DefaultPlatformToken     = "sandbox"
+	DefaultPlatformPublicKey = "TEST-aporta-sandbox-public-key"
+	DefaultClientID          = "8808000000000001"
+	DefaultClientSecret      = "TEST-aporta-client-secret"
+	DefaultPartnerKey        = "TEST-aporta-centralpos-partner"
+)
 
 // Server is the sandbox gateway; it is an http.Handler.
 type Server struct {
-	mux      *http.ServeMux
-	path     string
-	currency string
-	log      *slog.Logger
+	mux  *http.ServeMux
+	path string
+	log  *slog.Logger
+
+	platform                        *account
+	platformToken                   string
+	clientID, clientSecret, appName string
+	partnerKey                      string
+	now                             func() time.Time
 
 	// mu serialises every change, which is what makes idempotency keys hold
 	// under concurrent retries: the second request sees the first's answer.
@@ -60,13 +94,21 @@ type Server struct {
 
 // state is everything the sandbox remembers; it is the state file's format.
 type state struct {
-	NextID    int64                 `json:"next_id"`
-	Customers map[string]*customer  `json:"customers"`
-	Cards     map[string]*savedCard `json:"cards"`
-	Tokens    map[string]*cardToken `json:"tokens"`
-	Payments  map[int64]*payment    `json:"payments"`
-	// Replays holds the first successful answer per idempotency key.
+	NextID     int64                 `json:"next_id"`
+	NextUserID int64                 `json:"next_user_id,omitempty"`
+	Accounts   map[string]*account   `json:"accounts,omitempty"` // by user id
+	Customers  map[string]*customer  `json:"customers"`
+	Cards      map[string]*savedCard `json:"cards"`
+	Tokens     map[string]*cardToken `json:"tokens"`
+	Payments   map[int64]*payment    `json:"payments"`
+	// Replays holds the first successful answer per account and idempotency key.
 	Replays map[string]replay `json:"replays"`
+
+	Codes         map[string]*authCode   `json:"codes,omitempty"`
+	AccessTokens  map[string]*grant      `json:"access_tokens,omitempty"`
+	RefreshTokens map[string]*grant      `json:"refresh_tokens,omitempty"`
+	CPCodes       map[string]*cpCode     `json:"centralpos_codes,omitempty"`
+	CPMerchants   map[string]*cpMerchant `json:"centralpos_merchants,omitempty"`
 }
 
 type replay struct {
@@ -77,34 +119,50 @@ type replay struct {
 // New loads the state file if there is one and routes the API.
 func New(opts Options) (*Server, error) {
 	s := &Server{
-		path:      opts.StatePath,
-		currency:  opts.Currency,
-		log:       opts.Logger,
-		limits:    DefaultLimits,
-		keyLimits: map[string]Limits{},
+		path:          opts.StatePath,
+		log:           cmp.Or(opts.Logger, slog.Default()),
+		platformToken: cmp.Or(opts.PlatformToken, DefaultPlatformToken),
+		clientID:      cmp.Or(opts.ClientID, DefaultClientID),
+		clientSecret:  cmp.Or(opts.ClientSecret, DefaultClientSecret),
+		appName:       cmp.Or(opts.AppName, "Aporta"),
+		partnerKey:    cmp.Or(opts.CentralPosPartnerKey, DefaultPartnerKey),
+		now:           opts.Now,
+		limits:        DefaultLimits,
+		keyLimits:     map[string]Limits{},
 		st: state{
-			NextID:    1_000_000_001,
-			Customers: map[string]*customer{},
-			Cards:     map[string]*savedCard{},
-			Tokens:    map[string]*cardToken{},
-			Payments:  map[int64]*payment{},
-			Replays:   map[string]replay{},
+			NextID:        1_000_000_001,
+			Accounts:      map[string]*account{},
+			Customers:     map[string]*customer{},
+			Cards:         map[string]*savedCard{},
+			Tokens:        map[string]*cardToken{},
+			Payments:      map[int64]*payment{},
+			Replays:       map[string]replay{},
+			Codes:         map[string]*authCode{},
+			AccessTokens:  map[string]*grant{},
+			RefreshTokens: map[string]*grant{},
+			CPCodes:       map[string]*cpCode{},
+			CPMerchants:   map[string]*cpMerchant{},
 		},
 	}
-	if s.currency == "" {
-		s.currency = "ARS"
+	if s.now == nil {
+		s.now = time.Now
 	}
-	if s.log == nil {
-		s.log = slog.Default()
+	var err error
+	if s.platform, err = platformAccount(cmp.Or(opts.Currency, "ARS"), cmp.Or(opts.PlatformPublicKey, DefaultPlatformPublicKey)); err != nil {
+		return nil, err
 	}
 	if s.path != "" {
 		if err := s.load(); err != nil {
 			return nil, fmt.Errorf("sandbox: state %s: %w", s.path, err)
 		}
 	}
+	s.st.adoptOrphans()
 	s.routes()
 	return s, nil
 }
+
+// clock is the time codes and tokens expire by.
+func (s *Server) clock() time.Time { return s.now().UTC() }
 
 func (s *Server) routes() {
 	m := http.NewServeMux()
@@ -116,16 +174,26 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /v1/payment_methods/search", browser(s.searchPaymentMethods))
 	m.HandleFunc("OPTIONS /v1/card_tokens", browser(nil))
 	m.HandleFunc("OPTIONS /cvault/credit-card/temporal", browser(nil))
-	m.HandleFunc("POST /v1/customers", private(s.createCustomer))
-	m.HandleFunc("GET /v1/customers/search", private(s.searchCustomers))
-	m.HandleFunc("POST /v1/customers/{id}/cards", private(s.saveCard))
-	m.HandleFunc("POST /v1/payments", private(s.createPayment))
-	m.HandleFunc("GET /v1/payments/search", private(s.searchPayments))
-	m.HandleFunc("GET /v1/payments/{id}", private(s.getPayment))
-	m.HandleFunc("POST /v1/payments/{id}/refunds", private(s.createRefund))
+	m.HandleFunc("POST /v1/customers", s.private(s.createCustomer))
+	m.HandleFunc("GET /v1/customers/search", s.private(s.searchCustomers))
+	m.HandleFunc("POST /v1/customers/{id}/cards", s.private(s.saveCard))
+	m.HandleFunc("POST /v1/payments", s.private(s.createPayment))
+	m.HandleFunc("GET /v1/payments/search", s.private(s.searchPayments))
+	m.HandleFunc("GET /v1/payments/{id}", s.private(s.getPayment))
+	m.HandleFunc("POST /v1/payments/{id}/refunds", s.private(s.createRefund))
+	m.HandleFunc("GET /users/me", s.private(s.usersMe))
+	m.HandleFunc("GET /authorization", s.authorizePage)
+	m.HandleFunc("POST /authorization", s.authorize)
+	m.HandleFunc("POST /oauth/token", s.oauthToken)
+	m.HandleFunc("POST /centralpos/v1/links", s.cpLink)
+	m.HandleFunc("DELETE /centralpos/v1/links/{merchant_id}", s.cpUnlink)
 	m.HandleFunc("POST /__sandbox/faults", s.setFault)
 	m.HandleFunc("GET /__sandbox/payments", s.adminPayments)
 	m.HandleFunc("POST /__sandbox/limits", s.setLimits)
+	m.HandleFunc("POST /__sandbox/accounts", s.createAccount)
+	m.HandleFunc("POST /__sandbox/oauth/revoke", s.revokeOrExpire(true))
+	m.HandleFunc("POST /__sandbox/oauth/expire", s.revokeOrExpire(false))
+	m.HandleFunc("POST /__sandbox/centralpos/codes", s.cpNewCode)
 	m.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "resource not found")
 	})
@@ -143,18 +211,6 @@ func browser(h http.HandlerFunc) http.HandlerFunc {
 		w.Header().Set("Access-Control-Max-Age", "600")
 		if h == nil {
 			w.WriteHeader(http.StatusNoContent)
-			return
-		}
-		h(w, r)
-	}
-}
-
-// private refuses calls without a bearer token, like the endpoints MercadoPago
-// reserves for the access token; any token is accepted.
-func private(h http.HandlerFunc) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		if token, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); !ok || token == "" {
-			writeError(w, http.StatusUnauthorized, "unauthorized")
 			return
 		}
 		h(w, r)
@@ -202,15 +258,36 @@ func (s *Server) journalPath() string { return s.path + ".journal" }
 // merge applies a journal entry: the records it carries replace ours.
 func (st *state) merge(d state) {
 	st.NextID = max(st.NextID, d.NextID)
+	st.NextUserID = max(st.NextUserID, d.NextUserID)
+	maps.Copy(st.Accounts, d.Accounts)
 	maps.Copy(st.Customers, d.Customers)
 	maps.Copy(st.Cards, d.Cards)
 	maps.Copy(st.Tokens, d.Tokens)
 	maps.Copy(st.Payments, d.Payments)
 	maps.Copy(st.Replays, d.Replays)
+	maps.Copy(st.Codes, d.Codes)
+	maps.Copy(st.AccessTokens, d.AccessTokens)
+	maps.Copy(st.RefreshTokens, d.RefreshTokens)
+	maps.Copy(st.CPCodes, d.CPCodes)
+	maps.Copy(st.CPMerchants, d.CPMerchants)
+}
+
+// adoptOrphans gives the records of a state kept before accounts existed to the platform account.
+func (st *state) adoptOrphans() {
+	for _, c := range st.Customers {
+		c.CollectorID = cmp.Or(c.CollectorID, PlatformUserID)
+	}
+	for _, c := range st.Cards {
+		c.CollectorID = cmp.Or(c.CollectorID, PlatformUserID)
+	}
+	for _, p := range st.Payments {
+		p.CollectorID = cmp.Or(p.CollectorID, PlatformUserID)
+	}
 }
 
 func (st *state) records() int {
-	return len(st.Customers) + len(st.Cards) + len(st.Tokens) + len(st.Payments) + len(st.Replays)
+	return len(st.Accounts) + len(st.Customers) + len(st.Cards) + len(st.Tokens) + len(st.Payments) + len(st.Replays) +
+		len(st.Codes) + len(st.AccessTokens) + len(st.RefreshTokens) + len(st.CPCodes) + len(st.CPMerchants)
 }
 
 // persist keeps a change: the records it touched (delta) are appended to the
@@ -225,7 +302,7 @@ func (s *Server) persist(delta state) error {
 	if s.path == "" {
 		return nil
 	}
-	delta.NextID = s.st.NextID
+	delta.NextID, delta.NextUserID = s.st.NextID, s.st.NextUserID
 	line, err := json.Marshal(&delta)
 	if err != nil {
 		return err
@@ -283,6 +360,10 @@ func (s *Server) commit(w http.ResponseWriter, status int, body any, delta state
 	if err := s.persist(delta); err != nil {
 		s.log.Error("sandbox: persist state", "err", err)
 		writeError(w, http.StatusInternalServerError, "internal_error")
+		return
+	}
+	if status == http.StatusNoContent {
+		w.WriteHeader(status)
 		return
 	}
 	writeJSON(w, status, body)

@@ -85,7 +85,7 @@ func TestPrivateEndpointsNeedBearer(t *testing.T) {
 	require.Equal(t, http.StatusUnauthorized, gerr.Status)
 
 	var page struct{ Results []any }
-	c := newClient(t, http.Header{"Authorization": {"Bearer TEST"}})
+	c := newClient(t, http.Header{"Authorization": {"Bearer " + sandbox.DefaultPlatformToken}})
 	require.NoError(t, c.Do(context.Background(), http.MethodGet, "/v1/payments/search?external_reference=x", nil, nil, &page))
 	require.Empty(t, page.Results)
 }

@@ -1,28 +1,14 @@
 -- Campaigns (api/campaign): the manage area's settings, the public form's read, visits and leads.
 
--- name: CampaignByID :one
-SELECT c.id, c.slug, c.title, c.description, c.objective, c.type, c.channel, c.currency, o.country, c.published,
-       c.published_at, c.amounts, c.allow_one_time, c.allow_other_amount, c.min_other_amount_minor, c.instalments,
-       coalesce(c.form_color, '')::text AS form_color, coalesce(c.cover_key, '')::text AS cover_key, c.ends_at,
-       c.upgrade_enabled, c.upgrade_percentage, c.upgrade_period_months, c.upgrade_min_percentage,
-       c.upgrade_max_percentage, c.pixel_id, c.analytics_id, c.tag_manager_id, c.thanks_instant,
-       c.thanks_email_subject, c.thanks_email, c.immediate_charge, c.event, c.form_fields, c.created_at, c.updated_at
-FROM campaigns c
-JOIN organizations o ON o.organization_id = c.organization_id
-WHERE c.organization_id = $1 AND c.id = $2;
-
 -- name: ListCampaigns :many
-SELECT c.id, c.slug, c.title, c.description, c.objective, c.type, c.channel, c.currency, o.country, c.published,
-       c.published_at, c.amounts, c.allow_one_time, c.allow_other_amount, c.min_other_amount_minor, c.instalments,
-       coalesce(c.form_color, '')::text AS form_color, coalesce(c.cover_key, '')::text AS cover_key, c.ends_at,
-       c.upgrade_enabled, c.upgrade_percentage, c.upgrade_period_months, c.upgrade_min_percentage,
-       c.upgrade_max_percentage, c.pixel_id, c.analytics_id, c.tag_manager_id, c.thanks_instant,
-       c.thanks_email_subject, c.thanks_email, c.immediate_charge, c.event, c.form_fields, c.created_at, c.updated_at
+-- The organisation's campaigns, newest first; with id, that campaign alone (none: another
+-- organisation's or unknown).
+SELECT sqlc.embed(c), o.country
 FROM campaigns c
 JOIN organizations o ON o.organization_id = c.organization_id
-WHERE c.organization_id = $1
+WHERE c.organization_id = sqlc.arg(organization_id) AND (sqlc.narg(id)::uuid IS NULL OR c.id = sqlc.narg(id))
 ORDER BY c.created_at DESC, c.id
-LIMIT $2 OFFSET $3;
+LIMIT sqlc.arg(per_page) OFFSET sqlc.arg(skip);
 
 -- name: CountCampaigns :one
 SELECT count(*) FROM campaigns WHERE organization_id = $1;
@@ -60,10 +46,6 @@ UPDATE campaigns SET published = sqlc.arg(published),
        published_at = CASE WHEN sqlc.arg(published) THEN coalesce(published_at, now()) ELSE published_at END,
        updated_at = now()
 WHERE organization_id = $1 AND id = $2;
-
--- name: CampaignOrganization :one
--- What campaign rules need of the organisation: plan, status, timezone, country, name.
-SELECT plan_code, status, timezone, country, name, accepting_donations FROM organizations WHERE organization_id = $1;
 
 -- name: CountryCurrency :one
 SELECT currency FROM countries WHERE code = $1;

@@ -20,28 +20,20 @@ FROM organizations WHERE organization_id = sqlc.arg(organization_id);
 -- name: DashboardCampaignExists :one
 SELECT EXISTS (SELECT 1 FROM campaigns WHERE organization_id = $1 AND id = $2);
 
--- name: DashboardRaised :many
--- Approved transactions charged in the period (created_at when charged_at is missing), per bucket
--- and currency, from the daily rollup. The handler adds the buckets up for the totals.
+-- name: DashboardDaily :many
+-- Per bucket and currency, from the daily rollup: approved transactions charged in the period
+-- (created_at when charged_at is missing) and donations created in it (pending and rejected ones,
+-- whose first charge is not settled or was refused, are not donations yet). The handler adds the
+-- buckets up for the totals and the currencies up for the new donations.
 SELECT date_trunc(sqlc.arg(bucket)::text, r.day::timestamp)::date AS bucket, r.currency,
-       sum(r.raised_minor)::bigint AS raised_minor, sum(r.raised_count)::bigint AS raised_count
+       sum(r.raised_minor)::bigint AS raised_minor, sum(r.raised_count)::bigint AS raised_count,
+       sum(r.new_donations)::bigint AS new_donations
 FROM dashboard_daily r
 WHERE r.organization_id = sqlc.arg(organization_id) AND r.day >= sqlc.arg(first_day)::date AND r.day <= sqlc.arg(last_day)::date
   AND (sqlc.narg(campaign)::uuid IS NULL OR r.campaign_id = sqlc.narg(campaign))
   AND (sqlc.narg(recurrence)::smallint IS NULL OR r.recurrence = sqlc.narg(recurrence))
 GROUP BY 1, 2
-HAVING sum(r.raised_count) <> 0;
-
--- name: DashboardNewDonations :many
--- Donations created in the period, per bucket, from the daily rollup; pending and rejected (first
--- charge not settled or refused) are not donations yet.
-SELECT date_trunc(sqlc.arg(bucket)::text, r.day::timestamp)::date AS bucket, sum(r.new_donations)::bigint AS donations
-FROM dashboard_daily r
-WHERE r.organization_id = sqlc.arg(organization_id) AND r.day >= sqlc.arg(first_day)::date AND r.day <= sqlc.arg(last_day)::date
-  AND (sqlc.narg(campaign)::uuid IS NULL OR r.campaign_id = sqlc.narg(campaign))
-  AND (sqlc.narg(recurrence)::smallint IS NULL OR r.recurrence = sqlc.narg(recurrence))
-GROUP BY 1
-HAVING sum(r.new_donations) <> 0;
+HAVING sum(r.raised_count) <> 0 OR sum(r.new_donations) <> 0;
 
 -- name: DashboardVisits :many
 -- Visits per bucket. Visits belong to a campaign, not to a frequency, so the frequency filter does

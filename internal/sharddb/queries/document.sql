@@ -54,6 +54,3 @@ WHERE organization_id = $1 AND type = $2;
 -- Approval approves the files under review; rejection rejects them. Files already rejected stay so.
 UPDATE document_attachments SET status = $3
 WHERE organization_id = $1 AND document_type = $2 AND status <> 'rejected';
-
--- name: OrganizationAccountStatus :one
-SELECT status FROM organizations WHERE organization_id = $1;

@@ -104,9 +104,6 @@ WHERE organization_id = $1 AND id = $2 AND status <> 'discarded';
 UPDATE donors SET discarded_at = NULL, discard_reason = NULL, updated_at = now()
 WHERE organization_id = $1 AND id = $2 AND discarded_at IS NOT NULL;
 
--- name: OrganizationCountryTimezone :one
-SELECT country, timezone FROM organizations WHERE organization_id = $1;
-
 -- name: CampaignUpgradeBounds :one
 SELECT coalesce(upgrade_min_percentage::text, '')::text AS min_percentage,
        coalesce(upgrade_max_percentage::text, '')::text AS max_percentage

@@ -1,6 +1,3 @@
--- name: OrganizationMailInfo :one
-SELECT name, coalesce(locale, 'es')::text AS locale FROM organizations WHERE organization_id = $1;
-
 -- name: CompleteOnboardingStep :exec
 UPDATE organizations
 SET onboarding_steps = CASE WHEN sqlc.arg(step)::text = ANY (onboarding_steps) THEN onboarding_steps

@@ -47,3 +47,12 @@ RETURNING old.logo_key AS previous_key;
 
 -- name: OrganizationLogoKey :one
 SELECT logo_key FROM organization_profiles WHERE organization_id = $1;
+
+-- name: OrganizationFacts :one
+-- What features read of the organisation's row in its shard: name, country, time zone, language,
+-- status, plan, effective plan (Essential during the trial) and whether it takes new donations.
+SELECT o.name, o.country, o.timezone, coalesce(o.locale, 'es')::text AS locale, o.status, o.plan_code,
+       e.plan_code::text AS effective_plan_code, o.accepting_donations
+FROM organizations o
+JOIN organization_effective_plans e ON e.organization_id = o.organization_id
+WHERE o.organization_id = $1;

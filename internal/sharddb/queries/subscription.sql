@@ -9,7 +9,7 @@ UPDATE organizations SET
     trial_ends_at    = CASE WHEN subscription_status = 'none' AND plan_code = 'original' THEN sqlc.arg(trial_ends)::timestamptz ELSE trial_ends_at END,
     updated_at = now()
 WHERE organization_id = $1
-RETURNING *;
+RETURNING organization_id;
 
 -- name: EndSubscriptionTrial :one
 -- The trial is over: unless a plan was bought meanwhile, the commission applies and new donations stop.
@@ -19,7 +19,7 @@ UPDATE organizations SET
     accepting_donations = plan_code <> 'original',
     updated_at = now()
 WHERE organization_id = $1
-RETURNING *;
+RETURNING organization_id;
 
 -- name: PurchasablePlanExists :one
 SELECT EXISTS (SELECT 1 FROM plans WHERE code = $1 AND code <> 'original');
@@ -29,15 +29,12 @@ UPDATE organizations SET
     plan_code = $2, subscription_status = 'active', commission_bps = 0, accepting_donations = true,
     plan_purchased_at = coalesce(plan_purchased_at, sqlc.arg(purchased_at)::timestamptz), updated_at = now()
 WHERE organization_id = $1
-RETURNING *;
+RETURNING organization_id;
 
 -- name: SubscriptionSummary :one
 SELECT sqlc.embed(o), coalesce(o.locale, 'es')::text AS mail_locale,
        (SELECT coalesce(sum(amount_minor), 0) FROM transaction_commissions c WHERE c.organization_id = o.organization_id)::bigint AS commission_minor
 FROM organizations o WHERE o.organization_id = $1;
-
--- name: AcceptingDonations :one
-SELECT accepting_donations FROM organizations WHERE organization_id = $1;
 
 -- name: ApprovedWithoutCommission :many
 -- Approved charges after the trial that have no commission yet.

@@ -5,6 +5,3 @@ VALUES (sqlc.arg(organization_id), sqlc.arg(name), sqlc.arg(country),
         COALESCE(NULLIF(sqlc.arg(timezone)::text, ''), (SELECT timezone FROM countries WHERE code = sqlc.arg(country))),
         sqlc.arg(status))
 ON CONFLICT (organization_id) DO NOTHING;
-
--- name: OrganizationStatusInShard :one
-SELECT status FROM organizations WHERE organization_id = $1;

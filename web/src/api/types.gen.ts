@@ -44,6 +44,8 @@ export interface CountryData {
   phone_code: string;
   uid_options: UIDOption[];
   document_types: string[];
+  payment_modes: string[];
+  plans: Plan[];
 }
 
 export interface CurrencySummary {
@@ -247,6 +249,14 @@ export interface Period {
   timezone: string;
 }
 
+export interface Plan {
+  code: string;
+  tier_name: string;
+  period: string;
+  localize_price: Money;
+  usd_price: Money;
+}
+
 export interface Point {
   bucket: string;
   raised: Money[];
@@ -292,6 +302,18 @@ export interface SignupPayload {
   };
 }
 
+export interface Subscription {
+  plan_code: string;
+  effective_plan_code: string;
+  status: string;
+  trial_started_at: string | null;
+  trial_ends_at: string | null;
+  commission_bps: number;
+  commission_percent: number;
+  commission_total: Money;
+  accepting_donations: boolean;
+}
+
 export interface SummaryBucket {
   count: number;
   amount: Money;
@@ -317,13 +339,14 @@ export interface TransactionView {
 
 export interface TxRow {
   uuid: string;
-  date: string;
   amount: Money;
+  date: string;
   status: string;
   status_detail: string;
   period: string | null;
   attempt: number;
   payment_id: string;
+  payment_method: CardRef | null;
   donation_uuid: string;
   frequency: string;
   campaign: CampaignRef;
@@ -333,7 +356,6 @@ export interface TxRow {
     last_name: string;
     email: string;
   };
-  payment_method: CardRef | null;
 }
 
 export interface UIDOption {

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useIntl } from 'react-intl';
 import { call, PublicApiError, type PublicCampaign } from './api';
-import { BRAND_NAMES, type Brand } from './lib/brand';
+import { brandName } from './lib/brand';
 import type { Money } from './lib/money';
 import { m } from './messages';
 
@@ -49,7 +49,7 @@ export function Convert({ campaign, donationUuid, token }: { campaign: PublicCam
           {info && (
             <p className="thanks-message">
               <strong>{intl.formatMessage(m.perMonth, { amount: info.amount.formatted })}</strong>
-              {info.card_last_four && <span className="muted small"> · {BRAND_NAMES[info.card_brand as Brand] || info.card_brand} •••• {info.card_last_four}</span>}
+              {info.card_last_four && <span className="muted small"> · {brandName(info.card_brand)} •••• {info.card_last_four}</span>}
             </p>
           )}
           {state === 'error' && <p className="alert" role="alert">{message}</p>}

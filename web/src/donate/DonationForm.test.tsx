@@ -72,6 +72,25 @@ describe('DonationForm', () => {
     }
   });
 
+  it("names the card as the account's gateway rules do", async () => {
+    vi.useFakeTimers();
+    try {
+      renderForm(vi.fn(), { ...campaign, payment_methods: [
+        { id: 'mastercard', name: 'Mastercard', payment_type: 'credit_card', bin_pattern: '^5', exclusion_pattern: '^(528733)', lengths: [16], security_code_length: 3, luhn: true },
+        { id: 'debmaster', name: 'Mastercard Débito', payment_type: 'debit_card', bin_pattern: '^(528733)', exclusion_pattern: '', lengths: [16], security_code_length: 3, luhn: true },
+      ] });
+      type('Número de tarjeta', '5031755734530604');
+      await act(async () => { vi.advanceTimersByTime(310); });
+      expect(document.querySelector('[data-brand]')).toHaveAttribute('data-brand', 'mastercard');
+      expect(screen.getByText('Mastercard')).toBeInTheDocument();
+      type('Número de tarjeta', '5287338310253304');
+      await act(async () => { vi.advanceTimersByTime(310); });
+      expect(screen.getByText('Mastercard Débito')).toBeInTheDocument();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('applies the other-amount minimum', async () => {
     renderForm();
     fireEvent.click(screen.getByText('Otro monto'));

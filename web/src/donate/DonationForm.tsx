@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useIntl } from 'react-intl';
 import { call, campaignPath, type PublicCampaign } from './api';
 import { Field } from './Field';
-import { BRAND_NAMES, cardLayout, cleanNumber, detectBrand, formatCardNumber, type Brand } from './lib/brand';
+import { brandName, cardLayout, cleanNumber, detectBrand, formatCardNumber, type Brand } from './lib/brand';
 import { EXPIRY_MAX_LENGTH, formatExpiry } from './lib/expiry';
 import { formatMoney, parseDecimal } from './lib/money';
 import { fetchAmountLimits } from './lib/tokenizer';
@@ -66,7 +66,9 @@ export function DonationForm({ campaign, onSuccess }: { campaign: PublicCampaign
   const attempt = useRef<Attempt | null>(null);
   const leadSent = useRef(false);
   const summaryRef = useRef<HTMLDivElement>(null);
-  const layout = cardLayout(brand);
+  // The account's card rules (brand, lengths, security code, Luhn); empty when the gateway could not say.
+  const rules = c.payment_methods;
+  const layout = cardLayout(brand, rules);
 
   // The gateway's limits replace the defaults one second after the form loads (§4, §9): asked at the
   // gateway's public API; while it does not answer, the server's view of them (the campaign's limits).
@@ -86,12 +88,12 @@ export function DonationForm({ campaign, onSuccess }: { campaign: PublicCampaign
 
   // Brand detection 300 ms after typing stops.
   useEffect(() => {
-    const t = setTimeout(() => setBrand(detectBrand(values.cardNumber)), BRAND_DELAY_MS);
+    const t = setTimeout(() => setBrand(detectBrand(values.cardNumber, rules)), BRAND_DELAY_MS);
     return () => clearTimeout(t);
-  }, [values.cardNumber]);
+  }, [values.cardNumber, rules]);
   useEffect(() => {
-    setValues((v) => ({ ...v, cardNumber: formatCardNumber(v.cardNumber, cardLayout(brand)) }));
-  }, [brand]);
+    setValues((v) => ({ ...v, cardNumber: formatCardNumber(v.cardNumber, cardLayout(brand, rules)) }));
+  }, [brand, rules]);
 
   // A valid e-mail typed but not submitted becomes a lead, once.
   useEffect(() => {
@@ -116,6 +118,7 @@ export function DonationForm({ campaign, onSuccess }: { campaign: PublicCampaign
     minOther: c.min_other_amount?.minor ?? null,
     format: fmt,
     brand,
+    rules,
     extras: extrasMeta.map((f) => ({ key: f.key, type: f.type, required: f.required })),
   };
   const amount = chosenAmount(values, ctx);
@@ -130,7 +133,7 @@ export function DonationForm({ campaign, onSuccess }: { campaign: PublicCampaign
   async function onSubmit(ev: FormEvent) {
     ev.preventDefault();
     if (inFlight.current || salesEnded) return; // a double click submits once
-    const found = validate(values, { ...ctx, brand: detectBrand(values.cardNumber) });
+    const found = validate(values, { ...ctx, brand: detectBrand(values.cardNumber, rules) });
     setErrors(found);
     const first = [...FIELD_ORDER, ...extrasMeta.map((f) => f.key)].find((k) => found[k]);
     if (first) {
@@ -138,10 +141,10 @@ export function DonationForm({ campaign, onSuccess }: { campaign: PublicCampaign
       document.getElementById(`f-${first}`)?.focus();
       return;
     }
-    const cardBrand = detectBrand(values.cardNumber);
+    const cardBrand = detectBrand(values.cardNumber, rules);
     const accepted = c.gateway.accepted_brands?.split(',').map((s) => s.trim()).filter(Boolean);
     if (accepted && accepted.length > 0 && !accepted.includes(cardBrand)) {
-      setFailure({ error: { key: 'cardNotAllowed', values: { card_name: BRAND_NAMES[cardBrand] } } });
+      setFailure({ error: { key: 'cardNotAllowed', values: { card_name: brandName(cardBrand, rules) } } });
       return;
     }
     inFlight.current = true;
@@ -157,7 +160,7 @@ export function DonationForm({ campaign, onSuccess }: { campaign: PublicCampaign
       const idNumber = values.notCardholder ? values.holderIdNumber : values.uidNumber;
       const token = await tokenize(c, values, idType, idNumber);
       const payload = donationPayload(c, values, amount!, cardBrand, token, attempt.current);
-      const res = await postDonation(c.slug, payload, BRAND_NAMES[cardBrand]);
+      const res = await postDonation(c.slug, payload, brandName(cardBrand, rules));
       leadSent.current = true;
       if (!res.receipt) throw new SubmitFailure({ key: 'submitFailed' });
       onSuccess(res.receipt, res.convert_token);
@@ -332,12 +335,12 @@ export function DonationForm({ campaign, onSuccess }: { campaign: PublicCampaign
             <div className="card-input">
               <input {...aria} inputMode="numeric" autoComplete="cc-number" placeholder="0000 0000 0000 0000"
                 maxLength={layout.maxLength} value={values.cardNumber}
-                onChange={(e) => set('cardNumber', formatCardNumber(e.target.value, layout.brand === 'unknown' ? cardLayout('unknown') : layout))} />
+                onChange={(e) => set('cardNumber', formatCardNumber(e.target.value, layout))} />
               <span className={`brand brand-${brand}`} aria-live="polite" data-brand={brand}>
                 {brand !== 'unknown' && (
                   <span>
                     <span className="sr-only">{intl.formatMessage(m.cardType)}: </span>
-                    {BRAND_NAMES[brand]}
+                    {brandName(brand, rules)}
                   </span>
                 )}
               </span>
@@ -353,10 +356,10 @@ export function DonationForm({ campaign, onSuccess }: { campaign: PublicCampaign
             )}
           </Field>
           <Field id="f-cvv" label={intl.formatMessage(m.cvv)} error={t(errors.cvv)}
-            hint={intl.formatMessage(m.cvvHint, { digits: layout.cvvLengths.length > 1 && brand === 'unknown' ? '3–4' : String(layout.cvvLength) })}>
+            hint={intl.formatMessage(m.cvvHint, { digits: layout.cvvLengths.length > 1 && layout.brand === 'unknown' ? '3–4' : String(layout.cvvLength) })}>
             {(aria) => (
               <input {...aria} inputMode="numeric" autoComplete="cc-csc" type="password"
-                maxLength={brand === 'amex' || brand === 'unknown' ? 4 : 3} value={values.cvv}
+                maxLength={Math.max(...layout.cvvLengths)} value={values.cvv}
                 onChange={(e) => set('cvv', e.target.value.replace(/\D/g, ''))} />
             )}
           </Field>

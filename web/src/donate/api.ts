@@ -1,5 +1,6 @@
 // The public form's own tiny fetch helper (the app's client pulls in zod; this page stays light).
 
+import type { CardRule } from './lib/brand';
 import type { Money } from './lib/money';
 
 export class PublicApiError extends Error {
@@ -79,6 +80,8 @@ export interface PublicCampaign {
   default_recurrency: number;
   /** name, tokenizer_url (the gateway's own origin, where browsers tokenise cards), public_key, and optionally accepted_brands (comma-separated). */
   gateway: Record<string, string>;
+  /** The card brands the organisation's gateway account takes, with their rules; empty when the gateway could not say. */
+  payment_methods?: CardRule[];
   thanks?: { instant?: string };
 }
 

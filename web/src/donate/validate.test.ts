@@ -52,4 +52,12 @@ describe('validate', () => {
     const good = { 'extra.0': 'Docente', 'extra.1': 'otra@example.org', 'extra.2': '1990-05-17', 'extra.3': '+54 9 11 5555-1234', 'extra.4': 'true' };
     expect(validate({ ...ok, extras: good }, { ...ctx, extras })).toEqual({});
   });
+
+  it("refuses a brand the account's rules do not take, and checks the security code by them", () => {
+    const rules = [{ id: 'elo', name: 'Elo', payment_type: 'credit_card', bin_pattern: '^(5067)', exclusion_pattern: '', lengths: [16], security_code_length: 3, luhn: true }];
+    const naranja = validate({ ...ok, cardNumber: '5895 6200 0000 0001' }, { ...ctx, rules });
+    expect(naranja.cardNumber).toEqual({ key: 'cardNotAllowed', values: { card_name: 'Naranja' } });
+    expect(validate({ ...ok, cardNumber: '1234 5678 1234 5670' }, { ...ctx, rules }).cardNumber?.key).toBe('cardTypeRequired');
+    expect(validate({ ...ok, cardNumber: '5067 0000 0000 0000', cvv: '1234' }, { ...ctx, brand: 'elo', rules }).cvv?.key).toBe('cvvInvalid');
+  });
 });

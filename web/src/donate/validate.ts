@@ -1,4 +1,4 @@
-import { type Brand, checkCardNumber, validCvv } from './lib/brand';
+import { type Brand, type CardRule, brandName, checkCardNumber, detectBrand, usable, validCvv } from './lib/brand';
 import { checkExpiry } from './lib/expiry';
 import { parseTypedAmount } from './lib/money';
 import type { m } from './messages';
@@ -47,6 +47,8 @@ export interface Context {
   minOther: number | null;
   format: (minor: number) => string;
   brand: Brand;
+  /** The campaign's gateway account's card rules; absent or empty: the static table. */
+  rules?: CardRule[];
   extras: { key: string; type: string; required: boolean }[];
   now?: Date;
 }
@@ -71,8 +73,11 @@ export function validate(v: Values, ctx: Context): Errors {
     else if (amount > ctx.max) e[amountField] = { key: 'maxAmount', values: { amount: ctx.format(ctx.max) } };
   }
 
-  const number = checkCardNumber(v.cardNumber);
+  const number = checkCardNumber(v.cardNumber, ctx.rules);
+  const known = detectBrand(v.cardNumber);
   if (number === 'required') e.cardNumber = { key: 'cardNumberRequired' };
+  // A brand the static table knows but the account's rules do not take: the account refuses it.
+  else if (number === 'type' && usable(ctx.rules) && known !== 'unknown') e.cardNumber = { key: 'cardNotAllowed', values: { card_name: brandName(known) } };
   else if (number === 'type') e.cardNumber = { key: 'cardTypeRequired' };
   else if (number) e.cardNumber = { key: 'cardNumberInvalid' };
 
@@ -82,7 +87,7 @@ export function validate(v: Values, ctx: Context): Errors {
   else if (expiry) e.expiry = { key: 'expiryInvalid' };
 
   if (v.cvv === '') e.cvv = { key: 'cvvRequired' };
-  else if (!validCvv(ctx.brand, v.cvv)) e.cvv = { key: 'cvvInvalid' };
+  else if (!validCvv(ctx.brand, v.cvv, ctx.rules)) e.cvv = { key: 'cvvInvalid' };
 
   if (v.holderName.trim() === '') e.holderName = { key: 'required' };
   if (v.firstName.trim() === '') e.firstName = { key: 'required' };

@@ -1,17 +1,42 @@
-// Card brand detection, lengths, Luhn and security-code rules of the donation form (§5).
-// Mirrors internal/card/brand.go: keep both tables in step.
+// Card brand detection, lengths, Luhn and security-code rules of the donation form (§5). The campaign's
+// gateway account states them (CardRule, the public read's payment_methods); the static table below,
+// which mirrors internal/card/brand.go (keep both in step), applies only when it could not.
 
-export type Brand =
+/** The brands of the static table. */
+export type StaticBrand =
   | 'unknown' | 'visa' | 'mastercard' | 'amex' | 'diners' | 'maestro' | 'unionpay' | 'discover' | 'elo'
-  | 'hipercard' | 'jcb' | 'naranja' | 'cabal' | 'oca' | 'mir' | 'hiper' | 'debvisa';
+  | 'hipercard' | 'jcb' | 'naranja' | 'cabal' | 'oca' | 'mir' | 'hiper' | 'debvisa' | 'debmaster' | 'debelo';
 
-interface BinRange { brand: Brand; lo: string; hi: string }
+/** A brand id: one of the static table's, or any the gateway names ('codensa', …). */
+export type Brand = StaticBrand | (string & {});
 
-const one = (brand: Brand, ...prefixes: string[]): BinRange[] => prefixes.map((p) => ({ brand, lo: p, hi: p }));
-const range = (brand: Brand, lo: string, hi: string): BinRange => ({ brand, lo, hi });
+/** A card brand as the campaign's gateway account states it (internal/gateway CardMethod). */
+export interface CardRule {
+  id: string;
+  name: string;
+  payment_type: string;
+  /** Regular expressions over the leading digits: the brand's when the first matches and the second does not. */
+  bin_pattern: string;
+  exclusion_pattern: string;
+  lengths: number[];
+  security_code_length: number;
+  /** false: the issuer's numbers may fail the Luhn check. */
+  luhn: boolean;
+}
 
-// Local brands and debit ranges sit inside the big networks' ranges, so the longest matching prefix wins.
+interface BinRange { brand: StaticBrand; lo: string; hi: string }
+
+const one = (brand: StaticBrand, ...prefixes: string[]): BinRange[] => prefixes.map((p) => ({ brand, lo: p, hi: p }));
+const range = (brand: StaticBrand, lo: string, hi: string): BinRange => ({ brand, lo, hi });
+
+// Local brands and debit ranges sit inside the big networks' ranges, so the longest matching prefix wins
+// (prefixes of the same length never overlap).
 const BINS: BinRange[] = [
+  // The debit BINs and the Mastercard 5031 range of MercadoPago's published test cards, named as it names them.
+  ...one('debmaster', '517878', '524101', '528733', '557905'),
+  ...one('debvisa', '402365', '418914', '421301', '491511'),
+  ...one('debelo', '506776'),
+  range('mastercard', '503100', '503199'),
   ...one('visa', '4'),
   range('mastercard', '51', '55'), range('mastercard', '2221', '2720'),
   ...one('amex', '34', '37'),
@@ -20,10 +45,10 @@ const BINS: BinRange[] = [
   range('jcb', '3528', '3589'), range('discover', '644', '649'),
   ...one('discover', '6011', '65'),
   ...one('unionpay', '62', '81'),
-  range('maestro', '500000', '504174'), range('maestro', '504176', '506698'), range('maestro', '506779', '508999'), range('maestro', '56', '59'),
+  range('maestro', '500000', '503099'), range('maestro', '503200', '504174'), range('maestro', '504176', '506698'), range('maestro', '506779', '508999'), range('maestro', '56', '59'),
   ...one('maestro', '493698', '63', '67', '6'),
   ...one('elo', '401178', '401179', '431274', '438935', '451416', '457393', '457631', '457632', '504175', '627780', '636297', '636368'),
-  range('elo', '506699', '506778'), range('elo', '509000', '509999'), range('elo', '650031', '650033'), range('elo', '650035', '650051'),
+  range('elo', '506699', '506775'), range('elo', '506777', '506778'), range('elo', '509000', '509999'), range('elo', '650031', '650033'), range('elo', '650035', '650051'),
   range('elo', '650405', '650439'), range('elo', '650485', '650538'), range('elo', '650541', '650598'), range('elo', '650700', '650718'),
   range('elo', '650720', '650727'), range('elo', '650901', '650978'), range('elo', '651652', '651679'), range('elo', '655000', '655019'),
   range('elo', '655021', '655058'),
@@ -63,11 +88,47 @@ export function cleanNumber(value: string): string {
   return value.replace(/[\s.\-]/g, '');
 }
 
-/** Detects the brand from the first 6–8 digits (spaces, dots and dashes ignored); 'unknown' when none matches. */
-export function detectBrand(number: string): Brand {
+const compiled = new Map<string, RegExp | null>();
+
+/** A gateway pattern as a RegExp, compiled once; null when it is empty or does not compile. */
+function pattern(source: string): RegExp | null {
+  if (!compiled.has(source)) {
+    let re: RegExp | null = null;
+    try {
+      re = source === '' ? null : new RegExp(source);
+    } catch {
+      re = null;
+    }
+    compiled.set(source, re);
+  }
+  return compiled.get(source) ?? null;
+}
+
+/** Whether a rule can claim numbers: its pattern compiles, and so does its exclusion if it has one (a rule whose
+ * exclusion does not compile is dropped rather than let it claim another brand's numbers). */
+function live(r: CardRule): boolean {
+  return pattern(r.bin_pattern) !== null && (r.exclusion_pattern === '' || pattern(r.exclusion_pattern) !== null);
+}
+
+/** Whether the gateway's rules can tell brands (some have a usable BIN pattern); otherwise the static table does. */
+export function usable(rules?: CardRule[]): rules is CardRule[] {
+  return !!rules && rules.some(live);
+}
+
+/** The gateway's rule for a number: the first whose pattern matches and whose exclusion does not. */
+export function matchRule(number: string, rules: CardRule[]): CardRule | undefined {
+  const digits = cleanNumber(number);
+  if (!/^\d+$/.test(digits)) return undefined;
+  return rules.find((r) => live(r) && pattern(r.bin_pattern)!.test(digits) && !pattern(r.exclusion_pattern)?.test(digits));
+}
+
+/** Detects the brand from the first 6–8 digits (spaces, dots and dashes ignored) by the gateway's rules when they
+ * can tell, else by the static table; 'unknown' when none matches. */
+export function detectBrand(number: string, rules?: CardRule[]): Brand {
+  if (usable(rules)) return matchRule(number, rules)?.id ?? 'unknown';
   const digits = cleanNumber(number).slice(0, 8);
   if (!/^\d+$/.test(digits)) return 'unknown';
-  let best: Brand = 'unknown';
+  let best: StaticBrand = 'unknown';
   let bestLen = 0;
   for (const r of BINS) {
     const n = r.lo.length;
@@ -82,7 +143,7 @@ export function detectBrand(number: string): Brand {
   return best;
 }
 
-export const BRAND_LENGTHS: Record<Brand, number[]> = {
+export const BRAND_LENGTHS: Record<StaticBrand, number[]> = {
   unknown: [16],
   visa: [13, 16],
   mastercard: [16],
@@ -100,13 +161,28 @@ export const BRAND_LENGTHS: Record<Brand, number[]> = {
   mir: [16, 17, 18, 19],
   hiper: [16],
   debvisa: [16],
+  debmaster: [16],
+  debelo: [16],
 };
 
-export const BRAND_NAMES: Record<Brand, string> = {
+/** The static table's brands whose numbers are not Luhn-checked: their issuers have emitted numbers that fail it. */
+const NO_LUHN: StaticBrand[] = ['naranja', 'debvisa', 'unionpay'];
+
+export const BRAND_NAMES: Record<StaticBrand, string> = {
   unknown: '', visa: 'Visa', mastercard: 'Mastercard', amex: 'American Express', diners: 'Diners Club', maestro: 'Maestro',
   unionpay: 'UnionPay', discover: 'Discover', elo: 'Elo', hipercard: 'Hipercard', jcb: 'JCB', naranja: 'Naranja',
-  cabal: 'Cabal', oca: 'OCA', mir: 'Mir', hiper: 'Hiper', debvisa: 'Visa Débito',
+  cabal: 'Cabal', oca: 'OCA', mir: 'Mir', hiper: 'Hiper', debvisa: 'Visa Débito', debmaster: 'Mastercard Débito',
+  debelo: 'Elo Débito',
 };
+
+const isStatic = (brand: Brand): brand is StaticBrand => Object.hasOwn(BRAND_NAMES, brand);
+
+/** A brand's display name: the gateway's, else the static table's (the id for a brand neither knows). */
+export function brandName(brand: Brand, rules?: CardRule[]): string {
+  const rule = rules?.find((r) => r.id === brand);
+  if (rule) return rule.name;
+  return isStatic(brand) ? BRAND_NAMES[brand] : brand;
+}
 
 /** Digit-group sizes used to space the number as it is typed; unknown brands are not spaced. */
 const GAPS: Partial<Record<Brand, number[]>> = { amex: [4, 6, 5], diners: [4, 6, 4] };
@@ -123,19 +199,34 @@ export interface CardLayout {
   cvvLengths: number[];
 }
 
-/** The layout for a brand; unknown resets to length 16, no spacing and a 3-digit security code. */
-export function cardLayout(brand: Brand): CardLayout {
-  if (brand === 'unknown') return { brand, length: 16, groups: [], maxLength: 19, cvvLength: 3, cvvLengths: [3, 4] };
-  const lengths = BRAND_LENGTHS[brand];
-  const length = Math.max(...lengths);
+/** The valid lengths and security-code lengths of a brand: the gateway's rules for it, else the static table's
+ * (amex 3 or 4 digits, others 3); null for a brand neither knows. */
+function brandRules(brand: Brand, rules?: CardRule[]): { lengths: number[]; cvvLengths: number[]; luhn: boolean } | null {
+  const own = usable(rules) ? rules.filter((r) => r.id === brand) : [];
+  if (own.length > 0) {
+    return {
+      lengths: [...new Set(own.flatMap((r) => r.lengths))],
+      cvvLengths: [...new Set(own.map((r) => r.security_code_length))],
+      luhn: own.every((r) => r.luhn),
+    };
+  }
+  if (brand === 'unknown' || !isStatic(brand)) return null;
+  return { lengths: BRAND_LENGTHS[brand], cvvLengths: brand === 'amex' ? [3, 4] : [3], luhn: !NO_LUHN.includes(brand) };
+}
+
+/** The layout for a brand; unknown resets to length 16, no spacing and a 3- or 4-digit security code. */
+export function cardLayout(brand: Brand, rules?: CardRule[]): CardLayout {
+  const r = brandRules(brand, rules);
+  if (!r) return { brand: 'unknown', length: 16, groups: [], maxLength: 19, cvvLength: 3, cvvLengths: [3, 4] };
+  const length = Math.max(...r.lengths);
   const groups = GAPS[brand] ?? Array.from({ length: Math.ceil(length / 4) }, () => 4);
   return {
     brand,
     length,
     groups,
     maxLength: length + groups.length - 1,
-    cvvLength: brand === 'amex' ? 4 : 3,
-    cvvLengths: brand === 'amex' ? [3, 4] : [3],
+    cvvLength: Math.max(...r.cvvLengths),
+    cvvLengths: r.cvvLengths,
   };
 }
 
@@ -169,25 +260,23 @@ export function luhn(digits: string): boolean {
   return sum % 10 === 0;
 }
 
-const NO_LUHN: Brand[] = ['naranja', 'debvisa', 'unionpay'];
-
 export type NumberError = 'required' | 'invalid' | 'type';
 
-/** Checks a card number: digits only, a recognised brand, a length valid for it and Luhn unless exempt. */
-export function checkCardNumber(value: string): NumberError | null {
+/** Checks a card number: digits only, a recognised brand, a length valid for it and Luhn unless exempt, by the
+ * gateway's rules when they can tell, else by the static table. */
+export function checkCardNumber(value: string, rules?: CardRule[]): NumberError | null {
   const digits = cleanNumber(value);
   if (digits === '') return 'required';
   if (!/^\d+$/.test(digits)) return 'invalid';
-  const brand = detectBrand(digits);
-  if (brand === 'unknown') return 'type';
-  if (!BRAND_LENGTHS[brand].includes(digits.length)) return 'invalid';
-  if (!NO_LUHN.includes(brand) && !luhn(digits)) return 'invalid';
+  const r = brandRules(detectBrand(digits, rules), rules);
+  if (!r) return 'type';
+  if (!r.lengths.includes(digits.length)) return 'invalid';
+  if (r.luhn && !luhn(digits)) return 'invalid';
   return null;
 }
 
-/** Security code: digits only; 3; amex 3 or 4; unknown brand 3 or 4. */
-export function validCvv(brand: Brand, cvv: string): boolean {
+/** Security code: digits only, of the brand's length (static table: 3, amex 3 or 4); unknown brand 3 or 4. */
+export function validCvv(brand: Brand, cvv: string, rules?: CardRule[]): boolean {
   if (!/^\d+$/.test(cvv)) return false;
-  if (brand === 'amex' || brand === 'unknown') return cvv.length === 3 || cvv.length === 4;
-  return cvv.length === 3;
+  return (brandRules(brand, rules)?.cvvLengths ?? [3, 4]).includes(cvv.length);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cardLayout, checkCardNumber, cleanNumber, detectBrand, formatCardNumber, luhn, validCvv } from './brand';
+import { brandName, cardLayout, checkCardNumber, cleanNumber, detectBrand, formatCardNumber, luhn, validCvv, type CardRule } from './brand';
 import { checkExpiry, formatExpiry, parseExpiry } from './expiry';
 import { formatMoney, parseDecimal, parseTypedAmount, toDecimal } from './money';
 import { fetchAmountLimits } from './tokenizer';
@@ -7,7 +7,9 @@ import { fetchAmountLimits } from './tokenizer';
 describe('detectBrand', () => {
   it.each([
     ['4509 9535 6623 3704', 'visa'],
-    ['5031 7557 3453 0604', 'maestro'],
+    ['5031 7557 3453 0604', 'mastercard'], // MercadoPago's Argentine test Mastercard (was 'maestro')
+    ['5287 3383 1025 3304', 'debmaster'],
+    ['5067 7667 8388 8311', 'debelo'],
     ['5474 9254 3267 0366', 'mastercard'],
     ['2221 0000 0000 0009', 'mastercard'],
     ['3711 803032 57522', 'amex'],
@@ -181,5 +183,56 @@ describe('fetchAmountLimits', () => {
     expect(await fetchAmountLimits(gw, toMinor, answer([{ payment_type_id: 'credit_card', status: 'active' }]) as typeof fetch)).toBeNull();
     expect(await fetchAmountLimits(gw, toMinor, (async () => { throw new TypeError('offline'); }) as typeof fetch)).toBeNull();
     expect(await fetchAmountLimits({}, toMinor)).toBeNull();
+  });
+});
+
+// An Argentine account's card rules as the public read carries them (the sandbox's MLA payment methods, abridged).
+const rule = (id: string, name: string, bin: string, exclusion = '', lengths = [16], cvv = 3, luhnCheck = true, type = 'credit_card'): CardRule =>
+  ({ id, name, payment_type: type, bin_pattern: bin, exclusion_pattern: exclusion, lengths, security_code_length: cvv, luhn: luhnCheck });
+const AR: CardRule[] = [
+  rule('visa', 'Visa', '^4', '^(400276|400448)'),
+  rule('mastercard', 'Mastercard', '^(5|(2(22[1-9]|2[3-9][0-9]|[3-6][0-9]{2}|7[01][0-9]|720)))', '^(528733|589562)'),
+  rule('amex', 'American Express', '^((34)|(37))', '', [15], 4),
+  rule('debvisa', 'Visa Débito', '^(400276|400448)', '', [16], 3, true, 'debit_card'),
+  rule('debmaster', 'Mastercard Débito', '^(528733)', '', [16], 3, true, 'debit_card'),
+  rule('naranja', 'Naranja', '^(589562)', '', [16], 3, false),
+];
+
+describe('gateway card rules', () => {
+  it.each([
+    ['5031 7557 3453 0604', 'mastercard', 'Mastercard'],
+    ['4509 9535 6623 3704', 'visa', 'Visa'],
+    ['3711 803032 57522', 'amex', 'American Express'],
+    ['5287 3383 1025 3304', 'debmaster', 'Mastercard Débito'],
+    ['4002 7686 9439 5619', 'debvisa', 'Visa Débito'],
+    ['5895 6200 0000 0001', 'naranja', 'Naranja'],
+    ['6042 0100 0000 0000', 'unknown', ''],
+  ])('%s → %s', (number, brand, name) => {
+    expect(detectBrand(number, AR)).toBe(brand);
+    if (brand !== 'unknown') expect(brandName(brand, AR)).toBe(name);
+  });
+
+  it('takes lengths, security code and Luhn from the rules', () => {
+    expect(checkCardNumber('5031755734530604', AR)).toBeNull();
+    expect(checkCardNumber('5287338310253304', AR)).toBeNull();
+    expect(checkCardNumber('5031755734530605', AR)).toBe('invalid'); // Luhn
+    expect(checkCardNumber('5895620000000001', AR)).toBeNull(); // naranja: no Luhn
+    expect(checkCardNumber('6042010000000000', AR)).toBe('type'); // cabal: not in these rules
+    expect(validCvv('amex', '1234', AR)).toBe(true);
+    expect(validCvv('amex', '123', AR)).toBe(false); // the gateway says 4
+    expect(cardLayout('amex', AR)).toMatchObject({ length: 15, groups: [4, 6, 5], cvvLength: 4, cvvLengths: [4] });
+    expect(cardLayout('debmaster', AR)).toMatchObject({ length: 16, cvvLength: 3 });
+  });
+
+  it('falls back to the static table without usable rules', () => {
+    expect(detectBrand('6042 0100 0000 0000', [])).toBe('cabal');
+    const unpatterned = AR.map((r) => ({ ...r, bin_pattern: '' }));
+    expect(detectBrand('5031 7557 3453 0604', unpatterned)).toBe('mastercard');
+    expect(validCvv('amex', '123', [])).toBe(true);
+  });
+
+  it('ignores patterns that do not compile', () => {
+    expect(detectBrand('4509953566233704', [rule('visa', 'Visa', '^(4'), ...AR])).toBe('visa');
+    expect(detectBrand('4509953566233704', [rule('weird', 'Weird', '^4', '(')])).toBe('visa'); // dropped; static table
   });
 });

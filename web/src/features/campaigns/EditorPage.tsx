@@ -3,7 +3,7 @@ import {
   Select, SimpleGrid, Stack, Switch, Text, TextInput, Textarea, Title,
 } from '@mantine/core';
 import { useClipboard } from '@mantine/hooks';
-import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useRef, useState, type ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
@@ -17,6 +17,7 @@ import {
 } from './api';
 import { FormFieldsEditor } from './FormFieldsEditor';
 import { typeName } from './labels';
+import { allowedByPlan, subscriptionQuery } from '../subscription/api';
 import { CrownLockHint } from './QrDialog';
 
 const COPIED_MS = 3000;
@@ -48,7 +49,10 @@ function Editor({ initial }: { initial: Campaign }) {
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [publishError, setPublishError] = useState<{ message: string; fields: Record<string, string> } | null>(null);
-  const [planLocked, setPlanLocked] = useState(false);
+  const [refusedByPlan, setRefusedByPlan] = useState(false);
+  const { data: subscription } = useQuery(subscriptionQuery());
+  // Immediate charge needs a plan (§6): known from the subscription, or learnt from the server's refusal.
+  const planLocked = refusedByPlan || (subscription !== undefined && !allowedByPlan(subscription));
   const [coverError, setCoverError] = useState<string | null>(null);
   const [publishing, setPublishing] = useState(false);
   const thanksRef = useRef<HTMLTextAreaElement>(null);
@@ -98,7 +102,7 @@ function Editor({ initial }: { initial: Campaign }) {
         if (e instanceof ApiError) {
           setFieldErrors(e.fields ?? {});
           setFormError(e.message);
-          if (e.code.includes('plan_required')) setPlanLocked(true);
+          if (e.code.includes('plan_required')) setRefusedByPlan(true);
         }
         throw e;
       }

@@ -1,9 +1,11 @@
 import { Alert, Anchor, Box, Center, Group, Image, Loader, Menu, Stack, Text } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { ApiError } from '../../api/client';
 import { GenericModal } from '../../components/GenericModal';
 import { Button } from '../../components/variants';
+import { allowedByPlan, subscriptionQuery } from '../subscription/api';
 import { fetchQr, type Campaign, type QrCode } from './api';
 
 const MENU_LEAVE_MS = 200;
@@ -32,9 +34,12 @@ export function QrDialog({ campaign, onClose }: { campaign: Campaign | null; onC
   const [state, setState] = useState<QrState>({ kind: 'loading' });
   const [menuOpen, setMenuOpen] = useState(false);
   const leaveTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const { data: subscription } = useQuery(subscriptionQuery());
+  const lockedByPlan = subscription !== undefined && !allowedByPlan(subscription);
 
   useEffect(() => {
     if (!campaign) return;
+    if (lockedByPlan) return setState({ kind: 'locked' }); // §6: no download without a plan; the server refuses it too
     const ctrl = new AbortController();
     setState({ kind: 'loading' });
     fetchQr(campaign.uuid, ctrl.signal)
@@ -48,7 +53,7 @@ export function QrDialog({ campaign, onClose }: { campaign: Campaign | null; onC
         });
       });
     return () => ctrl.abort();
-  }, [campaign, intl]);
+  }, [campaign, intl, lockedByPlan]);
   useEffect(() => () => clearTimeout(leaveTimer.current), []);
 
   function download(kind: 'svg' | 'png') {

@@ -3,7 +3,7 @@ import { useState, type ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { ApiError } from '../../api/client';
 import { FormModal } from '../../components/FormModal';
-import { cardLayout, detectBrand, formatCardNumber, BRAND_NAMES } from '../../donate/lib/brand';
+import { brandName, cardLayout, detectBrand, formatCardNumber } from '../../donate/lib/brand';
 import { EXPIRY_MAX_LENGTH, formatExpiry } from '../../donate/lib/expiry';
 import { UPGRADE_PERIODS } from '../campaigns/api';
 import type { DonationEdit, Donor, Reason, Upgrade } from './api';
@@ -188,7 +188,7 @@ export function CardDialog({ opened, onClose, donor, onConfirm }: { opened: bool
       }}>
       <TextInput label={intl.formatMessage({ id: 'card.number', defaultMessage: 'Número de tarjeta' })} inputMode="numeric" autoComplete="cc-number"
         value={v.number} maxLength={layout.maxLength} onChange={(e) => set('number', formatCardNumber(e.currentTarget.value, cardLayout(detectBrand(e.currentTarget.value))))}
-        error={msg('number')} rightSection={brand !== 'unknown' ? <Text size="xs" fw={700} data-brand={brand}>{BRAND_NAMES[brand]}</Text> : null} rightSectionWidth={90} />
+        error={msg('number')} rightSection={brand !== 'unknown' ? <Text size="xs" fw={700} data-brand={brand}>{brandName(brand)}</Text> : null} rightSectionWidth={90} />
       <SimpleGrid cols={2} spacing="sm">
         <TextInput label={intl.formatMessage({ id: 'card.expiry', defaultMessage: 'Vencimiento' })} placeholder="MM / AA" inputMode="numeric" autoComplete="cc-exp" maxLength={EXPIRY_MAX_LENGTH}
           value={v.expiry} onChange={(e) => set('expiry', formatExpiry(e.currentTarget.value, v.expiry))} error={msg('expiry')} />
