@@ -80,10 +80,13 @@ test('an AR organisation signs up, verifies, uploads documents and is enabled by
   await expect(page).toHaveURL(/\/account\/verifications/, { timeout: 30_000 });
   await expect(page.getByRole('heading', { name: 'Verifica tu e-mail' })).toBeVisible();
   await screenshotAll(page, 'verify-email');
-  const emailCode = await codeFor(request, email);
-  await page.getByLabel('Código de verificación').fill(emailCode);
-  await page.getByRole('button', { name: 'Verificar' }).click();
-  await expect(page.getByText('¡Tu e-mail quedó verificado!')).toBeVisible();
+  // Types the code the platform sent to `to` and waits for the confirmation.
+  const enterCode = async (to: string, verified: string) => {
+    await page.getByLabel('Código de verificación').fill(await codeFor(request, to));
+    await page.getByRole('button', { name: 'Verificar' }).click();
+    await expect(page.getByText(verified)).toBeVisible();
+  };
+  await enterCode(email, '¡Tu e-mail quedó verificado!');
   await expect(page.getByRole('heading', { name: 'Verifica tu celular' })).toBeVisible({ timeout: 10_000 });
 
   // Resend shows "code has been sent" for 3 s.
@@ -91,10 +94,7 @@ test('an AR organisation signs up, verifies, uploads documents and is enabled by
   const sent = page.getByText('El código fue enviado.');
   await expect(sent.or(page.getByRole('alert'))).toBeVisible();
   await screenshotAll(page, 'verify-cellphone');
-  const smsCode = await codeFor(request, phoneE164);
-  await page.getByLabel('Código de verificación').fill(smsCode);
-  await page.getByRole('button', { name: 'Verificar' }).click();
-  await expect(page.getByText('¡Tu celular quedó verificado!')).toBeVisible();
+  await enterCode(phoneE164, '¡Tu celular quedó verificado!');
 
   // --- What's next
   await expect(page.getByRole('heading', { name: '¿Qué quieres hacer ahora?' })).toBeVisible({ timeout: 10_000 });

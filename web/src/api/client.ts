@@ -16,6 +16,9 @@ export class ApiError extends Error {
   }
 }
 
+/** What to tell the user about a failed request: the server's first field message, else its message. */
+export const errorText = (e: unknown) => (e instanceof ApiError ? (Object.values(e.fields)[0] ?? e.message) : e instanceof Error ? e.message : String(e));
+
 const envelope = z.object({
   error: z.object({ code: z.string(), message: z.string(), fields: z.record(z.string(), z.string()).optional() }),
 });

@@ -1,8 +1,8 @@
-import { Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { createFileRoute } from '@tanstack/react-router';
 import type { ColumnDef } from '@tanstack/react-table';
-import { useMemo, useState, type ReactNode } from 'react';
+import { useMemo, useState } from 'react';
 import { defineMessages, FormattedMessage, useIntl, type IntlShape } from 'react-intl';
 import { CopyLinkButton } from '../components/CopyLinkButton';
 import { DiscardDialog } from '../components/DiscardDialog';
@@ -16,6 +16,8 @@ import { showToast } from '../components/Toasts';
 import { useSaveStatus } from '../components/useSaveStatus';
 import { Button, StatusBadge, TextLink, type BadgeColor, type ButtonSize, type ButtonVariant } from '../components/variants';
 import { formatMoney } from '../donate/lib/money';
+import { PageHeader } from '../components/PageHeader';
+import { SectionCard } from '../components/SectionCard';
 
 export const Route = createFileRoute('/kit')({ component: KitPage });
 
@@ -25,17 +27,6 @@ const BADGE_COLORS: BadgeColor[] = ['green', 'red', 'blue', 'purple'];
 const DEMO_DELAY_MS = 900;
 
 const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-function Section({ id, title, children }: { id: string; title: ReactNode; children: ReactNode }) {
-  return (
-    <Paper withBorder radius="lg" p={{ base: 'md', sm: 'lg' }} component="section" aria-labelledby={id}>
-      <Title order={2} size="h4" id={id} mb="md">
-        {title}
-      </Title>
-      {children}
-    </Paper>
-  );
-}
 
 interface DemoDonation {
   donor: string;
@@ -111,16 +102,12 @@ function KitPage() {
   return (
     <Stack gap="lg">
       <SaveStatusBanner status={save.status} visible={save.visible} />
-      <div>
-        <Title order={1} size="h2">
-          <FormattedMessage id="kit.title" defaultMessage="Kit de interfaz" />
-        </Title>
-        <Text c="dimmed">
-          <FormattedMessage id="kit.subtitle" defaultMessage="Las piezas compartidas por todas las pantallas de Aporta." />
-        </Text>
-      </div>
+      <PageHeader
+        title={<FormattedMessage id="kit.title" defaultMessage="Kit de interfaz" />}
+        lead={<FormattedMessage id="kit.subtitle" defaultMessage="Las piezas compartidas por todas las pantallas de Aporta." />}
+      />
 
-      <Section id="kit-buttons" title={<FormattedMessage id="kit.buttons" defaultMessage="Botones, enlaces y etiquetas" />}>
+      <SectionCard id="kit-buttons" title={<FormattedMessage id="kit.buttons" defaultMessage="Botones, enlaces y etiquetas" />}>
         <Stack gap="md">
           <Group gap="xs">
             {BUTTON_VARIANTS.map((variant) => (
@@ -155,10 +142,10 @@ function KitPage() {
             ))}
           </Group>
         </Stack>
-      </Section>
+      </SectionCard>
 
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
-        <Section id="kit-feedback" title={<FormattedMessage id="kit.feedback" defaultMessage="Guardado y avisos" />}>
+        <SectionCard id="kit-feedback" title={<FormattedMessage id="kit.feedback" defaultMessage="Guardado y avisos" />}>
           <Group gap="xs">
             <Button onClick={() => save.track(() => wait(DEMO_DELAY_MS))}>
               <FormattedMessage id="kit.save.ok" defaultMessage="Guardar" />
@@ -173,17 +160,17 @@ function KitPage() {
               <FormattedMessage id="kit.toast.showFail" defaultMessage="Aviso de error" />
             </Button>
           </Group>
-        </Section>
+        </SectionCard>
 
-        <Section id="kit-share" title={<FormattedMessage id="kit.share" defaultMessage="Compartir y acciones" />}>
+        <SectionCard id="kit-share" title={<FormattedMessage id="kit.share" defaultMessage="Compartir y acciones" />}>
           <Group gap="xs" justify="space-between">
             <CopyLinkButton url="https://aporta.org/c/agua-para-todos" />
             <MoreActionsMenu actions={rowActions(intl)} />
           </Group>
-        </Section>
+        </SectionCard>
       </SimpleGrid>
 
-      <Section id="kit-modals" title={<FormattedMessage id="kit.modals" defaultMessage="Ventanas" />}>
+      <SectionCard id="kit-modals" title={<FormattedMessage id="kit.modals" defaultMessage="Ventanas" />}>
         <Group gap="xs">
           <Button variant="outline" onClick={modalHandlers.open}>
             <FormattedMessage id="kit.modal.open" defaultMessage="Ventana simple" />
@@ -248,19 +235,19 @@ function KitPage() {
           }}
         />
         <DiscardDialog opened={discard} onClose={discardHandlers.close} reasons={reasons} onConfirm={() => wait(DEMO_DELAY_MS)} />
-      </Section>
+      </SectionCard>
 
-      <Section id="kit-table" title={<FormattedMessage id="kit.table" defaultMessage="Tabla" />}>
+      <SectionCard id="kit-table" title={<FormattedMessage id="kit.table" defaultMessage="Tabla" />}>
         <DonationsTable />
-      </Section>
+      </SectionCard>
 
-      <Section id="kit-empty" title={<FormattedMessage id="kit.empty" defaultMessage="Estado vacío" />}>
+      <SectionCard id="kit-empty" title={<FormattedMessage id="kit.empty" defaultMessage="Estado vacío" />}>
         <EmptyState
           title={<FormattedMessage id="kit.empty.title" defaultMessage="Aún no tienes campañas" />}
           description={<FormattedMessage id="kit.empty.body" defaultMessage="Crea tu primera campaña y comparte el enlace con tu comunidad." />}
           learnMoreHref="#kit-empty"
         />
-      </Section>
+      </SectionCard>
     </Stack>
   );
 }

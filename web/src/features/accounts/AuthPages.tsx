@@ -53,51 +53,72 @@ function useFlow(kind: FlowKind, flowId: string | undefined) {
   return query;
 }
 
+/**
+ * A Kratos flow's part of an auth card: its messages (less those in `hide`), its form and the links under
+ * it once it has loaded; until then a loader, or the error that stopped it.
+ */
+function FlowBody({ query, groups, submitLabel, hide = [], footer }: {
+  query: ReturnType<typeof useFlow>;
+  groups: string[];
+  submitLabel: (node: KratosNode) => ReactNode;
+  hide?: number[];
+  footer: ReactNode;
+}) {
+  const { data: flow, isError, error } = query;
+  if (flow)
+    return (
+      <>
+        <FlowMessages messages={(flow.ui.messages ?? []).filter((msg) => !hide.includes(msg.id))} />
+        <KratosForm flow={flow} groups={groups} submitLabel={submitLabel} />
+        {footer}
+      </>
+    );
+  if (isError && !flowIsGone(error))
+    return (
+      <Text role="alert" c="red.8">
+        {error.message}
+      </Text>
+    );
+  return <Loading />;
+}
+
 /** Kratos's info messages the page's own lead already says (second factor asked, password asked again). */
 const SAID_BY_LEAD = [1010003, 1010004];
 
+/** The login card's texts for each kind of login flow: a first login, a second factor, a password asked again. */
+const LOGIN_TEXTS: Record<'login' | 'secondFactor' | 'refresh', { title: ReactNode; lead: ReactNode; submit: ReactNode }> = {
+  login: {
+    title: <FormattedMessage id="login.title" defaultMessage="Iniciar sesión" />,
+    lead: <FormattedMessage id="login.lead" defaultMessage="Entra a la cuenta de tu organización." />,
+    submit: <FormattedMessage id="login.submit" defaultMessage="Entrar" />,
+  },
+  secondFactor: {
+    title: <FormattedMessage id="login.secondFactor.title" defaultMessage="Verificación en dos pasos" />,
+    lead: <FormattedMessage id="login.secondFactor.lead" defaultMessage="Ingresa el código de 6 dígitos que muestra tu app de autenticación." />,
+    submit: <FormattedMessage id="login.secondFactor.submit" defaultMessage="Verificar" />,
+  },
+  refresh: {
+    title: <FormattedMessage id="login.refresh.title" defaultMessage="Confirma que eres tú" />,
+    lead: <FormattedMessage id="login.refresh.lead" defaultMessage="Por seguridad, vuelve a ingresar tu contraseña para continuar." />,
+    submit: <FormattedMessage id="login.refresh.submit" defaultMessage="Confirmar" />,
+  },
+};
+
 export function LoginPage({ flowId }: { flowId?: string }) {
-  const { data: flow, isError, error } = useFlow('login', flowId);
+  const query = useFlow('login', flowId);
+  const flow = query.data;
   const secondFactor = flow?.requested_aal === 'aal2';
   const refresh = !!flow?.refresh && !secondFactor;
+  const text = LOGIN_TEXTS[secondFactor ? 'secondFactor' : refresh ? 'refresh' : 'login'];
   return (
-    <AuthCard
-      title={
-        secondFactor ? (
-          <FormattedMessage id="login.secondFactor.title" defaultMessage="Verificación en dos pasos" />
-        ) : refresh ? (
-          <FormattedMessage id="login.refresh.title" defaultMessage="Confirma que eres tú" />
-        ) : (
-          <FormattedMessage id="login.title" defaultMessage="Iniciar sesión" />
-        )
-      }
-      lead={
-        secondFactor ? (
-          <FormattedMessage id="login.secondFactor.lead" defaultMessage="Ingresa el código de 6 dígitos que muestra tu app de autenticación." />
-        ) : refresh ? (
-          <FormattedMessage id="login.refresh.lead" defaultMessage="Por seguridad, vuelve a ingresar tu contraseña para continuar." />
-        ) : (
-          <FormattedMessage id="login.lead" defaultMessage="Entra a la cuenta de tu organización." />
-        )
-      }
-    >
-      {flow ? (
-        <>
-          <FlowMessages messages={(flow.ui.messages ?? []).filter((msg) => !SAID_BY_LEAD.includes(msg.id))} />
-          <KratosForm
-            flow={flow}
-            groups={secondFactor ? ['totp'] : ['password']}
-            submitLabel={() =>
-              secondFactor ? (
-                <FormattedMessage id="login.secondFactor.submit" defaultMessage="Verificar" />
-              ) : refresh ? (
-                <FormattedMessage id="login.refresh.submit" defaultMessage="Confirmar" />
-              ) : (
-                <FormattedMessage id="login.submit" defaultMessage="Entrar" />
-              )
-            }
-          />
-          {secondFactor || refresh ? (
+    <AuthCard title={text.title} lead={text.lead}>
+      <FlowBody
+        query={query}
+        hide={SAID_BY_LEAD}
+        groups={secondFactor ? ['totp'] : ['password']}
+        submitLabel={() => text.submit}
+        footer={
+          secondFactor || refresh ? (
             <Anchor component={Link} to="/account/logout" size="sm" ta="center">
               <FormattedMessage id="login.otherAccount" defaultMessage="Salir y entrar con otra cuenta" />
             </Anchor>
@@ -114,21 +135,16 @@ export function LoginPage({ flowId }: { flowId?: string }) {
                 />
               </Text>
             </Stack>
-          )}
-        </>
-      ) : isError && !flowIsGone(error) ? (
-        <Text role="alert" c="red.8">
-          {error.message}
-        </Text>
-      ) : (
-        <Loading />
-      )}
+          )
+        }
+      />
     </AuthCard>
   );
 }
 
 export function RecoveryPage({ flowId }: { flowId?: string }) {
-  const { data: flow, isError, error } = useFlow('recovery', flowId);
+  const query = useFlow('recovery', flowId);
+  const flow = query.data;
   const label = (node: KratosNode) =>
     node.attributes.name === 'email' && flow?.state === 'sent_email' ? (
       <FormattedMessage id="recovery.resend" defaultMessage="Enviar otro código" />
@@ -148,46 +164,36 @@ export function RecoveryPage({ flowId }: { flowId?: string }) {
         )
       }
     >
-      {flow ? (
-        <>
-          <FlowMessages messages={flow.ui.messages ?? []} />
-          <KratosForm flow={flow} groups={['code']} submitLabel={label} />
+      <FlowBody
+        query={query}
+        groups={['code']}
+        submitLabel={label}
+        footer={
           <Anchor component={Link} to="/account/login" size="sm" ta="center">
             <FormattedMessage id="recovery.backToLogin" defaultMessage="Volver a iniciar sesión" />
           </Anchor>
-        </>
-      ) : isError && !flowIsGone(error) ? (
-        <Text role="alert" c="red.8">
-          {error.message}
-        </Text>
-      ) : (
-        <Loading />
-      )}
+        }
+      />
     </AuthCard>
   );
 }
 
 /** Kratos' settings flow, where recovery lands: choose a new password. */
 export function SettingsPage({ flowId }: { flowId?: string }) {
-  const { data: flow, isError, error } = useFlow('settings', flowId);
+  const query = useFlow('settings', flowId);
   return (
     <AuthCard title={<FormattedMessage id="settingsFlow.title" defaultMessage="Elige una contraseña nueva" />}
       lead={<FormattedMessage id="signup.user.passwordHint" defaultMessage="Mínimo 12 caracteres, con una mayúscula y un número, sin espacios." />}>
-      {flow ? (
-        <>
-          <FlowMessages messages={flow.ui.messages ?? []} />
-          <KratosForm flow={flow} groups={['password']} submitLabel={() => <FormattedMessage id="settingsFlow.submit" defaultMessage="Guardar contraseña" />} />
+      <FlowBody
+        query={query}
+        groups={['password']}
+        submitLabel={() => <FormattedMessage id="settingsFlow.submit" defaultMessage="Guardar contraseña" />}
+        footer={
           <Anchor component={Link} to="/manage/dashboard" size="sm" ta="center">
             <FormattedMessage id="settingsFlow.toDashboard" defaultMessage="Ir al panel" />
           </Anchor>
-        </>
-      ) : isError && !flowIsGone(error) ? (
-        <Text role="alert" c="red.8">
-          {error.message}
-        </Text>
-      ) : (
-        <Loading />
-      )}
+        }
+      />
     </AuthCard>
   );
 }

@@ -1,10 +1,11 @@
-import { Badge, Code, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Code, Group, Paper, Stack, Text, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { FormattedDate, FormattedMessage, useIntl } from 'react-intl';
 import { apiFetch } from '../../api/client';
 import { EmptyState } from '../../components/EmptyState';
 import { LoadError, PageLoader } from './session';
+import { PageHeader } from '../../components/PageHeader';
 
 export interface OutboxMessage {
   id: number;
@@ -33,23 +34,19 @@ export function MailboxPage() {
   const { data, error, isPending } = useQuery(outboxQuery(to.trim()));
   return (
     <Stack gap="lg">
-      <Group justify="space-between" align="flex-end" wrap="wrap">
-        <div>
-          <Title order={1} size="h2">
-            <FormattedMessage id="mailbox.title" defaultMessage="Buzón de desarrollo" />
-          </Title>
-          <Text c="dimmed" mt={4}>
-            <FormattedMessage id="mailbox.lead" defaultMessage="E-mails y SMS que la plataforma envió en este entorno. Solo existe en desarrollo y pruebas." />
-          </Text>
-        </div>
-        <TextInput
-          label={<FormattedMessage id="mailbox.filter" defaultMessage="Destinatario" />}
-          placeholder={intl.formatMessage({ id: 'mailbox.filterPlaceholder', defaultMessage: 'e-mail o +54…' })}
-          value={to}
-          onChange={(e) => setTo(e.currentTarget.value)}
-          w={{ base: '100%', sm: 280 }}
-        />
-      </Group>
+      <PageHeader
+        title={<FormattedMessage id="mailbox.title" defaultMessage="Buzón de desarrollo" />}
+        lead={<FormattedMessage id="mailbox.lead" defaultMessage="E-mails y SMS que la plataforma envió en este entorno. Solo existe en desarrollo y pruebas." />}
+        action={
+          <TextInput
+            label={<FormattedMessage id="mailbox.filter" defaultMessage="Destinatario" />}
+            placeholder={intl.formatMessage({ id: 'mailbox.filterPlaceholder', defaultMessage: 'e-mail o +54…' })}
+            value={to}
+            onChange={(e) => setTo(e.currentTarget.value)}
+            w={{ base: '100%', sm: 280 }}
+          />
+        }
+      />
       {isPending ? (
         <PageLoader />
       ) : !data ? (

@@ -9,6 +9,7 @@ import { reauthenticate } from './kratos';
 import { checkCode, checkEmail, ruleMessages } from './rules';
 import { StepBar } from './StepBar';
 import { onboardingSteps, verificationStage } from './steps';
+import { PageHeader } from '../../components/PageHeader';
 
 /** Success and "code has been sent" notices stay for 3 s (spec §9). */
 export const NOTICE_MS = 3000;
@@ -386,14 +387,11 @@ export function WhatsNext() {
   return (
     <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }} component="section" aria-labelledby="next-title">
       <Stack gap="md">
-        <div>
-          <Title order={1} size="h2" id="next-title">
-            <FormattedMessage id="verify.next.title" defaultMessage="¿Qué quieres hacer ahora?" />
-          </Title>
-          <Text c="dimmed" mt={4}>
-            <FormattedMessage id="verify.next.lead" defaultMessage="Tu e-mail y tu celular están verificados." />
-          </Text>
-        </div>
+        <PageHeader
+          titleId="next-title"
+          title={<FormattedMessage id="verify.next.title" defaultMessage="¿Qué quieres hacer ahora?" />}
+          lead={<FormattedMessage id="verify.next.lead" defaultMessage="Tu e-mail y tu celular están verificados." />}
+        />
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
           <Choice
             to="/account/onboarding/payment_gateways"

@@ -5,26 +5,32 @@ import { onboardingSteps, verificationStage } from './steps';
 
 describe('uid masks (§5)', () => {
   it('formats each country as it is typed', () => {
-    expect(maskUid('AR', 'CUIT', '20172543597')).toBe('20-17254359-7');
-    expect(maskUid('AR', 'CUIT', '2017')).toBe('20-17');
-    expect(maskUid('AR', 'CUIT', '20-17254359-79999')).toBe('20-17254359-7');
-    expect(maskUid('BR', 'CNPJ', '11222333000181')).toBe('11.222.333/0001-81');
-    expect(maskUid('BR', 'CPF', '52998224725')).toBe('529.982.247-25');
-    expect(maskUid('CL', 'RUT', '760864285')).toBe('76.086.428-5');
-    expect(maskUid('CL', 'RUT', '6080300k')).toBe('6.080.300-K');
-    expect(maskUid('CO', 'NIT', '8001972684')).toBe('800197268-4');
-    expect(maskUid('MX', 'RFC', 'sat970701nn3')).toBe('SAT-970701-NN3');
-    expect(maskUid('MX', 'RFC', 'GODE561231GR8')).toBe('GODE-561231-GR8');
-    expect(maskUid('PE', 'RUC', '20100070970123')).toBe('20100070970');
-    expect(maskUid('UY', 'RUT', '210000000011')).toBe('21-000000-001-1');
+    const cases: [country: string, type: string, typed: string, shown: string][] = [
+      ['AR', 'CUIT', '20172543597', '20-17254359-7'],
+      ['AR', 'CUIT', '2017', '20-17'],
+      ['AR', 'CUIT', '20-17254359-79999', '20-17254359-7'],
+      ['BR', 'CNPJ', '11222333000181', '11.222.333/0001-81'],
+      ['BR', 'CPF', '52998224725', '529.982.247-25'],
+      ['CL', 'RUT', '760864285', '76.086.428-5'],
+      ['CL', 'RUT', '6080300k', '6.080.300-K'],
+      ['CO', 'NIT', '8001972684', '800197268-4'],
+      ['MX', 'RFC', 'sat970701nn3', 'SAT-970701-NN3'],
+      ['MX', 'RFC', 'GODE561231GR8', 'GODE-561231-GR8'],
+      ['PE', 'RUC', '20100070970123', '20100070970'],
+      ['UY', 'RUT', '210000000011', '21-000000-001-1'],
+    ];
+    for (const [country, type, typed, shown] of cases) expect(maskUid(country, type, typed), `${country} ${type} ${typed}`).toBe(shown);
   });
 
   it('knows when the mask is complete', () => {
-    expect(uidComplete('AR', 'CUIT', '20-17254359-7')).toBe(true);
-    expect(uidComplete('AR', 'CUIT', '20-1725435')).toBe(false);
-    expect(uidComplete('CL', 'RUT', '76.086.428-5')).toBe(true);
-    expect(uidComplete('MX', 'RFC', 'SAT-970701-NN3')).toBe(true);
-    expect(uidComplete('UY', 'RUT', '21-000000-001')).toBe(false);
+    const cases: [country: string, type: string, value: string, complete: boolean][] = [
+      ['AR', 'CUIT', '20-17254359-7', true],
+      ['AR', 'CUIT', '20-1725435', false],
+      ['CL', 'RUT', '76.086.428-5', true],
+      ['MX', 'RFC', 'SAT-970701-NN3', true],
+      ['UY', 'RUT', '21-000000-001', false],
+    ];
+    for (const [country, type, value, complete] of cases) expect(uidComplete(country, type, value), `${country} ${type} ${value}`).toBe(complete);
   });
 });
 

@@ -1,4 +1,4 @@
-import { ActionIcon, Button as MantineButton, Group, Paper, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Button as MantineButton, Group, Paper, Stack, Text, Tooltip } from '@mantine/core';
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import type { ColumnDef } from '@tanstack/react-table';
@@ -11,6 +11,7 @@ import { StatusBadge } from '../../components/variants';
 import { campaignsQuery, publicUrl, type Campaign } from './api';
 import { typeName } from './labels';
 import { QrDialog } from './QrDialog';
+import { PageHeader } from '../../components/PageHeader';
 
 export function CampaignListPage() {
   const intl = useIntl();
@@ -65,15 +66,15 @@ export function CampaignListPage() {
 
   return (
     <Stack gap="lg">
-      <Group justify="space-between" align="flex-end">
-        <div>
-          <Title order={1} size="h2"><FormattedMessage id="campaigns.title" defaultMessage="Campañas" /></Title>
-          <Text c="dimmed"><FormattedMessage id="campaigns.lead" defaultMessage="Tus formularios de donación, su estado y los enlaces para compartirlos." /></Text>
-        </div>
-        <MantineButton component={Link} to="/manage/campaigns/choose_type" color="brand">
-          <FormattedMessage id="campaigns.new" defaultMessage="Nueva campaña" />
-        </MantineButton>
-      </Group>
+      <PageHeader
+        title={<FormattedMessage id="campaigns.title" defaultMessage="Campañas" />}
+        lead={<FormattedMessage id="campaigns.lead" defaultMessage="Tus formularios de donación, su estado y los enlaces para compartirlos." />}
+        action={
+          <MantineButton component={Link} to="/manage/campaigns/choose_type" color="brand">
+            <FormattedMessage id="campaigns.new" defaultMessage="Nueva campaña" />
+          </MantineButton>
+        }
+      />
       <Paper withBorder radius="lg" p={{ base: 'xs', sm: 'md' }}>
           <GenericTable
             data={data}

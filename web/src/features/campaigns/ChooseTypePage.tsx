@@ -5,6 +5,7 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { ApiError } from '../../api/client';
 import { CAMPAIGN_TYPES, createCampaign, type CampaignType } from './api';
 import { typeDescription, typeName } from './labels';
+import { PageHeader } from '../../components/PageHeader';
 
 const ICONS: Record<CampaignType, string> = {
   crowdfund: 'M12 2v20M5 9l7-7 7 7',
@@ -32,10 +33,10 @@ export function ChooseTypePage() {
   }
   return (
     <Stack gap="lg">
-      <div>
-        <Title order={1} size="h2"><FormattedMessage id="campaigns.choose.title" defaultMessage="¿Qué tipo de campaña quieres crear?" /></Title>
-        <Text c="dimmed"><FormattedMessage id="campaigns.choose.lead" defaultMessage="Podrás cambiar todos los detalles después." /></Text>
-      </div>
+      <PageHeader
+        title={<FormattedMessage id="campaigns.choose.title" defaultMessage="¿Qué tipo de campaña quieres crear?" />}
+        lead={<FormattedMessage id="campaigns.choose.lead" defaultMessage="Podrás cambiar todos los detalles después." />}
+      />
       {error && <Alert color="red" role="alert">{error}</Alert>}
       <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} spacing="md">
         {CAMPAIGN_TYPES.map((t) => (

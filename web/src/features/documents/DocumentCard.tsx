@@ -1,12 +1,11 @@
 import { Alert, Anchor, Badge, FileButton, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { ApiError } from '../../api/client';
+import { errorText } from '../../api/client';
 import { Button } from '../../components/variants';
 import { deleteAttachment, requestReview, uploadDocument, type OrgDocument } from './api';
 import { checkDocumentFile, DOCUMENT_ACCEPT, resolvedCard } from './card';
 
-const errorText = (e: unknown) => (e instanceof ApiError ? Object.values(e.fields)[0] ?? e.message : e instanceof Error ? e.message : String(e));
 
 /** One required document: banner by status, its files, and the §4 buttons. */
 export function DocumentCard({ doc, onChanged }: { doc: OrgDocument; onChanged: () => Promise<unknown> }) {

@@ -1,4 +1,4 @@
-import { Anchor, Button as MantineButton, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Button as MantineButton, SimpleGrid, Stack } from '@mantine/core';
 import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { FormattedMessage } from 'react-intl';
 import { StepBar } from '../accounts/StepBar';
@@ -7,6 +7,7 @@ import { organizationQuery, orderedDocuments } from './api';
 import { allReadyForReview } from './card';
 import { DocumentCard } from './DocumentCard';
 import { AccountStateBanner } from './AccountStateBanner';
+import { PageHeader } from '../../components/PageHeader';
 
 export function DocumentsPage() {
   const queryClient = useQueryClient();
@@ -16,19 +17,15 @@ export function DocumentsPage() {
   return (
     <Stack gap="lg">
       <StepBar steps={{ verification: 'completed', gateway: 'completed', documents: 'active' }} />
-      <Group justify="space-between" align="flex-end" wrap="wrap" gap="sm">
-        <div>
-          <Title order={1} size="h2">
-            <FormattedMessage id="documents.title" defaultMessage="Documentos de la organización" />
-          </Title>
-          <Text c="dimmed" mt={4}>
-            <FormattedMessage id="documents.lead" defaultMessage="Sube cada documento y envíalo a verificación. Revisamos en menos de 48 horas hábiles." />
-          </Text>
-        </div>
-        <Anchor href="/manage/dashboard" size="sm" fw={600}>
-          <FormattedMessage id="documents.later" defaultMessage="Subir más tarde" />
-        </Anchor>
-      </Group>
+      <PageHeader
+        title={<FormattedMessage id="documents.title" defaultMessage="Documentos de la organización" />}
+        lead={<FormattedMessage id="documents.lead" defaultMessage="Sube cada documento y envíalo a verificación. Revisamos en menos de 48 horas hábiles." />}
+        action={
+          <Anchor href="/manage/dashboard" size="sm" fw={600}>
+            <FormattedMessage id="documents.later" defaultMessage="Subir más tarde" />
+          </Anchor>
+        }
+      />
       {org.account && <AccountStateBanner account={org.account} />}
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
         {docs.map((doc) => (

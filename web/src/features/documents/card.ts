@@ -7,12 +7,18 @@ export const DOCUMENT_ACCEPT = '.png,.jpeg,.jpg,.pdf,.doc,.docx,image/png,image/
 
 export type FileProblem = 'document.invalid_file_type' | 'document.invalid_file_size';
 
+/** An upload's name and size checked against the allowed extensions and a size limit (exclusive). */
+export function checkFile(file: { name: string; size: number }, extensions: readonly string[], maxBytes: number): 'type' | 'size' | undefined {
+  const ext = file.name.toLowerCase().split('.').pop() ?? '';
+  if (!file.name.includes('.') || !extensions.includes(ext)) return 'type';
+  if (file.size <= 0 || file.size >= maxBytes) return 'size';
+  return undefined;
+}
+
 /** The browser's own check before uploading; the server checks the content again. */
 export function checkDocumentFile(file: { name: string; size: number }): FileProblem | undefined {
-  const ext = file.name.toLowerCase().split('.').pop() ?? '';
-  if (!file.name.includes('.') || !(DOCUMENT_EXTENSIONS as readonly string[]).includes(ext)) return 'document.invalid_file_type';
-  if (file.size <= 0 || file.size >= MAX_DOCUMENT_BYTES) return 'document.invalid_file_size';
-  return undefined;
+  const problem = checkFile(file, DOCUMENT_EXTENSIONS, MAX_DOCUMENT_BYTES);
+  return problem && `document.invalid_file_${problem}`;
 }
 
 export type Banner = '' | 'in_verification' | 'approved' | 'rejected';

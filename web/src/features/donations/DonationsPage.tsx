@@ -1,4 +1,4 @@
-import { Button as MantineButton, Group, Paper, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button as MantineButton, Group, Paper, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
@@ -15,6 +15,7 @@ import { donationsQuery, type DonationListItem } from './api';
 import { AmountCell, CardCell } from './cells';
 import { fmtDate, frequencyLabel, statusColor, statusLabel } from './labels';
 import { DEFAULT_SORT, DONATION_STATUSES, donationsQueryString, PER_PAGE, type DonationsSearch } from './search';
+import { PageHeader } from '../../components/PageHeader';
 
 export function DonationsPage({ me, search, onSearch }: { me: CurrentUser; search: DonationsSearch; onSearch: (next: DonationsSearch) => void }) {
   const intl = useIntl();
@@ -69,12 +70,10 @@ export function DonationsPage({ me, search, onSearch }: { me: CurrentUser; searc
 
   return (
     <Stack gap="lg">
-      <Group justify="space-between" align="flex-end" wrap="wrap">
-        <div>
-          <Title order={1} size="h2"><FormattedMessage id="donations.title" defaultMessage="Donaciones" /></Title>
-          <Text c="dimmed"><FormattedMessage id="donations.lead" defaultMessage="Todas las donaciones de tus campañas, con sus donantes y su estado." /></Text>
-        </div>
-        {canExport && (
+      <PageHeader
+        title={<FormattedMessage id="donations.title" defaultMessage="Donaciones" />}
+        lead={<FormattedMessage id="donations.lead" defaultMessage="Todas las donaciones de tus campañas, con sus donantes y su estado." />}
+        action={canExport && (
           <Group gap="sm">
             <LeadsDownload email={me.email} />
             <MantineButton component="a" href={`/manage/api/donations.csv?${donationsQueryString(search, false)}`} download variant="light" color="brand">
@@ -82,7 +81,7 @@ export function DonationsPage({ me, search, onSearch }: { me: CurrentUser; searc
             </MantineButton>
           </Group>
         )}
-      </Group>
+      />
       <Paper withBorder radius="lg" p="md">
         <TextInput mb="sm"
             label={intl.formatMessage({ id: 'donations.filter.q', defaultMessage: 'Buscar' })}

@@ -1,9 +1,8 @@
-import { Alert, Checkbox, Group, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Checkbox, Select, SimpleGrid, Text, TextInput } from '@mantine/core';
 import { useState, type ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { ApiError } from '../../api/client';
-import { GenericModal } from '../../components/GenericModal';
-import { Button } from '../../components/variants';
+import { FormModal } from '../../components/FormModal';
 import { brandName, cardLayout, detectBrand, formatCardNumber } from '../../donate/lib/brand';
 import { EXPIRY_MAX_LENGTH, formatExpiry } from '../../donate/lib/expiry';
 import { UPGRADE_PERIODS } from '../campaigns/api';
@@ -12,40 +11,11 @@ import { checkCard, type CardErrors, type CardValues } from './card';
 
 export const DOC_TYPES = ['DNI', 'CUIL', 'CUIT', 'CI', 'CC', 'CE', 'LC', 'LE', 'NIT', 'RFC', 'RUC', 'RUT', 'Otro'];
 
-/** A small form modal: runs `submit`, stays open with the server's message on failure, closes on success. */
-function FormModal({ opened, onClose, title, subtitle, children, submit, confirm, destructive }: {
-  opened: boolean; onClose: () => void; title: ReactNode; subtitle?: ReactNode; children: ReactNode;
-  submit: () => Promise<boolean>; confirm: ReactNode; destructive?: boolean;
-}) {
-  const [pending, setPending] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const close = () => { setError(null); onClose(); };
-  const go = async () => {
-    setPending(true);
-    setError(null);
-    try {
-      if (await submit()) close();
-    } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
-    } finally {
-      setPending(false);
-    }
-  };
-  return (
-    <GenericModal opened={opened} onClose={close} title={title} subtitle={subtitle} pending={pending}>
-      <form onSubmit={(e) => { e.preventDefault(); void go(); }}>
-        <Stack gap="md">
-          {children}
-          {error && <Alert color="red" variant="light" role="alert">{error}</Alert>}
-          <Group justify="flex-end">
-            <Button variant="ghost" onClick={close} disabled={pending}><FormattedMessage id="dialog.cancel" defaultMessage="Cancelar" /></Button>
-            <Button type="submit" variant={destructive ? 'destructive' : 'primary'} loading={pending}>{confirm}</Button>
-          </Group>
-        </Stack>
-      </form>
-    </GenericModal>
-  );
-}
+/** The text as a positive number with at most two decimals (a comma taken as the decimal point), or undefined. */
+const positiveDecimal = (text: string) => {
+  const v = text.trim().replace(',', '.');
+  return /^\d+(\.\d{1,2})?$/.test(v) && Number(v) > 0 ? v : undefined;
+};
 
 const fieldError = (e: unknown, field: string) => (e instanceof ApiError ? e.fields[field] : undefined);
 
@@ -88,8 +58,8 @@ export function EditDonationDialog({ opened, onClose, current, currency, collect
       subtitle={<FormattedMessage id="donation.edit.subtitle" defaultMessage="Los cambios se aplican desde el próximo cobro; un período ya cobrado no se vuelve a cobrar." />}
       confirm={<FormattedMessage id="common.save" defaultMessage="Guardar" />}
       submit={async () => {
-        const v = value.trim().replace(',', '.');
-        if (!/^\d+(\.\d{1,2})?$/.test(v) || Number(v) <= 0) { setErr(intl.formatMessage({ id: 'donation.amount.invalid', defaultMessage: 'Ingresa un monto válido.' })); return false; }
+        const v = positiveDecimal(value);
+        if (!v) { setErr(intl.formatMessage({ id: 'donation.amount.invalid', defaultMessage: 'Ingresa un monto válido.' })); return false; }
         setErr(undefined);
         const edit: DonationEdit = {};
         if (v !== current) edit.amount = v;
@@ -126,8 +96,8 @@ export function UpgradeDialog({ opened, onClose, upgrade, onConfirm }: {
       subtitle={<FormattedMessage id="upgrade.subtitle" defaultMessage="El monto sube automáticamente en el porcentaje elegido cada período." />}
       confirm={<FormattedMessage id="common.save" defaultMessage="Guardar" />}
       submit={async () => {
-        const p = percentage.trim().replace(',', '.');
-        if (!/^\d+(\.\d{1,2})?$/.test(p) || Number(p) <= 0) { setErr(intl.formatMessage({ id: 'upgrade.invalid', defaultMessage: 'Ingresa un porcentaje válido (hasta dos decimales).' })); return false; }
+        const p = positiveDecimal(percentage);
+        if (!p) { setErr(intl.formatMessage({ id: 'upgrade.invalid', defaultMessage: 'Ingresa un porcentaje válido (hasta dos decimales).' })); return false; }
         setErr(undefined);
         try {
           await onConfirm({ percentage: p, period: Number(period), auto });

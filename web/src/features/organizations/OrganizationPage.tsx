@@ -1,6 +1,6 @@
 import { Avatar, FileButton, Group, Paper, Select, SimpleGrid, Stack, Switch, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { apiFetch } from '../../api/client';
 import { SaveStatusBanner } from '../../components/SaveStatusBanner';
@@ -8,6 +8,8 @@ import { useSaveStatus } from '../../components/useSaveStatus';
 import { Button } from '../../components/variants';
 import { organizationQuery, type Organization, type Permissions } from '../documents/api';
 import { checkLogo, MAX_DESCRIPTION, parseDomains, TIMEZONES } from './rules';
+import { PageHeader } from '../../components/PageHeader';
+import { FormSection, SectionCard } from '../../components/SectionCard';
 
 type Track = ReturnType<typeof useSaveStatus>['track'];
 
@@ -17,9 +19,7 @@ export function OrganizationPage() {
   return (
     <Stack gap="lg">
       <SaveStatusBanner status={save.status} visible={save.visible} />
-      <Title order={1} size="h2">
-        <FormattedMessage id="org.title" defaultMessage="Organización" />
-      </Title>
+      <PageHeader title={<FormattedMessage id="org.title" defaultMessage="Organización" />} />
       <Logo org={org} track={save.track} />
       <DataForm org={org} track={save.track} />
       <Consents org={org} track={save.track} />
@@ -129,67 +129,61 @@ function DataForm({ org, track }: { org: Organization; track: Track }) {
   };
   const timezones = TIMEZONES.includes(form.timezone) || !form.timezone ? TIMEZONES : [form.timezone, ...TIMEZONES];
   return (
-    <Paper withBorder radius="lg" p={{ base: 'md', sm: 'lg' }} component="section" aria-labelledby="org-data">
-      <form onSubmit={submit} noValidate>
-        <Stack gap="md">
-          <Title order={2} size="h4" id="org-data">
-            <FormattedMessage id="org.data" defaultMessage="Datos de la organización" />
-          </Title>
-          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
-            <TextInput label={<FormattedMessage id="org.name" defaultMessage="Nombre" />} value={org.name} readOnly disabled />
-            <TextInput label={<FormattedMessage id="org.uid" defaultMessage="Identificación fiscal" />} value={`${org.uid_type ?? ''} ${org.uid ?? ''}`.trim()} readOnly disabled />
-          </SimpleGrid>
-          <Textarea
-            label={<FormattedMessage id="org.shortDescription" defaultMessage="Descripción breve" />}
-            description={<FormattedMessage id="org.counter" defaultMessage="{count} / {max} caracteres" values={{ count: form.short_description.length, max: MAX_DESCRIPTION }} />}
-            autosize
-            minRows={3}
-            maxLength={MAX_DESCRIPTION}
-            value={form.short_description}
-            onChange={set('short_description')}
-          />
-          <TextInput
-            label={<FormattedMessage id="org.allowedDomains" defaultMessage="Dominios permitidos" />}
-            description={<FormattedMessage id="org.allowedDomainsHint" defaultMessage="Separados por comas, p. ej. miong.org, donar.miong.org" />}
-            value={form.allowed_domains}
-            onChange={set('allowed_domains')}
-            error={domainError}
-          />
-          <Title order={3} size="h5" mt="xs">
-            <FormattedMessage id="org.address" defaultMessage="Dirección" />
-          </Title>
-          <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="md">
-            <TextInput label={<FormattedMessage id="org.street" defaultMessage="Calle" />} value={form.street} onChange={set('street')} autoComplete="address-line1" />
-            <TextInput label={<FormattedMessage id="org.number" defaultMessage="Número" />} value={form.number} onChange={set('number')} />
-            <TextInput label={<FormattedMessage id="org.city" defaultMessage="Ciudad" />} value={form.city} onChange={set('city')} autoComplete="address-level2" />
-            <TextInput label={<FormattedMessage id="org.state" defaultMessage="Provincia o estado" />} value={form.state} onChange={set('state')} autoComplete="address-level1" />
-            <TextInput label={<FormattedMessage id="org.postalCode" defaultMessage="Código postal" />} value={form.postal_code} onChange={set('postal_code')} autoComplete="postal-code" />
-          </SimpleGrid>
-          <Title order={3} size="h5" mt="xs">
-            <FormattedMessage id="org.contact" defaultMessage="Contacto administrativo" />
-          </Title>
-          <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="md">
-            <TextInput label={<FormattedMessage id="org.contactName" defaultMessage="Nombre" />} value={form.contact_name} onChange={set('contact_name')} />
-            <TextInput label={<FormattedMessage id="signup.user.email" defaultMessage="E-mail" />} type="email" value={form.contact_email} onChange={set('contact_email')} />
-            <TextInput label={<FormattedMessage id="org.contactPhone" defaultMessage="Teléfono" />} type="tel" value={form.contact_phone} onChange={set('contact_phone')} />
-          </SimpleGrid>
-          <Select
-            label={<FormattedMessage id="org.timezone" defaultMessage="Zona horaria" />}
-            data={timezones}
-            value={form.timezone || null}
-            onChange={(v) => setForm({ ...form, timezone: v ?? '' })}
-            searchable
-          />
-          <Group justify="flex-end">
-            <Button type="submit">
-              <FormattedMessage id="common.save" defaultMessage="Guardar" />
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Paper>
+    <FormSection id="org-data" title={<FormattedMessage id="org.data" defaultMessage="Datos de la organización" />} onSubmit={submit}>
+      <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+        <TextInput label={<FormattedMessage id="org.name" defaultMessage="Nombre" />} value={org.name} readOnly disabled />
+        <TextInput label={<FormattedMessage id="org.uid" defaultMessage="Identificación fiscal" />} value={`${org.uid_type ?? ''} ${org.uid ?? ''}`.trim()} readOnly disabled />
+      </SimpleGrid>
+      <Textarea
+        label={<FormattedMessage id="org.shortDescription" defaultMessage="Descripción breve" />}
+        description={<FormattedMessage id="org.counter" defaultMessage="{count} / {max} caracteres" values={{ count: form.short_description.length, max: MAX_DESCRIPTION }} />}
+        autosize
+        minRows={3}
+        maxLength={MAX_DESCRIPTION}
+        value={form.short_description}
+        onChange={set('short_description')}
+      />
+      <TextInput
+        label={<FormattedMessage id="org.allowedDomains" defaultMessage="Dominios permitidos" />}
+        description={<FormattedMessage id="org.allowedDomainsHint" defaultMessage="Separados por comas, p. ej. miong.org, donar.miong.org" />}
+        value={form.allowed_domains}
+        onChange={set('allowed_domains')}
+        error={domainError}
+      />
+      <Title order={3} size="h5" mt="xs">
+        <FormattedMessage id="org.address" defaultMessage="Dirección" />
+      </Title>
+      <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="md">
+        <TextInput label={<FormattedMessage id="org.street" defaultMessage="Calle" />} value={form.street} onChange={set('street')} autoComplete="address-line1" />
+        <TextInput label={<FormattedMessage id="org.number" defaultMessage="Número" />} value={form.number} onChange={set('number')} />
+        <TextInput label={<FormattedMessage id="org.city" defaultMessage="Ciudad" />} value={form.city} onChange={set('city')} autoComplete="address-level2" />
+        <TextInput label={<FormattedMessage id="org.state" defaultMessage="Provincia o estado" />} value={form.state} onChange={set('state')} autoComplete="address-level1" />
+        <TextInput label={<FormattedMessage id="org.postalCode" defaultMessage="Código postal" />} value={form.postal_code} onChange={set('postal_code')} autoComplete="postal-code" />
+      </SimpleGrid>
+      <Title order={3} size="h5" mt="xs">
+        <FormattedMessage id="org.contact" defaultMessage="Contacto administrativo" />
+      </Title>
+      <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="md">
+        <TextInput label={<FormattedMessage id="org.contactName" defaultMessage="Nombre" />} value={form.contact_name} onChange={set('contact_name')} />
+        <TextInput label={<FormattedMessage id="signup.user.email" defaultMessage="E-mail" />} type="email" value={form.contact_email} onChange={set('contact_email')} />
+        <TextInput label={<FormattedMessage id="org.contactPhone" defaultMessage="Teléfono" />} type="tel" value={form.contact_phone} onChange={set('contact_phone')} />
+      </SimpleGrid>
+      <Select
+        label={<FormattedMessage id="org.timezone" defaultMessage="Zona horaria" />}
+        data={timezones}
+        value={form.timezone || null}
+        onChange={(v) => setForm({ ...form, timezone: v ?? '' })}
+        searchable
+      />
+    </FormSection>
   );
 }
+
+const CONSENTS: { key: keyof Permissions; label: ReactNode }[] = [
+  { key: 'suggest_monthly_recurrence', label: <FormattedMessage id="org.consent.recurrence" defaultMessage="Sugerir la donación mensual" /> },
+  { key: 'improve_donation_experience', label: <FormattedMessage id="org.consent.experience" defaultMessage="Mejorar la experiencia de donación" /> },
+  { key: 'recover_rejected_donations', label: <FormattedMessage id="org.consent.recover" defaultMessage="Recuperar donaciones rechazadas" /> },
+];
 
 function Consents({ org, track }: { org: Organization; track: Track }) {
   const store = useStore();
@@ -204,32 +198,14 @@ function Consents({ org, track }: { org: Organization; track: Track }) {
     else await store(res);
   };
   return (
-    <Paper withBorder radius="lg" p={{ base: 'md', sm: 'lg' }} component="section" aria-labelledby="org-consents">
-      <Stack gap="md">
-        <div>
-          <Title order={2} size="h4" id="org-consents">
-            <FormattedMessage id="org.consents" defaultMessage="Contacto con tus donantes" />
-          </Title>
-          <Text size="sm" c="dimmed">
-            <FormattedMessage id="org.consentsLead" defaultMessage="Autorizas a Aporta a contactar a tus donantes para:" />
-          </Text>
-        </div>
-        <Switch
-          checked={perms.suggest_monthly_recurrence}
-          onChange={(e) => toggle('suggest_monthly_recurrence', e.currentTarget.checked)}
-          label={<FormattedMessage id="org.consent.recurrence" defaultMessage="Sugerir la donación mensual" />}
-        />
-        <Switch
-          checked={perms.improve_donation_experience}
-          onChange={(e) => toggle('improve_donation_experience', e.currentTarget.checked)}
-          label={<FormattedMessage id="org.consent.experience" defaultMessage="Mejorar la experiencia de donación" />}
-        />
-        <Switch
-          checked={perms.recover_rejected_donations}
-          onChange={(e) => toggle('recover_rejected_donations', e.currentTarget.checked)}
-          label={<FormattedMessage id="org.consent.recover" defaultMessage="Recuperar donaciones rechazadas" />}
-        />
-      </Stack>
-    </Paper>
+    <SectionCard
+      id="org-consents"
+      title={<FormattedMessage id="org.consents" defaultMessage="Contacto con tus donantes" />}
+      lead={<FormattedMessage id="org.consentsLead" defaultMessage="Autorizas a Aporta a contactar a tus donantes para:" />}
+    >
+      {CONSENTS.map(({ key, label }) => (
+        <Switch key={key} checked={perms[key]} onChange={(e) => toggle(key, e.currentTarget.checked)} label={label} />
+      ))}
+    </SectionCard>
   );
 }

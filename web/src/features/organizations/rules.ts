@@ -1,13 +1,13 @@
+import { checkFile } from '../documents/card';
+
 /** Organisation page rules (spec §5): logo jpeg/jpg/png/gif under 5 MB, description ≤ 500, domains comma-separated. */
 export const MAX_LOGO_BYTES = 5 * 1024 * 1024;
 export const MAX_DESCRIPTION = 500;
 const LOGO_EXT = ['jpeg', 'jpg', 'png', 'gif'];
 
 export function checkLogo(file: { name: string; size: number }): 'organization.invalid_logo_type' | 'organization.invalid_logo_size' | undefined {
-  const ext = file.name.toLowerCase().split('.').pop() ?? '';
-  if (!file.name.includes('.') || !LOGO_EXT.includes(ext)) return 'organization.invalid_logo_type';
-  if (file.size <= 0 || file.size >= MAX_LOGO_BYTES) return 'organization.invalid_logo_size';
-  return undefined;
+  const problem = checkFile(file, LOGO_EXT, MAX_LOGO_BYTES);
+  return problem && `organization.invalid_logo_${problem}`;
 }
 
 const DOMAIN = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;

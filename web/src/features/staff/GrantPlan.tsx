@@ -1,12 +1,13 @@
-import { Group, Paper, Select, Stack, Text, Textarea } from '@mantine/core';
+import { Select, Textarea } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { defineMessages, FormattedMessage, useIntl, type IntlShape } from 'react-intl';
 import { ApiError } from '../../api/client';
-import { GenericModal } from '../../components/GenericModal';
+import { FormModal } from '../../components/FormModal';
 import { showToast } from '../../components/Toasts';
 import { Button } from '../../components/variants';
 import { grantPlan } from './api';
+import { ActionPanel } from './ActionPanel';
 
 /** The plans staff can grant: the plans table without "original", which is never bought (workflows/subscription.ValidPlanCode). */
 const planNames = defineMessages({
@@ -31,8 +32,7 @@ export function GrantPlanSection({ org, name }: { org: string; name: string }) {
   const [open, setOpen] = useState(false);
   const [plan, setPlan] = useState<PlanCode | null>(null);
   const [reason, setReason] = useState('');
-  const [errors, setErrors] = useState<{ plan_code?: string; reason?: string; form?: string }>({});
-  const [saving, setSaving] = useState(false);
+  const [errors, setErrors] = useState<{ plan_code?: string; reason?: string }>({});
 
   const close = () => {
     setOpen(false);
@@ -42,95 +42,72 @@ export function GrantPlanSection({ org, name }: { org: string; name: string }) {
   };
 
   // The server checks the reason and the plan and answers in the staff member's language; its messages are shown as they come.
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setSaving(true);
+  const submit = async () => {
     setErrors({});
     try {
       await grantPlan(org, plan ?? '', reason);
-      await queryClient.invalidateQueries({ queryKey: ['staff'] });
-      showToast({
-        type: 'success',
-        message: intl.formatMessage({ id: 'staff.plan.granted', defaultMessage: 'Plan {plan} asignado a {org}.' }, { plan: planName(intl, plan ?? ''), org: name }),
-      });
-      close();
     } catch (e) {
-      if (e instanceof ApiError && (e.fields.plan_code || e.fields.reason)) setErrors({ plan_code: e.fields.plan_code, reason: e.fields.reason });
-      else setErrors({ form: e instanceof Error ? e.message : String(e) });
-    } finally {
-      setSaving(false);
+      if (!(e instanceof ApiError && (e.fields.plan_code || e.fields.reason))) throw e;
+      setErrors({ plan_code: e.fields.plan_code, reason: e.fields.reason });
+      return false;
     }
+    await queryClient.invalidateQueries({ queryKey: ['staff'] });
+    showToast({
+      type: 'success',
+      message: intl.formatMessage({ id: 'staff.plan.granted', defaultMessage: 'Plan {plan} asignado a {org}.' }, { plan: planName(intl, plan ?? ''), org: name }),
+    });
+    return true;
   };
 
   return (
-    <Paper withBorder radius="lg" p="lg" component="section" aria-labelledby="grant-plan-title">
-      <Group justify="space-between" wrap="wrap" gap="sm">
-        <div>
-          <Text fw={700} id="grant-plan-title">
-            <FormattedMessage id="staff.plan.title" defaultMessage="Plan" />
-          </Text>
-          <Text size="sm" c="dimmed">
-            <FormattedMessage id="staff.plan.hint" defaultMessage="Para un pago recibido fuera de la plataforma, como una transferencia o un convenio." />
-          </Text>
-        </div>
+    <ActionPanel
+      titleId="grant-plan-title"
+      title={<FormattedMessage id="staff.plan.title" defaultMessage="Plan" />}
+      hint={<FormattedMessage id="staff.plan.hint" defaultMessage="Para un pago recibido fuera de la plataforma, como una transferencia o un convenio." />}
+      action={
         <Button variant="outline" onClick={() => setOpen(true)}>
           <FormattedMessage id="staff.plan.grant" defaultMessage="Asignar plan" />
         </Button>
-      </Group>
-      <GenericModal
+      }
+    >
+      <FormModal
         opened={open}
         onClose={close}
-        pending={saving}
         title={<FormattedMessage id="staff.plan.modalTitle" defaultMessage="Asignar plan a {org}" values={{ org: name }} />}
         subtitle={<FormattedMessage id="staff.plan.modalSubtitle" defaultMessage="El plan se aplica de inmediato y el motivo queda en el registro de auditoría." />}
+        submit={submit}
+        confirm={<FormattedMessage id="staff.plan.grant" defaultMessage="Asignar plan" />}
       >
-        <form onSubmit={submit} noValidate>
-          <Stack gap="md">
-            <Select
-              label={<FormattedMessage id="staff.plan.select" defaultMessage="Plan" />}
-              placeholder={intl.formatMessage({ id: 'staff.plan.choose', defaultMessage: 'Elige un plan' })}
-              data={Object.entries(planNames).map(([code, message]) => ({ value: code, label: intl.formatMessage(message) }))}
-              value={plan}
-              onChange={(v) => {
-                setPlan(isPlan(v) ? v : null);
-                setErrors((e) => ({ ...e, plan_code: undefined }));
-              }}
-              required
-              allowDeselect={false}
-              error={errors.plan_code}
-              comboboxProps={{ withinPortal: true }}
-              data-autofocus
-            />
-            <Textarea
-              label={<FormattedMessage id="staff.reason" defaultMessage="Motivo" />}
-              description={<FormattedMessage id="staff.plan.reasonHint" defaultMessage="Por ejemplo, el pago recibido y su referencia." />}
-              required
-              autosize
-              minRows={3}
-              maxLength={500}
-              value={reason}
-              onChange={(e) => {
-                setReason(e.currentTarget.value);
-                setErrors((prev) => ({ ...prev, reason: undefined }));
-              }}
-              error={errors.reason}
-            />
-            {errors.form && (
-              <Text role="alert" c="red.8" size="sm">
-                {errors.form}
-              </Text>
-            )}
-            <Group justify="flex-end" gap="sm">
-              <Button type="button" variant="ghost" onClick={close} disabled={saving}>
-                <FormattedMessage id="dialog.cancel" defaultMessage="Cancelar" />
-              </Button>
-              <Button type="submit" loading={saving}>
-                <FormattedMessage id="staff.plan.grant" defaultMessage="Asignar plan" />
-              </Button>
-            </Group>
-          </Stack>
-        </form>
-      </GenericModal>
-    </Paper>
+        <Select
+          label={<FormattedMessage id="staff.plan.select" defaultMessage="Plan" />}
+          placeholder={intl.formatMessage({ id: 'staff.plan.choose', defaultMessage: 'Elige un plan' })}
+          data={Object.entries(planNames).map(([code, message]) => ({ value: code, label: intl.formatMessage(message) }))}
+          value={plan}
+          onChange={(v) => {
+            setPlan(isPlan(v) ? v : null);
+            setErrors((e) => ({ ...e, plan_code: undefined }));
+          }}
+          required
+          allowDeselect={false}
+          error={errors.plan_code}
+          comboboxProps={{ withinPortal: true }}
+          data-autofocus
+        />
+        <Textarea
+          label={<FormattedMessage id="staff.reason" defaultMessage="Motivo" />}
+          description={<FormattedMessage id="staff.plan.reasonHint" defaultMessage="Por ejemplo, el pago recibido y su referencia." />}
+          required
+          autosize
+          minRows={3}
+          maxLength={500}
+          value={reason}
+          onChange={(e) => {
+            setReason(e.currentTarget.value);
+            setErrors((prev) => ({ ...prev, reason: undefined }));
+          }}
+          error={errors.reason}
+        />
+      </FormModal>
+    </ActionPanel>
   );
 }

@@ -1,4 +1,4 @@
-import { Anchor, Badge, Paper, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Paper, Stack } from '@mantine/core';
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import type { ColumnDef } from '@tanstack/react-table';
@@ -6,6 +6,7 @@ import { FormattedMessage, FormattedRelativeTime, useIntl } from 'react-intl';
 import { DataTable } from '../../components/DataTable';
 import { EmptyState } from '../../components/EmptyState';
 import { byOldest, waitingQuery, type WaitingOrganization } from './api';
+import { PageHeader } from '../../components/PageHeader';
 
 export function TimeLeft({ hours, overdue }: { hours: number; overdue?: boolean }) {
   if (overdue || hours <= 0)
@@ -47,14 +48,10 @@ export function StaffListPage() {
   ];
   return (
     <Stack gap="lg">
-      <div>
-        <Title order={1} size="h2">
-          <FormattedMessage id="staff.title" defaultMessage="Organizaciones por verificar" />
-        </Title>
-        <Text c="dimmed" mt={4}>
-          <FormattedMessage id="staff.lead" defaultMessage="La más antigua primero. Objetivo: responder en menos de 48 horas." />
-        </Text>
-      </div>
+      <PageHeader
+        title={<FormattedMessage id="staff.title" defaultMessage="Organizaciones por verificar" />}
+        lead={<FormattedMessage id="staff.lead" defaultMessage="La más antigua primero. Objetivo: responder en menos de 48 horas." />}
+      />
       <Paper withBorder radius="lg" p={{ base: 'xs', sm: 'md' }}>
         <DataTable
           data={list}

@@ -1,18 +1,18 @@
 import { Alert, Anchor, Badge, Group, Paper, SimpleGrid, Stack, Text, Textarea, Timeline, Title } from '@mantine/core';
 import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { FormattedDate, FormattedMessage, useIntl } from 'react-intl';
-import { ApiError } from '../../api/client';
-import { GenericModal } from '../../components/GenericModal';
+import { errorText } from '../../api/client';
+import { FormModal } from '../../components/FormModal';
 import { Button } from '../../components/variants';
 import { AccountStateBanner } from '../documents/AccountStateBanner';
 import { orderedDocuments, type OrgDocument } from '../documents/api';
 import { GrantPlanSection, planName } from './GrantPlan';
 import { approveDocument, enableAccount, rejectDocument, staffOrganizationQuery, type AuditEntry, type StaffOrganization } from './api';
 import { TimeLeft } from './StaffListPage';
+import { ActionPanel } from './ActionPanel';
 
-const errorText = (e: unknown) => (e instanceof ApiError ? Object.values(e.fields)[0] ?? e.message : e instanceof Error ? e.message : String(e));
 
 const statusColor: Record<string, string> = { approved: 'green', rejected: 'red', ready_for_review: 'yellow', pending: 'gray' };
 
@@ -75,30 +75,28 @@ export function StaffOrganizationPage({ id }: { id: string }) {
           <StaffDocument key={doc.type} org={id} doc={doc} onChange={set} />
         ))}
       </SimpleGrid>
-      <Paper withBorder radius="lg" p="lg">
-        <Group justify="space-between" wrap="wrap" gap="sm">
-          <div>
-            <Text fw={700}>
-              <FormattedMessage id="staff.enableTitle" defaultMessage="Habilitar la cuenta" />
-            </Text>
-            <Text size="sm" c="dimmed">
-              {enabled ? (
-                <FormattedMessage id="staff.enabledAlready" defaultMessage="La cuenta ya está habilitada." />
-              ) : (
-                <FormattedMessage id="staff.enableHint" defaultMessage="Disponible cuando todos los documentos estén aprobados." />
-              )}
-            </Text>
-          </div>
+      <ActionPanel
+        titleId="enable-title"
+        title={<FormattedMessage id="staff.enableTitle" defaultMessage="Habilitar la cuenta" />}
+        hint={
+          enabled ? (
+            <FormattedMessage id="staff.enabledAlready" defaultMessage="La cuenta ya está habilitada." />
+          ) : (
+            <FormattedMessage id="staff.enableHint" defaultMessage="Disponible cuando todos los documentos estén aprobados." />
+          )
+        }
+        action={
           <Button onClick={enable} loading={enabling} disabled={!allApproved || enabled}>
             <FormattedMessage id="staff.enable" defaultMessage="Habilitar cuenta" />
           </Button>
-        </Group>
+        }
+      >
         {enableError && (
           <Text role="alert" c="red.8" size="sm" mt="sm">
             {enableError}
           </Text>
         )}
-      </Paper>
+      </ActionPanel>
       <GrantPlanSection org={id} name={org.name} />
       <AuditLog entries={org.audit_log ?? []} labels={Object.fromEntries(docs.map((d) => [d.type, d.label]))} />
     </Stack>
@@ -107,7 +105,7 @@ export function StaffOrganizationPage({ id }: { id: string }) {
 
 function StaffDocument({ org, doc, onChange }: { org: string; doc: OrgDocument; onChange: (o: StaffOrganization) => unknown }) {
   const intl = useIntl();
-  const [busy, setBusy] = useState<'approve' | 'reject'>();
+  const [approving, setApproving] = useState(false);
   const [error, setError] = useState<string>();
   const [rejecting, setRejecting] = useState(false);
   const [reason, setReason] = useState('');
@@ -115,33 +113,30 @@ function StaffDocument({ org, doc, onChange }: { org: string; doc: OrgDocument; 
   const decidable = doc.status === 'ready_for_review';
 
   const approve = async () => {
-    setBusy('approve');
+    setApproving(true);
     setError(undefined);
     try {
       onChange(await approveDocument(org, doc.type));
     } catch (e) {
       setError(errorText(e));
     } finally {
-      setBusy(undefined);
+      setApproving(false);
     }
   };
-  const reject = async (event: FormEvent) => {
-    event.preventDefault();
+  const reject = async () => {
     if (!reason.trim()) {
       setReasonError(intl.formatMessage({ id: 'staff.reasonRequired', defaultMessage: 'Escribe el motivo del rechazo.' }));
-      return;
+      return false;
     }
-    setBusy('reject');
     setReasonError(undefined);
     try {
       onChange(await rejectDocument(org, doc.type, reason.trim()));
-      setRejecting(false);
-      setReason('');
     } catch (e) {
       setReasonError(errorText(e));
-    } finally {
-      setBusy(undefined);
+      return false;
     }
+    setReason('');
+    return true;
   };
 
   return (
@@ -182,46 +177,36 @@ function StaffDocument({ org, doc, onChange }: { org: string; doc: OrgDocument; 
         )}
         {decidable && (
           <Group gap="sm">
-            <Button onClick={approve} loading={busy === 'approve'} disabled={!!busy} aria-label={intl.formatMessage({ id: 'staff.approveDoc', defaultMessage: 'Aprobar {doc}' }, { doc: doc.label })}>
+            <Button onClick={approve} loading={approving} disabled={approving} aria-label={intl.formatMessage({ id: 'staff.approveDoc', defaultMessage: 'Aprobar {doc}' }, { doc: doc.label })}>
               <FormattedMessage id="staff.approve" defaultMessage="Aprobar" />
             </Button>
-            <Button variant="outline" onClick={() => setRejecting(true)} disabled={!!busy} aria-label={intl.formatMessage({ id: 'staff.rejectDoc', defaultMessage: 'Rechazar {doc}' }, { doc: doc.label })}>
+            <Button variant="outline" onClick={() => setRejecting(true)} disabled={approving} aria-label={intl.formatMessage({ id: 'staff.rejectDoc', defaultMessage: 'Rechazar {doc}' }, { doc: doc.label })}>
               <FormattedMessage id="staff.reject" defaultMessage="Rechazar" />
             </Button>
           </Group>
         )}
       </Stack>
-      <GenericModal
+      <FormModal
         opened={rejecting}
         onClose={() => setRejecting(false)}
-        pending={busy === 'reject'}
         title={<FormattedMessage id="staff.rejectTitle" defaultMessage="Rechazar {doc}" values={{ doc: doc.label }} />}
         subtitle={<FormattedMessage id="staff.rejectSubtitle" defaultMessage="La organización verá este motivo." />}
+        submit={reject}
+        confirm={<FormattedMessage id="staff.reject" defaultMessage="Rechazar" />}
+        destructive
       >
-        <form onSubmit={reject} noValidate>
-          <Stack gap="md">
-            <Textarea
-              label={<FormattedMessage id="staff.reason" defaultMessage="Motivo" />}
-              required
-              autosize
-              minRows={3}
-              maxLength={500}
-              value={reason}
-              onChange={(e) => setReason(e.currentTarget.value)}
-              error={reasonError}
-              data-autofocus
-            />
-            <Group justify="flex-end" gap="sm">
-              <Button type="button" variant="ghost" onClick={() => setRejecting(false)} disabled={busy === 'reject'}>
-                <FormattedMessage id="dialog.cancel" defaultMessage="Cancelar" />
-              </Button>
-              <Button type="submit" variant="destructive" loading={busy === 'reject'}>
-                <FormattedMessage id="staff.reject" defaultMessage="Rechazar" />
-              </Button>
-            </Group>
-          </Stack>
-        </form>
-      </GenericModal>
+        <Textarea
+          label={<FormattedMessage id="staff.reason" defaultMessage="Motivo" />}
+          required
+          autosize
+          minRows={3}
+          maxLength={500}
+          value={reason}
+          onChange={(e) => setReason(e.currentTarget.value)}
+          error={reasonError}
+          data-autofocus
+        />
+      </FormModal>
     </Paper>
   );
 }

@@ -1,4 +1,4 @@
-import { Alert, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Alert, Skeleton, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useMemo } from 'react';
@@ -6,6 +6,7 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { readinessQuery, type Readiness } from '../../api/readiness';
 import { GenericTable } from '../../components/GenericTable';
 import { Button, StatusBadge } from '../../components/variants';
+import { SectionCard } from '../../components/SectionCard';
 
 type Check = Readiness['checks'][number];
 
@@ -30,17 +31,12 @@ export function StatusCard() {
   );
 
   return (
-    <Paper withBorder radius="lg" p={{ base: 'md', sm: 'lg' }} component="section" aria-labelledby="status-title">
-      <Group justify="space-between" mb="md" wrap="nowrap">
-        <Stack gap={2}>
-          <Title order={2} size="h4" id="status-title">
-            <FormattedMessage id="status.title" defaultMessage="Estado del servicio" />
-          </Title>
-          <Text size="sm" c="dimmed">
-            <FormattedMessage id="status.subtitle" defaultMessage="Se actualiza cada 30 segundos." />
-          </Text>
-        </Stack>
-        {query.data && (
+    <SectionCard
+      id="status-title"
+      title={<FormattedMessage id="status.title" defaultMessage="Estado del servicio" />}
+      lead={<FormattedMessage id="status.subtitle" defaultMessage="Se actualiza cada 30 segundos." />}
+      aside={
+        query.data && (
           <StatusBadge color={query.data.status === 'ok' ? 'green' : 'red'}>
             {query.data.status === 'ok' ? (
               <FormattedMessage id="status.ok" defaultMessage="Operativo" />
@@ -48,8 +44,9 @@ export function StatusCard() {
               <FormattedMessage id="status.degraded" defaultMessage="Degradado" />
             )}
           </StatusBadge>
-        )}
-      </Group>
+        )
+      }
+    >
       {query.isPending && (
         <Stack gap="xs" aria-busy>
           <Skeleton h={20} />
@@ -74,6 +71,6 @@ export function StatusCard() {
           caption={<FormattedMessage id="status.tableCaption" defaultMessage="Dependencias" />}
         />
       )}
-    </Paper>
+    </SectionCard>
   );
 }

@@ -3,9 +3,8 @@ import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useState, type FormEvent } from 'react';
 import { defineMessages, FormattedMessage, useIntl } from 'react-intl';
-import { ApiError } from '../../api/client';
+import { ApiError, errorText } from '../../api/client';
 import { DataTable } from '../../components/DataTable';
-import { GenericModal } from '../../components/GenericModal';
 import { SaveStatusBanner } from '../../components/SaveStatusBanner';
 import { showToast } from '../../components/Toasts';
 import { useSaveStatus } from '../../components/useSaveStatus';
@@ -13,8 +12,10 @@ import { Button } from '../../components/variants';
 import { changePassword, updateMyData, type CurrentUser } from '../accounts/api';
 import { checkEmail, checkPassword, checkPersonName } from '../accounts/rules';
 import { discardUser, inviteUser, reactivateUser, resendInvitation, usersQuery, type Invitation, type OrgUser } from './api';
+import { PageHeader } from '../../components/PageHeader';
+import { FormSection } from '../../components/SectionCard';
+import { FormModal } from '../../components/FormModal';
 
-const errorText = (e: unknown) => (e instanceof ApiError ? Object.values(e.fields)[0] ?? e.message : e instanceof Error ? e.message : String(e));
 const ROLES = ['administrator', 'operator', 'supervisor'] as const;
 export const roleNames = defineMessages({
   administrator: { id: 'users.role.administrator', defaultMessage: 'Administración' },
@@ -22,17 +23,10 @@ export const roleNames = defineMessages({
   supervisor: { id: 'users.role.supervisor', defaultMessage: 'Supervisión' },
 });
 
+/** A role's translated name; an unknown role (one added on the server only) as it is. */
 function RoleName({ role }: { role: string }) {
-  switch (role) {
-    case 'administrator':
-      return <FormattedMessage id="users.role.administrator" defaultMessage="Administración" />;
-    case 'operator':
-      return <FormattedMessage id="users.role.operator" defaultMessage="Operación" />;
-    case 'supervisor':
-      return <FormattedMessage id="users.role.supervisor" defaultMessage="Supervisión" />;
-    default:
-      return <>{role}</>;
-  }
+  const intl = useIntl();
+  return <>{Object.hasOwn(roleNames, role) ? intl.formatMessage(roleNames[role as keyof typeof roleNames]) : role}</>;
 }
 
 function UserState({ status }: { status: OrgUser['status'] }) {
@@ -60,9 +54,7 @@ export function UsersPage({ me }: { me: CurrentUser }) {
   return (
     <Stack gap="lg">
       <SaveStatusBanner status={save.status} visible={save.visible} />
-      <Title order={1} size="h2">
-        <FormattedMessage id="users.title" defaultMessage="Usuarios" />
-      </Title>
+      <PageHeader title={<FormattedMessage id="users.title" defaultMessage="Usuarios" />} />
       <UserList me={me} />
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
         <MyData me={me} track={save.track} />
@@ -183,10 +175,8 @@ function InviteDialog({ opened, onClose }: { opened: boolean; onClose: () => voi
   const queryClient = useQueryClient();
   const [invitation, setInvitation] = useState<Invitation>({ email: '', first_name: '', last_name: '', role: 'operator' });
   const [errors, setErrors] = useState<Partial<Record<keyof Invitation, string>>>({});
-  const [saving, setSaving] = useState(false);
   const set = (field: keyof Invitation) => (value: string) => setInvitation((prev) => ({ ...prev, [field]: value }));
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     const trimmed = { ...invitation, email: invitation.email.trim(), first_name: invitation.first_name.trim(), last_name: invitation.last_name.trim() };
     const local: Partial<Record<keyof Invitation, string>> = {};
     const emailProblem = checkEmail(trimmed.email);
@@ -195,56 +185,43 @@ function InviteDialog({ opened, onClose }: { opened: boolean; onClose: () => voi
       if (!trimmed[field]) local[field] = intl.formatMessage({ id: 'form.required', defaultMessage: 'Este campo es requerido' });
     }
     setErrors(local);
-    if (Object.keys(local).length > 0) return;
-    setSaving(true);
+    if (Object.keys(local).length > 0) return false;
     try {
       await inviteUser(trimmed);
-      await queryClient.invalidateQueries({ queryKey: ['users'] });
-      showToast({ type: 'success', message: intl.formatMessage({ id: 'users.invitedToast', defaultMessage: 'Enviamos la invitación a {email}.' }, { email: trimmed.email }) });
-      setInvitation({ email: '', first_name: '', last_name: '', role: 'operator' });
-      onClose();
     } catch (e) {
       // Field errors come keyed by the request's field names; anything else shows under the e-mail.
       const fields = e instanceof ApiError ? e.fields : undefined;
       setErrors(fields && Object.keys(fields).length > 0 ? fields : { email: errorText(e) });
-    } finally {
-      setSaving(false);
+      return false;
     }
+    await queryClient.invalidateQueries({ queryKey: ['users'] });
+    showToast({ type: 'success', message: intl.formatMessage({ id: 'users.invitedToast', defaultMessage: 'Enviamos la invitación a {email}.' }, { email: trimmed.email }) });
+    setInvitation({ email: '', first_name: '', last_name: '', role: 'operator' });
+    return true;
   };
   return (
-    <GenericModal
+    <FormModal
       opened={opened}
       onClose={onClose}
-      pending={saving}
       title={<FormattedMessage id="users.inviteTitle" defaultMessage="Invitar usuario" />}
       subtitle={<FormattedMessage id="users.inviteSubtitle" defaultMessage="Recibirá un e-mail con un enlace para aceptar la invitación. Será parte del equipo cuando la acepte." />}
+      submit={submit}
+      confirm={<FormattedMessage id="users.sendInvite" defaultMessage="Enviar invitación" />}
     >
-      <form onSubmit={submit} noValidate>
-        <Stack gap="md">
-          <SimpleGrid cols={{ base: 1, xs: 2 }}>
-            <TextInput label={<FormattedMessage id="signup.user.first" defaultMessage="Nombre" />} required value={invitation.first_name} onChange={(e) => set('first_name')(e.currentTarget.value)} error={errors.first_name} data-autofocus />
-            <TextInput label={<FormattedMessage id="signup.user.last" defaultMessage="Apellido" />} required value={invitation.last_name} onChange={(e) => set('last_name')(e.currentTarget.value)} error={errors.last_name} />
-          </SimpleGrid>
-          <TextInput label={<FormattedMessage id="signup.user.email" defaultMessage="E-mail" />} type="email" required value={invitation.email} onChange={(e) => set('email')(e.currentTarget.value)} error={errors.email} />
-          <Select
-            label={<FormattedMessage id="users.col.role" defaultMessage="Rol" />}
-            data={ROLES.map((r) => ({ value: r, label: intl.formatMessage(roleNames[r]) }))}
-            value={invitation.role}
-            allowDeselect={false}
-            onChange={(v) => set('role')(v ?? 'operator')}
-            error={errors.role}
-          />
-          <Group justify="flex-end">
-            <Button type="button" variant="ghost" onClick={onClose} disabled={saving}>
-              <FormattedMessage id="dialog.cancel" defaultMessage="Cancelar" />
-            </Button>
-            <Button type="submit" loading={saving}>
-              <FormattedMessage id="users.sendInvite" defaultMessage="Enviar invitación" />
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </GenericModal>
+      <SimpleGrid cols={{ base: 1, xs: 2 }}>
+        <TextInput label={<FormattedMessage id="signup.user.first" defaultMessage="Nombre" />} required value={invitation.first_name} onChange={(e) => set('first_name')(e.currentTarget.value)} error={errors.first_name} data-autofocus />
+        <TextInput label={<FormattedMessage id="signup.user.last" defaultMessage="Apellido" />} required value={invitation.last_name} onChange={(e) => set('last_name')(e.currentTarget.value)} error={errors.last_name} />
+      </SimpleGrid>
+      <TextInput label={<FormattedMessage id="signup.user.email" defaultMessage="E-mail" />} type="email" required value={invitation.email} onChange={(e) => set('email')(e.currentTarget.value)} error={errors.email} />
+      <Select
+        label={<FormattedMessage id="users.col.role" defaultMessage="Rol" />}
+        data={ROLES.map((r) => ({ value: r, label: intl.formatMessage(roleNames[r]) }))}
+        value={invitation.role}
+        allowDeselect={false}
+        onChange={(v) => set('role')(v ?? 'operator')}
+        error={errors.role}
+      />
+    </FormModal>
   );
 }
 
@@ -264,23 +241,11 @@ function MyData({ me, track }: { me: CurrentUser; track: <T>(save: () => Promise
     if (updated) queryClient.setQueryData(['user'], updated);
   };
   return (
-    <Paper withBorder radius="lg" p={{ base: 'md', sm: 'lg' }} component="section" aria-labelledby="my-data">
-      <form onSubmit={submit} noValidate>
-        <Stack gap="md">
-          <Title order={2} size="h4" id="my-data">
-            <FormattedMessage id="users.myData" defaultMessage="Mis datos" />
-          </Title>
-          <TextInput label={<FormattedMessage id="signup.user.first" defaultMessage="Nombre" />} required value={first} onChange={(e) => setFirst(e.currentTarget.value)} error={errors.first} autoComplete="given-name" />
-          <TextInput label={<FormattedMessage id="signup.user.last" defaultMessage="Apellido" />} required value={last} onChange={(e) => setLast(e.currentTarget.value)} error={errors.last} autoComplete="family-name" />
-          <TextInput label={<FormattedMessage id="signup.user.email" defaultMessage="E-mail" />} value={me.email} readOnly disabled />
-          <Group justify="flex-end">
-            <Button type="submit">
-              <FormattedMessage id="common.save" defaultMessage="Guardar" />
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Paper>
+    <FormSection id="my-data" title={<FormattedMessage id="users.myData" defaultMessage="Mis datos" />} onSubmit={submit}>
+      <TextInput label={<FormattedMessage id="signup.user.first" defaultMessage="Nombre" />} required value={first} onChange={(e) => setFirst(e.currentTarget.value)} error={errors.first} autoComplete="given-name" />
+      <TextInput label={<FormattedMessage id="signup.user.last" defaultMessage="Apellido" />} required value={last} onChange={(e) => setLast(e.currentTarget.value)} error={errors.last} autoComplete="family-name" />
+      <TextInput label={<FormattedMessage id="signup.user.email" defaultMessage="E-mail" />} value={me.email} readOnly disabled />
+    </FormSection>
   );
 }
 
@@ -311,30 +276,24 @@ function ChangePassword() {
     }
   };
   return (
-    <Paper withBorder radius="lg" p={{ base: 'md', sm: 'lg' }} component="section" aria-labelledby="change-pw">
-      <form onSubmit={submit} noValidate>
-        <Stack gap="md">
-          <Title order={2} size="h4" id="change-pw">
-            <FormattedMessage id="users.changePassword" defaultMessage="Cambiar contraseña" />
-          </Title>
-          <PasswordInput label={<FormattedMessage id="users.currentPassword" defaultMessage="Contraseña actual" />} required autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.currentTarget.value)} error={errors.current} visibilityToggleButtonProps={toggle} />
-          <PasswordInput
-            label={<FormattedMessage id="users.newPassword" defaultMessage="Contraseña nueva" />}
-            description={<FormattedMessage id="signup.user.passwordHint" defaultMessage="Mínimo 12 caracteres, con una mayúscula y un número, sin espacios." />}
-            required
-            autoComplete="new-password"
-            value={next}
-            onChange={(e) => setNext(e.currentTarget.value)}
-            error={errors.next}
-            visibilityToggleButtonProps={toggle}
-          />
-          <Group justify="flex-end">
-            <Button type="submit" loading={saving}>
-              <FormattedMessage id="users.changePassword" defaultMessage="Cambiar contraseña" />
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Paper>
+    <FormSection
+      id="change-pw"
+      title={<FormattedMessage id="users.changePassword" defaultMessage="Cambiar contraseña" />}
+      onSubmit={submit}
+      saving={saving}
+      submitLabel={<FormattedMessage id="users.changePassword" defaultMessage="Cambiar contraseña" />}
+    >
+      <PasswordInput label={<FormattedMessage id="users.currentPassword" defaultMessage="Contraseña actual" />} required autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.currentTarget.value)} error={errors.current} visibilityToggleButtonProps={toggle} />
+      <PasswordInput
+        label={<FormattedMessage id="users.newPassword" defaultMessage="Contraseña nueva" />}
+        description={<FormattedMessage id="signup.user.passwordHint" defaultMessage="Mínimo 12 caracteres, con una mayúscula y un número, sin espacios." />}
+        required
+        autoComplete="new-password"
+        value={next}
+        onChange={(e) => setNext(e.currentTarget.value)}
+        error={errors.next}
+        visibilityToggleButtonProps={toggle}
+      />
+    </FormSection>
   );
 }
