@@ -1,6 +1,7 @@
-import { Stack, Text, Title } from '@mantine/core';
+import { Stack } from '@mantine/core';
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { FormattedMessage } from 'react-intl';
+import { PageHeader } from '../../components/PageHeader';
 import { organizationQuery } from '../documents/api';
 import { gatewaysQuery } from './api';
 import { GatewaySelection } from './GatewaySelection';
@@ -14,14 +15,10 @@ export function GatewaysPage() {
   const { data: org } = useSuspenseQuery(organizationQuery());
   return (
     <Stack gap="lg">
-      <div>
-        <Title order={1} size="h2">
-          <FormattedMessage id="gateways.settingsTitle" defaultMessage="Pasarelas de pago" />
-        </Title>
-        <Text c="dimmed" mt={4}>
-          <FormattedMessage id="gateways.lead" defaultMessage="Las donaciones se cobran a través de la pasarela que conectes." />
-        </Text>
-      </div>
+      <PageHeader
+        title={<FormattedMessage id="gateways.settingsTitle" defaultMessage="Pasarelas de pago" />}
+        lead={<FormattedMessage id="gateways.lead" defaultMessage="Las donaciones se cobran a través de la pasarela que conectes." />}
+      />
       <GatewaySelection gateways={gateways} timezone={org.timezone} returnTo="settings" outcome={outcome} onOutcomeRead={onOutcomeRead} />
     </Stack>
   );

@@ -1,6 +1,7 @@
-import { Anchor, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Group, Paper, Stack, Text } from '@mantine/core';
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { FormattedMessage } from 'react-intl';
+import { PageHeader } from '../../components/PageHeader';
 import { StepBar } from '../accounts/StepBar';
 import { onboardingSteps } from '../accounts/steps';
 import { organizationQuery } from '../documents/api';
@@ -22,19 +23,15 @@ export function PaymentGatewaysPage() {
   return (
     <Stack gap="lg">
       <StepBar steps={onboardingSteps({ verified: true, hasGateway })} />
-      <Group justify="space-between" align="flex-end" wrap="wrap" gap="sm">
-        <div>
-          <Title order={1} size="h2">
-            <FormattedMessage id="gateways.title" defaultMessage="Elige tu pasarela de pago" />
-          </Title>
-          <Text c="dimmed" mt={4}>
-            <FormattedMessage id="gateways.lead" defaultMessage="Las donaciones se cobran a través de la pasarela que conectes." />
-          </Text>
-        </div>
-        <Anchor href="/manage/dashboard" fw={600} size="sm">
-          <FormattedMessage id="gateways.later" defaultMessage="Seleccionar más tarde" />
-        </Anchor>
-      </Group>
+      <PageHeader
+        title={<FormattedMessage id="gateways.title" defaultMessage="Elige tu pasarela de pago" />}
+        lead={<FormattedMessage id="gateways.lead" defaultMessage="Las donaciones se cobran a través de la pasarela que conectes." />}
+        action={
+          <Anchor href="/manage/dashboard" fw={600} size="sm">
+            <FormattedMessage id="gateways.later" defaultMessage="Seleccionar más tarde" />
+          </Anchor>
+        }
+      />
       <GatewaySelection gateways={gateways} timezone={org.timezone} returnTo="onboarding" outcome={outcome} onOutcomeRead={onOutcomeRead} />
       <Paper withBorder radius="lg" p="lg" bg="brand.0">
         <Group justify="space-between" wrap="wrap" gap="sm">
