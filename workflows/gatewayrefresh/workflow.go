@@ -93,7 +93,7 @@ func waitForRefresh(ctx workflow.Context, st State) error {
 		return nil
 	}
 	ctx, cancel := workflow.WithCancel(ctx)
-	defer cancel() // the timer, when a signal came first
+	defer cancel()     // the timer, when a signal came first
 	var timerErr error // a cancelled workflow
 	due, now := false, false
 	sel := workflow.NewSelector(ctx)
