@@ -29,10 +29,7 @@ import (
 func TestRefreshAndReconnect(t *testing.T) {
 	s := apitest.Start(t)
 	ctx := context.Background()
-	admin := unconnected(t, s, "AR")
-	nickname := "REFRESH" + strings.ToUpper(uuid.NewString()[:8])
-	landing(t, admin, authorize(t, admin, "settings", nickname, "AR", true))
-	id := mustConnection(t, admin)
+	admin, nickname, id := connectedAdmin(t, s, "REFRESH")
 
 	desc, err := s.Temporal.DescribeWorkflowExecution(ctx, gatewayrefresh.WorkflowID(id), "")
 	require.NoError(t, err)
@@ -94,10 +91,7 @@ func TestRefreshAndReconnect(t *testing.T) {
 func TestRefusedChargeRefreshesNow(t *testing.T) {
 	s := apitest.Start(t)
 	ctx := context.Background()
-	admin := unconnected(t, s, "AR")
-	nickname := "REFUSED" + strings.ToUpper(uuid.NewString()[:8])
-	landing(t, admin, authorize(t, admin, "settings", nickname, "AR", true))
-	id := mustConnection(t, admin)
+	admin, nickname, id := connectedAdmin(t, s, "REFUSED")
 	revoke(t, s, admin)
 
 	// As the workers charge (workflows.Run wires the same clients).
@@ -130,6 +124,16 @@ func TestRefusedChargeRefreshesNow(t *testing.T) {
 	requireOneReconnectionMail(t, s, admin, nickname)
 	_, err = gateways.Gateway(ctx, admin.OrgID, "ARS")
 	require.ErrorIs(t, err, connections.ErrNotConnected)
+}
+
+// connectedAdmin is an administrator of a new Argentinian organisation connected through the
+// API to a new sandbox account (nickname: prefix and a random tail), and the connection's id.
+func connectedAdmin(t *testing.T, s *apitest.Stack, prefix string) (admin *apitest.Client, nickname, id string) {
+	t.Helper()
+	admin = unconnected(t, s, "AR")
+	nickname = prefix + strings.ToUpper(uuid.NewString()[:8])
+	landing(t, admin, authorize(t, admin, "settings", nickname, "AR", true))
+	return admin, nickname, mustConnection(t, admin)
 }
 
 // revoke revokes the app at the sandbox for the organisation's connected account.
