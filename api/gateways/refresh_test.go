@@ -3,6 +3,7 @@ package gateways_test
 import (
 	"context"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -94,20 +95,9 @@ func TestRefusedChargeRefreshesNow(t *testing.T) {
 	admin, nickname, id := connectedAdmin(t, s, "REFUSED")
 	revoke(t, s, admin)
 
-	// As the workers charge (workflows.Run wires the same clients).
-	gateways := charge.Connected(&connections.Clients{Store: s.Gateways.Store, Tenants: s.Tenants, BaseURL: s.Config.GatewayURL,
-		Refresh: gatewayrefresh.Client{Temporal: s.Temporal}})
-	scope, err := s.Tenants.ForOrganization(ctx, admin.OrgID)
-	require.NoError(t, err)
+	gateways := workerGateways(s)
 	for range 2 {
-		gw, err := gateways.Gateway(ctx, admin.OrgID, "ARS")
-		require.NoError(t, err)
-		tx := charge.Transaction{OrgID: admin.OrgID, ID: uuid.New(), DonationID: uuid.New(), Amount: 150000, Currency: "ARS"}
-		_, err = charge.Charge(ctx, scope, gw, tx, gateway.Charge{Token: "card-token", Email: "ana@example.org",
-			Amount: money.Amount{Minor: tx.Amount, Currency: tx.Currency}})
-		var gerr *gateway.Error
-		require.ErrorAs(t, err, &gerr)
-		require.Equal(t, http.StatusUnauthorized, gerr.Status, "refused, nothing charged")
+		require.Equal(t, http.StatusUnauthorized, chargeStatus(t, s, gateways, admin), "refused, nothing charged")
 	}
 
 	require.Eventually(t, func() bool {
@@ -122,8 +112,49 @@ func TestRefusedChargeRefreshesNow(t *testing.T) {
 		return err == nil && d.WorkflowExecutionInfo.Status == enumspb.WORKFLOW_EXECUTION_STATUS_COMPLETED
 	}, 30*time.Second, 200*time.Millisecond)
 	requireOneReconnectionMail(t, s, admin, nickname)
-	_, err = gateways.Gateway(ctx, admin.OrgID, "ARS")
+	_, err := gateways.Gateway(ctx, admin.OrgID, "ARS")
 	require.ErrorIs(t, err, connections.ErrNotConnected)
+}
+
+// TestExpiredTokenRefreshesNow: an access token that expired early gets 401 at a charge; the
+// refresh now succeeds, the new tokens are stored, and the next charge goes through them.
+func TestExpiredTokenRefreshesNow(t *testing.T) {
+	s := apitest.Start(t)
+	admin, _, _ := connectedAdmin(t, s, "EXPIRED")
+	before := secretsOf(t, s, admin.OrgID)
+	sandboxAdmin(t, s, admin, "/__sandbox/oauth/expire")
+
+	gateways := workerGateways(s)
+	require.Equal(t, http.StatusUnauthorized, chargeStatus(t, s, gateways, admin))
+	require.Eventually(t, func() bool {
+		l, _ := gatewaysOf(t, admin)
+		return l.Gateways[0].Connection.Status == "active" && !slices.Equal(before, secretsOf(t, s, admin.OrgID))
+	}, 30*time.Second, 200*time.Millisecond, "refreshed: new tokens, still active")
+	// The gateway now takes the new token (and refuses only the made-up card token).
+	require.NotEqual(t, http.StatusUnauthorized, chargeStatus(t, s, gateways, admin))
+}
+
+// workerGateways charges as the workers do (workflows.Run wires the same clients).
+func workerGateways(s *apitest.Stack) charge.Gateways {
+	return charge.Connected(&connections.Clients{Store: s.Gateways.Store, Tenants: s.Tenants, BaseURL: s.Config.GatewayURL,
+		Refresh: gatewayrefresh.Client{Temporal: s.Temporal}})
+}
+
+// chargeStatus charges a new transaction with a card token the gateway never issued and answers
+// the HTTP status of the gateway's refusal.
+func chargeStatus(t *testing.T, s *apitest.Stack, gateways charge.Gateways, admin *apitest.Client) int {
+	t.Helper()
+	ctx := context.Background()
+	scope, err := s.Tenants.ForOrganization(ctx, admin.OrgID)
+	require.NoError(t, err)
+	gw, err := gateways.Gateway(ctx, admin.OrgID, "ARS")
+	require.NoError(t, err)
+	tx := charge.Transaction{OrgID: admin.OrgID, ID: uuid.New(), DonationID: uuid.New(), Amount: 150000, Currency: "ARS"}
+	_, err = charge.Charge(ctx, scope, gw, tx, gateway.Charge{Token: "card-token", Email: "ana@example.org",
+		Amount: money.Amount{Minor: tx.Amount, Currency: tx.Currency}})
+	var gerr *gateway.Error
+	require.ErrorAs(t, err, &gerr)
+	return gerr.Status
 }
 
 // connectedAdmin is an administrator of a new Argentinian organisation connected through the
@@ -139,11 +170,17 @@ func connectedAdmin(t *testing.T, s *apitest.Stack, prefix string) (admin *apite
 // revoke revokes the app at the sandbox for the organisation's connected account.
 func revoke(t *testing.T, s *apitest.Stack, admin *apitest.Client) {
 	t.Helper()
+	sandboxAdmin(t, s, admin, "/__sandbox/oauth/revoke")
+}
+
+// sandboxAdmin posts to a sandbox admin endpoint about the organisation's connected account.
+func sandboxAdmin(t *testing.T, s *apitest.Stack, admin *apitest.Client, path string) {
+	t.Helper()
 	scope, err := s.Tenants.ForOrganization(context.Background(), admin.OrgID)
 	require.NoError(t, err)
 	conn, err := s.Gateways.Store.ActiveConnection(context.Background(), scope, connections.MercadoPago)
 	require.NoError(t, err)
-	res, err := http.Post(s.Config.GatewayURL+"/__sandbox/oauth/revoke", "application/json", strings.NewReader(`{"user_id":`+conn.AccountID+`}`))
+	res, err := http.Post(s.Config.GatewayURL+path, "application/json", strings.NewReader(`{"user_id":`+conn.AccountID+`}`))
 	require.NoError(t, err)
 	res.Body.Close()
 	require.Less(t, res.StatusCode, 300)
