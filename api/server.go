@@ -123,7 +123,8 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 	}
 	// Every organisation charges through its own connected account (the platform's token is for
 	// the platform's own billing only).
-	mpClients := &connections.Clients{Store: conns, Tenants: d.Tenants, BaseURL: d.Config.GatewayURL}
+	mpClients := &connections.Clients{Store: conns, Tenants: d.Tenants, BaseURL: d.Config.GatewayURL,
+		Refresh: gatewayrefresh.Client{Temporal: d.Temporal}, Log: d.Log} // a refused token is refreshed at once
 	charges := donation.ConnectedGateways{Clients: mpClients}
 	onboard := onboarding.Client{Temporal: d.Temporal}
 

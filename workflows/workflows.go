@@ -48,8 +48,10 @@ func Run(ctx context.Context, cfg *config.Config, c client.Client, t *tenants.Te
 	if err != nil {
 		return fmt.Errorf("connections: %w", err)
 	}
-	// Every organisation's charges go through its own connected account.
-	gateways := charge.Connected(&connections.Clients{Store: conns, Tenants: t, BaseURL: cfg.GatewayURL})
+	// Every organisation's charges go through its own connected account; a token the gateway
+	// refuses is refreshed at once.
+	gateways := charge.Connected(&connections.Clients{Store: conns, Tenants: t, BaseURL: cfg.GatewayURL,
+		Refresh: gatewayrefresh.Client{Temporal: c}})
 	mpOAuth, err := mercadopago.NewOAuth(mercadopago.OAuthConfig{BaseURL: cfg.GatewayURL, AuthURL: cfg.MPAuthURL,
 		ClientID: cfg.MPClientID, ClientSecret: cfg.MPClientSecret})
 	if err != nil {

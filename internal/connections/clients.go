@@ -3,6 +3,8 @@ package connections
 import (
 	"context"
 	"fmt"
+	"log/slog"
+	"net/http"
 	"sync"
 	"time"
 
@@ -38,9 +40,20 @@ type Clients struct {
 	Tenants Organizations
 	BaseURL string        // MercadoPago's API (the sandbox in dev and test)
 	Timeout time.Duration // per request; the adapter's default when zero
+	// Refresh is told whenever the gateway refuses a connection's access token (HTTP 401: the
+	// app was revoked or the token expired), whichever call got the refusal: a charge, or the
+	// customer and card calls before it. Nil: nobody is told.
+	Refresh Refresher
+	Log     *slog.Logger // where a failure to tell Refresh goes; slog.Default() when nil
 
 	mu    sync.Mutex
 	cache map[clientKey]*mercadopago.Client
+}
+
+// Refresher renews a connection's credentials at once (gatewayrefresh.Client): the gateway
+// refused the access token of the connection's version.
+type Refresher interface {
+	RefreshNow(ctx context.Context, orgID, connectionID uuid.UUID, version int32) error
 }
 
 type clientKey struct {
@@ -75,7 +88,8 @@ func (c *Clients) ForScope(ctx context.Context, scope tenants.Scope, currency st
 	if err != nil {
 		return nil, conn, err
 	}
-	cl, err := mercadopago.New(mercadopago.Config{BaseURL: c.BaseURL, AccessToken: creds.AccessToken, Currency: currency, Timeout: c.Timeout})
+	cl, err := mercadopago.New(mercadopago.Config{BaseURL: c.BaseURL, AccessToken: creds.AccessToken, Currency: currency,
+		Timeout: c.Timeout, HTTPClient: c.httpClient(scope.OrgID, conn)})
 	if err != nil {
 		return nil, conn, err
 	}
@@ -89,6 +103,40 @@ func (c *Clients) ForScope(ctx context.Context, scope tenants.Scope, currency st
 	}
 	c.cache[key] = cl
 	return cl, conn, nil
+}
+
+// httpClient is the connection's HTTP client: it tells Refresh of every 401 answer.
+func (c *Clients) httpClient(orgID uuid.UUID, conn Connection) *http.Client {
+	if c.Refresh == nil {
+		return nil
+	}
+	return &http.Client{Transport: refusals{base: http.DefaultTransport, tell: func(ctx context.Context) {
+		// The caller's request may end with the refusal; the signal must still go out.
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		if err := c.Refresh.RefreshNow(ctx, orgID, conn.ID, conn.Version); err != nil {
+			log := c.Log
+			if log == nil {
+				log = slog.Default()
+			}
+			log.ErrorContext(ctx, "gateway refused a connection's token; could not ask for a refresh",
+				"organization_id", orgID, "connection_id", conn.ID, "error", err)
+		}
+	}}}
+}
+
+// refusals calls tell when the gateway answers 401 Unauthorized.
+type refusals struct {
+	base http.RoundTripper
+	tell func(ctx context.Context)
+}
+
+func (r refusals) RoundTrip(req *http.Request) (*http.Response, error) {
+	res, err := r.base.RoundTrip(req)
+	if err == nil && res.StatusCode == http.StatusUnauthorized {
+		r.tell(req.Context())
+	}
+	return res, err
 }
 
 // RotateAll re-wraps the tokens of every organisation's connections with the store's current key

@@ -28,3 +28,13 @@ func Start(ctx context.Context, c client.Client, queue string, in Input) error {
 	}, Workflow, in)
 	return err
 }
+
+// RefreshNow tells the connection's workflow that the gateway refused the access token of the
+// connection's version, starting the workflow when none runs (a connection made before the
+// workflow existed, or one whose workflow ended): it refreshes at once.
+func (c Client) RefreshNow(ctx context.Context, orgID, connectionID uuid.UUID, version int32) error {
+	in := Input{OrganizationID: orgID.String(), ConnectionID: connectionID.String()}
+	_, err := c.Temporal.SignalWithStartWorkflow(ctx, WorkflowID(in.ConnectionID), SignalRefreshNow, RefreshNow{Version: version},
+		client.StartWorkflowOptions{ID: WorkflowID(in.ConnectionID), TaskQueue: TaskQueue}, Workflow, in)
+	return err
+}

@@ -1,6 +1,6 @@
 // Package gatewayrefresh keeps an organisation's gateway connection usable: one workflow per
-// connection sleeps until RefreshLead before its access token expires, refreshes it (with
-// retries), and sleeps again. When the gateway refuses the refresh for good the connection is
+// connection sleeps until RefreshLead before its access token expires, or until it is told the
+// gateway refused the token (SignalRefreshNow), refreshes it (with retries), and sleeps again. When the gateway refuses the refresh for good the connection is
 // marked as needing reconnection and the organisation's administrators are e-mailed; a
 // reconnection starts the workflow afresh (Client.Watch).
 package gatewayrefresh
@@ -21,6 +21,21 @@ const RefreshLead = 30 * 24 * time.Hour
 
 // WorkflowID is the connection's workflow.
 func WorkflowID(connectionID string) string { return "gateway-refresh/" + connectionID }
+
+// SignalRefreshNow asks the workflow to refresh at once: a gateway answered 401 to the
+// connection's access token (revoked app, expired token).
+const SignalRefreshNow = "refresh-now"
+
+// RefreshNow is SignalRefreshNow's payload.
+type RefreshNow struct {
+	// Version is the connection version whose token was refused: a signal about an older one
+	// (sent before the last refresh took effect) is ignored, so a burst of refusals refreshes once.
+	Version int32 `json:"version"`
+}
+
+// refreshNowChange is the GetVersion change id of waiting on SignalRefreshNow as well as the
+// timer; histories from before it replay with the plain sleep.
+const refreshNowChange = "refresh-now-signal"
 
 // Input names the connection.
 type Input struct {
@@ -45,10 +60,8 @@ func Workflow(ctx workflow.Context, in Input) error {
 	if !st.Refreshable() {
 		return nil
 	}
-	if wait := st.ExpiresAt.Add(-RefreshLead).Sub(workflow.Now(ctx)); wait > 0 {
-		if err := workflow.Sleep(ctx, wait); err != nil {
-			return err
-		}
+	if err := waitForRefresh(ctx, st); err != nil {
+		return err
 	}
 	var out Outcome
 	if err := workflow.ExecuteActivity(ctx, a.Refresh, in, st.Version).Get(ctx, &out); err != nil {
@@ -60,5 +73,38 @@ func Workflow(ctx workflow.Context, in Input) error {
 		}
 		return nil
 	}
+	// Refusals of the token just replaced were answered by this refresh.
+	for workflow.GetSignalChannel(ctx, SignalRefreshNow).ReceiveAsync(nil) {
+	}
 	return workflow.NewContinueAsNewError(ctx, Workflow, in)
+}
+
+// waitForRefresh waits until RefreshLead before the expiry or until a SignalRefreshNow about
+// the current version, whichever comes first.
+func waitForRefresh(ctx workflow.Context, st State) error {
+	wait := st.ExpiresAt.Add(-RefreshLead).Sub(workflow.Now(ctx))
+	if workflow.GetVersion(ctx, refreshNowChange, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+		if wait > 0 {
+			return workflow.Sleep(ctx, wait)
+		}
+		return nil
+	}
+	if wait <= 0 {
+		return nil
+	}
+	ctx, cancel := workflow.WithCancel(ctx)
+	defer cancel()     // the timer, when a signal came first
+	var timerErr error // a cancelled workflow
+	due, now := false, false
+	sel := workflow.NewSelector(ctx)
+	sel.AddFuture(workflow.NewTimer(ctx, wait), func(f workflow.Future) { due, timerErr = true, f.Get(ctx, nil) })
+	sel.AddReceive(workflow.GetSignalChannel(ctx, SignalRefreshNow), func(c workflow.ReceiveChannel, _ bool) {
+		var sig RefreshNow
+		c.Receive(ctx, &sig)
+		now = sig.Version >= st.Version
+	})
+	for !due && !now {
+		sel.Select(ctx)
+	}
+	return timerErr
 }

@@ -15,8 +15,9 @@ import (
 var in = Input{OrganizationID: "org", ConnectionID: "conn"}
 
 // run executes one cycle of the workflow with load's state, a refresh that answers refresh's
-// outcomes in turn (an error entry fails that attempt), and records when each activity ran.
-func run(t *testing.T, st func(now time.Time) State, refresh []any) (env *testsuite.TestWorkflowEnvironment, refreshedAt []time.Duration, marked []int32, start time.Time) {
+// outcomes in turn (an error entry fails that attempt), and the signals sent at their times
+// after the start, and records when each activity ran.
+func run(t *testing.T, st func(now time.Time) State, refresh []any, signals ...signalAt) (env *testsuite.TestWorkflowEnvironment, refreshedAt []time.Duration, marked []int32, start time.Time) {
 	t.Helper()
 	var s testsuite.WorkflowTestSuite
 	env = s.NewTestWorkflowEnvironment()
@@ -37,9 +38,17 @@ func run(t *testing.T, st func(now time.Time) State, refresh []any) (env *testsu
 		marked = append(marked, v)
 		return nil
 	})
+	for _, sig := range signals {
+		env.RegisterDelayedCallback(func() { env.SignalWorkflow(SignalRefreshNow, RefreshNow{Version: sig.version}) }, sig.after)
+	}
 	env.ExecuteWorkflow(Workflow, in)
 	require.True(t, env.IsWorkflowCompleted())
 	return env, refreshedAt, marked, start
+}
+
+type signalAt struct {
+	after   time.Duration
+	version int32
 }
 
 func expiringIn(d time.Duration) func(time.Time) State {
@@ -99,6 +108,34 @@ func TestChangedMeanwhileContinues(t *testing.T) {
 	env, at, marked, _ := run(t, expiringIn(time.Hour), []any{OutcomeChanged})
 	require.Len(t, at, 1)
 	require.Empty(t, marked)
+	var cont *workflow.ContinueAsNewError
+	require.ErrorAs(t, env.GetWorkflowError(), &cont)
+}
+
+// TestRefreshNowRefusedMarksAtOnce: a charge's 401 signals the workflow, which refreshes at once
+// instead of months later; the gateway refuses, so the connection needs reconnection.
+func TestRefreshNowRefusedMarksAtOnce(t *testing.T) {
+	env, at, marked, _ := run(t, expiringIn(180*24*time.Hour), []any{OutcomeRefused}, signalAt{2 * time.Hour, 3})
+	require.Equal(t, []time.Duration{2 * time.Hour}, at)
+	require.Equal(t, []int32{3}, marked)
+	require.NoError(t, env.GetWorkflowError())
+}
+
+// TestRefreshNowRenews: the refreshed tokens are stored and the next cycle waits for the new expiry.
+func TestRefreshNowRenews(t *testing.T) {
+	env, at, marked, _ := run(t, expiringIn(180*24*time.Hour), []any{OutcomeRefreshed}, signalAt{time.Minute, 3})
+	require.Equal(t, []time.Duration{time.Minute}, at)
+	require.Empty(t, marked)
+	var cont *workflow.ContinueAsNewError
+	require.ErrorAs(t, env.GetWorkflowError(), &cont)
+}
+
+// TestRefreshNowAboutAnOlderVersionIsIgnored: a 401 to the token the last refresh replaced does
+// not refresh again; the workflow keeps waiting for the expiry (or a signal about this version).
+func TestRefreshNowAboutAnOlderVersionIsIgnored(t *testing.T) {
+	env, at, _, _ := run(t, expiringIn(180*24*time.Hour), []any{OutcomeRefreshed},
+		signalAt{time.Minute, 2}, signalAt{time.Hour, 2}, signalAt{3 * time.Hour, 3})
+	require.Equal(t, []time.Duration{3 * time.Hour}, at)
 	var cont *workflow.ContinueAsNewError
 	require.ErrorAs(t, env.GetWorkflowError(), &cont)
 }
