@@ -177,6 +177,13 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 	export.NewHandler(d.Temporal, bucket, d.Config.Secret).Mount(groups)
 
 	app := spa.New(web.Dist(), csrf.Token)
+	app.CheckForms(func(ctx context.Context, slug string) (bool, error) {
+		_, err := campaigns.FormBySlug(ctx, slug)
+		if errors.Is(err, campaign.ErrNotFound) {
+			return false, nil
+		}
+		return err == nil, err
+	})
 	// POST /d/:slug is the donation API; its GET is the form's page (without this, Gin answers 405).
 	g.public.Match([]string{http.MethodGet, http.MethodHead}, "/d/:slug", app.Serve)
 	r.NoRoute(func(c *gin.Context) {

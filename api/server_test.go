@@ -104,9 +104,9 @@ func TestErrorsAreJSONInTheRequestLanguage(t *testing.T) {
 func TestPageCarriesCSRFTokenAndAppRoutesFallBackToIt(t *testing.T) {
 	t.Parallel()
 	srv, _ := newServer(t)
-	for _, path := range []string{"/", "/manage/dashboard", "/d/some-campaign"} {
+	for path, status := range map[string]int{"/": http.StatusOK, "/manage/dashboard": http.StatusOK, "/d/some-campaign": http.StatusNotFound} {
 		res, body := get(t, srv.URL+path)
-		require.Equal(t, http.StatusOK, res.StatusCode, path)
+		require.Equal(t, status, res.StatusCode, path)
 		require.Contains(t, string(body), `<meta name="csrf-token" content="`, path)
 		require.Equal(t, "no-store", res.Header.Get("Cache-Control"))
 	}
@@ -144,9 +144,17 @@ func TestPublicCampaignIsReadFromItsShard(t *testing.T) {
 	require.NoError(t, json.Unmarshal(body, &p))
 	require.Equal(t, "Doe agora", p["title"])
 	require.Equal(t, "BRL", p["currency"])
+	res, body = get(t, srv.URL+"/d/"+slug)
+	require.Equal(t, http.StatusOK, res.StatusCode, "a published campaign's form page is live")
+	require.Contains(t, string(body), `<meta name="csrf-token"`)
 
 	unpublished := "rascunho-" + uuid.NewString()[:8]
 	addCampaign(unpublished, "Rascunho", false)
 	res, _ = get(t, srv.URL+"/api/public/campaigns/"+unpublished)
 	require.Equal(t, http.StatusNotFound, res.StatusCode, "an unpublished campaign is not public")
+	for _, path := range []string{"/d/" + unpublished, "/d/nope-" + uuid.NewString()[:8], "/d/nope/thanks?ref=x"} {
+		res, body = get(t, srv.URL+path)
+		require.Equal(t, http.StatusNotFound, res.StatusCode, "no published campaign has it: %s", path)
+		require.Contains(t, string(body), `<meta name="csrf-token"`, "the donation app still answers, with its not-found message")
+	}
 }

@@ -5,6 +5,7 @@ package spa
 
 import (
 	"bytes"
+	"context"
 	"html"
 	"io/fs"
 	"net/http"
@@ -23,6 +24,8 @@ type Handler struct {
 	donate []byte // the donation form's page; nil until built
 	token  func(*gin.Context) string
 	dist   fs.FS
+	// published says whether a published campaign has the slug; nil answers every /d/ page as found.
+	published func(ctx context.Context, slug string) (bool, error)
 }
 
 // New prepares the handler. A missing index.html (web app not built) is answered with a hint.
@@ -30,6 +33,13 @@ func New(dist fs.FS, token func(*gin.Context) string) *Handler {
 	index, _ := fs.ReadFile(dist, "index.html")
 	donate, _ := fs.ReadFile(dist, "donate.html")
 	return &Handler{assets: http.FileServerFS(dist), index: index, donate: donate, token: token, dist: dist}
+}
+
+// CheckForms makes /d/<slug>… pages answer 404 (still with the donation app, which shows its
+// not-found message) when no published campaign has the slug, so crawlers, link checkers and
+// monitoring do not take a dead link for a live page.
+func (h *Handler) CheckForms(published func(ctx context.Context, slug string) (bool, error)) {
+	h.published = published
 }
 
 // Serve answers a GET for anything the API did not route.
@@ -51,9 +61,22 @@ func (h *Handler) Serve(c *gin.Context) {
 			return
 		}
 	}
-	page := h.index
-	if strings.HasPrefix(p, "/d/") && h.donate != nil {
-		page = h.donate
+	page, status := h.index, http.StatusOK
+	if slug, ok := strings.CutPrefix(p, "/d/"); ok {
+		if h.donate != nil {
+			page = h.donate
+		}
+		slug, _, _ = strings.Cut(slug, "/")
+		if h.published != nil {
+			found, err := h.published(c.Request.Context(), slug)
+			switch {
+			case err != nil:
+				_ = c.Error(err)
+				status = http.StatusInternalServerError // the app reads the form itself and says it failed
+			case !found:
+				status = http.StatusNotFound
+			}
+		}
 	}
 	if page == nil {
 		c.String(http.StatusServiceUnavailable, "The web app is not built: run `make build`.")
@@ -68,5 +91,5 @@ func (h *Handler) Serve(c *gin.Context) {
 	}
 	page = bytes.Replace(page, []byte("</head>"), []byte(meta+"</head>"), 1)
 	c.Header("Cache-Control", "no-store")
-	c.Data(http.StatusOK, "text/html; charset=utf-8", page)
+	c.Data(status, "text/html; charset=utf-8", page)
 }

@@ -1,6 +1,8 @@
 package spa
 
 import (
+	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -41,6 +43,23 @@ func TestServe(t *testing.T) {
 	w = serve("/d/dona-demo", &http.Cookie{Name: "aporta_locale", Value: "pt-BR"})
 	require.Contains(t, w.Body.String(), "<title>donate</title>", "the donation form has its own page")
 	require.Contains(t, w.Body.String(), `<meta name="aporta-locale" content="pt">`)
+
+	require.Equal(t, http.StatusOK, serve("/d/no-such-campaign").Code, "without a check every form page is served")
+	h.CheckForms(func(_ context.Context, slug string) (bool, error) {
+		if slug == "broken" {
+			return false, errors.New("directory down")
+		}
+		return slug == "dona-demo", nil
+	})
+	for path, status := range map[string]int{
+		"/d/dona-demo": http.StatusOK, "/d/dona-demo/thanks?ref=x": http.StatusOK,
+		"/d/no-such-campaign": http.StatusNotFound, "/d/no-such-campaign/thanks": http.StatusNotFound,
+		"/d/broken": http.StatusInternalServerError, "/manage/dashboard": http.StatusOK,
+	} {
+		w = serve(path)
+		require.Equal(t, status, w.Code, path)
+		require.Contains(t, w.Body.String(), "<title>", "the app still answers, with its own not-found message: %s", path)
+	}
 
 	w = serve("/", &http.Cookie{Name: "aporta_locale", Value: `"><script>`})
 	require.NotContains(t, w.Body.String(), "aporta-locale", "an unknown cookie value is ignored")

@@ -6,8 +6,10 @@ test('landing page speaks Spanish by default and English on ?locale=en', async (
   await page.goto('/');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Donaciones mensuales que sostienen tu causa');
   await expect(page.locator('html')).toHaveAttribute('lang', 'es');
-  // Wait for the status card to settle (a table against the real stack, an error without /readyz).
-  await expect(page.getByRole('table', { name: 'Dependencias' }).or(page.getByRole('alert'))).toBeVisible();
+  // A public page: no internals (the service's dependencies stay behind /readyz) and no developer tools.
+  await expect(page.getByRole('heading', { name: 'Equipos y agencias' })).toBeVisible();
+  await expect(page.getByRole('table')).toHaveCount(0);
+  await expect(page.getByText(/kit de interfaz|Dependencias|kratos|keto/i)).toHaveCount(0);
   await screenshotAll(page, 'landing-es');
 
   await page.goto('/?locale=en');
@@ -18,9 +20,10 @@ test('landing page speaks Spanish by default and English on ?locale=en', async (
   await page.getByText('PT', { exact: true }).click();
   await expect(page).toHaveURL(/locale=pt/);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Doações mensais que sustentam a sua causa');
-  await page.getByRole('link', { name: 'Ver o kit de interface' }).click();
-  await expect(page).toHaveURL(/\/kit\?locale=pt/);
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Kit de interface');
+  await screenshotAll(page, 'landing-pt');
+  await page.getByRole('link', { name: 'Cadastrar minha organização' }).click();
+  await expect(page).toHaveURL(/\/signup\?locale=pt/);
+  await expect(page.getByRole('heading', { name: 'Cadastre sua organização' })).toBeVisible();
 });
 
 test('kit: save-status banner and copy-link button', async ({ page, context }) => {
@@ -67,4 +70,9 @@ test('unknown paths show the not-found page', async ({ page }) => {
   await page.goto('/no-existe');
   await expect(page.getByRole('heading', { name: 'No encontramos esta página' })).toBeVisible();
   await screenshotAll(page, 'not-found');
+
+  // An unknown donation form is a dead link for crawlers and monitors too, and says so in the visitor's language.
+  const form = await page.goto('/d/no-existe-esta-campana?locale=en');
+  expect(form?.status()).toBe(404);
+  await expect(page.getByRole('alert')).toHaveText('This campaign does not exist or no longer accepts donations.');
 });

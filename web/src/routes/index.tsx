@@ -1,8 +1,7 @@
-import { Anchor, Badge, Button, Group, Paper, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Badge, Button, Group, Paper, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { createFileRoute, Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { FormattedMessage } from 'react-intl';
-import { StatusCard } from '../features/status/StatusCard';
 
 export const Route = createFileRoute('/')({ component: Landing });
 
@@ -49,12 +48,12 @@ function Landing() {
             />
           </Text>
           <Group gap="sm" mt="xs">
-            <Button component="a" href={SIGN_IN_URL} size="md" variant="white" color="brand.8">
+            <Button component={Link} to="/signup" size="md" variant="white" color="brand.8">
+              <FormattedMessage id="landing.signUp" defaultMessage="Registrar mi organización" />
+            </Button>
+            <Button component="a" href={SIGN_IN_URL} size="md" variant="outline" color="white">
               <FormattedMessage id="landing.signIn" defaultMessage="Iniciar sesión" />
             </Button>
-            <Anchor component={Link} to="/kit" c="white" fw={600} underline="always">
-              <FormattedMessage id="landing.kitLink" defaultMessage="Ver el kit de interfaz" />
-            </Anchor>
           </Group>
         </Stack>
       </Paper>
@@ -76,8 +75,6 @@ function Landing() {
           body={<FormattedMessage id="landing.feature.teams.body" defaultMessage="Permisos precisos para tu equipo y para las agencias que captan donantes por ti." />}
         />
       </SimpleGrid>
-
-      <StatusCard />
     </Stack>
   );
 }

@@ -52,6 +52,7 @@ function SignupForm({ countries }: { countries: CountryData[] }) {
   const [touched, setTouched] = useState<Record<string, boolean>>({});
   const [submitError, setSubmitError] = useState<string>();
   const [submitting, setSubmitting] = useState(false);
+  const [continuing, setContinuing] = useState(false);
   const [idempotencyKey] = useState(() => crypto.randomUUID());
   const uidCheck = useServerCheck('uid');
   const emailCheck = useServerCheck('email');
@@ -105,14 +106,16 @@ function SignupForm({ countries }: { countries: CountryData[] }) {
   const continueToUser = async (event: FormEvent) => {
     event.preventDefault();
     touch('name', 'uid');
-    if (orgErrors.name || orgErrors.uid) return;
-    if (uidCheck.passedFor(org.uid) || (await checkUid())) {
+    if (orgErrors.name || orgErrors.uid || continuing) return;
+    setContinuing(true);
+    const passed = uidCheck.passedFor(org.uid) || (await checkUid());
+    setContinuing(false);
+    if (passed) {
       setStep('user');
       requestAnimationFrame(() => document.getElementById(ids.title)?.focus());
     }
   };
 
-  const allServerChecksPassed = uidCheck.passedFor(org.uid) && emailCheck.passedFor(user.email.trim()) && phoneCheck.passedFor(phoneKey);
   const userValid = Object.values(userErrors).every((e) => !e);
 
   const submit = async (event: FormEvent) => {
@@ -120,9 +123,12 @@ function SignupForm({ countries }: { countries: CountryData[] }) {
     touch('first', 'last', 'email', 'password', 'phone', 'role', 'accept');
     if (!userValid || submitting) return;
     setSubmitError(undefined);
-    const [emailOk, phoneOk] = await Promise.all([checkEmailServer(), checkPhoneServer()]);
-    if (!emailOk || !phoneOk || !uidCheck.passedFor(org.uid)) return;
     setSubmitting(true);
+    const [emailOk, phoneOk] = await Promise.all([checkEmailServer(), checkPhoneServer()]);
+    if (!emailOk || !phoneOk || !uidCheck.passedFor(org.uid)) {
+      setSubmitting(false);
+      return;
+    }
     try {
       const res = await register(
         {
@@ -234,7 +240,7 @@ function SignupForm({ countries }: { countries: CountryData[] }) {
                     style={{ flex: '2 1 220px' }}
                   />
                 </Group>
-                <Button type="submit" size="lg" fullWidth loading={uidCheck.state.status === 'checking'}>
+                <Button type="submit" size="lg" fullWidth loading={continuing}>
                   <FormattedMessage id="signup.continue" defaultMessage="Continuar" />
                 </Button>
               </Stack>
@@ -381,7 +387,7 @@ function SignupForm({ countries }: { countries: CountryData[] }) {
                   <Button type="button" variant="ghost" onClick={() => setStep('organization')}>
                     <FormattedMessage id="signup.back" defaultMessage="Volver" />
                   </Button>
-                  <Button type="submit" size="lg" loading={submitting} disabled={!userValid || !allServerChecksPassed}>
+                  <Button type="submit" size="lg" loading={submitting}>
                     <FormattedMessage id="signup.submit" defaultMessage="Crear cuenta" />
                   </Button>
                 </Group>

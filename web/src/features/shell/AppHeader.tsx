@@ -33,9 +33,6 @@ export function AppHeader({ locale }: { locale: Locale }) {
               <Anchor component={Link} to="/" size="sm" c="gray.7" className={classes.navLink} activeOptions={{ exact: true }}>
                 <FormattedMessage id="nav.home" defaultMessage="Inicio" />
               </Anchor>
-              <Anchor component={Link} to="/kit" size="sm" c="gray.7" className={classes.navLink}>
-                <FormattedMessage id="nav.kit" defaultMessage="Kit de interfaz" />
-              </Anchor>
             </Group>
           </Box>
         </Group>
