@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import {
-  ADMIN, createPublishedCampaign, DEMO_ORG, ensureEnabledOrg, pageApi, screenshotAll, signIn, type CreatedCampaign,
+  ADMIN, createPublishedCampaign, DEMO_ORG, ensureEnabledOrg, fillDonationForm, pageApi, screenshotAll, signIn, type CreatedCampaign,
 } from './campaign-helpers';
 
 test.describe.configure({ mode: 'serial' });
@@ -269,19 +269,67 @@ test('signed out, a manage page sends to the login and comes back to itself afte
 });
 
 test('transactions: month summary per status and the rows behind a bucket', async ({ page }) => {
+  test.setTimeout(120_000);
+  type Bucket = { count: number; amount: { minor: number; formatted: string } };
+  type Row = { donation_uuid: string; status: string; donor: { email: string } };
+  const ars = async () => {
+    const res = await pageApi<{ currencies: { currency: string; approved: Bucket; rejected: Bucket }[] }>(page, 'GET', '/manage/api/payment_transactions/summary');
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const zero = { count: 0, amount: { minor: 0, formatted: '' } };
+    return res.body.currencies.find((c) => c.currency === 'ARS') ?? { currency: 'ARS', approved: zero, rejected: zero };
+  };
+  // This test's own rows, whatever else the month holds: a donor approved (APRO) and one rejected (OTHE)
+  // on the public form, one-time $ 1.500 each.
+  const before = await ars();
+  const paid = `tx.apro.${tag}@example.org`;
+  const refused = `tx.othe.${tag}@example.org`;
+  await page.goto(`/d/${campaign.slug}`);
+  await fillDonationForm(page, { holder: 'APRO', email: paid, monthly: false });
+  await page.getByRole('button', { name: 'Donar $ 1.500,00' }).click();
+  await expect(page.getByTestId('thanks-message')).toBeVisible({ timeout: 20_000 });
+  await page.goto(`/d/${campaign.slug}`);
+  await fillDonationForm(page, { holder: 'OTHE', email: refused, monthly: false });
+  await page.getByRole('button', { name: 'Donar $ 1.500,00' }).click();
+  await expect(page.getByTestId('form-error')).toBeVisible({ timeout: 20_000 });
+
   await page.goto('/manage/transactions');
   await expect(page.getByRole('heading', { level: 1, name: 'Transacciones' })).toBeVisible();
-  const approved = page.locator('[data-bucket="approved"][data-currency="ARS"]');
-  await expect(approved).toBeVisible();
-  const summary = await pageApi<{ currencies: { currency: string; approved: { count: number; amount: { formatted: string } } }[] }>(page, 'GET', '/manage/api/payment_transactions/summary');
-  const ars = summary.body.currencies.find((c) => c.currency === 'ARS')!;
-  expect(ars.approved.count).toBeGreaterThanOrEqual(5);
-  await expect(approved.locator('[data-amount]')).toHaveText(ars.approved.amount.formatted);
-  await approved.click();
-  await expect(page).toHaveURL(/status=approved/);
-  await expect(page.getByTestId('transaction-rows')).toContainText('Aprobada');
-  await expect(page.getByTestId('transaction-rows')).not.toContainText('Rechazada');
-  await screenshotAll(page, 'manage-transactions');
+  const after = await ars();
+  expect(after.approved.count).toBe(before.approved.count + 1);
+  expect(after.approved.amount.minor).toBe(before.approved.amount.minor + 150_000);
+  expect(after.rejected.count).toBe(before.rejected.count + 1);
+  expect(after.rejected.amount.minor).toBe(before.rejected.amount.minor + 150_000);
+  // Each bucket's rows hold this test's donation of that status (newest first, so on the first page).
+  const rowOf = async (bucket: string, email: string) => {
+    const res = await pageApi<{ transactions: Row[] }>(page, 'GET', `/manage/api/payment_transactions?status=${bucket}&currency=ARS`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body.transactions.find((t) => t.donor.email === email);
+  };
+  const ok = (await rowOf('approved', paid))!;
+  const ko = (await rowOf('rejected', refused))!;
+  expect(ok).toMatchObject({ status: 'approved' });
+  expect(ko).toMatchObject({ status: 'rejected' });
+  expect(await rowOf('approved', refused)).toBeUndefined();
+  expect(await rowOf('rejected', paid)).toBeUndefined();
+
+  const rows = page.getByTestId('transaction-rows');
+  const link = (uuid: string) => rows.locator(`a[href$="/manage/donations/${uuid}"]`);
+  // Each bucket card shows the summary's figures; picking it lists this test's row of that status only.
+  for (const [bucket, mine, other, label, otherLabel] of [
+    ['approved', ok, ko, 'Aprobada', 'Rechazada'],
+    ['rejected', ko, ok, 'Rechazada', 'Aprobada'],
+  ] as const) {
+    const card = page.locator(`[data-bucket="${bucket}"][data-currency="ARS"]`);
+    await expect(card.locator('[data-amount]')).toHaveText(after[bucket].amount.formatted);
+    await expect(card.locator('[data-count]')).toHaveAttribute('data-count', String(after[bucket].count));
+    await card.click();
+    await expect(page).toHaveURL(new RegExp(`status=${bucket}`));
+    await expect(link(mine.donation_uuid)).toBeVisible();
+    await expect(link(other.donation_uuid)).toHaveCount(0);
+    await expect(rows).toContainText(label);
+    await expect(rows).not.toContainText(otherLabel);
+    if (bucket === 'approved') await screenshotAll(page, 'manage-transactions');
+  }
 });
 
 test('English and Portuguese render the same screens', async ({ page }) => {
