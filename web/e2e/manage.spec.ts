@@ -295,10 +295,12 @@ test('transactions: month summary per status and the rows behind a bucket', asyn
   await page.goto('/manage/transactions');
   await expect(page.getByRole('heading', { level: 1, name: 'Transacciones' })).toBeVisible();
   const after = await ars();
-  expect(after.approved.count).toBe(before.approved.count + 1);
-  expect(after.approved.amount.minor).toBe(before.approved.amount.minor + 150_000);
-  expect(after.rejected.count).toBe(before.rejected.count + 1);
-  expect(after.rejected.amount.minor).toBe(before.rejected.amount.minor + 150_000);
+  // At least this test's charge in each bucket: the stack's worker may collect another organisation
+  // donation (an earlier spec's monthly one) between the two reads; the rows below are this test's own.
+  for (const bucket of ['approved', 'rejected'] as const) {
+    expect(after[bucket].count).toBeGreaterThanOrEqual(before[bucket].count + 1);
+    expect(after[bucket].amount.minor).toBeGreaterThanOrEqual(before[bucket].amount.minor + 150_000);
+  }
   // Each bucket's rows hold this test's donation of that status (newest first, so on the first page).
   const rowOf = async (bucket: string, email: string) => {
     const res = await pageApi<{ transactions: Row[] }>(page, 'GET', `/manage/api/payment_transactions?status=${bucket}&currency=ARS`);
