@@ -87,14 +87,6 @@ func run(ctx context.Context, command string) error {
 	case "worker":
 		log.Info("worker started", "temporal", cfg.TemporalAddr)
 		return workflows.Run(ctx, cfg, tc, t)
-	case "rotate-secrets":
-		conns, err := connections.Open(ctx, cfg)
-		if err != nil {
-			return err
-		}
-		n, err := conns.RotateAll(ctx, t)
-		fmt.Printf("re-wrapped the tokens of %d gateway connections with key %s\n", n, conns.Box.KeyID())
-		return err
 	case "seed":
 		hc := &http.Client{Timeout: 10 * time.Second}
 		conns, err := connections.Open(ctx, cfg)

@@ -52,11 +52,7 @@ func TestSettleFirstChargeReadsBackWhatTheRequestLeftPending(t *testing.T) {
 	gwSrv := httptest.NewServer(sb)
 	t.Cleanup(gwSrv.Close)
 	// The organisation's own account at that gateway, connected as an administrator would.
-	store, err := connections.Open(ctx, cfg)
-	require.NoError(t, err)
-	oauth, err := sandboxauth.OAuthAt(cfg, gwSrv.URL)
-	require.NoError(t, err)
-	_, err = sandboxauth.Connect(ctx, store, oauth, scope, "GUARD")
+	store, _, err := sandboxauth.ConnectAt(ctx, cfg, gwSrv.URL, scope, "GUARD")
 	require.NoError(t, err)
 	clients := &connections.Clients{Store: store, Tenants: tt, BaseURL: gwSrv.URL}
 	mailer := outbox.NewMailer(cfg, tt.Directory())

@@ -112,15 +112,8 @@ func run(n int, gwFlag string, starters, pollers int, timeout time.Duration) err
 	if err != nil {
 		return err
 	}
-	store, err := connections.Open(ctx, cfg)
+	store, _, err := sandboxauth.ConnectAt(ctx, cfg, gwURL, orgScope, "BENCH"+strings.ToUpper(org.String()[:8]))
 	if err != nil {
-		return err
-	}
-	oauth, err := sandboxauth.OAuthAt(cfg, gwURL)
-	if err != nil {
-		return err
-	}
-	if _, err := sandboxauth.Connect(ctx, store, oauth, orgScope, "BENCH"+strings.ToUpper(org.String()[:8])); err != nil {
 		return fmt.Errorf("connect the gateway: %w", err)
 	}
 	clients := &connections.Clients{Store: store, Tenants: tt, BaseURL: gwURL}

@@ -49,15 +49,23 @@ func Connect(ctx context.Context, store *connections.Store, oauth gateway.OAuth,
 // ConnectWith is Connect with the store and the platform's MercadoPago application of cfg, at the
 // stack's sandbox.
 func ConnectWith(ctx context.Context, cfg *config.Config, scope tenants.Scope, nickname string) (connections.Connection, error) {
+	_, conn, err := ConnectAt(ctx, cfg, cfg.GatewayURL, scope, nickname)
+	return conn, err
+}
+
+// ConnectAt is ConnectWith at the sandbox served at gatewayURL (a test's or a bench's own); it also
+// answers the store, for the caller's connections.Clients.
+func ConnectAt(ctx context.Context, cfg *config.Config, gatewayURL string, scope tenants.Scope, nickname string) (*connections.Store, connections.Connection, error) {
 	store, err := connections.Open(ctx, cfg)
 	if err != nil {
-		return connections.Connection{}, err
+		return nil, connections.Connection{}, err
 	}
-	oauth, err := OAuthAt(cfg, cfg.GatewayURL)
+	oauth, err := OAuthAt(cfg, gatewayURL)
 	if err != nil {
-		return connections.Connection{}, err
+		return nil, connections.Connection{}, err
 	}
-	return Connect(ctx, store, oauth, scope, nickname)
+	conn, err := Connect(ctx, store, oauth, scope, nickname)
+	return store, conn, err
 }
 
 // OAuthAt is the platform's MercadoPago application of cfg at the sandbox served at baseURL (a
