@@ -28,9 +28,8 @@ const parser = (format: string, out: string) => (typed: string) => {
 };
 
 interface FieldProps {
+  /** None for a month shown inside a group that names it: the button's own text (the month) is its name. */
   label?: ReactNode;
-  /** Names a field that has no visible label. */
-  'aria-label'?: string;
   error?: ReactNode;
   w?: number;
 }

@@ -9,7 +9,7 @@ import { DocumentCard } from './DocumentCard';
 import { AccountStateBanner } from './AccountStateBanner';
 import { PageHeader } from '../../components/PageHeader';
 
-/** The document cards; `onboarding` adds the signup's step bar and the "upload later" way out. */
+/** The document cards; `onboarding` adds the signup's step bar, its guides and the "upload later" way out. */
 export function DocumentsPage({ onboarding }: { onboarding: boolean }) {
   const queryClient = useQueryClient();
   const { data: org } = useSuspenseQuery(organizationQuery()); // the route's loader has it in the cache
@@ -35,10 +35,10 @@ export function DocumentsPage({ onboarding }: { onboarding: boolean }) {
           <DocumentCard key={doc.type} doc={doc} onChanged={refresh} />
         ))}
       </SimpleGrid>
-      <GuideModal name="upload_documents" enabled={!allReadyForReview(docs) && docs.every((d) => d.attachments.length === 0)} />
+      <GuideModal name="upload_documents" enabled={onboarding && !allReadyForReview(docs) && docs.every((d) => d.attachments.length === 0)} />
       <GuideModal
         name="registration_completed"
-        enabled={allReadyForReview(docs)}
+        enabled={onboarding && allReadyForReview(docs)}
         action={
           <MantineButton component="a" href="/manage/dashboard">
             <FormattedMessage id="guide.toDashboard" defaultMessage="Ir al panel" />

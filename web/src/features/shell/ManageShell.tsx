@@ -37,7 +37,7 @@ function OrganizationCard() {
   );
 }
 
-function Entry({ entry, pathname }: { entry: NavEntry; pathname: string }) {
+function Entry({ entry, pathname, onClick }: { entry: NavEntry; pathname: string; onClick: () => void }) {
   const intl = useIntl();
   const active = pathname === entry.to || pathname.startsWith(`${entry.to}/`);
   return (
@@ -49,12 +49,13 @@ function Entry({ entry, pathname }: { entry: NavEntry; pathname: string }) {
       leftSection={<Icon d={entry.icon} size={18} />}
       variant="light"
       fw={600}
+      onClick={onClick}
     />
   );
 }
 
 /** The side bar: every section the user's abilities allow, settings under their own heading. */
-function Navigation({ abilities }: { abilities: string[] }) {
+function Navigation({ abilities, onChoose }: { abilities: string[]; onChoose: () => void }) {
   const intl = useIntl();
   const settingsId = useId();
   const pathname = useRouterState({ select: (s) => s.location.pathname });
@@ -64,7 +65,7 @@ function Navigation({ abilities }: { abilities: string[] }) {
   return (
     <Stack gap={2}>
       {main.map((e) => (
-        <Entry key={e.to} entry={e} pathname={pathname} />
+        <Entry key={e.to} entry={e} pathname={pathname} onClick={onChoose} />
       ))}
       {settings.length > 0 && (
         <div role="group" aria-labelledby={settingsId}>
@@ -72,7 +73,7 @@ function Navigation({ abilities }: { abilities: string[] }) {
             {intl.formatMessage(groupLabels.settings)}
           </Text>
           {settings.map((e) => (
-            <Entry key={e.to} entry={e} pathname={pathname} />
+            <Entry key={e.to} entry={e} pathname={pathname} onClick={onChoose} />
           ))}
         </div>
       )}
@@ -86,7 +87,7 @@ export function ManageShell() {
   const { data: me } = useSuspenseQuery(currentUserQuery()); // ensureSignedIn put it in the cache
   const [opened, { toggle, close }] = useDisclosure(false);
   const pathname = useRouterState({ select: (s) => s.location.pathname });
-  useEffect(close, [pathname, close]); // a chosen entry closes the drawer
+  useEffect(close, [pathname, close]); // leaving the page closes the drawer (a chosen entry closes it even when it is this page)
 
   return (
     <AppShell header={{ height: 60 }} navbar={{ width: 260, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding={0}>
@@ -110,7 +111,7 @@ export function ManageShell() {
       <AppShell.Navbar id="manage-navigation" p="sm" className={classes.navbar} data-closed={!opened || undefined} aria-label={intl.formatMessage({ id: 'nav.label', defaultMessage: 'Principal' })}>
         <OrganizationCard />
         <AppShell.Section grow component={ScrollArea}>
-          <Navigation abilities={me.abilities} />
+          <Navigation abilities={me.abilities} onChoose={close} />
         </AppShell.Section>
       </AppShell.Navbar>
       <AppShell.Main bg="gray.0">

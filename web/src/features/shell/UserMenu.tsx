@@ -8,6 +8,7 @@ import { showToast } from '../../components/Toasts';
 import { LOCALES, type Locale } from '../../i18n/locale';
 import { updateMyData, type CurrentUser } from '../accounts/api';
 import { useSwitchLocale } from './AppHeader';
+import classes from './UserMenu.module.css';
 
 /** Each language in its own name, as a person looking for theirs reads it. */
 const LANGUAGE_NAMES: Record<Locale, string> = { es: 'Español', en: 'English', pt: 'Português' };
@@ -42,12 +43,12 @@ export function UserMenu({ me }: { me: CurrentUser }) {
   return (
     <Menu position="bottom-end" width={240} withinPortal shadow="md">
       <Menu.Target>
-        <UnstyledButton aria-label={intl.formatMessage({ id: 'userMenu.open', defaultMessage: 'Menú de {name}' }, { name: me.full_name || me.email })} data-testid="user-menu">
+        <UnstyledButton data-testid="user-menu">
           <Group gap="xs" wrap="nowrap">
             <Avatar color="brand" radius="xl" size={34} aria-hidden>
               {initials(me)}
             </Avatar>
-            <Text size="sm" fw={600} visibleFrom="sm" maw={180} truncate>
+            <Text size="sm" fw={600} maw={180} truncate className={classes.name}>
               {me.full_name || me.email}
             </Text>
           </Group>

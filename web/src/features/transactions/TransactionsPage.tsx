@@ -54,7 +54,7 @@ export function TransactionsPage({ search, onSearch }: { search: TransactionsSea
         lead={<FormattedMessage id="transactions.lead" defaultMessage="Lo que se cobró cada mes, por estado y moneda." />}
         action={<Group gap="xs" wrap="nowrap" role="group" aria-label={intl.formatMessage({ id: 'transactions.month', defaultMessage: 'Mes' })}>
           <ActionIcon variant="default" size="lg" onClick={() => onSearch({ period: shiftPeriod(period, -1) })} aria-label={intl.formatMessage({ id: 'transactions.prevMonth', defaultMessage: 'Mes anterior' })}>‹</ActionIcon>
-          <MonthField aria-label={intl.formatMessage({ id: 'transactions.month', defaultMessage: 'Mes' })} w={190}
+          <MonthField w={190}
             value={period} max={currentPeriod()} onChange={(p) => onSearch({ period: p })} />
           <ActionIcon variant="default" size="lg" disabled={period >= currentPeriod()} onClick={() => onSearch({ period: shiftPeriod(period, 1) })} aria-label={intl.formatMessage({ id: 'transactions.nextMonth', defaultMessage: 'Mes siguiente' })}>›</ActionIcon>
         </Group>}
