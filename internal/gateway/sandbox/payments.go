@@ -101,7 +101,7 @@ func (s *Server) createPayment(w http.ResponseWriter, r *http.Request, a *accoun
 		writeError(w, http.StatusBadRequest, "invalid parameters", cause{Code: 4037, Description: "Invalid transaction_amount"})
 		return
 	}
-	s.moveMoney(w, r, a, func() (int, any, bool) {
+	s.moveMoney(w, r, mpMove(r, a), func() (int, any, bool) {
 		t, ok := s.token(w, in.Token, a)
 		if !ok {
 			return 0, nil, false
@@ -156,7 +156,7 @@ func (s *Server) createRefund(w http.ResponseWriter, r *http.Request, a *account
 	if r.ContentLength != 0 && !decode(w, r, &in) {
 		return
 	}
-	s.moveMoney(w, r, a, func() (int, any, bool) {
+	s.moveMoney(w, r, mpMove(r, a), func() (int, any, bool) {
 		p, ok := s.paymentByPath(w, r, a)
 		if !ok {
 			return 0, nil, false
