@@ -112,7 +112,7 @@ func TestRefusedChargeRefreshesNow(t *testing.T) {
 		return err == nil && d.WorkflowExecutionInfo.Status == enumspb.WORKFLOW_EXECUTION_STATUS_COMPLETED
 	}, 30*time.Second, 200*time.Millisecond)
 	requireOneReconnectionMail(t, s, admin, nickname)
-	_, err := gateways.Gateway(ctx, admin.OrgID, "ARS")
+	_, err := gateways.Gateway(ctx, admin.OrgID, connections.MercadoPago, "ARS")
 	require.ErrorIs(t, err, connections.ErrNotConnected)
 }
 
@@ -147,7 +147,7 @@ func chargeStatus(t *testing.T, s *apitest.Stack, gateways charge.Gateways, admi
 	ctx := context.Background()
 	scope, err := s.Tenants.ForOrganization(ctx, admin.OrgID)
 	require.NoError(t, err)
-	gw, err := gateways.Gateway(ctx, admin.OrgID, "ARS")
+	gw, err := gateways.Gateway(ctx, admin.OrgID, connections.MercadoPago, "ARS")
 	require.NoError(t, err)
 	tx := charge.Transaction{OrgID: admin.OrgID, ID: uuid.New(), DonationID: uuid.New(), Amount: 150000, Currency: "ARS"}
 	_, err = charge.Charge(ctx, scope, gw, tx, gateway.Charge{Token: "card-token", Email: "ana@example.org",

@@ -24,11 +24,7 @@ type Account struct {
 	brands   brandsCache
 }
 
-var (
-	_ gateway.Gateway      = (*Account)(nil)
-	_ gateway.CardMethods  = (*Account)(nil)
-	_ gateway.LimitsSource = (*Account)(nil)
-)
+var _ gateway.Account = (*Account)(nil)
 
 // NewAccount is the merchant whose API key a connection holds; currency is the merchant's
 // (CentralPos charges only in its country's currency).

@@ -39,10 +39,7 @@ type Client struct {
 	account  [sha256.Size]byte // identifies the account in caches shared across clients
 }
 
-var (
-	_ gateway.Gateway     = (*Client)(nil)
-	_ gateway.CardMethods = (*Client)(nil)
-)
+var _ gateway.Account = (*Client)(nil)
 
 // New validates cfg and returns a client.
 func New(cfg Config) (*Client, error) {
