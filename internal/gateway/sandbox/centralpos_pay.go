@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"math"
 	"net/http"
-	"slices"
 	"strings"
 	"time"
 
@@ -152,17 +151,7 @@ func (s *Server) cpPaymentRoutes(m *http.ServeMux) {
 
 // cpBrowser allows the donation form's origin to call CentralPos's public endpoints.
 func cpBrowser(h http.HandlerFunc) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Access-Control-Allow-Origin", "*")
-		w.Header().Set("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
-		w.Header().Set("Access-Control-Allow-Headers", "Content-Type, X-Publishable-Key")
-		w.Header().Set("Access-Control-Max-Age", "600")
-		if h == nil {
-			w.WriteHeader(http.StatusNoContent)
-			return
-		}
-		h(w, r)
-	}
+	return cors("Content-Type, X-Publishable-Key", h)
 }
 
 // cpMerchantBy finds a linked merchant by one of its keys. Callers hold mu.
@@ -400,38 +389,31 @@ func (s *Server) cpCreateInstrument(w http.ResponseWriter, r *http.Request, m *c
 	s.commit(w, http.StatusCreated, i, delta)
 }
 
-// cpMove is a CentralPos request's idempotency: its Idempotency-Key, required, scoped to the
-// merchant and endpoint; reusing it for another body is refused.
-func cpMove(w http.ResponseWriter, r *http.Request, m *cpMerchant, body []byte) (move, bool) {
+// cpMoney reads a money-moving request: its body into in (an empty body leaves in as it is) and its
+// idempotency: the Idempotency-Key, required, scoped to the merchant and endpoint, and refused when
+// reused for another body. ok is false once it answered the error itself.
+func cpMoney(w http.ResponseWriter, r *http.Request, m *cpMerchant, in any) (move, bool) {
+	var raw json.RawMessage
+	if r.ContentLength != 0 && !cpDecode(w, r, &raw) {
+		return move{}, false
+	}
+	if raw != nil && json.Unmarshal(raw, in) != nil {
+		cpError(w, http.StatusBadRequest, "invalid_json", "the body does not fit the endpoint")
+		return move{}, false
+	}
 	key := r.Header.Get("Idempotency-Key")
 	if key == "" {
 		cpError(w, http.StatusBadRequest, "idempotency_key_required", "money-moving requests need an Idempotency-Key header")
 		return move{}, false
 	}
-	sum := sha256.Sum256(body)
+	sum := sha256.Sum256(raw)
 	return move{key: "centralpos " + m.ID + " " + r.Method + " " + r.URL.Path + " " + key, fingerprint: hex.EncodeToString(sum[:]),
 		conflict: func() {
 			cpError(w, http.StatusConflict, "idempotency_key_reused", "this Idempotency-Key was used for another request")
 		}}, true
 }
 
-// readBody reads a money-moving request's body whole, for its fingerprint.
-func readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
-	var raw json.RawMessage
-	if r.ContentLength == 0 {
-		return nil, true
-	}
-	if !cpDecode(w, r, &raw) {
-		return nil, false
-	}
-	return raw, true
-}
-
 func (s *Server) cpCreateCharge(w http.ResponseWriter, r *http.Request, m *cpMerchant) {
-	raw, ok := readBody(w, r)
-	if !ok {
-		return
-	}
 	var in struct {
 		Amount   int64  `json:"amount"`
 		Currency string `json:"currency"`
@@ -445,8 +427,8 @@ func (s *Server) cpCreateCharge(w http.ResponseWriter, r *http.Request, m *cpMer
 		Installments int               `json:"installments"`
 		Metadata     map[string]string `json:"metadata"`
 	}
-	if err := json.Unmarshal(raw, &in); err != nil {
-		cpError(w, http.StatusBadRequest, "invalid_json", "the body is not a charge")
+	mv, ok := cpMoney(w, r, m, &in)
+	if !ok {
 		return
 	}
 	switch {
@@ -458,10 +440,6 @@ func (s *Server) cpCreateCharge(w http.ResponseWriter, r *http.Request, m *cpMer
 		return
 	case (in.Source.Token == "") == (in.Source.Instrument == ""):
 		cpParamError(w, "invalid_source", "source needs exactly one of token and instrument", "source")
-		return
-	}
-	mv, ok := cpMove(w, r, m, raw)
-	if !ok {
 		return
 	}
 	s.moveMoney(w, r, mv, func() (int, any, bool) {
@@ -518,13 +496,7 @@ func (s *Server) cpCharges(merchant, reference string, desc bool) []*cpCharge {
 			out = append(out, ch)
 		}
 	}
-	slices.SortFunc(out, func(a, b *cpCharge) int {
-		if desc {
-			a, b = b, a
-		}
-		return cmp.Compare(a.Seq, b.Seq)
-	})
-	return out
+	return ordered(out, func(c *cpCharge) int64 { return c.Seq }, desc)
 }
 
 func (s *Server) cpSearchCharges(w http.ResponseWriter, r *http.Request, m *cpMerchant) {
@@ -540,18 +512,10 @@ func (s *Server) cpAdminCharges(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) cpCreateRefund(w http.ResponseWriter, r *http.Request, m *cpMerchant) {
-	raw, ok := readBody(w, r)
-	if !ok {
-		return
-	}
 	var in struct {
 		Amount int64 `json:"amount"`
 	}
-	if raw != nil && json.Unmarshal(raw, &in) != nil {
-		cpError(w, http.StatusBadRequest, "invalid_json", "the body is not a refund")
-		return
-	}
-	mv, ok := cpMove(w, r, m, raw)
+	mv, ok := cpMoney(w, r, m, &in)
 	if !ok {
 		return
 	}

@@ -216,13 +216,18 @@ func (s *Server) paymentsFor(userID int64, ref string, desc bool) []*payment {
 			out = append(out, p)
 		}
 	}
-	slices.SortFunc(out, func(a, b *payment) int {
+	return ordered(out, func(p *payment) int64 { return p.ID }, desc)
+}
+
+// ordered sorts records by their creation order (key), oldest first unless desc.
+func ordered[T any](records []T, key func(T) int64, desc bool) []T {
+	slices.SortFunc(records, func(a, b T) int {
 		if desc {
 			a, b = b, a
 		}
-		return cmp.Compare(a.ID, b.ID)
+		return cmp.Compare(key(a), key(b))
 	})
-	return out
+	return records
 }
 
 func (s *Server) searchPayments(w http.ResponseWriter, r *http.Request, a *account) {

@@ -213,12 +213,16 @@ func (s *Server) routes() {
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
 
-// browser allows cross-origin calls (CORS) to a public endpoint; a nil handler answers the preflight.
-func browser(h http.HandlerFunc) http.HandlerFunc {
+// browser allows cross-origin calls (CORS) to MercadoPago's public endpoints; a nil handler answers
+// the preflight.
+func browser(h http.HandlerFunc) http.HandlerFunc { return cors("Content-Type, X-Idempotency-Key", h) }
+
+// cors allows cross-origin calls with the headers named; a nil handler answers the preflight.
+func cors(headers string, h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Access-Control-Allow-Origin", "*")
 		w.Header().Set("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
-		w.Header().Set("Access-Control-Allow-Headers", "Content-Type, X-Idempotency-Key")
+		w.Header().Set("Access-Control-Allow-Headers", headers)
 		w.Header().Set("Access-Control-Max-Age", "600")
 		if h == nil {
 			w.WriteHeader(http.StatusNoContent)
