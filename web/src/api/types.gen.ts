@@ -29,6 +29,13 @@ export interface Cellphone {
   number: string;
 }
 
+export interface Checkout {
+  name: string;
+  tokenizer_url: string;
+  public_key: string;
+  payment_methods: PublicCardMethod[];
+}
+
 export interface CollectView {
   period: string;
   status: string;
@@ -100,7 +107,7 @@ export interface DonationDetail {
   upgrades: UpgradeView[];
   upgrade_history: UpgradeAppliedView[];
   versions_count: number;
-  gateway: Tokenizer;
+  gateway: Checkout;
   collect?: CollectView | null;
 }
 
@@ -245,6 +252,7 @@ export interface OrganizationIn {
 }
 
 export interface PaymentGateways {
+  organization_id: string;
   gateways: Gateway[];
 }
 
@@ -280,6 +288,17 @@ export interface Point {
   raised: Money[];
   new_donations: number;
   visits: number;
+}
+
+export interface PublicCardMethod {
+  id: string;
+  name: string;
+  payment_type: string;
+  bin_pattern: string;
+  exclusion_pattern: string;
+  lengths: number[];
+  security_code_length: number;
+  luhn: boolean;
 }
 
 export interface Raised {
@@ -335,12 +354,6 @@ export interface Subscription {
 export interface SummaryBucket {
   count: number;
   amount: Money;
-}
-
-export interface Tokenizer {
-  name: string;
-  tokenizer_url: string;
-  public_key: string;
 }
 
 export interface TransactionView {
