@@ -14,6 +14,19 @@ export interface AuditEntry {
   created_at: string;
 }
 
+export interface Billing {
+  id: string;
+  plan_code: string;
+  status: string;
+  payment_mode: string;
+  brand?: string;
+  last_four?: string;
+  cbu?: string;
+  paid_until: string | null;
+  next_charge: string | null;
+  price: Money;
+}
+
 export interface CampaignRef {
   uuid: string;
   title: string;
@@ -100,7 +113,7 @@ export interface DonationDetail {
   upgrades: UpgradeView[];
   upgrade_history: UpgradeAppliedView[];
   versions_count: number;
-  gateway: Tokenizer;
+  gateway: DonationTokenizer;
   collect?: CollectView | null;
 }
 
@@ -151,6 +164,12 @@ export interface DonationRecord {
   updated_at: string;
   actions: string[];
   submitted_donor: DonorSnapshot | null;
+}
+
+export interface DonationTokenizer {
+  name: string;
+  tokenizer_url: string;
+  public_key: string;
 }
 
 export interface DonorSnapshot {
@@ -215,6 +234,16 @@ export interface Guide {
   show: boolean;
 }
 
+export interface Invoice {
+  period_start: string;
+  period_end: string;
+  plan_code: string;
+  amount: Money;
+  payment_mode: string;
+  status: string;
+  paid_at: string | null;
+}
+
 export interface Money {
   minor: number;
   currency: string;
@@ -242,6 +271,16 @@ export interface OrganizationIn {
   name: string;
   country: string;
   status: string;
+}
+
+export interface PaymentAuthorization {
+  id: string;
+  kind: string;
+  plan_code?: string;
+  brand?: string;
+  last_four?: string;
+  cbu?: string;
+  expires_at: string;
 }
 
 export interface PaymentGateways {
@@ -332,15 +371,21 @@ export interface Subscription {
   accepting_donations: boolean;
 }
 
+export interface SubscriptionPage {
+  subscription: Subscription;
+  billing: Billing | null;
+  invoices: Invoice[];
+  tokenizer: SubscriptionTokenizer;
+}
+
+export interface SubscriptionTokenizer {
+  tokenizer_url: string;
+  public_key: string;
+}
+
 export interface SummaryBucket {
   count: number;
   amount: Money;
-}
-
-export interface Tokenizer {
-  name: string;
-  tokenizer_url: string;
-  public_key: string;
 }
 
 export interface TransactionView {
