@@ -21,6 +21,7 @@ import { Route as AccountLogoutRouteImport } from './routes/account/logout'
 import { Route as AccountOnboardingRouteRouteImport } from './routes/account/onboarding/route'
 import { Route as AccountRecoveryRouteImport } from './routes/account/recovery'
 import { Route as AccountSettingsRouteImport } from './routes/account/settings'
+import { Route as AccountSubscriptionsRouteRouteImport } from './routes/account/subscriptions/route'
 import { Route as AccountTwo_factorRouteImport } from './routes/account/two_factor'
 import { Route as AccountVerificationsRouteImport } from './routes/account/verifications'
 import { Route as DevMailboxRouteImport } from './routes/dev/mailbox'
@@ -30,6 +31,7 @@ import { Route as ManageTransactionsRouteImport } from './routes/manage/transact
 import { Route as StaffIndexRouteImport } from './routes/staff/index'
 import { Route as AccountOnboardingDocumentsRouteImport } from './routes/account/onboarding/documents'
 import { Route as AccountOnboardingPayment_gatewaysRouteImport } from './routes/account/onboarding/payment_gateways'
+import { Route as AccountSubscriptionsChooseRouteImport } from './routes/account/subscriptions/choose'
 import { Route as ManageCampaignsIndexRouteImport } from './routes/manage/campaigns/index'
 import { Route as ManageCampaignsUuidRouteImport } from './routes/manage/campaigns/$uuid'
 import { Route as ManageCampaignsChoose_typeRouteImport } from './routes/manage/campaigns/choose_type'
@@ -38,6 +40,7 @@ import { Route as ManageDonationsUuidRouteImport } from './routes/manage/donatio
 import { Route as ManageSettingsIndexRouteImport } from './routes/manage/settings/index'
 import { Route as ManageSettingsGatewaysRouteImport } from './routes/manage/settings/gateways'
 import { Route as ManageSettingsOrganizationRouteImport } from './routes/manage/settings/organization'
+import { Route as ManageSettingsSubscriptionRouteImport } from './routes/manage/settings/subscription'
 import { Route as ManageSettingsUsersRouteImport } from './routes/manage/settings/users'
 import { Route as StaffOrganizationsIdRouteImport } from './routes/staff/organizations/$id'
 
@@ -101,6 +104,12 @@ const AccountSettingsRoute = AccountSettingsRouteImport.update({
   path: '/account/settings',
   getParentRoute: () => rootRouteImport,
 } as any)
+const AccountSubscriptionsRouteRoute =
+  AccountSubscriptionsRouteRouteImport.update({
+    id: '/account/subscriptions',
+    path: '/account/subscriptions',
+    getParentRoute: () => rootRouteImport,
+  } as any)
 const AccountTwo_factorRoute = AccountTwo_factorRouteImport.update({
   id: '/account/two_factor',
   path: '/account/two_factor',
@@ -148,6 +157,12 @@ const AccountOnboardingPayment_gatewaysRoute =
     path: '/payment_gateways',
     getParentRoute: () => AccountOnboardingRouteRoute,
   } as any)
+const AccountSubscriptionsChooseRoute =
+  AccountSubscriptionsChooseRouteImport.update({
+    id: '/choose',
+    path: '/choose',
+    getParentRoute: () => AccountSubscriptionsRouteRoute,
+  } as any)
 const ManageCampaignsIndexRoute = ManageCampaignsIndexRouteImport.update({
   id: '/campaigns/',
   path: '/campaigns/',
@@ -190,6 +205,12 @@ const ManageSettingsOrganizationRoute =
     path: '/organization',
     getParentRoute: () => ManageSettingsRouteRoute,
   } as any)
+const ManageSettingsSubscriptionRoute =
+  ManageSettingsSubscriptionRouteImport.update({
+    id: '/subscription',
+    path: '/subscription',
+    getParentRoute: () => ManageSettingsRouteRoute,
+  } as any)
 const ManageSettingsUsersRoute = ManageSettingsUsersRouteImport.update({
   id: '/users',
   path: '/users',
@@ -209,6 +230,7 @@ export interface FileRoutesByFullPath {
   '/pricing': typeof PricingRoute
   '/signup': typeof SignupRoute
   '/account/onboarding': typeof AccountOnboardingRouteRouteWithChildren
+  '/account/subscriptions': typeof AccountSubscriptionsRouteRouteWithChildren
   '/manage/settings': typeof ManageSettingsRouteRouteWithChildren
   '/account/invitation': typeof AccountInvitationRoute
   '/account/login': typeof AccountLoginRoute
@@ -223,11 +245,13 @@ export interface FileRoutesByFullPath {
   '/staff/': typeof StaffIndexRoute
   '/account/onboarding/documents': typeof AccountOnboardingDocumentsRoute
   '/account/onboarding/payment_gateways': typeof AccountOnboardingPayment_gatewaysRoute
+  '/account/subscriptions/choose': typeof AccountSubscriptionsChooseRoute
   '/manage/campaigns/$uuid': typeof ManageCampaignsUuidRoute
   '/manage/campaigns/choose_type': typeof ManageCampaignsChoose_typeRoute
   '/manage/donations/$uuid': typeof ManageDonationsUuidRoute
   '/manage/settings/gateways': typeof ManageSettingsGatewaysRoute
   '/manage/settings/organization': typeof ManageSettingsOrganizationRoute
+  '/manage/settings/subscription': typeof ManageSettingsSubscriptionRoute
   '/manage/settings/users': typeof ManageSettingsUsersRoute
   '/staff/organizations/$id': typeof StaffOrganizationsIdRoute
   '/manage/campaigns/': typeof ManageCampaignsIndexRoute
@@ -241,6 +265,7 @@ export interface FileRoutesByTo {
   '/pricing': typeof PricingRoute
   '/signup': typeof SignupRoute
   '/account/onboarding': typeof AccountOnboardingRouteRouteWithChildren
+  '/account/subscriptions': typeof AccountSubscriptionsRouteRouteWithChildren
   '/account/invitation': typeof AccountInvitationRoute
   '/account/login': typeof AccountLoginRoute
   '/account/logout': typeof AccountLogoutRoute
@@ -254,11 +279,13 @@ export interface FileRoutesByTo {
   '/staff': typeof StaffIndexRoute
   '/account/onboarding/documents': typeof AccountOnboardingDocumentsRoute
   '/account/onboarding/payment_gateways': typeof AccountOnboardingPayment_gatewaysRoute
+  '/account/subscriptions/choose': typeof AccountSubscriptionsChooseRoute
   '/manage/campaigns/$uuid': typeof ManageCampaignsUuidRoute
   '/manage/campaigns/choose_type': typeof ManageCampaignsChoose_typeRoute
   '/manage/donations/$uuid': typeof ManageDonationsUuidRoute
   '/manage/settings/gateways': typeof ManageSettingsGatewaysRoute
   '/manage/settings/organization': typeof ManageSettingsOrganizationRoute
+  '/manage/settings/subscription': typeof ManageSettingsSubscriptionRoute
   '/manage/settings/users': typeof ManageSettingsUsersRoute
   '/staff/organizations/$id': typeof StaffOrganizationsIdRoute
   '/manage/campaigns': typeof ManageCampaignsIndexRoute
@@ -274,6 +301,7 @@ export interface FileRoutesById {
   '/pricing': typeof PricingRoute
   '/signup': typeof SignupRoute
   '/account/onboarding': typeof AccountOnboardingRouteRouteWithChildren
+  '/account/subscriptions': typeof AccountSubscriptionsRouteRouteWithChildren
   '/manage/settings': typeof ManageSettingsRouteRouteWithChildren
   '/account/invitation': typeof AccountInvitationRoute
   '/account/login': typeof AccountLoginRoute
@@ -288,11 +316,13 @@ export interface FileRoutesById {
   '/staff/': typeof StaffIndexRoute
   '/account/onboarding/documents': typeof AccountOnboardingDocumentsRoute
   '/account/onboarding/payment_gateways': typeof AccountOnboardingPayment_gatewaysRoute
+  '/account/subscriptions/choose': typeof AccountSubscriptionsChooseRoute
   '/manage/campaigns/$uuid': typeof ManageCampaignsUuidRoute
   '/manage/campaigns/choose_type': typeof ManageCampaignsChoose_typeRoute
   '/manage/donations/$uuid': typeof ManageDonationsUuidRoute
   '/manage/settings/gateways': typeof ManageSettingsGatewaysRoute
   '/manage/settings/organization': typeof ManageSettingsOrganizationRoute
+  '/manage/settings/subscription': typeof ManageSettingsSubscriptionRoute
   '/manage/settings/users': typeof ManageSettingsUsersRoute
   '/staff/organizations/$id': typeof StaffOrganizationsIdRoute
   '/manage/campaigns/': typeof ManageCampaignsIndexRoute
@@ -309,6 +339,7 @@ export interface FileRouteTypes {
     | '/pricing'
     | '/signup'
     | '/account/onboarding'
+    | '/account/subscriptions'
     | '/manage/settings'
     | '/account/invitation'
     | '/account/login'
@@ -323,11 +354,13 @@ export interface FileRouteTypes {
     | '/staff/'
     | '/account/onboarding/documents'
     | '/account/onboarding/payment_gateways'
+    | '/account/subscriptions/choose'
     | '/manage/campaigns/$uuid'
     | '/manage/campaigns/choose_type'
     | '/manage/donations/$uuid'
     | '/manage/settings/gateways'
     | '/manage/settings/organization'
+    | '/manage/settings/subscription'
     | '/manage/settings/users'
     | '/staff/organizations/$id'
     | '/manage/campaigns/'
@@ -341,6 +374,7 @@ export interface FileRouteTypes {
     | '/pricing'
     | '/signup'
     | '/account/onboarding'
+    | '/account/subscriptions'
     | '/account/invitation'
     | '/account/login'
     | '/account/logout'
@@ -354,11 +388,13 @@ export interface FileRouteTypes {
     | '/staff'
     | '/account/onboarding/documents'
     | '/account/onboarding/payment_gateways'
+    | '/account/subscriptions/choose'
     | '/manage/campaigns/$uuid'
     | '/manage/campaigns/choose_type'
     | '/manage/donations/$uuid'
     | '/manage/settings/gateways'
     | '/manage/settings/organization'
+    | '/manage/settings/subscription'
     | '/manage/settings/users'
     | '/staff/organizations/$id'
     | '/manage/campaigns'
@@ -373,6 +409,7 @@ export interface FileRouteTypes {
     | '/pricing'
     | '/signup'
     | '/account/onboarding'
+    | '/account/subscriptions'
     | '/manage/settings'
     | '/account/invitation'
     | '/account/login'
@@ -387,11 +424,13 @@ export interface FileRouteTypes {
     | '/staff/'
     | '/account/onboarding/documents'
     | '/account/onboarding/payment_gateways'
+    | '/account/subscriptions/choose'
     | '/manage/campaigns/$uuid'
     | '/manage/campaigns/choose_type'
     | '/manage/donations/$uuid'
     | '/manage/settings/gateways'
     | '/manage/settings/organization'
+    | '/manage/settings/subscription'
     | '/manage/settings/users'
     | '/staff/organizations/$id'
     | '/manage/campaigns/'
@@ -407,6 +446,7 @@ export interface RootRouteChildren {
   PricingRoute: typeof PricingRoute
   SignupRoute: typeof SignupRoute
   AccountOnboardingRouteRoute: typeof AccountOnboardingRouteRouteWithChildren
+  AccountSubscriptionsRouteRoute: typeof AccountSubscriptionsRouteRouteWithChildren
   AccountInvitationRoute: typeof AccountInvitationRoute
   AccountLoginRoute: typeof AccountLoginRoute
   AccountLogoutRoute: typeof AccountLogoutRoute
@@ -503,6 +543,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AccountSettingsRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/account/subscriptions': {
+      id: '/account/subscriptions'
+      path: '/account/subscriptions'
+      fullPath: '/account/subscriptions'
+      preLoaderRoute: typeof AccountSubscriptionsRouteRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/account/two_factor': {
       id: '/account/two_factor'
       path: '/account/two_factor'
@@ -566,6 +613,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AccountOnboardingPayment_gatewaysRouteImport
       parentRoute: typeof AccountOnboardingRouteRoute
     }
+    '/account/subscriptions/choose': {
+      id: '/account/subscriptions/choose'
+      path: '/choose'
+      fullPath: '/account/subscriptions/choose'
+      preLoaderRoute: typeof AccountSubscriptionsChooseRouteImport
+      parentRoute: typeof AccountSubscriptionsRouteRoute
+    }
     '/manage/campaigns/': {
       id: '/manage/campaigns/'
       path: '/campaigns'
@@ -622,6 +676,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof ManageSettingsOrganizationRouteImport
       parentRoute: typeof ManageSettingsRouteRoute
     }
+    '/manage/settings/subscription': {
+      id: '/manage/settings/subscription'
+      path: '/subscription'
+      fullPath: '/manage/settings/subscription'
+      preLoaderRoute: typeof ManageSettingsSubscriptionRouteImport
+      parentRoute: typeof ManageSettingsRouteRoute
+    }
     '/manage/settings/users': {
       id: '/manage/settings/users'
       path: '/users'
@@ -642,6 +703,7 @@ declare module '@tanstack/react-router' {
 interface ManageSettingsRouteRouteChildren {
   ManageSettingsGatewaysRoute: typeof ManageSettingsGatewaysRoute
   ManageSettingsOrganizationRoute: typeof ManageSettingsOrganizationRoute
+  ManageSettingsSubscriptionRoute: typeof ManageSettingsSubscriptionRoute
   ManageSettingsUsersRoute: typeof ManageSettingsUsersRoute
   ManageSettingsIndexRoute: typeof ManageSettingsIndexRoute
 }
@@ -649,6 +711,7 @@ interface ManageSettingsRouteRouteChildren {
 const ManageSettingsRouteRouteChildren: ManageSettingsRouteRouteChildren = {
   ManageSettingsGatewaysRoute: ManageSettingsGatewaysRoute,
   ManageSettingsOrganizationRoute: ManageSettingsOrganizationRoute,
+  ManageSettingsSubscriptionRoute: ManageSettingsSubscriptionRoute,
   ManageSettingsUsersRoute: ManageSettingsUsersRoute,
   ManageSettingsIndexRoute: ManageSettingsIndexRoute,
 }
@@ -713,6 +776,20 @@ const AccountOnboardingRouteRouteWithChildren =
     AccountOnboardingRouteRouteChildren,
   )
 
+interface AccountSubscriptionsRouteRouteChildren {
+  AccountSubscriptionsChooseRoute: typeof AccountSubscriptionsChooseRoute
+}
+
+const AccountSubscriptionsRouteRouteChildren: AccountSubscriptionsRouteRouteChildren =
+  {
+    AccountSubscriptionsChooseRoute: AccountSubscriptionsChooseRoute,
+  }
+
+const AccountSubscriptionsRouteRouteWithChildren =
+  AccountSubscriptionsRouteRoute._addFileChildren(
+    AccountSubscriptionsRouteRouteChildren,
+  )
+
 const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
   ManageRouteRoute: ManageRouteRouteWithChildren,
@@ -721,6 +798,7 @@ const rootRouteChildren: RootRouteChildren = {
   PricingRoute: PricingRoute,
   SignupRoute: SignupRoute,
   AccountOnboardingRouteRoute: AccountOnboardingRouteRouteWithChildren,
+  AccountSubscriptionsRouteRoute: AccountSubscriptionsRouteRouteWithChildren,
   AccountInvitationRoute: AccountInvitationRoute,
   AccountLoginRoute: AccountLoginRoute,
   AccountLogoutRoute: AccountLogoutRoute,

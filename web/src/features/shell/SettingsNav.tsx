@@ -22,6 +22,9 @@ export function SettingsLayout() {
           <Link to="/manage/settings/gateways" className={classes.tab}>
             <FormattedMessage id="gateways.settingsTitle" defaultMessage="Pasarelas de pago" />
           </Link>
+          <Link to="/manage/settings/subscription" className={classes.tab}>
+            <FormattedMessage id="billing.title" defaultMessage="Suscripción" />
+          </Link>
         </Group>
       </nav>
       <Outlet />
