@@ -268,6 +268,17 @@ type PaymentMode struct {
 	Authorization uuid.UUID `json:"authorization"`
 }
 
+// use consumes the organisation's authorization m names, of its kind and for plan: one that is
+// another organisation's, used, expired or for another plan is the same conflict.
+func use(ctx context.Context, st *sharddb.Queries, s tenants.Scope, m PaymentMode, plan string) (sharddb.SubscriptionAuthorization, error) {
+	auth, err := st.UseSubscriptionAuthorization(ctx, sharddb.UseSubscriptionAuthorizationParams{
+		OrganizationID: s.OrgID, ID: m.Authorization, Kind: m.Type, PlanCode: &plan})
+	if errors.Is(err, dberr.ErrNotFound) {
+		return auth, apierror.New(http.StatusConflict, "subscription.authorization_invalid")
+	}
+	return auth, err
+}
+
 // SubscribeRequest is POST /manage/api/subscription.
 type SubscribeRequest struct {
 	PlanCode    string      `json:"plan_code"`
@@ -317,11 +328,7 @@ func (h *Handler) Subscribe(ctx context.Context, req *SubscribeRequest) (*Subscr
 	var sub sharddb.OrganizationSubscription
 	err = s.Tx(ctx, func(tx pgx.Tx) error {
 		st := sharddb.Store(tx)
-		auth, err := st.UseSubscriptionAuthorization(ctx, sharddb.UseSubscriptionAuthorizationParams{
-			OrganizationID: s.OrgID, ID: req.PaymentMode.Authorization, Kind: req.PaymentMode.Type, PlanCode: &plan})
-		if errors.Is(err, dberr.ErrNotFound) {
-			return apierror.New(http.StatusConflict, "subscription.authorization_invalid")
-		}
+		auth, err := use(ctx, st, s, req.PaymentMode, plan)
 		if err != nil {
 			return err
 		}
@@ -387,11 +394,7 @@ func (h *Handler) ChangeMethod(ctx context.Context, req *ChangeMethodRequest) (*
 	}
 	err = s.Tx(ctx, func(tx pgx.Tx) error {
 		st := sharddb.Store(tx)
-		auth, err := st.UseSubscriptionAuthorization(ctx, sharddb.UseSubscriptionAuthorizationParams{
-			OrganizationID: s.OrgID, ID: req.PaymentMode.Authorization, Kind: req.PaymentMode.Type, PlanCode: &sub.PlanCode})
-		if errors.Is(err, dberr.ErrNotFound) {
-			return apierror.New(http.StatusConflict, "subscription.authorization_invalid")
-		}
+		auth, err := use(ctx, st, s, req.PaymentMode, sub.PlanCode)
 		if err != nil {
 			return err
 		}

@@ -298,4 +298,17 @@ func TestCBUAndTransferValidations(t *testing.T) {
 	require.Equal(t, http.StatusAccepted, res.Status, string(res.Body))
 	require.Equal(t, "pending", read(t, cl).Billing.Status)
 	require.Equal(t, "original", read(t, cl).Subscription.PlanCode)
+
+	// Staff record the transfer (granting the plan it pays): the period's invoice is paid, the
+	// subscription active, the plan applied.
+	require.Eventually(t, func() bool { return len(read(t, cl).Invoices) == 1 }, 20*time.Second, 200*time.Millisecond,
+		"the billing workflow opened the first period's invoice")
+	st := s.NewStaff(t)
+	res = st.JSON(http.MethodPost, "/staff/api/organizations/"+cl.OrgID.String()+"/plan", map[string]string{"plan_code": "essential_yearly", "reason": "Transferencia 4411"})
+	require.Equal(t, http.StatusOK, res.Status, string(res.Body))
+	got = read(t, cl)
+	require.Equal(t, "active", got.Billing.Status)
+	require.Equal(t, "paid", got.Invoices[0].Status)
+	require.Equal(t, "essential_yearly", got.Subscription.PlanCode)
+	require.WithinDuration(t, got.Invoices[0].PeriodStart.AddDate(1, 0, 0), *got.Billing.NextCharge, time.Second)
 }

@@ -191,7 +191,8 @@ func (h *Handler) billingOf(ctx context.Context, s tenants.Scope) (*Billing, err
 }
 
 // Grant applies a plan to the organisation (the staff console's action; a paid plan is bought
-// through billing, never set by the organisation itself). An unknown code is a validation error.
+// through billing, never set by the organisation itself), and records the payment of a pending
+// bank transfer or CBU debit for that plan. An unknown code is a validation error.
 func (h *Handler) Grant(ctx context.Context, orgID uuid.UUID, planCode string) error {
 	code := strings.TrimSpace(planCode)
 	if code == "" {
@@ -210,6 +211,15 @@ func (h *Handler) Grant(ctx context.Context, orgID uuid.UUID, planCode string) e
 	}
 	if !ok || !flow.ValidPlanCode(code) {
 		return apierror.Validation(map[string]string{"plan_code": "subscription.unknown_plan"})
+	}
+	// A grant for the plan of a pending CBU debit or bank transfer records that payment: its invoice
+	// is paid and the billing workflow goes on from there.
+	if subID, ok, err := billing.RecordPayment(ctx, s, code); err != nil {
+		return err
+	} else if ok {
+		if err := h.Bills.Changed(ctx, s.OrgID, subID); err != nil {
+			return err
+		}
 	}
 	uctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()

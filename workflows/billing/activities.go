@@ -112,7 +112,7 @@ func (a *Activities) ChargePeriod(ctx context.Context, at Attempt) (string, erro
 		return "", err
 	}
 	if inv.Status == OutcomePaid {
-		return OutcomePaid, a.paidThrough(ctx, s, sub.ID, inv.PeriodStart, inv.PeriodEnd)
+		return OutcomePaid, paidThrough(ctx, s, sub.ID, inv.PeriodStart, inv.PeriodEnd)
 	}
 	record := func(status, paymentID, detail string) (string, error) {
 		p := sharddb.RecordSubscriptionInvoiceParams{OrganizationID: s.OrgID, SubscriptionID: sub.ID, PeriodStart: start,
@@ -128,7 +128,7 @@ func (a *Activities) ChargePeriod(ctx context.Context, at Attempt) (string, erro
 		}
 		switch status {
 		case OutcomePaid:
-			return status, a.paidThrough(ctx, s, sub.ID, inv.PeriodStart, inv.PeriodEnd)
+			return status, paidThrough(ctx, s, sub.ID, inv.PeriodStart, inv.PeriodEnd)
 		case OutcomeFailed:
 			if sub.Status == StatusActive {
 				_, err := s.Store().SetSubscriptionStatus(ctx, sharddb.SetSubscriptionStatusParams{OrganizationID: s.OrgID, ID: sub.ID, Status: StatusPastDue})
@@ -179,7 +179,37 @@ func (a *Activities) ChargePeriod(ctx context.Context, at Attempt) (string, erro
 	}
 }
 
-func (a *Activities) paidThrough(ctx context.Context, s tenants.Scope, subID uuid.UUID, start, end time.Time) error {
+// RecordPayment records a payment made outside the gateway (staff saw the bank transfer, or the
+// bank collected the CBU debit) on the organisation's live subscription of plan: its oldest unpaid
+// invoice is paid and the paid window moves. It reports whether there was one; the caller then
+// wakes the workflow (Client.Changed), which applies the plan on its next look.
+func RecordPayment(ctx context.Context, s tenants.Scope, plan string) (uuid.UUID, bool, error) {
+	sub, err := s.Store().OrganizationSubscription(ctx, sharddb.OrganizationSubscriptionParams{OrganizationID: s.OrgID})
+	if errors.Is(err, dberr.ErrNotFound) || err == nil && (sub.PlanCode != plan || sub.PaymentMode == "card") {
+		return uuid.Nil, false, nil
+	}
+	if err != nil {
+		return uuid.Nil, false, err
+	}
+	invs, err := s.Store().SubscriptionInvoices(ctx, sharddb.SubscriptionInvoicesParams{OrganizationID: s.OrgID, SubscriptionID: &sub.ID})
+	if err != nil {
+		return uuid.Nil, false, err
+	}
+	for i := len(invs) - 1; i >= 0; i-- { // oldest first
+		inv := invs[i]
+		if inv.Status == OutcomePaid {
+			continue
+		}
+		if _, err := s.Store().RecordSubscriptionInvoice(ctx, sharddb.RecordSubscriptionInvoiceParams{OrganizationID: s.OrgID,
+			SubscriptionID: sub.ID, PeriodStart: inv.PeriodStart, Status: OutcomePaid, Attempt: inv.Attempts}); err != nil {
+			return uuid.Nil, false, err
+		}
+		return sub.ID, true, paidThrough(ctx, s, sub.ID, inv.PeriodStart, inv.PeriodEnd)
+	}
+	return uuid.Nil, false, nil
+}
+
+func paidThrough(ctx context.Context, s tenants.Scope, subID uuid.UUID, start, end time.Time) error {
 	_, err := s.Store().MarkSubscriptionPaidThrough(ctx, sharddb.MarkSubscriptionPaidThroughParams{
 		OrganizationID: s.OrgID, ID: subID, PeriodStart: start, PeriodEnd: end,
 	})

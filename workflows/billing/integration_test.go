@@ -7,6 +7,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -129,4 +130,8 @@ func TestPeriodChargedOnceWhenTheActivityRetries(t *testing.T) {
 	desc, err := c.DescribeWorkflowExecution(ctx, billing.WorkflowID(scope.OrgID.String(), sub.ID.String()), "")
 	require.NoError(t, err)
 	require.Equal(t, "Running", desc.WorkflowExecutionInfo.Status.String())
+	if os.Getenv("APORTA_RECORD_HISTORY") != "" {
+		workflowtest.SaveHistory(t, c, billing.WorkflowID(scope.OrgID.String(), sub.ID.String()), desc.WorkflowExecutionInfo.Execution.RunId,
+			"testdata/billing_history.json")
+	}
 }
