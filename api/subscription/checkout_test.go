@@ -184,6 +184,16 @@ func TestBuyPlanByCard(t *testing.T) {
 	res = subscribe(admin, "partner_yearly", "card", auth)
 	require.Equal(t, http.StatusConflict, res.Status, string(res.Body))
 
+	// Nor used as another kind of payment, nor by an operator of the same organisation (only who
+	// manages the organisation buys its plan); an operator still reads the subscription.
+	res = subscribe(admin, "professional_yearly", "cbu", auth)
+	require.Equal(t, http.StatusConflict, res.Status, string(res.Body))
+	op := s.NewUser(t, "operator")
+	s.AddMember(t, op, admin.OrgID, "operator")
+	res = subscribe(op, "professional_yearly", "card", auth)
+	require.Equal(t, http.StatusForbidden, res.Status, string(res.Body))
+	require.Nil(t, read(t, op).Billing)
+
 	res = subscribe(admin, "professional_yearly", "card", auth)
 	require.Equal(t, http.StatusCreated, res.Status, string(res.Body))
 	got := read(t, admin)

@@ -8,13 +8,9 @@ import { PageHeader } from '../../components/PageHeader';
 import { Button } from '../../components/variants';
 import { countriesQuery } from '../accounts/api';
 import { organizationQuery } from '../documents/api';
-import { paidPlans, subscribe, subscriptionPageQuery, type Period, type Plan } from './api';
+import { paidPlans, planOf, subscribe, subscriptionPageQuery, type Period, type Plan } from './api';
 import { PaymentMethodForm } from './PaymentMethodForm';
 import { PlanCard } from './PricingPage';
-
-/** The plan a `?plan=` (tier name, any case) and period name, if any (§2). */
-export const planOf = (plans: Plan[], tier: string | undefined, period: Period) =>
-  tier ? plans.find((p) => p.period === period && p.code !== 'original' && p.tier_name.toLowerCase() === tier.toLowerCase()) : undefined;
 
 /** §9's ARS note: the plan's list price is in USD and is paid in pesos at the MEP rate. */
 export function MepNote({ plan }: { plan: Plan }) {

@@ -22,6 +22,10 @@ export const allowedByPlan = (s: Pick<Subscription, 'effective_plan_code'>) => s
 /** `?period=`: yearly, anything else monthly (§2). */
 export const periodOf = (v: unknown): Period => (v === 'yearly' ? 'yearly' : 'monthly');
 
+/** The plan a `?plan=` (tier name, any case) and period name, if any (§2): then the flow goes straight to payment. */
+export const planOf = (plans: Plan[], tier: string | undefined, period: Period) =>
+  tier ? plans.find((p) => p.period === period && p.code !== 'original' && p.tier_name.toLowerCase() === tier.toLowerCase()) : undefined;
+
 /** The country's paid plans of one period, by tier (the server orders them). */
 export const paidPlans = (plans: Plan[], period: Period) => plans.filter((p) => p.period === period && p.code !== 'original');
 
