@@ -342,7 +342,7 @@ func (h *Handler) Subscribe(ctx context.Context, req *SubscribeRequest) (*Subscr
 	if err != nil {
 		return nil, err
 	}
-	status := http.StatusAccepted
+	status, paid := http.StatusAccepted, false
 	if sub.PaymentMode == ModeCard {
 		outcome, err := h.Billing.ChargePeriod(ctx, billing.Attempt{OrganizationID: s.OrgID.String(), SubscriptionID: sub.ID.String(),
 			PeriodStart: billing.FirstPeriodStart(sub.CreatedAt), Number: 1})
@@ -353,15 +353,18 @@ func (h *Handler) Subscribe(ctx context.Context, req *SubscribeRequest) (*Subscr
 			}
 			return nil, apierror.New(http.StatusPaymentRequired, "subscription.payment_rejected")
 		case err == nil && outcome == billing.OutcomePaid:
-			if err := h.Billing.Activate(ctx, s.OrgID.String(), sub.ID.String()); err != nil {
-				return nil, err
-			}
-			status = http.StatusCreated
+			status, paid = http.StatusCreated, true
 		default: // undecided: the workflow reads it back (same reference, same key) and goes on
 		}
 	}
+	// The workflow first, so a paid plan is applied by it even when applying it here fails.
 	if err := h.Bills.Start(ctx, s.OrgID, sub.ID); err != nil {
 		return nil, err
+	}
+	if paid {
+		if err := h.Billing.Activate(ctx, s.OrgID.String(), sub.ID.String()); err != nil {
+			return nil, err
+		}
 	}
 	b, err := h.billingOf(ctx, s)
 	if err != nil {

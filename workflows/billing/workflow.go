@@ -116,6 +116,7 @@ func Workflow(ctx workflow.Context, in Input) error {
 		return woke
 	}
 
+	ensured := false
 	for {
 		var st State
 		if err := workflow.ExecuteActivity(ctx, a.Load, in.OrganizationID, in.SubscriptionID).Get(ctx, &st); err != nil {
@@ -123,6 +124,14 @@ func Workflow(ctx workflow.Context, in Input) error {
 		}
 		if st.Status == StatusEnded {
 			return nil
+		}
+		// A paid period holds the plan: applied once per run, in case whoever took the payment (the
+		// API's checkout, a staff record) failed to apply it. Applying it again changes nothing.
+		if !ensured && st.PaidUntil != nil {
+			if err := workflow.ExecuteActivity(ctx, a.Activate, in.OrganizationID, in.SubscriptionID).Get(ctx, nil); err != nil {
+				return err
+			}
+			ensured = true
 		}
 		start := st.CreatedAt // the first period starts when the subscription was made
 		if st.PaidUntil != nil {
@@ -146,10 +155,11 @@ func Workflow(ctx workflow.Context, in Input) error {
 			}
 			if outcome == OutcomePaid {
 				paid = true
-				if st.PaidUntil == nil { // the first period: the plan starts now
+				if !ensured { // the first period: the plan starts now
 					if err := workflow.ExecuteActivity(ctx, a.Activate, in.OrganizationID, in.SubscriptionID).Get(ctx, nil); err != nil {
 						return err
 					}
+					ensured = true
 				}
 				break
 			}

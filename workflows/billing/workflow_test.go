@@ -84,7 +84,7 @@ func TestChargesEachPeriodThenEndsWhenCancelled(t *testing.T) {
 	require.Equal(t, 10*day, f.charged[0])
 	require.True(t, f.periods[0].Equal(paid), "the next period starts where the paid one ends")
 	require.Equal(t, []bool{false}, f.ended, "cancelled: ends at the end of the paid period, not lapsed")
-	require.Zero(t, f.active, "a renewal does not activate the plan again")
+	require.Equal(t, 1, f.active, "the plan is ensured once when the run starts, not again at the renewal")
 }
 
 // A renewal the card refuses is retried after 1, 3 and 5 days, with an e-mail each time; after
