@@ -42,10 +42,12 @@ import (
 	"github.com/aporta/aporta/internal/outbox"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/web"
+	"github.com/aporta/aporta/workflows/billing"
 	"github.com/aporta/aporta/workflows/collection"
 	"github.com/aporta/aporta/workflows/firstcharge"
 	"github.com/aporta/aporta/workflows/gatewayrefresh"
 	"github.com/aporta/aporta/workflows/onboarding"
+	subscriptionflow "github.com/aporta/aporta/workflows/subscription"
 )
 
 // Deps are the server's collaborators, built once by `aporta serve`.
@@ -140,7 +142,13 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 	document.NewHandler(docs, orgs.Present).Mount(groups)
 	organization.NewHandler(orgs).Mount(groups)
 	tour.NewHandler().Mount(groups)
-	plans := subscription.NewHandler(d.Tenants, d.Temporal)
+	platform, err := billing.NewPlatformAccount(d.Config)
+	if err != nil {
+		return nil, err
+	}
+	plans := subscription.NewHandler(d.Tenants, d.Temporal, platform, &billing.Activities{Tenants: d.Tenants, Platform: platform,
+		Plans: subscriptionflow.Plans{Temporal: d.Temporal}, Mail: outbox.NewMailer(d.Config, d.Tenants.Directory()), PublicURL: d.Config.PublicURL},
+		subscription.Tokenizer{URL: d.Config.GatewayPublicURL, PublicKey: d.Config.GatewayPublicKey})
 	console := staff.NewHandler(d.Tenants.Directory(), docs, orgs, keto, onboard, plans)
 	console.Mount(groups)
 	r.GET("/readyz", health.Readyz(readinessChecks(d), 3*time.Second, staffOrLocal(sessions, console)))

@@ -19,6 +19,7 @@ import (
 	"github.com/aporta/aporta/internal/outbox"
 	"github.com/aporta/aporta/internal/thanks"
 	"github.com/aporta/aporta/tenants"
+	"github.com/aporta/aporta/workflows/billing"
 	"github.com/aporta/aporta/workflows/collection"
 	"github.com/aporta/aporta/workflows/export"
 	"github.com/aporta/aporta/workflows/firstcharge"
@@ -65,6 +66,12 @@ func Run(ctx context.Context, cfg *config.Config, c client.Client, t *tenants.Te
 	firstCharges := &firstcharge.Activities{Tenants: t, Gateways: gateways,
 		Settler: firstcharge.Settler{Recurring: collection.Starter{Temporal: c}},
 		Thanks:  thanks.Mailer{Outbox: outbox.NewMailer(cfg, t.Directory()), Receipts: thanks.Receipts{Secret: cfg.Secret}, PublicURL: cfg.PublicURL}}
+	platform, err := billing.NewPlatformAccount(cfg)
+	if err != nil {
+		return fmt.Errorf("platform gateway account: %w", err)
+	}
+	bills := &billing.Activities{Tenants: t, Platform: platform, Plans: subscription.Plans{Temporal: c},
+		Mail: outbox.NewMailer(cfg, t.Directory()), PublicURL: cfg.PublicURL}
 	queues := map[string]func(worker.Registry){
 		onboarding.TaskQueue:   func(r worker.Registry) { onboarding.Register(r, t, onboarding.NewMailer(cfg, t), cfg.StaffInbox) },
 		registration.TaskQueue: func(r worker.Registry) { registration.Register(r, t, c) },
@@ -76,6 +83,7 @@ func Run(ctx context.Context, cfg *config.Config, c client.Client, t *tenants.Te
 		},
 		firstcharge.TaskQueue:    func(r worker.Registry) { firstcharge.Register(r, firstCharges) },
 		gatewayrefresh.TaskQueue: func(r worker.Registry) { gatewayrefresh.Register(r, refreshes) },
+		billing.TaskQueue:        func(r worker.Registry) { billing.Register(r, bills) },
 	}
 	go export.KeepCleanupSchedule(ctx, c, export.TaskQueue)
 	go outboxsweep.KeepSchedule(ctx, c, outboxsweep.TaskQueue, outboxsweep.Input{Retention: cfg.OutboxRetention})

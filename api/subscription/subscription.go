@@ -1,10 +1,9 @@
 // Package subscription is the plan API of the manage area: the organisation's subscription (plan,
-// trial dates, status, commission). The organisation only reads it here: a plan changes through a
-// billing event or a staff action (Grant, behind the staff console), never by the organisation's
-// own say-so. The organisation's subscription workflow (workflows/subscription) applies a plan
-// through a Temporal update; Grant returns once the workflow stored it.
-//
-//	GET  /manage/api/subscription        (view)
+// trial dates, status, commission), its checkout and billing. A paid plan applies only once its
+// first period is paid (checkout.go: a card charged through the platform's own gateway account)
+// or by a staff action (Grant, behind the staff console), never by the organisation's own say-so.
+// The organisation's subscription workflow (workflows/subscription) applies a plan through a
+// Temporal update; workflows/billing charges the following periods.
 package subscription
 
 import (
@@ -21,10 +20,13 @@ import (
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/authz"
 	"github.com/aporta/aporta/api/endpoint"
+	"github.com/aporta/aporta/internal/dberr"
 	"github.com/aporta/aporta/internal/i18n"
 	"github.com/aporta/aporta/internal/money"
 	"github.com/aporta/aporta/internal/reference"
+	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/tenants"
+	"github.com/aporta/aporta/workflows/billing"
 	flow "github.com/aporta/aporta/workflows/subscription"
 )
 
@@ -33,16 +35,43 @@ type Handler struct {
 	Tenants  *tenants.Tenants
 	Temporal client.Client
 	Queue    string // flow.TaskQueue unless a test runs its own worker
+	// Checkout: the platform's own gateway account (its customers and cards, and the currency it
+	// takes), the billing steps the API runs for the first period, the billing workflows, and the
+	// platform's tokeniser the browser sends the card to.
+	Platform  billing.Platform
+	Vault     Vault
+	Billing   *billing.Activities
+	Bills     billing.Client
+	Tokenizer Tokenizer
 }
 
-// NewHandler builds the handler on the production task queue.
-func NewHandler(t *tenants.Tenants, c client.Client) *Handler {
-	return &Handler{Tenants: t, Temporal: c, Queue: flow.TaskQueue}
+// Tokenizer is where the browser tokenises a card: the platform's public key, never an
+// organisation's.
+type Tokenizer struct {
+	URL       string `json:"tokenizer_url"`
+	PublicKey string `json:"public_key"`
 }
 
-// Mount mounts GET /manage/api/subscription.
+// NewHandler builds the handler on the production task queues.
+func NewHandler(t *tenants.Tenants, c client.Client, platform *billing.PlatformAccount, bills *billing.Activities, tok Tokenizer) *Handler {
+	return &Handler{Tenants: t, Temporal: c, Queue: flow.TaskQueue, Platform: platform, Vault: platform.Client,
+		Billing: bills, Bills: billing.Client{Temporal: c}, Tokenizer: tok}
+}
+
+// Mount mounts the subscription, its checkout and the validations.
+//
+//	GET  /manage/api/subscription                    (view)
+//	POST /manage/api/validations/card|cbu|bank_transfer, POST /manage/api/subscription,
+//	PUT  /manage/api/subscription/payment_mode, POST /manage/api/subscription/cancel  (manage organisation)
 func (h *Handler) Mount(g endpoint.Groups) {
-	g.Manage.GET("/subscription", g.Authz.Require(authz.View), endpoint.Handle(Get))
+	g.Manage.GET("/subscription", g.Authz.Require(authz.View), endpoint.Handle(h.Get))
+	admin := g.Authz.Require(authz.ManageOrganization)
+	g.Manage.POST("/validations/card", admin, endpoint.Handle(h.ValidateCard))
+	g.Manage.POST("/validations/cbu", admin, endpoint.Handle(h.ValidateCBU))
+	g.Manage.POST("/validations/bank_transfer", admin, endpoint.Handle(h.ValidateTransfer))
+	g.Manage.POST("/subscription", admin, endpoint.Handle(h.Subscribe))
+	g.Manage.PUT("/subscription/payment_mode", admin, endpoint.Handle(h.ChangeMethod))
+	g.Manage.POST("/subscription/cancel", admin, endpoint.Handle(h.Cancel))
 }
 
 // View is the subscription as the API answers it.
@@ -68,13 +97,42 @@ func viewOf(s flow.Summary, currency string) View {
 	return v
 }
 
-// Answer is the answer of GET /manage/api/subscription.
-type Answer struct {
-	Subscription View `json:"subscription"`
+// Billing is the organisation's bought subscription: its plan, state, payment method and the
+// next charge (paid_until; none once cancelled).
+type Billing struct {
+	ID          uuid.UUID    `json:"id"`
+	PlanCode    string       `json:"plan_code"`
+	Status      string       `json:"status"`
+	PaymentMode string       `json:"payment_mode"`
+	Brand       string       `json:"brand,omitempty"`
+	LastFour    string       `json:"last_four,omitempty"`
+	CBU         string       `json:"cbu,omitempty"`
+	PaidUntil   *time.Time   `json:"paid_until"`
+	NextCharge  *time.Time   `json:"next_charge"`
+	Price       money.Amount `json:"price"`
 }
 
-// Get answers the current organisation's subscription.
-func Get(ctx context.Context, _ *struct{}) (*Answer, error) {
+// Invoice is one period's charge.
+type Invoice struct {
+	PeriodStart time.Time    `json:"period_start"`
+	PeriodEnd   time.Time    `json:"period_end"`
+	PlanCode    string       `json:"plan_code"`
+	Amount      money.Amount `json:"amount"`
+	PaymentMode string       `json:"payment_mode"`
+	Status      string       `json:"status"`
+	PaidAt      *time.Time   `json:"paid_at"`
+}
+
+// Answer is the answer of GET /manage/api/subscription.
+type Answer struct {
+	Subscription View      `json:"subscription"`
+	Billing      *Billing  `json:"billing"` // null when no plan was bought
+	Invoices     []Invoice `json:"invoices"`
+	Tokenizer    Tokenizer `json:"tokenizer"`
+}
+
+// Get answers the current organisation's subscription, its billing and invoices.
+func (h *Handler) Get(ctx context.Context, _ *struct{}) (*Answer, error) {
 	s, err := authz.Scope(ctx)
 	if err != nil {
 		return nil, err
@@ -87,11 +145,54 @@ func Get(ctx context.Context, _ *struct{}) (*Answer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Answer{Subscription: viewOf(sum, country.Currency)}, nil
+	b, err := h.billingOf(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := s.Store().SubscriptionInvoices(ctx, sharddb.SubscriptionInvoicesParams{OrganizationID: s.OrgID})
+	if err != nil {
+		return nil, err
+	}
+	invoices := make([]Invoice, 0, len(rows))
+	for _, r := range rows {
+		invoices = append(invoices, Invoice{PeriodStart: r.PeriodStart, PeriodEnd: r.PeriodEnd, PlanCode: r.PlanCode,
+			Amount: money.New(r.AmountMinor, r.Currency), PaymentMode: r.PaymentMode, Status: r.Status, PaidAt: r.PaidAt})
+	}
+	return &Answer{Subscription: viewOf(sum, country.Currency), Billing: b, Invoices: invoices, Tokenizer: h.Tokenizer}, nil
+}
+
+// billingOf reads the live subscription (nil when there is none).
+func (h *Handler) billingOf(ctx context.Context, s tenants.Scope) (*Billing, error) {
+	sub, err := s.Store().OrganizationSubscription(ctx, sharddb.OrganizationSubscriptionParams{OrganizationID: s.OrgID})
+	if errors.Is(err, dberr.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	auth, err := s.Store().SubscriptionAuthorization(ctx, sharddb.SubscriptionAuthorizationParams{OrganizationID: s.OrgID, ID: sub.AuthorizationID})
+	if err != nil {
+		return nil, err
+	}
+	country, err := reference.Get(ctx, s.Store(), s.Country)
+	if err != nil {
+		return nil, err
+	}
+	a := authorizationOf(auth)
+	b := &Billing{ID: sub.ID, PlanCode: sub.PlanCode, Status: sub.Status, PaymentMode: sub.PaymentMode, Brand: a.Brand,
+		LastFour: a.LastFour, CBU: a.CBU, PaidUntil: sub.PaidUntil}
+	if sub.Status != billing.StatusCancelled {
+		b.NextCharge = sub.PaidUntil
+	}
+	if p, ok := country.Plan(sub.PlanCode); ok {
+		b.Price = p.LocalizePrice
+	}
+	return b, nil
 }
 
 // Grant applies a plan to the organisation (the staff console's action; a paid plan is bought
-// through billing, never set by the organisation itself). An unknown code is a validation error.
+// through billing, never set by the organisation itself), and records the payment of a pending
+// bank transfer or CBU debit for that plan. An unknown code is a validation error.
 func (h *Handler) Grant(ctx context.Context, orgID uuid.UUID, planCode string) error {
 	code := strings.TrimSpace(planCode)
 	if code == "" {
@@ -110,6 +211,15 @@ func (h *Handler) Grant(ctx context.Context, orgID uuid.UUID, planCode string) e
 	}
 	if !ok || !flow.ValidPlanCode(code) {
 		return apierror.Validation(map[string]string{"plan_code": "subscription.unknown_plan"})
+	}
+	// A grant for the plan of a pending CBU debit or bank transfer records that payment: its invoice
+	// is paid and the billing workflow goes on from there.
+	if subID, ok, err := billing.RecordPayment(ctx, s, code); err != nil {
+		return err
+	} else if ok {
+		if err := h.Bills.Changed(ctx, s.OrgID, subID); err != nil {
+			return err
+		}
 	}
 	uctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()

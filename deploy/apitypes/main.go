@@ -32,6 +32,8 @@ var roots = []root{
 	{"SignupPayload", reflect.TypeFor[account.RegisterRequest]()},
 	{"CountryData", reflect.TypeFor[reference.Country]()},
 	{"Subscription", reflect.TypeFor[subscription.View]()},
+	{"SubscriptionPage", reflect.TypeFor[subscription.Answer]()},
+	{"PaymentAuthorization", reflect.TypeFor[subscription.Authorization]()},
 	{"OrgUser", reflect.TypeFor[user.User]()},
 	{"ReceivedInvitation", reflect.TypeFor[user.InvitationView]()},
 	{"DonationListItem", reflect.TypeFor[donation.ListItem]()},

@@ -32,6 +32,9 @@ type Config struct {
 	GatewayToken string // the platform's gateway access token (any value for the sandbox)
 	GatewayURL   string
 	StaffInbox   string // where onboarding review reminders go
+	// GatewayCurrency is the platform account's currency (its MercadoPago site's): organisations'
+	// subscriptions are charged through it (APORTA_GATEWAY_CURRENCY, ARS by default).
+	GatewayCurrency string
 	// GatewayPublicURL and GatewayPublicKey are what donors' browsers use to tokenise cards at the
 	// gateway directly (MercadoPago's public key); the card never passes through Aporta.
 	GatewayPublicURL string
@@ -105,6 +108,7 @@ func FromEnv() (*Config, error) {
 		KetoWrite:            strings.TrimRight(get("APORTA_KETO_WRITE_URL", "http://127.0.0.1:4467"), "/"),
 		GatewayURL:           strings.TrimRight(get("APORTA_GATEWAY_URL", "http://127.0.0.1:8090"), "/"),
 		GatewayToken:         os.Getenv("APORTA_GATEWAY_TOKEN"),
+		GatewayCurrency:      get("APORTA_GATEWAY_CURRENCY", "ARS"),
 		StaffInbox:           get("APORTA_STAFF_INBOX", "verificaciones@aporta.test"),
 		GatewayPublicURL:     strings.TrimRight(os.Getenv("APORTA_GATEWAY_PUBLIC_URL"), "/"),
 		GatewayPublicKey:     get("APORTA_GATEWAY_PUBLIC_KEY", "TEST-aporta-sandbox-public-key"),

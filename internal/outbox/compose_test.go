@@ -63,7 +63,7 @@ func TestEveryTemplateRendersInEachLanguage(t *testing.T) {
 		"Subject": "s", "Message": "m", "Amount": "$ 1", "Frequency": "mensual", "Body": "b", "Gateway": "MercadoPago", "Account": "TESTUSER1"}
 	kinds := []string{"account_enabled", "document_approved", "document_rejected", "staff_review_reminder", "user_invitation",
 		"leads_export", "donation_thanks", "trial_started", "trial_ending", "trial_ended", "plan_active", "auth_code",
-		"auth_unknown_address", "kratos_message", "gateway_needs_reconnection"}
+		"auth_unknown_address", "kratos_message", "gateway_needs_reconnection", "subscription_payment_failed"}
 	for _, kind := range kinds {
 		for _, l := range []i18n.Lang{i18n.ES, i18n.EN, i18n.PT} {
 			m, err := outbox.Compose("x@example.test", kind, l, data)

@@ -68,6 +68,14 @@ func init() {
 			i18n.EN: "Hello, %[1]s:\n\nYour %[5]s plan is active. You can receive new donations again and the post-trial commission no longer applies.\n",
 			i18n.PT: "Olá, %[1]s:\n\nSeu plano %[5]s está ativo. Você já pode receber novas doações e a comissão pós-teste não se aplica mais.\n"},
 
+		// subscription_payment_failed: %[1]s organisation, %[2]s plan, %[3]s amount, %[4]s subscription page URL.
+		"billing.email.payment_failed.subject": {i18n.ES: "No pudimos cobrar tu plan de Aporta", i18n.EN: "We could not charge your Aporta plan", i18n.PT: "Não conseguimos cobrar seu plano do Aporta"},
+		"billing.email.payment_failed.body": {
+			i18n.ES: "Hola, %[1]s:\n\nNo pudimos cobrar %[3]s de tu plan %[2]s. Lo intentaremos de nuevo en los próximos días; si el último intento falla, tu cuenta quedará restringida.\nCambia el medio de pago: %[4]s\n",
+			i18n.EN: "Hello, %[1]s:\n\nWe could not charge %[3]s for your %[2]s plan. We will try again over the next days; if the last attempt fails, your account will be restricted.\nChange the payment method: %[4]s\n",
+			i18n.PT: "Olá, %[1]s:\n\nNão conseguimos cobrar %[3]s do seu plano %[2]s. Tentaremos novamente nos próximos dias; se a última tentativa falhar, sua conta ficará restrita.\nAltere a forma de pagamento: %[4]s\n"},
+		"billing.email.change_method": {i18n.ES: "Cambiar el medio de pago", i18n.EN: "Change the payment method", i18n.PT: "Alterar a forma de pagamento"},
+
 		// E-mail buttons (templates/*.tmpl).
 		"outbox.email.create_campaign":   {i18n.ES: "Crear una campaña", i18n.EN: "Create a campaign", i18n.PT: "Criar uma campanha"},
 		"outbox.email.see_account":       {i18n.ES: "Ver mi cuenta", i18n.EN: "See my account", i18n.PT: "Ver minha conta"},

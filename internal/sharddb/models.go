@@ -300,6 +300,19 @@ type OrganizationProfile struct {
 	UpdatedAt                 time.Time
 }
 
+type OrganizationSubscription struct {
+	OrganizationID  uuid.UUID
+	ID              uuid.UUID
+	PlanCode        string
+	Status          string
+	PaymentMode     string
+	AuthorizationID uuid.UUID
+	PaidFrom        *time.Time
+	PaidUntil       *time.Time
+	CreatedAt       time.Time
+	UpdatedAt       time.Time
+}
+
 type PaymentMethod struct {
 	OrganizationID    uuid.UUID
 	ID                uuid.UUID
@@ -331,6 +344,42 @@ type PlanPrice struct {
 	Country            string
 	PlanCode           string
 	LocalizePriceMinor int64
+}
+
+type SubscriptionAuthorization struct {
+	OrganizationID    uuid.UUID
+	ID                uuid.UUID
+	Kind              string
+	PlanCode          *string
+	IdentityID        uuid.UUID
+	CustomerID        *string
+	CardID            *string
+	CardBrand         *string
+	CardLastFour      *string
+	Cbu               *string
+	MandateAcceptedAt *time.Time
+	Payer             json.RawMessage
+	CreatedAt         time.Time
+	ExpiresAt         time.Time
+	UsedAt            *time.Time
+}
+
+type SubscriptionInvoice struct {
+	OrganizationID   uuid.UUID
+	SubscriptionID   uuid.UUID
+	PeriodStart      time.Time
+	PeriodEnd        time.Time
+	PlanCode         string
+	AmountMinor      int64
+	Currency         string
+	PaymentMode      string
+	Status           string
+	Attempts         int32
+	GatewayPaymentID *string
+	StatusDetail     *string
+	PaidAt           *time.Time
+	CreatedAt        time.Time
+	UpdatedAt        time.Time
 }
 
 type Transaction struct {

@@ -113,6 +113,27 @@ func (q *Queries) EndSubscriptionTrial(ctx context.Context, arg EndSubscriptionT
 	return organization_id, err
 }
 
+const lapseSubscriptionPlan = `-- name: LapseSubscriptionPlan :one
+UPDATE organizations SET
+    plan_code = 'original', subscription_status = 'restricted', commission_bps = $2::integer,
+    accepting_donations = false, updated_at = now()
+WHERE organization_id = $1
+RETURNING organization_id
+`
+
+type LapseSubscriptionPlanParams struct {
+	OrganizationID uuid.UUID
+	CommissionBps  int32
+}
+
+// The bought plan ended unpaid or cancelled: back to the original plan under the restriction.
+func (q *Queries) LapseSubscriptionPlan(ctx context.Context, arg LapseSubscriptionPlanParams) (uuid.UUID, error) {
+	row := q.db.QueryRow(ctx, lapseSubscriptionPlan, arg.OrganizationID, arg.CommissionBps)
+	var organization_id uuid.UUID
+	err := row.Scan(&organization_id)
+	return organization_id, err
+}
+
 const purchasablePlanExists = `-- name: PurchasablePlanExists :one
 SELECT EXISTS (SELECT 1 FROM plans WHERE code = $1 AND code <> 'original')
 `

@@ -20,6 +20,7 @@ import { Route as AccountLogoutRouteImport } from './routes/account/logout'
 import { Route as AccountOnboardingRouteRouteImport } from './routes/account/onboarding/route'
 import { Route as AccountRecoveryRouteImport } from './routes/account/recovery'
 import { Route as AccountSettingsRouteImport } from './routes/account/settings'
+import { Route as AccountSubscriptionsRouteRouteImport } from './routes/account/subscriptions/route'
 import { Route as AccountTwo_factorRouteImport } from './routes/account/two_factor'
 import { Route as AccountVerificationsRouteImport } from './routes/account/verifications'
 import { Route as DevKitRouteImport } from './routes/dev/kit'
@@ -30,6 +31,7 @@ import { Route as ManageTransactionsRouteImport } from './routes/manage/transact
 import { Route as StaffIndexRouteImport } from './routes/staff/index'
 import { Route as AccountOnboardingDocumentsRouteImport } from './routes/account/onboarding/documents'
 import { Route as AccountOnboardingPayment_gatewaysRouteImport } from './routes/account/onboarding/payment_gateways'
+import { Route as AccountSubscriptionsChooseRouteImport } from './routes/account/subscriptions/choose'
 import { Route as ManageCampaignsIndexRouteImport } from './routes/manage/campaigns/index'
 import { Route as ManageCampaignsUuidRouteImport } from './routes/manage/campaigns/$uuid'
 import { Route as ManageCampaignsChoose_typeRouteImport } from './routes/manage/campaigns/choose_type'
@@ -39,6 +41,7 @@ import { Route as ManageSettingsIndexRouteImport } from './routes/manage/setting
 import { Route as ManageSettingsDocumentsRouteImport } from './routes/manage/settings/documents'
 import { Route as ManageSettingsGatewaysRouteImport } from './routes/manage/settings/gateways'
 import { Route as ManageSettingsOrganizationRouteImport } from './routes/manage/settings/organization'
+import { Route as ManageSettingsSubscriptionRouteImport } from './routes/manage/settings/subscription'
 import { Route as ManageSettingsUsersRouteImport } from './routes/manage/settings/users'
 import { Route as StaffOrganizationsIdRouteImport } from './routes/staff/organizations/$id'
 
@@ -97,6 +100,12 @@ const AccountSettingsRoute = AccountSettingsRouteImport.update({
   path: '/account/settings',
   getParentRoute: () => rootRouteImport,
 } as any)
+const AccountSubscriptionsRouteRoute =
+  AccountSubscriptionsRouteRouteImport.update({
+    id: '/account/subscriptions',
+    path: '/account/subscriptions',
+    getParentRoute: () => rootRouteImport,
+  } as any)
 const AccountTwo_factorRoute = AccountTwo_factorRouteImport.update({
   id: '/account/two_factor',
   path: '/account/two_factor',
@@ -149,6 +158,12 @@ const AccountOnboardingPayment_gatewaysRoute =
     path: '/payment_gateways',
     getParentRoute: () => AccountOnboardingRouteRoute,
   } as any)
+const AccountSubscriptionsChooseRoute =
+  AccountSubscriptionsChooseRouteImport.update({
+    id: '/choose',
+    path: '/choose',
+    getParentRoute: () => AccountSubscriptionsRouteRoute,
+  } as any)
 const ManageCampaignsIndexRoute = ManageCampaignsIndexRouteImport.update({
   id: '/campaigns/',
   path: '/campaigns/',
@@ -196,6 +211,12 @@ const ManageSettingsOrganizationRoute =
     path: '/settings/organization',
     getParentRoute: () => ManageRouteRoute,
   } as any)
+const ManageSettingsSubscriptionRoute =
+  ManageSettingsSubscriptionRouteImport.update({
+    id: '/settings/subscription',
+    path: '/settings/subscription',
+    getParentRoute: () => ManageRouteRoute,
+  } as any)
 const ManageSettingsUsersRoute = ManageSettingsUsersRouteImport.update({
   id: '/settings/users',
   path: '/settings/users',
@@ -214,6 +235,7 @@ export interface FileRoutesByFullPath {
   '/pricing': typeof PricingRoute
   '/signup': typeof SignupRoute
   '/account/onboarding': typeof AccountOnboardingRouteRouteWithChildren
+  '/account/subscriptions': typeof AccountSubscriptionsRouteRouteWithChildren
   '/account/invitation': typeof AccountInvitationRoute
   '/account/login': typeof AccountLoginRoute
   '/account/logout': typeof AccountLogoutRoute
@@ -229,12 +251,14 @@ export interface FileRoutesByFullPath {
   '/staff/': typeof StaffIndexRoute
   '/account/onboarding/documents': typeof AccountOnboardingDocumentsRoute
   '/account/onboarding/payment_gateways': typeof AccountOnboardingPayment_gatewaysRoute
+  '/account/subscriptions/choose': typeof AccountSubscriptionsChooseRoute
   '/manage/campaigns/$uuid': typeof ManageCampaignsUuidRoute
   '/manage/campaigns/choose_type': typeof ManageCampaignsChoose_typeRoute
   '/manage/donations/$uuid': typeof ManageDonationsUuidRoute
   '/manage/settings/documents': typeof ManageSettingsDocumentsRoute
   '/manage/settings/gateways': typeof ManageSettingsGatewaysRoute
   '/manage/settings/organization': typeof ManageSettingsOrganizationRoute
+  '/manage/settings/subscription': typeof ManageSettingsSubscriptionRoute
   '/manage/settings/users': typeof ManageSettingsUsersRoute
   '/staff/organizations/$id': typeof StaffOrganizationsIdRoute
   '/manage/campaigns/': typeof ManageCampaignsIndexRoute
@@ -246,6 +270,7 @@ export interface FileRoutesByTo {
   '/pricing': typeof PricingRoute
   '/signup': typeof SignupRoute
   '/account/onboarding': typeof AccountOnboardingRouteRouteWithChildren
+  '/account/subscriptions': typeof AccountSubscriptionsRouteRouteWithChildren
   '/account/invitation': typeof AccountInvitationRoute
   '/account/login': typeof AccountLoginRoute
   '/account/logout': typeof AccountLogoutRoute
@@ -261,12 +286,14 @@ export interface FileRoutesByTo {
   '/staff': typeof StaffIndexRoute
   '/account/onboarding/documents': typeof AccountOnboardingDocumentsRoute
   '/account/onboarding/payment_gateways': typeof AccountOnboardingPayment_gatewaysRoute
+  '/account/subscriptions/choose': typeof AccountSubscriptionsChooseRoute
   '/manage/campaigns/$uuid': typeof ManageCampaignsUuidRoute
   '/manage/campaigns/choose_type': typeof ManageCampaignsChoose_typeRoute
   '/manage/donations/$uuid': typeof ManageDonationsUuidRoute
   '/manage/settings/documents': typeof ManageSettingsDocumentsRoute
   '/manage/settings/gateways': typeof ManageSettingsGatewaysRoute
   '/manage/settings/organization': typeof ManageSettingsOrganizationRoute
+  '/manage/settings/subscription': typeof ManageSettingsSubscriptionRoute
   '/manage/settings/users': typeof ManageSettingsUsersRoute
   '/staff/organizations/$id': typeof StaffOrganizationsIdRoute
   '/manage/campaigns': typeof ManageCampaignsIndexRoute
@@ -281,6 +308,7 @@ export interface FileRoutesById {
   '/pricing': typeof PricingRoute
   '/signup': typeof SignupRoute
   '/account/onboarding': typeof AccountOnboardingRouteRouteWithChildren
+  '/account/subscriptions': typeof AccountSubscriptionsRouteRouteWithChildren
   '/account/invitation': typeof AccountInvitationRoute
   '/account/login': typeof AccountLoginRoute
   '/account/logout': typeof AccountLogoutRoute
@@ -296,12 +324,14 @@ export interface FileRoutesById {
   '/staff/': typeof StaffIndexRoute
   '/account/onboarding/documents': typeof AccountOnboardingDocumentsRoute
   '/account/onboarding/payment_gateways': typeof AccountOnboardingPayment_gatewaysRoute
+  '/account/subscriptions/choose': typeof AccountSubscriptionsChooseRoute
   '/manage/campaigns/$uuid': typeof ManageCampaignsUuidRoute
   '/manage/campaigns/choose_type': typeof ManageCampaignsChoose_typeRoute
   '/manage/donations/$uuid': typeof ManageDonationsUuidRoute
   '/manage/settings/documents': typeof ManageSettingsDocumentsRoute
   '/manage/settings/gateways': typeof ManageSettingsGatewaysRoute
   '/manage/settings/organization': typeof ManageSettingsOrganizationRoute
+  '/manage/settings/subscription': typeof ManageSettingsSubscriptionRoute
   '/manage/settings/users': typeof ManageSettingsUsersRoute
   '/staff/organizations/$id': typeof StaffOrganizationsIdRoute
   '/manage/campaigns/': typeof ManageCampaignsIndexRoute
@@ -317,6 +347,7 @@ export interface FileRouteTypes {
     | '/pricing'
     | '/signup'
     | '/account/onboarding'
+    | '/account/subscriptions'
     | '/account/invitation'
     | '/account/login'
     | '/account/logout'
@@ -332,12 +363,14 @@ export interface FileRouteTypes {
     | '/staff/'
     | '/account/onboarding/documents'
     | '/account/onboarding/payment_gateways'
+    | '/account/subscriptions/choose'
     | '/manage/campaigns/$uuid'
     | '/manage/campaigns/choose_type'
     | '/manage/donations/$uuid'
     | '/manage/settings/documents'
     | '/manage/settings/gateways'
     | '/manage/settings/organization'
+    | '/manage/settings/subscription'
     | '/manage/settings/users'
     | '/staff/organizations/$id'
     | '/manage/campaigns/'
@@ -349,6 +382,7 @@ export interface FileRouteTypes {
     | '/pricing'
     | '/signup'
     | '/account/onboarding'
+    | '/account/subscriptions'
     | '/account/invitation'
     | '/account/login'
     | '/account/logout'
@@ -364,12 +398,14 @@ export interface FileRouteTypes {
     | '/staff'
     | '/account/onboarding/documents'
     | '/account/onboarding/payment_gateways'
+    | '/account/subscriptions/choose'
     | '/manage/campaigns/$uuid'
     | '/manage/campaigns/choose_type'
     | '/manage/donations/$uuid'
     | '/manage/settings/documents'
     | '/manage/settings/gateways'
     | '/manage/settings/organization'
+    | '/manage/settings/subscription'
     | '/manage/settings/users'
     | '/staff/organizations/$id'
     | '/manage/campaigns'
@@ -383,6 +419,7 @@ export interface FileRouteTypes {
     | '/pricing'
     | '/signup'
     | '/account/onboarding'
+    | '/account/subscriptions'
     | '/account/invitation'
     | '/account/login'
     | '/account/logout'
@@ -398,12 +435,14 @@ export interface FileRouteTypes {
     | '/staff/'
     | '/account/onboarding/documents'
     | '/account/onboarding/payment_gateways'
+    | '/account/subscriptions/choose'
     | '/manage/campaigns/$uuid'
     | '/manage/campaigns/choose_type'
     | '/manage/donations/$uuid'
     | '/manage/settings/documents'
     | '/manage/settings/gateways'
     | '/manage/settings/organization'
+    | '/manage/settings/subscription'
     | '/manage/settings/users'
     | '/staff/organizations/$id'
     | '/manage/campaigns/'
@@ -418,6 +457,7 @@ export interface RootRouteChildren {
   PricingRoute: typeof PricingRoute
   SignupRoute: typeof SignupRoute
   AccountOnboardingRouteRoute: typeof AccountOnboardingRouteRouteWithChildren
+  AccountSubscriptionsRouteRoute: typeof AccountSubscriptionsRouteRouteWithChildren
   AccountInvitationRoute: typeof AccountInvitationRoute
   AccountLoginRoute: typeof AccountLoginRoute
   AccountLogoutRoute: typeof AccountLogoutRoute
@@ -508,6 +548,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AccountSettingsRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/account/subscriptions': {
+      id: '/account/subscriptions'
+      path: '/account/subscriptions'
+      fullPath: '/account/subscriptions'
+      preLoaderRoute: typeof AccountSubscriptionsRouteRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/account/two_factor': {
       id: '/account/two_factor'
       path: '/account/two_factor'
@@ -578,6 +625,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AccountOnboardingPayment_gatewaysRouteImport
       parentRoute: typeof AccountOnboardingRouteRoute
     }
+    '/account/subscriptions/choose': {
+      id: '/account/subscriptions/choose'
+      path: '/choose'
+      fullPath: '/account/subscriptions/choose'
+      preLoaderRoute: typeof AccountSubscriptionsChooseRouteImport
+      parentRoute: typeof AccountSubscriptionsRouteRoute
+    }
     '/manage/campaigns/': {
       id: '/manage/campaigns/'
       path: '/campaigns'
@@ -641,6 +695,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof ManageSettingsOrganizationRouteImport
       parentRoute: typeof ManageRouteRoute
     }
+    '/manage/settings/subscription': {
+      id: '/manage/settings/subscription'
+      path: '/settings/subscription'
+      fullPath: '/manage/settings/subscription'
+      preLoaderRoute: typeof ManageSettingsSubscriptionRouteImport
+      parentRoute: typeof ManageRouteRoute
+    }
     '/manage/settings/users': {
       id: '/manage/settings/users'
       path: '/settings/users'
@@ -668,6 +729,7 @@ interface ManageRouteRouteChildren {
   ManageSettingsDocumentsRoute: typeof ManageSettingsDocumentsRoute
   ManageSettingsGatewaysRoute: typeof ManageSettingsGatewaysRoute
   ManageSettingsOrganizationRoute: typeof ManageSettingsOrganizationRoute
+  ManageSettingsSubscriptionRoute: typeof ManageSettingsSubscriptionRoute
   ManageSettingsUsersRoute: typeof ManageSettingsUsersRoute
   ManageCampaignsIndexRoute: typeof ManageCampaignsIndexRoute
   ManageDonationsIndexRoute: typeof ManageDonationsIndexRoute
@@ -684,6 +746,7 @@ const ManageRouteRouteChildren: ManageRouteRouteChildren = {
   ManageSettingsDocumentsRoute: ManageSettingsDocumentsRoute,
   ManageSettingsGatewaysRoute: ManageSettingsGatewaysRoute,
   ManageSettingsOrganizationRoute: ManageSettingsOrganizationRoute,
+  ManageSettingsSubscriptionRoute: ManageSettingsSubscriptionRoute,
   ManageSettingsUsersRoute: ManageSettingsUsersRoute,
   ManageCampaignsIndexRoute: ManageCampaignsIndexRoute,
   ManageDonationsIndexRoute: ManageDonationsIndexRoute,
@@ -725,6 +788,20 @@ const AccountOnboardingRouteRouteWithChildren =
     AccountOnboardingRouteRouteChildren,
   )
 
+interface AccountSubscriptionsRouteRouteChildren {
+  AccountSubscriptionsChooseRoute: typeof AccountSubscriptionsChooseRoute
+}
+
+const AccountSubscriptionsRouteRouteChildren: AccountSubscriptionsRouteRouteChildren =
+  {
+    AccountSubscriptionsChooseRoute: AccountSubscriptionsChooseRoute,
+  }
+
+const AccountSubscriptionsRouteRouteWithChildren =
+  AccountSubscriptionsRouteRoute._addFileChildren(
+    AccountSubscriptionsRouteRouteChildren,
+  )
+
 const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
   ManageRouteRoute: ManageRouteRouteWithChildren,
@@ -732,6 +809,7 @@ const rootRouteChildren: RootRouteChildren = {
   PricingRoute: PricingRoute,
   SignupRoute: SignupRoute,
   AccountOnboardingRouteRoute: AccountOnboardingRouteRouteWithChildren,
+  AccountSubscriptionsRouteRoute: AccountSubscriptionsRouteRouteWithChildren,
   AccountInvitationRoute: AccountInvitationRoute,
   AccountLoginRoute: AccountLoginRoute,
   AccountLogoutRoute: AccountLogoutRoute,

@@ -99,6 +99,17 @@ func (a *Activities) ApplyPlan(ctx context.Context, orgID, plan string, now time
 	return stateAfter(ctx, s, err)
 }
 
+// LapsePlan ends a bought plan (unpaid after the last retry, or cancelled and over): the original
+// plan under the restriction.
+func (a *Activities) LapsePlan(ctx context.Context, orgID string) (State, error) {
+	s, err := orgscope.For(ctx, a.Tenants, orgID)
+	if err != nil {
+		return State{}, err
+	}
+	_, err = s.Store().LapseSubscriptionPlan(ctx, sharddb.LapseSubscriptionPlanParams{OrganizationID: s.OrgID, CommissionBps: CommissionBps})
+	return stateAfter(ctx, s, err)
+}
+
 // RecordCommissions is the daily commission sweep of runs recorded before collection recorded
 // commissions at charge time (versionCommissionAtCharge): it records the commission of every
 // approved charge since the trial ended that has none yet. Idempotent.

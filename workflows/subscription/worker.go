@@ -47,6 +47,31 @@ func StartWithTiming(ctx context.Context, c client.Client, queue string, orgID u
 	}, Workflow, Input{OrganizationID: orgID.String(), Timing: t})
 }
 
+// Plans applies and ends bought plans on the organisations' subscription workflows (billing's
+// Plans).
+type Plans struct {
+	Temporal client.Client
+	Queue    string // TaskQueue unless a test runs its own worker
+}
+
+// Apply stores a paid plan (PurchasePlan).
+func (p Plans) Apply(ctx context.Context, orgID uuid.UUID, plan string) error {
+	_, err := PurchasePlan(ctx, p.Temporal, p.queue(), orgID, plan)
+	return err
+}
+
+// Lapse ends the organisation's bought plan and waits until it is stored.
+func (p Plans) Lapse(ctx context.Context, orgID uuid.UUID) error {
+	return update(ctx, p.Temporal, p.queue(), orgID, UpdatePlanLapsed, nil)
+}
+
+func (p Plans) queue() string {
+	if p.Queue == "" {
+		return TaskQueue
+	}
+	return p.Queue
+}
+
 // ErrPlanRefused is returned by PurchasePlan when the workflow refused the plan code.
 var ErrPlanRefused = errors.New("subscription: plan refused")
 
@@ -54,21 +79,27 @@ var ErrPlanRefused = errors.New("subscription: plan refused")
 // The workflow is started first when it is not running (an organisation created before trials
 // existed), so the call always lands.
 func PurchasePlan(ctx context.Context, c client.Client, queue string, orgID uuid.UUID, plan string) (State, error) {
+	var st State
+	return st, update(ctx, c, queue, orgID, UpdatePlanPurchased, &st, PlanRequest{PlanCode: plan})
+}
+
+// update sends an update to the organisation's workflow (started first when it is not running) and
+// waits for its answer, stored in out when not nil.
+func update(ctx context.Context, c client.Client, queue string, orgID uuid.UUID, name string, out *State, args ...any) error {
 	if _, err := Start(ctx, c, queue, orgID); err != nil {
-		return State{}, err
+		return err
 	}
 	h, err := c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
 		WorkflowID:   WorkflowID(orgID.String()),
-		UpdateName:   UpdatePlanPurchased,
-		Args:         []any{PlanRequest{PlanCode: plan}},
+		UpdateName:   name,
+		Args:         args,
 		WaitForStage: client.WorkflowUpdateStageCompleted,
 	})
 	if err != nil {
-		return State{}, err
+		return err
 	}
-	var st State
-	if err := h.Get(ctx, &st); err != nil {
-		return st, err
+	if out == nil {
+		out = new(State)
 	}
-	return st, nil
+	return h.Get(ctx, out)
 }

@@ -23,7 +23,10 @@ func WorkflowID(orgID string) string { return "subscription/" + orgID }
 const (
 	// UpdatePlanPurchased carries a PlanRequest and answers the resulting State once it is stored.
 	UpdatePlanPurchased = "plan-purchased"
-	QueryState          = "state"
+	// UpdatePlanLapsed (no argument) ends a bought plan that was not paid or was cancelled: the
+	// organisation goes back to the original plan under the restriction. Answers the State.
+	UpdatePlanLapsed = "plan-lapsed"
+	QueryState       = "state"
 )
 
 // Subscription statuses (organizations.subscription_status).
@@ -92,6 +95,8 @@ type Input struct {
 // PlanRequest is the plan-purchased update's argument.
 type PlanRequest struct {
 	PlanCode string `json:"plan_code"`
+	// Lapse (the plan-lapsed update) ends the plan instead of applying one.
+	Lapse bool `json:"lapse,omitempty"`
 }
 
 // State is the subscription as the workflow knows it (also what the update answers).
@@ -188,6 +193,17 @@ func Workflow(ctx workflow.Context, in Input) (State, error) {
 	if err != nil {
 		return st, err
 	}
+	err = workflow.SetUpdateHandler(ctx, UpdatePlanLapsed, func(ctx workflow.Context) (State, error) {
+		p := &pending{req: PlanRequest{Lapse: true}}
+		queue = append(queue, p)
+		if err := workflow.Await(ctx, func() bool { return p.done }); err != nil {
+			return State{}, err
+		}
+		return p.res, p.err
+	})
+	if err != nil {
+		return st, err
+	}
 	if in.State != nil {
 		st = *in.State
 	} else {
@@ -213,14 +229,19 @@ func Workflow(ctx workflow.Context, in Input) (State, error) {
 				continue
 			}
 			var next State
-			err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, ApplyPlanOptions), a.ApplyPlan, in.OrganizationID, p.req.PlanCode, workflow.Now(ctx)).Get(ctx, &next)
+			var err error
+			if p.req.Lapse {
+				err = workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, ApplyPlanOptions), a.LapsePlan, in.OrganizationID).Get(ctx, &next)
+			} else {
+				err = workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, ApplyPlanOptions), a.ApplyPlan, in.OrganizationID, p.req.PlanCode, workflow.Now(ctx)).Get(ctx, &next)
+			}
 			if err != nil {
 				p.err = err
 			} else {
 				wasRestricted := st.Status != StatusActive
 				next.Sent = st.Sent
 				st = next
-				if wasRestricted {
+				if wasRestricted && !p.req.Lapse {
 					key := fmt.Sprintf("%s/%s/%d", EmailPlanActive, st.PlanCode, workflow.Now(ctx).Unix())
 					sendEmail(ctx, &st, in.OrganizationID, Email{Key: key, Kind: EmailPlanActive, PlanCode: st.PlanCode})
 				}

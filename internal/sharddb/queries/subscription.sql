@@ -31,6 +31,14 @@ UPDATE organizations SET
 WHERE organization_id = $1
 RETURNING organization_id;
 
+-- name: LapseSubscriptionPlan :one
+-- The bought plan ended unpaid or cancelled: back to the original plan under the restriction.
+UPDATE organizations SET
+    plan_code = 'original', subscription_status = 'restricted', commission_bps = sqlc.arg(commission_bps)::integer,
+    accepting_donations = false, updated_at = now()
+WHERE organization_id = $1
+RETURNING organization_id;
+
 -- name: SubscriptionSummary :one
 SELECT sqlc.embed(o), coalesce(o.locale, 'es')::text AS mail_locale,
        (SELECT coalesce(sum(amount_minor), 0) FROM transaction_commissions c WHERE c.organization_id = o.organization_id)::bigint AS commission_minor

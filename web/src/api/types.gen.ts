@@ -14,6 +14,19 @@ export interface AuditEntry {
   created_at: string;
 }
 
+export interface Billing {
+  id: string;
+  plan_code: string;
+  status: string;
+  payment_mode: string;
+  brand?: string;
+  last_four?: string;
+  cbu?: string;
+  paid_until: string | null;
+  next_charge: string | null;
+  price: Money;
+}
+
 export interface CampaignRef {
   uuid: string;
   title: string;
@@ -222,6 +235,16 @@ export interface Guide {
   show: boolean;
 }
 
+export interface Invoice {
+  period_start: string;
+  period_end: string;
+  plan_code: string;
+  amount: Money;
+  payment_mode: string;
+  status: string;
+  paid_at: string | null;
+}
+
 export interface Money {
   minor: number;
   currency: string;
@@ -249,6 +272,16 @@ export interface OrganizationIn {
   name: string;
   country: string;
   status: string;
+}
+
+export interface PaymentAuthorization {
+  id: string;
+  kind: string;
+  plan_code?: string;
+  brand?: string;
+  last_four?: string;
+  cbu?: string;
+  expires_at: string;
 }
 
 export interface PaymentGateways {
@@ -351,9 +384,21 @@ export interface Subscription {
   accepting_donations: boolean;
 }
 
+export interface SubscriptionPage {
+  subscription: Subscription;
+  billing: Billing | null;
+  invoices: Invoice[];
+  tokenizer: Tokenizer;
+}
+
 export interface SummaryBucket {
   count: number;
   amount: Money;
+}
+
+export interface Tokenizer {
+  tokenizer_url: string;
+  public_key: string;
 }
 
 export interface TransactionView {

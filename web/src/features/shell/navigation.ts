@@ -26,6 +26,7 @@ const label = defineMessages({
   users: { id: 'settings.users', defaultMessage: 'Usuarios' },
   documents: { id: 'nav.documents', defaultMessage: 'Documentos' },
   gateways: { id: 'gateways.settingsTitle', defaultMessage: 'Pasarelas de pago' },
+  subscription: { id: 'billing.title', defaultMessage: 'Suscripción' },
 });
 
 export const groupLabels = defineMessages({
@@ -41,6 +42,7 @@ export const NAV: NavEntry[] = [
   { to: '/manage/settings/users', label: label.users, icon: 'M16 21v-2a4 4 0 0 0-4-4H6a4 4 0 0 0-4 4v2M9 11a4 4 0 1 0 0-8 4 4 0 0 0 0 8M22 21v-2a4 4 0 0 0-3-3.9M16 3.1a4 4 0 0 1 0 7.8', group: 'settings' },
   { to: '/manage/settings/documents', label: label.documents, icon: 'M14 2H6a2 2 0 0 0-2 2v16a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2V8zM14 2v6h6M9 13h6M9 17h6', ability: 'manage_organization', group: 'settings' },
   { to: '/manage/settings/gateways', label: label.gateways, icon: 'M2 5h20v14H2zM2 10h20M6 15h4', ability: 'manage_organization', group: 'settings' },
+  { to: '/manage/settings/subscription', label: label.subscription, icon: 'M12 2v20M17 5H9.5a3.5 3.5 0 0 0 0 7h5a3.5 3.5 0 0 1 0 7H6', group: 'settings' },
 ];
 
 /** The entries a user with these abilities may open, in the list's order. */

@@ -1,12 +1,14 @@
 import { Badge, Group, List, Paper, SegmentedControl, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useSuspenseQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { countriesQuery } from '../accounts/api';
 import { paidPlans, type Period, type Plan } from './api';
 
 const tierBadge: Record<string, string> = { Essential: 'brand', Professional: 'grape', Partner: 'orange' };
 
-function PlanCard({ plan, period }: { plan: Plan; period: Period }) {
+/** One plan's card; `action` (the checkout's Choose button) goes at its foot. */
+export function PlanCard({ plan, period, action }: { plan: Plan; period: Period; action?: ReactNode }) {
   const showUsd = plan.localize_price.currency !== plan.usd_price.currency;
   return (
     <Paper withBorder radius="lg" p="lg" component="article" aria-labelledby={`plan-${plan.code}`} data-testid={`plan-${plan.code}`}>
@@ -41,6 +43,7 @@ function PlanCard({ plan, period }: { plan: Plan; period: Period }) {
             <FormattedMessage id="pricing.feature.noCommission" defaultMessage="Sin comisión de Aporta sobre tus donaciones" />
           </List.Item>
         </List>
+        {action}
       </Stack>
     </Paper>
   );

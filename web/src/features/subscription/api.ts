@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { apiFetch } from '../../api/client';
-import type { Plan, Subscription } from '../../api/types.gen';
+import type { PaymentAuthorization, Plan, Subscription, SubscriptionPage } from '../../api/types.gen';
 
 export type { Plan, Subscription };
 
@@ -22,5 +22,45 @@ export const allowedByPlan = (s: Pick<Subscription, 'effective_plan_code'>) => s
 /** `?period=`: yearly, anything else monthly (§2). */
 export const periodOf = (v: unknown): Period => (v === 'yearly' ? 'yearly' : 'monthly');
 
+/** The plan a `?plan=` (tier name, any case) and period name, if any (§2): then the flow goes straight to payment. */
+export const planOf = (plans: Plan[], tier: string | undefined, period: Period) =>
+  tier ? plans.find((p) => p.period === period && p.code !== 'original' && p.tier_name.toLowerCase() === tier.toLowerCase()) : undefined;
+
 /** The country's paid plans of one period, by tier (the server orders them). */
 export const paidPlans = (plans: Plan[], period: Period) => plans.filter((p) => p.period === period && p.code !== 'original');
+
+export type { Billing, Invoice, PaymentAuthorization, SubscriptionPage } from '../../api/types.gen';
+
+/** The subscription page's data: plan state, the bought subscription, invoices and the PLATFORM's tokeniser. */
+export const subscriptionPageQuery = () =>
+  queryOptions({
+    queryKey: ['subscription', 'page'],
+    queryFn: ({ signal }) => apiFetch<SubscriptionPage>('/manage/api/subscription', { signal }),
+  });
+
+export type PaymentModeType = 'card' | 'cbu' | 'bank_transfer';
+
+type Authorized = Promise<{ authorization: PaymentAuthorization }>;
+
+/** §7: the card goes to the tokeniser first; only its token reaches Aporta, which saves it at the platform's account. */
+export const validateCard = (body: { plan_code: string; token: string; payment_method_id?: string; cardholder_name: string; cardholder_uid: string }): Authorized =>
+  apiFetch('/manage/api/validations/card', { method: 'POST', body });
+
+/** The CBU (check digits verified by the server) and the accepted direct-debit mandate. */
+export const validateCbu = (body: { cbu: string; accept_mandate: boolean }): Authorized => apiFetch('/manage/api/validations/cbu', { method: 'POST', body });
+
+export interface TransferPayer { name: string; email: string; uid_type: string; uid_number: string; cellphone: { country: string; number: string } }
+
+export const validateTransfer = (body: TransferPayer & { plan_code: string }): Authorized =>
+  apiFetch('/manage/api/validations/bank_transfer', { method: 'POST', body });
+
+export const subscribe = (plan_code: string, type: PaymentModeType, authorization: string) =>
+  apiFetch<{ subscription: SubscriptionPage['billing'] }>('/manage/api/subscription', { method: 'POST', body: { plan_code, payment_mode: { type, authorization } } });
+
+export const changePaymentMode = (type: PaymentModeType, authorization: string) =>
+  apiFetch<SubscriptionPage>('/manage/api/subscription/payment_mode', { method: 'PUT', body: { payment_mode: { type, authorization } } });
+
+export const cancelSubscription = () => apiFetch<SubscriptionPage>('/manage/api/subscription/cancel', { method: 'POST' });
+
+/** A CBU as typed: its digits only. */
+export const cbuDigits = (v: string) => v.replace(/\D/g, '');

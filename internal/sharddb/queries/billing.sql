@@ -1,0 +1,104 @@
+-- The organisation's own subscription billing (workflows/billing, api/subscription).
+
+-- name: InsertSubscriptionAuthorization :one
+INSERT INTO subscription_authorizations (organization_id, id, kind, plan_code, identity_id, customer_id, card_id,
+    card_brand, card_last_four, cbu, mandate_accepted_at, payer, expires_at)
+VALUES ($1, $2, $3, sqlc.narg(plan_code), $4, sqlc.narg(customer_id), sqlc.narg(card_id), sqlc.narg(card_brand),
+    sqlc.narg(card_last_four), sqlc.narg(cbu), sqlc.narg(mandate_accepted_at), sqlc.narg(payer), $5)
+RETURNING *;
+
+-- name: UseSubscriptionAuthorization :one
+-- Consumes an authorization once: of this organisation, of the kind named, not expired, validated
+-- for this plan (a CBU mandate serves any plan). No row: unknown, another's, used or expired.
+UPDATE subscription_authorizations SET used_at = now()
+WHERE organization_id = $1 AND id = $2 AND kind = $3 AND used_at IS NULL AND expires_at > now()
+  AND (plan_code IS NULL OR sqlc.narg(plan_code)::text IS NULL OR plan_code = sqlc.narg(plan_code)::text)
+RETURNING *;
+
+-- name: SubscriptionAuthorization :one
+SELECT * FROM subscription_authorizations WHERE organization_id = $1 AND id = $2;
+
+-- name: InsertOrganizationSubscription :one
+INSERT INTO organization_subscriptions (organization_id, id, plan_code, status, payment_mode, authorization_id)
+VALUES ($1, $2, $3, 'pending', $4, $5)
+RETURNING *;
+
+-- name: OrganizationSubscription :one
+-- The organisation's live subscription, or the one named.
+SELECT * FROM organization_subscriptions
+WHERE organization_id = $1
+  AND (sqlc.narg(id)::uuid IS NULL AND status <> 'ended' OR id = sqlc.narg(id)::uuid)
+ORDER BY created_at DESC LIMIT 1;
+
+-- name: SetSubscriptionStatus :one
+UPDATE organization_subscriptions SET status = $3, updated_at = now()
+WHERE organization_id = $1 AND id = $2
+RETURNING *;
+
+-- name: CancelSubscription :one
+-- Cancelling keeps the plan to the end of the paid period; a subscription never paid ends now.
+UPDATE organization_subscriptions
+SET status = CASE WHEN paid_until IS NULL THEN 'ended' ELSE 'cancelled' END, updated_at = now()
+WHERE organization_id = $1 AND id = $2 AND status IN ('pending', 'active', 'past_due')
+RETURNING *;
+
+-- name: ChangeSubscriptionPaymentMode :one
+UPDATE organization_subscriptions SET payment_mode = $3, authorization_id = $4, updated_at = now()
+WHERE organization_id = $1 AND id = $2 AND status IN ('pending', 'active', 'past_due')
+RETURNING *;
+
+-- name: OpenSubscriptionInvoice :one
+-- The period's invoice, created on the first attempt at the plan's price in the country's currency.
+-- A period already opened keeps its row (and its price).
+WITH ins AS (
+    INSERT INTO subscription_invoices (organization_id, subscription_id, period_start, period_end, plan_code,
+        amount_minor, currency, payment_mode, status)
+    SELECT s.organization_id, s.id, sqlc.arg(period_start)::timestamptz, sqlc.arg(period_end)::timestamptz, s.plan_code,
+           pp.localize_price_minor, c.currency, s.payment_mode, 'pending'
+    FROM organization_subscriptions s
+    JOIN organizations o ON o.organization_id = s.organization_id
+    JOIN countries c ON c.code = o.country
+    JOIN plan_prices pp ON pp.country = o.country AND pp.plan_code = s.plan_code
+    WHERE s.organization_id = sqlc.arg(organization_id) AND s.id = sqlc.arg(subscription_id)
+    ON CONFLICT (organization_id, subscription_id, period_start) DO NOTHING
+    RETURNING *
+)
+SELECT * FROM ins
+UNION ALL
+SELECT * FROM subscription_invoices
+WHERE organization_id = sqlc.arg(organization_id) AND subscription_id = sqlc.arg(subscription_id)
+  AND period_start = sqlc.arg(period_start)::timestamptz
+LIMIT 1;
+
+-- name: RecordSubscriptionInvoice :one
+-- The outcome of one attempt; a paid invoice stays paid.
+UPDATE subscription_invoices SET
+    status = CASE WHEN status = 'paid' THEN 'paid' ELSE sqlc.arg(status)::text END,
+    attempts = greatest(attempts, sqlc.arg(attempt)::integer),
+    gateway_payment_id = coalesce(sqlc.narg(gateway_payment_id), gateway_payment_id),
+    status_detail = sqlc.narg(status_detail),
+    paid_at = CASE WHEN sqlc.arg(status)::text = 'paid' THEN coalesce(paid_at, now()) ELSE paid_at END,
+    updated_at = now()
+WHERE organization_id = $1 AND subscription_id = $2 AND period_start = $3
+RETURNING *;
+
+-- name: MarkSubscriptionPaidThrough :one
+-- A paid period moves the subscription's paid window forward (never back) and makes it active.
+UPDATE organization_subscriptions SET
+    paid_from = CASE WHEN paid_until IS NULL OR sqlc.arg(period_end)::timestamptz > paid_until THEN sqlc.arg(period_start)::timestamptz ELSE paid_from END,
+    paid_until = greatest(paid_until, sqlc.arg(period_end)::timestamptz),
+    status = CASE WHEN status IN ('pending', 'past_due') THEN 'active' ELSE status END,
+    updated_at = now()
+WHERE organization_id = $1 AND id = $2
+RETURNING *;
+
+-- name: SubscriptionInvoices :many
+-- The organisation's invoices, newest first; or the one of a subscription's period.
+SELECT * FROM subscription_invoices
+WHERE organization_id = $1
+  AND (sqlc.narg(subscription_id)::uuid IS NULL OR subscription_id = sqlc.narg(subscription_id)::uuid)
+  AND (sqlc.narg(period_start)::timestamptz IS NULL OR period_start = sqlc.narg(period_start)::timestamptz)
+ORDER BY period_start DESC, created_at DESC;
+
+-- name: PlanPeriod :one
+SELECT period FROM plans WHERE code = $1;

@@ -1,0 +1,120 @@
+// Buying a plan (#14): /account/subscriptions/choose → the payment step → a card tokenised with the PLATFORM's public key
+// and charged on the platform's sandbox account → the plan is active; then the settings page: the payment method
+// changed to CBU direct debit (check digits refused, mandate recorded), and cancel.
+import { expect, test, type Page } from '@playwright/test';
+import { DEMO_ORG, ensureEnabledOrg, screenshotAll, shardValue, signIn, TEST_CVV, TEST_VISA } from './campaign-helpers';
+
+/** The demo organisation with no bought subscription, under the post-trial restriction. */
+function restricted() {
+  shardValue(`UPDATE organization_subscriptions SET status = 'ended' WHERE organization_id = '${DEMO_ORG}' AND status <> 'ended'`);
+  shardValue(`UPDATE organizations SET plan_code = 'original', subscription_status = 'restricted', commission_bps = 350,
+    accepting_donations = false WHERE organization_id = '${DEMO_ORG}'`);
+}
+
+/** A card on the checkout form; the holder picks the sandbox's answer (APRO approves, OTHE declines). A number saved before
+ * is the same saved card, holder and all, so the declined case uses its own card. */
+async function fillCard(page: Page, holder: string, card = { number: TEST_VISA, brand: 'visa' }) {
+  await page.getByLabel('Número de tarjeta').pressSequentially(card.number.replace(/\s/g, ''), { delay: 10 });
+  await expect(page.locator(`[data-brand="${card.brand}"]`)).toBeVisible();
+  await page.getByLabel('Vencimiento').pressSequentially('1130');
+  await page.getByLabel('Código de seguridad').fill(TEST_CVV);
+  await page.getByLabel(/Nombre del titular/).fill(holder);
+  await page.getByLabel('Número de documento del titular').fill('30111222');
+}
+
+test('choose Professional yearly, pay by card, then switch to CBU debit and cancel', async ({ page }) => {
+  test.setTimeout(180_000);
+  ensureEnabledOrg();
+  restricted();
+  // Card data goes to the gateway's tokeniser only: never to Aporta's API.
+  const toAporta: string[] = [];
+  page.on('request', (r) => {
+    if (new URL(r.url()).origin === new URL(page.url() || 'http://x').origin && r.postData()) toAporta.push(r.postData()!);
+  });
+  try {
+    await signIn(page);
+    await page.goto('/account/subscriptions/choose');
+    await expect(page.getByRole('heading', { name: 'Elige tu plan' })).toBeVisible();
+    await page.getByText('Anual', { exact: true }).click();
+    await expect(page).toHaveURL(/period=yearly/);
+    await screenshotAll(page, 'checkout-plans');
+    await page.getByRole('button', { name: 'Elegir Professional' }).click();
+    await expect(page).toHaveURL(/plan=professional/);
+    await expect(page.getByTestId('chosen-plan')).toContainText('Professional');
+    await expect(page.getByTestId('mep-note')).toContainText('1490.00 USD');
+
+    // The selector, "choose other" back to it, then the card.
+    await page.getByTestId('mode-cbu').click();
+    await expect(page.getByLabel('CBU de la cuenta a debitar')).toBeVisible();
+    await page.getByRole('button', { name: 'Elegir otro medio de pago' }).click();
+    await screenshotAll(page, 'checkout-payment-modes');
+    await page.getByTestId('mode-card').click();
+    await fillCard(page, 'APRO');
+    await screenshotAll(page, 'checkout-card');
+    await page.getByRole('button', { name: /^Pagar / }).click();
+
+    const done = page.getByRole('dialog');
+    await expect(done.getByText('¡Tu plan está activo!')).toBeVisible({ timeout: 30_000 });
+    await screenshotAll(page, 'checkout-success', false);
+    expect(toAporta.join('\n')).not.toContain('4509953566233704');
+    expect(toAporta.join('\n')).not.toMatch(/"(security_code|card_number)"/);
+    await done.getByRole('link', { name: 'Ver mi suscripción' }).click();
+
+    await expect(page).toHaveURL(/\/manage\/settings\/subscription/);
+    const current = page.getByTestId('billing-current');
+    await expect(current).toContainText('Professional');
+    await expect(current).toContainText('Anual');
+    await expect(current).toContainText('VISA ···· 3704');
+    await expect(page.getByTestId('invoices')).toContainText('Pagada');
+    expect(shardValue(`SELECT plan_code FROM organizations WHERE organization_id = '${DEMO_ORG}'`)).toBe('professional_yearly');
+    await screenshotAll(page, 'subscription-settings');
+
+    // Change to CBU direct debit: wrong check digits are refused by the server, in Spanish.
+    await page.getByRole('button', { name: 'Cambiar medio de pago' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByTestId('mode-cbu').click();
+    await dialog.getByLabel('CBU de la cuenta a debitar').fill('2850590940090418135202');
+    await dialog.getByRole('checkbox').check();
+    await dialog.getByRole('button', { name: 'Guardar medio de pago' }).click();
+    await expect(dialog.getByRole('alert')).toContainText('El CBU no es válido');
+    await dialog.getByLabel('CBU de la cuenta a debitar').fill('2850590940090418135201');
+    await screenshotAll(page, 'subscription-cbu', false);
+    await dialog.getByRole('button', { name: 'Guardar medio de pago' }).click();
+    await expect(dialog).toHaveCount(0);
+    await expect(current).toContainText('Débito directo (CBU) •••• 5201');
+    expect(shardValue(`SELECT count(*) FROM subscription_authorizations WHERE organization_id = '${DEMO_ORG}'
+      AND kind = 'cbu' AND mandate_accepted_at IS NOT NULL AND used_at IS NOT NULL`)).not.toBe('0');
+
+    // Cancel: the plan stays to the end of the paid year.
+    await page.getByRole('button', { name: 'Cancelar suscripción' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancelar suscripción' }).click();
+    await expect(page.locator('section[aria-labelledby="billing-plan"]').getByText('Cancelada', { exact: true })).toBeVisible();
+    await expect(current).toContainText('Termina el');
+    expect(shardValue(`SELECT plan_code FROM organizations WHERE organization_id = '${DEMO_ORG}'`)).toBe('professional_yearly');
+  } finally {
+    shardValue(`UPDATE organization_subscriptions SET status = 'ended' WHERE organization_id = '${DEMO_ORG}' AND status <> 'ended'`);
+    shardValue(`UPDATE organizations SET plan_code = 'professional_monthly', subscription_status = 'active', commission_bps = 0,
+      accepting_donations = true, trial_started_at = NULL, trial_ends_at = NULL WHERE organization_id = '${DEMO_ORG}'`);
+  }
+});
+
+test('?plan=&period= goes straight to payment; a refused card leaves the plan as it was', async ({ page }) => {
+  test.setTimeout(120_000);
+  ensureEnabledOrg();
+  restricted();
+  try {
+    await signIn(page);
+    await page.goto('/account/subscriptions/choose?plan=Essential&period=monthly');
+    await expect(page.getByTestId('chosen-plan')).toContainText('Essential');
+    await page.getByTestId('mode-card').click();
+    await fillCard(page, 'OTHE', { number: '5031 7557 3453 0604', brand: 'mastercard' });
+    await page.getByRole('button', { name: /^Pagar / }).click();
+    await expect(page.getByRole('alert')).toContainText('El pago fue rechazado');
+    expect(shardValue(`SELECT plan_code FROM organizations WHERE organization_id = '${DEMO_ORG}'`)).toBe('original');
+    await screenshotAll(page, 'checkout-declined', false);
+  } finally {
+    shardValue(`UPDATE organization_subscriptions SET status = 'ended' WHERE organization_id = '${DEMO_ORG}' AND status <> 'ended'`);
+    shardValue(`UPDATE organizations SET plan_code = 'professional_monthly', subscription_status = 'active', commission_bps = 0,
+      accepting_donations = true, trial_started_at = NULL, trial_ends_at = NULL WHERE organization_id = '${DEMO_ORG}'`);
+  }
+});

@@ -1,0 +1,276 @@
+package billing
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/aporta/aporta/internal/charge"
+	"github.com/aporta/aporta/internal/dberr"
+	"github.com/aporta/aporta/internal/gateway"
+	"github.com/aporta/aporta/internal/i18n"
+	"github.com/aporta/aporta/internal/money"
+	"github.com/aporta/aporta/internal/outbox"
+	"github.com/aporta/aporta/internal/sharddb"
+	"github.com/aporta/aporta/tenants"
+	"github.com/aporta/aporta/workflows/internal/orgscope"
+)
+
+// ErrUnknownSubscription is the application error type of a subscription missing from its shard.
+const ErrUnknownSubscription = "UnknownSubscription"
+
+// Platform is the platform's own gateway account, the one every organisation's subscription is
+// charged through (never the organisation's own account).
+type Platform interface {
+	Gateway(currency string) (charge.Gateway, error)
+}
+
+// Plans applies the plan on the organisation (the subscription workflow keeps the organisation's
+// plan and restriction; workflows/subscription.Plans implements it).
+type Plans interface {
+	Apply(ctx context.Context, orgID uuid.UUID, plan string) error
+	Lapse(ctx context.Context, orgID uuid.UUID) error
+}
+
+// Activities hold the billing workflow's side effects. The API's checkout charges the first period
+// through the same ChargePeriod and Activate.
+type Activities struct {
+	Tenants   *tenants.Tenants
+	Platform  Platform
+	Plans     Plans
+	Mail      outbox.Mailer
+	PublicURL string // links the e-mails to /manage/settings/subscription
+}
+
+// PeriodEnd is the end of the period that starts at start: a month or a year later.
+func PeriodEnd(start time.Time, period string) time.Time {
+	if period == "yearly" {
+		return start.AddDate(1, 0, 0)
+	}
+	return start.AddDate(0, 1, 0)
+}
+
+// FirstPeriodStart is when a subscription's first period starts: its creation, to the second (the
+// API's first charge and the workflow's read-back name the same period).
+func FirstPeriodStart(createdAt time.Time) time.Time { return createdAt.UTC().Truncate(time.Second) }
+
+// Reference is the gateway payment's external reference of one period of a subscription; each
+// attempt's idempotency key is Reference + "/" + attempt.
+func Reference(subscriptionID uuid.UUID, periodStart time.Time) string {
+	return fmt.Sprintf("aporta-plan/%s/%s", subscriptionID, periodStart.UTC().Format("20060102T150405Z"))
+}
+
+func (a *Activities) scope(ctx context.Context, orgID, subID string) (tenants.Scope, sharddb.OrganizationSubscription, error) {
+	s, err := orgscope.For(ctx, a.Tenants, orgID)
+	if err != nil {
+		return s, sharddb.OrganizationSubscription{}, err
+	}
+	id, err := uuid.Parse(subID)
+	if err != nil {
+		return s, sharddb.OrganizationSubscription{}, temporal.NewNonRetryableApplicationError("subscription id", ErrUnknownSubscription, err)
+	}
+	sub, err := s.Store().OrganizationSubscription(ctx, sharddb.OrganizationSubscriptionParams{OrganizationID: s.OrgID, ID: &id})
+	if errors.Is(err, dberr.ErrNotFound) {
+		return s, sub, temporal.NewNonRetryableApplicationError("unknown subscription", ErrUnknownSubscription, err)
+	}
+	return s, sub, err
+}
+
+// Load reads the subscription.
+func (a *Activities) Load(ctx context.Context, orgID, subID string) (State, error) {
+	_, sub, err := a.scope(ctx, orgID, subID)
+	if err != nil {
+		return State{}, err
+	}
+	return State{Status: sub.Status, PaymentMode: sub.PaymentMode, PlanCode: sub.PlanCode,
+		CreatedAt: FirstPeriodStart(sub.CreatedAt), PaidUntil: sub.PaidUntil}, nil
+}
+
+// ChargePeriod makes one attempt at the period starting at.PeriodStart and answers the outcome.
+// Safe to run again: a paid period is never charged, an approved or undecided payment under the
+// period's reference is read back instead of charging, and a retried attempt sends the same
+// idempotency key. A CBU debit or a bank transfer is pending until it is reconciled (staff record
+// it), so only a card is charged here.
+func (a *Activities) ChargePeriod(ctx context.Context, at Attempt) (string, error) {
+	s, sub, err := a.scope(ctx, at.OrganizationID, at.SubscriptionID)
+	if err != nil {
+		return "", err
+	}
+	period, err := s.Store().PlanPeriod(ctx, sub.PlanCode)
+	if err != nil {
+		return "", err
+	}
+	start := at.PeriodStart.UTC()
+	inv, err := s.Store().OpenSubscriptionInvoice(ctx, sharddb.OpenSubscriptionInvoiceParams{
+		OrganizationID: s.OrgID, SubscriptionID: sub.ID, PeriodStart: start, PeriodEnd: PeriodEnd(start, period),
+	})
+	if err != nil {
+		return "", err
+	}
+	if inv.Status == OutcomePaid {
+		return OutcomePaid, paidThrough(ctx, s, sub.ID, inv.PeriodStart, inv.PeriodEnd)
+	}
+	record := func(status, paymentID, detail string) (string, error) {
+		p := sharddb.RecordSubscriptionInvoiceParams{OrganizationID: s.OrgID, SubscriptionID: sub.ID, PeriodStart: start,
+			Status: status, Attempt: int32(at.Number)}
+		if paymentID != "" {
+			p.GatewayPaymentID = &paymentID
+		}
+		if detail != "" {
+			p.StatusDetail = &detail
+		}
+		if _, err := s.Store().RecordSubscriptionInvoice(ctx, p); err != nil {
+			return "", err
+		}
+		switch status {
+		case OutcomePaid:
+			return status, paidThrough(ctx, s, sub.ID, inv.PeriodStart, inv.PeriodEnd)
+		case OutcomeFailed:
+			if sub.Status == StatusActive {
+				_, err := s.Store().SetSubscriptionStatus(ctx, sharddb.SetSubscriptionStatusParams{OrganizationID: s.OrgID, ID: sub.ID, Status: StatusPastDue})
+				return status, err
+			}
+		}
+		return status, nil
+	}
+	if sub.PaymentMode != "card" {
+		return record(OutcomePending, "", "")
+	}
+	auth, err := s.Store().SubscriptionAuthorization(ctx, sharddb.SubscriptionAuthorizationParams{OrganizationID: s.OrgID, ID: sub.AuthorizationID})
+	if err != nil {
+		return "", err
+	}
+	g, err := a.Platform.Gateway(inv.Currency)
+	if err != nil {
+		return "", temporal.NewNonRetryableApplicationError("no platform account", "NoPlatformAccount", err)
+	}
+	ref := Reference(sub.ID, start)
+	p, found, err := charge.Find(ctx, g, ref)
+	if err != nil {
+		return "", err
+	}
+	if !found || !(charge.OutcomeOf(p).Approved() || charge.OutcomeOf(p).Pending()) {
+		p, err = g.Charge(ctx, gateway.Charge{
+			IdempotencyKey: fmt.Sprintf("%s/%d", ref, at.Number), ExternalReference: ref,
+			Amount:      money.New(inv.AmountMinor, inv.Currency),
+			Description: "Aporta " + sub.PlanCode, CustomerID: deref(auth.CustomerID), CardID: deref(auth.CardID),
+			PaymentMethodID: deref(auth.CardBrand),
+			Metadata:        map[string]string{"organization_id": s.OrgID.String(), "subscription_id": sub.ID.String()},
+		})
+		var refused *gateway.Error
+		if errors.As(err, &refused) {
+			return record(OutcomeFailed, "", refused.Error())
+		}
+		if err != nil {
+			return "", err // unknown outcome: the retry reads it back or sends the same key
+		}
+	}
+	switch o := charge.OutcomeOf(p); {
+	case o.Approved():
+		return record(OutcomePaid, o.PaymentID, o.Detail)
+	case o.Pending():
+		return record(OutcomePending, o.PaymentID, o.Detail)
+	default:
+		return record(OutcomeFailed, o.PaymentID, o.Detail)
+	}
+}
+
+// RecordPayment records a payment made outside the gateway (staff saw the bank transfer, or the
+// bank collected the CBU debit) on the organisation's live subscription of plan: its oldest unpaid
+// invoice is paid and the paid window moves. It reports whether there was one; the caller then
+// wakes the workflow (Client.Changed), which applies the plan on its next look.
+func RecordPayment(ctx context.Context, s tenants.Scope, plan string) (uuid.UUID, bool, error) {
+	sub, err := s.Store().OrganizationSubscription(ctx, sharddb.OrganizationSubscriptionParams{OrganizationID: s.OrgID})
+	if errors.Is(err, dberr.ErrNotFound) || err == nil && (sub.PlanCode != plan || sub.PaymentMode == "card") {
+		return uuid.Nil, false, nil
+	}
+	if err != nil {
+		return uuid.Nil, false, err
+	}
+	invs, err := s.Store().SubscriptionInvoices(ctx, sharddb.SubscriptionInvoicesParams{OrganizationID: s.OrgID, SubscriptionID: &sub.ID})
+	if err != nil {
+		return uuid.Nil, false, err
+	}
+	for i := len(invs) - 1; i >= 0; i-- { // oldest first
+		inv := invs[i]
+		if inv.Status == OutcomePaid {
+			continue
+		}
+		if _, err := s.Store().RecordSubscriptionInvoice(ctx, sharddb.RecordSubscriptionInvoiceParams{OrganizationID: s.OrgID,
+			SubscriptionID: sub.ID, PeriodStart: inv.PeriodStart, Status: OutcomePaid, Attempt: inv.Attempts}); err != nil {
+			return uuid.Nil, false, err
+		}
+		return sub.ID, true, paidThrough(ctx, s, sub.ID, inv.PeriodStart, inv.PeriodEnd)
+	}
+	return uuid.Nil, false, nil
+}
+
+func paidThrough(ctx context.Context, s tenants.Scope, subID uuid.UUID, start, end time.Time) error {
+	_, err := s.Store().MarkSubscriptionPaidThrough(ctx, sharddb.MarkSubscriptionPaidThroughParams{
+		OrganizationID: s.OrgID, ID: subID, PeriodStart: start, PeriodEnd: end,
+	})
+	return err
+}
+
+// Activate applies the subscription's plan to the organisation once its first period is paid.
+func (a *Activities) Activate(ctx context.Context, orgID, subID string) error {
+	s, sub, err := a.scope(ctx, orgID, subID)
+	if err != nil {
+		return err
+	}
+	return a.Plans.Apply(ctx, s.OrgID, sub.PlanCode)
+}
+
+// End ends the subscription (its paid period is over after a cancellation, or the last retry
+// failed) and puts the organisation back under the restriction.
+func (a *Activities) End(ctx context.Context, orgID, subID string, lapsed bool) error {
+	s, sub, err := a.scope(ctx, orgID, subID)
+	if err != nil {
+		return err
+	}
+	if _, err := s.Store().SetSubscriptionStatus(ctx, sharddb.SetSubscriptionStatusParams{OrganizationID: s.OrgID, ID: sub.ID, Status: StatusEnded}); err != nil {
+		return err
+	}
+	if sub.PaidUntil == nil && !lapsed {
+		return nil // never paid: the plan was never applied
+	}
+	return a.Plans.Lapse(ctx, s.OrgID)
+}
+
+// PaymentFailed e-mails the administrators once per failed attempt, with a link to change the
+// payment method.
+func (a *Activities) PaymentFailed(ctx context.Context, at Attempt) error {
+	s, sub, err := a.scope(ctx, at.OrganizationID, at.SubscriptionID)
+	if err != nil {
+		return err
+	}
+	facts, err := s.Store().OrganizationFacts(ctx, s.OrgID)
+	if err != nil {
+		return err
+	}
+	start := at.PeriodStart.UTC()
+	invs, err := s.Store().SubscriptionInvoices(ctx, sharddb.SubscriptionInvoicesParams{OrganizationID: s.OrgID, SubscriptionID: &sub.ID, PeriodStart: &start})
+	if err != nil || len(invs) == 0 {
+		return err // nothing charged, nothing to tell
+	}
+	lang, _ := i18n.Parse(facts.Locale)
+	msg, err := outbox.Compose("", "subscription_payment_failed", lang, map[string]any{
+		"Org": facts.Name, "Plan": sub.PlanCode, "Amount": money.New(invs[0].AmountMinor, invs[0].Currency).Format(),
+		"URL": a.PublicURL + "/manage/settings/subscription",
+	})
+	if err != nil {
+		return err
+	}
+	return a.Mail.ToAdministrators(ctx, s.OrgID, fmt.Sprintf("billing_failed/%s/%d", Reference(sub.ID, at.PeriodStart), at.Number), msg)
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}

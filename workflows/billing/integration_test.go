@@ -1,0 +1,137 @@
+package billing_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/stretchr/testify/require"
+	"go.temporal.io/sdk/worker"
+
+	"github.com/aporta/aporta/internal/charge"
+	"github.com/aporta/aporta/internal/gateway"
+	"github.com/aporta/aporta/internal/gateway/mercadopago"
+	"github.com/aporta/aporta/internal/gateway/sandbox"
+	"github.com/aporta/aporta/internal/outbox"
+	"github.com/aporta/aporta/internal/sharddb"
+	"github.com/aporta/aporta/tenants/tenantstest"
+	"github.com/aporta/aporta/workflows/billing"
+	"github.com/aporta/aporta/workflows/subscription"
+	"github.com/aporta/aporta/workflows/workflowtest"
+)
+
+// lostAnswer is the platform account whose first charge reaches the gateway but whose answer is
+// lost: the activity fails after the money moved, and Temporal retries it.
+type lostAnswer struct {
+	charge.Gateway
+	charges atomic.Int32
+}
+
+func (l *lostAnswer) Charge(ctx context.Context, c gateway.Charge) (gateway.Payment, error) {
+	n := l.charges.Add(1)
+	p, err := l.Gateway.Charge(ctx, c)
+	if n == 1 && err == nil {
+		return gateway.Payment{}, &gateway.UnknownOutcomeError{Err: errors.New("connection reset after the request")}
+	}
+	return p, err
+}
+
+type platform struct{ g *lostAnswer }
+
+func (p platform) Gateway(string) (charge.Gateway, error) { return p.g, nil }
+
+// TestPeriodChargedOnceWhenTheActivityRetries runs the billing and subscription workflows on the
+// stack's Temporal against the sandbox gateway: the first period's charge is answered after the
+// money moved but the answer is lost, the activity is retried, and the retry finds the payment by
+// the period's reference instead of charging again. The plan then applies once.
+func TestPeriodChargedOnceWhenTheActivityRetries(t *testing.T) {
+	cfg := tenantstest.Config(t)
+	tt := tenantstest.Open(t)
+	ctx := context.Background()
+
+	sb, err := sandbox.New(sandbox.Options{Currency: "ARS", PlatformToken: "platform-token"})
+	require.NoError(t, err)
+	srv := httptest.NewServer(sb)
+	t.Cleanup(srv.Close)
+	mp, err := mercadopago.New(mercadopago.Config{BaseURL: srv.URL, AccessToken: "platform-token", Currency: "ARS"})
+	require.NoError(t, err)
+
+	scope := tenantstest.ArgentineOrganization(t, tt, "Billing", "enabled", "original")
+	// The card, tokenised with the platform's public key and saved on the platform's account.
+	body, _ := json.Marshal(map[string]any{"card_number": "4509953566233704", "security_code": "123", "expiration_month": 11,
+		"expiration_year": time.Now().Year() + 3, "cardholder": map[string]any{"name": "APRO", "identification": map[string]string{"type": "DNI", "number": "30111222"}}})
+	res, err := http.Post(srv.URL+"/v1/card_tokens?public_key="+sandbox.DefaultPlatformPublicKey, "application/json", bytes.NewReader(body))
+	require.NoError(t, err)
+	var tok struct {
+		ID string `json:"id"`
+	}
+	require.NoError(t, json.NewDecoder(res.Body).Decode(&tok))
+	res.Body.Close()
+	cust, err := mp.EnsureCustomer(ctx, gateway.Customer{Email: "billing-" + scope.OrgID.String()[:8] + "@example.org"})
+	require.NoError(t, err)
+	card, err := mp.SaveCard(ctx, cust.ID, tok.ID)
+	require.NoError(t, err)
+	plan := "professional_monthly"
+	auth, err := scope.Store().InsertSubscriptionAuthorization(ctx, sharddb.InsertSubscriptionAuthorizationParams{
+		OrganizationID: scope.OrgID, ID: uuid.New(), Kind: "card", PlanCode: &plan, IdentityID: uuid.New(), CustomerID: &cust.ID,
+		CardID: &card.ID, CardBrand: &card.PaymentMethodID, CardLastFour: &card.LastFour, ExpiresAt: time.Now().Add(time.Hour)})
+	require.NoError(t, err)
+	sub, err := scope.Store().InsertOrganizationSubscription(ctx, sharddb.InsertOrganizationSubscriptionParams{
+		OrganizationID: scope.OrgID, ID: uuid.New(), PlanCode: plan, PaymentMode: "card", AuthorizationID: auth.ID})
+	require.NoError(t, err)
+
+	c := workflowtest.Client(t)
+	lost := &lostAnswer{Gateway: mp}
+	// The subscription workflow (which applies the plan) on a queue of its own beside billing's.
+	plans := workflowtest.Worker(t, c, "billing-it-plans-", func(r worker.Registry) {
+		subscription.Register(r, subscription.NewActivities(cfg, tt))
+	})
+	queue := workflowtest.Worker(t, c, "billing-it-", func(r worker.Registry) {
+		billing.Register(r, &billing.Activities{Tenants: tt, Platform: platform{lost}, Plans: subscription.Plans{Temporal: c, Queue: plans},
+			Mail: outbox.NewMailer(cfg, tt.Directory()), PublicURL: cfg.PublicURL})
+	})
+	require.NoError(t, billing.Client{Temporal: c, Queue: queue}.Start(ctx, scope.OrgID, sub.ID))
+	t.Cleanup(func() {
+		_ = c.TerminateWorkflow(context.Background(), billing.WorkflowID(scope.OrgID.String(), sub.ID.String()), "", "test over")
+		_ = c.TerminateWorkflow(context.Background(), subscription.WorkflowID(scope.OrgID.String()), "", "test over")
+	})
+
+	require.Eventually(t, func() bool {
+		facts, err := scope.Store().OrganizationFacts(ctx, scope.OrgID)
+		return err == nil && facts.PlanCode == plan
+	}, 30*time.Second, 200*time.Millisecond, "the plan applies once the first period is paid")
+
+	start := billing.FirstPeriodStart(sub.CreatedAt)
+	ps, err := mp.FindPayments(ctx, billing.Reference(sub.ID, start))
+	require.NoError(t, err)
+	require.Len(t, ps, 1, "one payment for the period, though the activity ran twice")
+	require.Equal(t, gateway.StatusApproved, ps[0].Status)
+	require.EqualValues(t, 1, lost.charges.Load(), "the retry read the payment back instead of charging")
+
+	invs, err := scope.Store().SubscriptionInvoices(ctx, sharddb.SubscriptionInvoicesParams{OrganizationID: scope.OrgID})
+	require.NoError(t, err)
+	require.Len(t, invs, 1)
+	require.Equal(t, "paid", invs[0].Status)
+	require.Equal(t, ps[0].ID, *invs[0].GatewayPaymentID)
+	got, err := scope.Store().OrganizationSubscription(ctx, sharddb.OrganizationSubscriptionParams{OrganizationID: scope.OrgID})
+	require.NoError(t, err)
+	require.Equal(t, "active", got.Status)
+	require.True(t, got.PaidUntil.Equal(start.AddDate(0, 1, 0)), "paid through one month")
+
+	// The workflow now sleeps until the next period.
+	desc, err := c.DescribeWorkflowExecution(ctx, billing.WorkflowID(scope.OrgID.String(), sub.ID.String()), "")
+	require.NoError(t, err)
+	require.Equal(t, "Running", desc.WorkflowExecutionInfo.Status.String())
+	if os.Getenv("APORTA_RECORD_HISTORY") != "" {
+		workflowtest.SaveHistory(t, c, billing.WorkflowID(scope.OrgID.String(), sub.ID.String()), desc.WorkflowExecutionInfo.Execution.RunId,
+			"testdata/billing_history.json")
+	}
+}

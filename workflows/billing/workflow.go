@@ -1,0 +1,183 @@
+// Package billing charges an organisation's own subscription to an Aporta plan (organisation-and-
+// account §4 "Subscription flow", "Payment flow", "Trial and plans"; issue #14). One workflow per
+// subscription: it sleeps until the paid period ends, charges the next one through the platform's
+// gateway account (card) or waits for its reconciliation (CBU debit, bank transfer), retries a
+// failed charge on a schedule, e-mails the administrators on each failure, and after the last
+// retry ends the subscription, which puts the organisation back under the restriction. A cancelled
+// subscription keeps its plan to the end of the paid period.
+//
+// A period is charged at most once: its invoice is keyed by the period, the gateway payment's
+// external reference names the period, and each attempt's idempotency key is the reference plus the
+// attempt number, so a retried activity gets the first payment back instead of a second one.
+package billing
+
+import (
+	"time"
+
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+)
+
+// TaskQueue is the billing task queue.
+const TaskQueue = "billing"
+
+// WorkflowID is one per subscription, so starting it twice is a no-op.
+func WorkflowID(orgID, subscriptionID string) string {
+	return "billing/" + orgID + "/" + subscriptionID
+}
+
+// SignalChanged wakes the workflow after the subscription changed outside it (a new payment
+// method, a cancellation, a transfer recorded by staff): it reloads and, during retries, tries again
+// at once.
+const SignalChanged = "changed"
+
+// DefaultRetryDelays are the waits between the attempts at a period's charge: the first attempt at
+// the period's start, then one, three and five days later. After the last the subscription ends.
+var DefaultRetryDelays = []time.Duration{24 * time.Hour, 3 * 24 * time.Hour, 5 * 24 * time.Hour}
+
+// Outcomes of a charge attempt.
+const (
+	OutcomePaid    = "paid"
+	OutcomeFailed  = "failed"  // the gateway refused: a retry, an e-mail
+	OutcomePending = "pending" // not decided yet (a debit or transfer awaiting reconciliation)
+)
+
+// Subscription statuses (organization_subscriptions.status).
+const (
+	StatusPending   = "pending"
+	StatusActive    = "active"
+	StatusPastDue   = "past_due"
+	StatusCancelled = "cancelled"
+	StatusEnded     = "ended"
+)
+
+// Input starts the workflow.
+type Input struct {
+	OrganizationID string          `json:"organization_id"`
+	SubscriptionID string          `json:"subscription_id"`
+	RetryDelays    []time.Duration `json:"retry_delays,omitempty"` // tests; DefaultRetryDelays when empty
+}
+
+// State is the subscription as the workflow reads it (activity Load).
+type State struct {
+	Status      string     `json:"status"`
+	PaymentMode string     `json:"payment_mode"`
+	PlanCode    string     `json:"plan_code"`
+	CreatedAt   time.Time  `json:"created_at"`
+	PaidUntil   *time.Time `json:"paid_until,omitempty"`
+}
+
+// Attempt is one try at a period's charge.
+type Attempt struct {
+	OrganizationID string    `json:"organization_id"`
+	SubscriptionID string    `json:"subscription_id"`
+	PeriodStart    time.Time `json:"period_start"`
+	Number         int       `json:"number"` // 1 for the first
+}
+
+// ActivityOptions: database writes and gateway calls, retried through an outage; an unknown
+// subscription fails at once.
+var ActivityOptions = workflow.ActivityOptions{
+	StartToCloseTimeout:    time.Minute,
+	ScheduleToCloseTimeout: 12 * time.Hour,
+	RetryPolicy: &temporal.RetryPolicy{
+		InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: 5 * time.Minute,
+		NonRetryableErrorTypes: []string{ErrUnknownSubscription},
+	},
+}
+
+// Workflow bills one subscription until it ends.
+func Workflow(ctx workflow.Context, in Input) error {
+	ctx = workflow.WithActivityOptions(ctx, ActivityOptions)
+	var a *Activities
+	delays := in.RetryDelays
+	if len(delays) == 0 {
+		delays = DefaultRetryDelays
+	}
+	changed := workflow.GetSignalChannel(ctx, SignalChanged)
+	drain := func() {
+		for changed.ReceiveAsync(nil) {
+		}
+	}
+	// wait sleeps d, or less when the subscription changes; it reports whether it was woken.
+	wait := func(d time.Duration) bool {
+		if d <= 0 {
+			return false
+		}
+		timerCtx, cancel := workflow.WithCancel(ctx)
+		defer cancel()
+		timer := workflow.NewTimer(timerCtx, d)
+		woke := false
+		sel := workflow.NewSelector(ctx)
+		sel.AddFuture(timer, func(workflow.Future) {})
+		sel.AddReceive(changed, func(c workflow.ReceiveChannel, _ bool) { c.Receive(ctx, nil); woke = true })
+		sel.Select(ctx)
+		drain()
+		return woke
+	}
+
+	ensured := false
+	for {
+		var st State
+		if err := workflow.ExecuteActivity(ctx, a.Load, in.OrganizationID, in.SubscriptionID).Get(ctx, &st); err != nil {
+			return err
+		}
+		if st.Status == StatusEnded {
+			return nil
+		}
+		// A paid period holds the plan: applied once per run, in case whoever took the payment (the
+		// API's checkout, a staff record) failed to apply it. Applying it again changes nothing.
+		if !ensured && st.PaidUntil != nil {
+			if err := workflow.ExecuteActivity(ctx, a.Activate, in.OrganizationID, in.SubscriptionID).Get(ctx, nil); err != nil {
+				return err
+			}
+			ensured = true
+		}
+		start := st.CreatedAt // the first period starts when the subscription was made
+		if st.PaidUntil != nil {
+			if wait(st.PaidUntil.Sub(workflow.Now(ctx))) {
+				continue // reload: cancelled, or the method changed
+			}
+			if st.Status == StatusCancelled {
+				return workflow.ExecuteActivity(ctx, a.End, in.OrganizationID, in.SubscriptionID, false).Get(ctx, nil)
+			}
+			start = *st.PaidUntil
+		} else if st.Status == StatusCancelled {
+			return workflow.ExecuteActivity(ctx, a.End, in.OrganizationID, in.SubscriptionID, false).Get(ctx, nil)
+		}
+
+		paid := false
+		for n := 1; n <= len(delays)+1 && !paid; n++ {
+			var outcome string
+			at := Attempt{OrganizationID: in.OrganizationID, SubscriptionID: in.SubscriptionID, PeriodStart: start, Number: n}
+			if err := workflow.ExecuteActivity(ctx, a.ChargePeriod, at).Get(ctx, &outcome); err != nil {
+				return err
+			}
+			if outcome == OutcomePaid {
+				paid = true
+				if !ensured { // the first period: the plan starts now
+					if err := workflow.ExecuteActivity(ctx, a.Activate, in.OrganizationID, in.SubscriptionID).Get(ctx, nil); err != nil {
+						return err
+					}
+					ensured = true
+				}
+				break
+			}
+			if outcome == OutcomeFailed {
+				if err := workflow.ExecuteActivity(ctx, a.PaymentFailed, at).Get(ctx, nil); err != nil {
+					workflow.GetLogger(ctx).Error("payment-failed e-mail", "error", err)
+				}
+			}
+			if n <= len(delays) {
+				wait(delays[n-1])
+			}
+		}
+		if !paid {
+			// The last retry failed (or the transfer never came): the plan lapses.
+			return workflow.ExecuteActivity(ctx, a.End, in.OrganizationID, in.SubscriptionID, true).Get(ctx, nil)
+		}
+		if workflow.GetInfo(ctx).GetContinueAsNewSuggested() {
+			return workflow.NewContinueAsNewError(ctx, Workflow, in)
+		}
+	}
+}
