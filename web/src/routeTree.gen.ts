@@ -10,7 +10,6 @@
 
 import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
-import { Route as KitRouteImport } from './routes/kit'
 import { Route as ManageRouteRouteImport } from './routes/manage/route'
 import { Route as PricingRouteImport } from './routes/pricing'
 import { Route as SignupRouteImport } from './routes/signup'
@@ -23,9 +22,10 @@ import { Route as AccountRecoveryRouteImport } from './routes/account/recovery'
 import { Route as AccountSettingsRouteImport } from './routes/account/settings'
 import { Route as AccountTwo_factorRouteImport } from './routes/account/two_factor'
 import { Route as AccountVerificationsRouteImport } from './routes/account/verifications'
+import { Route as DevKitRouteImport } from './routes/dev/kit'
 import { Route as DevMailboxRouteImport } from './routes/dev/mailbox'
+import { Route as ManageIndexRouteImport } from './routes/manage/index'
 import { Route as ManageDashboardRouteImport } from './routes/manage/dashboard'
-import { Route as ManageSettingsRouteRouteImport } from './routes/manage/settings/route'
 import { Route as ManageTransactionsRouteImport } from './routes/manage/transactions'
 import { Route as StaffIndexRouteImport } from './routes/staff/index'
 import { Route as AccountOnboardingDocumentsRouteImport } from './routes/account/onboarding/documents'
@@ -36,6 +36,7 @@ import { Route as ManageCampaignsChoose_typeRouteImport } from './routes/manage/
 import { Route as ManageDonationsIndexRouteImport } from './routes/manage/donations/index'
 import { Route as ManageDonationsUuidRouteImport } from './routes/manage/donations/$uuid'
 import { Route as ManageSettingsIndexRouteImport } from './routes/manage/settings/index'
+import { Route as ManageSettingsDocumentsRouteImport } from './routes/manage/settings/documents'
 import { Route as ManageSettingsGatewaysRouteImport } from './routes/manage/settings/gateways'
 import { Route as ManageSettingsOrganizationRouteImport } from './routes/manage/settings/organization'
 import { Route as ManageSettingsUsersRouteImport } from './routes/manage/settings/users'
@@ -44,11 +45,6 @@ import { Route as StaffOrganizationsIdRouteImport } from './routes/staff/organiz
 const IndexRoute = IndexRouteImport.update({
   id: '/',
   path: '/',
-  getParentRoute: () => rootRouteImport,
-} as any)
-const KitRoute = KitRouteImport.update({
-  id: '/kit',
-  path: '/kit',
   getParentRoute: () => rootRouteImport,
 } as any)
 const ManageRouteRoute = ManageRouteRouteImport.update({
@@ -111,19 +107,24 @@ const AccountVerificationsRoute = AccountVerificationsRouteImport.update({
   path: '/account/verifications',
   getParentRoute: () => rootRouteImport,
 } as any)
+const DevKitRoute = DevKitRouteImport.update({
+  id: '/dev/kit',
+  path: '/dev/kit',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const DevMailboxRoute = DevMailboxRouteImport.update({
   id: '/dev/mailbox',
   path: '/dev/mailbox',
   getParentRoute: () => rootRouteImport,
 } as any)
+const ManageIndexRoute = ManageIndexRouteImport.update({
+  id: '/',
+  path: '/',
+  getParentRoute: () => ManageRouteRoute,
+} as any)
 const ManageDashboardRoute = ManageDashboardRouteImport.update({
   id: '/dashboard',
   path: '/dashboard',
-  getParentRoute: () => ManageRouteRoute,
-} as any)
-const ManageSettingsRouteRoute = ManageSettingsRouteRouteImport.update({
-  id: '/settings',
-  path: '/settings',
   getParentRoute: () => ManageRouteRoute,
 } as any)
 const ManageTransactionsRoute = ManageTransactionsRouteImport.update({
@@ -175,25 +176,30 @@ const ManageDonationsUuidRoute = ManageDonationsUuidRouteImport.update({
   getParentRoute: () => ManageRouteRoute,
 } as any)
 const ManageSettingsIndexRoute = ManageSettingsIndexRouteImport.update({
-  id: '/',
-  path: '/',
-  getParentRoute: () => ManageSettingsRouteRoute,
+  id: '/settings/',
+  path: '/settings/',
+  getParentRoute: () => ManageRouteRoute,
+} as any)
+const ManageSettingsDocumentsRoute = ManageSettingsDocumentsRouteImport.update({
+  id: '/settings/documents',
+  path: '/settings/documents',
+  getParentRoute: () => ManageRouteRoute,
 } as any)
 const ManageSettingsGatewaysRoute = ManageSettingsGatewaysRouteImport.update({
-  id: '/gateways',
-  path: '/gateways',
-  getParentRoute: () => ManageSettingsRouteRoute,
+  id: '/settings/gateways',
+  path: '/settings/gateways',
+  getParentRoute: () => ManageRouteRoute,
 } as any)
 const ManageSettingsOrganizationRoute =
   ManageSettingsOrganizationRouteImport.update({
-    id: '/organization',
-    path: '/organization',
-    getParentRoute: () => ManageSettingsRouteRoute,
+    id: '/settings/organization',
+    path: '/settings/organization',
+    getParentRoute: () => ManageRouteRoute,
   } as any)
 const ManageSettingsUsersRoute = ManageSettingsUsersRouteImport.update({
-  id: '/users',
-  path: '/users',
-  getParentRoute: () => ManageSettingsRouteRoute,
+  id: '/settings/users',
+  path: '/settings/users',
+  getParentRoute: () => ManageRouteRoute,
 } as any)
 const StaffOrganizationsIdRoute = StaffOrganizationsIdRouteImport.update({
   id: '/organizations/$id',
@@ -205,11 +211,9 @@ export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
   '/manage': typeof ManageRouteRouteWithChildren
   '/staff': typeof StaffRouteRouteWithChildren
-  '/kit': typeof KitRoute
   '/pricing': typeof PricingRoute
   '/signup': typeof SignupRoute
   '/account/onboarding': typeof AccountOnboardingRouteRouteWithChildren
-  '/manage/settings': typeof ManageSettingsRouteRouteWithChildren
   '/account/invitation': typeof AccountInvitationRoute
   '/account/login': typeof AccountLoginRoute
   '/account/logout': typeof AccountLogoutRoute
@@ -217,15 +221,18 @@ export interface FileRoutesByFullPath {
   '/account/settings': typeof AccountSettingsRoute
   '/account/two_factor': typeof AccountTwo_factorRoute
   '/account/verifications': typeof AccountVerificationsRoute
+  '/dev/kit': typeof DevKitRoute
   '/dev/mailbox': typeof DevMailboxRoute
   '/manage/dashboard': typeof ManageDashboardRoute
   '/manage/transactions': typeof ManageTransactionsRoute
+  '/manage/': typeof ManageIndexRoute
   '/staff/': typeof StaffIndexRoute
   '/account/onboarding/documents': typeof AccountOnboardingDocumentsRoute
   '/account/onboarding/payment_gateways': typeof AccountOnboardingPayment_gatewaysRoute
   '/manage/campaigns/$uuid': typeof ManageCampaignsUuidRoute
   '/manage/campaigns/choose_type': typeof ManageCampaignsChoose_typeRoute
   '/manage/donations/$uuid': typeof ManageDonationsUuidRoute
+  '/manage/settings/documents': typeof ManageSettingsDocumentsRoute
   '/manage/settings/gateways': typeof ManageSettingsGatewaysRoute
   '/manage/settings/organization': typeof ManageSettingsOrganizationRoute
   '/manage/settings/users': typeof ManageSettingsUsersRoute
@@ -236,8 +243,6 @@ export interface FileRoutesByFullPath {
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
-  '/manage': typeof ManageRouteRouteWithChildren
-  '/kit': typeof KitRoute
   '/pricing': typeof PricingRoute
   '/signup': typeof SignupRoute
   '/account/onboarding': typeof AccountOnboardingRouteRouteWithChildren
@@ -248,15 +253,18 @@ export interface FileRoutesByTo {
   '/account/settings': typeof AccountSettingsRoute
   '/account/two_factor': typeof AccountTwo_factorRoute
   '/account/verifications': typeof AccountVerificationsRoute
+  '/dev/kit': typeof DevKitRoute
   '/dev/mailbox': typeof DevMailboxRoute
   '/manage/dashboard': typeof ManageDashboardRoute
   '/manage/transactions': typeof ManageTransactionsRoute
+  '/manage': typeof ManageIndexRoute
   '/staff': typeof StaffIndexRoute
   '/account/onboarding/documents': typeof AccountOnboardingDocumentsRoute
   '/account/onboarding/payment_gateways': typeof AccountOnboardingPayment_gatewaysRoute
   '/manage/campaigns/$uuid': typeof ManageCampaignsUuidRoute
   '/manage/campaigns/choose_type': typeof ManageCampaignsChoose_typeRoute
   '/manage/donations/$uuid': typeof ManageDonationsUuidRoute
+  '/manage/settings/documents': typeof ManageSettingsDocumentsRoute
   '/manage/settings/gateways': typeof ManageSettingsGatewaysRoute
   '/manage/settings/organization': typeof ManageSettingsOrganizationRoute
   '/manage/settings/users': typeof ManageSettingsUsersRoute
@@ -270,11 +278,9 @@ export interface FileRoutesById {
   '/': typeof IndexRoute
   '/manage': typeof ManageRouteRouteWithChildren
   '/staff': typeof StaffRouteRouteWithChildren
-  '/kit': typeof KitRoute
   '/pricing': typeof PricingRoute
   '/signup': typeof SignupRoute
   '/account/onboarding': typeof AccountOnboardingRouteRouteWithChildren
-  '/manage/settings': typeof ManageSettingsRouteRouteWithChildren
   '/account/invitation': typeof AccountInvitationRoute
   '/account/login': typeof AccountLoginRoute
   '/account/logout': typeof AccountLogoutRoute
@@ -282,15 +288,18 @@ export interface FileRoutesById {
   '/account/settings': typeof AccountSettingsRoute
   '/account/two_factor': typeof AccountTwo_factorRoute
   '/account/verifications': typeof AccountVerificationsRoute
+  '/dev/kit': typeof DevKitRoute
   '/dev/mailbox': typeof DevMailboxRoute
   '/manage/dashboard': typeof ManageDashboardRoute
   '/manage/transactions': typeof ManageTransactionsRoute
+  '/manage/': typeof ManageIndexRoute
   '/staff/': typeof StaffIndexRoute
   '/account/onboarding/documents': typeof AccountOnboardingDocumentsRoute
   '/account/onboarding/payment_gateways': typeof AccountOnboardingPayment_gatewaysRoute
   '/manage/campaigns/$uuid': typeof ManageCampaignsUuidRoute
   '/manage/campaigns/choose_type': typeof ManageCampaignsChoose_typeRoute
   '/manage/donations/$uuid': typeof ManageDonationsUuidRoute
+  '/manage/settings/documents': typeof ManageSettingsDocumentsRoute
   '/manage/settings/gateways': typeof ManageSettingsGatewaysRoute
   '/manage/settings/organization': typeof ManageSettingsOrganizationRoute
   '/manage/settings/users': typeof ManageSettingsUsersRoute
@@ -305,11 +314,9 @@ export interface FileRouteTypes {
     | '/'
     | '/manage'
     | '/staff'
-    | '/kit'
     | '/pricing'
     | '/signup'
     | '/account/onboarding'
-    | '/manage/settings'
     | '/account/invitation'
     | '/account/login'
     | '/account/logout'
@@ -317,15 +324,18 @@ export interface FileRouteTypes {
     | '/account/settings'
     | '/account/two_factor'
     | '/account/verifications'
+    | '/dev/kit'
     | '/dev/mailbox'
     | '/manage/dashboard'
     | '/manage/transactions'
+    | '/manage/'
     | '/staff/'
     | '/account/onboarding/documents'
     | '/account/onboarding/payment_gateways'
     | '/manage/campaigns/$uuid'
     | '/manage/campaigns/choose_type'
     | '/manage/donations/$uuid'
+    | '/manage/settings/documents'
     | '/manage/settings/gateways'
     | '/manage/settings/organization'
     | '/manage/settings/users'
@@ -336,8 +346,6 @@ export interface FileRouteTypes {
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
-    | '/manage'
-    | '/kit'
     | '/pricing'
     | '/signup'
     | '/account/onboarding'
@@ -348,15 +356,18 @@ export interface FileRouteTypes {
     | '/account/settings'
     | '/account/two_factor'
     | '/account/verifications'
+    | '/dev/kit'
     | '/dev/mailbox'
     | '/manage/dashboard'
     | '/manage/transactions'
+    | '/manage'
     | '/staff'
     | '/account/onboarding/documents'
     | '/account/onboarding/payment_gateways'
     | '/manage/campaigns/$uuid'
     | '/manage/campaigns/choose_type'
     | '/manage/donations/$uuid'
+    | '/manage/settings/documents'
     | '/manage/settings/gateways'
     | '/manage/settings/organization'
     | '/manage/settings/users'
@@ -369,11 +380,9 @@ export interface FileRouteTypes {
     | '/'
     | '/manage'
     | '/staff'
-    | '/kit'
     | '/pricing'
     | '/signup'
     | '/account/onboarding'
-    | '/manage/settings'
     | '/account/invitation'
     | '/account/login'
     | '/account/logout'
@@ -381,15 +390,18 @@ export interface FileRouteTypes {
     | '/account/settings'
     | '/account/two_factor'
     | '/account/verifications'
+    | '/dev/kit'
     | '/dev/mailbox'
     | '/manage/dashboard'
     | '/manage/transactions'
+    | '/manage/'
     | '/staff/'
     | '/account/onboarding/documents'
     | '/account/onboarding/payment_gateways'
     | '/manage/campaigns/$uuid'
     | '/manage/campaigns/choose_type'
     | '/manage/donations/$uuid'
+    | '/manage/settings/documents'
     | '/manage/settings/gateways'
     | '/manage/settings/organization'
     | '/manage/settings/users'
@@ -403,7 +415,6 @@ export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute
   ManageRouteRoute: typeof ManageRouteRouteWithChildren
   StaffRouteRoute: typeof StaffRouteRouteWithChildren
-  KitRoute: typeof KitRoute
   PricingRoute: typeof PricingRoute
   SignupRoute: typeof SignupRoute
   AccountOnboardingRouteRoute: typeof AccountOnboardingRouteRouteWithChildren
@@ -414,6 +425,7 @@ export interface RootRouteChildren {
   AccountSettingsRoute: typeof AccountSettingsRoute
   AccountTwo_factorRoute: typeof AccountTwo_factorRoute
   AccountVerificationsRoute: typeof AccountVerificationsRoute
+  DevKitRoute: typeof DevKitRoute
   DevMailboxRoute: typeof DevMailboxRoute
 }
 
@@ -424,13 +436,6 @@ declare module '@tanstack/react-router' {
       path: '/'
       fullPath: '/'
       preLoaderRoute: typeof IndexRouteImport
-      parentRoute: typeof rootRouteImport
-    }
-    '/kit': {
-      id: '/kit'
-      path: '/kit'
-      fullPath: '/kit'
-      preLoaderRoute: typeof KitRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/manage': {
@@ -517,6 +522,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AccountVerificationsRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/dev/kit': {
+      id: '/dev/kit'
+      path: '/dev/kit'
+      fullPath: '/dev/kit'
+      preLoaderRoute: typeof DevKitRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/dev/mailbox': {
       id: '/dev/mailbox'
       path: '/dev/mailbox'
@@ -524,18 +536,18 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof DevMailboxRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/manage/': {
+      id: '/manage/'
+      path: '/'
+      fullPath: '/manage/'
+      preLoaderRoute: typeof ManageIndexRouteImport
+      parentRoute: typeof ManageRouteRoute
+    }
     '/manage/dashboard': {
       id: '/manage/dashboard'
       path: '/dashboard'
       fullPath: '/manage/dashboard'
       preLoaderRoute: typeof ManageDashboardRouteImport
-      parentRoute: typeof ManageRouteRoute
-    }
-    '/manage/settings': {
-      id: '/manage/settings'
-      path: '/settings'
-      fullPath: '/manage/settings'
-      preLoaderRoute: typeof ManageSettingsRouteRouteImport
       parentRoute: typeof ManageRouteRoute
     }
     '/manage/transactions': {
@@ -603,31 +615,38 @@ declare module '@tanstack/react-router' {
     }
     '/manage/settings/': {
       id: '/manage/settings/'
-      path: '/'
+      path: '/settings'
       fullPath: '/manage/settings/'
       preLoaderRoute: typeof ManageSettingsIndexRouteImport
-      parentRoute: typeof ManageSettingsRouteRoute
+      parentRoute: typeof ManageRouteRoute
+    }
+    '/manage/settings/documents': {
+      id: '/manage/settings/documents'
+      path: '/settings/documents'
+      fullPath: '/manage/settings/documents'
+      preLoaderRoute: typeof ManageSettingsDocumentsRouteImport
+      parentRoute: typeof ManageRouteRoute
     }
     '/manage/settings/gateways': {
       id: '/manage/settings/gateways'
-      path: '/gateways'
+      path: '/settings/gateways'
       fullPath: '/manage/settings/gateways'
       preLoaderRoute: typeof ManageSettingsGatewaysRouteImport
-      parentRoute: typeof ManageSettingsRouteRoute
+      parentRoute: typeof ManageRouteRoute
     }
     '/manage/settings/organization': {
       id: '/manage/settings/organization'
-      path: '/organization'
+      path: '/settings/organization'
       fullPath: '/manage/settings/organization'
       preLoaderRoute: typeof ManageSettingsOrganizationRouteImport
-      parentRoute: typeof ManageSettingsRouteRoute
+      parentRoute: typeof ManageRouteRoute
     }
     '/manage/settings/users': {
       id: '/manage/settings/users'
-      path: '/users'
+      path: '/settings/users'
       fullPath: '/manage/settings/users'
       preLoaderRoute: typeof ManageSettingsUsersRouteImport
-      parentRoute: typeof ManageSettingsRouteRoute
+      parentRoute: typeof ManageRouteRoute
     }
     '/staff/organizations/$id': {
       id: '/staff/organizations/$id'
@@ -639,43 +658,36 @@ declare module '@tanstack/react-router' {
   }
 }
 
-interface ManageSettingsRouteRouteChildren {
-  ManageSettingsGatewaysRoute: typeof ManageSettingsGatewaysRoute
-  ManageSettingsOrganizationRoute: typeof ManageSettingsOrganizationRoute
-  ManageSettingsUsersRoute: typeof ManageSettingsUsersRoute
-  ManageSettingsIndexRoute: typeof ManageSettingsIndexRoute
-}
-
-const ManageSettingsRouteRouteChildren: ManageSettingsRouteRouteChildren = {
-  ManageSettingsGatewaysRoute: ManageSettingsGatewaysRoute,
-  ManageSettingsOrganizationRoute: ManageSettingsOrganizationRoute,
-  ManageSettingsUsersRoute: ManageSettingsUsersRoute,
-  ManageSettingsIndexRoute: ManageSettingsIndexRoute,
-}
-
-const ManageSettingsRouteRouteWithChildren =
-  ManageSettingsRouteRoute._addFileChildren(ManageSettingsRouteRouteChildren)
-
 interface ManageRouteRouteChildren {
-  ManageSettingsRouteRoute: typeof ManageSettingsRouteRouteWithChildren
   ManageDashboardRoute: typeof ManageDashboardRoute
   ManageTransactionsRoute: typeof ManageTransactionsRoute
+  ManageIndexRoute: typeof ManageIndexRoute
   ManageCampaignsUuidRoute: typeof ManageCampaignsUuidRoute
   ManageCampaignsChoose_typeRoute: typeof ManageCampaignsChoose_typeRoute
   ManageDonationsUuidRoute: typeof ManageDonationsUuidRoute
+  ManageSettingsDocumentsRoute: typeof ManageSettingsDocumentsRoute
+  ManageSettingsGatewaysRoute: typeof ManageSettingsGatewaysRoute
+  ManageSettingsOrganizationRoute: typeof ManageSettingsOrganizationRoute
+  ManageSettingsUsersRoute: typeof ManageSettingsUsersRoute
   ManageCampaignsIndexRoute: typeof ManageCampaignsIndexRoute
   ManageDonationsIndexRoute: typeof ManageDonationsIndexRoute
+  ManageSettingsIndexRoute: typeof ManageSettingsIndexRoute
 }
 
 const ManageRouteRouteChildren: ManageRouteRouteChildren = {
-  ManageSettingsRouteRoute: ManageSettingsRouteRouteWithChildren,
   ManageDashboardRoute: ManageDashboardRoute,
   ManageTransactionsRoute: ManageTransactionsRoute,
+  ManageIndexRoute: ManageIndexRoute,
   ManageCampaignsUuidRoute: ManageCampaignsUuidRoute,
   ManageCampaignsChoose_typeRoute: ManageCampaignsChoose_typeRoute,
   ManageDonationsUuidRoute: ManageDonationsUuidRoute,
+  ManageSettingsDocumentsRoute: ManageSettingsDocumentsRoute,
+  ManageSettingsGatewaysRoute: ManageSettingsGatewaysRoute,
+  ManageSettingsOrganizationRoute: ManageSettingsOrganizationRoute,
+  ManageSettingsUsersRoute: ManageSettingsUsersRoute,
   ManageCampaignsIndexRoute: ManageCampaignsIndexRoute,
   ManageDonationsIndexRoute: ManageDonationsIndexRoute,
+  ManageSettingsIndexRoute: ManageSettingsIndexRoute,
 }
 
 const ManageRouteRouteWithChildren = ManageRouteRoute._addFileChildren(
@@ -717,7 +729,6 @@ const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
   ManageRouteRoute: ManageRouteRouteWithChildren,
   StaffRouteRoute: StaffRouteRouteWithChildren,
-  KitRoute: KitRoute,
   PricingRoute: PricingRoute,
   SignupRoute: SignupRoute,
   AccountOnboardingRouteRoute: AccountOnboardingRouteRouteWithChildren,
@@ -728,6 +739,7 @@ const rootRouteChildren: RootRouteChildren = {
   AccountSettingsRoute: AccountSettingsRoute,
   AccountTwo_factorRoute: AccountTwo_factorRoute,
   AccountVerificationsRoute: AccountVerificationsRoute,
+  DevKitRoute: DevKitRoute,
   DevMailboxRoute: DevMailboxRoute,
 }
 export const routeTree = rootRouteImport

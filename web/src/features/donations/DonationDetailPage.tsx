@@ -20,6 +20,7 @@ import { AmountCell, CardCell, TxStatusCell } from './cells';
 import { paymentMethodPayload, tokenizeCard } from './card';
 import { CardDialog, ConfirmDialog, DonorDialog, EditDonationDialog, PauseDialog, UpgradeDialog } from './dialogs';
 import { fmtDate, frequencyLabel, statusColor, statusLabel, txStatusLabel } from './labels';
+import { Crumbs } from '../../components/PageHeader';
 
 type Dialog = null | 'pause' | 'discard' | 'edit' | 'upgrade' | 'removeUpgrade' | 'donor' | 'card' | 'collect' | 'restore' | 'discardDonor' | 'reactivateDonor';
 
@@ -84,7 +85,7 @@ export function DonationDetailPage({ me, uuid }: { me: CurrentUser; uuid: string
   return (
     <Stack gap="lg">
       <SaveStatusBanner status={status} visible={visible} />
-      <Anchor component={Link} to="/manage/donations" size="sm">← <FormattedMessage id="donation.back" defaultMessage="Donaciones" /></Anchor>
+      <Crumbs up={<Anchor component={Link} to="/manage/donations" size="sm"><FormattedMessage id="donation.back" defaultMessage="Donaciones" /></Anchor>} current={name} />
       <Group justify="space-between" align="flex-start" wrap="wrap" gap="md">
         <div>
           <Group gap="sm" wrap="wrap">
