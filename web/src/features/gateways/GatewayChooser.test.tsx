@@ -3,7 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '../../test/render';
-import type { Gateway } from './api';
+import { gatewaysQuery, type Gateway } from './api';
 import { GatewayChooser } from './GatewayChooser';
 import { GatewaySelection } from './GatewaySelection';
 
@@ -33,8 +33,10 @@ const connected = (status: 'active' | 'needs_reconnection'): Gateway[] => [
   { id: 'centralpos', enabled: false, connection: null },
 ];
 
-function renderChooser(gateways: Gateway[], onConnected = vi.fn(), returnTo: 'settings' | 'onboarding' = 'settings') {
+function renderChooser(gateways: Gateway[], onConnected = vi.fn(), returnTo: 'settings' | 'onboarding' = 'settings', organizationId?: string) {
   const client = new QueryClient();
+  // The pages' loaders cache the whole list, whose organisation the OAuth form posts back.
+  if (organizationId) client.setQueryData(gatewaysQuery().queryKey, { organization_id: organizationId, gateways });
   const invalidate = vi.spyOn(client, 'invalidateQueries');
   renderWithProviders(
     <QueryClientProvider client={client}>
@@ -67,6 +69,12 @@ describe('GatewayChooser', () => {
     expect(form.getAttribute('action')).toBe('/auth/mercadopago');
     expect(select).toHaveAttribute('type', 'submit');
     expect(Object.fromEntries(new FormData(form))).toEqual({ authenticity_token: 'csrf-123', return_to: 'onboarding' });
+  });
+
+  it('posts the organisation the list is of, so the connection is made for the organisation the page shows', () => {
+    renderChooser(none, vi.fn(), 'settings', 'org-2');
+    const form = screen.getByRole('button', { name: 'Seleccionar' }).closest('form') as HTMLFormElement;
+    expect(Object.fromEntries(new FormData(form))).toEqual({ authenticity_token: 'csrf-123', return_to: 'settings', organization_id: 'org-2' });
   });
 
   it('shows a connected account: Active badge, activation date in the organisation timezone, account, Delete', () => {
