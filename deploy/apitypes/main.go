@@ -13,12 +13,14 @@ import (
 	"reflect"
 
 	"github.com/aporta/aporta/api/account"
+	"github.com/aporta/aporta/api/bankaccounts"
 	"github.com/aporta/aporta/api/dashboard"
 	"github.com/aporta/aporta/api/donation"
 	"github.com/aporta/aporta/api/gateways"
 	"github.com/aporta/aporta/api/staff"
 	"github.com/aporta/aporta/api/subscription"
 	"github.com/aporta/aporta/api/user"
+	bankstore "github.com/aporta/aporta/internal/bankaccounts"
 	"github.com/aporta/aporta/internal/reference"
 )
 
@@ -45,6 +47,10 @@ var roots = []root{
 	{"AuditEntry", reflect.TypeFor[staff.AuditEntry]()},
 	{"PaymentGateways", reflect.TypeFor[gateways.List]()},
 	{"GatewayConnection", reflect.TypeFor[gateways.Connection]()},
+	{"BankAccount", reflect.TypeFor[bankaccounts.Account]()},
+	{"BankAccounts", reflect.TypeFor[bankaccounts.List]()},
+	{"BankAccountForm", reflect.TypeFor[bankstore.Form]()},
+	{"BankParams", reflect.TypeFor[reference.BankParams]()},
 }
 
 func main() {

@@ -13,9 +13,39 @@ import (
 )
 
 type Bank struct {
-	Country string
-	Code    string
-	Label   string
+	Country      string
+	Code         string
+	Label        string
+	AccountTypes []string
+}
+
+type BankAccount struct {
+	OrganizationID   uuid.UUID
+	ID               uuid.UUID
+	Country          string
+	BankCode         string
+	BankName         string
+	AccountNumber    []byte
+	KeyID            string
+	AccountLast4     string
+	AccountType      *string
+	Currency         string
+	BankAddress      *string
+	BankCity         *string
+	BankBranch       *string
+	ContactFirstName string
+	ContactLastName  string
+	ContactEmail     string
+	ContactPhone     string
+	IsPrimary        bool
+	CreatedAt        time.Time
+	UpdatedAt        time.Time
+}
+
+type BankCountry struct {
+	Country        string
+	RequiredFields []string
+	AccountTypes   []string
 }
 
 type Campaign struct {

@@ -14,6 +14,55 @@ export interface AuditEntry {
   created_at: string;
 }
 
+export interface Bank {
+  code: string;
+  label: string;
+  account_types?: string[];
+}
+
+export interface BankAccount {
+  uuid: string;
+  bank_name: string;
+  bank_code: string;
+  account_number: string;
+  account_type: string | null;
+  currency: string;
+  bank_address: string | null;
+  bank_city: string | null;
+  bank_branch: string | null;
+  contact_first_name: string;
+  contact_last_name: string;
+  contact_email: string;
+  contact_phone: string;
+  primary: boolean;
+  created_at: string;
+}
+
+export interface BankAccountForm {
+  bank_name: string;
+  bank_code: string;
+  account_number: string;
+  account_type: string;
+  bank_address: string;
+  bank_city: string;
+  bank_branch: string;
+  contact_first_name: string;
+  contact_last_name: string;
+  contact_email: string;
+  contact_phone: string;
+  primary: boolean | null;
+}
+
+export interface BankAccounts {
+  bank_accounts: BankAccount[];
+}
+
+export interface BankParams {
+  required_fields: string[];
+  account_types: string[];
+  banks: Bank[];
+}
+
 export interface CampaignRef {
   uuid: string;
   title: string;
