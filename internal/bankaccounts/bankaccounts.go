@@ -37,7 +37,7 @@ type Form struct {
 	ContactLastName  string `json:"contact_last_name"`
 	ContactEmail     string `json:"contact_email"`
 	ContactPhone     string `json:"contact_phone"`
-	Primary          *bool  `json:"primary"` // absent: true (a new account becomes the active one)
+	Primary          *bool  `json:"primary,omitempty"` // absent: true (a new account becomes the active one)
 }
 
 // Account is a stored account without its number: only the last four digits.

@@ -50,7 +50,7 @@ export interface BankAccountForm {
   contact_last_name: string;
   contact_email: string;
   contact_phone: string;
-  primary: boolean | null;
+  primary?: boolean | null;
 }
 
 export interface BankAccounts {
