@@ -29,6 +29,7 @@ import (
 	"github.com/aporta/aporta/api/kratosproxy"
 	"github.com/aporta/aporta/api/middleware"
 	"github.com/aporta/aporta/api/organization"
+	"github.com/aporta/aporta/api/processors"
 	"github.com/aporta/aporta/api/ratelimit"
 	"github.com/aporta/aporta/api/spa"
 	"github.com/aporta/aporta/api/staff"
@@ -174,6 +175,7 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 	// gateway's redirect back (a GET).
 	gateways.NewHandler(connector).Mount(groups, g.public.Group("/auth", csrf.RequireForm(), az.Authenticate()))
 	bankaccounts.NewHandler(conns.Box).Mount(groups)
+	processors.Handler{}.Mount(groups)
 	dashboard.NewHandler().Mount(groups)
 	plans.Mount(groups)
 	export.NewHandler(d.Temporal, bucket, d.Config.Secret).Mount(groups)

@@ -17,10 +17,12 @@ import (
 	"github.com/aporta/aporta/api/dashboard"
 	"github.com/aporta/aporta/api/donation"
 	"github.com/aporta/aporta/api/gateways"
+	"github.com/aporta/aporta/api/processors"
 	"github.com/aporta/aporta/api/staff"
 	"github.com/aporta/aporta/api/subscription"
 	"github.com/aporta/aporta/api/user"
 	bankstore "github.com/aporta/aporta/internal/bankaccounts"
+	"github.com/aporta/aporta/internal/descriptor"
 	"github.com/aporta/aporta/internal/reference"
 )
 
@@ -51,6 +53,14 @@ var roots = []root{
 	{"BankAccounts", reflect.TypeFor[bankaccounts.List]()},
 	{"BankAccountForm", reflect.TypeFor[bankstore.Form]()},
 	{"BankParams", reflect.TypeFor[reference.BankParams]()},
+	{"PaymentProcessors", reflect.TypeFor[processors.Listing]()},
+	{"PaymentProcessor", reflect.TypeFor[processors.Processor]()},
+	{"PaymentProcessorForm", reflect.TypeFor[processors.Form]()},
+	{"GatewayOption", reflect.TypeFor[processors.Option]()},
+	{"DescriptorRule", reflect.TypeFor[descriptor.Rule]()},
+	{"ProcessorRules", reflect.TypeFor[processors.Rules]()},
+	{"ProcessorRulesForm", reflect.TypeFor[processors.RulesForm]()},
+	{"RuleCampaign", reflect.TypeFor[processors.Campaign]()},
 }
 
 func main() {

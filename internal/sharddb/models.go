@@ -247,6 +247,12 @@ type GatewayOauthState struct {
 	UsedAt         *time.Time
 }
 
+type GatewayOption struct {
+	ID       string
+	FeeBps   int32
+	Position int16
+}
+
 type GuideProgress struct {
 	OrganizationID uuid.UUID
 	UserID         uuid.UUID
@@ -295,6 +301,7 @@ type Organization struct {
 	PlanPurchasedAt    *time.Time
 	CommissionBps      int32
 	AcceptingDonations bool
+	Features           []string
 }
 
 type OrganizationDocument struct {
@@ -349,6 +356,27 @@ type PaymentMethod struct {
 	DonorIsCardholder bool
 }
 
+type PaymentProcessor struct {
+	OrganizationID     uuid.UUID
+	ID                 uuid.UUID
+	Family             string
+	GatewayName        string
+	SoftDescriptor     string
+	Position           int32
+	MethodIds          []string
+	AllowedWithoutCvv  bool
+	GatewayAccountName string
+	RuleRetry          bool
+	CreatedAt          time.Time
+	UpdatedAt          time.Time
+}
+
+type PaymentProcessorCampaign struct {
+	OrganizationID uuid.UUID
+	ProcessorID    uuid.UUID
+	CampaignID     uuid.UUID
+}
+
 type Plan struct {
 	Code     string
 	TierName string
@@ -361,6 +389,17 @@ type PlanPrice struct {
 	Country            string
 	PlanCode           string
 	LocalizePriceMinor int64
+}
+
+type TrackEvent struct {
+	OrganizationID uuid.UUID
+	ID             uuid.UUID
+	UserID         uuid.UUID
+	Event          string
+	Trigger        string
+	Path           string
+	Gateway        *string
+	CreatedAt      time.Time
 }
 
 type Transaction struct {

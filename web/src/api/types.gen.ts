@@ -11,6 +11,7 @@ export interface AuditEntry {
   attachment_id: string | null;
   reason: string | null;
   plan_code: string | null;
+  features?: string[];
   created_at: string;
 }
 
@@ -140,6 +141,14 @@ export interface Dashboard {
   campaign_guide: Guide;
 }
 
+export interface DescriptorRule {
+  soft: boolean;
+  max_chars?: number;
+  prefixes: string[];
+  others: string[];
+  value?: string;
+}
+
 export interface DonationDetail {
   donation: DonationRecord;
   donor: DonorView;
@@ -257,6 +266,14 @@ export interface GatewayConnection {
   live_mode: boolean;
 }
 
+export interface GatewayOption {
+  id: string;
+  fee: string;
+  descriptor: DescriptorRule;
+  available: boolean;
+  reason?: string;
+}
+
 export interface Guide {
   name: string;
   step: number;
@@ -308,6 +325,32 @@ export interface PaymentMethodView {
   holder_name: string;
 }
 
+export interface PaymentProcessor {
+  uuid: string;
+  family: string;
+  gateway_name: string;
+  soft_descriptor: string;
+  statement_descriptor: string;
+  created_at: string;
+  order: number;
+  method_ids: string[];
+  allowed_without_cvv: boolean;
+  gateway_account_name: string;
+  rules: ProcessorRules;
+}
+
+export interface PaymentProcessorForm {
+  gateway: string;
+  soft_descriptor: string;
+  rules: ProcessorRulesForm;
+}
+
+export interface PaymentProcessors {
+  payment_processors: PaymentProcessor[];
+  gateway_options: GatewayOption[];
+  features: string[];
+}
+
 export interface Period {
   from: string;
   to: string;
@@ -331,6 +374,16 @@ export interface Point {
   visits: number;
 }
 
+export interface ProcessorRules {
+  retry: boolean;
+  campaigns: RuleCampaign[];
+}
+
+export interface ProcessorRulesForm {
+  retry: boolean;
+  campaign_uuids: string[];
+}
+
 export interface Raised {
   amount: Money;
   transactions: number;
@@ -350,6 +403,11 @@ export interface ReceivedInvitation {
   invited_by: string;
   expires_at: string;
   account: string;
+}
+
+export interface RuleCampaign {
+  uuid: string;
+  title: string;
 }
 
 export interface SignupPayload {
