@@ -232,6 +232,25 @@ func checkRules(ctx context.Context, s state, family string, r RulesForm, fields
 	return ids, nil
 }
 
+// checkForm validates a processor's descriptor and rules for family: the descriptor to keep and the
+// rule's campaigns, or a 422 naming each failing field.
+func checkForm(ctx context.Context, s state, family, requested string, rules RulesForm) (string, []uuid.UUID, error) {
+	fields := map[string]string{}
+	r, _ := s.rule(family)
+	value, code := r.Check(requested)
+	if code != "" {
+		fields["soft_descriptor"] = code
+	}
+	ids, err := checkRules(ctx, s, family, rules, fields)
+	if err != nil {
+		return "", nil, err
+	}
+	if len(fields) > 0 {
+		return "", nil, apierror.Validation(fields)
+	}
+	return value, ids, nil
+}
+
 // Created answers a new processor with 201.
 type Created struct{ Processor }
 
@@ -258,18 +277,9 @@ func Create(ctx context.Context, f *Form) (*Created, error) {
 	if err := payoutAccount(ctx, s.scope); err != nil {
 		return nil, err
 	}
-	fields := map[string]string{}
-	r, _ := s.rule(f.Gateway)
-	value, code := r.Check(f.SoftDescriptor)
-	if code != "" {
-		fields["soft_descriptor"] = code
-	}
-	ids, err := checkRules(ctx, s, f.Gateway, f.Rules, fields)
+	value, ids, err := checkForm(ctx, s, f.Gateway, f.SoftDescriptor, f.Rules)
 	if err != nil {
 		return nil, err
-	}
-	if len(fields) > 0 {
-		return nil, apierror.Validation(fields)
 	}
 	facts, err := s.scope.Store().OrganizationFacts(ctx, s.scope.OrgID)
 	if err != nil {
@@ -357,18 +367,9 @@ func Patch(ctx context.Context, r *PatchRequest) (*Processor, error) {
 	if err != nil {
 		return nil, err
 	}
-	fields := map[string]string{}
-	rule, _ := s.rule(current.Family)
-	value, code := rule.Check(r.SoftDescriptor)
-	if code != "" {
-		fields["soft_descriptor"] = code
-	}
-	ids, err := checkRules(ctx, s, current.Family, r.Rules, fields)
+	value, ids, err := checkForm(ctx, s, current.Family, r.SoftDescriptor, r.Rules)
 	if err != nil {
 		return nil, err
-	}
-	if len(fields) > 0 {
-		return nil, apierror.Validation(fields)
 	}
 	err = s.scope.Tx(ctx, func(tx pgx.Tx) error {
 		q := sharddb.Store(tx)
