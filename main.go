@@ -20,6 +20,7 @@ import (
 	"github.com/aporta/aporta/api/gateways"
 	"github.com/aporta/aporta/api/seed"
 	"github.com/aporta/aporta/identity"
+	"github.com/aporta/aporta/internal/bankaccounts"
 	"github.com/aporta/aporta/internal/config"
 	"github.com/aporta/aporta/internal/connections"
 	"github.com/aporta/aporta/tenants"
@@ -70,8 +71,9 @@ func run(ctx context.Context, command string) error {
 		if err != nil {
 			return err
 		}
-		n, err := conns.RotateAll(ctx, t)
-		fmt.Printf("re-wrapped the tokens of %d gateway connections with key %s\n", n, conns.Box.KeyID())
+		// Bank account numbers share the tokens' box.
+		n, err := conns.RotateAll(ctx, t, (&bankaccounts.Store{Box: conns.Box}).RotateKeys)
+		fmt.Printf("re-wrapped %d gateway connections' tokens and bank account numbers with key %s\n", n, conns.Box.KeyID())
 		return err
 	}
 

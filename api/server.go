@@ -15,6 +15,7 @@ import (
 	"github.com/aporta/aporta/api/account"
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/authz"
+	"github.com/aporta/aporta/api/bankaccounts"
 	"github.com/aporta/aporta/api/campaign"
 	"github.com/aporta/aporta/api/country"
 	"github.com/aporta/aporta/api/courier"
@@ -28,6 +29,7 @@ import (
 	"github.com/aporta/aporta/api/kratosproxy"
 	"github.com/aporta/aporta/api/middleware"
 	"github.com/aporta/aporta/api/organization"
+	"github.com/aporta/aporta/api/processors"
 	"github.com/aporta/aporta/api/ratelimit"
 	"github.com/aporta/aporta/api/spa"
 	"github.com/aporta/aporta/api/staff"
@@ -171,6 +173,8 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 	// The OAuth redirects are browser navigations: a form post carrying the page's token, and the
 	// gateway's redirect back (a GET).
 	gateways.NewHandler(connector).Mount(groups, g.public.Group("/auth", csrf.RequireForm(), az.Authenticate()))
+	bankaccounts.NewHandler(conns.Box).Mount(groups)
+	processors.Handler{}.Mount(groups)
 	dashboard.NewHandler().Mount(groups)
 	plans.Mount(groups)
 	export.NewHandler(d.Temporal, bucket, d.Config.Secret).Mount(groups)

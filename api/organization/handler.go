@@ -60,6 +60,9 @@ func (h *Handler) Country(ctx context.Context, _ *struct{}) (*Country, error) {
 	if out.Documents, err = h.svc.docs.Requirements(ctx, scope, i18n.FromContext(ctx)); err != nil {
 		return nil, err
 	}
+	if out.BankParams, err = reference.Banks(ctx, scope.Store(), scope.Country); err != nil {
+		return nil, err
+	}
 	return &out, nil
 }
 

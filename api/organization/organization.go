@@ -145,7 +145,8 @@ func (s *Service) Present(ctx context.Context, scope tenants.Scope) (*Organizati
 // organisation must upload.
 type Country struct {
 	reference.Country
-	Documents []document.Requirement `json:"documents"`
+	Documents  []document.Requirement `json:"documents"`
+	BankParams reference.BankParams   `json:"bank_params"` // the payout bank account form
 }
 
 // Update is PATCH /manage/organization; absent fields stay as they are.

@@ -34,11 +34,12 @@ const PermitVerify = "verify_organizations"
 
 // Audit actions.
 const (
-	ActionApprove = "approve_document"
-	ActionReject  = "reject_document"
-	ActionEnable  = "enable_account"
-	ActionView    = "view_attachment"
-	ActionPlan    = "grant_plan"
+	ActionApprove  = "approve_document"
+	ActionReject   = "reject_document"
+	ActionEnable   = "enable_account"
+	ActionView     = "view_attachment"
+	ActionPlan     = "grant_plan"
+	ActionFeatures = "set_features"
 )
 
 // MaxReason caps a rejection reason.
@@ -114,6 +115,7 @@ func (h *Handler) Mount(groups endpoint.Groups) {
 	g.POST("/organizations/:org/documents/:type/reject", endpoint.Handle(h.Reject))
 	g.POST("/organizations/:org/enable", endpoint.Handle(h.Enable))
 	g.POST("/organizations/:org/plan", endpoint.Handle(h.GrantPlan))
+	g.POST("/organizations/:org/features", endpoint.Handle(h.SetFeatures))
 }
 
 // Waiting is an organisation in the review queue.
@@ -162,6 +164,7 @@ type AuditEntry struct {
 	AttachmentID *uuid.UUID `json:"attachment_id"`
 	Reason       *string    `json:"reason"`
 	PlanCode     *string    `json:"plan_code"`
+	Features     []string   `json:"features,omitempty"`
 	CreatedAt    time.Time  `json:"created_at"`
 }
 
@@ -224,7 +227,7 @@ func (h *Handler) detail(ctx context.Context, scope tenants.Scope) (*Detail, err
 	for _, a := range log {
 		d.AuditLog = append(d.AuditLog, AuditEntry{ID: a.ID, StaffUserID: a.StaffUserID, StaffEmail: a.StaffEmail,
 			Action: a.Action, DocumentType: a.DocumentType, AttachmentID: a.AttachmentID, Reason: a.Reason,
-			PlanCode: a.PlanCode, CreatedAt: a.CreatedAt})
+			PlanCode: a.PlanCode, Features: a.Features, CreatedAt: a.CreatedAt})
 	}
 	return d, nil
 }
@@ -244,6 +247,7 @@ type entry struct {
 	attachmentID *uuid.UUID
 	reason       *string
 	planCode     *string
+	features     []string
 }
 
 func (h *Handler) audit(ctx context.Context, orgID uuid.UUID, e entry) (int64, error) {
@@ -251,6 +255,7 @@ func (h *Handler) audit(ctx context.Context, orgID uuid.UUID, e entry) (int64, e
 	return h.directory.InsertStaffAudit(ctx, dirdb.InsertStaffAuditParams{
 		StaffUserID: u.ID, StaffEmail: u.Email, Action: e.action, OrganizationID: orgID,
 		DocumentType: e.documentType, AttachmentID: e.attachmentID, Reason: e.reason, PlanCode: e.planCode,
+		Features: e.features,
 	})
 }
 

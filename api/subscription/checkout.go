@@ -15,6 +15,7 @@ import (
 
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/authz"
+	"github.com/aporta/aporta/internal/bankcheck"
 	"github.com/aporta/aporta/internal/dberr"
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/i18n"
@@ -143,7 +144,7 @@ func (r *CBUValidation) Validate() error {
 	switch cbu := digits(r.CBU); {
 	case strings.TrimSpace(r.CBU) == "":
 		f["cbu"] = "subscription.cbu_required"
-	case !ValidCBU(cbu):
+	case bankcheck.CBU(cbu, "") != nil:
 		f["cbu"] = "subscription.cbu_invalid"
 	}
 	if !r.AcceptMandate {
@@ -437,23 +438,6 @@ func (h *Handler) Cancel(ctx context.Context, _ *struct{}) (*Answer, error) {
 		return nil, err
 	}
 	return h.Get(ctx, nil)
-}
-
-// ValidCBU checks an Argentine CBU's two check digits: 22 digits, the 8th weighing the bank and
-// branch block (7,1,3,9,7,1,3) and the 22nd the account block (3,9,7,1,3,9,7,1,3,9,7,1,3).
-// TODO(coordinator): the bank-account helper of #13 writes the same check; keep one of the two.
-func ValidCBU(cbu string) bool {
-	if len(cbu) != 22 || strings.Trim(cbu, "0123456789") != "" {
-		return false
-	}
-	check := func(block string, weights []int) bool {
-		sum := 0
-		for i, w := range weights {
-			sum += int(block[i]-'0') * w
-		}
-		return int(block[len(weights)]-'0') == (10-sum%10)%10
-	}
-	return check(cbu[:8], []int{7, 1, 3, 9, 7, 1, 3}) && check(cbu[8:], []int{3, 9, 7, 1, 3, 9, 7, 1, 3, 9, 7, 1, 3})
 }
 
 func maskCBU(cbu string) string { return "•••• " + cbu[len(cbu)-4:] }

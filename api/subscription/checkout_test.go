@@ -12,27 +12,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/aporta/aporta/api/apitest"
-	"github.com/aporta/aporta/api/subscription"
 	"github.com/aporta/aporta/internal/gateway/sandbox"
 )
-
-// Valid CBUs (both check digits right) and broken ones.
-func TestCBUCheckDigits(t *testing.T) {
-	t.Parallel()
-	for _, ok := range []string{"2850590940090418135201", "0110599520000001235579", "0170329840000000055558"} {
-		require.True(t, subscription.ValidCBU(ok), ok)
-	}
-	for _, bad := range []string{
-		"2850590040090418135201", // first block's check digit wrong
-		"2850590940090418135202", // second block's check digit wrong
-		"285059094009041813520",  // 21 digits
-		"28505909400904181352011",
-		"28505909400904181352O1", // a letter
-		"",
-	} {
-		require.False(t, subscription.ValidCBU(bad), bad)
-	}
-}
 
 // billingAnswer is GET /manage/api/subscription's part these tests read.
 type billingAnswer struct {

@@ -13,12 +13,16 @@ import (
 	"reflect"
 
 	"github.com/aporta/aporta/api/account"
+	"github.com/aporta/aporta/api/bankaccounts"
 	"github.com/aporta/aporta/api/dashboard"
 	"github.com/aporta/aporta/api/donation"
 	"github.com/aporta/aporta/api/gateways"
+	"github.com/aporta/aporta/api/processors"
 	"github.com/aporta/aporta/api/staff"
 	"github.com/aporta/aporta/api/subscription"
 	"github.com/aporta/aporta/api/user"
+	bankstore "github.com/aporta/aporta/internal/bankaccounts"
+	"github.com/aporta/aporta/internal/descriptor"
 	"github.com/aporta/aporta/internal/reference"
 )
 
@@ -47,6 +51,18 @@ var roots = []root{
 	{"AuditEntry", reflect.TypeFor[staff.AuditEntry]()},
 	{"PaymentGateways", reflect.TypeFor[gateways.List]()},
 	{"GatewayConnection", reflect.TypeFor[gateways.Connection]()},
+	{"BankAccount", reflect.TypeFor[bankaccounts.Account]()},
+	{"BankAccounts", reflect.TypeFor[bankaccounts.List]()},
+	{"BankAccountForm", reflect.TypeFor[bankstore.Form]()},
+	{"BankParams", reflect.TypeFor[reference.BankParams]()},
+	{"PaymentProcessors", reflect.TypeFor[processors.Listing]()},
+	{"PaymentProcessor", reflect.TypeFor[processors.Processor]()},
+	{"PaymentProcessorForm", reflect.TypeFor[processors.Form]()},
+	{"GatewayOption", reflect.TypeFor[processors.Option]()},
+	{"DescriptorRule", reflect.TypeFor[descriptor.Rule]()},
+	{"ProcessorRules", reflect.TypeFor[processors.Rules]()},
+	{"ProcessorRulesForm", reflect.TypeFor[processors.RulesForm]()},
+	{"RuleCampaign", reflect.TypeFor[processors.Campaign]()},
 }
 
 func main() {

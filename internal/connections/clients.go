@@ -167,8 +167,9 @@ func (r refusals) RoundTrip(req *http.Request) (*http.Response, error) {
 
 // RotateAll re-wraps the tokens of every organisation's connections with the store's current key
 // (`aporta rotate-secrets`, after APORTA_SECRETS_URL changed and the old key was listed among
-// APORTA_SECRETS_PREVIOUS_URLS); it answers how many it moved.
-func (s *Store) RotateAll(ctx context.Context, t *tenants.Tenants) (int, error) {
+// APORTA_SECRETS_PREVIOUS_URLS), and whatever else others rotate per organisation (bank account
+// numbers); it answers how many it moved.
+func (s *Store) RotateAll(ctx context.Context, t *tenants.Tenants, others ...func(context.Context, tenants.Scope) (int, error)) (int, error) {
 	ids, err := dirdb.Store(t.Directory()).OrganizationIDs(ctx)
 	if err != nil {
 		return 0, err
@@ -179,10 +180,12 @@ func (s *Store) RotateAll(ctx context.Context, t *tenants.Tenants) (int, error) 
 		if err != nil {
 			return moved, err
 		}
-		n, err := s.RotateKeys(ctx, scope)
-		moved += n
-		if err != nil {
-			return moved, fmt.Errorf("organization %s: %w", id, err)
+		for _, rotate := range append([]func(context.Context, tenants.Scope) (int, error){s.RotateKeys}, others...) {
+			n, err := rotate(ctx, scope)
+			moved += n
+			if err != nil {
+				return moved, fmt.Errorf("organization %s: %w", id, err)
+			}
 		}
 	}
 	return moved, nil

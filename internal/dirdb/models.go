@@ -125,6 +125,7 @@ type StaffAuditLog struct {
 	Reason         *string
 	CreatedAt      time.Time
 	PlanCode       *string
+	Features       []string
 }
 
 type UserPhone struct {

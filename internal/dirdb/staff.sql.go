@@ -13,8 +13,8 @@ import (
 )
 
 const insertStaffAudit = `-- name: InsertStaffAudit :one
-INSERT INTO staff_audit_log (staff_user_id, staff_email, action, organization_id, document_type, attachment_id, reason, plan_code)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+INSERT INTO staff_audit_log (staff_user_id, staff_email, action, organization_id, document_type, attachment_id, reason, plan_code, features)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
 RETURNING id
 `
 
@@ -27,6 +27,7 @@ type InsertStaffAuditParams struct {
 	AttachmentID   *uuid.UUID
 	Reason         *string
 	PlanCode       *string
+	Features       []string
 }
 
 func (q *Queries) InsertStaffAudit(ctx context.Context, arg InsertStaffAuditParams) (int64, error) {
@@ -39,6 +40,7 @@ func (q *Queries) InsertStaffAudit(ctx context.Context, arg InsertStaffAuditPara
 		arg.AttachmentID,
 		arg.Reason,
 		arg.PlanCode,
+		arg.Features,
 	)
 	var id int64
 	err := row.Scan(&id)
@@ -92,7 +94,7 @@ func (q *Queries) OrganizationsWaitingForReview(ctx context.Context) ([]Organiza
 }
 
 const staffAuditOf = `-- name: StaffAuditOf :many
-SELECT id, staff_user_id, staff_email, action, organization_id, document_type, attachment_id, reason, created_at, plan_code FROM staff_audit_log WHERE organization_id = $1
+SELECT id, staff_user_id, staff_email, action, organization_id, document_type, attachment_id, reason, created_at, plan_code, features FROM staff_audit_log WHERE organization_id = $1
 ORDER BY created_at DESC, id DESC
 `
 
@@ -116,6 +118,7 @@ func (q *Queries) StaffAuditOf(ctx context.Context, organizationID uuid.UUID) ([
 			&i.Reason,
 			&i.CreatedAt,
 			&i.PlanCode,
+			&i.Features,
 		); err != nil {
 			return nil, err
 		}

@@ -13,9 +13,39 @@ import (
 )
 
 type Bank struct {
-	Country string
-	Code    string
-	Label   string
+	Country      string
+	Code         string
+	Label        string
+	AccountTypes []string
+}
+
+type BankAccount struct {
+	OrganizationID   uuid.UUID
+	ID               uuid.UUID
+	Country          string
+	BankCode         string
+	BankName         string
+	AccountNumber    []byte
+	KeyID            string
+	AccountLast4     string
+	AccountType      *string
+	Currency         string
+	BankAddress      *string
+	BankCity         *string
+	BankBranch       *string
+	ContactFirstName string
+	ContactLastName  string
+	ContactEmail     string
+	ContactPhone     string
+	IsPrimary        bool
+	CreatedAt        time.Time
+	UpdatedAt        time.Time
+}
+
+type BankCountry struct {
+	Country        string
+	RequiredFields []string
+	AccountTypes   []string
 }
 
 type Campaign struct {
@@ -217,6 +247,12 @@ type GatewayOauthState struct {
 	UsedAt         *time.Time
 }
 
+type GatewayOption struct {
+	ID       string
+	FeeBps   int32
+	Position int16
+}
+
 type GuideProgress struct {
 	OrganizationID uuid.UUID
 	UserID         uuid.UUID
@@ -265,6 +301,7 @@ type Organization struct {
 	PlanPurchasedAt    *time.Time
 	CommissionBps      int32
 	AcceptingDonations bool
+	Features           []string
 }
 
 type OrganizationDocument struct {
@@ -332,6 +369,27 @@ type PaymentMethod struct {
 	DonorIsCardholder bool
 }
 
+type PaymentProcessor struct {
+	OrganizationID     uuid.UUID
+	ID                 uuid.UUID
+	Family             string
+	GatewayName        string
+	SoftDescriptor     string
+	Position           int32
+	MethodIds          []string
+	AllowedWithoutCvv  bool
+	GatewayAccountName string
+	RuleRetry          bool
+	CreatedAt          time.Time
+	UpdatedAt          time.Time
+}
+
+type PaymentProcessorCampaign struct {
+	OrganizationID uuid.UUID
+	ProcessorID    uuid.UUID
+	CampaignID     uuid.UUID
+}
+
 type Plan struct {
 	Code     string
 	TierName string
@@ -380,6 +438,17 @@ type SubscriptionInvoice struct {
 	PaidAt           *time.Time
 	CreatedAt        time.Time
 	UpdatedAt        time.Time
+}
+
+type TrackEvent struct {
+	OrganizationID uuid.UUID
+	ID             uuid.UUID
+	UserID         uuid.UUID
+	Event          string
+	Trigger        string
+	Path           string
+	Gateway        *string
+	CreatedAt      time.Time
 }
 
 type Transaction struct {

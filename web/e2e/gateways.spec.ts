@@ -76,7 +76,7 @@ test.beforeEach(async ({ page }) => {
 test('connecting MercadoPago: a denial explains itself, an approval shows the account as active', async ({ page }) => {
   await page.goto('/manage/settings/gateways');
   await expect(page.getByRole('heading', { level: 1, name: 'Pasarelas de pago' })).toBeVisible();
-  await expect(page.getByRole('heading', { level: 2 })).toHaveText(['Mercado Pago', 'CentralPos']);
+  await expect(page.getByRole('heading', { level: 2 })).toHaveText(['Mercado Pago', 'CentralPos', 'Pagos integrados']);
   await expect(page.locator('[data-gateway="mercadopago"]')).toHaveAttribute('data-status', 'not_connected');
   await screenshotAll(page, 'gateways-settings');
 

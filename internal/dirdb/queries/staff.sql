@@ -8,8 +8,8 @@ WHERE r.closed_at IS NULL AND o.status <> 'enabled'
 ORDER BY r.requested_at, r.organization_id;
 
 -- name: InsertStaffAudit :one
-INSERT INTO staff_audit_log (staff_user_id, staff_email, action, organization_id, document_type, attachment_id, reason, plan_code)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+INSERT INTO staff_audit_log (staff_user_id, staff_email, action, organization_id, document_type, attachment_id, reason, plan_code, features)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
 RETURNING id;
 
 -- name: StaffAuditOf :many

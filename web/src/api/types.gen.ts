@@ -11,7 +11,57 @@ export interface AuditEntry {
   attachment_id: string | null;
   reason: string | null;
   plan_code: string | null;
+  features?: string[];
   created_at: string;
+}
+
+export interface Bank {
+  code: string;
+  label: string;
+  account_types?: string[];
+}
+
+export interface BankAccount {
+  uuid: string;
+  bank_name: string;
+  bank_code: string;
+  account_number: string;
+  account_type: string | null;
+  currency: string;
+  bank_address: string | null;
+  bank_city: string | null;
+  bank_branch: string | null;
+  contact_first_name: string;
+  contact_last_name: string;
+  contact_email: string;
+  contact_phone: string;
+  primary: boolean;
+  created_at: string;
+}
+
+export interface BankAccountForm {
+  bank_name: string;
+  bank_code: string;
+  account_number: string;
+  account_type: string;
+  bank_address: string;
+  bank_city: string;
+  bank_branch: string;
+  contact_first_name: string;
+  contact_last_name: string;
+  contact_email: string;
+  contact_phone: string;
+  primary?: boolean | null;
+}
+
+export interface BankAccounts {
+  bank_accounts: BankAccount[];
+}
+
+export interface BankParams {
+  required_fields: string[];
+  account_types: string[];
+  banks: Bank[];
 }
 
 export interface Billing {
@@ -109,6 +159,14 @@ export interface Dashboard {
   series: Point[];
   has_campaigns: boolean;
   campaign_guide: Guide;
+}
+
+export interface DescriptorRule {
+  soft: boolean;
+  max_chars?: number;
+  prefixes: string[];
+  others: string[];
+  value?: string;
 }
 
 export interface DonationDetail {
@@ -228,6 +286,14 @@ export interface GatewayConnection {
   live_mode: boolean;
 }
 
+export interface GatewayOption {
+  id: string;
+  fee: string;
+  descriptor: DescriptorRule;
+  available: boolean;
+  reason?: string;
+}
+
 export interface Guide {
   name: string;
   step: number;
@@ -300,6 +366,32 @@ export interface PaymentMethodView {
   holder_name: string;
 }
 
+export interface PaymentProcessor {
+  uuid: string;
+  family: string;
+  gateway_name: string;
+  soft_descriptor: string;
+  statement_descriptor: string;
+  created_at: string;
+  order: number;
+  method_ids: string[];
+  allowed_without_cvv: boolean;
+  gateway_account_name: string;
+  rules: ProcessorRules;
+}
+
+export interface PaymentProcessorForm {
+  gateway: string;
+  soft_descriptor: string;
+  rules: ProcessorRulesForm;
+}
+
+export interface PaymentProcessors {
+  payment_processors: PaymentProcessor[];
+  gateway_options: GatewayOption[];
+  features: string[];
+}
+
 export interface Period {
   from: string;
   to: string;
@@ -321,6 +413,16 @@ export interface Point {
   raised: Money[];
   new_donations: number;
   visits: number;
+}
+
+export interface ProcessorRules {
+  retry: boolean;
+  campaigns: RuleCampaign[];
+}
+
+export interface ProcessorRulesForm {
+  retry: boolean;
+  campaign_uuids: string[];
 }
 
 export interface PublicCardMethod {
@@ -353,6 +455,11 @@ export interface ReceivedInvitation {
   invited_by: string;
   expires_at: string;
   account: string;
+}
+
+export interface RuleCampaign {
+  uuid: string;
+  title: string;
 }
 
 export interface SignupPayload {

@@ -19,6 +19,8 @@ export interface GatewayChooserProps {
   /** The block to open first (the one just connected, say); otherwise the one that needs attention. */
   initialOpen?: string;
   onConnected: (gateway: string) => void;
+  /** More blocks of the list (Accordion items): the settings page's integrated payments. */
+  children?: ReactNode;
 }
 
 /** The regular gateways the screen knows, in the API's order, each with what the screen shows of it. */
@@ -40,7 +42,7 @@ function firstOpen(gateways: Gateway[], initial?: string): string | null {
  * connected, Delete (and Reconnect when the gateway refused our tokens) for the connected ones. Used by the
  * settings page and by the onboarding step.
  */
-export function GatewayChooser({ gateways, timezone, returnTo, initialOpen, onConnected }: GatewayChooserProps) {
+export function GatewayChooser({ gateways, timezone, returnTo, initialOpen, onConnected, children }: GatewayChooserProps) {
   const queryClient = useQueryClient();
   const shown = knownGateways(gateways);
   const [open, setOpen] = useState<string | null>(() => firstOpen(shown.map((s) => s.gateway), initialOpen));
@@ -78,6 +80,7 @@ export function GatewayChooser({ gateways, timezone, returnTo, initialOpen, onCo
             onDelete={() => setDeleting(g)}
           />
         ))}
+        {children}
       </Accordion>
       <CentralPosModal
         opened={codeOpen}

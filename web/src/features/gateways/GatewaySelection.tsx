@@ -1,5 +1,5 @@
 import { Stack } from '@mantine/core';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import type { Gateway, Outcome, ReturnTo } from './api';
 import { GatewayChooser } from './GatewayChooser';
 import { OutcomeNotice } from './OutcomeNotice';
@@ -12,10 +12,12 @@ export interface GatewaySelectionProps {
   outcome: Outcome;
   /** Drops them from the address once read, so a reload or a shared link does not repeat the notice. */
   onOutcomeRead: () => void;
+  /** More blocks of the gateways list (GatewayChooser's children). */
+  children?: ReactNode;
 }
 
 /** The notice of the last connection attempt above the gateways list: the body of the settings and onboarding pages. */
-export function GatewaySelection({ gateways, timezone, returnTo, outcome, onOutcomeRead }: GatewaySelectionProps) {
+export function GatewaySelection({ gateways, timezone, returnTo, outcome, onOutcomeRead, children }: GatewaySelectionProps) {
   const [shown, setShown] = useState<Outcome>(outcome);
   const { connected, error } = outcome;
   useEffect(() => {
@@ -34,7 +36,9 @@ export function GatewaySelection({ gateways, timezone, returnTo, outcome, onOutc
         returnTo={returnTo}
         initialOpen={outcome.connected}
         onConnected={(connected) => setShown({ connected })}
-      />
+      >
+        {children}
+      </GatewayChooser>
     </Stack>
   );
 }

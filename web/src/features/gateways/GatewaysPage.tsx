@@ -5,6 +5,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { organizationQuery } from '../documents/api';
 import { gatewaysQuery } from './api';
 import { GatewaySelection } from './GatewaySelection';
+import { IntegratedPayments } from './IntegratedPayments';
 import { useOutcome } from './useOutcome';
 
 /** /manage/settings/gateways: the organisation's payment gateways. */
@@ -19,7 +20,9 @@ export function GatewaysPage() {
         title={<FormattedMessage id="gateways.settingsTitle" defaultMessage="Pasarelas de pago" />}
         lead={<FormattedMessage id="gateways.lead" defaultMessage="Las donaciones se cobran a través de la pasarela que conectes." />}
       />
-      <GatewaySelection gateways={gateways} timezone={org.timezone} returnTo="settings" outcome={outcome} onOutcomeRead={onOutcomeRead} />
+      <GatewaySelection gateways={gateways} timezone={org.timezone} returnTo="settings" outcome={outcome} onOutcomeRead={onOutcomeRead}>
+        <IntegratedPayments />
+      </GatewaySelection>
     </Stack>
   );
 }
