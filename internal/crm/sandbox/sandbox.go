@@ -13,7 +13,7 @@
 // Admin, for tests and the dev stack: POST /__sandbox/orgs {client_id?, client_secret?, daily_limit?}
 // makes an org (each test its own, so budgets and faults do not cross); GET
 // /__sandbox/orgs/{client_id}/records/{Object} lists its records; POST /__sandbox/orgs/{client_id}/faults
-// {mode: timeout|error500|expire_session, count, delay_ms, after_commit}; POST
+// {mode: timeout|error500|expire_session, count, skip, delay_ms, after_commit}; POST
 // /__sandbox/orgs/{client_id}/usage {used?, max?, reset?} moves the budget.
 package sandbox
 
@@ -81,6 +81,7 @@ type org struct {
 type Fault struct {
 	Mode    string `json:"mode"` // timeout, error500, expire_session
 	Count   int    `json:"count"`
+	Skip    int    `json:"skip"`     // calls that pass before the first failing one
 	DelayMS int    `json:"delay_ms"` // how long a timeout hangs; 30s when zero
 	// AfterCommit applies the call before failing the answer: the client cannot tell it landed.
 	AfterCommit bool `json:"after_commit"`
@@ -272,6 +273,10 @@ func trimBearer(h string) string {
 func (s *Server) takeFault(o *org) *Fault {
 	f := s.faults[o.ClientID]
 	if f == nil || f.Count == 0 {
+		return nil
+	}
+	if f.Skip > 0 {
+		f.Skip--
 		return nil
 	}
 	f.Count--

@@ -1,9 +1,7 @@
 package sandbox_test
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"net/http"
 	"net/http/httptest"
@@ -17,31 +15,24 @@ import (
 	"github.com/aporta/aporta/internal/crm/sandbox"
 )
 
-func start(t *testing.T, limit int) (*httptest.Server, *crm.Client, *[]crm.Call) {
+func start(t *testing.T, limit int) (sandbox.Admin, string, *crm.Client, *[]crm.Call) {
 	t.Helper()
 	s, err := sandbox.New(sandbox.Options{})
 	require.NoError(t, err)
 	srv := httptest.NewServer(s)
 	t.Cleanup(srv.Close)
-	admin(t, srv.URL+"/__sandbox/orgs", map[string]any{"client_id": "org1", "client_secret": "s3cret", "daily_limit": limit}, http.StatusCreated)
-	var calls []crm.Call
-	c := &crm.Client{HTTP: &http.Client{Timeout: 2 * time.Second}, Creds: crm.Credentials{LoginURL: srv.URL, ClientID: "org1", ClientSecret: "s3cret"},
-		OnCall: func(c crm.Call) { calls = append(calls, c) }}
-	return srv, c, &calls
-}
-
-func admin(t *testing.T, url string, body any, want int) {
-	t.Helper()
-	data, _ := json.Marshal(body)
-	res, err := http.Post(url, "application/json", bytes.NewReader(data))
+	admin := sandbox.Admin{BaseURL: srv.URL}
+	org, err := admin.NewOrg(context.Background(), limit)
 	require.NoError(t, err)
-	res.Body.Close()
-	require.Equal(t, want, res.StatusCode)
+	var calls []crm.Call
+	c := &crm.Client{HTTP: &http.Client{Timeout: 2 * time.Second}, Creds: admin.Credentials(org),
+		OnCall: func(c crm.Call) { calls = append(calls, c) }}
+	return admin, org.ClientID, c, &calls
 }
 
 func TestUpsertIsIdempotentAndValidates(t *testing.T) {
 	ctx := context.Background()
-	_, c, calls := start(t, 100)
+	_, _, c, calls := start(t, 100)
 
 	d, err := c.Describe(ctx, "npe03__Recurring_Donation__c")
 	require.NoError(t, err)
@@ -92,14 +83,14 @@ func TestUpsertIsIdempotentAndValidates(t *testing.T) {
 
 func TestBudgetFaultsAndExpiredSessions(t *testing.T) {
 	ctx := context.Background()
-	srv, c, calls := start(t, 3)
+	admin, org, c, calls := start(t, 3)
 	rec := func() []crm.Record { return []crm.Record{{"Aporta_Id__c": "c1", "Name": "Invierno"}} }
 
 	_, err := c.Upsert(ctx, "Campaign", "Aporta_Id__c", rec())
 	require.NoError(t, err)
 
 	// An expired session: the client logs in again and repeats the call once.
-	admin(t, srv.URL+"/__sandbox/orgs/org1/faults", map[string]any{"mode": "expire_session"}, http.StatusNoContent)
+	require.NoError(t, admin.Fault(ctx, org, sandbox.Fault{Mode: "expire_session"}))
 	_, err = c.Upsert(ctx, "Campaign", "Aporta_Id__c", rec())
 	require.NoError(t, err)
 	ops := []string{}
@@ -114,13 +105,14 @@ func TestBudgetFaultsAndExpiredSessions(t *testing.T) {
 	l, err := c.Limits(ctx)
 	require.NoError(t, err)
 	assert.Equal(t, 0, l.DailyAPIRequests.Remaining)
-	admin(t, srv.URL+"/__sandbox/orgs/org1/usage", map[string]any{"reset": true, "max": 10}, http.StatusOK)
+	ten := 10
+	require.NoError(t, admin.Usage(ctx, org, nil, &ten, true))
 
 	// A 500 after the write landed, and a timeout: both transient, and the retry does not duplicate.
-	admin(t, srv.URL+"/__sandbox/orgs/org1/faults", map[string]any{"mode": "error500", "after_commit": true}, http.StatusNoContent)
+	require.NoError(t, admin.Fault(ctx, org, sandbox.Fault{Mode: "error500", AfterCommit: true}))
 	_, err = c.Upsert(ctx, "Campaign", "Aporta_Id__c", []crm.Record{{"Aporta_Id__c": "c2", "Name": "Verano"}})
 	require.True(t, crm.Transient(err), "%v", err)
-	admin(t, srv.URL+"/__sandbox/orgs/org1/faults", map[string]any{"mode": "timeout", "delay_ms": 3000}, http.StatusNoContent)
+	require.NoError(t, admin.Fault(ctx, org, sandbox.Fault{Mode: "timeout", DelayMS: 3000}))
 	_, err = c.Upsert(ctx, "Campaign", "Aporta_Id__c", []crm.Record{{"Aporta_Id__c": "c2", "Name": "Verano"}})
 	require.True(t, crm.Transient(err), "%v", err)
 	_, err = c.Upsert(ctx, "Campaign", "Aporta_Id__c", []crm.Record{{"Aporta_Id__c": "c2", "Name": "Verano"}})
@@ -129,6 +121,6 @@ func TestBudgetFaultsAndExpiredSessions(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 2, q.TotalSize)
 
-	bad := &crm.Client{HTTP: http.DefaultClient, Creds: crm.Credentials{LoginURL: srv.URL, ClientID: "org1", ClientSecret: "wrong"}}
+	bad := &crm.Client{HTTP: http.DefaultClient, Creds: crm.Credentials{LoginURL: admin.BaseURL, ClientID: org, ClientSecret: "wrong"}}
 	require.True(t, errors.Is(bad.Authenticate(ctx), crm.ErrAuth))
 }
