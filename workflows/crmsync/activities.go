@@ -82,14 +82,12 @@ func (a *Activities) Drain(ctx context.Context, in Input) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	now := time.Now()
-	switch {
-	case integ.Status == "paused":
+	// How long a park lasts is the workflow's timer; parked_until only tells the setup page.
+	switch integ.Status {
+	case "paused":
 		return Result{State: StateIdle}, nil
-	case integ.Status == "needs_attention":
+	case "needs_attention":
 		return Result{State: StateBlocked}, nil
-	case integ.ParkedUntil != nil && integ.ParkedUntil.After(now):
-		return Result{State: StateParked, ResumeAt: *integ.ParkedUntil}, nil
 	}
 	size := a.BatchSize
 	if size <= 0 {
@@ -117,7 +115,7 @@ func (a *Activities) Drain(ctx context.Context, in Input) (Result, error) {
 		d.usage = crm.Usage{Used: int(*integ.UsageUsed), Max: int(*integ.UsageMax)}
 	}
 	res, err := a.send(d, changes)
-	if werr := a.record(d, changes, &res, now); werr != nil && err == nil {
+	if werr := a.record(d, changes, &res); werr != nil && err == nil {
 		err = werr
 	}
 	if err == nil && res.State == "" {
@@ -330,7 +328,7 @@ func (a *Activities) park(d *drain) Result {
 	if wait <= 0 {
 		wait = time.Hour
 	}
-	return Result{State: StateParked, ResumeAt: time.Now().Add(wait)}
+	return Result{State: StateParked, Wait: wait}
 }
 
 // stopped turns what ended a batch early into the workflow's next step.
@@ -371,7 +369,7 @@ func describes(in sharddb.CrmIntegration) map[string]crm.Describe {
 // record writes what the drain did: the calls in the request log, the sent changes out of the
 // queue, the refused ones as failed, and the budget and park time on the integration. It runs
 // however the drain ended, so a batch that failed half-way keeps its log and its progress.
-func (a *Activities) record(d *drain, changes []sharddb.CrmChange, res *Result, now time.Time) error {
+func (a *Activities) record(d *drain, changes []sharddb.CrmChange, res *Result) error {
 	ctx, orgID := context.WithoutCancel(d.ctx), d.scope.OrgID
 	return d.scope.Tx(ctx, func(tx pgx.Tx) error {
 		q := sharddb.Store(tx)
@@ -404,7 +402,8 @@ func (a *Activities) record(d *drain, changes []sharddb.CrmChange, res *Result, 
 			st.UsageUsed, st.UsageMax = &used, &limit
 		}
 		if res.State == StateParked {
-			st.ParkedUntil = &res.ResumeAt
+			until := time.Now().Add(res.Wait)
+			st.ParkedUntil = &until
 		}
 		if res.State == StateBlocked {
 			msg := "crm.credentials_refused"

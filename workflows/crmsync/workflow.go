@@ -37,7 +37,7 @@ type Input struct {
 const (
 	StateMore    = "more"    // the batch was full: drain again now
 	StateIdle    = "idle"    // the queue is empty (or the integration paused)
-	StateParked  = "parked"  // the budget ran out: nothing before ResumeAt
+	StateParked  = "parked"  // the budget ran out: nothing for Wait
 	StateBlocked = "blocked" // the CRM refuses the credentials: wait for the setup to change
 	StateGone    = "gone"    // the integration was deleted
 )
@@ -47,7 +47,7 @@ type Result struct {
 	State    string    `json:"state"`
 	Sent     int       `json:"sent"`
 	Failed   int       `json:"failed"`
-	ResumeAt time.Time `json:"resume_at,omitzero"`
+	Wait     time.Duration `json:"wait,omitempty"`
 }
 
 // DefaultPoll is how often an idle integration's queue is read.
@@ -61,7 +61,9 @@ func Workflow(ctx workflow.Context, in Input) error {
 	var a *Activities
 	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 		StartToCloseTimeout: 5 * time.Minute,
-		HeartbeatTimeout:    time.Minute,
+		// A drain heartbeats after every call, and a call gives up after 30s: a worker that died
+		// mid-batch is noticed within 45s and the batch runs again elsewhere.
+		HeartbeatTimeout: 45 * time.Second,
 		// 5xx, timeouts, a worker that died mid-batch: the batch runs again (upserts by external id
 		// make that harmless), waiting longer each time.
 		RetryPolicy: &temporal.RetryPolicy{InitialInterval: 5 * time.Second, BackoffCoefficient: 2, MaximumInterval: 10 * time.Minute},
@@ -83,7 +85,7 @@ func Workflow(ctx workflow.Context, in Input) error {
 			continue
 		case StateParked:
 			// Wake signals do not shorten a park: the budget, not the work, is what is missing.
-			if err := workflow.Sleep(ctx, max(r.ResumeAt.Sub(workflow.Now(ctx)), time.Second)); err != nil {
+			if err := workflow.Sleep(ctx, max(r.Wait, time.Second)); err != nil {
 				return err
 			}
 		case StateBlocked:
