@@ -12,13 +12,13 @@ type Handler struct{ s *Service }
 // NewHandler builds the handler.
 func NewHandler(s *Service) Handler { return Handler{s: s} }
 
-// Mount mounts the list under /manage/api and the spec's calls under /manage/settings/integrations
-// (the page itself is the web app's /manage/settings/integrations/{uuid}). Only administrators
-// (manage_organization) see or change an integration: it holds the CRM's credentials.
+// Mount mounts the list and creation under /manage/api/integrations (/manage/settings/integrations
+// is the web app's page) and the spec's calls under /manage/settings/integrations/{uuid}. Only
+// administrators (manage_organization) see or change an integration: it holds the CRM's credentials.
 func (h Handler) Mount(g endpoint.Groups) {
 	admin := g.Authz.Require(authz.ManageOrganization)
 	g.Manage.GET("/integrations", admin, endpoint.Handle(h.s.List))
-	g.Settings.POST("/settings/integrations", admin, endpoint.Handle(h.s.Create))
+	g.Manage.POST("/integrations", admin, endpoint.Handle(h.s.Create))
 	base := "/settings/integrations/:uuid"
 	g.Settings.GET(base+"/setup", admin, endpoint.Handle(h.s.GetSetup))
 	g.Settings.PATCH(base+"/setup", admin, endpoint.Handle(h.s.PatchSetup))

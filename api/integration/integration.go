@@ -186,22 +186,33 @@ func (s *Service) connect(ctx context.Context, creds crm.Credentials, externalID
 			return nil, calls, connectError(err)
 		}
 		if f, ok := d.Field(externalID); !ok || !f.ExternalID {
-			return nil, calls, &apierror.Error{Status: http.StatusUnprocessableEntity, Code: "crm.external_id_missing",
-				Params: []any{externalID, sobject}, Fields: map[string]string{"external_id_field": "crm.external_id_missing"}}
+			return nil, calls, invalid("external_id_field", "crm.external_id_missing", externalID, sobject)
 		}
 		out[object] = d
 	}
 	return out, calls, nil
 }
 
+// invalid is a 422 naming the field at fault. A message with parameters is the error's own: a
+// field's message is rendered without them.
+func invalid(field, code string, params ...any) *apierror.Error {
+	e := &apierror.Error{Status: http.StatusUnprocessableEntity, Code: code, Params: params}
+	if len(params) == 0 {
+		e.Fields = map[string]string{field: code}
+	}
+	return e
+}
+
 func connectError(err error) error {
 	switch {
 	case errors.Is(err, crm.ErrAuth):
-		return &apierror.Error{Status: http.StatusUnprocessableEntity, Code: "crm.credentials_refused",
-			Fields: map[string]string{"client_secret": "crm.credentials_refused"}, Err: err}
+		e := invalid("client_secret", "crm.credentials_refused")
+		e.Err = err
+		return e
 	case errors.Is(err, crm.ErrHost):
-		return &apierror.Error{Status: http.StatusUnprocessableEntity, Code: "crm.login_url_invalid",
-			Fields: map[string]string{"login_url": "crm.login_url_invalid"}, Err: err}
+		e := invalid("login_url", "crm.login_url_invalid")
+		e.Err = err
+		return e
 	case errors.Is(err, crm.ErrLimit):
 		return &apierror.Error{Status: http.StatusServiceUnavailable, Code: "crm.limit_exceeded", Err: err}
 	}
@@ -285,7 +296,7 @@ func (f *SetupFields) validate(creating bool) error {
 	return nil
 }
 
-// CreateRequest is POST /manage/settings/integrations.
+// CreateRequest is POST /manage/api/integrations (the page /manage/settings/integrations is the web app's).
 type CreateRequest struct{ SetupFields }
 
 // Validate checks the fields a new integration needs.
@@ -513,7 +524,7 @@ func check(r *crmlink.Rule, in sharddb.CrmIntegration) error {
 	err := r.Check(d, in.ExternalIDField)
 	var re *crmlink.RuleError
 	if errors.As(err, &re) {
-		return &apierror.Error{Status: http.StatusUnprocessableEntity, Code: re.Code, Params: re.Params, Fields: map[string]string{re.Field: re.Code}}
+		return invalid(re.Field, re.Code, re.Params...)
 	}
 	return err
 }

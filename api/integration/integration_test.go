@@ -31,7 +31,7 @@ func sandboxCRM(t *testing.T, limit int) (sandbox.Admin, sandbox.Org) {
 
 func connect(t *testing.T, c *apitest.Client, a sandbox.Admin, o sandbox.Org) integration.Setup {
 	t.Helper()
-	res := c.JSON(http.MethodPost, "/manage/settings/integrations", map[string]any{"name": "Salesforce", "login_url": a.BaseURL,
+	res := c.JSON(http.MethodPost, "/manage/api/integrations", map[string]any{"name": "Salesforce", "login_url": a.BaseURL,
 		"client_id": o.ClientID, "client_secret": o.ClientSecret})
 	require.Equal(t, http.StatusCreated, res.Status, "%s", res.Body)
 	assert.NotContains(t, string(res.Body), o.ClientSecret, "the secret is never answered")
@@ -45,11 +45,11 @@ func TestSetupChecksCredentialsAndSealsTheSecret(t *testing.T) {
 	admin := s.NewOrgAdmin(t, "AR")
 	a, o := sandboxCRM(t, 0)
 
-	res := admin.JSON(http.MethodPost, "/manage/settings/integrations", map[string]any{"name": "CRM", "login_url": a.BaseURL,
+	res := admin.JSON(http.MethodPost, "/manage/api/integrations", map[string]any{"name": "CRM", "login_url": a.BaseURL,
 		"client_id": o.ClientID, "client_secret": "wrong"})
 	assert.Equal(t, http.StatusUnprocessableEntity, res.Status)
 	assert.Equal(t, "crm.credentials_refused", res.ErrorCode())
-	res = admin.JSON(http.MethodPost, "/manage/settings/integrations?locale=en", map[string]any{"name": "CRM", "login_url": "ftp://x",
+	res = admin.JSON(http.MethodPost, "/manage/api/integrations?locale=en", map[string]any{"name": "CRM", "login_url": "ftp://x",
 		"client_id": o.ClientID})
 	assert.Equal(t, "validation_failed", res.ErrorCode())
 	var invalid struct {
@@ -60,7 +60,7 @@ func TestSetupChecksCredentialsAndSealsTheSecret(t *testing.T) {
 	res.Decode(t, &invalid)
 	assert.Contains(t, invalid.Error.Fields["login_url"], "login address")
 	assert.Equal(t, "Enter the client secret.", invalid.Error.Fields["client_secret"])
-	res = admin.JSON(http.MethodPost, "/manage/settings/integrations", map[string]any{"name": "CRM", "login_url": a.BaseURL,
+	res = admin.JSON(http.MethodPost, "/manage/api/integrations", map[string]any{"name": "CRM", "login_url": a.BaseURL,
 		"client_id": o.ClientID, "client_secret": o.ClientSecret, "external_id_field": "Nope__c"})
 	assert.Equal(t, "crm.external_id_missing", res.ErrorCode())
 	list := apitest.OK[integration.List](t, admin, http.MethodGet, "/manage/api/integrations", nil)
@@ -126,6 +126,7 @@ func TestRulesAreCheckedAgainstTheDescribe(t *testing.T) {
 	for _, c := range cases {
 		assert.Equal(t, http.StatusUnprocessableEntity, c.res.Status, "%s", c.res.Body)
 		assert.Equal(t, c.code, c.res.ErrorCode(), "%s", c.res.Body)
+		assert.NotContains(t, string(c.res.Body), "%", "every message is rendered with its values")
 	}
 
 	status := rule("donation", "status", "recurring_donation", "npsp__status__c", "always_override",

@@ -16,6 +16,7 @@ import (
 	"github.com/aporta/aporta/api/dashboard"
 	"github.com/aporta/aporta/api/donation"
 	"github.com/aporta/aporta/api/gateways"
+	"github.com/aporta/aporta/api/integration"
 	"github.com/aporta/aporta/api/staff"
 	"github.com/aporta/aporta/api/subscription"
 	"github.com/aporta/aporta/api/user"
@@ -45,6 +46,9 @@ var roots = []root{
 	{"AuditEntry", reflect.TypeFor[staff.AuditEntry]()},
 	{"PaymentGateways", reflect.TypeFor[gateways.List]()},
 	{"GatewayConnection", reflect.TypeFor[gateways.Connection]()},
+	{"CrmSetup", reflect.TypeFor[integration.Setup]()},
+	{"CrmIntegrationList", reflect.TypeFor[integration.List]()},
+	{"CrmRequests", reflect.TypeFor[integration.Requests]()},
 }
 
 func main() {

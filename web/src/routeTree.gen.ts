@@ -40,6 +40,8 @@ import { Route as ManageSettingsGatewaysRouteImport } from './routes/manage/sett
 import { Route as ManageSettingsOrganizationRouteImport } from './routes/manage/settings/organization'
 import { Route as ManageSettingsUsersRouteImport } from './routes/manage/settings/users'
 import { Route as StaffOrganizationsIdRouteImport } from './routes/staff/organizations/$id'
+import { Route as ManageSettingsIntegrationsIndexRouteImport } from './routes/manage/settings/integrations/index'
+import { Route as ManageSettingsIntegrationsUuidRouteImport } from './routes/manage/settings/integrations/$uuid'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -200,6 +202,18 @@ const StaffOrganizationsIdRoute = StaffOrganizationsIdRouteImport.update({
   path: '/organizations/$id',
   getParentRoute: () => StaffRouteRoute,
 } as any)
+const ManageSettingsIntegrationsIndexRoute =
+  ManageSettingsIntegrationsIndexRouteImport.update({
+    id: '/integrations/',
+    path: '/integrations/',
+    getParentRoute: () => ManageSettingsRouteRoute,
+  } as any)
+const ManageSettingsIntegrationsUuidRoute =
+  ManageSettingsIntegrationsUuidRouteImport.update({
+    id: '/integrations/$uuid',
+    path: '/integrations/$uuid',
+    getParentRoute: () => ManageSettingsRouteRoute,
+  } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -233,6 +247,8 @@ export interface FileRoutesByFullPath {
   '/manage/campaigns/': typeof ManageCampaignsIndexRoute
   '/manage/donations/': typeof ManageDonationsIndexRoute
   '/manage/settings/': typeof ManageSettingsIndexRoute
+  '/manage/settings/integrations/$uuid': typeof ManageSettingsIntegrationsUuidRoute
+  '/manage/settings/integrations/': typeof ManageSettingsIntegrationsIndexRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -264,6 +280,8 @@ export interface FileRoutesByTo {
   '/manage/campaigns': typeof ManageCampaignsIndexRoute
   '/manage/donations': typeof ManageDonationsIndexRoute
   '/manage/settings': typeof ManageSettingsIndexRoute
+  '/manage/settings/integrations/$uuid': typeof ManageSettingsIntegrationsUuidRoute
+  '/manage/settings/integrations': typeof ManageSettingsIntegrationsIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -298,6 +316,8 @@ export interface FileRoutesById {
   '/manage/campaigns/': typeof ManageCampaignsIndexRoute
   '/manage/donations/': typeof ManageDonationsIndexRoute
   '/manage/settings/': typeof ManageSettingsIndexRoute
+  '/manage/settings/integrations/$uuid': typeof ManageSettingsIntegrationsUuidRoute
+  '/manage/settings/integrations/': typeof ManageSettingsIntegrationsIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -333,6 +353,8 @@ export interface FileRouteTypes {
     | '/manage/campaigns/'
     | '/manage/donations/'
     | '/manage/settings/'
+    | '/manage/settings/integrations/$uuid'
+    | '/manage/settings/integrations/'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -364,6 +386,8 @@ export interface FileRouteTypes {
     | '/manage/campaigns'
     | '/manage/donations'
     | '/manage/settings'
+    | '/manage/settings/integrations/$uuid'
+    | '/manage/settings/integrations'
   id:
     | '__root__'
     | '/'
@@ -397,6 +421,8 @@ export interface FileRouteTypes {
     | '/manage/campaigns/'
     | '/manage/donations/'
     | '/manage/settings/'
+    | '/manage/settings/integrations/$uuid'
+    | '/manage/settings/integrations/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -636,6 +662,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof StaffOrganizationsIdRouteImport
       parentRoute: typeof StaffRouteRoute
     }
+    '/manage/settings/integrations/': {
+      id: '/manage/settings/integrations/'
+      path: '/integrations'
+      fullPath: '/manage/settings/integrations/'
+      preLoaderRoute: typeof ManageSettingsIntegrationsIndexRouteImport
+      parentRoute: typeof ManageSettingsRouteRoute
+    }
+    '/manage/settings/integrations/$uuid': {
+      id: '/manage/settings/integrations/$uuid'
+      path: '/integrations/$uuid'
+      fullPath: '/manage/settings/integrations/$uuid'
+      preLoaderRoute: typeof ManageSettingsIntegrationsUuidRouteImport
+      parentRoute: typeof ManageSettingsRouteRoute
+    }
   }
 }
 
@@ -644,6 +684,8 @@ interface ManageSettingsRouteRouteChildren {
   ManageSettingsOrganizationRoute: typeof ManageSettingsOrganizationRoute
   ManageSettingsUsersRoute: typeof ManageSettingsUsersRoute
   ManageSettingsIndexRoute: typeof ManageSettingsIndexRoute
+  ManageSettingsIntegrationsUuidRoute: typeof ManageSettingsIntegrationsUuidRoute
+  ManageSettingsIntegrationsIndexRoute: typeof ManageSettingsIntegrationsIndexRoute
 }
 
 const ManageSettingsRouteRouteChildren: ManageSettingsRouteRouteChildren = {
@@ -651,6 +693,8 @@ const ManageSettingsRouteRouteChildren: ManageSettingsRouteRouteChildren = {
   ManageSettingsOrganizationRoute: ManageSettingsOrganizationRoute,
   ManageSettingsUsersRoute: ManageSettingsUsersRoute,
   ManageSettingsIndexRoute: ManageSettingsIndexRoute,
+  ManageSettingsIntegrationsUuidRoute: ManageSettingsIntegrationsUuidRoute,
+  ManageSettingsIntegrationsIndexRoute: ManageSettingsIntegrationsIndexRoute,
 }
 
 const ManageSettingsRouteRouteWithChildren =
