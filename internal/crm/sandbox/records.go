@@ -90,20 +90,32 @@ func (s *Server) getByExternalID(o *org, w http.ResponseWriter, r *http.Request)
 	return http.StatusOK, found[0]
 }
 
-// upsertOne is PATCH /sobjects/{Object}/{Field}/{value}: 201 with created true, or 200 updating.
-func (s *Server) upsertOne(o *org, w http.ResponseWriter, r *http.Request) (int, any) {
+// upsertRequest reads an upsert's object, external id field and body into v, or answers the error.
+func upsertRequest(w http.ResponseWriter, r *http.Request, v any) (crm.Describe, crm.Field, bool) {
 	d, ok := describeOf(w, r)
 	if !ok {
-		return 0, nil
+		return d, crm.Field{}, false
 	}
 	f, ok := externalField(w, d, r.PathValue("field"))
 	if !ok {
+		return d, f, false
+	}
+	if err := json.NewDecoder(r.Body).Decode(v); err != nil {
+		writeErrors(w, http.StatusBadRequest, "JSON_PARSER_ERROR", err.Error())
+		return d, f, false
+	}
+	return d, f, true
+}
+
+// upsertOne is PATCH /sobjects/{Object}/{Field}/{value}: 201 with created true, or 200 updating.
+func (s *Server) upsertOne(o *org, w http.ResponseWriter, r *http.Request) (int, any) {
+	var rec crm.Record
+	d, f, ok := upsertRequest(w, r, &rec)
+	if !ok {
 		return 0, nil
 	}
-	var rec crm.Record
-	if err := json.NewDecoder(r.Body).Decode(&rec); err != nil {
-		writeErrors(w, http.StatusBadRequest, "JSON_PARSER_ERROR", err.Error())
-		return 0, nil
+	if rec == nil {
+		rec = crm.Record{}
 	}
 	rec[f.Name] = r.PathValue("value")
 	res := s.upsert(o, d, f.Name, rec)
@@ -119,17 +131,9 @@ func (s *Server) upsertOne(o *org, w http.ResponseWriter, r *http.Request) (int,
 // upsertCollection is PATCH /composite/sobjects/{Object}/{Field}: each record on its own
 // (allOrNone false), results in the request's order.
 func (s *Server) upsertCollection(o *org, w http.ResponseWriter, r *http.Request) (int, any) {
-	d, ok := describeOf(w, r)
-	if !ok {
-		return 0, nil
-	}
-	f, ok := externalField(w, d, r.PathValue("field"))
-	if !ok {
-		return 0, nil
-	}
 	var in crm.Collection
-	if err := json.NewDecoder(r.Body).Decode(&in); err != nil {
-		writeErrors(w, http.StatusBadRequest, "JSON_PARSER_ERROR", err.Error())
+	d, f, ok := upsertRequest(w, r, &in)
+	if !ok {
 		return 0, nil
 	}
 	if len(in.Records) > crm.MaxCollection {
