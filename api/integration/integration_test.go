@@ -90,6 +90,13 @@ func TestSetupChecksCredentialsAndSealsTheSecret(t *testing.T) {
 	assert.NotEqual(t, "0", page.Header.Get("total-count"))
 	assert.Equal(t, "1", page.Header.Get("total-pages"))
 
+	// An operator of the organisation sees none of it: an integration holds the CRM's credentials.
+	op := s.NewUser(t, "operator")
+	s.AddMember(t, op, admin.OrgID, "operator")
+	assert.Equal(t, http.StatusForbidden, op.JSON(http.MethodGet, "/manage/api/integrations", nil).Status)
+	assert.Equal(t, http.StatusForbidden, op.JSON(http.MethodGet, "/manage/settings/integrations/"+setup.UUID.String()+"/setup", nil).Status)
+	assert.Equal(t, http.StatusForbidden, op.JSON(http.MethodPatch, "/manage/settings/integrations/"+setup.UUID.String()+"/setup", map[string]any{"status": "paused"}).Status)
+
 	// A new wrong secret is refused and the old one stays.
 	res = admin.JSON(http.MethodPatch, "/manage/settings/integrations/"+setup.UUID.String()+"/setup", map[string]any{"client_secret": "wrong"})
 	assert.Equal(t, "crm.credentials_refused", res.ErrorCode())
