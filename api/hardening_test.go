@@ -23,18 +23,22 @@ func newProductionServer(t *testing.T) *httptest.Server {
 }
 
 // The mailbox shows every code and link Aporta sends: in production neither the page nor its API
-// exists (404), while dev and test keep them.
+// exists (404), nor the UI kit, while dev and test keep them.
 func TestDevMailboxAndOutboxAPIAreAbsentInProduction(t *testing.T) {
 	t.Parallel()
 	prod := newProductionServer(t)
-	for _, path := range []string{"/dev/mailbox", "/dev/api/outbox?to=someone@example.com", "/dev/anything"} {
+	for _, path := range []string{"/dev/mailbox", "/dev/kit", "/dev/api/outbox?to=someone@example.com", "/dev/anything"} {
 		res, body := get(t, prod.URL+path)
 		require.Equal(t, http.StatusNotFound, res.StatusCode, path)
 		require.NotContains(t, string(body), "csrf-token", "%s serves the web app", path)
 	}
 	dev, _ := newServer(t)
-	res, _ := get(t, dev.URL+"/dev/mailbox")
-	require.Equal(t, http.StatusOK, res.StatusCode)
+	for _, path := range []string{"/dev/mailbox", "/dev/kit"} {
+		res, _ := get(t, dev.URL+path)
+		require.Equal(t, http.StatusOK, res.StatusCode, path)
+	}
+	res, _ := get(t, dev.URL+"/dev/anything")
+	require.Equal(t, http.StatusNotFound, res.StatusCode, "no page of the app")
 	res, _ = get(t, dev.URL+"/dev/api/outbox?to=someone@example.com")
 	require.Equal(t, http.StatusOK, res.StatusCode)
 }

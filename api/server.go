@@ -37,11 +37,10 @@ import (
 	"github.com/aporta/aporta/api/user"
 	"github.com/aporta/aporta/identity"
 	"github.com/aporta/aporta/internal/blob"
-	"github.com/aporta/aporta/internal/charge"
 	"github.com/aporta/aporta/internal/config"
 	"github.com/aporta/aporta/internal/connections"
 	"github.com/aporta/aporta/internal/crmlink"
-	"github.com/aporta/aporta/internal/gateway"
+	"github.com/aporta/aporta/internal/gateway/centralpos"
 	"github.com/aporta/aporta/internal/outbox"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/web"
@@ -82,7 +81,7 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 	csrf := middleware.NewCSRF(d.Config.Secret, strings.HasPrefix(d.Config.PublicURL, "https://"))
 
 	r.Use(middleware.RequestID(), middleware.AccessLog(d.Log), middleware.Recovery(), middleware.Locale(),
-		middleware.SecurityHeaders(d.Config.GatewayPublicURL, d.Config.MPAuthURL, d.Config.Env == "production"))
+		middleware.SecurityHeaders([]string{d.Config.GatewayPublicURL, d.Config.CentralPosPublicURL}, d.Config.MPAuthURL, d.Config.Env == "production"))
 	r.Use(ratelimit.NewStore(d.Tenants.Directory()).Middleware())
 
 	r.GET("/healthz", health.Healthz)
@@ -126,9 +125,10 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 	}
 	// Every organisation charges through its own connected account (the platform's token is for
 	// the platform's own billing only).
-	mpClients := &connections.Clients{Store: conns, Tenants: d.Tenants, BaseURL: d.Config.GatewayURL,
-		Refresh: gatewayrefresh.Client{Temporal: d.Temporal}, Log: d.Log} // a refused token is refreshed at once
-	charges := donation.ConnectedGateways{Clients: mpClients}
+	gwClients := &connections.Clients{Store: conns, Tenants: d.Tenants, BaseURL: d.Config.GatewayURL,
+		CentralPos: centralpos.Config{BaseURL: d.Config.CentralPosURL, PartnerKey: d.Config.CentralPosPartnerKey},
+		Refresh:    gatewayrefresh.Client{Temporal: d.Temporal}, Log: d.Log} // a refused token is refreshed at once
+	charges := donation.ConnectedGateways{Clients: gwClients}
 	onboard := onboarding.Client{Temporal: d.Temporal}
 
 	// Domain routes: one block per domain.
@@ -149,24 +149,15 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 	r.GET("/readyz", health.Readyz(readinessChecks(d), 3*time.Second, staffOrLocal(sessions, console)))
 
 	campaigns := campaign.NewService(d.Tenants)
-	campaigns.Connections = conns
-	campaigns.LimitsOverride = campaign.GatewayLimits(func(ctx context.Context, f campaign.Form) (gateway.LimitsSource, error) {
-		c, _, err := mpClients.ForScope(ctx, f.Scope, f.Campaign.Currency)
-		if err != nil {
-			return nil, err
-		}
-		return c, nil
-	}, d.Log)
-	campaigns.CardMethods = campaign.GatewayCardMethods(charge.Connected(mpClients), d.Log)
-	campaign.NewHandler(campaigns, campaign.Options{
-		Covers: bucket, PublicURL: d.Config.PublicURL, TokenizerURL: d.Config.GatewayPublicURL,
-	}).Mount(groups)
+	// A form's limits, card brands and public key come from its organisation's account, read once per request.
+	campaigns.Accounts, campaigns.Log = campaign.ConnectedAccounts(gwClients), d.Log
+	campaigns.Tokenizers = map[string]string{connections.MercadoPago: d.Config.GatewayPublicURL, connections.CentralPos: d.Config.CentralPosPublicURL}
+	campaign.NewHandler(campaigns, campaign.Options{Covers: bucket, PublicURL: d.Config.PublicURL}).Mount(groups)
 	donation.NewHandler(donation.NewService(donation.Deps{
 		Forms: campaigns, Tenants: d.Tenants, Gateways: charges, Recurring: collection.Starter{Temporal: d.Temporal},
 		Guard: firstcharge.Guard{Temporal: d.Temporal}, Secret: d.Config.Secret, Mail: outbox.NewMailer(d.Config, d.Tenants.Directory()), PublicURL: d.Config.PublicURL, Log: d.Log,
 	})).Mount(groups)
-	donation.NewManageHandler(donation.ManageDeps{Tenants: d.Tenants, Temporal: d.Temporal, Gateways: charges, Forms: campaigns, Secret: d.Config.Secret,
-		Tokenizer: donation.Tokenizer{Name: "mercadopago", TokenizerURL: d.Config.GatewayPublicURL}, Connections: conns}).
+	donation.NewManageHandler(donation.ManageDeps{Tenants: d.Tenants, Temporal: d.Temporal, Gateways: charges, Forms: campaigns, Secret: d.Config.Secret}).
 		Mount(groups)
 	connector, err := gateways.NewService(d.Config, conns, onboard, gatewayrefresh.Client{Temporal: d.Temporal}, d.Log)
 	if err != nil {

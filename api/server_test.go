@@ -104,7 +104,10 @@ func TestErrorsAreJSONInTheRequestLanguage(t *testing.T) {
 func TestPageCarriesCSRFTokenAndAppRoutesFallBackToIt(t *testing.T) {
 	t.Parallel()
 	srv, _ := newServer(t)
-	for path, status := range map[string]int{"/": http.StatusOK, "/manage/dashboard": http.StatusOK, "/d/some-campaign": http.StatusNotFound} {
+	for path, status := range map[string]int{
+		"/": http.StatusOK, "/manage/dashboard": http.StatusOK, "/manage/campaigns/" + uuid.NewString(): http.StatusOK,
+		"/d/some-campaign": http.StatusNotFound, "/no-such-page": http.StatusNotFound, "/manage/dashboard/extra": http.StatusNotFound,
+	} {
 		res, body := get(t, srv.URL+path)
 		require.Equal(t, status, res.StatusCode, path)
 		require.Contains(t, string(body), `<meta name="csrf-token" content="`, path)

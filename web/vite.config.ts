@@ -1,5 +1,5 @@
 /// <reference types="vitest/config" />
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
@@ -23,12 +23,31 @@ function keepDistMarker(): Plugin {
   };
 }
 
+/**
+ * dist/routes.json: the app's page paths ("/manage/campaigns/$uuid"), read from the router's generated tree, so
+ * the server answers 404 (still with the app, which shows its not-found page) for a path no route matches.
+ */
+function routeManifest(): Plugin {
+  return {
+    name: 'aporta-route-manifest',
+    apply: 'build',
+    generateBundle() {
+      const tree = readFileSync(resolve(import.meta.dirname, 'src/routeTree.gen.ts'), 'utf8');
+      const block = /export interface FileRoutesByFullPath \{([^}]*)\}/.exec(tree)?.[1];
+      if (!block) throw new Error('routeTree.gen.ts has no FileRoutesByFullPath: the route manifest cannot be written');
+      const paths = [...block.matchAll(/^\s*'([^']+)':/gm)].map((m) => m[1]);
+      this.emitFile({ type: 'asset', fileName: 'routes.json', source: JSON.stringify(paths) });
+    },
+  };
+}
+
 export default defineConfig({
   base: '/',
   plugins: [
     tanstackRouter({ target: 'react', autoCodeSplitting: true }),
     react(),
     keepDistMarker(),
+    routeManifest(),
     donateMessages(resolve(import.meta.dirname, 'lang')),
   ],
   build: {

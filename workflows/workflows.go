@@ -15,6 +15,7 @@ import (
 	"github.com/aporta/aporta/internal/connections"
 	"github.com/aporta/aporta/internal/crmlink"
 	"github.com/aporta/aporta/internal/gateway"
+	"github.com/aporta/aporta/internal/gateway/centralpos"
 	"github.com/aporta/aporta/internal/gateway/mercadopago"
 	"github.com/aporta/aporta/internal/outbox"
 	"github.com/aporta/aporta/internal/thanks"
@@ -53,7 +54,8 @@ func Run(ctx context.Context, cfg *config.Config, c client.Client, t *tenants.Te
 	// Every organisation's charges go through its own connected account; a token the gateway
 	// refuses is refreshed at once.
 	gateways := charge.Connected(&connections.Clients{Store: conns, Tenants: t, BaseURL: cfg.GatewayURL,
-		Refresh: gatewayrefresh.Client{Temporal: c}})
+		CentralPos: centralpos.Config{BaseURL: cfg.CentralPosURL, PartnerKey: cfg.CentralPosPartnerKey},
+		Refresh:    gatewayrefresh.Client{Temporal: c}})
 	mpOAuth, err := mercadopago.NewOAuth(mercadopago.OAuthConfig{BaseURL: cfg.GatewayURL, AuthURL: cfg.MPAuthURL,
 		ClientID: cfg.MPClientID, ClientSecret: cfg.MPClientSecret})
 	if err != nil {

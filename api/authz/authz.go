@@ -144,9 +144,20 @@ func init() {
 // organisation's shard scope in the request context (CurrentOrganization, tenants.ScopeFrom): the
 // scope is resolved once here, after the permission check. Authenticate must run first.
 func (a *Authz) Require(permit string) gin.HandlerFunc {
+	return a.RequireNamed(permit, nil)
+}
+
+// RequireNamed is Require for a browser navigation, which cannot send OrganizationHeader: named
+// reads the organisation's id from the request (a form field, an OAuth state); where it names none,
+// the header, then the user's first organisation, apply as for Require.
+func (a *Authz) RequireNamed(permit string, named func(c *gin.Context) string) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		u := User(c)
-		m, err := a.currentMembership(c, u.ID)
+		want := c.GetHeader(OrganizationHeader)
+		if named != nil && named(c) != "" {
+			want = named(c)
+		}
+		m, err := a.currentMembership(c, u.ID, want)
 		if err != nil {
 			apierror.Abort(c, err)
 			return
@@ -195,7 +206,7 @@ func (a *Authz) Abilities(ctx context.Context) ([]string, error) {
 	return out, nil
 }
 
-func (a *Authz) currentMembership(c *gin.Context, userID uuid.UUID) (tenants.Membership, error) {
+func (a *Authz) currentMembership(c *gin.Context, userID uuid.UUID, want string) (tenants.Membership, error) {
 	ms, err := a.memberships.MembershipsOf(c.Request.Context(), userID)
 	if err != nil {
 		return tenants.Membership{}, err
@@ -203,7 +214,6 @@ func (a *Authz) currentMembership(c *gin.Context, userID uuid.UUID) (tenants.Mem
 	if len(ms) == 0 {
 		return tenants.Membership{}, apierror.Forbidden()
 	}
-	want := c.GetHeader(OrganizationHeader)
 	if want == "" {
 		return ms[0], nil
 	}

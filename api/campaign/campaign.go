@@ -4,13 +4,12 @@ package campaign
 
 import (
 	"context"
+	"log/slog"
 
 	"github.com/google/uuid"
 
-	"github.com/aporta/aporta/internal/connections"
 	"github.com/aporta/aporta/internal/crmlink"
 	"github.com/aporta/aporta/internal/dberr"
-	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/tenants"
 )
@@ -50,18 +49,12 @@ type Router interface {
 // unexported ones with the scope authz.Require resolved.
 type Service struct {
 	tenants Router
-	// LimitsOverride, when set, gives a form's donation limits from its gateway (ok=false: defaults).
-	LimitsOverride func(ctx context.Context, f Form) (Limits, bool)
-	// CardMethods, when set, gives the card brands a form's gateway account takes (ok=false: unknown).
-	CardMethods func(ctx context.Context, f Form) ([]gateway.CardMethod, bool)
-	// Connections finds the organisation's gateway connection: the form tokenises cards with its
-	// public key, and without one the form is closed (gateway_missing).
-	Connections Connections
-}
-
-// Connections is what forms need of organisations' gateway connections (connections.Store).
-type Connections interface {
-	ActiveConnection(ctx context.Context, scope tenants.Scope, gw string) (connections.Connection, error)
+	// Accounts finds the gateway account a form takes donations with: its limits, card brands and
+	// public key come from it, and without one the form is closed (gateway_missing). Nil: none.
+	Accounts AccountSource
+	// Tokenizers are where browsers tokenise cards, by gateway (the gateway's own origin).
+	Tokenizers map[string]string
+	Log        *slog.Logger // slog.Default() when nil
 }
 
 // NewService builds the service.

@@ -6,10 +6,69 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/aporta/aporta/internal/charge"
 	"github.com/aporta/aporta/internal/connections"
 	"github.com/aporta/aporta/internal/gateway"
 )
+
+// Account is the organisation's gateway account as its forms use it: the gateway, the key donors'
+// browsers tokenise cards with, and the client its brands and limits are read from.
+type Account struct {
+	Gateway   string // connections.MercadoPago, connections.CentralPos
+	PublicKey string
+	Client    interface {
+		gateway.LimitsSource
+		gateway.CardMethods
+	}
+}
+
+// AccountSource finds the account a form's organisation takes donations with;
+// connections.ErrNotConnected when it has none (the form is closed).
+type AccountSource func(ctx context.Context, f Form) (Account, error)
+
+// ConnectedAccounts is the account of the organisation's active connection its forms charge
+// through (connections.Store.ActiveConnection), whichever gateway it is at.
+func ConnectedAccounts(clients *connections.Clients) AccountSource {
+	return func(ctx context.Context, f Form) (Account, error) {
+		c, conn, err := clients.ForScope(ctx, f.Scope, "", f.Campaign.Currency)
+		if err != nil {
+			return Account{}, err
+		}
+		return Account{Gateway: conn.Gateway, PublicKey: conn.PublicKey, Client: c}, nil
+	}
+}
+
+// account resolves the form's account; it is read once per request by whoever needs it.
+func (s *Service) account(ctx context.Context, f Form) (Account, error) {
+	if s.Accounts == nil {
+		return Account{}, connections.ErrNotConnected
+	}
+	return s.Accounts(ctx, f)
+}
+
+// Checkout is what a browser needs to send a card to the organisation's gateway, never to us: the
+// gateway, its tokeniser, the account's public key and the card brands it takes.
+type Checkout struct {
+	Gateway      string `json:"name"`
+	TokenizerURL string `json:"tokenizer_url"`
+	PublicKey    string `json:"public_key"`
+	// PaymentMethods are the account's brands with the rules cards are checked by; empty when the
+	// gateway could not say (the browser's own table applies).
+	PaymentMethods []PublicCardMethod `json:"payment_methods"`
+}
+
+// Checkout is the form's checkout; connections.ErrNotConnected when its organisation has no account.
+func (s *Service) Checkout(ctx context.Context, f Form) (Checkout, error) {
+	a, err := s.account(ctx, f)
+	if err != nil {
+		return Checkout{PaymentMethods: []PublicCardMethod{}}, err
+	}
+	return s.checkoutOf(ctx, f, a), nil
+}
+
+func (s *Service) checkoutOf(ctx context.Context, f Form, a Account) Checkout {
+	return Checkout{Gateway: a.Gateway, TokenizerURL: s.Tokenizers[a.Gateway], PublicKey: a.PublicKey,
+		PaymentMethods: s.cardMethods(ctx, f, a)}
+}
 
 // PublicCardMethod is a card brand the campaign's gateway account takes, with the rules the form
 // detects and checks a card number by (gateway.CardMethod). The card itself never reaches us: the
@@ -27,15 +86,19 @@ type PublicCardMethod struct {
 	Luhn               bool   `json:"luhn"`
 }
 
-// publicCardMethods are the form's card rules; none (the form's own table applies) while the
-// gateway cannot say.
-func (s *Service) publicCardMethods(ctx context.Context, f Form) []PublicCardMethod {
+// cardMethodsWait bounds how long a read waits for the gateway's card methods: past it the form
+// loads with its own table rather than make the donor wait.
+const cardMethodsWait = 3 * time.Second
+
+// cardMethods are the account's card rules (the adapter caches them per account); none while the
+// gateway cannot say, which is logged.
+func (s *Service) cardMethods(ctx context.Context, f Form, a Account) []PublicCardMethod {
 	out := []PublicCardMethod{}
-	if s.CardMethods == nil {
-		return out
-	}
-	methods, ok := s.CardMethods(ctx, f)
-	if !ok {
+	ctx, cancel := context.WithTimeout(ctx, cardMethodsWait)
+	defer cancel()
+	methods, err := a.Client.PaymentMethods(ctx)
+	if err != nil {
+		s.log().WarnContext(ctx, "campaign: gateway card methods, the form uses its own table", "org", f.Org.ID, "error", err)
 		return out
 	}
 	for _, m := range methods {
@@ -45,34 +108,24 @@ func (s *Service) publicCardMethods(ctx context.Context, f Form) []PublicCardMet
 	return out
 }
 
-// cardMethodsWait bounds how long a public read waits for the gateway's card methods: past it the
-// form loads with its own table rather than make the donor wait.
-const cardMethodsWait = 3 * time.Second
-
-// GatewayCardMethods is a CardMethods reading the brands from the organisation's gateway account
-// (charge.Gateways; the adapter caches them per account). A gateway that cannot list them, or
-// does not answer in time, leaves the form to its own table; the failure is logged.
-func GatewayCardMethods(gateways charge.Gateways, log *slog.Logger) func(context.Context, Form) ([]gateway.CardMethod, bool) {
-	return func(ctx context.Context, f Form) ([]gateway.CardMethod, bool) {
-		ctx, cancel := context.WithTimeout(ctx, cardMethodsWait)
-		defer cancel()
-		gw, err := gateways.Gateway(ctx, f.Org.ID, f.Campaign.Currency)
-		if errors.Is(err, connections.ErrNotConnected) {
-			return nil, false // the form is closed anyway
+// limitsOf are the account's donation limits, or the defaults while the form has no account or its
+// gateway does not answer (logged).
+func (s *Service) limitsOf(ctx context.Context, f Form, a Account, err error) Limits {
+	if err == nil {
+		var l gateway.AmountLimits
+		if l, err = a.Client.AmountLimits(ctx); err == nil {
+			return Limits{Min: l.Min.Minor, Max: l.Max.Minor}
 		}
-		if err != nil {
-			log.WarnContext(ctx, "campaign: gateway for card methods", "org", f.Org.ID, "error", err)
-			return nil, false
-		}
-		cm, ok := gw.(gateway.CardMethods)
-		if !ok {
-			return nil, false
-		}
-		methods, err := cm.PaymentMethods(ctx)
-		if err != nil {
-			log.WarnContext(ctx, "campaign: gateway card methods, the form uses its own table", "org", f.Org.ID, "error", err)
-			return nil, false
-		}
-		return methods, true
 	}
+	if !errors.Is(err, connections.ErrNotConnected) { // without an account the form is closed anyway
+		s.log().WarnContext(ctx, "campaign: gateway amount limits, using the defaults", "org", f.Org.ID, "error", err)
+	}
+	return DefaultLimits(f.Campaign.Currency)
+}
+
+func (s *Service) log() *slog.Logger {
+	if s.Log == nil {
+		return slog.Default()
+	}
+	return s.Log
 }

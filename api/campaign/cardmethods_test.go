@@ -10,37 +10,39 @@ import (
 	"github.com/google/uuid"
 	"github.com/stretchr/testify/require"
 
-	"github.com/aporta/aporta/internal/charge"
 	"github.com/aporta/aporta/internal/gateway/mercadopago"
 	"github.com/aporta/aporta/internal/gateway/sandbox"
 )
 
-// The public read's card rules are the organisation's gateway account's, read through charge.Gateways;
-// with the gateway unreachable the form gets none and uses its own table.
-func TestPublicCardMethodsComeFromTheAccount(t *testing.T) {
+// The checkout's card rules and public key are the organisation's gateway account's, resolved once;
+// with the gateway unreachable the browser gets no rules and uses its own table.
+func TestCheckoutComesFromTheAccount(t *testing.T) {
 	ctx := context.Background()
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	sb, err := sandbox.New(sandbox.Options{Currency: "ARS", PlatformToken: "TEST-platform"})
 	require.NoError(t, err)
 	srv := httptest.NewServer(sb)
 	defer srv.Close()
 	org := uuid.New()
-	var asked uuid.UUID
-	gateways := charge.GatewaysFunc(func(_ context.Context, orgID uuid.UUID, currency string) (charge.Gateway, error) {
-		asked = orgID
-		token := "TEST-platform" // the organisation's account; another's for any other organisation
-		if orgID != org {
-			token = "TEST-" + orgID.String()
-		}
-		return mercadopago.New(mercadopago.Config{BaseURL: srv.URL, AccessToken: token, Currency: currency})
-	})
-	svc := &Service{CardMethods: GatewayCardMethods(gateways, log)}
+	resolved := 0
+	svc := &Service{Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Tokenizers: map[string]string{"mercadopago": "https://tok.example"},
+		Accounts: func(_ context.Context, f Form) (Account, error) {
+			resolved++
+			token := "TEST-platform" // the organisation's account; another's for any other organisation
+			if f.Org.ID != org {
+				token = "TEST-" + f.Org.ID.String()
+			}
+			c, err := mercadopago.New(mercadopago.Config{BaseURL: srv.URL, AccessToken: token, Currency: f.Campaign.Currency})
+			return Account{Gateway: "mercadopago", PublicKey: "PK-" + token, Client: c}, err
+		}}
 	f := Form{Campaign: &Campaign{Currency: "ARS"}, Org: Org{ID: org}}
 
-	methods := svc.publicCardMethods(ctx, f)
-	require.Equal(t, org, asked)
+	co, err := svc.Checkout(ctx, f)
+	require.NoError(t, err)
+	require.Equal(t, 1, resolved)
+	require.Equal(t, Checkout{Gateway: "mercadopago", TokenizerURL: "https://tok.example", PublicKey: "PK-TEST-platform",
+		PaymentMethods: co.PaymentMethods}, co)
 	byID := map[string]PublicCardMethod{}
-	for _, m := range methods {
+	for _, m := range co.PaymentMethods {
 		byID[m.ID] = m
 	}
 	require.Equal(t, "^4", byID["visa"].BINPattern)
@@ -51,6 +53,8 @@ func TestPublicCardMethodsComeFromTheAccount(t *testing.T) {
 
 	srv.Close()
 	f.Org.ID = uuid.New() // another account, not cached: the gateway is asked and does not answer
-	require.Empty(t, svc.publicCardMethods(ctx, f))
-	require.NotNil(t, svc.publicCardMethods(ctx, f), "an empty list, not null")
+	co, err = svc.Checkout(ctx, f)
+	require.NoError(t, err)
+	require.NotNil(t, co.PaymentMethods, "an empty list, not null")
+	require.Empty(t, co.PaymentMethods)
 }

@@ -23,24 +23,19 @@ type Handler struct {
 	svc       *Service
 	covers    *blob.Bucket // nil: cover uploads answer 503
 	publicURL string
-	// tokenizerURL tells the public form where browsers tokenise cards.
-	tokenizerURL string
-	visits       *ratelimit.Limiter
-	leads        *ratelimit.Limiter
+	visits    *ratelimit.Limiter
+	leads     *ratelimit.Limiter
 }
 
 // Options are the handler's optional collaborators.
 type Options struct {
 	Covers    *blob.Bucket // object storage for cover images; nil disables uploads
 	PublicURL string       // the site's origin, encoded in QR codes
-	// The gateway's browser-facing tokeniser: donors' browsers send card data there directly, never
-	// to us, with the organisation's public key (Service.Connections).
-	TokenizerURL string
 }
 
 // NewHandler builds the handler.
 func NewHandler(svc *Service, opts Options) *Handler {
-	return &Handler{svc: svc, covers: opts.Covers, publicURL: opts.PublicURL, tokenizerURL: opts.TokenizerURL,
+	return &Handler{svc: svc, covers: opts.Covers, publicURL: opts.PublicURL,
 		visits: ratelimit.New("campaign_visits", 20, time.Minute),
 		leads:  ratelimit.New("campaign_leads", 20, time.Minute),
 	}

@@ -3,14 +3,12 @@ package campaign
 import (
 	"context"
 	"errors"
-	"log/slog"
 	"net/mail"
 	"strings"
 	"time"
 
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/internal/connections"
-	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/money"
 )
 
@@ -29,42 +27,16 @@ func DefaultLimits(currency string) Limits {
 	return Limits{Min: DefaultMinMajor * unit, Max: DefaultMaxMajor * unit}
 }
 
-// LimitsFor returns the donation limits of a form: the gateway's override when LimitsOverride is
-// set and answers, else the defaults.
+// LimitsFor returns the donation limits of a form: its gateway account's, else the defaults.
 func (s *Service) LimitsFor(ctx context.Context, f Form) Limits {
-	if s.LimitsOverride != nil {
-		if l, ok := s.LimitsOverride(ctx, f); ok {
-			return l
-		}
-	}
-	return DefaultLimits(f.Campaign.Currency)
+	a, err := s.account(ctx, f)
+	return s.limitsOf(ctx, f, a, err)
 }
 
-// GatewayLimits is a LimitsOverride reading the limits from the form's gateway (cached by the
-// adapter); while the gateway does not answer, the defaults apply and the failure is logged.
-func GatewayLimits(source func(ctx context.Context, f Form) (gateway.LimitsSource, error), log *slog.Logger) func(context.Context, Form) (Limits, bool) {
-	return func(ctx context.Context, f Form) (Limits, bool) {
-		src, err := source(ctx, f)
-		if errors.Is(err, connections.ErrNotConnected) {
-			return Limits{}, false // the form is closed anyway
-		}
-		if err != nil {
-			log.WarnContext(ctx, "campaign: gateway for limits", "currency", f.Campaign.Currency, "error", err)
-			return Limits{}, false
-		}
-		l, err := src.AmountLimits(ctx)
-		if err != nil {
-			log.WarnContext(ctx, "campaign: gateway amount limits, using the defaults", "error", err)
-			return Limits{}, false
-		}
-		return Limits{Min: l.Min.Minor, Max: l.Max.Minor}, true
-	}
-}
-
-// MinimumFor is the smallest amount a donor may give on this form: the larger of the limit and,
-// for an amount typed by the donor, the campaign's minimum other amount.
-func (s *Service) MinimumFor(ctx context.Context, f Form, preset bool) int64 {
-	m := s.LimitsFor(ctx, f).Min
+// MinimumFor is the smallest amount a donor may give on this form within lim (LimitsFor): the
+// larger of the limit and, for an amount typed by the donor, the campaign's minimum other amount.
+func MinimumFor(f Form, lim Limits, preset bool) int64 {
+	m := lim.Min
 	if !preset && f.Campaign.minOther != nil && *f.Campaign.minOther > m {
 		m = *f.Campaign.minOther
 	}
@@ -116,7 +88,12 @@ func (s *Service) PublicFormBySlug(ctx context.Context, slug string) (PublicForm
 		return PublicForm{}, err
 	}
 	c := f.Campaign
-	lim := s.LimitsFor(ctx, f)
+	// The organisation's account is resolved once: limits, card brands and public key come from it.
+	a, err := s.account(ctx, f)
+	if err != nil && !errors.Is(err, connections.ErrNotConnected) {
+		return PublicForm{}, err
+	}
+	lim := s.limitsOf(ctx, f, a, err)
 	p := PublicForm{
 		Public: Public{ID: c.ID, Slug: c.Slug, Title: c.Title, Description: c.Description, Type: c.Type,
 			Currency: c.Currency, Organization: f.Org.Name, Country: f.Org.Country},
@@ -126,10 +103,17 @@ func (s *Service) PublicFormBySlug(ctx context.Context, slug string) (PublicForm
 		Instalments:    c.Instalments, InstalmentOptions: []int{}, PeriodicIncrease: c.PeriodicIncrease,
 		FormColor: c.FormColor, CoverURL: c.CoverURL, EndsAt: c.EndsAt, Analytics: c.Analytics, Event: c.Event,
 		FormFields: c.FormFields, DocumentTypes: []string{}, DefaultRecurrency: 1,
-		Gateway: map[string]string{"name": "mercadopago"}, PaymentMethods: s.publicCardMethods(ctx, f),
+		Gateway: map[string]string{}, PaymentMethods: []PublicCardMethod{}, AcceptingDonations: err == nil,
 	}
-	if err := s.gatewayOf(ctx, f, &p); err != nil {
-		return PublicForm{}, err
+	if err != nil {
+		p.ClosedReason = ptr("gateway_missing")
+	} else {
+		co := s.checkoutOf(ctx, f, a)
+		p.Gateway = map[string]string{"name": co.Gateway, "tokenizer_url": co.TokenizerURL, "public_key": co.PublicKey}
+		p.PaymentMethods = co.PaymentMethods
+		if !f.Org.AcceptingDonations {
+			p.AcceptingDonations, p.ClosedReason = false, ptr("not_accepting")
+		}
 	}
 	for _, n := range Instalments[1:] {
 		if n <= c.Instalments {
@@ -146,25 +130,7 @@ func (s *Service) PublicFormBySlug(ctx context.Context, slug string) (PublicForm
 	return p, nil
 }
 
-// gatewayOf fills the form's gateway public key from the organisation's connection, or closes the
-// form when it has none.
-func (s *Service) gatewayOf(ctx context.Context, f Form, p *PublicForm) error {
-	conn, err := s.Connections.ActiveConnection(ctx, f.Scope, connections.MercadoPago)
-	closed := func(reason string) { p.AcceptingDonations, p.ClosedReason = false, &reason }
-	switch {
-	case errors.Is(err, connections.ErrNotConnected):
-		closed("gateway_missing")
-	case err != nil:
-		return err
-	default:
-		p.Gateway["public_key"] = conn.PublicKey
-		p.AcceptingDonations = true
-		if !f.Org.AcceptingDonations {
-			closed("not_accepting")
-		}
-	}
-	return nil
-}
+func ptr[T any](v T) *T { return &v }
 
 // SlugRequest names a published campaign by its public slug.
 type SlugRequest struct {
@@ -177,7 +143,6 @@ func (h *Handler) GetPublic(ctx context.Context, r *SlugRequest) (*PublicForm, e
 	if err != nil {
 		return nil, err
 	}
-	p.Gateway["tokenizer_url"] = h.tokenizerURL
 	return &p, nil
 }
 

@@ -69,6 +69,7 @@ func TestDefaultLimits(t *testing.T) {
 }
 
 type limitsSource struct {
+	gateway.CardMethods
 	l   gateway.AmountLimits
 	err error
 }
@@ -78,16 +79,15 @@ func (s limitsSource) AmountLimits(context.Context) (gateway.AmountLimits, error
 func TestGatewayLimitsFallBackToTheDefaults(t *testing.T) {
 	ctx := context.Background()
 	f := Form{Campaign: &Campaign{Input: Input{}, Currency: "CLP"}}
-	svc := &Service{}
-	require.Equal(t, Limits{Min: 10, Max: 8000}, svc.LimitsFor(ctx, f))
+	svc := &Service{Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	require.Equal(t, Limits{Min: 10, Max: 8000}, svc.LimitsFor(ctx, f), "no account")
 
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	src := limitsSource{l: gateway.AmountLimits{Min: money.Amount{Minor: 500, Currency: "CLP"}, Max: money.Amount{Minor: 900000, Currency: "CLP"}}}
-	svc.LimitsOverride = GatewayLimits(func(context.Context, Form) (gateway.LimitsSource, error) { return src, nil }, log)
+	svc.Accounts = func(context.Context, Form) (Account, error) { return Account{Client: src}, nil }
 	require.Equal(t, Limits{Min: 500, Max: 900000}, svc.LimitsFor(ctx, f))
 
 	src.err = errors.New("gateway down")
 	require.Equal(t, Limits{Min: 10, Max: 8000}, svc.LimitsFor(ctx, f))
-	svc.LimitsOverride = GatewayLimits(func(context.Context, Form) (gateway.LimitsSource, error) { return nil, errors.New("no account") }, log)
+	svc.Accounts = func(context.Context, Form) (Account, error) { return Account{}, errors.New("no account") }
 	require.Equal(t, Limits{Min: 10, Max: 8000}, svc.LimitsFor(ctx, f))
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/aporta/aporta/api/campaign"
 	"github.com/aporta/aporta/internal/collectday"
 	"github.com/aporta/aporta/internal/money"
 	"github.com/aporta/aporta/internal/sharddb"
@@ -59,20 +60,14 @@ type Detail struct {
 	// UpgradeHistory is every application of an increase, newest first.
 	UpgradeHistory []UpgradeAppliedView `json:"upgrade_history"`
 	VersionsCount  int                  `json:"versions_count"`
-	// Gateway is where a new card is tokenised, in the browser, when the payment method changes.
-	Gateway Tokenizer `json:"gateway"`
+	// Gateway is where a new card is tokenised, in the browser, when the payment method changes,
+	// with the brands the organisation's account takes (as on the public form).
+	Gateway campaign.Checkout `json:"gateway"`
 	// Collect is set by collect_payment only.
 	Collect *CollectView `json:"collect,omitempty"`
 	// answerStatus is 200 unless the action answered otherwise (201 for a new upgrade, 202 for a
 	// charge the gateway has not decided yet).
 	answerStatus
-}
-
-// Tokenizer is the gateway's browser-facing tokeniser: card data goes there, never to Aporta.
-type Tokenizer struct {
-	Name         string `json:"name"`
-	TokenizerURL string `json:"tokenizer_url"`
-	PublicKey    string `json:"public_key"`
 }
 
 // DonationDetail is the donation part of the detail.

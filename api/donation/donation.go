@@ -61,27 +61,27 @@ type Gateways interface {
 	For(ctx context.Context, orgID uuid.UUID, currency string) (Gateway, string, error) // gateway, its name
 }
 
-// ConnectedGateways charges each organisation through its own connected MercadoPago account; an
-// organisation without one is not accepting donations.
+// ConnectedGateways charges each organisation through the account its forms take donations with
+// (MercadoPago or CentralPos, connections.Store.ActiveConnection); an organisation without one is
+// not accepting donations.
 type ConnectedGateways struct{ Clients *connections.Clients }
 
-// For returns the organisation's client for the donation's currency.
+// For returns the organisation's client for the donation's currency and its gateway's name.
 func (g ConnectedGateways) For(ctx context.Context, orgID uuid.UUID, currency string) (Gateway, string, error) {
-	c, _, err := g.Clients.MercadoPago(ctx, orgID, currency)
+	c, conn, err := g.Clients.ForOrganization(ctx, orgID, "", currency)
 	if errors.Is(err, connections.ErrNotConnected) {
 		return nil, "", fmt.Errorf("%w: %w", ErrNotAccepting, err)
 	}
 	if err != nil {
 		return nil, "", err
 	}
-	return c, connections.MercadoPago, nil
+	return c, conn.Gateway, nil
 }
 
 // Forms finds the published campaign behind a slug (campaign.Service).
 type Forms interface {
 	FormBySlug(ctx context.Context, slug string) (campaign.Form, error)
 	LimitsFor(ctx context.Context, f campaign.Form) campaign.Limits
-	MinimumFor(ctx context.Context, f campaign.Form, preset bool) int64
 }
 
 // Service creates donations.

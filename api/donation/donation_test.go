@@ -26,7 +26,9 @@ import (
 	"github.com/aporta/aporta/api/campaign"
 	"github.com/aporta/aporta/internal/charge"
 	"github.com/aporta/aporta/internal/config"
+	"github.com/aporta/aporta/internal/connections"
 	"github.com/aporta/aporta/internal/connections/sandboxauth"
+	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/tenants/tenantstest"
 	"github.com/aporta/aporta/workflows"
@@ -41,6 +43,7 @@ type fixture struct {
 	slug string
 	camp uuid.UUID
 	tc   client.Client
+	cp   gateway.Credentials // the CentralPos merchant of a setupAt(…, connections.CentralPos, …)
 }
 
 // setup creates an enabled AR organisation on a paid plan and a published campaign.
@@ -51,6 +54,13 @@ func setup(t *testing.T, edit func(in *campaign.Input)) fixture {
 
 // setupWith is setup with the caller's configuration (a gateway account of its own, say).
 func setupWith(t *testing.T, cfg *config.Config, edit func(in *campaign.Input)) fixture {
+	t.Helper()
+	return setupAt(t, cfg, connections.MercadoPago, edit)
+}
+
+// setupAt is setupWith with the organisation connected to gw only (connections.MercadoPago or
+// connections.CentralPos), at the stack's sandbox.
+func setupAt(t *testing.T, cfg *config.Config, gw string, edit func(in *campaign.Input)) fixture {
 	t.Helper()
 	tt := tenantstest.Open(t)
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -65,7 +75,12 @@ func setupWith(t *testing.T, cfg *config.Config, edit func(in *campaign.Input)) 
 	ctx := context.Background()
 	scope := tenantstest.ArgentineOrganization(t, tt, "Fundación Test", "enabled", "essential_monthly")
 	org := scope.OrgID
-	_, err = sandboxauth.ConnectWith(ctx, cfg, scope, "DONATIONS"+strings.ToUpper(org.String()[:8]))
+	var cp gateway.Credentials
+	if gw == connections.CentralPos {
+		_, cp, err = sandboxauth.ConnectCentralPos(ctx, cfg, cfg.GatewayURL, scope, "Fundación CP "+org.String()[:8])
+	} else {
+		_, err = sandboxauth.ConnectWith(ctx, cfg, scope, "DONATIONS"+strings.ToUpper(org.String()[:8]))
+	}
 	require.NoError(t, err)
 	svc := campaign.NewService(tt)
 	in := campaign.Input{Title: "Campaña de prueba", Type: "fundraise", Channel: "public", AllowOneTime: true, AllowOtherAmount: true,
@@ -78,7 +93,7 @@ func setupWith(t *testing.T, cfg *config.Config, edit func(in *campaign.Input)) 
 	require.NoError(t, err)
 	_, err = svc.SetPublished(ctx, org, c.ID, true)
 	require.NoError(t, err)
-	return fixture{srv: srv, cfg: cfg, tt: tt, org: org, slug: c.Slug, camp: c.ID, tc: tc}
+	return fixture{srv: srv, cfg: cfg, tt: tt, org: org, slug: c.Slug, camp: c.ID, tc: tc, cp: cp}
 }
 
 // token tokenises a test card at the sandbox, as the browser does.

@@ -91,7 +91,8 @@ func (h *Handler) Post(ctx context.Context, req *SubmitRequest) (*Response, erro
 	if loc, lerr := time.LoadLocation(f.Org.Timezone); lerr == nil {
 		now = now.In(loc)
 	}
-	sub, err := check(req.Request, f, h.svc.forms.LimitsFor(ctx, f), func(preset bool) int64 { return h.svc.forms.MinimumFor(ctx, f, preset) }, now)
+	lim := h.svc.forms.LimitsFor(ctx, f)
+	sub, err := check(req.Request, f, lim, func(preset bool) int64 { return campaign.MinimumFor(f, lim, preset) }, now)
 	if err != nil {
 		return nil, err
 	}
@@ -194,20 +195,21 @@ func causeCode(k gateway.MessageKey) string {
 	return "donation.failed"
 }
 
-// rejectionCode maps a rejected payment's status detail to the donor's message.
+// rejectionCode maps a rejected payment's status detail (MercadoPago's status_detail, CentralPos's
+// decline_code) to the donor's message.
 func rejectionCode(detail string) string {
 	switch detail {
-	case "cc_rejected_bad_filled_security_code":
+	case "cc_rejected_bad_filled_security_code", "incorrect_cvc":
 		return "donation.gw_security_code"
-	case "cc_rejected_bad_filled_date":
+	case "cc_rejected_bad_filled_date", "expired_card":
 		return "donation.gw_check_expiry"
 	case "cc_rejected_bad_filled_card_number":
 		return "donation.gw_card_number"
-	case "cc_rejected_bad_filled_other":
+	case "cc_rejected_bad_filled_other", "invalid_card_data":
 		return "donation.rejected_check_data"
-	case "cc_rejected_insufficient_amount":
+	case "cc_rejected_insufficient_amount", "insufficient_funds":
 		return "donation.rejected_insufficient_funds"
-	case "cc_rejected_call_for_authorize":
+	case "cc_rejected_call_for_authorize", "call_issuer":
 		return "donation.rejected_call_for_authorize"
 	case "cc_rejected_card_type_not_allowed":
 		return "donation.card_not_allowed"

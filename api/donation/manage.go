@@ -37,19 +37,16 @@ type ManageDeps struct {
 	}
 	Temporal client.Client
 	Gateways Gateways
-	// Tokenizer is where the card-change dialog tokenises a new card, from the browser, with the
-	// public key of the organisation's connection (Connections).
-	Tokenizer   Tokenizer
-	Connections campaign.Connections
 	// CollectWait bounds how long collect_payment waits for the charge's outcome (default 25 s).
 	CollectWait time.Duration
 	// Secret keys the hashes that bind Idempotency-Keys to their requests.
 	Secret []byte
-	// Forms gives a donation's campaign and the limits its public form applies to an amount.
+	// Forms gives a donation's campaign, the limits its public form applies to an amount, and the
+	// checkout the card-change dialog tokenises a new card with, as the public form does.
 	Forms interface {
 		Get(ctx context.Context, orgID, id uuid.UUID) (*campaign.Campaign, error)
 		LimitsFor(ctx context.Context, f campaign.Form) campaign.Limits
-		MinimumFor(ctx context.Context, f campaign.Form, preset bool) int64
+		Checkout(ctx context.Context, f campaign.Form) (campaign.Checkout, error)
 	}
 }
 
@@ -150,12 +147,11 @@ func (s *ManageService) detail(ctx context.Context, scope tenants.Scope, id uuid
 	if err != nil {
 		return nil, err
 	}
-	d.Gateway = s.d.Tokenizer
-	conn, err := s.d.Connections.ActiveConnection(ctx, scope, connections.MercadoPago)
-	if err != nil && !errors.Is(err, connections.ErrNotConnected) {
+	// Without an account the checkout is empty: the card cannot change.
+	f := campaign.Form{Campaign: &campaign.Campaign{Currency: d.Donation.Amount.Currency}, Org: campaign.Org{ID: scope.OrgID}, Scope: scope}
+	if d.Gateway, err = s.d.Forms.Checkout(ctx, f); err != nil && !errors.Is(err, connections.ErrNotConnected) {
 		return nil, err
 	}
-	d.Gateway.PublicKey = conn.PublicKey // none without a connection: the card cannot change
 	return &d, nil
 }
 
@@ -312,7 +308,7 @@ func (s *ManageService) checkAmount(ctx context.Context, scope tenants.Scope, r 
 		return 0, err
 	}
 	preset := slices.Contains(f.Campaign.AmountsMinor(), m.Minor)
-	if e := amountOutOfRange(m.Minor, s.d.Forms.MinimumFor(ctx, f, preset), lim, r.Currency); e != nil {
+	if e := amountOutOfRange(m.Minor, campaign.MinimumFor(f, lim, preset), lim, r.Currency); e != nil {
 		e.Fields = map[string]string{"amount": "donation.amount_out_of_range"}
 		return 0, e
 	}

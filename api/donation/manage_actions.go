@@ -287,7 +287,7 @@ func (s *ManageService) saveCard(ctx context.Context, scope tenants.Scope, r *ro
 	if err != nil {
 		return collection.PaymentMethod{}, err
 	}
-	return collection.PaymentMethod{ID: pmID.String(), CustomerID: cust.ID, CardID: saved.ID, Brand: brand, BIN: cd.BIN,
+	return collection.PaymentMethod{ID: pmID.String(), Gateway: gwName, CustomerID: cust.ID, CardID: saved.ID, Brand: brand, BIN: cd.BIN,
 		LastFour: cd.LastFour, ExpiryMonth: cd.ExpMonth, ExpiryYear: cd.ExpYear, HolderName: cd.HolderName}, nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -86,7 +87,10 @@ type Gateway struct {
 
 // List is GET /manage/api/payment_gateways.
 type List struct {
-	Gateways []Gateway `json:"gateways"`
+	// OrganizationID is the organisation whose gateways these are: the connection form posts it back,
+	// so the connection is made for the organisation the page shows.
+	OrganizationID uuid.UUID `json:"organization_id"`
+	Gateways       []Gateway `json:"gateways"`
 }
 
 // Created answers a new connection with 201.
@@ -113,7 +117,7 @@ func (s *Service) List(ctx context.Context, _ *struct{}) (*List, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &List{Gateways: []Gateway{}}
+	out := &List{OrganizationID: scope.OrgID, Gateways: []Gateway{}}
 	for _, id := range s.offered() {
 		g := Gateway{ID: id}
 		for _, c := range conns {
@@ -234,7 +238,18 @@ func (s *Service) Begin(ctx context.Context, scope tenants.Scope, identity uuid.
 		return "", err
 	}
 	a.RedirectURI = s.PublicURL + CallbackPath
+	// The state names its organisation, so the gateway's redirect back (which carries nothing else
+	// of ours) acts for the organisation the connection was started for (StateOrganization).
+	a.State = scope.OrgID.String() + stateSeparator + a.State
 	return s.OAuth.AuthorizeURL(a), nil
+}
+
+const stateSeparator = "."
+
+// StateOrganization is the organisation a callback's state names ("" for a state without one).
+func StateOrganization(state string) string {
+	org, _, _ := strings.Cut(state, stateSeparator)
+	return org
 }
 
 // Callback is what the gateway sends back to CallbackPath.
@@ -246,7 +261,8 @@ type Callback struct {
 // PKCE verifier and stores the credentials. It answers where to return and, on failure, the error
 // code to show there (nothing stored).
 func (s *Service) Complete(ctx context.Context, scope tenants.Scope, identity uuid.UUID, cb Callback) (returnTo string, err error) {
-	verifier, returnTo, err := s.Store.UseOAuthState(ctx, scope, connections.MercadoPago, identity, cb.State)
+	_, state, _ := strings.Cut(cb.State, stateSeparator)
+	verifier, returnTo, err := s.Store.UseOAuthState(ctx, scope, connections.MercadoPago, identity, state)
 	if returnTo == "" {
 		returnTo = ReturnSettings
 	}

@@ -31,7 +31,15 @@ func unconnected(t *testing.T, s *apitest.Stack, country string) *apitest.Client
 
 // begin posts the gateways page's form, as the browser does.
 func begin(c *apitest.Client, token, returnTo string) apitest.Response {
+	return beginFor(c, token, returnTo, "")
+}
+
+// beginFor is begin with the form's organization_id (the list's), "" for none.
+func beginFor(c *apitest.Client, token, returnTo, orgID string) apitest.Response {
 	form := url.Values{"return_to": {returnTo}}
+	if orgID != "" {
+		form.Set("organization_id", orgID)
+	}
 	if token != "" {
 		form.Set("authenticity_token", token)
 	}
@@ -239,7 +247,12 @@ func TestConnectionFailuresStoreNothing(t *testing.T) {
 	// organisation's: the state is bound to both.
 	other := unconnected(t, s, "AR")
 	stolen := authorize(t, admin, "settings", nickname, "AR", true)
-	to := landing(t, other, stolen)
+	r = other.Do(http.MethodGet, stolen, nil, "")
+	require.Equal(t, http.StatusNotFound, r.Status, "the state names an organisation the session is not in")
+	// … and with the state's organisation swapped for the intruder's own, the state is not theirs.
+	forged := strings.Replace(stolen, "state="+admin.OrgID.String(), "state="+other.OrgID.String(), 1)
+	require.NotEqual(t, stolen, forged)
+	to := landing(t, other, forged)
 	require.Equal(t, "gateway.oauth_state_invalid", to.Query().Get("error"))
 	l, _ := gatewaysOf(t, other)
 	require.Nil(t, l.Gateways[0].Connection)
@@ -273,6 +286,42 @@ func TestOnlyAdministratorsWithThePagesTokenConnect(t *testing.T) {
 	// Signed out: nothing.
 	visitor := s.Visitor(t)
 	require.Equal(t, http.StatusUnauthorized, begin(visitor, visitor.CSRFToken(), "settings").Status)
+}
+
+// A person administering two organisations connects the one the gateways page shows (the form
+// posts the list's organization_id), and cannot name an organisation they are not in.
+func TestConnectsTheOrganisationThePageShows(t *testing.T) {
+	s := apitest.Start(t)
+	admin := unconnected(t, s, "AR")
+	second := s.NewOrganizationWithoutGateway(t, "AR")
+	tenantstest.SetStatus(t, s.Tenants, second, "enabled", "essential_monthly")
+	s.AddMember(t, admin, second, "administrator")
+
+	r := admin.JSON(http.MethodGet, "/manage/api/payment_gateways", nil, "X-Organization-Id", second.String())
+	require.Equal(t, http.StatusOK, r.Status, string(r.Body))
+	var l struct {
+		OrganizationID string `json:"organization_id"`
+	}
+	r.Decode(t, &l)
+	require.Equal(t, second.String(), l.OrganizationID)
+
+	r = beginFor(admin, admin.CSRFToken(), "settings", l.OrganizationID)
+	require.Equal(t, http.StatusSeeOther, r.Status, string(r.Body))
+	back, err := sandbox.Decide(context.Background(), r.Header.Get("Location"), "TWO"+strings.ToUpper(uuid.NewString()[:8]), "MLA", true)
+	require.NoError(t, err)
+	require.Equal(t, "mercadopago", landing(t, admin, back.Path+"?"+back.RawQuery).Query().Get("connected"))
+	for org, connected := range map[uuid.UUID]bool{admin.OrgID: false, second: true} {
+		scope, err := s.Tenants.ForOrganization(context.Background(), org)
+		require.NoError(t, err)
+		_, err = s.Gateways.Store.ActiveConnection(context.Background(), scope, connections.MercadoPago)
+		require.Equal(t, connected, err == nil, "organisation %s connected: %v", org, err)
+	}
+
+	stranger := s.NewOrganizationWithoutGateway(t, "AR")
+	r = beginFor(admin, admin.CSRFToken(), "settings", stranger.String())
+	require.Equal(t, http.StatusNotFound, r.Status, "another organisation's id is unknown")
+	r = beginFor(admin, admin.CSRFToken(), "settings", "not-an-id")
+	require.Equal(t, http.StatusNotFound, r.Status)
 }
 
 func TestCentralPos(t *testing.T) {

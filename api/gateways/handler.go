@@ -29,8 +29,15 @@ func (h Handler) Mount(g endpoint.Groups, auth *gin.RouterGroup) {
 	g.Manage.DELETE("/payment_gateways/:id", admin, endpoint.Handle(h.s.Delete))
 	// These two stay Gin handlers: they answer browser navigations with 303 redirects (to the
 	// gateway's page, back to ours), not JSON, and the form post's token comes in a form field.
-	auth.POST("/mercadopago", admin, h.begin)
-	auth.GET("/mercadopago/callback", admin, h.callback)
+	// Navigations cannot send the organisation header: the form names its organisation in a field
+	// (the list's organization_id) and the gateway's redirect back in the state; another
+	// organisation's id is refused as unknown.
+	auth.POST("/mercadopago", g.Authz.RequireNamed(authz.ManageOrganization, func(c *gin.Context) string {
+		return c.PostForm("organization_id")
+	}), h.begin)
+	auth.GET("/mercadopago/callback", g.Authz.RequireNamed(authz.ManageOrganization, func(c *gin.Context) string {
+		return StateOrganization(c.Query("state"))
+	}), h.callback)
 }
 
 // begin is POST /auth/mercadopago: a form post (authenticity_token, return_to) answered with a 303

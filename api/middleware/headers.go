@@ -20,8 +20,8 @@ var noReferrerPrefixes = []string{"/d/", "/api/public/", "/api/exports/", "/acco
 // stacks run on plain http. oauthAuthURL is the gateway's authorization page (APORTA_MP_AUTH_URL): the
 // form post to /auth/mercadopago is answered with a redirect there, and browsers hold a form's
 // redirects to form-action too.
-func SecurityHeaders(gatewayPublicURL, oauthAuthURL string, hsts bool) gin.HandlerFunc {
-	csp := ContentSecurityPolicy(gatewayPublicURL, oauthAuthURL)
+func SecurityHeaders(tokenizerURLs []string, oauthAuthURL string, hsts bool) gin.HandlerFunc {
+	csp := ContentSecurityPolicy(tokenizerURLs, oauthAuthURL)
 	return func(c *gin.Context) {
 		h := c.Writer.Header()
 		h.Set("Content-Security-Policy", csp)
@@ -46,10 +46,15 @@ func SecurityHeaders(gatewayPublicURL, oauthAuthURL string, hsts bool) gin.Handl
 // ContentSecurityPolicy is the policy of the web app and the donation page: scripts only from
 // Aporta's origin (no inline script), inline styles (Mantine writes its theme variables in a
 // style element), images also from data: and blob: URLs (QR codes, upload previews), fetches to
-// Aporta and the gateway's tokeniser, form posts to Aporta (and on to the gateway's authorization
+// Aporta and the gateways' tokenisers, form posts to Aporta (and on to the gateway's authorization
 // page), and never inside another site's frame.
-func ContentSecurityPolicy(gatewayPublicURL, oauthAuthURL string) string {
-	gateway, authPage := origin(gatewayPublicURL), origin(oauthAuthURL)
+func ContentSecurityPolicy(tokenizerURLs []string, oauthAuthURL string) string {
+	authPage, gateway := origin(oauthAuthURL), ""
+	for _, u := range tokenizerURLs {
+		if o := origin(u); !strings.Contains(gateway+" ", o+" ") {
+			gateway += o
+		}
+	}
 	return strings.Join([]string{
 		"default-src 'self'",
 		"script-src 'self'",

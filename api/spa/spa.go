@@ -6,6 +6,7 @@ package spa
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"html"
 	"io/fs"
 	"net/http"
@@ -26,13 +27,66 @@ type Handler struct {
 	dist   fs.FS
 	// published says whether a published campaign has the slug; nil answers every /d/ page as found.
 	published func(ctx context.Context, slug string) (bool, error)
+	// pages are the app's route paths split in segments ("$uuid" matches any one); nil answers every page as found.
+	pages [][]string
 }
 
 // New prepares the handler. A missing index.html (web app not built) is answered with a hint.
 func New(dist fs.FS, token func(*gin.Context) string) *Handler {
 	index, _ := fs.ReadFile(dist, "index.html")
 	donate, _ := fs.ReadFile(dist, "donate.html")
-	return &Handler{assets: http.FileServerFS(dist), index: index, donate: donate, token: token, dist: dist}
+	return &Handler{assets: http.FileServerFS(dist), index: index, donate: donate, token: token, dist: dist, pages: routePages(dist)}
+}
+
+// routePages reads routes.json, the app's page paths the web build writes from its router
+// ("/manage/campaigns/$uuid"); nil when there is none (an old or absent build).
+func routePages(dist fs.FS) [][]string {
+	raw, err := fs.ReadFile(dist, "routes.json")
+	if err != nil {
+		return nil
+	}
+	var paths []string
+	if json.Unmarshal(raw, &paths) != nil {
+		return nil
+	}
+	pages := make([][]string, 0, len(paths))
+	for _, p := range paths {
+		pages = append(pages, segments(p))
+	}
+	return pages
+}
+
+func segments(path string) []string {
+	path = strings.Trim(path, "/")
+	if path == "" {
+		return nil
+	}
+	return strings.Split(path, "/")
+}
+
+// isPage says whether one of the app's routes matches the path: the same segments, a "$param" standing
+// for any one.
+func (h *Handler) isPage(path string) bool {
+	if h.pages == nil {
+		return true
+	}
+	got := segments(path)
+	for _, page := range h.pages {
+		if len(page) != len(got) {
+			continue
+		}
+		match := true
+		for i, seg := range page {
+			if seg != got[i] && (!strings.HasPrefix(seg, "$") || got[i] == "") {
+				match = false
+				break
+			}
+		}
+		if match {
+			return true
+		}
+	}
+	return false
 }
 
 // CheckForms makes /d/<slug>… pages answer 404 (still with the donation app, which shows its
@@ -41,6 +95,9 @@ func New(dist fs.FS, token func(*gin.Context) string) *Handler {
 func (h *Handler) CheckForms(published func(ctx context.Context, slug string) (bool, error)) {
 	h.published = published
 }
+
+// servedOnlyAsPage are build outputs the handler reads, never served as they are.
+var servedOnlyAsPage = map[string]bool{"index.html": true, "donate.html": true, "routes.json": true}
 
 // Serve answers a GET for anything the API did not route.
 func (h *Handler) Serve(c *gin.Context) {
@@ -56,7 +113,7 @@ func (h *Handler) Serve(c *gin.Context) {
 		return
 	}
 	if name := strings.TrimPrefix(p, "/"); name != "" && !strings.HasSuffix(name, "/") {
-		if st, err := fs.Stat(h.dist, name); err == nil && !st.IsDir() && name != "index.html" && name != "donate.html" {
+		if st, err := fs.Stat(h.dist, name); err == nil && !st.IsDir() && !servedOnlyAsPage[name] {
 			h.assets.ServeHTTP(c.Writer, c.Request) // favicon, robots.txt and other public files
 			return
 		}
@@ -77,6 +134,8 @@ func (h *Handler) Serve(c *gin.Context) {
 				status = http.StatusNotFound
 			}
 		}
+	} else if !h.isPage(p) {
+		status = http.StatusNotFound // still the app, which shows its not-found page
 	}
 	if page == nil {
 		c.String(http.StatusServiceUnavailable, "The web app is not built: run `make build`.")

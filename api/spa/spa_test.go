@@ -21,6 +21,7 @@ func TestServe(t *testing.T) {
 		"assets/app.js": {Data: []byte("console.log(1)")},
 		"favicon.svg":   {Data: []byte("<svg/>")},
 	}
+	routes := fstest.MapFS{"routes.json": {Data: []byte(`["/","/manage/dashboard","/manage/campaigns/$uuid","/staff/"]`)}}
 	h := New(dist, func(*gin.Context) string { return `tok"en` })
 	r := gin.New()
 	r.NoRoute(h.Serve)
@@ -60,6 +61,25 @@ func TestServe(t *testing.T) {
 		require.Equal(t, status, w.Code, path)
 		require.Contains(t, w.Body.String(), "<title>", "the app still answers, with its own not-found message: %s", path)
 	}
+
+
+	// With the app's route list, a path no route matches is a 404 too, still answered with the app.
+	for name, file := range dist {
+		routes[name] = file
+	}
+	h = New(routes, func(*gin.Context) string { return "t" })
+	r = gin.New()
+	r.NoRoute(h.Serve)
+	for path, status := range map[string]int{
+		"/": http.StatusOK, "/manage/dashboard": http.StatusOK, "/manage/campaigns/1f0e": http.StatusOK, "/staff": http.StatusOK, "/staff/": http.StatusOK,
+		"/manage/nope": http.StatusNotFound, "/manage/campaigns/1f0e/more": http.StatusNotFound, "/manage/campaigns//": http.StatusNotFound,
+		"/d/anything": http.StatusOK, // without a form check
+	} {
+		w = serve(path)
+		require.Equal(t, status, w.Code, path)
+		require.Contains(t, w.Body.String(), "<title>", path)
+	}
+	require.Contains(t, serve("/routes.json").Body.String(), "<title>app</title>", "the route list is read, not served")
 
 	w = serve("/", &http.Cookie{Name: "aporta_locale", Value: `"><script>`})
 	require.NotContains(t, w.Body.String(), "aporta-locale", "an unknown cookie value is ignored")

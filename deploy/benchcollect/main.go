@@ -42,7 +42,6 @@ import (
 	"github.com/aporta/aporta/internal/connections"
 	"github.com/aporta/aporta/internal/connections/sandboxauth"
 	"github.com/aporta/aporta/internal/gateway"
-	"github.com/aporta/aporta/internal/gateway/mercadopago"
 	"github.com/aporta/aporta/internal/gateway/sandbox"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/workflows/collection"
@@ -117,7 +116,7 @@ func run(n int, gwFlag string, starters, pollers int, timeout time.Duration) err
 		return fmt.Errorf("connect the gateway: %w", err)
 	}
 	clients := &connections.Clients{Store: store, Tenants: tt, BaseURL: gwURL}
-	gw, conn, err := clients.MercadoPago(ctx, org, "ARS")
+	gw, conn, err := clients.ForOrganization(ctx, org, connections.MercadoPago, "ARS")
 	if err != nil {
 		return err
 	}
@@ -268,7 +267,7 @@ func donationID(org uuid.UUID, i int) uuid.UUID {
 
 // seed creates the organisation, one campaign, and n donors each with a card saved at the gateway
 // (APRO: approved) and a monthly donation whose collect day is today in Buenos Aires.
-func seed(ctx context.Context, tt *tenants.Tenants, gw *mercadopago.Client, gwURL, publicKey string, org uuid.UUID, n int) error {
+func seed(ctx context.Context, tt *tenants.Tenants, gw gateway.Customers, gwURL, publicKey string, org uuid.UUID, n int) error {
 	// One gateway customer per donor: the sandbox saves a card number once per customer, and a
 	// payment method is unique per (customer, card).
 	cards := make([]gateway.Card, n)

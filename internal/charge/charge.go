@@ -30,24 +30,26 @@ type Gateway interface {
 	FindPayments(ctx context.Context, externalReference string) ([]gateway.Payment, error)
 }
 
-// Gateways gives the gateway account an organisation collects with.
+// Gateways gives the gateway account an organisation collects with: its connection to gw (the
+// gateway a saved card is at: connections.MercadoPago, connections.CentralPos), or with gw empty
+// the connection its forms charge through.
 type Gateways interface {
-	Gateway(ctx context.Context, orgID uuid.UUID, currency string) (Gateway, error)
+	Gateway(ctx context.Context, orgID uuid.UUID, gw, currency string) (Gateway, error)
 }
 
 // GatewaysFunc adapts a function to Gateways.
-type GatewaysFunc func(ctx context.Context, orgID uuid.UUID, currency string) (Gateway, error)
+type GatewaysFunc func(ctx context.Context, orgID uuid.UUID, gw, currency string) (Gateway, error)
 
 // Gateway calls f.
-func (f GatewaysFunc) Gateway(ctx context.Context, orgID uuid.UUID, currency string) (Gateway, error) {
-	return f(ctx, orgID, currency)
+func (f GatewaysFunc) Gateway(ctx context.Context, orgID uuid.UUID, gw, currency string) (Gateway, error) {
+	return f(ctx, orgID, gw, currency)
 }
 
-// Connected charges each organisation through its own connected MercadoPago account; an
-// organisation without an active connection gets connections.ErrNotConnected.
+// Connected charges each organisation through its own connected account; an organisation without
+// an active connection to the gateway gets connections.ErrNotConnected.
 func Connected(clients *connections.Clients) Gateways {
-	return GatewaysFunc(func(ctx context.Context, orgID uuid.UUID, currency string) (Gateway, error) {
-		c, _, err := clients.MercadoPago(ctx, orgID, currency)
+	return GatewaysFunc(func(ctx context.Context, orgID uuid.UUID, gw, currency string) (Gateway, error) {
+		c, _, err := clients.ForOrganization(ctx, orgID, gw, currency)
 		if err != nil {
 			return nil, err // not a nil *Client in a non-nil interface
 		}

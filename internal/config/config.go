@@ -44,6 +44,7 @@ type Config struct {
 	MPAuthURL            string
 	CentralPosURL        string
 	CentralPosPartnerKey string
+	CentralPosPublicURL  string // CentralPos's API as donors' browsers reach it (its tokeniser)
 	BlobURL              string
 	Secret               []byte // signs CSRF tokens and download links
 	MaxBodyBytes         int64
@@ -112,6 +113,7 @@ func FromEnv() (*Config, error) {
 		MPAuthURL:            strings.TrimRight(os.Getenv("APORTA_MP_AUTH_URL"), "/"),
 		CentralPosURL:        strings.TrimRight(os.Getenv("APORTA_CENTRALPOS_URL"), "/"),
 		CentralPosPartnerKey: os.Getenv("APORTA_CENTRALPOS_PARTNER_KEY"),
+		CentralPosPublicURL:  strings.TrimRight(os.Getenv("APORTA_CENTRALPOS_PUBLIC_URL"), "/"),
 		BlobURL:              os.Getenv("APORTA_BLOB_URL"),
 		Secret:               []byte(os.Getenv("APORTA_SECRET")),
 		LogLevel:             get("APORTA_LOG_LEVEL", "info"),
@@ -249,6 +251,12 @@ func (c *Config) defaultConnections() []error {
 		}
 		c.CentralPosURL = c.GatewayURL + "/centralpos/v1"
 	}
+	if c.CentralPosPublicURL == "" {
+		if c.Env == "production" {
+			errs = append(errs, errors.New("APORTA_CENTRALPOS_PUBLIC_URL is required in production"))
+		}
+		c.CentralPosPublicURL = c.GatewayPublicURL + "/centralpos/v1"
+	}
 	for _, v := range []struct {
 		key      string
 		value    *string
@@ -279,6 +287,7 @@ func (c *Config) validateProduction() []error {
 		{"APORTA_GATEWAY_PUBLIC_URL", c.GatewayPublicURL},
 		{"APORTA_MP_AUTH_URL", c.MPAuthURL},
 		{"APORTA_CENTRALPOS_URL", c.CentralPosURL},
+		{"APORTA_CENTRALPOS_PUBLIC_URL", c.CentralPosPublicURL},
 	} {
 		if p, err := url.Parse(u.value); err != nil || p.Scheme != "https" || p.Host == "" {
 			errs = append(errs, fmt.Errorf("%s must be an https URL in production", u.key))

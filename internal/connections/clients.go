@@ -12,6 +12,8 @@ import (
 
 	"github.com/aporta/aporta/internal/config"
 	"github.com/aporta/aporta/internal/dirdb"
+	"github.com/aporta/aporta/internal/gateway"
+	"github.com/aporta/aporta/internal/gateway/centralpos"
 	"github.com/aporta/aporta/internal/gateway/mercadopago"
 	"github.com/aporta/aporta/internal/secrets"
 	"github.com/aporta/aporta/tenants"
@@ -32,14 +34,16 @@ type Organizations interface {
 	ForOrganization(ctx context.Context, orgID uuid.UUID) (tenants.Scope, error)
 }
 
-// Clients hands out the MercadoPago client of an organisation's active connection: every charge,
-// card and refund of the organisation goes through its own account. A client is built once per
-// connection version (a refresh or reconnection makes a new one) and currency.
+// Clients hands out the client of an organisation's active connection: every charge, card and
+// refund of the organisation goes through its own account, at whichever gateway it connected. A
+// client is built once per connection version (a refresh or reconnection makes a new one) and
+// currency.
 type Clients struct {
-	Store   *Store
-	Tenants Organizations
-	BaseURL string        // MercadoPago's API (the sandbox in dev and test)
-	Timeout time.Duration // per request; the adapter's default when zero
+	Store      *Store
+	Tenants    Organizations
+	BaseURL    string            // MercadoPago's API (the sandbox in dev and test)
+	CentralPos centralpos.Config // the platform's CentralPos partnership (its BaseURL and PartnerKey)
+	Timeout    time.Duration     // per request; the adapter's default when zero
 	// Refresh is told whenever the gateway refuses a connection's access token (HTTP 401: the
 	// app was revoked or the token expired), whichever call got the refusal: a charge, or the
 	// customer and card calls before it. Nil: nobody is told.
@@ -47,7 +51,7 @@ type Clients struct {
 	Log     *slog.Logger // where a failure to tell Refresh goes; slog.Default() when nil
 
 	mu    sync.Mutex
-	cache map[clientKey]*mercadopago.Client
+	cache map[clientKey]gateway.Account
 }
 
 // Refresher renews a connection's credentials at once (gatewayrefresh.Client): the gateway
@@ -62,47 +66,69 @@ type clientKey struct {
 	currency   string
 }
 
-// MercadoPago returns the organisation's client and its connection; ErrNotConnected when it has no
-// active MercadoPago connection.
-func (c *Clients) MercadoPago(ctx context.Context, orgID uuid.UUID, currency string) (*mercadopago.Client, Connection, error) {
+// ForOrganization returns the client of the organisation's active connection to gw (MercadoPago,
+// CentralPos; "": the connection its forms charge through, Store.ActiveConnection) and the
+// connection; ErrNotConnected when it has none.
+func (c *Clients) ForOrganization(ctx context.Context, orgID uuid.UUID, gw, currency string) (gateway.Account, Connection, error) {
 	scope, err := c.Tenants.ForOrganization(ctx, orgID)
 	if err != nil {
 		return nil, Connection{}, err
 	}
-	return c.ForScope(ctx, scope, currency)
+	return c.ForScope(ctx, scope, gw, currency)
 }
 
-// ForScope is MercadoPago for an organisation whose scope the caller holds.
-func (c *Clients) ForScope(ctx context.Context, scope tenants.Scope, currency string) (*mercadopago.Client, Connection, error) {
-	conn, err := c.Store.ActiveConnection(ctx, scope, MercadoPago)
+// ForScope is ForOrganization for an organisation whose scope the caller holds.
+func (c *Clients) ForScope(ctx context.Context, scope tenants.Scope, gw, currency string) (gateway.Account, Connection, error) {
+	conn, err := c.Store.ActiveConnection(ctx, scope, gw)
 	if err != nil {
 		return nil, conn, err
 	}
 	key := clientKey{conn.ID, conn.Version, currency}
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	if cl, ok := c.cache[key]; ok {
+	cl, ok := c.cache[key]
+	c.mu.Unlock()
+	if ok {
 		return cl, conn, nil
 	}
+	// Opening the credentials may call a key service: never under the lock, which every
+	// organisation's lookups share. Two first lookups may both build; the first stored is kept.
 	creds, err := c.Store.Credentials(ctx, conn)
 	if err != nil {
 		return nil, conn, err
 	}
-	cl, err := mercadopago.New(mercadopago.Config{BaseURL: c.BaseURL, AccessToken: creds.AccessToken, Currency: currency,
-		Timeout: c.Timeout, HTTPClient: c.httpClient(scope.OrgID, conn)})
+	built, err := c.build(scope.OrgID, conn, creds.AccessToken, currency)
 	if err != nil {
 		return nil, conn, err
 	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if cl, ok := c.cache[key]; ok {
+		return cl, conn, nil
+	}
 	if c.cache == nil {
-		c.cache = map[clientKey]*mercadopago.Client{}
+		c.cache = map[clientKey]gateway.Account{}
 	}
 	for k := range c.cache { // the connection's older versions are done with
 		if k.connection == conn.ID && k.version != conn.Version {
 			delete(c.cache, k)
 		}
 	}
-	c.cache[key] = cl
-	return cl, conn, nil
+	c.cache[key] = built
+	return built, conn, nil
+}
+
+// build is the adapter of the connection's gateway, acting with its access token.
+func (c *Clients) build(orgID uuid.UUID, conn Connection, accessToken, currency string) (gateway.Account, error) {
+	switch conn.Gateway {
+	case MercadoPago:
+		return mercadopago.New(mercadopago.Config{BaseURL: c.BaseURL, AccessToken: accessToken, Currency: currency,
+			Timeout: c.Timeout, HTTPClient: c.httpClient(orgID, conn)})
+	case CentralPos:
+		cfg := c.CentralPos
+		cfg.Timeout, cfg.HTTPClient = c.Timeout, c.httpClient(orgID, conn)
+		return centralpos.NewAccount(cfg, accessToken, currency)
+	}
+	return nil, fmt.Errorf("connections: connection %s is to an unknown gateway %q", conn.ID, conn.Gateway)
 }
 
 // httpClient is the connection's HTTP client: it tells Refresh of every 401 answer.

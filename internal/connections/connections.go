@@ -109,7 +109,7 @@ func (s *Store) List(ctx context.Context, scope tenants.Scope) ([]Connection, er
 
 // Get is one connection (dberr.ErrNotFound when the organisation has none by that id).
 func (s *Store) Get(ctx context.Context, scope tenants.Scope, id uuid.UUID) (Connection, error) {
-	r, err := scope.Store().GatewayConnection(ctx, sharddb.GatewayConnectionParams{OrganizationID: scope.OrgID, ID: id})
+	r, err := scope.Store().GatewayConnection(ctx, sharddb.GatewayConnectionParams{OrganizationID: scope.OrgID, ID: &id})
 	return fromRow(r), err
 }
 
@@ -124,9 +124,15 @@ func (s *Store) Active(ctx context.Context, scope tenants.Scope, gw string) (Con
 	return c, creds, err
 }
 
-// ActiveConnection is Active without opening the credentials (no call to the key service).
+// ActiveConnection is Active without opening the credentials (no call to the key service). With gw
+// empty it is the organisation's active connection activated last, whichever its gateway: the one
+// its donation forms charge through.
 func (s *Store) ActiveConnection(ctx context.Context, scope tenants.Scope, gw string) (Connection, error) {
-	r, err := scope.Store().GatewayConnectionByGateway(ctx, sharddb.GatewayConnectionByGatewayParams{OrganizationID: scope.OrgID, Gateway: gw})
+	p := sharddb.GatewayConnectionParams{OrganizationID: scope.OrgID}
+	if gw != "" {
+		p.Gateway = &gw
+	}
+	r, err := scope.Store().GatewayConnection(ctx, p)
 	if errors.Is(err, dberr.ErrNotFound) {
 		return Connection{}, ErrNotConnected
 	}
@@ -171,7 +177,7 @@ func (s *Store) seal(ctx context.Context, orgID, id uuid.UUID, creds gateway.Cre
 func (s *Store) Save(ctx context.Context, scope tenants.Scope, gw string, creds gateway.Credentials) (Connection, error) {
 	// The id is decided before sealing (the seal is bound to it): the existing connection's, or new.
 	id := uuid.New()
-	if r, err := scope.Store().GatewayConnectionByGateway(ctx, sharddb.GatewayConnectionByGatewayParams{OrganizationID: scope.OrgID, Gateway: gw}); err == nil {
+	if r, err := scope.Store().GatewayConnection(ctx, sharddb.GatewayConnectionParams{OrganizationID: scope.OrgID, Gateway: &gw}); err == nil {
 		id = r.ID
 	} else if !errors.Is(err, dberr.ErrNotFound) {
 		return Connection{}, err

@@ -99,3 +99,14 @@ func (e *UnknownOutcomeError) Error() string {
 }
 
 func (e *UnknownOutcomeError) Unwrap() error { return e.Err }
+
+// UnknownUnlessRefused is an adapter's charge or refund error as the caller must read it: a 4xx
+// stays the refusal it is; anything else (a timeout, a dropped connection, a 5xx) may have moved
+// money, so it is an *UnknownOutcomeError.
+func UnknownUnlessRefused(err error) error {
+	var gerr *Error
+	if errors.As(err, &gerr) && gerr.Status < http.StatusInternalServerError {
+		return err
+	}
+	return &UnknownOutcomeError{Err: err}
+}

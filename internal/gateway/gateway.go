@@ -197,3 +197,11 @@ type CardMethod struct {
 type CardMethods interface {
 	PaymentMethods(ctx context.Context) ([]CardMethod, error)
 }
+
+// Account is everything Aporta does through an organisation's own gateway account: charges, cards
+// and refunds, the brands it takes and its amount limits. Every adapter implements it.
+type Account interface {
+	Gateway
+	CardMethods
+	LimitsSource
+}

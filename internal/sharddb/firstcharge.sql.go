@@ -13,13 +13,14 @@ import (
 )
 
 const firstChargeDonation = `-- name: FirstChargeDonation :one
-SELECT d.status, d.recurrence, d.amount_minor, d.currency, d.collect_day,
+SELECT d.status, d.recurrence, d.amount_minor, d.currency, d.collect_day, coalesce(pm.gateway, '')::text AS gateway,
        coalesce(d.donor_snapshot->>'first_name', dn.first_name)::text AS first_name, dn.email,
        c.title, c.slug, c.thanks_instant, c.thanks_email_subject, c.thanks_email, o.country, o.timezone
 FROM donations d
 JOIN donors dn ON dn.organization_id = d.organization_id AND dn.id = d.donor_id
 JOIN campaigns c ON c.organization_id = d.organization_id AND c.id = d.campaign_id
 JOIN organizations o ON o.organization_id = d.organization_id
+LEFT JOIN payment_methods pm ON pm.organization_id = d.organization_id AND pm.id = d.payment_method_id
 WHERE d.organization_id = $1 AND d.id = $2
 `
 
@@ -34,6 +35,7 @@ type FirstChargeDonationRow struct {
 	AmountMinor        int64
 	Currency           string
 	CollectDay         *int16
+	Gateway            string
 	FirstName          string
 	Email              string
 	Title              string
@@ -46,7 +48,8 @@ type FirstChargeDonationRow struct {
 }
 
 // What settling a first charge later needs: the donation, its donor's e-mail and the first name
-// its submission gave, the campaign's thank-you texts, and the organisation's country and time zone.
+// its submission gave, the campaign's thank-you texts, the organisation's country and time zone, and
+// the gateway its card is saved at.
 func (q *Queries) FirstChargeDonation(ctx context.Context, arg FirstChargeDonationParams) (FirstChargeDonationRow, error) {
 	row := q.db.QueryRow(ctx, firstChargeDonation, arg.OrganizationID, arg.ID)
 	var i FirstChargeDonationRow
@@ -56,6 +59,7 @@ func (q *Queries) FirstChargeDonation(ctx context.Context, arg FirstChargeDonati
 		&i.AmountMinor,
 		&i.Currency,
 		&i.CollectDay,
+		&i.Gateway,
 		&i.FirstName,
 		&i.Email,
 		&i.Title,

@@ -46,49 +46,24 @@ func (q *Queries) DeleteGatewayConnection(ctx context.Context, arg DeleteGateway
 }
 
 const gatewayConnection = `-- name: GatewayConnection :one
-SELECT organization_id, id, gateway, status, account_id, account_name, site, live_mode, public_key, secret, key_id, version, expires_at, activated_at, refreshed_at, status_changed_at FROM gateway_connections WHERE organization_id = $1 AND id = $2
+SELECT organization_id, id, gateway, status, account_id, account_name, site, live_mode, public_key, secret, key_id, version, expires_at, activated_at, refreshed_at, status_changed_at FROM gateway_connections
+WHERE organization_id = $1
+    AND ($2::uuid IS NULL OR id = $2)
+    AND ($3::text IS NULL OR gateway = $3)
+ORDER BY status = 'active' DESC, activated_at DESC
+LIMIT 1
 `
 
 type GatewayConnectionParams struct {
 	OrganizationID uuid.UUID
-	ID             uuid.UUID
+	ID             *uuid.UUID
+	Gateway        *string
 }
 
+// One connection: by id, or by gateway, or with neither the organisation's active connection
+// activated last (the one its forms charge through).
 func (q *Queries) GatewayConnection(ctx context.Context, arg GatewayConnectionParams) (GatewayConnection, error) {
-	row := q.db.QueryRow(ctx, gatewayConnection, arg.OrganizationID, arg.ID)
-	var i GatewayConnection
-	err := row.Scan(
-		&i.OrganizationID,
-		&i.ID,
-		&i.Gateway,
-		&i.Status,
-		&i.AccountID,
-		&i.AccountName,
-		&i.Site,
-		&i.LiveMode,
-		&i.PublicKey,
-		&i.Secret,
-		&i.KeyID,
-		&i.Version,
-		&i.ExpiresAt,
-		&i.ActivatedAt,
-		&i.RefreshedAt,
-		&i.StatusChangedAt,
-	)
-	return i, err
-}
-
-const gatewayConnectionByGateway = `-- name: GatewayConnectionByGateway :one
-SELECT organization_id, id, gateway, status, account_id, account_name, site, live_mode, public_key, secret, key_id, version, expires_at, activated_at, refreshed_at, status_changed_at FROM gateway_connections WHERE organization_id = $1 AND gateway = $2
-`
-
-type GatewayConnectionByGatewayParams struct {
-	OrganizationID uuid.UUID
-	Gateway        string
-}
-
-func (q *Queries) GatewayConnectionByGateway(ctx context.Context, arg GatewayConnectionByGatewayParams) (GatewayConnection, error) {
-	row := q.db.QueryRow(ctx, gatewayConnectionByGateway, arg.OrganizationID, arg.Gateway)
+	row := q.db.QueryRow(ctx, gatewayConnection, arg.OrganizationID, arg.ID, arg.Gateway)
 	var i GatewayConnection
 	err := row.Scan(
 		&i.OrganizationID,

@@ -185,7 +185,7 @@ test("deleting the connection closes the campaign's public form", async ({ page 
   await expect(page.getByRole('status')).toContainText('This campaign is not accepting donations at the moment');
 });
 
-test('CentralPos connects with an authorization code; an empty or unknown code is refused', async ({ page }) => {
+test('CentralPos connects with an authorization code; an empty or unknown code is refused; the organisation then takes one-time and monthly donations through it', async ({ page }) => {
   await page.goto('/manage/settings/gateways');
   await page.getByRole('button', { name: /^CentralPos/ }).click();
   await page.locator('[data-gateway="centralpos"]').getByRole('button', { name: 'Seleccionar' }).click();
@@ -206,6 +206,34 @@ test('CentralPos connects with an authorization code; an empty or unknown code i
   await expect(block).toHaveAttribute('data-status', 'active');
   await expect(block.locator('[data-field="account_name"]')).toContainText('Fundación Demo SA');
 
+  // CentralPos is now the organisation's only gateway (MercadoPago was deleted above): the public form tokenises
+  // the card at CentralPos, from the browser, with the merchant's publishable key, and both donations are charged
+  // in the merchant's ledger.
+  const tokenised: string[] = [];
+  page.on('request', (r) => {
+    const path = new URL(r.url()).pathname;
+    if (r.method() === 'POST' && /\/(centralpos\/v1\/tokens|v1\/card_tokens)$/.test(path)) tokenised.push(path);
+  });
+  for (const monthly of [false, true]) {
+    await page.goto(`/d/${campaign.slug}`);
+    await fillDonationForm(page, { holder: 'APRO', email: `carla.cp.${Date.now().toString(36)}@example.org`, monthly });
+    if (!monthly) await screenshotAll(page, 'donate-centralpos', false);
+    await page.getByRole('button', { name: monthly ? /^Donar .* por mes$/ : /^Donar / }).click();
+    await expect(page).toHaveURL(new RegExp(`/d/${campaign.slug}/thanks\\?ref=`), { timeout: 30_000 });
+  }
+  expect(tokenised).toEqual(['/centralpos/v1/tokens', '/centralpos/v1/tokens']);
+  // The merchant just linked is the one the one-time donation (described by the campaign's title) was charged at;
+  // its ledger holds both donations (the monthly one's first period may be charged by the collection workflow).
+  type Charge = { merchant: string; state: string; description: string; reference: string };
+  const ledger = async () => {
+    const all = await sandbox<Charge[]>('GET', '/__sandbox/centralpos/charges');
+    const merchant = all.find((c) => c.description === campaign.title)?.merchant;
+    return all.filter((c) => c.merchant === merchant);
+  };
+  await expect.poll(async () => (await ledger()).map((c) => c.state), { timeout: 30_000 }).toEqual(['succeeded', 'succeeded']);
+  expect((await ledger())[1]!.reference).toMatch(/^[0-9a-f-]{36}\/\d{4}-\d{2}$/); // the monthly donation's first period
+
+  await page.goto('/manage/settings/gateways');
   await page.getByRole('button', { name: 'Eliminar CentralPos' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Eliminar' }).click();
   await expect(block).toHaveAttribute('data-status', 'not_connected');

@@ -21,7 +21,7 @@ test('landing page speaks Spanish by default and English on ?locale=en', async (
   await expect(page).toHaveURL(/locale=pt/);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Doações mensais que sustentam a sua causa');
   await screenshotAll(page, 'landing-pt');
-  await page.getByRole('link', { name: 'Cadastrar minha organização' }).click();
+  await page.getByRole('link', { name: 'Cadastrar minha organização' }).first().click();
   await expect(page).toHaveURL(/\/signup\?locale=pt/);
   await expect(page.getByRole('heading', { name: 'Cadastre sua organização' })).toBeVisible();
 });
@@ -29,7 +29,7 @@ test('landing page speaks Spanish by default and English on ?locale=en', async (
 test('kit: save-status banner and copy-link button', async ({ page, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await page.setViewportSize(viewports.desktop);
-  await page.goto('/kit');
+  await page.goto('/dev/kit');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Kit de interfaz');
   await screenshotAll(page, 'kit-es');
 

@@ -21,8 +21,19 @@ async function fillTicketForm(page: Page, slug: string, ticket: string, firstNam
   await page.getByLabel(/Nombre del titular/).fill('APRO');
 }
 
-/** A datetime-local value `days` from now. */
-const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 16);
+/** A moment `days` from now as a Spanish speaker types it: dd/mm/yyyy hh:mm, local time. */
+function inDays(days: number) {
+  const d = new Date(Date.now() + days * 86_400_000);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${two(d.getDate())}/${two(d.getMonth() + 1)}/${d.getFullYear()} ${two(d.getHours())}:${two(d.getMinutes())}`;
+}
+
+/** Types a day and time into a date field and closes its calendar. */
+async function typeDate(page: Page, field: ReturnType<Page['getByLabel']>, value: string) {
+  await field.fill(value);
+  await page.keyboard.press('Escape');
+  await expect(field).toHaveValue(value);
+}
 
 test('a tickets campaign with event extras sells a ticket and shows the event thank-you page', async ({ page }) => {
   test.setTimeout(120_000);
@@ -45,9 +56,9 @@ test('a tickets campaign with event extras sells a ticket and shows the event th
   await event.getByLabel('Categoría').fill('Música');
   await event.getByRole('combobox', { name: 'Formato' }).click();
   await page.getByRole('option', { name: 'Presencial' }).click();
-  await event.getByLabel('Comienza').fill(inDays(30));
-  await event.getByLabel('Termina').fill(inDays(30.2));
-  await event.getByLabel('Fin de la venta de entradas').fill(inDays(29));
+  await typeDate(page, event.getByLabel('Comienza'), inDays(30));
+  await typeDate(page, event.getByLabel('Termina'), inDays(30.2));
+  await typeDate(page, event.getByLabel('Fin de la venta de entradas'), inDays(29));
   await event.getByRole('button', { name: 'Agregar entrada' }).click();
   await event.getByLabel('Nombre').nth(0).fill('Platea');
   await event.getByLabel('Ilimitadas').nth(0).uncheck();

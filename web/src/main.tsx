@@ -4,6 +4,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createRouter, RouterProvider } from '@tanstack/react-router';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { NotFound } from './features/shell/NotFound';
 import { pageLocale } from './i18n/locale';
 import { routeTree } from './routeTree.gen';
 
@@ -16,6 +17,8 @@ const router = createRouter({
   // Loaders read through the query cache, so the router need not cache on its own.
   defaultPreloadStaleTime: 0,
   scrollRestoration: true,
+  // An unknown path inside an area shows the not-found page in that area's shell.
+  defaultNotFoundComponent: NotFound,
 });
 
 declare module '@tanstack/react-router' {

@@ -10,7 +10,6 @@
 
 import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
-import { Route as KitRouteImport } from './routes/kit'
 import { Route as ManageRouteRouteImport } from './routes/manage/route'
 import { Route as PricingRouteImport } from './routes/pricing'
 import { Route as SignupRouteImport } from './routes/signup'
@@ -23,9 +22,10 @@ import { Route as AccountRecoveryRouteImport } from './routes/account/recovery'
 import { Route as AccountSettingsRouteImport } from './routes/account/settings'
 import { Route as AccountTwo_factorRouteImport } from './routes/account/two_factor'
 import { Route as AccountVerificationsRouteImport } from './routes/account/verifications'
+import { Route as DevKitRouteImport } from './routes/dev/kit'
 import { Route as DevMailboxRouteImport } from './routes/dev/mailbox'
+import { Route as ManageIndexRouteImport } from './routes/manage/index'
 import { Route as ManageDashboardRouteImport } from './routes/manage/dashboard'
-import { Route as ManageSettingsRouteRouteImport } from './routes/manage/settings/route'
 import { Route as ManageTransactionsRouteImport } from './routes/manage/transactions'
 import { Route as StaffIndexRouteImport } from './routes/staff/index'
 import { Route as AccountOnboardingDocumentsRouteImport } from './routes/account/onboarding/documents'
@@ -36,6 +36,7 @@ import { Route as ManageCampaignsChoose_typeRouteImport } from './routes/manage/
 import { Route as ManageDonationsIndexRouteImport } from './routes/manage/donations/index'
 import { Route as ManageDonationsUuidRouteImport } from './routes/manage/donations/$uuid'
 import { Route as ManageSettingsIndexRouteImport } from './routes/manage/settings/index'
+import { Route as ManageSettingsDocumentsRouteImport } from './routes/manage/settings/documents'
 import { Route as ManageSettingsGatewaysRouteImport } from './routes/manage/settings/gateways'
 import { Route as ManageSettingsOrganizationRouteImport } from './routes/manage/settings/organization'
 import { Route as ManageSettingsUsersRouteImport } from './routes/manage/settings/users'
@@ -46,11 +47,6 @@ import { Route as ManageSettingsIntegrationsUuidRouteImport } from './routes/man
 const IndexRoute = IndexRouteImport.update({
   id: '/',
   path: '/',
-  getParentRoute: () => rootRouteImport,
-} as any)
-const KitRoute = KitRouteImport.update({
-  id: '/kit',
-  path: '/kit',
   getParentRoute: () => rootRouteImport,
 } as any)
 const ManageRouteRoute = ManageRouteRouteImport.update({
@@ -113,19 +109,24 @@ const AccountVerificationsRoute = AccountVerificationsRouteImport.update({
   path: '/account/verifications',
   getParentRoute: () => rootRouteImport,
 } as any)
+const DevKitRoute = DevKitRouteImport.update({
+  id: '/dev/kit',
+  path: '/dev/kit',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const DevMailboxRoute = DevMailboxRouteImport.update({
   id: '/dev/mailbox',
   path: '/dev/mailbox',
   getParentRoute: () => rootRouteImport,
 } as any)
+const ManageIndexRoute = ManageIndexRouteImport.update({
+  id: '/',
+  path: '/',
+  getParentRoute: () => ManageRouteRoute,
+} as any)
 const ManageDashboardRoute = ManageDashboardRouteImport.update({
   id: '/dashboard',
   path: '/dashboard',
-  getParentRoute: () => ManageRouteRoute,
-} as any)
-const ManageSettingsRouteRoute = ManageSettingsRouteRouteImport.update({
-  id: '/settings',
-  path: '/settings',
   getParentRoute: () => ManageRouteRoute,
 } as any)
 const ManageTransactionsRoute = ManageTransactionsRouteImport.update({
@@ -177,25 +178,30 @@ const ManageDonationsUuidRoute = ManageDonationsUuidRouteImport.update({
   getParentRoute: () => ManageRouteRoute,
 } as any)
 const ManageSettingsIndexRoute = ManageSettingsIndexRouteImport.update({
-  id: '/',
-  path: '/',
-  getParentRoute: () => ManageSettingsRouteRoute,
+  id: '/settings/',
+  path: '/settings/',
+  getParentRoute: () => ManageRouteRoute,
+} as any)
+const ManageSettingsDocumentsRoute = ManageSettingsDocumentsRouteImport.update({
+  id: '/settings/documents',
+  path: '/settings/documents',
+  getParentRoute: () => ManageRouteRoute,
 } as any)
 const ManageSettingsGatewaysRoute = ManageSettingsGatewaysRouteImport.update({
-  id: '/gateways',
-  path: '/gateways',
-  getParentRoute: () => ManageSettingsRouteRoute,
+  id: '/settings/gateways',
+  path: '/settings/gateways',
+  getParentRoute: () => ManageRouteRoute,
 } as any)
 const ManageSettingsOrganizationRoute =
   ManageSettingsOrganizationRouteImport.update({
-    id: '/organization',
-    path: '/organization',
-    getParentRoute: () => ManageSettingsRouteRoute,
+    id: '/settings/organization',
+    path: '/settings/organization',
+    getParentRoute: () => ManageRouteRoute,
   } as any)
 const ManageSettingsUsersRoute = ManageSettingsUsersRouteImport.update({
-  id: '/users',
-  path: '/users',
-  getParentRoute: () => ManageSettingsRouteRoute,
+  id: '/settings/users',
+  path: '/settings/users',
+  getParentRoute: () => ManageRouteRoute,
 } as any)
 const StaffOrganizationsIdRoute = StaffOrganizationsIdRouteImport.update({
   id: '/organizations/$id',
@@ -204,26 +210,24 @@ const StaffOrganizationsIdRoute = StaffOrganizationsIdRouteImport.update({
 } as any)
 const ManageSettingsIntegrationsIndexRoute =
   ManageSettingsIntegrationsIndexRouteImport.update({
-    id: '/integrations/',
-    path: '/integrations/',
-    getParentRoute: () => ManageSettingsRouteRoute,
+    id: '/settings/integrations/',
+    path: '/settings/integrations/',
+    getParentRoute: () => ManageRouteRoute,
   } as any)
 const ManageSettingsIntegrationsUuidRoute =
   ManageSettingsIntegrationsUuidRouteImport.update({
-    id: '/integrations/$uuid',
-    path: '/integrations/$uuid',
-    getParentRoute: () => ManageSettingsRouteRoute,
+    id: '/settings/integrations/$uuid',
+    path: '/settings/integrations/$uuid',
+    getParentRoute: () => ManageRouteRoute,
   } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
   '/manage': typeof ManageRouteRouteWithChildren
   '/staff': typeof StaffRouteRouteWithChildren
-  '/kit': typeof KitRoute
   '/pricing': typeof PricingRoute
   '/signup': typeof SignupRoute
   '/account/onboarding': typeof AccountOnboardingRouteRouteWithChildren
-  '/manage/settings': typeof ManageSettingsRouteRouteWithChildren
   '/account/invitation': typeof AccountInvitationRoute
   '/account/login': typeof AccountLoginRoute
   '/account/logout': typeof AccountLogoutRoute
@@ -231,15 +235,18 @@ export interface FileRoutesByFullPath {
   '/account/settings': typeof AccountSettingsRoute
   '/account/two_factor': typeof AccountTwo_factorRoute
   '/account/verifications': typeof AccountVerificationsRoute
+  '/dev/kit': typeof DevKitRoute
   '/dev/mailbox': typeof DevMailboxRoute
   '/manage/dashboard': typeof ManageDashboardRoute
   '/manage/transactions': typeof ManageTransactionsRoute
+  '/manage/': typeof ManageIndexRoute
   '/staff/': typeof StaffIndexRoute
   '/account/onboarding/documents': typeof AccountOnboardingDocumentsRoute
   '/account/onboarding/payment_gateways': typeof AccountOnboardingPayment_gatewaysRoute
   '/manage/campaigns/$uuid': typeof ManageCampaignsUuidRoute
   '/manage/campaigns/choose_type': typeof ManageCampaignsChoose_typeRoute
   '/manage/donations/$uuid': typeof ManageDonationsUuidRoute
+  '/manage/settings/documents': typeof ManageSettingsDocumentsRoute
   '/manage/settings/gateways': typeof ManageSettingsGatewaysRoute
   '/manage/settings/organization': typeof ManageSettingsOrganizationRoute
   '/manage/settings/users': typeof ManageSettingsUsersRoute
@@ -252,8 +259,6 @@ export interface FileRoutesByFullPath {
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
-  '/manage': typeof ManageRouteRouteWithChildren
-  '/kit': typeof KitRoute
   '/pricing': typeof PricingRoute
   '/signup': typeof SignupRoute
   '/account/onboarding': typeof AccountOnboardingRouteRouteWithChildren
@@ -264,15 +269,18 @@ export interface FileRoutesByTo {
   '/account/settings': typeof AccountSettingsRoute
   '/account/two_factor': typeof AccountTwo_factorRoute
   '/account/verifications': typeof AccountVerificationsRoute
+  '/dev/kit': typeof DevKitRoute
   '/dev/mailbox': typeof DevMailboxRoute
   '/manage/dashboard': typeof ManageDashboardRoute
   '/manage/transactions': typeof ManageTransactionsRoute
+  '/manage': typeof ManageIndexRoute
   '/staff': typeof StaffIndexRoute
   '/account/onboarding/documents': typeof AccountOnboardingDocumentsRoute
   '/account/onboarding/payment_gateways': typeof AccountOnboardingPayment_gatewaysRoute
   '/manage/campaigns/$uuid': typeof ManageCampaignsUuidRoute
   '/manage/campaigns/choose_type': typeof ManageCampaignsChoose_typeRoute
   '/manage/donations/$uuid': typeof ManageDonationsUuidRoute
+  '/manage/settings/documents': typeof ManageSettingsDocumentsRoute
   '/manage/settings/gateways': typeof ManageSettingsGatewaysRoute
   '/manage/settings/organization': typeof ManageSettingsOrganizationRoute
   '/manage/settings/users': typeof ManageSettingsUsersRoute
@@ -288,11 +296,9 @@ export interface FileRoutesById {
   '/': typeof IndexRoute
   '/manage': typeof ManageRouteRouteWithChildren
   '/staff': typeof StaffRouteRouteWithChildren
-  '/kit': typeof KitRoute
   '/pricing': typeof PricingRoute
   '/signup': typeof SignupRoute
   '/account/onboarding': typeof AccountOnboardingRouteRouteWithChildren
-  '/manage/settings': typeof ManageSettingsRouteRouteWithChildren
   '/account/invitation': typeof AccountInvitationRoute
   '/account/login': typeof AccountLoginRoute
   '/account/logout': typeof AccountLogoutRoute
@@ -300,15 +306,18 @@ export interface FileRoutesById {
   '/account/settings': typeof AccountSettingsRoute
   '/account/two_factor': typeof AccountTwo_factorRoute
   '/account/verifications': typeof AccountVerificationsRoute
+  '/dev/kit': typeof DevKitRoute
   '/dev/mailbox': typeof DevMailboxRoute
   '/manage/dashboard': typeof ManageDashboardRoute
   '/manage/transactions': typeof ManageTransactionsRoute
+  '/manage/': typeof ManageIndexRoute
   '/staff/': typeof StaffIndexRoute
   '/account/onboarding/documents': typeof AccountOnboardingDocumentsRoute
   '/account/onboarding/payment_gateways': typeof AccountOnboardingPayment_gatewaysRoute
   '/manage/campaigns/$uuid': typeof ManageCampaignsUuidRoute
   '/manage/campaigns/choose_type': typeof ManageCampaignsChoose_typeRoute
   '/manage/donations/$uuid': typeof ManageDonationsUuidRoute
+  '/manage/settings/documents': typeof ManageSettingsDocumentsRoute
   '/manage/settings/gateways': typeof ManageSettingsGatewaysRoute
   '/manage/settings/organization': typeof ManageSettingsOrganizationRoute
   '/manage/settings/users': typeof ManageSettingsUsersRoute
@@ -325,11 +334,9 @@ export interface FileRouteTypes {
     | '/'
     | '/manage'
     | '/staff'
-    | '/kit'
     | '/pricing'
     | '/signup'
     | '/account/onboarding'
-    | '/manage/settings'
     | '/account/invitation'
     | '/account/login'
     | '/account/logout'
@@ -337,15 +344,18 @@ export interface FileRouteTypes {
     | '/account/settings'
     | '/account/two_factor'
     | '/account/verifications'
+    | '/dev/kit'
     | '/dev/mailbox'
     | '/manage/dashboard'
     | '/manage/transactions'
+    | '/manage/'
     | '/staff/'
     | '/account/onboarding/documents'
     | '/account/onboarding/payment_gateways'
     | '/manage/campaigns/$uuid'
     | '/manage/campaigns/choose_type'
     | '/manage/donations/$uuid'
+    | '/manage/settings/documents'
     | '/manage/settings/gateways'
     | '/manage/settings/organization'
     | '/manage/settings/users'
@@ -358,8 +368,6 @@ export interface FileRouteTypes {
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
-    | '/manage'
-    | '/kit'
     | '/pricing'
     | '/signup'
     | '/account/onboarding'
@@ -370,15 +378,18 @@ export interface FileRouteTypes {
     | '/account/settings'
     | '/account/two_factor'
     | '/account/verifications'
+    | '/dev/kit'
     | '/dev/mailbox'
     | '/manage/dashboard'
     | '/manage/transactions'
+    | '/manage'
     | '/staff'
     | '/account/onboarding/documents'
     | '/account/onboarding/payment_gateways'
     | '/manage/campaigns/$uuid'
     | '/manage/campaigns/choose_type'
     | '/manage/donations/$uuid'
+    | '/manage/settings/documents'
     | '/manage/settings/gateways'
     | '/manage/settings/organization'
     | '/manage/settings/users'
@@ -393,11 +404,9 @@ export interface FileRouteTypes {
     | '/'
     | '/manage'
     | '/staff'
-    | '/kit'
     | '/pricing'
     | '/signup'
     | '/account/onboarding'
-    | '/manage/settings'
     | '/account/invitation'
     | '/account/login'
     | '/account/logout'
@@ -405,15 +414,18 @@ export interface FileRouteTypes {
     | '/account/settings'
     | '/account/two_factor'
     | '/account/verifications'
+    | '/dev/kit'
     | '/dev/mailbox'
     | '/manage/dashboard'
     | '/manage/transactions'
+    | '/manage/'
     | '/staff/'
     | '/account/onboarding/documents'
     | '/account/onboarding/payment_gateways'
     | '/manage/campaigns/$uuid'
     | '/manage/campaigns/choose_type'
     | '/manage/donations/$uuid'
+    | '/manage/settings/documents'
     | '/manage/settings/gateways'
     | '/manage/settings/organization'
     | '/manage/settings/users'
@@ -429,7 +441,6 @@ export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute
   ManageRouteRoute: typeof ManageRouteRouteWithChildren
   StaffRouteRoute: typeof StaffRouteRouteWithChildren
-  KitRoute: typeof KitRoute
   PricingRoute: typeof PricingRoute
   SignupRoute: typeof SignupRoute
   AccountOnboardingRouteRoute: typeof AccountOnboardingRouteRouteWithChildren
@@ -440,6 +451,7 @@ export interface RootRouteChildren {
   AccountSettingsRoute: typeof AccountSettingsRoute
   AccountTwo_factorRoute: typeof AccountTwo_factorRoute
   AccountVerificationsRoute: typeof AccountVerificationsRoute
+  DevKitRoute: typeof DevKitRoute
   DevMailboxRoute: typeof DevMailboxRoute
 }
 
@@ -450,13 +462,6 @@ declare module '@tanstack/react-router' {
       path: '/'
       fullPath: '/'
       preLoaderRoute: typeof IndexRouteImport
-      parentRoute: typeof rootRouteImport
-    }
-    '/kit': {
-      id: '/kit'
-      path: '/kit'
-      fullPath: '/kit'
-      preLoaderRoute: typeof KitRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/manage': {
@@ -543,6 +548,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AccountVerificationsRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/dev/kit': {
+      id: '/dev/kit'
+      path: '/dev/kit'
+      fullPath: '/dev/kit'
+      preLoaderRoute: typeof DevKitRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/dev/mailbox': {
       id: '/dev/mailbox'
       path: '/dev/mailbox'
@@ -550,18 +562,18 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof DevMailboxRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/manage/': {
+      id: '/manage/'
+      path: '/'
+      fullPath: '/manage/'
+      preLoaderRoute: typeof ManageIndexRouteImport
+      parentRoute: typeof ManageRouteRoute
+    }
     '/manage/dashboard': {
       id: '/manage/dashboard'
       path: '/dashboard'
       fullPath: '/manage/dashboard'
       preLoaderRoute: typeof ManageDashboardRouteImport
-      parentRoute: typeof ManageRouteRoute
-    }
-    '/manage/settings': {
-      id: '/manage/settings'
-      path: '/settings'
-      fullPath: '/manage/settings'
-      preLoaderRoute: typeof ManageSettingsRouteRouteImport
       parentRoute: typeof ManageRouteRoute
     }
     '/manage/transactions': {
@@ -629,31 +641,38 @@ declare module '@tanstack/react-router' {
     }
     '/manage/settings/': {
       id: '/manage/settings/'
-      path: '/'
+      path: '/settings'
       fullPath: '/manage/settings/'
       preLoaderRoute: typeof ManageSettingsIndexRouteImport
-      parentRoute: typeof ManageSettingsRouteRoute
+      parentRoute: typeof ManageRouteRoute
+    }
+    '/manage/settings/documents': {
+      id: '/manage/settings/documents'
+      path: '/settings/documents'
+      fullPath: '/manage/settings/documents'
+      preLoaderRoute: typeof ManageSettingsDocumentsRouteImport
+      parentRoute: typeof ManageRouteRoute
     }
     '/manage/settings/gateways': {
       id: '/manage/settings/gateways'
-      path: '/gateways'
+      path: '/settings/gateways'
       fullPath: '/manage/settings/gateways'
       preLoaderRoute: typeof ManageSettingsGatewaysRouteImport
-      parentRoute: typeof ManageSettingsRouteRoute
+      parentRoute: typeof ManageRouteRoute
     }
     '/manage/settings/organization': {
       id: '/manage/settings/organization'
-      path: '/organization'
+      path: '/settings/organization'
       fullPath: '/manage/settings/organization'
       preLoaderRoute: typeof ManageSettingsOrganizationRouteImport
-      parentRoute: typeof ManageSettingsRouteRoute
+      parentRoute: typeof ManageRouteRoute
     }
     '/manage/settings/users': {
       id: '/manage/settings/users'
-      path: '/users'
+      path: '/settings/users'
       fullPath: '/manage/settings/users'
       preLoaderRoute: typeof ManageSettingsUsersRouteImport
-      parentRoute: typeof ManageSettingsRouteRoute
+      parentRoute: typeof ManageRouteRoute
     }
     '/staff/organizations/$id': {
       id: '/staff/organizations/$id'
@@ -664,62 +683,55 @@ declare module '@tanstack/react-router' {
     }
     '/manage/settings/integrations/': {
       id: '/manage/settings/integrations/'
-      path: '/integrations'
+      path: '/settings/integrations'
       fullPath: '/manage/settings/integrations/'
       preLoaderRoute: typeof ManageSettingsIntegrationsIndexRouteImport
-      parentRoute: typeof ManageSettingsRouteRoute
+      parentRoute: typeof ManageRouteRoute
     }
     '/manage/settings/integrations/$uuid': {
       id: '/manage/settings/integrations/$uuid'
-      path: '/integrations/$uuid'
+      path: '/settings/integrations/$uuid'
       fullPath: '/manage/settings/integrations/$uuid'
       preLoaderRoute: typeof ManageSettingsIntegrationsUuidRouteImport
-      parentRoute: typeof ManageSettingsRouteRoute
+      parentRoute: typeof ManageRouteRoute
     }
   }
 }
 
-interface ManageSettingsRouteRouteChildren {
+interface ManageRouteRouteChildren {
+  ManageDashboardRoute: typeof ManageDashboardRoute
+  ManageTransactionsRoute: typeof ManageTransactionsRoute
+  ManageIndexRoute: typeof ManageIndexRoute
+  ManageCampaignsUuidRoute: typeof ManageCampaignsUuidRoute
+  ManageCampaignsChoose_typeRoute: typeof ManageCampaignsChoose_typeRoute
+  ManageDonationsUuidRoute: typeof ManageDonationsUuidRoute
+  ManageSettingsDocumentsRoute: typeof ManageSettingsDocumentsRoute
   ManageSettingsGatewaysRoute: typeof ManageSettingsGatewaysRoute
   ManageSettingsOrganizationRoute: typeof ManageSettingsOrganizationRoute
   ManageSettingsUsersRoute: typeof ManageSettingsUsersRoute
+  ManageCampaignsIndexRoute: typeof ManageCampaignsIndexRoute
+  ManageDonationsIndexRoute: typeof ManageDonationsIndexRoute
   ManageSettingsIndexRoute: typeof ManageSettingsIndexRoute
   ManageSettingsIntegrationsUuidRoute: typeof ManageSettingsIntegrationsUuidRoute
   ManageSettingsIntegrationsIndexRoute: typeof ManageSettingsIntegrationsIndexRoute
 }
 
-const ManageSettingsRouteRouteChildren: ManageSettingsRouteRouteChildren = {
-  ManageSettingsGatewaysRoute: ManageSettingsGatewaysRoute,
-  ManageSettingsOrganizationRoute: ManageSettingsOrganizationRoute,
-  ManageSettingsUsersRoute: ManageSettingsUsersRoute,
-  ManageSettingsIndexRoute: ManageSettingsIndexRoute,
-  ManageSettingsIntegrationsUuidRoute: ManageSettingsIntegrationsUuidRoute,
-  ManageSettingsIntegrationsIndexRoute: ManageSettingsIntegrationsIndexRoute,
-}
-
-const ManageSettingsRouteRouteWithChildren =
-  ManageSettingsRouteRoute._addFileChildren(ManageSettingsRouteRouteChildren)
-
-interface ManageRouteRouteChildren {
-  ManageSettingsRouteRoute: typeof ManageSettingsRouteRouteWithChildren
-  ManageDashboardRoute: typeof ManageDashboardRoute
-  ManageTransactionsRoute: typeof ManageTransactionsRoute
-  ManageCampaignsUuidRoute: typeof ManageCampaignsUuidRoute
-  ManageCampaignsChoose_typeRoute: typeof ManageCampaignsChoose_typeRoute
-  ManageDonationsUuidRoute: typeof ManageDonationsUuidRoute
-  ManageCampaignsIndexRoute: typeof ManageCampaignsIndexRoute
-  ManageDonationsIndexRoute: typeof ManageDonationsIndexRoute
-}
-
 const ManageRouteRouteChildren: ManageRouteRouteChildren = {
-  ManageSettingsRouteRoute: ManageSettingsRouteRouteWithChildren,
   ManageDashboardRoute: ManageDashboardRoute,
   ManageTransactionsRoute: ManageTransactionsRoute,
+  ManageIndexRoute: ManageIndexRoute,
   ManageCampaignsUuidRoute: ManageCampaignsUuidRoute,
   ManageCampaignsChoose_typeRoute: ManageCampaignsChoose_typeRoute,
   ManageDonationsUuidRoute: ManageDonationsUuidRoute,
+  ManageSettingsDocumentsRoute: ManageSettingsDocumentsRoute,
+  ManageSettingsGatewaysRoute: ManageSettingsGatewaysRoute,
+  ManageSettingsOrganizationRoute: ManageSettingsOrganizationRoute,
+  ManageSettingsUsersRoute: ManageSettingsUsersRoute,
   ManageCampaignsIndexRoute: ManageCampaignsIndexRoute,
   ManageDonationsIndexRoute: ManageDonationsIndexRoute,
+  ManageSettingsIndexRoute: ManageSettingsIndexRoute,
+  ManageSettingsIntegrationsUuidRoute: ManageSettingsIntegrationsUuidRoute,
+  ManageSettingsIntegrationsIndexRoute: ManageSettingsIntegrationsIndexRoute,
 }
 
 const ManageRouteRouteWithChildren = ManageRouteRoute._addFileChildren(
@@ -761,7 +773,6 @@ const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
   ManageRouteRoute: ManageRouteRouteWithChildren,
   StaffRouteRoute: StaffRouteRouteWithChildren,
-  KitRoute: KitRoute,
   PricingRoute: PricingRoute,
   SignupRoute: SignupRoute,
   AccountOnboardingRouteRoute: AccountOnboardingRouteRouteWithChildren,
@@ -772,6 +783,7 @@ const rootRouteChildren: RootRouteChildren = {
   AccountSettingsRoute: AccountSettingsRoute,
   AccountTwo_factorRoute: AccountTwo_factorRoute,
   AccountVerificationsRoute: AccountVerificationsRoute,
+  DevKitRoute: DevKitRoute,
   DevMailboxRoute: DevMailboxRoute,
 }
 export const routeTree = rootRouteImport

@@ -1,6 +1,7 @@
 package collection
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -76,7 +77,7 @@ func (a *Activities) LoadDonation(ctx context.Context, orgID, donationID string)
 	s := Snapshot{OrganizationID: orgID, DonationID: donationID, Amount: r.AmountMinor, Currency: r.Currency,
 		CollectDay: collectday.FromColumn(r.CollectDay), Recurrence: int(r.Recurrence), Status: r.Status, PausedReason: r.PausedReason,
 		Timezone: r.Timezone, Email: r.Email, ConsecutiveFailed: int(r.ConsecutiveFailedPeriods),
-		PaymentMethod: PaymentMethod{ID: r.PaymentMethodID, CustomerID: r.CustomerID, CardID: r.CardID, Brand: r.Brand, BIN: r.Bin,
+		PaymentMethod: PaymentMethod{ID: r.PaymentMethodID, Gateway: r.Gateway, CustomerID: r.CustomerID, CardID: r.CardID, Brand: r.Brand, BIN: r.Bin,
 			LastFour: r.LastFour, ExpiryMonth: int(r.ExpiryMonth), ExpiryYear: int(r.ExpiryYear), HolderName: r.HolderName}}
 	if s.Recurrence != 1 {
 		return s, temporal.NewNonRetryableApplicationError("donation is not monthly", "not_monthly", nil)
@@ -124,7 +125,8 @@ func (a *Activities) Charge(ctx context.Context, r ChargeRequest) (ChargeResult,
 	if err != nil {
 		return ChargeResult{}, err
 	}
-	g, err := a.Gateways.Gateway(ctx, scope.OrgID, r.Currency)
+	// The card is charged where it is saved, whatever the organisation's forms use now.
+	g, err := a.Gateways.Gateway(ctx, scope.OrgID, cmp.Or(r.PaymentMethod.Gateway, connections.MercadoPago), r.Currency)
 	if errors.Is(err, connections.ErrNotConnected) {
 		return ChargeResult{Attempt: r.Attempt, GatewayMissing: true}, nil
 	}

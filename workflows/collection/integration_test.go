@@ -22,7 +22,7 @@ import (
 	"github.com/aporta/aporta/internal/connections"
 	"github.com/aporta/aporta/internal/connections/sandboxauth"
 	"github.com/aporta/aporta/internal/gateway"
-	"github.com/aporta/aporta/internal/gateway/mercadopago"
+	"github.com/aporta/aporta/internal/gateway/centralpos"
 	"github.com/aporta/aporta/internal/gateway/sandbox"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/tenants/tenantstest"
@@ -38,7 +38,7 @@ type stack struct {
 	t        *testing.T
 	tenants  *tenants.Tenants
 	temporal client.Client
-	gw       *mercadopago.Client
+	gw       gateway.Account
 	sandbox  string // base URL
 	queue    string
 	scope    tenants.Scope
@@ -47,6 +47,9 @@ type stack struct {
 	gateways charge.Gateways
 	store    *connections.Store // the organisation's connection to the sandbox
 	oauth    gateway.OAuth
+	// cp is the CentralPos merchant the organisation is connected to instead of MercadoPago
+	// (newCentralPosStack); zero: MercadoPago.
+	cp gateway.Credentials
 }
 
 // newStack is newBareStack with a worker in this process on the stack's own queue.
@@ -58,8 +61,23 @@ func newStack(t *testing.T) *stack {
 	return s
 }
 
-// newBareStack is the sandbox gateway, a Temporal client and an enabled organisation, without a worker.
+// newBareStack is the sandbox gateway, a Temporal client and an enabled organisation connected to
+// MercadoPago, without a worker.
 func newBareStack(t *testing.T, queuePrefix string) *stack {
+	t.Helper()
+	return newStackAt(t, queuePrefix, connections.MercadoPago)
+}
+
+// newCentralPosStack is newStack with the organisation connected to a CentralPos merchant only.
+func newCentralPosStack(t *testing.T) *stack {
+	t.Helper()
+	s := newStackAt(t, "collection-cp-", connections.CentralPos)
+	s.startWorker()
+	t.Cleanup(func() { s.worker.Stop() })
+	return s
+}
+
+func newStackAt(t *testing.T, queuePrefix, gw string) *stack {
 	t.Helper()
 	cfg := tenantstest.Config(t)
 	tt := tenantstest.Open(t)
@@ -80,13 +98,47 @@ func newBareStack(t *testing.T, queuePrefix string) *stack {
 	require.NoError(t, err)
 	oauth, err := sandboxauth.OAuthAt(cfg, srv.URL)
 	require.NoError(t, err)
-	_, err = sandboxauth.Connect(ctx, store, oauth, scope, "COLLECTION")
+	var cp gateway.Credentials
+	if gw == connections.CentralPos {
+		_, cp, err = sandboxauth.ConnectCentralPos(ctx, cfg, srv.URL, scope, "Fundación Prueba CP")
+	} else {
+		_, err = sandboxauth.Connect(ctx, store, oauth, scope, "COLLECTION")
+	}
 	require.NoError(t, err)
-	clients := &connections.Clients{Store: store, Tenants: tt, BaseURL: srv.URL, Timeout: 700 * time.Millisecond}
-	gw, _, err := clients.MercadoPago(ctx, org, "ARS")
+	clients := &connections.Clients{Store: store, Tenants: tt, BaseURL: srv.URL, Timeout: 700 * time.Millisecond,
+		CentralPos: centralpos.Config{BaseURL: srv.URL + "/centralpos/v1", PartnerKey: cfg.CentralPosPartnerKey}}
+	account, _, err := clients.ForOrganization(ctx, org, gw, "ARS")
 	require.NoError(t, err)
-	return &stack{t: t, tenants: tt, temporal: c, gw: gw, sandbox: srv.URL, scope: scope, org: org,
-		queue: queuePrefix + uuid.NewString(), gateways: charge.Connected(clients), store: store, oauth: oauth}
+	return &stack{t: t, tenants: tt, temporal: c, gw: account, sandbox: srv.URL, scope: scope, org: org,
+		queue: queuePrefix + uuid.NewString(), gateways: charge.Connected(clients), store: store, oauth: oauth, cp: cp}
+}
+
+// gateway is the connection's gateway the stack's donations' cards are saved at.
+func (s *stack) gateway() string {
+	if s.cp.AccountID != "" {
+		return connections.CentralPos
+	}
+	return connections.MercadoPago
+}
+
+// cardToken tokenises a test card for the holder as the donor's browser does, at the organisation's gateway.
+func (s *stack) cardToken(holder string) string {
+	var tok struct {
+		ID string `json:"id"`
+	}
+	year := time.Now().Year() + 3
+	if s.gateway() == connections.CentralPos {
+		s.postAs("/centralpos/v1/tokens", http.Header{"X-Publishable-Key": {s.cp.PublicKey}}, map[string]any{
+			"number": "4509953566233704", "cvc": "123", "exp_month": 11, "exp_year": year,
+			"holder": map[string]any{"name": holder, "document": map[string]string{"type": "DNI", "number": "30111222"}},
+		}, &tok)
+		return tok.ID
+	}
+	s.post("/v1/card_tokens", map[string]any{
+		"card_number": "4509953566233704", "security_code": "123", "expiration_month": 11, "expiration_year": year,
+		"cardholder": map[string]any{"name": holder, "identification": map[string]string{"type": "DNI", "number": "30111222"}},
+	}, &tok)
+	return tok.ID
 }
 
 func (s *stack) startWorker() {
@@ -105,15 +157,7 @@ func (s *stack) donation(holder string) (uuid.UUID, collection.PaymentMethod) {
 
 	cust, err := s.gw.EnsureCustomer(ctx, gateway.Customer{Email: email, FirstName: "Ana", LastName: "Paz", IDType: "DNI", IDNumber: "30111222"})
 	require.NoError(t, err)
-	var tok struct {
-		ID string `json:"id"`
-	}
-	s.post("/v1/card_tokens", map[string]any{
-		"card_number": "4509953566233704", "security_code": "123", "expiration_month": 11,
-		"expiration_year": time.Now().Year() + 3,
-		"cardholder":      map[string]any{"name": holder, "identification": map[string]string{"type": "DNI", "number": "30111222"}},
-	}, &tok)
-	crd, err := s.gw.SaveCard(ctx, cust.ID, tok.ID)
+	crd, err := s.gw.SaveCard(ctx, cust.ID, s.cardToken(holder))
 	require.NoError(t, err)
 
 	loc, _ := time.LoadLocation(tz)
@@ -127,23 +171,29 @@ func (s *stack) donation(holder string) (uuid.UUID, collection.PaymentMethod) {
 		{`INSERT INTO donors (organization_id, id, email, first_name, last_name) VALUES ($1,$2,$3,'Ana','Paz')`,
 			[]any{s.org, donor, email}},
 		{`INSERT INTO payment_methods (organization_id, id, donor_id, customer_id, card_id, brand, bin, last_four,
-		     expiry_month, expiry_year, holder_name) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11)`,
+		     expiry_month, expiry_year, holder_name, gateway) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12)`,
 			[]any{s.org, pmID, donor, cust.ID, crd.ID, crd.PaymentMethodID, crd.FirstSix, crd.LastFour,
-				crd.ExpirationMonth, crd.ExpirationYear, crd.HolderName}},
+				crd.ExpirationMonth, crd.ExpirationYear, crd.HolderName, s.gateway()}},
 		{`INSERT INTO donations (organization_id, id, campaign_id, donor_id, amount_minor, currency, recurrence,
 		     collect_day, payment_method_id) VALUES ($1,$2,$3,$4,150000,'ARS',1,$5,$6)`,
 			[]any{s.org, donation, campaign, donor, day, pmID}},
 	} {
 		require.NoError(t, s.scope.Exec(ctx, q.sql, q.args...))
 	}
-	return donation, collection.PaymentMethod{ID: pmID.String(), CustomerID: cust.ID, CardID: crd.ID,
+	return donation, collection.PaymentMethod{ID: pmID.String(), Gateway: s.gateway(), CustomerID: cust.ID, CardID: crd.ID,
 		Brand: crd.PaymentMethodID, LastFour: crd.LastFour, ExpiryMonth: crd.ExpirationMonth, ExpiryYear: crd.ExpirationYear}
 }
 
-func (s *stack) post(path string, body, out any) {
+func (s *stack) post(path string, body, out any) { s.postAs(path, nil, body, out) }
+
+func (s *stack) postAs(path string, header http.Header, body, out any) {
 	s.t.Helper()
 	data, _ := json.Marshal(body)
 	req, _ := http.NewRequest(http.MethodPost, s.sandbox+path, bytes.NewReader(data))
+	req.Header = header.Clone()
+	if req.Header == nil {
+		req.Header = http.Header{}
+	}
 	req.Header.Set("Content-Type", "application/json")
 	res, err := http.DefaultClient.Do(req)
 	require.NoError(s.t, err)
@@ -155,6 +205,15 @@ func (s *stack) post(path string, body, out any) {
 }
 
 func (s *stack) fault(f sandbox.Fault) { s.post("/__sandbox/faults", f, nil) }
+
+func (s *stack) get(path string, out any) {
+	s.t.Helper()
+	res, err := http.Get(s.sandbox + path)
+	require.NoError(s.t, err)
+	defer res.Body.Close()
+	require.Equal(s.t, http.StatusOK, res.StatusCode, path)
+	require.NoError(s.t, json.NewDecoder(res.Body).Decode(out))
+}
 
 func (s *stack) start(donation uuid.UUID) client.WorkflowRun {
 	run, err := collection.Start(context.Background(), s.temporal, s.queue,
@@ -217,13 +276,22 @@ type sandboxPayment struct {
 }
 
 // approvedPerPeriod counts approved sandbox payments per donation period (the external reference
-// is "<donation>/<YYYY-MM>[/<attempt>]").
+// is "<donation>/<YYYY-MM>[/<attempt>]") in the ledger of the organisation's account.
 func (s *stack) approvedPerPeriod(donation uuid.UUID) map[string]int {
-	res, err := http.Get(s.sandbox + "/__sandbox/payments")
-	require.NoError(s.t, err)
-	defer res.Body.Close()
 	var ps []sandboxPayment
-	require.NoError(s.t, json.NewDecoder(res.Body).Decode(&ps))
+	if s.gateway() == connections.CentralPos {
+		var charges []struct{ State, Reference string }
+		s.get("/__sandbox/centralpos/charges?merchant_id="+s.cp.AccountID, &charges)
+		for _, c := range charges {
+			status := c.State
+			if status == "succeeded" {
+				status = "approved"
+			}
+			ps = append(ps, sandboxPayment{Status: status, ExternalReference: c.Reference})
+		}
+	} else {
+		s.get("/__sandbox/payments", &ps)
+	}
 	out := map[string]int{}
 	for _, p := range ps {
 		parts := strings.Split(p.ExternalReference, "/")

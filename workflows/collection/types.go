@@ -57,6 +57,9 @@ var UpgradePeriods = []int{1, 2, 3, 4, 6, 12}
 // PaymentMethod is a card saved at the gateway: tokens and display data only, never a card
 // number or a security code.
 type PaymentMethod struct {
+	// Gateway is where the card is saved (payment_methods.gateway); "" in states from before
+	// CentralPos, all MercadoPago's.
+	Gateway     string `json:"gateway,omitempty"`
 	ID          string `json:"id"` // payment_methods.id
 	CustomerID  string `json:"customer_id"`
 	CardID      string `json:"card_id"`

@@ -75,7 +75,7 @@ func (a *Activities) SettleFirstCharge(ctx context.Context, req SettleRequest) (
 	if row.Status != "pending" || first.Settled() {
 		return true, nil
 	}
-	g, err := a.Gateways.Gateway(ctx, orgID, d.Currency)
+	g, err := a.Gateways.Gateway(ctx, orgID, row.Gateway, d.Currency) // where the donation's card is saved
 	if err != nil {
 		return false, err
 	}

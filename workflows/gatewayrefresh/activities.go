@@ -100,7 +100,8 @@ func (a *Activities) Refresh(ctx context.Context, in Input, version int32) (Outc
 	}
 	oauth, ok := a.OAuth[c.Gateway]
 	if !ok {
-		return OutcomeChanged, nil
+		// Nothing renews this gateway's credentials (CentralPos's API key): its refusal is final.
+		return OutcomeRefused, nil
 	}
 	creds, err := a.Store.Credentials(ctx, c)
 	if err != nil {

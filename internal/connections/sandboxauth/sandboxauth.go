@@ -10,6 +10,7 @@ import (
 	"github.com/aporta/aporta/internal/config"
 	"github.com/aporta/aporta/internal/connections"
 	"github.com/aporta/aporta/internal/gateway"
+	"github.com/aporta/aporta/internal/gateway/centralpos"
 	"github.com/aporta/aporta/internal/gateway/mercadopago"
 	"github.com/aporta/aporta/internal/gateway/sandbox"
 	"github.com/aporta/aporta/tenants"
@@ -73,4 +74,29 @@ func ConnectAt(ctx context.Context, cfg *config.Config, gatewayURL string, scope
 func OAuthAt(cfg *config.Config, baseURL string) (*mercadopago.OAuth, error) {
 	return mercadopago.NewOAuth(mercadopago.OAuthConfig{BaseURL: baseURL, AuthURL: baseURL + "/authorization",
 		ClientID: cfg.MPClientID, ClientSecret: cfg.MPClientSecret})
+}
+
+// ConnectCentralPos connects the organisation to a new CentralPos merchant legalName at the sandbox
+// served at gatewayURL, as an administrator does: the code the merchant copies from CentralPos's
+// back office, linked with the platform's partner key of cfg, the credentials stored. It answers
+// the store and the credentials, for the caller's own calls at the merchant.
+func ConnectCentralPos(ctx context.Context, cfg *config.Config, gatewayURL string, scope tenants.Scope, legalName string) (*connections.Store, gateway.Credentials, error) {
+	store, err := connections.Open(ctx, cfg)
+	if err != nil {
+		return nil, gateway.Credentials{}, err
+	}
+	code, err := sandbox.CentralPosCode(ctx, gatewayURL, legalName, scope.Country)
+	if err != nil {
+		return nil, gateway.Credentials{}, err
+	}
+	cp, err := centralpos.New(centralpos.Config{BaseURL: gatewayURL + "/centralpos/v1", PartnerKey: cfg.CentralPosPartnerKey})
+	if err != nil {
+		return nil, gateway.Credentials{}, err
+	}
+	creds, err := cp.Connect(ctx, code)
+	if err != nil {
+		return nil, gateway.Credentials{}, err
+	}
+	_, err = store.Save(ctx, scope, connections.CentralPos, creds)
+	return store, creds, err
 }

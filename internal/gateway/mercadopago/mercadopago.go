@@ -39,10 +39,7 @@ type Client struct {
 	account  [sha256.Size]byte // identifies the account in caches shared across clients
 }
 
-var (
-	_ gateway.Gateway     = (*Client)(nil)
-	_ gateway.CardMethods = (*Client)(nil)
-)
+var _ gateway.Account = (*Client)(nil)
 
 // New validates cfg and returns a client.
 func New(cfg Config) (*Client, error) {
@@ -143,7 +140,7 @@ func (c *Client) Charge(ctx context.Context, ch gateway.Charge) (gateway.Payment
 	var out payment
 	err := c.rest.Do(ctx, http.MethodPost, "/v1/payments", idempotent(ch.IdempotencyKey), body, &out)
 	if err != nil {
-		return gateway.Payment{}, unknownUnlessRefused(err)
+		return gateway.Payment{}, gateway.UnknownUnlessRefused(err)
 	}
 	return out.toGateway()
 }
@@ -201,7 +198,7 @@ func (c *Client) Refund(ctx context.Context, r gateway.RefundRequest) (gateway.R
 	var out refund
 	path := "/v1/payments/" + url.PathEscape(r.PaymentID) + "/refunds"
 	if err := c.rest.Do(ctx, http.MethodPost, path, idempotent(r.IdempotencyKey), body, &out); err != nil {
-		return gateway.Refund{}, unknownUnlessRefused(err)
+		return gateway.Refund{}, gateway.UnknownUnlessRefused(err)
 	}
 	return out.toGateway(c.currency)
 }
@@ -222,14 +219,4 @@ func (c *Client) PaymentMethod(ctx context.Context, bin string) (gateway.Payment
 
 func idempotent(key string) http.Header {
 	return http.Header{"X-Idempotency-Key": {key}}
-}
-
-// unknownUnlessRefused keeps a 4xx as the refusal it is; anything else (a
-// timeout, a dropped connection, a 5xx) may have moved money.
-func unknownUnlessRefused(err error) error {
-	var gerr *gateway.Error
-	if errors.As(err, &gerr) && gerr.Status < http.StatusInternalServerError {
-		return err
-	}
-	return &gateway.UnknownOutcomeError{Err: err}
 }

@@ -1,7 +1,9 @@
 package sandbox
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -54,4 +56,31 @@ func Decide(ctx context.Context, authorizeURL, nickname, site string, approve bo
 		return nil, fmt.Errorf("sandbox: authorization answered %d", res.StatusCode)
 	}
 	return url.Parse(res.Header.Get("Location"))
+}
+
+// CentralPosCode is the authorization code a CentralPos merchant copies from its back office, for
+// tests that connect one without a browser: a new merchant legalName in country (AR, BR, …) at the
+// sandbox served at baseURL. Single use, valid 10 minutes.
+func CentralPosCode(ctx context.Context, baseURL, legalName, country string) (string, error) {
+	body, err := json.Marshal(map[string]string{"legal_name": legalName, "country": country})
+	if err != nil {
+		return "", err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, baseURL+"/__sandbox/centralpos/codes", bytes.NewReader(body))
+	if err != nil {
+		return "", err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return "", err
+	}
+	defer res.Body.Close()
+	var out struct {
+		Code string `json:"code"`
+	}
+	if res.StatusCode != http.StatusCreated || json.NewDecoder(res.Body).Decode(&out) != nil || out.Code == "" {
+		return "", fmt.Errorf("sandbox: a CentralPos code answered %d", res.StatusCode)
+	}
+	return out.Code, nil
 }

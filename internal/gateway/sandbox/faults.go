@@ -46,16 +46,34 @@ func (s *Server) takeFault() (Fault, bool) {
 	return s.fault, true
 }
 
+// move is one money-moving request's idempotency: key is the caller's idempotency key scoped to
+// its account and endpoint ("" when the request carries none: nothing is replayed), and
+// fingerprint identifies the request beyond its key. When fingerprint is set and a later request
+// reuses the key with another one, conflict answers it (CentralPos refuses such a reuse;
+// MercadoPago replays the first answer whatever the body).
+type move struct {
+	key, fingerprint string
+	conflict         func()
+}
+
+// mpMove is a MercadoPago request's idempotency: its X-Idempotency-Key, the account's own (two
+// accounts using the same key are two requests).
+func mpMove(r *http.Request, a *account) move {
+	key := r.Header.Get("X-Idempotency-Key")
+	if key == "" {
+		return move{}
+	}
+	k := r.Method + " " + r.URL.Path + " " + key
+	if a.UserID != PlatformUserID { // the platform's keys predate accounts and stay as they were
+		k = strconv.FormatInt(a.UserID, 10) + " " + k
+	}
+	return move{key: k}
+}
+
 // moveMoney runs a payment or refund under the lock with idempotency and fault
 // injection. apply answers errors itself and returns ok=false; on success it
 // returns the answer, which is replayed for any later request with the same key.
-func (s *Server) moveMoney(w http.ResponseWriter, r *http.Request, a *account, apply func() (status int, body any, ok bool)) {
-	key := r.Header.Get("X-Idempotency-Key")
-	// Keys are the account's own: two accounts using the same key are two requests.
-	replayKey := r.Method + " " + r.URL.Path + " " + key
-	if a.UserID != PlatformUserID { // the platform's keys predate accounts and stay as they were
-		replayKey = strconv.FormatInt(a.UserID, 10) + " " + replayKey
-	}
+func (s *Server) moveMoney(w http.ResponseWriter, r *http.Request, m move, apply func() (status int, body any, ok bool)) {
 	s.mu.Lock()
 	f, faulty := s.takeFault()
 	if faulty && !f.AfterCommit {
@@ -63,8 +81,13 @@ func (s *Server) moveMoney(w http.ResponseWriter, r *http.Request, a *account, a
 		s.fail(w, r, f)
 		return
 	}
-	answer, replayed := s.st.Replays[replayKey]
-	if key == "" || !replayed {
+	answer, replayed := s.st.Replays[m.key]
+	if replayed && m.fingerprint != "" && answer.Fingerprint != m.fingerprint {
+		s.mu.Unlock()
+		m.conflict()
+		return
+	}
+	if m.key == "" || !replayed {
 		status, body, ok := apply()
 		if !ok {
 			s.mu.Unlock()
@@ -74,19 +97,13 @@ func (s *Server) moveMoney(w http.ResponseWriter, r *http.Request, a *account, a
 		if err != nil {
 			panic(err) // our own types always marshal
 		}
-		answer = replay{Status: status, Body: data}
+		answer = replay{Status: status, Body: data, Fingerprint: m.fingerprint}
 		var delta state
-		if key != "" {
-			s.st.Replays[replayKey] = answer
-			delta.Replays = map[string]replay{replayKey: answer}
+		if m.key != "" {
+			s.st.Replays[m.key] = answer
+			delta.Replays = map[string]replay{m.key: answer}
 		}
-		// The payment the change created or refunded.
-		switch b := body.(type) {
-		case *payment:
-			delta.Payments = map[int64]*payment{b.ID: b}
-		case refund:
-			delta.Payments = map[int64]*payment{b.PaymentID: s.st.Payments[b.PaymentID]}
-		}
+		s.touched(&delta, body)
 		if err := s.persist(delta); err != nil {
 			// Recorded in memory but maybe not on disk: an unknown outcome.
 			s.log.Error("sandbox: persist state", "err", err)
@@ -101,6 +118,23 @@ func (s *Server) moveMoney(w http.ResponseWriter, r *http.Request, a *account, a
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(answer.Status)
 	_, _ = w.Write(answer.Body)
+}
+
+// touched adds to a journal entry the records a money-moving answer created or changed. Callers hold mu.
+func (s *Server) touched(delta *state, body any) {
+	switch b := body.(type) {
+	case *payment:
+		delta.Payments = map[int64]*payment{b.ID: b}
+	case refund:
+		delta.Payments = map[int64]*payment{b.PaymentID: s.st.Payments[b.PaymentID]}
+	case *cpCharge:
+		delta.CPCharges = map[string]*cpCharge{b.ID: b}
+		if t := s.st.CPTokens[b.token]; t != nil {
+			delta.CPTokens = map[string]*cpToken{t.ID: t}
+		}
+	case cpRefund:
+		delta.CPCharges = map[string]*cpCharge{b.Charge: s.st.CPCharges[b.Charge]}
+	}
 }
 
 // fail answers like a broken provider, without holding the lock so the rest of

@@ -101,7 +101,7 @@ func (s *Server) createPayment(w http.ResponseWriter, r *http.Request, a *accoun
 		writeError(w, http.StatusBadRequest, "invalid parameters", cause{Code: 4037, Description: "Invalid transaction_amount"})
 		return
 	}
-	s.moveMoney(w, r, a, func() (int, any, bool) {
+	s.moveMoney(w, r, mpMove(r, a), func() (int, any, bool) {
 		t, ok := s.token(w, in.Token, a)
 		if !ok {
 			return 0, nil, false
@@ -156,7 +156,7 @@ func (s *Server) createRefund(w http.ResponseWriter, r *http.Request, a *account
 	if r.ContentLength != 0 && !decode(w, r, &in) {
 		return
 	}
-	s.moveMoney(w, r, a, func() (int, any, bool) {
+	s.moveMoney(w, r, mpMove(r, a), func() (int, any, bool) {
 		p, ok := s.paymentByPath(w, r, a)
 		if !ok {
 			return 0, nil, false
@@ -216,13 +216,18 @@ func (s *Server) paymentsFor(userID int64, ref string, desc bool) []*payment {
 			out = append(out, p)
 		}
 	}
-	slices.SortFunc(out, func(a, b *payment) int {
+	return ordered(out, func(p *payment) int64 { return p.ID }, desc)
+}
+
+// ordered sorts records by their creation order (key), oldest first unless desc.
+func ordered[T any](records []T, key func(T) int64, desc bool) []T {
+	slices.SortFunc(records, func(a, b T) int {
 		if desc {
 			a, b = b, a
 		}
-		return cmp.Compare(a.ID, b.ID)
+		return cmp.Compare(key(a), key(b))
 	})
-	return out
+	return records
 }
 
 func (s *Server) searchPayments(w http.ResponseWriter, r *http.Request, a *account) {

@@ -109,11 +109,17 @@ type state struct {
 	RefreshTokens map[string]*grant      `json:"refresh_tokens,omitempty"`
 	CPCodes       map[string]*cpCode     `json:"centralpos_codes,omitempty"`
 	CPMerchants   map[string]*cpMerchant `json:"centralpos_merchants,omitempty"`
+	// CentralPos's payments (centralpos_pay.go), each record its merchant's.
+	CPTokens      map[string]*cpToken      `json:"centralpos_tokens,omitempty"`
+	CPCustomers   map[string]*cpCustomer   `json:"centralpos_customers,omitempty"`
+	CPInstruments map[string]*cpInstrument `json:"centralpos_instruments,omitempty"`
+	CPCharges     map[string]*cpCharge     `json:"centralpos_charges,omitempty"`
 }
 
 type replay struct {
-	Status int             `json:"status"`
-	Body   json.RawMessage `json:"body"`
+	Status      int             `json:"status"`
+	Body        json.RawMessage `json:"body"`
+	Fingerprint string          `json:"fingerprint,omitempty"` // the request's, where a key's reuse is checked
 }
 
 // New loads the state file if there is one and routes the API.
@@ -142,6 +148,10 @@ func New(opts Options) (*Server, error) {
 			RefreshTokens: map[string]*grant{},
 			CPCodes:       map[string]*cpCode{},
 			CPMerchants:   map[string]*cpMerchant{},
+			CPTokens:      map[string]*cpToken{},
+			CPCustomers:   map[string]*cpCustomer{},
+			CPInstruments: map[string]*cpInstrument{},
+			CPCharges:     map[string]*cpCharge{},
 		},
 	}
 	if s.now == nil {
@@ -187,6 +197,7 @@ func (s *Server) routes() {
 	m.HandleFunc("POST /oauth/token", s.oauthToken)
 	m.HandleFunc("POST /centralpos/v1/links", s.cpLink)
 	m.HandleFunc("DELETE /centralpos/v1/links/{merchant_id}", s.cpUnlink)
+	s.cpPaymentRoutes(m)
 	m.HandleFunc("POST /__sandbox/faults", s.setFault)
 	m.HandleFunc("GET /__sandbox/payments", s.adminPayments)
 	m.HandleFunc("POST /__sandbox/limits", s.setLimits)
@@ -202,12 +213,16 @@ func (s *Server) routes() {
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
 
-// browser allows cross-origin calls (CORS) to a public endpoint; a nil handler answers the preflight.
-func browser(h http.HandlerFunc) http.HandlerFunc {
+// browser allows cross-origin calls (CORS) to MercadoPago's public endpoints; a nil handler answers
+// the preflight.
+func browser(h http.HandlerFunc) http.HandlerFunc { return cors("Content-Type, X-Idempotency-Key", h) }
+
+// cors allows cross-origin calls with the headers named; a nil handler answers the preflight.
+func cors(headers string, h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Access-Control-Allow-Origin", "*")
 		w.Header().Set("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
-		w.Header().Set("Access-Control-Allow-Headers", "Content-Type, X-Idempotency-Key")
+		w.Header().Set("Access-Control-Allow-Headers", headers)
 		w.Header().Set("Access-Control-Max-Age", "600")
 		if h == nil {
 			w.WriteHeader(http.StatusNoContent)
@@ -270,6 +285,10 @@ func (st *state) merge(d state) {
 	maps.Copy(st.RefreshTokens, d.RefreshTokens)
 	maps.Copy(st.CPCodes, d.CPCodes)
 	maps.Copy(st.CPMerchants, d.CPMerchants)
+	maps.Copy(st.CPTokens, d.CPTokens)
+	maps.Copy(st.CPCustomers, d.CPCustomers)
+	maps.Copy(st.CPInstruments, d.CPInstruments)
+	maps.Copy(st.CPCharges, d.CPCharges)
 }
 
 // adoptOrphans gives the records of a state kept before accounts existed to the platform account.
@@ -287,7 +306,8 @@ func (st *state) adoptOrphans() {
 
 func (st *state) records() int {
 	return len(st.Accounts) + len(st.Customers) + len(st.Cards) + len(st.Tokens) + len(st.Payments) + len(st.Replays) +
-		len(st.Codes) + len(st.AccessTokens) + len(st.RefreshTokens) + len(st.CPCodes) + len(st.CPMerchants)
+		len(st.Codes) + len(st.AccessTokens) + len(st.RefreshTokens) + len(st.CPCodes) + len(st.CPMerchants) +
+		len(st.CPTokens) + len(st.CPCustomers) + len(st.CPInstruments) + len(st.CPCharges)
 }
 
 // persist keeps a change: the records it touched (delta) are appended to the

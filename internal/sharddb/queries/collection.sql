@@ -3,7 +3,8 @@
 -- its donor's e-mail and its card (tokens and display data only).
 SELECT d.amount_minor, d.currency, d.collect_day, d.recurrence, d.status,
        COALESCE(d.paused_reason, '') AS paused_reason, o.timezone, dn.email, d.consecutive_failed_periods,
-       COALESCE(pm.id::text, '')::text AS payment_method_id, COALESCE(pm.customer_id, '') AS customer_id,
+       COALESCE(pm.id::text, '')::text AS payment_method_id, COALESCE(pm.gateway, '') AS gateway,
+       COALESCE(pm.customer_id, '') AS customer_id,
        COALESCE(pm.card_id, '') AS card_id, COALESCE(pm.brand, '') AS brand, COALESCE(pm.bin, '') AS bin,
        COALESCE(pm.last_four, '') AS last_four, COALESCE(pm.expiry_month, 0)::int AS expiry_month,
        COALESCE(pm.expiry_year, 0)::int AS expiry_year, COALESCE(pm.holder_name, '') AS holder_name

@@ -4,10 +4,14 @@
 SELECT * FROM gateway_connections WHERE organization_id = $1 ORDER BY gateway;
 
 -- name: GatewayConnection :one
-SELECT * FROM gateway_connections WHERE organization_id = $1 AND id = $2;
-
--- name: GatewayConnectionByGateway :one
-SELECT * FROM gateway_connections WHERE organization_id = $1 AND gateway = $2;
+-- One connection: by id, or by gateway, or with neither the organisation's active connection
+-- activated last (the one its forms charge through).
+SELECT * FROM gateway_connections
+WHERE organization_id = sqlc.arg(organization_id)
+    AND (sqlc.narg(id)::uuid IS NULL OR id = sqlc.narg(id))
+    AND (sqlc.narg(gateway)::text IS NULL OR gateway = sqlc.narg(gateway))
+ORDER BY status = 'active' DESC, activated_at DESC
+LIMIT 1;
 
 -- name: UpsertGatewayConnection :one
 -- Connecting again replaces the credentials in place: same id, next version, active again.

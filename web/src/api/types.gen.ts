@@ -42,6 +42,13 @@ export interface Cellphone {
   number: string;
 }
 
+export interface Checkout {
+  name: string;
+  tokenizer_url: string;
+  public_key: string;
+  payment_methods: PublicCardMethod[];
+}
+
 export interface CollectView {
   period: string;
   status: string;
@@ -139,7 +146,7 @@ export interface DonationDetail {
   upgrades: UpgradeView[];
   upgrade_history: UpgradeAppliedView[];
   versions_count: number;
-  gateway: Tokenizer;
+  gateway: Checkout;
   collect?: CollectView | null;
 }
 
@@ -297,6 +304,7 @@ export interface OrganizationIn {
 }
 
 export interface PaymentGateways {
+  organization_id: string;
   gateways: Gateway[];
 }
 
@@ -339,6 +347,17 @@ export interface Progress {
   failed: number;
   resync_total: number;
   resync_started_at: string | null;
+}
+
+export interface PublicCardMethod {
+  id: string;
+  name: string;
+  payment_type: string;
+  bin_pattern: string;
+  exclusion_pattern: string;
+  lengths: number[];
+  security_code_length: number;
+  luhn: boolean;
 }
 
 export interface Raised {
@@ -428,12 +447,6 @@ export interface Summary {
 export interface SummaryBucket {
   count: number;
   amount: Money;
-}
-
-export interface Tokenizer {
-  name: string;
-  tokenizer_url: string;
-  public_key: string;
 }
 
 export interface TransactionView {

@@ -1,20 +1,28 @@
-import { AppShell, Container, MantineProvider } from '@mantine/core';
+import { MantineProvider } from '@mantine/core';
 import { useSuspenseQuery, type QueryClient } from '@tanstack/react-query';
-import { createRootRouteWithContext, Outlet, retainSearchParams } from '@tanstack/react-router';
+import { createRootRouteWithContext, Outlet, retainSearchParams, useMatches } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { z } from 'zod';
+import { LocaleDates } from '../components/DateFields';
 import { ToastStack } from '../components/Toasts';
-import { AppHeader } from '../features/shell/AppHeader';
 import { NotFound } from '../features/shell/NotFound';
+import { PublicShell } from '../features/shell/PublicShell';
 import { AppIntlProvider } from '../i18n/AppIntlProvider';
 import { matchLocale, type Locale } from '../i18n/locale';
 import { messagesQuery } from '../i18n/messages';
-import { theme } from '../theme';
+import { cssVariablesResolver, theme } from '../theme';
 
 export interface RouterContext {
   queryClient: QueryClient;
   /** The page's locale before the `?locale=` param; the root's beforeLoad overrides it for every route below. */
   locale: Locale;
+}
+
+declare module '@tanstack/react-router' {
+  interface StaticDataRouteOption {
+    /** The area draws its own frame (the manage area, the staff console); other pages sit in the public one. */
+    ownShell?: boolean;
+  }
 }
 
 const rootSearch = z.object({ locale: z.string().optional().catch(undefined) });
@@ -33,24 +41,25 @@ function RootLayout() {
   const { locale } = Route.useRouteContext();
   // The loader has put this locale's catalogue in the cache, so this never suspends on a fresh navigation.
   const { data: messages } = useSuspenseQuery(messagesQuery(locale));
+  // An area whose own route failed shows its error in the public frame: its shell needs what failed to load.
+  const ownShell = useMatches({ select: (matches) => matches.some((m) => m.staticData.ownShell && m.status !== 'error') });
   useEffect(() => {
     document.documentElement.lang = locale;
   }, [locale]);
 
   return (
-    <MantineProvider theme={theme} defaultColorScheme="light">
+    <MantineProvider theme={theme} defaultColorScheme="light" cssVariablesResolver={cssVariablesResolver}>
       <AppIntlProvider locale={locale} messages={messages}>
-        <ToastStack />
-        <AppShell header={{ height: 64 }} padding={0}>
-          <AppShell.Header>
-            <AppHeader locale={locale} />
-          </AppShell.Header>
-          <AppShell.Main bg="gray.0">
-            <Container size="lg" py={{ base: 'lg', sm: 'xl' }} px={{ base: 'md', sm: 'lg' }}>
+        <LocaleDates locale={locale}>
+          <ToastStack />
+          {ownShell ? (
+            <Outlet />
+          ) : (
+            <PublicShell locale={locale}>
               <Outlet />
-            </Container>
-          </AppShell.Main>
-        </AppShell>
+            </PublicShell>
+          )}
+        </LocaleDates>
       </AppIntlProvider>
     </MantineProvider>
   );

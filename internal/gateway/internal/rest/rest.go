@@ -86,10 +86,19 @@ func (c *Client) Do(ctx context.Context, method, path string, header http.Header
 	return nil
 }
 
-// errorBody is MercadoPago's error shape; the card vault's carries at least message.
+// errorBody is MercadoPago's error shape; the card vault's carries at least message; CentralPos's
+// is {"error":{"code","message","param"}} (MercadoPago's "error" is a string).
 type errorBody struct {
 	Message string          `json:"message"`
 	Cause   json.RawMessage `json:"cause"`
+	Error   json.RawMessage `json:"error"`
+}
+
+// objectError is an error object: its code becomes the one cause, its param the cause's description.
+type objectError struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	Param   string `json:"param"`
 }
 
 type cause struct {
@@ -99,7 +108,12 @@ type cause struct {
 
 func decodeError(status int, data []byte) *gateway.Error {
 	var b errorBody
-	if json.Unmarshal(data, &b) != nil || b.Message == "" {
+	_ = json.Unmarshal(data, &b)
+	var obj objectError
+	if json.Unmarshal(b.Error, &obj) == nil && obj.Code != "" {
+		return gateway.NewError(status, obj.Message, []gateway.Cause{{Code: obj.Code, Description: obj.Param}})
+	}
+	if b.Message == "" {
 		b.Message = http.StatusText(status)
 	}
 	// cause is a list on most endpoints and a single object on a few.

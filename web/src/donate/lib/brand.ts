@@ -2,6 +2,8 @@
 // gateway account states them (CardRule, the public read's payment_methods); the static table below,
 // which mirrors internal/card/brand.go (keep both in step), applies only when it could not.
 
+import type { PublicCardMethod } from '../../api/types.gen';
+
 /** The brands of the static table. */
 export type StaticBrand =
   | 'unknown' | 'visa' | 'mastercard' | 'amex' | 'diners' | 'maestro' | 'unionpay' | 'discover' | 'elo'
@@ -10,19 +12,12 @@ export type StaticBrand =
 /** A brand id: one of the static table's, or any the gateway names ('codensa', …). */
 export type Brand = StaticBrand | (string & {});
 
-/** A card brand as the campaign's gateway account states it (internal/gateway CardMethod). */
-export interface CardRule {
-  id: string;
-  name: string;
-  payment_type: string;
-  /** Regular expressions over the leading digits: the brand's when the first matches and the second does not. */
-  bin_pattern: string;
-  exclusion_pattern: string;
-  lengths: number[];
-  security_code_length: number;
-  /** false: the issuer's numbers may fail the Luhn check. */
-  luhn: boolean;
-}
+/**
+ * A card brand as the campaign's gateway account states it (internal/gateway CardMethod; campaign.PublicCardMethod):
+ * bin_pattern and exclusion_pattern are regular expressions over the leading digits (the brand's when the first
+ * matches and the second does not); luhn false: the issuer's numbers may fail the Luhn check.
+ */
+export type CardRule = PublicCardMethod;
 
 interface BinRange { brand: StaticBrand; lo: string; hi: string }
 

@@ -1,8 +1,11 @@
 import { cleanNumber } from './brand';
 import { parseExpiry } from './expiry';
 
-/** The gateway's browser-facing tokeniser, as the API names it: card data goes there, never to Aporta. */
-export interface Tokenizer { tokenizer_url?: string; public_key?: string }
+/**
+ * The gateway's browser-facing tokeniser, as the API names it: card data goes there, never to Aporta. name is the
+ * gateway (mercadopago when absent), whose own API the tokeniser speaks.
+ */
+export interface Tokenizer { name?: string; tokenizer_url?: string; public_key?: string }
 
 export interface CardToken { id: string; payment_method_id?: string }
 
@@ -19,6 +22,7 @@ export interface CardInput { number: string; cvv: string; expiry: string; holder
 export async function requestCardToken(gateway: Tokenizer, card: CardInput, fetcher: typeof fetch = fetch): Promise<CardToken> {
   const exp = parseExpiry(card.expiry)!;
   if (!gateway.tokenizer_url) throw new Error('network');
+  if (gateway.name === 'centralpos') return centralPosToken(gateway, card, exp, fetcher);
   const key = gateway.public_key ? `?public_key=${encodeURIComponent(gateway.public_key)}` : '';
   let res: Response;
   try {
@@ -42,6 +46,52 @@ export async function requestCardToken(gateway: Tokenizer, card: CardInput, fetc
   return body;
 }
 
+/** CentralPos's refusal codes as the form's messages know them (MercadoPago's cause codes, submit.ts). */
+const CENTRALPOS_CAUSES: Record<string, string> = {
+  invalid_number: 'E301', invalid_cvc: 'E302', invalid_expiry: '325', invalid_holder_name: '316',
+};
+
+interface CentralPosCard { brand?: string; funding?: string }
+
+/** Aporta's brand for CentralPos's network and funding: a Visa debit card is debvisa, as the server names it. */
+export function centralPosBrand(card: CentralPosCard): string | undefined {
+  if (card.funding === 'debit') {
+    if (card.brand === 'visa' || card.brand === 'elo') return `deb${card.brand}`;
+    if (card.brand === 'mastercard') return 'debmaster';
+  }
+  return card.brand;
+}
+
+/** POST {tokenizer}/tokens with the merchant's publishable key: CentralPos's own tokeniser. */
+async function centralPosToken(
+  gateway: Tokenizer, card: CardInput, exp: { month: number; year: number }, fetcher: typeof fetch,
+): Promise<CardToken> {
+  let res: Response;
+  try {
+    res = await fetcher(`${gateway.tokenizer_url!.replace(/\/$/, '')}/tokens`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'X-Publishable-Key': gateway.public_key ?? '' },
+      credentials: 'omit',
+      body: JSON.stringify({
+        number: cleanNumber(card.number),
+        cvc: card.cvv.trim(),
+        exp_month: exp.month,
+        exp_year: exp.year,
+        holder: { name: card.holderName.trim(), document: { type: card.idType || 'Otro', number: card.idNumber.replace(/\D/g, '') } },
+      }),
+    });
+  } catch {
+    throw new Error('network');
+  }
+  const body = (await res.json().catch(() => ({}))) as { id?: string; card?: CentralPosCard; error?: { code?: string; message?: string } };
+  if (!res.ok || !body.id) {
+    const code = body.error?.code ?? '';
+    const err: GatewayError = { message: body.error?.message, cause: [{ code: CENTRALPOS_CAUSES[code] ?? code }] };
+    throw err;
+  }
+  return { id: body.id, payment_method_id: centralPosBrand(body.card ?? {}) };
+}
+
 /** Minor-unit donation limits. */
 export interface AmountLimits { min: number; max: number }
 
@@ -58,6 +108,7 @@ export async function fetchAmountLimits(
   gateway: Tokenizer, toMinor: (major: number) => number | null, fetcher: typeof fetch = fetch,
 ): Promise<AmountLimits | null> {
   if (!gateway.tokenizer_url) return null;
+  if (gateway.name === 'centralpos') return centralPosLimits(gateway, fetcher);
   const key = gateway.public_key ? `?public_key=${encodeURIComponent(gateway.public_key)}` : '';
   try {
     const res = await fetcher(`${gateway.tokenizer_url.replace(/\/$/, '')}/v1/payment_methods${key}`, {
@@ -74,6 +125,21 @@ export async function fetchAmountLimits(
       out = out ? { min: Math.min(out.min, min), max: Math.max(out.max, max) } : { min, max };
     }
     return out;
+  } catch {
+    return null;
+  }
+}
+
+/** CentralPos states the merchant's limits in minor units (GET {tokenizer}/card_brands with the publishable key). */
+async function centralPosLimits(gateway: Tokenizer, fetcher: typeof fetch): Promise<AmountLimits | null> {
+  try {
+    const res = await fetcher(`${gateway.tokenizer_url!.replace(/\/$/, '')}/card_brands`, {
+      headers: { Accept: 'application/json', 'X-Publishable-Key': gateway.public_key ?? '' }, credentials: 'omit',
+    });
+    if (!res.ok) return null;
+    const body = (await res.json()) as { min_amount?: number; max_amount?: number };
+    const { min_amount: min, max_amount: max } = body;
+    return Number.isInteger(min) && Number.isInteger(max) && max! >= min! ? { min: min!, max: max! } : null;
   } catch {
     return null;
   }

@@ -19,6 +19,8 @@ import { FormFieldsEditor } from './FormFieldsEditor';
 import { typeName } from './labels';
 import { allowedByPlan, subscriptionQuery } from '../subscription/api';
 import { CrownLockHint } from './QrDialog';
+import { DateTimeField } from '../../components/DateFields';
+import { Crumbs } from '../../components/PageHeader';
 
 const COPIED_MS = 3000;
 const SHORT_CODES = ['{nombre}', '{monto}', '{campaña}'];
@@ -33,8 +35,6 @@ function Section({ title, description, children }: { title: ReactNode; descripti
   );
 }
 
-const toLocalInput = (iso: string | null) => (iso ? new Date(iso).toISOString().slice(0, 16) : '');
-const fromLocalInput = (v: string) => (v ? new Date(v).toISOString() : null);
 
 export function EditorPage({ uuid }: { uuid: string }) {
   const { data } = useSuspenseQuery(campaignQuery(uuid)); // the route's loader has it in the cache
@@ -173,9 +173,7 @@ function Editor({ initial }: { initial: Campaign }) {
   return (
     <Stack gap="lg" pb={80}>
       <SaveStatusBanner status={save.status} visible={save.visible} />
-      <Anchor component={Link} to="/manage/campaigns" size="sm">
-        ← <FormattedMessage id="campaigns.back" defaultMessage="Campañas" />
-      </Anchor>
+      <Crumbs up={<Anchor component={Link} to="/manage/campaigns" size="sm"><FormattedMessage id="campaigns.back" defaultMessage="Campañas" /></Anchor>} current={c.title || '—'} />
       <Paper withBorder radius="lg" p={{ base: 'md', sm: 'lg' }}>
         <Group justify="space-between" align="flex-start" gap="md">
           <Stack gap={4} style={{ minWidth: 0, flex: '1 1 280px' }}>
@@ -263,9 +261,9 @@ function Editor({ initial }: { initial: Campaign }) {
                 <Select label={<FormattedMessage id="campaigns.event.format" defaultMessage="Formato" />} value={ev.format || null} error={err('event.format')}
                   data={[{ value: 'online', label: intl.formatMessage({ id: 'campaigns.event.online', defaultMessage: 'En línea' }) }, { value: 'physical', label: intl.formatMessage({ id: 'campaigns.event.physical', defaultMessage: 'Presencial' }) }]}
                   onChange={(v) => setEv({ format: (v ?? '') as CampaignEvent['format'] })} />
-                <TextInput type="datetime-local" label={<FormattedMessage id="campaigns.event.starts" defaultMessage="Comienza" />} value={toLocalInput(ev.starts_at)} onChange={(e) => setEv({ starts_at: fromLocalInput(e.target.value) })} />
-                <TextInput type="datetime-local" label={<FormattedMessage id="campaigns.event.ends" defaultMessage="Termina" />} value={toLocalInput(ev.ends_at)} error={err('event.ends_at')} onChange={(e) => setEv({ ends_at: fromLocalInput(e.target.value) })} />
-                <TextInput type="datetime-local" label={<FormattedMessage id="campaigns.event.salesEnd" defaultMessage="Fin de la venta de entradas" />} value={toLocalInput(ev.ticket_sales_end)} onChange={(e) => setEv({ ticket_sales_end: fromLocalInput(e.target.value) })} />
+                <DateTimeField label={<FormattedMessage id="campaigns.event.starts" defaultMessage="Comienza" />} value={ev.starts_at} onChange={(starts_at) => setEv({ starts_at })} />
+                <DateTimeField label={<FormattedMessage id="campaigns.event.ends" defaultMessage="Termina" />} value={ev.ends_at} error={err('event.ends_at')} onChange={(ends_at) => setEv({ ends_at })} />
+                <DateTimeField label={<FormattedMessage id="campaigns.event.salesEnd" defaultMessage="Fin de la venta de entradas" />} value={ev.ticket_sales_end} onChange={(ticket_sales_end) => setEv({ ticket_sales_end })} />
               </SimpleGrid>
               <Text fw={600} size="sm"><FormattedMessage id="campaigns.event.tickets" defaultMessage="Entradas" /></Text>
               {ev.tickets.map((t, i) => (
@@ -298,7 +296,7 @@ function Editor({ initial }: { initial: Campaign }) {
             {coverError && <Text size="sm" c="red.8" role="alert">{coverError}</Text>}
             <ColorInput label={<FormattedMessage id="campaigns.f.color" defaultMessage="Color del formulario" />} format="hex" withEyeDropper={false} w={220}
               value={c.form_color} error={err('form_color')} onChange={(v) => set('form_color', v)} />
-            <TextInput type="datetime-local" w={260} label={<FormattedMessage id="campaigns.f.endsAt" defaultMessage="Fecha de finalización" />} value={toLocalInput(c.ends_at)} onChange={(e) => set('ends_at', fromLocalInput(e.target.value))} />
+            <DateTimeField w={260} label={<FormattedMessage id="campaigns.f.endsAt" defaultMessage="Fecha de finalización" />} value={c.ends_at} onChange={(endsAt) => set('ends_at', endsAt)} />
           </Section>
 
           <Section title={<FormattedMessage id="campaigns.upgrade" defaultMessage="Aumento periódico" />} description={<FormattedMessage id="campaigns.upgradeHint" defaultMessage="Ofrece a los donantes mensuales aumentar su aporte automáticamente." />}>

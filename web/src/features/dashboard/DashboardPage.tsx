@@ -1,8 +1,7 @@
 import '@mantine/charts/styles.css';
 import { AreaChart, BarChart } from '@mantine/charts';
-import { Anchor, Group, Paper, SegmentedControl, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Paper, SegmentedControl, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
-import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { EmptyState } from '../../components/EmptyState';
@@ -15,6 +14,7 @@ import { frequencyLabel } from '../donations/labels';
 import { dashboardQuery, saveCampaignGuide, type Dashboard } from './api';
 import { CampaignGuide } from './CampaignGuide';
 import { activePreset, formatConversion, presetRange, PRESETS, type DashboardSearch } from './search';
+import { DateField } from '../../components/DateFields';
 
 function Widget({ label, value, hint, testId, tone }: { label: ReactNode; value: ReactNode; hint?: ReactNode; testId: string; tone?: string }) {
   return (
@@ -49,19 +49,10 @@ export function DashboardPage({ search, onSearch }: { search: DashboardSearch; o
 
   return (
     <Stack gap="lg">
-      <Group justify="space-between" align="flex-end" wrap="wrap">
-        <div>
-          <Text c="dimmed" size="sm" fw={600}><FormattedMessage id="dashboard.eyebrow" defaultMessage="Panel" /></Text>
-          <Title order={1} size="h2">{org.name}</Title>
-        </div>
-        <Group gap="md">
-          <Anchor component={Link} to="/manage/donations" size="sm" fw={600}><FormattedMessage id="nav.donations" defaultMessage="Donaciones" /></Anchor>
-          <Anchor component={Link} to="/manage/transactions" size="sm" fw={600}><FormattedMessage id="nav.transactions" defaultMessage="Transacciones" /></Anchor>
-          <Anchor component={Link} to="/manage/campaigns" size="sm" fw={600}><FormattedMessage id="nav.campaigns" defaultMessage="Campañas" /></Anchor>
-          <Anchor component={Link} to="/manage/settings/organization" size="sm" fw={600}><FormattedMessage id="nav.settings" defaultMessage="Configuración" /></Anchor>
-          <Anchor href="/account/logout" size="sm"><FormattedMessage id="dashboard.logout" defaultMessage="Cerrar sesión" /></Anchor>
-        </Group>
-      </Group>
+      <div>
+        <Text c="dimmed" size="sm" fw={600}><FormattedMessage id="dashboard.eyebrow" defaultMessage="Panel" /></Text>
+        <Title order={1} size="h2">{org.name}</Title>
+      </div>
       {org.account && <AccountStateBanner account={org.account} />}
 
       <Paper withBorder radius="lg" p="md" component="form" role="search" aria-label={intl.formatMessage({ id: 'dashboard.filters', defaultMessage: 'Filtros' })} onSubmit={(e) => e.preventDefault()}>
@@ -77,8 +68,8 @@ export function DashboardPage({ search, onSearch }: { search: DashboardSearch; o
             ]}
           />
           <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="sm">
-            <TextInput type="date" label={intl.formatMessage({ id: 'dashboard.from', defaultMessage: 'Desde' })} value={search.from ?? data.period.from} onChange={(e) => onSearch({ ...search, from: e.currentTarget.value || undefined, to: search.to ?? data.period.to })} />
-            <TextInput type="date" label={intl.formatMessage({ id: 'dashboard.to', defaultMessage: 'Hasta' })} value={search.to ?? data.period.to} onChange={(e) => onSearch({ ...search, to: e.currentTarget.value || undefined, from: search.from ?? data.period.from })} />
+            <DateField label={intl.formatMessage({ id: 'dashboard.from', defaultMessage: 'Desde' })} value={search.from ?? data.period.from} maxDate={search.to ?? data.period.to} onChange={(from) => onSearch({ ...search, from, to: search.to ?? data.period.to })} />
+            <DateField label={intl.formatMessage({ id: 'dashboard.to', defaultMessage: 'Hasta' })} value={search.to ?? data.period.to} minDate={search.from ?? data.period.from} onChange={(to) => onSearch({ ...search, to, from: search.from ?? data.period.from })} />
             <Select label={intl.formatMessage({ id: 'dashboard.campaign', defaultMessage: 'Campaña' })} placeholder={intl.formatMessage({ id: 'donations.filter.allFem', defaultMessage: 'Todas' })} clearable searchable
               data={campaigns.map((c) => ({ value: c.uuid, label: c.title }))} value={search.campaign ?? null} onChange={(v) => onSearch({ ...search, campaign: v ?? undefined })} />
             <Select label={intl.formatMessage({ id: 'dashboard.frequency', defaultMessage: 'Frecuencia' })} placeholder={intl.formatMessage({ id: 'donations.filter.allFem', defaultMessage: 'Todas' })} clearable

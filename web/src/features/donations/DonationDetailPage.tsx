@@ -20,6 +20,7 @@ import { AmountCell, CardCell, TxStatusCell } from './cells';
 import { paymentMethodPayload, tokenizeCard } from './card';
 import { CardDialog, ConfirmDialog, DonorDialog, EditDonationDialog, PauseDialog, UpgradeDialog } from './dialogs';
 import { fmtDate, frequencyLabel, statusColor, statusLabel, txStatusLabel } from './labels';
+import { Crumbs } from '../../components/PageHeader';
 
 type Dialog = null | 'pause' | 'discard' | 'edit' | 'upgrade' | 'removeUpgrade' | 'donor' | 'card' | 'collect' | 'restore' | 'discardDonor' | 'reactivateDonor';
 
@@ -84,7 +85,7 @@ export function DonationDetailPage({ me, uuid }: { me: CurrentUser; uuid: string
   return (
     <Stack gap="lg">
       <SaveStatusBanner status={status} visible={visible} />
-      <Anchor component={Link} to="/manage/donations" size="sm">← <FormattedMessage id="donation.back" defaultMessage="Donaciones" /></Anchor>
+      <Crumbs up={<Anchor component={Link} to="/manage/donations" size="sm"><FormattedMessage id="donation.back" defaultMessage="Donaciones" /></Anchor>} current={name} />
       <Group justify="space-between" align="flex-start" wrap="wrap" gap="md">
         <div>
           <Group gap="sm" wrap="wrap">
@@ -237,10 +238,10 @@ export function DonationDetailPage({ me, uuid }: { me: CurrentUser; uuid: string
         body={<FormattedMessage id="upgrade.remove.body" defaultMessage="El monto dejará de subir automáticamente." />} destructive
         confirm={<FormattedMessage id="common.remove" defaultMessage="Quitar" />} onConfirm={async () => { if (data.upgrade) await run(() => donationActions.removeUpgrade(uuid, data.upgrade!.id)); }} />
       {dialog === 'donor' && <DonorDialog opened onClose={close} donor={donor} onConfirm={async (v) => { await run(() => donationActions.donor(uuid, v)); }} />}
-      <CardDialog opened={dialog === 'card'} onClose={close} donor={donor}
+      <CardDialog opened={dialog === 'card'} onClose={close} donor={donor} rules={data.gateway.payment_methods}
         onConfirm={async (v) => {
           const token = await tokenizeCard(v, data.gateway);
-          await run(() => donationActions.paymentMethod(uuid, paymentMethodPayload(v, token)));
+          await run(() => donationActions.paymentMethod(uuid, paymentMethodPayload(v, token, data.gateway)));
         }} />
       <ConfirmDialog opened={dialog === 'discardDonor'} onClose={close} destructive title={<FormattedMessage id="donor.discard.title" defaultMessage="Dar de baja al donante" />}
         body={<FormattedMessage id="donor.discard.body" defaultMessage="Se darán de baja todas sus donaciones. Podrás reactivar al donante, pero sus donaciones dadas de baja no vuelven." />}

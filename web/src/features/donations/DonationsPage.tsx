@@ -16,6 +16,7 @@ import { AmountCell, CardCell } from './cells';
 import { fmtDate, frequencyLabel, statusColor, statusLabel } from './labels';
 import { DEFAULT_SORT, DONATION_STATUSES, donationsQueryString, PER_PAGE, type DonationsSearch } from './search';
 import { PageHeader } from '../../components/PageHeader';
+import { DateField } from '../../components/DateFields';
 
 export function DonationsPage({ me, search, onSearch }: { me: CurrentUser; search: DonationsSearch; onSearch: (next: DonationsSearch) => void }) {
   const intl = useIntl();
@@ -116,8 +117,8 @@ export function DonationsPage({ me, search, onSearch }: { me: CurrentUser; searc
             value={search.frequency ?? null}
             onChange={(v) => set({ frequency: (v as DonationsSearch['frequency']) ?? undefined })}
           />
-          <TextInput type="date" label={intl.formatMessage({ id: 'donations.filter.from', defaultMessage: 'Desde' })} value={search.from ?? ''} onChange={(e) => set({ from: e.currentTarget.value || undefined })} />
-          <TextInput type="date" label={intl.formatMessage({ id: 'donations.filter.to', defaultMessage: 'Hasta' })} value={search.to ?? ''} onChange={(e) => set({ to: e.currentTarget.value || undefined })} />
+          <DateField label={intl.formatMessage({ id: 'donations.filter.from', defaultMessage: 'Desde' })} value={search.from} maxDate={search.to} onChange={(from) => set({ from })} />
+          <DateField label={intl.formatMessage({ id: 'donations.filter.to', defaultMessage: 'Hasta' })} value={search.to} minDate={search.from} onChange={(to) => set({ to })} />
         </SimpleGrid>
       </Paper>
       <Paper withBorder radius="lg" p={{ base: 'xs', sm: 'md' }}>

@@ -6,10 +6,34 @@ const now = new Date('2026-11-22T10:00:00Z');
 
 describe('change card', () => {
   it('accepts a valid card and flags each problem', () => {
-    expect(checkCard(ok, now)).toEqual({});
-    expect(checkCard({ ...ok, number: '4509 9535 6623 3705', expiry: '01 / 20', cvv: '12', holder: ' ', idNumber: '' }, now)).toEqual({
+    expect(checkCard(ok, undefined, now)).toEqual({});
+    expect(checkCard({ ...ok, number: '4509 9535 6623 3705', expiry: '01 / 20', cvv: '12', holder: ' ', idNumber: '' }, undefined, now)).toEqual({
       number: 'invalid', expiry: 'expired', cvv: 'invalid', holder: 'required', idNumber: 'required',
     });
+  });
+  it("checks cards by the account's brands, as the public form does", () => {
+    // An account that takes only Visa Débito and Naranja (no Luhn digit): a credit Visa is not its brand.
+    const rules = [
+      { id: 'debvisa', name: 'Visa Débito', payment_type: 'debit_card', bin_pattern: '^(400276)', exclusion_pattern: '', lengths: [16], security_code_length: 3, luhn: true },
+      { id: 'naranja', name: 'Naranja', payment_type: 'credit_card', bin_pattern: '^(589562)', exclusion_pattern: '', lengths: [16], security_code_length: 3, luhn: false },
+    ];
+    expect(checkCard(ok, rules, now)).toEqual({ number: 'type' });
+    expect(checkCard({ ...ok, number: '5895 6200 0000 0001' }, rules, now)).toEqual({});
+    const debit = { ...ok, number: '4002 7686 9439 5619' };
+    expect(checkCard(debit, rules, now)).toEqual({});
+    const p = paymentMethodPayload(debit, { id: 'tok_2', payment_method_id: 'debvisa' }, { name: 'centralpos', payment_methods: rules });
+    expect(p).toMatchObject({ method_id: 'debvisa', gateway: { name: 'centralpos', token: 'tok_2' } });
+  });
+  it('tokenises at CentralPos with its own API', async () => {
+    const good = vi.fn(async () => new Response(JSON.stringify({ id: 'tok_cp', card: { brand: 'mastercard', funding: 'debit' } }), { status: 201 }));
+    const gateway = { name: 'centralpos', tokenizer_url: 'https://cp.example/v1/', public_key: 'pk_test_1' };
+    await expect(tokenizeCard(ok, gateway, good as unknown as typeof fetch)).resolves.toEqual({ id: 'tok_cp', payment_method_id: 'debmaster' });
+    const [url, init] = good.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe('https://cp.example/v1/tokens');
+    expect((init.headers as Record<string, string>)['X-Publishable-Key']).toBe('pk_test_1');
+    expect(JSON.parse(init.body as string)).toMatchObject({ number: '4509953566233704', cvc: '123', exp_month: 11, exp_year: 2030, holder: { name: 'APRO' } });
+    const bad = vi.fn(async () => new Response(JSON.stringify({ error: { code: 'invalid_cvc', message: 'bad cvc', param: 'cvc' } }), { status: 422 }));
+    await expect(tokenizeCard(ok, gateway, bad as unknown as typeof fetch)).rejects.toThrow();
   });
   it('builds a payload without the number or the security code', () => {
     const p = paymentMethodPayload(ok, { id: 'tok_1', payment_method_id: 'visa' });

@@ -1,5 +1,6 @@
-// The change-card form's pure logic: the card rules are the public form's own modules (imported, not copied).
-import { checkCardNumber, cleanNumber, detectBrand, validCvv, type Brand } from '../../donate/lib/brand';
+// The change-card form's pure logic: the card rules are the public form's own modules (imported, not copied), and
+// the brands are the organisation's gateway account's (the detail's gateway.payment_methods), as on the public form.
+import { checkCardNumber, cleanNumber, detectBrand, validCvv, type Brand, type CardRule } from '../../donate/lib/brand';
 import { checkExpiry, parseExpiry } from '../../donate/lib/expiry';
 import { causeMessage } from '../../donate/submit';
 import { type CardToken, type GatewayError, requestCardToken, type Tokenizer } from '../../donate/lib/tokenizer';
@@ -7,15 +8,16 @@ import { type CardToken, type GatewayError, requestCardToken, type Tokenizer } f
 export interface CardValues { number: string; expiry: string; cvv: string; holder: string; idType: string; idNumber: string }
 export type CardErrors = Partial<Record<keyof CardValues, 'required' | 'invalid' | 'type' | 'expired'>>;
 
-export function checkCard(v: CardValues, now = new Date()): CardErrors {
+/** Checks the dialog's card by the account's rules (the static table when the gateway gave none). */
+export function checkCard(v: CardValues, rules?: CardRule[], now = new Date()): CardErrors {
   const e: CardErrors = {};
-  const n = checkCardNumber(v.number);
+  const n = checkCardNumber(v.number, rules);
   if (n) e.number = n;
   const x = checkExpiry(v.expiry, now);
   if (x) e.expiry = x;
-  const brand = detectBrand(v.number);
+  const brand = detectBrand(v.number, rules);
   if (v.cvv.trim() === '') e.cvv = 'required';
-  else if (!validCvv(brand, v.cvv.trim())) e.cvv = 'invalid';
+  else if (!validCvv(brand, v.cvv.trim(), rules)) e.cvv = 'invalid';
   if (v.holder.trim() === '') e.holder = 'required';
   if (v.idNumber.replace(/\D/g, '').length < 3) e.idNumber = v.idNumber.trim() ? 'invalid' : 'required';
   return e;
@@ -37,12 +39,12 @@ export async function tokenizeCard(v: CardValues, gateway: Tokenizer, fetcher: t
 }
 
 /** The body of POST …/payment_method: the public form's payment_method shape, with the token and non-secret card facts only. */
-export function paymentMethodPayload(v: CardValues, token: CardToken, gateway = 'mercadopago') {
+export function paymentMethodPayload(v: CardValues, token: CardToken, gateway: { name?: string; payment_methods?: CardRule[] } = {}) {
   const digits = cleanNumber(v.number);
   const exp = parseExpiry(v.expiry)!;
-  const brand: Brand = detectBrand(digits);
+  const brand: Brand = detectBrand(digits, gateway.payment_methods);
   return {
-    gateway: { name: gateway, token: token.id, payment_method_id: token.payment_method_id },
+    gateway: { name: gateway.name || 'mercadopago', token: token.id, payment_method_id: token.payment_method_id },
     method_id: brand,
     bin: digits.slice(0, 6),
     last_four: digits.slice(-4),

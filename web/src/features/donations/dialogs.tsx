@@ -3,7 +3,7 @@ import { useState, type ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { ApiError } from '../../api/client';
 import { FormModal } from '../../components/FormModal';
-import { brandName, cardLayout, detectBrand, formatCardNumber } from '../../donate/lib/brand';
+import { brandName, cardLayout, detectBrand, formatCardNumber, type CardRule } from '../../donate/lib/brand';
 import { EXPIRY_MAX_LENGTH, formatExpiry } from '../../donate/lib/expiry';
 import { UPGRADE_PERIODS } from '../campaigns/api';
 import type { DonationEdit, Donor, Reason, Upgrade } from './api';
@@ -158,12 +158,15 @@ export function DonorDialog({ opened, onClose, donor, onConfirm }: { opened: boo
   );
 }
 
-export function CardDialog({ opened, onClose, donor, onConfirm }: { opened: boolean; onClose: () => void; donor: Donor; onConfirm: (v: CardValues) => Promise<void> }) {
+/** The card-change dialog; rules are the brands the organisation's gateway account takes (the static table without them). */
+export function CardDialog({ opened, onClose, donor, rules, onConfirm }: {
+  opened: boolean; onClose: () => void; donor: Donor; rules?: CardRule[]; onConfirm: (v: CardValues) => Promise<void>;
+}) {
   const intl = useIntl();
   const [v, setV] = useState<CardValues>({ number: '', expiry: '', cvv: '', holder: '', idType: donor.uid_type || 'DNI', idNumber: donor.uid_number });
   const [errors, setErrors] = useState<CardErrors>({});
-  const brand = detectBrand(v.number);
-  const layout = cardLayout(brand);
+  const brand = detectBrand(v.number, rules);
+  const layout = cardLayout(brand, rules);
   const msg = (k: keyof CardValues) => {
     const e = errors[k];
     if (!e) return undefined;
@@ -179,7 +182,7 @@ export function CardDialog({ opened, onClose, donor, onConfirm }: { opened: bool
       subtitle={<FormattedMessage id="card.subtitle" defaultMessage="Los datos de la tarjeta van directo a la pasarela de pago; Aporta solo guarda la marca y los últimos 4 dígitos." />}
       confirm={<FormattedMessage id="card.confirm" defaultMessage="Guardar tarjeta" />}
       submit={async () => {
-        const e = checkCard(v);
+        const e = checkCard(v, rules);
         setErrors(e);
         if (Object.keys(e).length) return false;
         await onConfirm(v);
@@ -187,8 +190,8 @@ export function CardDialog({ opened, onClose, donor, onConfirm }: { opened: bool
         return true;
       }}>
       <TextInput label={intl.formatMessage({ id: 'card.number', defaultMessage: 'Número de tarjeta' })} inputMode="numeric" autoComplete="cc-number"
-        value={v.number} maxLength={layout.maxLength} onChange={(e) => set('number', formatCardNumber(e.currentTarget.value, cardLayout(detectBrand(e.currentTarget.value))))}
-        error={msg('number')} rightSection={brand !== 'unknown' ? <Text size="xs" fw={700} data-brand={brand}>{brandName(brand)}</Text> : null} rightSectionWidth={90} />
+        value={v.number} maxLength={layout.maxLength} onChange={(e) => set('number', formatCardNumber(e.currentTarget.value, cardLayout(detectBrand(e.currentTarget.value, rules), rules)))}
+        error={msg('number')} rightSection={brand !== 'unknown' ? <Text size="xs" fw={700} data-brand={brand}>{brandName(brand, rules)}</Text> : null} rightSectionWidth={90} />
       <SimpleGrid cols={2} spacing="sm">
         <TextInput label={intl.formatMessage({ id: 'card.expiry', defaultMessage: 'Vencimiento' })} placeholder="MM / AA" inputMode="numeric" autoComplete="cc-exp" maxLength={EXPIRY_MAX_LENGTH}
           value={v.expiry} onChange={(e) => set('expiry', formatExpiry(e.currentTarget.value, v.expiry))} error={msg('expiry')} />

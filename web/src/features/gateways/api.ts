@@ -6,10 +6,12 @@ import { organizationQuery } from '../documents/api';
 
 export type { Gateway, GatewayConnection };
 
+/** The organisation's gateways; the cache keeps the whole answer, whose organization_id the OAuth form posts back. */
 export const gatewaysQuery = () =>
   queryOptions({
     queryKey: ['payment_gateways'],
-    queryFn: async ({ signal }) => (await apiFetch<PaymentGateways>('/manage/api/payment_gateways', { signal })).gateways,
+    queryFn: ({ signal }) => apiFetch<PaymentGateways>('/manage/api/payment_gateways', { signal }),
+    select: (list: PaymentGateways) => list.gateways,
     retry: false,
   });
 

@@ -16,7 +16,7 @@ const org = { id: 'o-1', name: 'Fundación', country: 'AR', timezone: 'America/A
 
 function renderPage(gateways: Gateway[]) {
   const client = new QueryClient();
-  client.setQueryData(gatewaysQuery().queryKey, gateways);
+  client.setQueryData(gatewaysQuery().queryKey, { organization_id: 'org-1', gateways });
   client.setQueryData(organizationQuery().queryKey, org);
   renderWithProviders(
     <QueryClientProvider client={client}>

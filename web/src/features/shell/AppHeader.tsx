@@ -1,6 +1,7 @@
-import { Anchor, Box, Container, Group, SegmentedControl, Text, VisuallyHidden } from '@mantine/core';
+import { Anchor, Group, SegmentedControl, Text, VisuallyHidden } from '@mantine/core';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { FormattedMessage, useIntl } from 'react-intl';
+import { useId, type ReactNode } from 'react';
+import { FormattedMessage } from 'react-intl';
 import { LOCALES, rememberLocale, type Locale } from '../../i18n/locale';
 import classes from './AppHeader.module.css';
 
@@ -13,45 +14,45 @@ function Logo() {
   );
 }
 
-export function AppHeader({ locale }: { locale: Locale }) {
-  const intl = useIntl();
-  const navigate = useNavigate();
+/** The product's name and logo, a link to `to` (the landing page, or an area's start page). */
+export function Brand({ to = '/', children }: { to?: '/' | '/manage/dashboard' | '/staff'; children?: ReactNode }) {
   return (
-    <Container size="lg" h="100%" px={{ base: 'md', sm: 'lg' }}>
-      <Group h="100%" justify="space-between" wrap="nowrap" gap="sm">
-        <Group gap="lg" wrap="nowrap">
-          <Anchor component={Link} to="/" underline="never" c="inherit" className={classes.brand}>
-            <Group gap={8} wrap="nowrap">
-              <Logo />
-              <Text fw={800} size="lg" lh={1}>
-                Aporta
-              </Text>
-            </Group>
-          </Anchor>
-          <Box component="nav" aria-label={intl.formatMessage({ id: 'nav.label', defaultMessage: 'Principal' })} visibleFrom="xs">
-            <Group gap="md">
-              <Anchor component={Link} to="/" size="sm" c="gray.7" className={classes.navLink} activeOptions={{ exact: true }}>
-                <FormattedMessage id="nav.home" defaultMessage="Inicio" />
-              </Anchor>
-            </Group>
-          </Box>
-        </Group>
-        <div>
-          <VisuallyHidden id="language-label">
-            <FormattedMessage id="nav.language" defaultMessage="Idioma" />
-          </VisuallyHidden>
-          <SegmentedControl
-            size="xs"
-            aria-labelledby="language-label"
-            value={locale}
-            onChange={(next) => {
-              rememberLocale(next as Locale);
-              navigate({ to: '.', search: (prev) => ({ ...prev, locale: next }) });
-            }}
-            data={LOCALES.map((value) => ({ value, label: value.toUpperCase() }))}
-          />
-        </div>
+    <Anchor component={Link} to={to} underline="never" c="inherit" className={classes.brand}>
+      <Group gap={8} wrap="nowrap">
+        <Logo />
+        <Text fw={800} size="lg" lh={1}>
+          Aporta
+        </Text>
+        {children}
       </Group>
-    </Container>
+    </Anchor>
+  );
+}
+
+/** Switches the page's language: the choice goes in the address (links carry it) and in a cookie for later visits. */
+export function useSwitchLocale() {
+  const navigate = useNavigate();
+  return (next: Locale) => {
+    rememberLocale(next);
+    void navigate({ to: '.', search: (prev) => ({ ...prev, locale: next }) });
+  };
+}
+
+export function LanguageSwitch({ locale }: { locale: Locale }) {
+  const labelId = useId();
+  const switchLocale = useSwitchLocale();
+  return (
+    <div>
+      <VisuallyHidden id={labelId}>
+        <FormattedMessage id="nav.language" defaultMessage="Idioma" />
+      </VisuallyHidden>
+      <SegmentedControl
+        size="xs"
+        aria-labelledby={labelId}
+        value={locale}
+        onChange={(next) => switchLocale(next as Locale)}
+        data={LOCALES.map((value) => ({ value, label: value.toUpperCase() }))}
+      />
+    </div>
   );
 }

@@ -12,6 +12,7 @@ import { GrantPlanSection, planName } from './GrantPlan';
 import { approveDocument, enableAccount, rejectDocument, staffOrganizationQuery, type AuditEntry, type StaffOrganization } from './api';
 import { TimeLeft } from './StaffListPage';
 import { ActionPanel } from './ActionPanel';
+import { Crumbs } from '../../components/PageHeader';
 
 
 const statusColor: Record<string, string> = { approved: 'green', rejected: 'red', ready_for_review: 'yellow', pending: 'gray' };
@@ -55,9 +56,7 @@ export function StaffOrganizationPage({ id }: { id: string }) {
 
   return (
     <Stack gap="lg">
-      <Anchor component={Link} to="/staff" size="sm">
-        ← <FormattedMessage id="staff.back" defaultMessage="Volver a la lista" />
-      </Anchor>
+      <Crumbs up={<Anchor component={Link} to="/staff" size="sm"><FormattedMessage id="staff.nav.organizations" defaultMessage="Organizaciones" /></Anchor>} current={org.name} />
       <Group justify="space-between" align="flex-start" wrap="wrap" gap="sm">
         <div>
           <Title order={1} size="h2">

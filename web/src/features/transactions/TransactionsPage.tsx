@@ -12,6 +12,7 @@ import { txColor, txStatusLabel } from '../donations/labels';
 import { summaryQuery, transactionsQuery, type TxRow } from './api';
 import { BUCKETS, currentPeriod, shiftPeriod, TX_PER_PAGE, type Bucket, type TransactionsSearch } from './search';
 import { PageHeader } from '../../components/PageHeader';
+import { MonthField } from '../../components/DateFields';
 
 export function TransactionsPage({ search, onSearch }: { search: TransactionsSearch; onSearch: (s: TransactionsSearch) => void }) {
   const intl = useIntl();
@@ -53,9 +54,8 @@ export function TransactionsPage({ search, onSearch }: { search: TransactionsSea
         lead={<FormattedMessage id="transactions.lead" defaultMessage="Lo que se cobró cada mes, por estado y moneda." />}
         action={<Group gap="xs" wrap="nowrap" role="group" aria-label={intl.formatMessage({ id: 'transactions.month', defaultMessage: 'Mes' })}>
           <ActionIcon variant="default" size="lg" onClick={() => onSearch({ period: shiftPeriod(period, -1) })} aria-label={intl.formatMessage({ id: 'transactions.prevMonth', defaultMessage: 'Mes anterior' })}>‹</ActionIcon>
-          <input type="month" value={period} max={currentPeriod()} aria-label={intl.formatMessage({ id: 'transactions.month', defaultMessage: 'Mes' })}
-            onChange={(e) => e.currentTarget.value && onSearch({ period: e.currentTarget.value })}
-            style={{ font: 'inherit', padding: '6px 10px', border: '1px solid var(--mantine-color-gray-4)', borderRadius: 8, minWidth: 170 }} />
+          <MonthField w={190}
+            value={period} max={currentPeriod()} onChange={(p) => onSearch({ period: p })} />
           <ActionIcon variant="default" size="lg" disabled={period >= currentPeriod()} onClick={() => onSearch({ period: shiftPeriod(period, 1) })} aria-label={intl.formatMessage({ id: 'transactions.nextMonth', defaultMessage: 'Mes siguiente' })}>›</ActionIcon>
         </Group>}
       />

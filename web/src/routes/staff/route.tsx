@@ -1,8 +1,9 @@
 import { createFileRoute } from '@tanstack/react-router';
+import { StaffShell } from '../../features/shell/StaffShell';
 import { StaffRouteError } from '../../features/staff/SecondFactorRequired';
 
 /**
- * The staff console. Staff have no organisation, so there is no current user to load: each page's
- * loader asks the staff API, and a refusal (signed out, or no second factor yet) lands here once.
+ * The staff console, in its own shell. Staff have no organisation, so there is no current user to load: each
+ * page's loader asks the staff API, and a refusal (signed out, or no second factor yet) lands here once.
  */
-export const Route = createFileRoute('/staff')({ errorComponent: StaffRouteError });
+export const Route = createFileRoute('/staff')({ staticData: { ownShell: true }, component: StaffShell, errorComponent: StaffRouteError });

@@ -4,5 +4,5 @@ import { DocumentsPage } from '../../../features/documents/DocumentsPage';
 
 export const Route = createFileRoute('/account/onboarding/documents')({
   loader: ({ context }) => context.queryClient.ensureQueryData(organizationQuery()),
-  component: DocumentsPage,
+  component: () => <DocumentsPage onboarding />,
 });

@@ -1,0 +1,90 @@
+package collection_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/aporta/aporta/internal/gateway/sandbox"
+	"github.com/aporta/aporta/workflows/collection"
+)
+
+// An organisation connected only to CentralPos: its monthly donation's periods are charged at its
+// merchant (the card's saved instrument, CentralPos's own API), once each, even when the gateway's
+// answer is lost after it charged.
+func TestCentralPosCollectsAPeriodOnce(t *testing.T) {
+	s := newCentralPosStack(t)
+	ctx := context.Background()
+
+	plain, _ := s.donation("APRO")
+	run := s.start(plain)
+	st := s.waitCharged(plain, 1)
+	want := map[string]int{st.Recent[0].Period.String(): 1}
+	require.Equal(t, want, s.approvedPerPeriod(plain), "one succeeded charge per period in the merchant's ledger")
+	require.Equal(t, want, approvedRows(s.transactions(plain)), "one approved transaction per period")
+	require.ErrorContains(t, s.refused(plain, collection.UpdateCollectNow, collection.CollectNowRequest{Actor: "it"}),
+		collection.ErrNotDue.Error(), "collect-now does not charge a paid period again")
+
+	// CentralPos charges, then the answer times out: the activity reads the charge back by its
+	// reference (or repeats it under the same Idempotency-Key) and never charges the period twice.
+	lost, _ := s.donation("APRO")
+	s.fault(sandbox.Fault{Mode: "timeout", Count: 1, AfterCommit: true, DelayMS: 2000})
+	lostRun := s.start(lost)
+	st = s.waitCharged(lost, 1)
+	s.fault(sandbox.Fault{Mode: "none"})
+	want = map[string]int{st.Recent[0].Period.String(): 1}
+	require.Equal(t, want, s.approvedPerPeriod(lost))
+	require.Equal(t, want, approvedRows(s.transactions(lost)))
+
+	s.update(plain, collection.UpdateDiscard, collection.DiscardRequest{Actor: "it", Reason: "test over"})
+	s.update(lost, collection.UpdateDiscard, collection.DiscardRequest{Actor: "it", Reason: "test over"})
+	require.NoError(t, run.Get(ctx, nil))
+	require.NoError(t, lostRun.Get(ctx, nil))
+}
+
+// The charge activity, retried as Temporal retries it, at CentralPos: the same attempt answers its
+// own charge (the same Idempotency-Key), a later attempt reads the approved one back.
+func TestCentralPosChargeActivityIsIdempotent(t *testing.T) {
+	s := newCentralPosStack(t)
+	ctx := context.Background()
+	donation, pm := s.donation("APRO")
+	require.Equal(t, "centralpos", pm.Gateway)
+	acts := &collection.Activities{Tenants: s.tenants, Gateways: s.gateways}
+	req := collection.ChargeRequest{OrganizationID: s.org.String(), DonationID: donation.String(), Period: "2031-05",
+		Attempt: 1, Amount: 150000, Currency: "ARS", PaymentMethod: pm}
+
+	first, err := acts.Charge(ctx, req)
+	require.NoError(t, err)
+	require.True(t, first.Approved())
+	again, err := acts.Charge(ctx, req)
+	require.NoError(t, err)
+	require.Equal(t, first.PaymentID, again.PaymentID)
+	req.Attempt = 2
+	later, err := acts.Charge(ctx, req)
+	require.NoError(t, err)
+	require.Equal(t, first.PaymentID, later.PaymentID)
+	require.Equal(t, map[string]int{"2031-05": 1}, s.approvedPerPeriod(donation))
+	require.Equal(t, []txRow{{Period: "2031-05", Status: "approved", Attempt: 1}}, s.transactions(donation))
+}
+
+// A card CentralPos declines for good (card_disabled) pauses the donation after one attempt.
+func TestCentralPosDeclinePauses(t *testing.T) {
+	s := newCentralPosStack(t)
+	ctx := context.Background()
+	donation, _ := s.donation("DISA")
+	run := s.start(donation)
+	var st collection.State
+	require.Eventually(t, func() bool {
+		v, err := s.temporal.QueryWorkflow(ctx, collection.WorkflowID(donation.String()), "", collection.QueryState)
+		return err == nil && v.Get(&st) == nil && st.Status == collection.StatusPaused
+	}, 30*time.Second, 100*time.Millisecond)
+	require.Equal(t, "last_transaction_card_cancelled", st.PausedReason)
+	rows := s.transactions(donation)
+	require.Len(t, rows, 1, "a hard decline is not retried")
+	require.Equal(t, "rejected", rows[0].Status)
+	require.Equal(t, map[string]int{rows[0].Period: 0}, s.approvedPerPeriod(donation))
+	s.update(donation, collection.UpdateDiscard, collection.DiscardRequest{Actor: "it"})
+	require.NoError(t, run.Get(ctx, nil))
+}
