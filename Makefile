@@ -25,6 +25,7 @@ build-web:
 build-go:
 	$(GO) build -o bin/aporta .
 	$(GO) build -o bin/sandboxgw ./deploy/sandboxgw
+	$(GO) build -o bin/sandboxcrm ./deploy/sandboxcrm
 
 vet:
 	$(GO) vet ./...

@@ -26,6 +26,7 @@ import (
 	"github.com/aporta/aporta/api/export"
 	"github.com/aporta/aporta/api/gateways"
 	"github.com/aporta/aporta/api/health"
+	"github.com/aporta/aporta/api/integration"
 	"github.com/aporta/aporta/api/kratosproxy"
 	"github.com/aporta/aporta/api/middleware"
 	"github.com/aporta/aporta/api/organization"
@@ -40,12 +41,14 @@ import (
 	"github.com/aporta/aporta/internal/blob"
 	"github.com/aporta/aporta/internal/config"
 	"github.com/aporta/aporta/internal/connections"
+	"github.com/aporta/aporta/internal/crmlink"
 	"github.com/aporta/aporta/internal/gateway/centralpos"
 	"github.com/aporta/aporta/internal/outbox"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/web"
 	"github.com/aporta/aporta/workflows/billing"
 	"github.com/aporta/aporta/workflows/collection"
+	"github.com/aporta/aporta/workflows/crmsync"
 	"github.com/aporta/aporta/workflows/firstcharge"
 	"github.com/aporta/aporta/workflows/gatewayrefresh"
 	"github.com/aporta/aporta/workflows/onboarding"
@@ -178,6 +181,11 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 	dashboard.NewHandler().Mount(groups)
 	plans.Mount(groups)
 	export.NewHandler(d.Temporal, bucket, d.Config.Secret).Mount(groups)
+	crmVault, err := crmlink.NewVault(context.Background(), d.Config)
+	if err != nil {
+		return nil, err
+	}
+	integration.NewHandler(&integration.Service{Vault: crmVault, Sync: crmsync.Client{Temporal: d.Temporal}}).Mount(groups)
 
 	app := spa.New(web.Dist(), csrf.Token)
 	app.CheckForms(func(ctx context.Context, slug string) (bool, error) {

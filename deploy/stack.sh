@@ -24,6 +24,7 @@ case $profile in
     data=$root/.data
     app_port=${APORTA_PORT:-8080} pg_port=15430 temporal_port=7233 temporal_ui_port=8233
     kratos_public_port=4433 kratos_admin_port=4434 keto_port=4466 gateway_port=8090
+    crm_port=8091
     bcrypt_cost=10
     ;;
   test)
@@ -36,6 +37,7 @@ case $profile in
     rm -rf "$data" # every test run starts from empty databases
     app_port=$((18080 + o)) pg_port=$((15440 + o)) temporal_port=$((17233 + o)) temporal_ui_port=$((18233 + o))
     kratos_public_port=$((14433 + o)) kratos_admin_port=$((14434 + o)) keto_port=$((14466 + o)) gateway_port=$((18090 + o))
+    crm_port=$((18091 + o))
     bcrypt_cost=4 # the lowest Kratos allows: hashing speed is not what the tests check
     ;;
   *) echo "unknown profile $profile" >&2; exit 2 ;;
@@ -133,6 +135,7 @@ export APORTA_GATEWAY_TOKEN=TEST-aporta-sandbox APORTA_GATEWAY_PUBLIC_KEY=TEST-a
 export APORTA_MP_CLIENT_ID=8808000000000001 APORTA_MP_CLIENT_SECRET=TEST-aporta-client-secret
 export APORTA_CENTRALPOS_PARTNER_KEY=TEST-aporta-centralpos-partner
 export APORTA_BLOB_URL=file://$data/blobs
+export APORTA_SANDBOX_CRM_URL=http://127.0.0.1:$crm_port # the sandbox CRM (deploy/sandboxcrm): an integration's login URL in dev and test
 export APORTA_SECRET=$(secret app)
 export APORTA_COURIER_SECRET=$(secret courier)
 export APORTA_TEMPORAL_BIN=$bin/temporal
@@ -165,11 +168,13 @@ start keto env DSN="$(dsn keto)" "$bin/keto" serve -c "$data/keto.yml" --sqa-opt
 start gateway "$root/bin/sandboxgw" -addr "127.0.0.1:$gateway_port" -state "$data/gateway.json" \
   -platform-token "$APORTA_GATEWAY_TOKEN" -platform-public-key "$APORTA_GATEWAY_PUBLIC_KEY" \
   -client-id "$APORTA_MP_CLIENT_ID" -client-secret "$APORTA_MP_CLIENT_SECRET" -centralpos-partner-key "$APORTA_CENTRALPOS_PARTNER_KEY"
+start crm "$root/bin/sandboxcrm" -addr "127.0.0.1:$crm_port" -state "$data/sandboxcrm.json"
 
 wait_for temporal "$temporal_port"
 wait_for kratos "http://127.0.0.1:$kratos_admin_port/health/ready"
 wait_for keto "http://127.0.0.1:$keto_port/health/ready"
 wait_for gateway "$gateway_port"
+wait_for crm "$crm_port"
 
 # --- Aporta -------------------------------------------------------------------------------------
 "$root/bin/aporta" migrate >>"$logs/aporta-migrate.log" 2>&1 || { tail -n 20 "$logs/aporta-migrate.log" >&2; die "migrations failed"; }
@@ -184,6 +189,7 @@ if [[ $profile == dev ]]; then
   Aporta is running at   $APORTA_PUBLIC_URL
   Temporal Web UI        http://localhost:$temporal_ui_port
   Dev mailbox            $APORTA_PUBLIC_URL/dev/mailbox
+  Sandbox CRM            $APORTA_SANDBOX_CRM_URL (client id aporta-sandbox-crm, secret sandbox-crm-secret)
   Logs                   $logs/
 
 $(cat "$data/seed.txt")

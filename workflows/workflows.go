@@ -13,6 +13,7 @@ import (
 	"github.com/aporta/aporta/internal/charge"
 	"github.com/aporta/aporta/internal/config"
 	"github.com/aporta/aporta/internal/connections"
+	"github.com/aporta/aporta/internal/crmlink"
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/gateway/centralpos"
 	"github.com/aporta/aporta/internal/gateway/mercadopago"
@@ -21,6 +22,7 @@ import (
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/workflows/billing"
 	"github.com/aporta/aporta/workflows/collection"
+	"github.com/aporta/aporta/workflows/crmsync"
 	"github.com/aporta/aporta/workflows/export"
 	"github.com/aporta/aporta/workflows/firstcharge"
 	"github.com/aporta/aporta/workflows/gatewayrefresh"
@@ -72,7 +74,12 @@ func Run(ctx context.Context, cfg *config.Config, c client.Client, t *tenants.Te
 	}
 	bills := &billing.Activities{Tenants: t, Platform: platform, Plans: subscription.Plans{Temporal: c},
 		Mail: outbox.NewMailer(cfg, t.Directory()), PublicURL: cfg.PublicURL}
+	crmVault, err := crmlink.NewVault(ctx, cfg)
+	if err != nil {
+		return fmt.Errorf("crm vault: %w", err)
+	}
 	queues := map[string]func(worker.Registry){
+		crmsync.TaskQueue:      func(r worker.Registry) { crmsync.Register(r, &crmsync.Activities{Tenants: t, Vault: crmVault}) },
 		onboarding.TaskQueue:   func(r worker.Registry) { onboarding.Register(r, t, onboarding.NewMailer(cfg, t), cfg.StaffInbox) },
 		registration.TaskQueue: func(r worker.Registry) { registration.Register(r, t, c) },
 		collection.TaskQueue:   func(r worker.Registry) { collection.Register(r, t, gateways) },

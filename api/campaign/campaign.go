@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/aporta/aporta/internal/crmlink"
 	"github.com/aporta/aporta/internal/dberr"
 	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/tenants"
@@ -82,6 +83,9 @@ func (s *Service) create(ctx context.Context, scope tenants.Scope, c New) error 
 		Country: scope.Country, Published: c.Published})
 	if err != nil {
 		return err
+	}
+	if err := crmlink.Enqueue(ctx, scope.Store(), scope.OrgID, crmlink.Campaign, c.ID); err != nil {
+		return err // a retry creates nothing twice and queues the sync again
 	}
 	return s.addRoute(ctx, scope, c.ID, c.Slug)
 }

@@ -15,6 +15,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/aporta/aporta/api/apierror"
+	"github.com/aporta/aporta/internal/crmlink"
 	"github.com/aporta/aporta/internal/dberr"
 	"github.com/aporta/aporta/internal/plans"
 	"github.com/aporta/aporta/internal/sharddb"
@@ -308,7 +309,7 @@ func (s *Service) save(ctx context.Context, scope tenants.Scope, id uuid.UUID, c
 		v := int16(*p.PeriodMonths)
 		period = &v
 	}
-	return scope.Store().UpdateCampaign(ctx, sharddb.UpdateCampaignParams{OrganizationID: scope.OrgID, ID: id,
+	err = scope.Store().UpdateCampaign(ctx, sharddb.UpdateCampaignParams{OrganizationID: scope.OrgID, ID: id,
 		Title: ch.Title, Description: ch.Description, Objective: ch.Objective, Type: ch.Type, Channel: ch.Channel,
 		Amounts: amountsJSON, AllowOneTime: ch.AllowOneTime, AllowOtherAmount: ch.AllowOtherAmount,
 		MinOtherAmountMinor: ch.minOther, Instalments: int16(ch.Instalments), FormColor: ch.FormColor, EndsAt: ch.EndsAt,
@@ -317,6 +318,10 @@ func (s *Service) save(ctx context.Context, scope tenants.Scope, id uuid.UUID, c
 		PixelID: ch.Analytics.PixelID, AnalyticsID: ch.Analytics.AnalyticsID, TagManagerID: ch.Analytics.TagManagerID,
 		ThanksInstant: ch.Thanks.Instant, ThanksEmailSubject: ch.Thanks.EmailSubject, ThanksEmail: ch.Thanks.Email,
 		ImmediateCharge: ch.ImmediateCharge, Event: eventJSON, FormFields: fieldsJSON})
+	if err != nil {
+		return err
+	}
+	return crmlink.Enqueue(ctx, scope.Store(), scope.OrgID, crmlink.Campaign, id)
 }
 
 // SetPublished publishes or unpublishes. Publishing needs the required information and an

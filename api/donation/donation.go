@@ -20,6 +20,7 @@ import (
 	"github.com/aporta/aporta/internal/charge"
 	"github.com/aporta/aporta/internal/collectday"
 	"github.com/aporta/aporta/internal/connections"
+	"github.com/aporta/aporta/internal/crmlink"
 	"github.com/aporta/aporta/internal/dberr"
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/sharddb"
@@ -278,6 +279,12 @@ func (s *Service) Create(ctx context.Context, f campaign.Form, sub Submission) (
 			return fmt.Errorf("donation by key: %v", err)
 		}
 		donationID = d.id
+		if err := crmlink.Enqueue(ctx, q, scope.OrgID, crmlink.Donor, donorID); err != nil {
+			return err
+		}
+		if err := crmlink.Enqueue(ctx, q, scope.OrgID, crmlink.Donation, d.id); err != nil {
+			return err
+		}
 		return q.InsertFirstTransaction(ctx, sharddb.InsertFirstTransactionParams{OrganizationID: scope.OrgID,
 			ID: charge.FirstTransactionID(d.id), DonationID: d.id, Period: period, AmountMinor: d.amount, Currency: d.currency,
 			Status: firstStatus, PaymentMethodID: &pmID})

@@ -17,6 +17,7 @@ import (
 
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/campaign"
+	"github.com/aporta/aporta/internal/crmlink"
 	"github.com/aporta/aporta/internal/dberr"
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/history"
@@ -170,6 +171,9 @@ func saveDonor(ctx context.Context, scope tenants.Scope, r *row, after DonorView
 			FirstName: after.FirstName, LastName: after.LastName, Email: after.Email, Phone: after.Phone,
 			Cellphone: after.Cellphone, UidType: after.UIDType, UidNumber: after.UIDNumber, Street: after.Street,
 			City: after.City, State: after.State, Country: after.Country, Zipcode: after.Zipcode, Gender: after.Gender}); err != nil {
+			return err
+		}
+		if err := crmlink.Enqueue(ctx, q, scope.OrgID, crmlink.Donor, r.Donor.UUID); err != nil {
 			return err
 		}
 		return history.Record(ctx, q, scope.OrgID, history.Version{DonationID: r.ID, Actor: actor(ctx), Field: "donor",

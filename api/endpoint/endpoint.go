@@ -23,6 +23,9 @@ type Validator interface{ Validate() error }
 // StatusCoder is a response answered with a status other than 200 (201 for a creation, say).
 type StatusCoder interface{ StatusCode() int }
 
+// Headered is a response that also sets headers (a page's pagination counts, say).
+type Headered interface{ Headers() http.Header }
+
 // Execute is an endpoint's logic.
 type Execute[Req, Resp any] func(ctx context.Context, req *Req) (*Resp, error)
 
@@ -49,6 +52,11 @@ func Handle[Req, Resp any](exec Execute[Req, Resp]) gin.HandlerFunc {
 		if resp == nil {
 			c.Status(http.StatusNoContent)
 			return
+		}
+		if h, ok := any(resp).(Headered); ok {
+			for k, vs := range h.Headers() {
+				c.Writer.Header()[k] = vs
+			}
 		}
 		status := http.StatusOK
 		if s, ok := any(resp).(StatusCoder); ok {

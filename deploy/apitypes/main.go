@@ -17,6 +17,7 @@ import (
 	"github.com/aporta/aporta/api/dashboard"
 	"github.com/aporta/aporta/api/donation"
 	"github.com/aporta/aporta/api/gateways"
+	"github.com/aporta/aporta/api/integration"
 	"github.com/aporta/aporta/api/processors"
 	"github.com/aporta/aporta/api/staff"
 	"github.com/aporta/aporta/api/subscription"
@@ -63,6 +64,9 @@ var roots = []root{
 	{"ProcessorRules", reflect.TypeFor[processors.Rules]()},
 	{"ProcessorRulesForm", reflect.TypeFor[processors.RulesForm]()},
 	{"RuleCampaign", reflect.TypeFor[processors.Campaign]()},
+	{"CrmSetup", reflect.TypeFor[integration.Setup]()},
+	{"CrmIntegrationList", reflect.TypeFor[integration.List]()},
+	{"CrmRequests", reflect.TypeFor[integration.Requests]()},
 }
 
 func main() {

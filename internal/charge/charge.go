@@ -17,6 +17,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/aporta/aporta/internal/connections"
+	"github.com/aporta/aporta/internal/crmlink"
 	"github.com/aporta/aporta/internal/dberr"
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/sharddb"
@@ -208,6 +209,9 @@ func Record(ctx context.Context, scope tenants.Scope, t Transaction, o Outcome) 
 		}
 		if err != nil {
 			return fmt.Errorf("record transaction %s: %w", t.ID, err)
+		}
+		if err := crmlink.Enqueue(ctx, q, scope.OrgID, crmlink.Donation, t.DonationID); err != nil {
+			return err
 		}
 		if !o.Approved() {
 			return nil

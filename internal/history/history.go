@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/aporta/aporta/internal/crmlink"
 	"github.com/aporta/aporta/internal/sharddb"
 )
 
@@ -42,8 +43,12 @@ func Record(ctx context.Context, q *sharddb.Queries, orgID uuid.UUID, v Version)
 	if !v.At.IsZero() {
 		at = &v.At
 	}
-	return q.RecordDonationVersion(ctx, sharddb.RecordDonationVersionParams{OrganizationID: orgID, ID: v.ID, DonationID: v.DonationID,
-		Actor: v.Actor, Field: v.Field, Before: before, After: after, CreatedAt: at})
+	if err := q.RecordDonationVersion(ctx, sharddb.RecordDonationVersionParams{OrganizationID: orgID, ID: v.ID, DonationID: v.DonationID,
+		Actor: v.Actor, Field: v.Field, Before: before, After: after, CreatedAt: at}); err != nil {
+		return err
+	}
+	// Every change of a donation goes through here: its CRM sync is queued with it.
+	return crmlink.Enqueue(ctx, q, orgID, crmlink.Donation, v.DonationID)
 }
 
 func jsonOrNil(v any) (json.RawMessage, error) {

@@ -110,6 +110,72 @@ type CountryDocument struct {
 	HelpCenterUrl  string
 }
 
+type CrmChange struct {
+	OrganizationID uuid.UUID
+	IntegrationID  uuid.UUID
+	ID             uuid.UUID
+	Kind           string
+	RecordID       uuid.UUID
+	Version        int32
+	Status         string
+	EnqueuedAt     time.Time
+	Error          *string
+	RequestID      *uuid.UUID
+}
+
+type CrmIntegration struct {
+	OrganizationID  uuid.UUID
+	ID              uuid.UUID
+	Name            string
+	LoginUrl        string
+	ClientID        string
+	ClientSecret    []byte
+	KeyID           string
+	ExternalIDField string
+	DailyCallLimit  *int32
+	Status          string
+	LastError       *string
+	UsageUsed       *int32
+	UsageMax        *int32
+	UsageAt         *time.Time
+	ParkedUntil     *time.Time
+	Describes       json.RawMessage
+	ResyncTotal     int32
+	ResyncStartedAt *time.Time
+	CreatedAt       time.Time
+	UpdatedAt       time.Time
+}
+
+type CrmRequest struct {
+	OrganizationID uuid.UUID
+	IntegrationID  uuid.UUID
+	ID             uuid.UUID
+	At             time.Time
+	Object         string
+	Operation      string
+	Records        int32
+	Failed         int32
+	Status         int32
+	Outcome        string
+	Error          *string
+	UsageUsed      *int32
+	UsageMax       *int32
+	DurationMs     int32
+}
+
+type CrmRule struct {
+	OrganizationID uuid.UUID
+	IntegrationID  uuid.UUID
+	ID             uuid.UUID
+	ClassName      string
+	Attribute      string
+	CrmObject      string
+	Field          string
+	SyncRule       string
+	ValueMap       json.RawMessage
+	CreatedAt      time.Time
+}
+
 type Currency struct {
 	Code     string
 	Decimals int16

@@ -44,6 +44,8 @@ import { Route as ManageSettingsOrganizationRouteImport } from './routes/manage/
 import { Route as ManageSettingsSubscriptionRouteImport } from './routes/manage/settings/subscription'
 import { Route as ManageSettingsUsersRouteImport } from './routes/manage/settings/users'
 import { Route as StaffOrganizationsIdRouteImport } from './routes/staff/organizations/$id'
+import { Route as ManageSettingsIntegrationsIndexRouteImport } from './routes/manage/settings/integrations/index'
+import { Route as ManageSettingsIntegrationsUuidRouteImport } from './routes/manage/settings/integrations/$uuid'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -227,6 +229,18 @@ const StaffOrganizationsIdRoute = StaffOrganizationsIdRouteImport.update({
   path: '/organizations/$id',
   getParentRoute: () => StaffRouteRoute,
 } as any)
+const ManageSettingsIntegrationsIndexRoute =
+  ManageSettingsIntegrationsIndexRouteImport.update({
+    id: '/settings/integrations/',
+    path: '/settings/integrations/',
+    getParentRoute: () => ManageRouteRoute,
+  } as any)
+const ManageSettingsIntegrationsUuidRoute =
+  ManageSettingsIntegrationsUuidRouteImport.update({
+    id: '/settings/integrations/$uuid',
+    path: '/settings/integrations/$uuid',
+    getParentRoute: () => ManageRouteRoute,
+  } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -264,6 +278,8 @@ export interface FileRoutesByFullPath {
   '/manage/campaigns/': typeof ManageCampaignsIndexRoute
   '/manage/donations/': typeof ManageDonationsIndexRoute
   '/manage/settings/': typeof ManageSettingsIndexRoute
+  '/manage/settings/integrations/$uuid': typeof ManageSettingsIntegrationsUuidRoute
+  '/manage/settings/integrations/': typeof ManageSettingsIntegrationsIndexRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -299,6 +315,8 @@ export interface FileRoutesByTo {
   '/manage/campaigns': typeof ManageCampaignsIndexRoute
   '/manage/donations': typeof ManageDonationsIndexRoute
   '/manage/settings': typeof ManageSettingsIndexRoute
+  '/manage/settings/integrations/$uuid': typeof ManageSettingsIntegrationsUuidRoute
+  '/manage/settings/integrations': typeof ManageSettingsIntegrationsIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -337,6 +355,8 @@ export interface FileRoutesById {
   '/manage/campaigns/': typeof ManageCampaignsIndexRoute
   '/manage/donations/': typeof ManageDonationsIndexRoute
   '/manage/settings/': typeof ManageSettingsIndexRoute
+  '/manage/settings/integrations/$uuid': typeof ManageSettingsIntegrationsUuidRoute
+  '/manage/settings/integrations/': typeof ManageSettingsIntegrationsIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -376,6 +396,8 @@ export interface FileRouteTypes {
     | '/manage/campaigns/'
     | '/manage/donations/'
     | '/manage/settings/'
+    | '/manage/settings/integrations/$uuid'
+    | '/manage/settings/integrations/'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -411,6 +433,8 @@ export interface FileRouteTypes {
     | '/manage/campaigns'
     | '/manage/donations'
     | '/manage/settings'
+    | '/manage/settings/integrations/$uuid'
+    | '/manage/settings/integrations'
   id:
     | '__root__'
     | '/'
@@ -448,6 +472,8 @@ export interface FileRouteTypes {
     | '/manage/campaigns/'
     | '/manage/donations/'
     | '/manage/settings/'
+    | '/manage/settings/integrations/$uuid'
+    | '/manage/settings/integrations/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -716,6 +742,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof StaffOrganizationsIdRouteImport
       parentRoute: typeof StaffRouteRoute
     }
+    '/manage/settings/integrations/': {
+      id: '/manage/settings/integrations/'
+      path: '/settings/integrations'
+      fullPath: '/manage/settings/integrations/'
+      preLoaderRoute: typeof ManageSettingsIntegrationsIndexRouteImport
+      parentRoute: typeof ManageRouteRoute
+    }
+    '/manage/settings/integrations/$uuid': {
+      id: '/manage/settings/integrations/$uuid'
+      path: '/settings/integrations/$uuid'
+      fullPath: '/manage/settings/integrations/$uuid'
+      preLoaderRoute: typeof ManageSettingsIntegrationsUuidRouteImport
+      parentRoute: typeof ManageRouteRoute
+    }
   }
 }
 
@@ -734,6 +774,8 @@ interface ManageRouteRouteChildren {
   ManageCampaignsIndexRoute: typeof ManageCampaignsIndexRoute
   ManageDonationsIndexRoute: typeof ManageDonationsIndexRoute
   ManageSettingsIndexRoute: typeof ManageSettingsIndexRoute
+  ManageSettingsIntegrationsUuidRoute: typeof ManageSettingsIntegrationsUuidRoute
+  ManageSettingsIntegrationsIndexRoute: typeof ManageSettingsIntegrationsIndexRoute
 }
 
 const ManageRouteRouteChildren: ManageRouteRouteChildren = {
@@ -751,6 +793,8 @@ const ManageRouteRouteChildren: ManageRouteRouteChildren = {
   ManageCampaignsIndexRoute: ManageCampaignsIndexRoute,
   ManageDonationsIndexRoute: ManageDonationsIndexRoute,
   ManageSettingsIndexRoute: ManageSettingsIndexRoute,
+  ManageSettingsIntegrationsUuidRoute: ManageSettingsIntegrationsUuidRoute,
+  ManageSettingsIntegrationsIndexRoute: ManageSettingsIntegrationsIndexRoute,
 }
 
 const ManageRouteRouteWithChildren = ManageRouteRoute._addFileChildren(

@@ -16,12 +16,12 @@ type fake struct {
 	start    time.Time
 	st       State
 	init     func(now time.Time) State // the row at the start
-	outcomes []string        // ChargePeriod's answers in turn; then paid
-	charged  []time.Duration // when each attempt ran, after the start
-	periods  []time.Time     // the period each attempt was for
-	failed   int             // payment-failed e-mails
-	ended    []bool          // End's lapsed argument
-	active   int             // Activate calls
+	outcomes []string                  // ChargePeriod's answers in turn; then paid
+	charged  []time.Duration           // when each attempt ran, after the start
+	periods  []time.Time               // the period each attempt was for
+	failed   int                       // payment-failed e-mails
+	ended    []bool                    // End's lapsed argument
+	active   int                       // Activate calls
 }
 
 func run(t *testing.T, f *fake, in Input, callbacks map[time.Duration]func()) *fake {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/aporta/aporta/internal/charge"
 	"github.com/aporta/aporta/internal/collectday"
+	"github.com/aporta/aporta/internal/crmlink"
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/money"
 	"github.com/aporta/aporta/internal/sharddb"
@@ -131,6 +132,9 @@ func (s Settler) activate(ctx context.Context, scope tenants.Scope, d Donation, 
 	if err := scope.Store().SettleFirstChargeDonation(ctx, sharddb.SettleFirstChargeDonationParams{OrganizationID: scope.OrgID,
 		ID: d.ID, Status: status, NextChargeDate: next}); err != nil {
 		return err
+	}
+	if err := crmlink.Enqueue(ctx, scope.Store(), scope.OrgID, crmlink.Donation, d.ID); err != nil {
+		return err // the activity retries: settling again is a no-op
 	}
 	if status == "active" && d.Recurrence == 1 {
 		s.StartCollection(ctx, scope.OrgID, d.ID)

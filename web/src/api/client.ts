@@ -40,7 +40,15 @@ export interface RequestOptions {
 }
 
 /** Same-origin JSON call to the Go API; resolves to the parsed body (undefined for 204) or throws ApiError. */
-export async function apiFetch<T>(path: string, { method = 'GET', body, signal, headers: extra }: RequestOptions = {}): Promise<T> {
+export async function apiFetch<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  return (await apiFetchWithHeaders<T>(path, options)).body;
+}
+
+/** apiFetch that also answers the response's headers (a page's pagination counts, say). */
+export async function apiFetchWithHeaders<T>(
+  path: string,
+  { method = 'GET', body, signal, headers: extra }: RequestOptions = {},
+): Promise<{ body: T; headers: Headers }> {
   const headers = new Headers({ ...extra, Accept: 'application/json' });
   const multipart = typeof FormData !== 'undefined' && body instanceof FormData;
   if (body !== undefined && !multipart) headers.set('Content-Type', 'application/json');
@@ -69,7 +77,7 @@ export async function apiFetch<T>(path: string, { method = 'GET', body, signal, 
       ? new ApiError(response.status, parsed.data.error.code, parsed.data.error.message, payload, parsed.data.error.fields ?? {})
       : new ApiError(response.status, `http_${response.status}`, response.statusText || `HTTP ${response.status}`, payload);
   }
-  return payload as T;
+  return { body: payload as T, headers: response.headers };
 }
 
 function safeJson(text: string): unknown {

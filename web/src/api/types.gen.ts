@@ -2,6 +2,13 @@
 // The JSON of the Go API's structs, as encoding/json writes it. A Go nil slice or map arrives
 // as null although it is typed as an array or record here; the handlers send empty ones.
 
+export interface Attribute {
+  class_name: string;
+  attribute: string;
+  type: string;
+  values?: string[];
+}
+
 export interface AuditEntry {
   id: number;
   staff_user_id: string;
@@ -13,6 +20,12 @@ export interface AuditEntry {
   plan_code: string | null;
   features?: string[];
   created_at: string;
+}
+
+export interface Auth {
+  login_url: string;
+  client_id: string;
+  has_secret: boolean;
 }
 
 export interface Bank {
@@ -116,6 +129,32 @@ export interface CountryData {
   document_types: string[];
   payment_modes: string[];
   plans: Plan[];
+}
+
+export interface CrmIntegrationList {
+  integrations: Summary[];
+}
+
+export interface CrmRequests {
+  requests: Request[];
+}
+
+export interface CrmSetup {
+  uuid: string;
+  name: string;
+  country: string;
+  auth: Auth;
+  external_id_field: string;
+  daily_call_limit: number | null;
+  status: string;
+  last_error: string | null;
+  usage: Usage | null;
+  parked_until: string | null;
+  progress: Progress;
+  rules: Rule[];
+  attributes: Attribute[];
+  objects: Record<string, ObjectOut>;
+  created_at: string;
 }
 
 export interface CurrencySummary {
@@ -267,6 +306,13 @@ export interface DonorView {
   discard_reason: string;
 }
 
+export interface FieldOut {
+  name: string;
+  label: string;
+  type: string;
+  picklist?: string[];
+}
+
 export interface Filters {
   campaign: string | null;
   frequency: string | null;
@@ -316,6 +362,12 @@ export interface Money {
   currency: string;
   decimal: string;
   formatted: string;
+}
+
+export interface ObjectOut {
+  sobject: string;
+  label: string;
+  fields: FieldOut[];
 }
 
 export interface OrgUser {
@@ -425,6 +477,13 @@ export interface ProcessorRulesForm {
   campaign_uuids: string[];
 }
 
+export interface Progress {
+  pending: number;
+  failed: number;
+  resync_total: number;
+  resync_started_at: string | null;
+}
+
 export interface PublicCardMethod {
   id: string;
   name: string;
@@ -455,6 +514,32 @@ export interface ReceivedInvitation {
   invited_by: string;
   expires_at: string;
   account: string;
+}
+
+export interface Request {
+  id: string;
+  at: string;
+  object: string;
+  operation: string;
+  records: number;
+  failed: number;
+  status: number;
+  outcome: string;
+  error: string | null;
+  remaining: number | null;
+  limit: number | null;
+  retryable: number;
+  duration_ms: number;
+}
+
+export interface Rule {
+  id: string;
+  class_name: string;
+  attribute: string;
+  crm_object: string;
+  field: string;
+  sync_rule: string;
+  value_map: Record<string, string>;
 }
 
 export interface RuleCampaign {
@@ -496,6 +581,14 @@ export interface SubscriptionPage {
   billing: Billing | null;
   invoices: Invoice[];
   tokenizer: Tokenizer;
+}
+
+export interface Summary {
+  uuid: string;
+  name: string;
+  status: string;
+  login_url: string;
+  created_at: string;
 }
 
 export interface SummaryBucket {
@@ -563,6 +656,12 @@ export interface UpgradeView {
   auto: boolean;
   removed_at: string | null;
   created_at: string;
+}
+
+export interface Usage {
+  used: number;
+  max: number;
+  at: string;
 }
 
 export interface Verifications {

@@ -27,6 +27,7 @@ const label = defineMessages({
   documents: { id: 'nav.documents', defaultMessage: 'Documentos' },
   gateways: { id: 'gateways.settingsTitle', defaultMessage: 'Pasarelas de pago' },
   subscription: { id: 'billing.title', defaultMessage: 'Suscripción' },
+  integrations: { id: 'nav.integrations', defaultMessage: 'Integraciones' },
 });
 
 export const groupLabels = defineMessages({
@@ -43,6 +44,7 @@ export const NAV: NavEntry[] = [
   { to: '/manage/settings/documents', label: label.documents, icon: 'M14 2H6a2 2 0 0 0-2 2v16a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2V8zM14 2v6h6M9 13h6M9 17h6', ability: 'manage_organization', group: 'settings' },
   { to: '/manage/settings/gateways', label: label.gateways, icon: 'M2 5h20v14H2zM2 10h20M6 15h4', ability: 'manage_organization', group: 'settings' },
   { to: '/manage/settings/subscription', label: label.subscription, icon: 'M12 2v20M17 5H9.5a3.5 3.5 0 0 0 0 7h5a3.5 3.5 0 0 1 0 7H6', group: 'settings' },
+  { to: '/manage/settings/integrations', label: label.integrations, icon: 'M9 3v4M15 3v4M7 7h10v4a5 5 0 0 1-10 0zM12 16v5', ability: 'manage_organization', group: 'settings' },
 ];
 
 /** The entries a user with these abilities may open, in the list's order. */

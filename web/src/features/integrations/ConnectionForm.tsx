@@ -1,0 +1,114 @@
+import { Alert, NumberInput, PasswordInput, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { useState, type FormEvent } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { ApiError, errorText } from '../../api/client';
+import { Button } from '../../components/variants';
+import type { CrmSetup, SetupFields } from './api';
+
+/**
+ * The connection's fields: where the CRM's login is, its connected app's client id and secret, the external id field
+ * our records are matched by, and our own daily call cap. Editing, a blank secret keeps the stored one (never shown).
+ */
+export function ConnectionForm({ setup, onSave }: { setup?: CrmSetup; onSave: (fields: SetupFields) => Promise<unknown> }) {
+  const intl = useIntl();
+  const [name, setName] = useState(setup?.name ?? 'Salesforce');
+  const [loginURL, setLoginURL] = useState(setup?.auth.login_url ?? 'https://login.salesforce.com');
+  const [clientID, setClientID] = useState(setup?.auth.client_id ?? '');
+  const [secret, setSecret] = useState('');
+  const [externalID, setExternalID] = useState(setup?.external_id_field ?? 'Aporta_Id__c');
+  const [limit, setLimit] = useState<number | string>(setup?.daily_call_limit ?? '');
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const fieldError = (name: string) => (error instanceof ApiError ? error.fields[name] : undefined);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setPending(true);
+    setError(undefined);
+    const fields: SetupFields = { name, login_url: loginURL, client_id: clientID, external_id_field: externalID, daily_call_limit: limit === '' ? null : Number(limit) };
+    if (secret !== '' || !setup) fields.client_secret = secret;
+    try {
+      await onSave(fields);
+      setSecret('');
+    } catch (err) {
+      setError(err);
+    } finally {
+      setPending(false);
+    }
+  };
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="md">
+        {error !== undefined && Object.keys(error instanceof ApiError ? error.fields : {}).length === 0 && (
+          <Alert color="red" role="alert">
+            {errorText(error)}
+          </Alert>
+        )}
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          <TextInput
+            label={intl.formatMessage({ id: 'crm.form.name', defaultMessage: 'Nombre' })}
+            value={name}
+            onChange={(e) => setName(e.currentTarget.value)}
+            error={fieldError('name')}
+            required
+            maxLength={80}
+          />
+          <TextInput
+            label={intl.formatMessage({ id: 'crm.form.loginUrl', defaultMessage: 'Dirección de inicio de sesión' })}
+            description={intl.formatMessage({ id: 'crm.form.loginUrlHelp', defaultMessage: 'https://login.salesforce.com o la de tu dominio' })}
+            value={loginURL}
+            onChange={(e) => setLoginURL(e.currentTarget.value)}
+            error={fieldError('login_url')}
+            required
+            type="url"
+          />
+          <TextInput
+            label={intl.formatMessage({ id: 'crm.form.clientId', defaultMessage: 'Client id de la app conectada' })}
+            value={clientID}
+            onChange={(e) => setClientID(e.currentTarget.value)}
+            error={fieldError('client_id')}
+            required
+            autoComplete="off"
+          />
+          <PasswordInput
+            label={intl.formatMessage({ id: 'crm.form.clientSecret', defaultMessage: 'Client secret' })}
+            description={
+              setup ? intl.formatMessage({ id: 'crm.form.clientSecretKeep', defaultMessage: 'Déjalo vacío para conservar el guardado' }) : undefined
+            }
+            value={secret}
+            onChange={(e) => setSecret(e.currentTarget.value)}
+            error={fieldError('client_secret')}
+            required={!setup}
+            autoComplete="new-password"
+          />
+          <TextInput
+            label={intl.formatMessage({ id: 'crm.form.externalId', defaultMessage: 'Campo de id externo' })}
+            description={intl.formatMessage({ id: 'crm.form.externalIdHelp', defaultMessage: 'Un campo External ID en cada objeto del CRM' })}
+            value={externalID}
+            onChange={(e) => setExternalID(e.currentTarget.value)}
+            error={fieldError('external_id_field')}
+          />
+          <NumberInput
+            label={intl.formatMessage({ id: 'crm.form.dailyLimit', defaultMessage: 'Límite diario de llamadas (opcional)' })}
+            description={intl.formatMessage({ id: 'crm.form.dailyLimitHelp', defaultMessage: 'Deja cupo del CRM para tus otras aplicaciones' })}
+            value={limit}
+            onChange={setLimit}
+            min={1}
+            allowDecimal={false}
+            error={fieldError('daily_call_limit')}
+          />
+        </SimpleGrid>
+        <div>
+          <Button type="submit" loading={pending}>
+            {setup ? (
+              <FormattedMessage id="crm.form.save" defaultMessage="Guardar conexión" />
+            ) : (
+              <FormattedMessage id="crm.form.connect" defaultMessage="Conectar CRM" />
+            )}
+          </Button>
+        </div>
+      </Stack>
+    </form>
+  );
+}
