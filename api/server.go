@@ -13,6 +13,7 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/aporta/aporta/api/account"
+	"github.com/aporta/aporta/api/agency"
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/authz"
 	"github.com/aporta/aporta/api/campaign"
@@ -175,6 +176,9 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 	dashboard.NewHandler().Mount(groups)
 	plans.Mount(groups)
 	export.NewHandler(d.Temporal, bucket, d.Config.Secret).Mount(groups)
+	// The agencies' work area: its own prefix, the same guards as the manage area.
+	agency.NewHandler(agency.Deps{Config: d.Config, Tenants: d.Tenants, Keto: keto}).
+		Mount(groups, g.public.Group("/agency/api", csrf.Require(), az.Authenticate()))
 
 	app := spa.New(web.Dist(), csrf.Token)
 	app.CheckForms(func(ctx context.Context, slug string) (bool, error) {

@@ -30,10 +30,11 @@ const (
 	ExportData         = "export_data"
 	ManageUsers        = "manage_users"
 	ManageOrganization = "manage_organization"
+	ManageAgencies     = "manage_agencies"
 )
 
 // Permits lists every organisation permit.
-var Permits = []string{View, EditCampaigns, PublishCampaigns, ManageDonations, ExportData, ManageUsers, ManageOrganization}
+var Permits = []string{View, EditCampaigns, PublishCampaigns, ManageDonations, ExportData, ManageUsers, ManageOrganization, ManageAgencies}
 
 // SessionResolver finds the user behind a request's cookies.
 type SessionResolver interface {

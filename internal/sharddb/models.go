@@ -12,6 +12,27 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 )
 
+type Agency struct {
+	OrganizationID uuid.UUID
+	ID             uuid.UUID
+	Name           string
+	Mode           string
+	SyncDelay      int32
+	DiscardedAt    *time.Time
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
+}
+
+type AgencyCampaign struct {
+	OrganizationID   uuid.UUID
+	AgencyID         uuid.UUID
+	CampaignID       uuid.UUID
+	AllowOneTime     bool
+	AllowOtherAmount bool
+	Amounts          []int64
+	CreatedAt        time.Time
+}
+
 type Bank struct {
 	Country string
 	Code    string
