@@ -94,6 +94,10 @@ class Organization implements Namespace {
   }
 
   permits = {
+    // Anyone with a role: their own account (name, password, contact, verification).
+    member: (ctx: Context): boolean =>
+      this.permits.view(ctx) || this.related.agency_admins.includes(ctx.subject),
+
     // Read the dashboard, campaigns, donations, donors and transactions.
     view: (ctx: Context): boolean =>
       this.related.administrators.includes(ctx.subject) ||

@@ -2,14 +2,13 @@ package agency
 
 import (
 	"context"
-	"errors"
 	"strconv"
 
 	"github.com/google/uuid"
 
 	"github.com/aporta/aporta/api/apierror"
+	"github.com/aporta/aporta/api/authz"
 	"github.com/aporta/aporta/identity"
-	"github.com/aporta/aporta/internal/dberr"
 	"github.com/aporta/aporta/internal/money"
 	"github.com/aporta/aporta/internal/sharddb"
 )
@@ -65,13 +64,14 @@ func (h *Handler) associate(ctx context.Context, r *AssociationRequest) (*One, e
 	if err != nil {
 		return nil, err
 	}
-	c, err := scope.Store().CampaignForAgency(ctx, sharddb.CampaignForAgencyParams{OrganizationID: scope.OrgID, ID: cid})
-	if errors.Is(err, dberr.ErrNotFound) {
-		return nil, apierror.NotFound() // another organisation's campaign is as unknown as a made-up one
-	}
+	found, err := scope.Store().CampaignsForAgencies(ctx, sharddb.CampaignsForAgenciesParams{OrganizationID: scope.OrgID, ID: &cid})
 	if err != nil {
 		return nil, err
 	}
+	if len(found) == 0 {
+		return nil, apierror.NotFound() // another organisation's campaign is as unknown as a made-up one
+	}
+	c := found[0]
 	amounts := make([]int64, 0, len(r.Amounts))
 	fields := map[string]string{}
 	for i, s := range r.Amounts {
@@ -114,4 +114,35 @@ func (h *Handler) dissociate(ctx context.Context, r *CampaignRequest) (*One, err
 		return nil, err
 	}
 	return h.one(ctx, scope, a)
+}
+
+// Authorisable is one of the organisation's campaigns the association form offers.
+type Authorisable struct {
+	UUID      string `json:"uuid"`
+	Title     string `json:"title"`
+	Currency  string `json:"currency"`
+	Published bool   `json:"published"`
+}
+
+// Authorisables is GET /manage/api/agencies/campaigns.
+type Authorisables struct {
+	Campaigns []Authorisable `json:"campaigns"`
+}
+
+// authorisable lists the campaigns an agency can be authorised on: agency administrators see them
+// here, without the organisation's view permit.
+func (h *Handler) authorisable(ctx context.Context, _ *EmptyRequest) (*Authorisables, error) {
+	scope, err := authz.Scope(ctx)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := scope.Store().CampaignsForAgencies(ctx, sharddb.CampaignsForAgenciesParams{OrganizationID: scope.OrgID})
+	if err != nil {
+		return nil, err
+	}
+	out := &Authorisables{Campaigns: make([]Authorisable, len(rows))}
+	for i, r := range rows {
+		out.Campaigns[i] = Authorisable{UUID: r.ID.String(), Title: r.Title, Currency: r.Currency, Published: r.Published}
+	}
+	return out, nil
 }

@@ -80,6 +80,7 @@ func (h *Handler) directory() *dirdb.Queries { return dirdb.Store(h.tenants.Dire
 //
 //	GET    /agencies?status=active|discarded|all        {"agencies": [Agency]}
 //	POST   /agencies                                    {account: {agency_name, mode, sync_delay}} → 201 One
+//	GET    /agencies/campaigns                          the campaigns the association form offers
 //	GET    /agencies/:token                             One
 //	PATCH  /agencies/:token                             {account: {…}} → One
 //	DELETE /agencies/:token                             discard, sign its people out → One
@@ -96,6 +97,7 @@ func (h *Handler) Mount(g endpoint.Groups, work *gin.RouterGroup) {
 	m := g.Authz.Require(authz.ManageAgencies)
 	g.Manage.GET("/agencies", m, endpoint.Handle(h.list))
 	g.Manage.POST("/agencies", m, endpoint.Handle(h.create))
+	g.Manage.GET("/agencies/campaigns", m, endpoint.Handle(h.authorisable))
 	g.Manage.GET("/agencies/:token", m, endpoint.Handle(h.show))
 	g.Manage.PATCH("/agencies/:token", m, endpoint.Handle(h.update))
 	g.Manage.DELETE("/agencies/:token", m, endpoint.Handle(h.discard))

@@ -33,6 +33,9 @@ const (
 	ManageAgencies     = "manage_agencies"
 )
 
+// Member is the permit of anyone with a role in the organisation: their own account's calls.
+const Member = "member"
+
 // Permits lists every organisation permit.
 var Permits = []string{View, EditCampaigns, PublishCampaigns, ManageDonations, ExportData, ManageUsers, ManageOrganization, ManageAgencies}
 

@@ -13,6 +13,7 @@ import (
 	"reflect"
 
 	"github.com/aporta/aporta/api/account"
+	"github.com/aporta/aporta/api/agency"
 	"github.com/aporta/aporta/api/dashboard"
 	"github.com/aporta/aporta/api/donation"
 	"github.com/aporta/aporta/api/gateways"
@@ -45,6 +46,11 @@ var roots = []root{
 	{"AuditEntry", reflect.TypeFor[staff.AuditEntry]()},
 	{"PaymentGateways", reflect.TypeFor[gateways.List]()},
 	{"GatewayConnection", reflect.TypeFor[gateways.Connection]()},
+	{"AgencyList", reflect.TypeFor[agency.List]()},
+	{"AgencyDetail", reflect.TypeFor[agency.One]()},
+	{"AgencyUser", reflect.TypeFor[agency.User]()},
+	{"AgencyCampaigns", reflect.TypeFor[agency.Authorisables]()},
+	{"AgencyMe", reflect.TypeFor[agency.Me]()},
 }
 
 func main() {

@@ -37,34 +37,50 @@ func (q *Queries) Agency(ctx context.Context, arg AgencyParams) (Agency, error) 
 	return i, err
 }
 
-const campaignForAgency = `-- name: CampaignForAgency :one
-SELECT id, title, currency, type FROM campaigns
-WHERE organization_id = $1 AND id = $2 AND type <> 'promoted'
+const campaignsForAgencies = `-- name: CampaignsForAgencies :many
+SELECT id, title, currency, published FROM campaigns
+WHERE organization_id = $1 AND type <> 'promoted'
+  AND ($2::uuid IS NULL OR id = $2)
+ORDER BY title, id
 `
 
-type CampaignForAgencyParams struct {
+type CampaignsForAgenciesParams struct {
 	OrganizationID uuid.UUID
-	ID             uuid.UUID
+	ID             *uuid.UUID
 }
 
-type CampaignForAgencyRow struct {
-	ID       uuid.UUID
-	Title    string
-	Currency string
-	Type     string
+type CampaignsForAgenciesRow struct {
+	ID        uuid.UUID
+	Title     string
+	Currency  string
+	Published bool
 }
 
-// A campaign of the organisation an agency may be authorised on (any type but promoted).
-func (q *Queries) CampaignForAgency(ctx context.Context, arg CampaignForAgencyParams) (CampaignForAgencyRow, error) {
-	row := q.db.QueryRow(ctx, campaignForAgency, arg.OrganizationID, arg.ID)
-	var i CampaignForAgencyRow
-	err := row.Scan(
-		&i.ID,
-		&i.Title,
-		&i.Currency,
-		&i.Type,
-	)
-	return i, err
+// The organisation's campaigns an agency may be authorised on (any type but promoted);
+// id narrows to one.
+func (q *Queries) CampaignsForAgencies(ctx context.Context, arg CampaignsForAgenciesParams) ([]CampaignsForAgenciesRow, error) {
+	rows, err := q.db.Query(ctx, campaignsForAgencies, arg.OrganizationID, arg.ID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []CampaignsForAgenciesRow
+	for rows.Next() {
+		var i CampaignsForAgenciesRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.Title,
+			&i.Currency,
+			&i.Published,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 const deleteAgencyCampaign = `-- name: DeleteAgencyCampaign :one

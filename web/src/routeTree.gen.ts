@@ -40,6 +40,8 @@ import { Route as ManageSettingsGatewaysRouteImport } from './routes/manage/sett
 import { Route as ManageSettingsOrganizationRouteImport } from './routes/manage/settings/organization'
 import { Route as ManageSettingsUsersRouteImport } from './routes/manage/settings/users'
 import { Route as StaffOrganizationsIdRouteImport } from './routes/staff/organizations/$id'
+import { Route as ManageSettingsAgenciesIndexRouteImport } from './routes/manage/settings/agencies/index'
+import { Route as ManageSettingsAgenciesTokenRouteImport } from './routes/manage/settings/agencies/$token'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -200,6 +202,18 @@ const StaffOrganizationsIdRoute = StaffOrganizationsIdRouteImport.update({
   path: '/organizations/$id',
   getParentRoute: () => StaffRouteRoute,
 } as any)
+const ManageSettingsAgenciesIndexRoute =
+  ManageSettingsAgenciesIndexRouteImport.update({
+    id: '/agencies/',
+    path: '/agencies/',
+    getParentRoute: () => ManageSettingsRouteRoute,
+  } as any)
+const ManageSettingsAgenciesTokenRoute =
+  ManageSettingsAgenciesTokenRouteImport.update({
+    id: '/agencies/$token',
+    path: '/agencies/$token',
+    getParentRoute: () => ManageSettingsRouteRoute,
+  } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -233,6 +247,8 @@ export interface FileRoutesByFullPath {
   '/manage/campaigns/': typeof ManageCampaignsIndexRoute
   '/manage/donations/': typeof ManageDonationsIndexRoute
   '/manage/settings/': typeof ManageSettingsIndexRoute
+  '/manage/settings/agencies/$token': typeof ManageSettingsAgenciesTokenRoute
+  '/manage/settings/agencies/': typeof ManageSettingsAgenciesIndexRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -264,6 +280,8 @@ export interface FileRoutesByTo {
   '/manage/campaigns': typeof ManageCampaignsIndexRoute
   '/manage/donations': typeof ManageDonationsIndexRoute
   '/manage/settings': typeof ManageSettingsIndexRoute
+  '/manage/settings/agencies/$token': typeof ManageSettingsAgenciesTokenRoute
+  '/manage/settings/agencies': typeof ManageSettingsAgenciesIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -298,6 +316,8 @@ export interface FileRoutesById {
   '/manage/campaigns/': typeof ManageCampaignsIndexRoute
   '/manage/donations/': typeof ManageDonationsIndexRoute
   '/manage/settings/': typeof ManageSettingsIndexRoute
+  '/manage/settings/agencies/$token': typeof ManageSettingsAgenciesTokenRoute
+  '/manage/settings/agencies/': typeof ManageSettingsAgenciesIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -333,6 +353,8 @@ export interface FileRouteTypes {
     | '/manage/campaigns/'
     | '/manage/donations/'
     | '/manage/settings/'
+    | '/manage/settings/agencies/$token'
+    | '/manage/settings/agencies/'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -364,6 +386,8 @@ export interface FileRouteTypes {
     | '/manage/campaigns'
     | '/manage/donations'
     | '/manage/settings'
+    | '/manage/settings/agencies/$token'
+    | '/manage/settings/agencies'
   id:
     | '__root__'
     | '/'
@@ -397,6 +421,8 @@ export interface FileRouteTypes {
     | '/manage/campaigns/'
     | '/manage/donations/'
     | '/manage/settings/'
+    | '/manage/settings/agencies/$token'
+    | '/manage/settings/agencies/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -636,6 +662,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof StaffOrganizationsIdRouteImport
       parentRoute: typeof StaffRouteRoute
     }
+    '/manage/settings/agencies/': {
+      id: '/manage/settings/agencies/'
+      path: '/agencies'
+      fullPath: '/manage/settings/agencies/'
+      preLoaderRoute: typeof ManageSettingsAgenciesIndexRouteImport
+      parentRoute: typeof ManageSettingsRouteRoute
+    }
+    '/manage/settings/agencies/$token': {
+      id: '/manage/settings/agencies/$token'
+      path: '/agencies/$token'
+      fullPath: '/manage/settings/agencies/$token'
+      preLoaderRoute: typeof ManageSettingsAgenciesTokenRouteImport
+      parentRoute: typeof ManageSettingsRouteRoute
+    }
   }
 }
 
@@ -644,6 +684,8 @@ interface ManageSettingsRouteRouteChildren {
   ManageSettingsOrganizationRoute: typeof ManageSettingsOrganizationRoute
   ManageSettingsUsersRoute: typeof ManageSettingsUsersRoute
   ManageSettingsIndexRoute: typeof ManageSettingsIndexRoute
+  ManageSettingsAgenciesTokenRoute: typeof ManageSettingsAgenciesTokenRoute
+  ManageSettingsAgenciesIndexRoute: typeof ManageSettingsAgenciesIndexRoute
 }
 
 const ManageSettingsRouteRouteChildren: ManageSettingsRouteRouteChildren = {
@@ -651,6 +693,8 @@ const ManageSettingsRouteRouteChildren: ManageSettingsRouteRouteChildren = {
   ManageSettingsOrganizationRoute: ManageSettingsOrganizationRoute,
   ManageSettingsUsersRoute: ManageSettingsUsersRoute,
   ManageSettingsIndexRoute: ManageSettingsIndexRoute,
+  ManageSettingsAgenciesTokenRoute: ManageSettingsAgenciesTokenRoute,
+  ManageSettingsAgenciesIndexRoute: ManageSettingsAgenciesIndexRoute,
 }
 
 const ManageSettingsRouteRouteWithChildren =

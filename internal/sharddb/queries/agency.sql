@@ -46,7 +46,10 @@ WHERE ac.organization_id = sqlc.arg(organization_id) AND ac.agency_id = sqlc.arg
   AND (sqlc.narg(campaign_id)::uuid IS NULL OR ac.campaign_id = sqlc.narg(campaign_id))
 ORDER BY c.title, ac.campaign_id;
 
--- name: CampaignForAgency :one
--- A campaign of the organisation an agency may be authorised on (any type but promoted).
-SELECT id, title, currency, type FROM campaigns
-WHERE organization_id = $1 AND id = $2 AND type <> 'promoted';
+-- name: CampaignsForAgencies :many
+-- The organisation's campaigns an agency may be authorised on (any type but promoted);
+-- id narrows to one.
+SELECT id, title, currency, published FROM campaigns
+WHERE organization_id = sqlc.arg(organization_id) AND type <> 'promoted'
+  AND (sqlc.narg(id)::uuid IS NULL OR id = sqlc.narg(id))
+ORDER BY title, id;

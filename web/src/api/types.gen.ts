@@ -2,6 +2,49 @@
 // The JSON of the Go API's structs, as encoding/json writes it. A Go nil slice or map arrives
 // as null although it is typed as an array or record here; the handlers send empty ones.
 
+export interface Agency {
+  uuid: string;
+  agency_name: string;
+  mode: string;
+  sync_delay: number;
+  created_at: string;
+  discarded_at: string | null;
+}
+
+export interface AgencyCampaigns {
+  campaigns: Authorisable[];
+}
+
+export interface AgencyDetail {
+  agency: Agency;
+  campaigns: Campaign[];
+  users: AgencyUser[];
+}
+
+export interface AgencyList {
+  agencies: Agency[];
+}
+
+export interface AgencyMe {
+  agency: Agency;
+  role: string;
+  permissions: string[];
+  campaigns: Campaign[];
+}
+
+export interface AgencyUser {
+  uuid: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  role: string;
+  acquisition: boolean;
+  management: boolean;
+  status: string;
+  discarded_at: string | null;
+  created_at: string;
+}
+
 export interface AuditEntry {
   id: number;
   staff_user_id: string;
@@ -12,6 +55,23 @@ export interface AuditEntry {
   reason: string | null;
   plan_code: string | null;
   created_at: string;
+}
+
+export interface Authorisable {
+  uuid: string;
+  title: string;
+  currency: string;
+  published: boolean;
+}
+
+export interface Campaign {
+  uuid: string;
+  title: string;
+  currency: string;
+  published: boolean;
+  allow_one_time: boolean;
+  allow_other_amount: boolean;
+  amounts: Money[];
 }
 
 export interface CampaignRef {
