@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gin-gonic/gin"
+	"github.com/google/uuid"
 	"go.temporal.io/sdk/client"
 
 	"github.com/aporta/aporta/api/account"
@@ -44,6 +45,7 @@ import (
 	"github.com/aporta/aporta/internal/outbox"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/web"
+	"github.com/aporta/aporta/workflows/agencysync"
 	"github.com/aporta/aporta/workflows/collection"
 	"github.com/aporta/aporta/workflows/firstcharge"
 	"github.com/aporta/aporta/workflows/gatewayrefresh"
@@ -163,9 +165,9 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 		Forms: campaigns, Tenants: d.Tenants, Gateways: charges, Recurring: collection.Starter{Temporal: d.Temporal},
 		Guard: firstcharge.Guard{Temporal: d.Temporal}, Secret: d.Config.Secret, Mail: outbox.NewMailer(d.Config, d.Tenants.Directory()), PublicURL: d.Config.PublicURL, Log: d.Log,
 	})).Mount(groups)
-	donation.NewManageHandler(donation.ManageDeps{Tenants: d.Tenants, Temporal: d.Temporal, Gateways: charges, Forms: campaigns, Secret: d.Config.Secret,
-		Tokenizer: donation.Tokenizer{Name: "mercadopago", TokenizerURL: d.Config.GatewayPublicURL}, Connections: conns}).
-		Mount(groups)
+	manageDeps := donation.ManageDeps{Tenants: d.Tenants, Temporal: d.Temporal, Gateways: charges, Forms: campaigns, Secret: d.Config.Secret,
+		Tokenizer: donation.Tokenizer{Name: "mercadopago", TokenizerURL: d.Config.GatewayPublicURL}, Connections: conns}
+	donation.NewManageHandler(manageDeps).Mount(groups)
 	connector, err := gateways.NewService(d.Config, conns, onboard, gatewayrefresh.Client{Temporal: d.Temporal}, d.Log)
 	if err != nil {
 		return nil, err
@@ -177,8 +179,19 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 	plans.Mount(groups)
 	export.NewHandler(d.Temporal, bucket, d.Config.Secret).Mount(groups)
 	// The agencies' work area: its own prefix, the same guards as the manage area.
-	agency.NewHandler(agency.Deps{Config: d.Config, Tenants: d.Tenants, Keto: keto}).
-		Mount(groups, g.public.Group("/agency/api", csrf.Require(), az.Authenticate()))
+	agencyDonations := donation.NewManageService(manageDeps)
+	agency.NewHandler(agency.Deps{Config: d.Config, Tenants: d.Tenants, Keto: keto,
+		Cards: func(ctx context.Context, orgID uuid.UUID, currency string) (gateway.Customers, error) {
+			c, _, err := mpClients.MercadoPago(ctx, orgID, currency)
+			return c, err
+		},
+		Syncs: agencysync.Client{Temporal: d.Temporal}, TokenizerURL: d.Config.GatewayPublicURL, Connections: conns,
+		ChangeAmount: func(ctx context.Context, id uuid.UUID, amount string) error {
+			a := donation.Decimal(amount)
+			_, err := agencyDonations.Patch(ctx, &donation.PatchRequest{DonationRequest: donation.DonationRequest{ID: id}, Amount: &a})
+			return err
+		},
+	}).Mount(groups, g.public.Group("/agency/api", csrf.Require(), az.Authenticate()))
 
 	app := spa.New(web.Dist(), csrf.Token)
 	app.CheckForms(func(ctx context.Context, slug string) (bool, error) {

@@ -13,6 +13,7 @@ import (
 	"github.com/aporta/aporta/api/endpoint"
 	"github.com/aporta/aporta/identity"
 	"github.com/aporta/aporta/internal/config"
+	"github.com/aporta/aporta/internal/connections"
 	"github.com/aporta/aporta/internal/dirdb"
 	"github.com/aporta/aporta/internal/outbox"
 	"github.com/aporta/aporta/tenants"
@@ -53,6 +54,18 @@ type Deps struct {
 	Config  *config.Config
 	Tenants Directory
 	Keto    Permissions
+	// Cards saves a live acquisition's card at the organisation's gateway.
+	Cards Cards
+	// Syncs starts a live acquisition's sync.
+	Syncs Syncs
+	// ChangeAmount changes a synced donation's amount the organisation's way.
+	ChangeAmount AmountChanger
+	// TokenizerURL and Connections give the acquisition form the gateway's tokeniser and the
+	// organisation's public key: card data goes from the browser to the gateway only.
+	TokenizerURL string
+	Connections  interface {
+		ActiveConnection(ctx context.Context, scope tenants.Scope, gateway string) (connections.Connection, error)
+	}
 }
 
 // Handler serves both sides of agencies.
@@ -62,11 +75,19 @@ type Handler struct {
 	kratos    *identity.Kratos
 	outbox    *outbox.Outbox
 	publicURL string
+	cards     Cards
+	tokenizer string
+	conns     interface {
+		ActiveConnection(ctx context.Context, scope tenants.Scope, gateway string) (connections.Connection, error)
+	}
+	syncs Syncs
+	// changeDonation changes a synced donation's amount the organisation's way.
+	changeDonation AmountChanger
 }
 
 // NewHandler builds the handler.
 func NewHandler(d Deps) *Handler {
-	return &Handler{tenants: d.Tenants, keto: d.Keto, publicURL: d.Config.PublicURL,
+	return &Handler{tenants: d.Tenants, keto: d.Keto, publicURL: d.Config.PublicURL, cards: d.Cards, syncs: d.Syncs, tokenizer: d.TokenizerURL, conns: d.Connections, changeDonation: d.ChangeAmount,
 		kratos: identity.NewKratos(d.Config.KratosAdmin, &http.Client{Timeout: 10 * time.Second}),
 		outbox: outbox.New(d.Tenants.Directory(), d.Config)}
 }

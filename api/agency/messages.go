@@ -24,5 +24,17 @@ func init() {
 		"agency.role_invalid":          {i18n.ES: "El rol debe ser gerente, operador o supervisor.", i18n.EN: "The role must be manager, operator or supervisor.", i18n.PT: "A função deve ser gerente, operador ou supervisor."},
 		"agency.email_unavailable":     {i18n.ES: "No podemos agregar este e-mail. Pide a la persona que verifique su cuenta o usa otro e-mail.", i18n.EN: "We cannot add this e-mail. Ask the person to verify their account or use another e-mail.", i18n.PT: "Não podemos adicionar este e-mail. Peça à pessoa que verifique a conta ou use outro e-mail."},
 		"agency.user_exists":           {i18n.ES: "Esta persona ya está en el equipo.", i18n.EN: "This person is already in the team.", i18n.PT: "Esta pessoa já está na equipe."},
+		"agency.donor_name_invalid":    {i18n.ES: "Ingresa nombre y apellido del donante (2 a 100 caracteres).", i18n.EN: "Enter the donor's first and last name (2 to 100 characters).", i18n.PT: "Informe nome e sobrenome do doador (2 a 100 caracteres)."},
+		"agency.uid_invalid":           {i18n.ES: "El documento no es válido.", i18n.EN: "The document is not valid.", i18n.PT: "O documento não é válido."},
+		"agency.recurrence_invalid":    {i18n.ES: "Elige mensual o única.", i18n.EN: "Choose monthly or one-time.", i18n.PT: "Escolha mensal ou única."},
+		"agency.card_invalid":          {i18n.ES: "Revisa los datos de la tarjeta.", i18n.EN: "Check the card details.", i18n.PT: "Confira os dados do cartão."},
+		"agency.key_invalid":           {i18n.ES: "Vuelve a enviar el formulario.", i18n.EN: "Send the form again.", i18n.PT: "Envie o formulário novamente."},
+		"agency.amount_not_offered":    {i18n.ES: "Elige uno de los montos de la campaña.", i18n.EN: "Choose one of the campaign's amounts.", i18n.PT: "Escolha um dos valores da campanha."},
+		"agency.one_time_not_allowed":  {i18n.ES: "Esta campaña solo acepta donaciones mensuales.", i18n.EN: "This campaign only takes monthly donations.", i18n.PT: "Esta campanha só aceita doações mensais."},
+		"agency.card_refused":          {i18n.ES: "La pasarela rechazó la tarjeta. Prueba con otra.", i18n.EN: "The gateway refused the card. Try another one.", i18n.PT: "O gateway recusou o cartão. Tente outro."},
+		"agency.gateway_unavailable":   {i18n.ES: "No pudimos contactar la pasarela de pago. Inténtalo de nuevo.", i18n.EN: "We could not reach the payment gateway. Try again.", i18n.PT: "Não conseguimos contatar o gateway de pagamento. Tente novamente."},
+		"agency.already_synced":        {i18n.ES: "Esta alta ya pasó a la organización.", i18n.EN: "This sign-up already went to the organisation.", i18n.PT: "Este cadastro já passou à organização."},
+		"agency.voided":                {i18n.ES: "Esta alta fue anulada.", i18n.EN: "This sign-up was voided.", i18n.PT: "Este cadastro foi anulado."},
+		"agency.not_pending":           {i18n.ES: "Solo se anula un alta mientras espera su sincronización.", i18n.EN: "A sign-up can only be voided while it waits for its sync.", i18n.PT: "Um cadastro só pode ser anulado enquanto aguarda a sincronização."},
 	})
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/aporta/aporta/api/authz"
 	"github.com/aporta/aporta/api/endpoint"
 	"github.com/aporta/aporta/identity"
+	"github.com/aporta/aporta/internal/connections"
 	"github.com/aporta/aporta/internal/dirdb"
 	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/tenants"
@@ -37,10 +38,18 @@ func agentOf(ctx context.Context) (agent, error) {
 
 // mountWork mounts the agency's work area on /agency/api:
 //
-//	GET /me   the agency, its authorised campaigns and the person's permits
+//	GET   /me                             the agency, its authorised campaigns and the person's permits
+//	GET   /acquisitions                   the agency's sign-ups, newest first
+//	POST  /acquisitions                   {campaign, amount, recurrence, donor, card, idempotency_key} → 201
+//	PATCH /acquisitions/:uuid             {amount}: correct while pending, or change the synced donation's
+//	POST  /acquisitions/:uuid/void        void while pending
 func (h *Handler) mountWork(w *gin.RouterGroup) {
 	w.Use(h.requireAgent())
 	w.GET("/me", endpoint.Handle(h.me))
+	w.GET("/acquisitions", endpoint.Handle(h.acquisitions))
+	w.POST("/acquisitions", endpoint.Handle(h.acquire))
+	w.PATCH("/acquisitions/:uuid", endpoint.Handle(h.changeAmount))
+	w.POST("/acquisitions/:uuid/void", endpoint.Handle(h.void))
 }
 
 // requireAgent lets through a person Keto says works for their (not discarded) agency, and puts
@@ -97,6 +106,14 @@ type Me struct {
 	Role        string     `json:"role"`
 	Permissions []string   `json:"permissions"` // acquire, manage_donors, supervise: Keto's answers
 	Campaigns   []Campaign `json:"campaigns"`
+	// Gateway is where the acquisition form tokenises the donor's card (live mode only).
+	Gateway Tokenizer `json:"gateway"`
+}
+
+// Tokenizer is the gateway's browser-facing tokeniser and the organisation's public key.
+type Tokenizer struct {
+	TokenizerURL string `json:"tokenizer_url"`
+	PublicKey    string `json:"public_key"`
 }
 
 // EmptyRequest is a call without parameters.
@@ -116,6 +133,13 @@ func (h *Handler) me(ctx context.Context, _ *EmptyRequest) (*Me, error) {
 		if ok {
 			out.Permissions = append(out.Permissions, p)
 		}
+	}
+	if a.agency.Mode == "live" {
+		conn, err := h.conns.ActiveConnection(ctx, a.scope, connections.MercadoPago)
+		if err != nil && !errors.Is(err, connections.ErrNotConnected) {
+			return nil, err
+		}
+		out.Gateway = Tokenizer{TokenizerURL: h.tokenizer, PublicKey: conn.PublicKey}
 	}
 	rows, err := a.scope.Store().ListAgencyCampaigns(ctx, sharddb.ListAgencyCampaignsParams{OrganizationID: a.scope.OrgID, AgencyID: a.agency.ID})
 	if err != nil {

@@ -51,6 +51,9 @@ var roots = []root{
 	{"AgencyUser", reflect.TypeFor[agency.User]()},
 	{"AgencyCampaigns", reflect.TypeFor[agency.Authorisables]()},
 	{"AgencyMe", reflect.TypeFor[agency.Me]()},
+	{"AgencyAcquisitions", reflect.TypeFor[agency.Acquisitions]()},
+	{"AgencyAcquisitionReply", reflect.TypeFor[agency.AcquisitionReply]()},
+	{"AgencyAcquireRequest", reflect.TypeFor[agency.AcquireRequest]()},
 }
 
 func main() {

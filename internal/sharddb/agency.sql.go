@@ -12,6 +12,105 @@ import (
 	"github.com/google/uuid"
 )
 
+const acquisition = `-- name: Acquisition :one
+SELECT organization_id, id, agency_id, campaign_id, agent_id, mode, status, void_reason, amount_minor, currency, recurrence, email, first_name, last_name, uid_type, uid_number, customer_id, card_id, brand, bin, last_four, expiry_month, expiry_year, holder_name, sync_delay, sync_at, donation_id, idempotency_key, created_at, updated_at FROM agency_acquisitions
+WHERE organization_id = $1 AND id = $2
+  AND ($3::uuid IS NULL OR agency_id = $3)
+`
+
+type AcquisitionParams struct {
+	OrganizationID uuid.UUID
+	ID             uuid.UUID
+	AgencyID       *uuid.UUID
+}
+
+// One acquisition of an agency (agency_id NULL: of the organisation, for the sync).
+func (q *Queries) Acquisition(ctx context.Context, arg AcquisitionParams) (AgencyAcquisition, error) {
+	row := q.db.QueryRow(ctx, acquisition, arg.OrganizationID, arg.ID, arg.AgencyID)
+	var i AgencyAcquisition
+	err := row.Scan(
+		&i.OrganizationID,
+		&i.ID,
+		&i.AgencyID,
+		&i.CampaignID,
+		&i.AgentID,
+		&i.Mode,
+		&i.Status,
+		&i.VoidReason,
+		&i.AmountMinor,
+		&i.Currency,
+		&i.Recurrence,
+		&i.Email,
+		&i.FirstName,
+		&i.LastName,
+		&i.UidType,
+		&i.UidNumber,
+		&i.CustomerID,
+		&i.CardID,
+		&i.Brand,
+		&i.Bin,
+		&i.LastFour,
+		&i.ExpiryMonth,
+		&i.ExpiryYear,
+		&i.HolderName,
+		&i.SyncDelay,
+		&i.SyncAt,
+		&i.DonationID,
+		&i.IdempotencyKey,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+	)
+	return i, err
+}
+
+const acquisitionByKey = `-- name: AcquisitionByKey :one
+SELECT organization_id, id, agency_id, campaign_id, agent_id, mode, status, void_reason, amount_minor, currency, recurrence, email, first_name, last_name, uid_type, uid_number, customer_id, card_id, brand, bin, last_four, expiry_month, expiry_year, holder_name, sync_delay, sync_at, donation_id, idempotency_key, created_at, updated_at FROM agency_acquisitions WHERE organization_id = $1 AND agency_id = $2 AND idempotency_key = $3
+`
+
+type AcquisitionByKeyParams struct {
+	OrganizationID uuid.UUID
+	AgencyID       uuid.UUID
+	IdempotencyKey string
+}
+
+func (q *Queries) AcquisitionByKey(ctx context.Context, arg AcquisitionByKeyParams) (AgencyAcquisition, error) {
+	row := q.db.QueryRow(ctx, acquisitionByKey, arg.OrganizationID, arg.AgencyID, arg.IdempotencyKey)
+	var i AgencyAcquisition
+	err := row.Scan(
+		&i.OrganizationID,
+		&i.ID,
+		&i.AgencyID,
+		&i.CampaignID,
+		&i.AgentID,
+		&i.Mode,
+		&i.Status,
+		&i.VoidReason,
+		&i.AmountMinor,
+		&i.Currency,
+		&i.Recurrence,
+		&i.Email,
+		&i.FirstName,
+		&i.LastName,
+		&i.UidType,
+		&i.UidNumber,
+		&i.CustomerID,
+		&i.CardID,
+		&i.Brand,
+		&i.Bin,
+		&i.LastFour,
+		&i.ExpiryMonth,
+		&i.ExpiryYear,
+		&i.HolderName,
+		&i.SyncDelay,
+		&i.SyncAt,
+		&i.DonationID,
+		&i.IdempotencyKey,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+	)
+	return i, err
+}
+
 const agency = `-- name: Agency :one
 SELECT organization_id, id, name, mode, sync_delay, discarded_at, created_at, updated_at FROM agencies WHERE organization_id = $1 AND id = $2
 `
@@ -83,6 +182,63 @@ func (q *Queries) CampaignsForAgencies(ctx context.Context, arg CampaignsForAgen
 	return items, nil
 }
 
+const correctAcquisition = `-- name: CorrectAcquisition :one
+UPDATE agency_acquisitions SET amount_minor = $4, updated_at = now()
+WHERE organization_id = $1 AND agency_id = $2 AND id = $3 AND status = 'pending'
+RETURNING organization_id, id, agency_id, campaign_id, agent_id, mode, status, void_reason, amount_minor, currency, recurrence, email, first_name, last_name, uid_type, uid_number, customer_id, card_id, brand, bin, last_four, expiry_month, expiry_year, holder_name, sync_delay, sync_at, donation_id, idempotency_key, created_at, updated_at
+`
+
+type CorrectAcquisitionParams struct {
+	OrganizationID uuid.UUID
+	AgencyID       uuid.UUID
+	ID             uuid.UUID
+	AmountMinor    int64
+}
+
+// Corrects a pending acquisition's amount while it waits for its sync.
+func (q *Queries) CorrectAcquisition(ctx context.Context, arg CorrectAcquisitionParams) (AgencyAcquisition, error) {
+	row := q.db.QueryRow(ctx, correctAcquisition,
+		arg.OrganizationID,
+		arg.AgencyID,
+		arg.ID,
+		arg.AmountMinor,
+	)
+	var i AgencyAcquisition
+	err := row.Scan(
+		&i.OrganizationID,
+		&i.ID,
+		&i.AgencyID,
+		&i.CampaignID,
+		&i.AgentID,
+		&i.Mode,
+		&i.Status,
+		&i.VoidReason,
+		&i.AmountMinor,
+		&i.Currency,
+		&i.Recurrence,
+		&i.Email,
+		&i.FirstName,
+		&i.LastName,
+		&i.UidType,
+		&i.UidNumber,
+		&i.CustomerID,
+		&i.CardID,
+		&i.Brand,
+		&i.Bin,
+		&i.LastFour,
+		&i.ExpiryMonth,
+		&i.ExpiryYear,
+		&i.HolderName,
+		&i.SyncDelay,
+		&i.SyncAt,
+		&i.DonationID,
+		&i.IdempotencyKey,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+	)
+	return i, err
+}
+
 const deleteAgencyCampaign = `-- name: DeleteAgencyCampaign :one
 DELETE FROM agency_campaigns WHERE organization_id = $1 AND agency_id = $2 AND campaign_id = $3
 RETURNING organization_id, agency_id, campaign_id, allow_one_time, allow_other_amount, amounts, created_at
@@ -136,6 +292,110 @@ func (q *Queries) DiscardAgency(ctx context.Context, arg DiscardAgencyParams) (A
 	return i, err
 }
 
+const insertAcquisition = `-- name: InsertAcquisition :one
+INSERT INTO agency_acquisitions (organization_id, id, agency_id, campaign_id, agent_id, mode, status, amount_minor, currency,
+    recurrence, email, first_name, last_name, uid_type, uid_number, customer_id, card_id, brand, bin, last_four,
+    expiry_month, expiry_year, holder_name, sync_delay, sync_at, idempotency_key)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26)
+ON CONFLICT (organization_id, agency_id, idempotency_key) DO NOTHING
+RETURNING organization_id, id, agency_id, campaign_id, agent_id, mode, status, void_reason, amount_minor, currency, recurrence, email, first_name, last_name, uid_type, uid_number, customer_id, card_id, brand, bin, last_four, expiry_month, expiry_year, holder_name, sync_delay, sync_at, donation_id, idempotency_key, created_at, updated_at
+`
+
+type InsertAcquisitionParams struct {
+	OrganizationID uuid.UUID
+	ID             uuid.UUID
+	AgencyID       uuid.UUID
+	CampaignID     uuid.UUID
+	AgentID        uuid.UUID
+	Mode           string
+	Status         string
+	AmountMinor    int64
+	Currency       string
+	Recurrence     int16
+	Email          string
+	FirstName      string
+	LastName       string
+	UidType        *string
+	UidNumber      *string
+	CustomerID     *string
+	CardID         *string
+	Brand          string
+	Bin            string
+	LastFour       string
+	ExpiryMonth    int16
+	ExpiryYear     int16
+	HolderName     string
+	SyncDelay      int32
+	SyncAt         *time.Time
+	IdempotencyKey string
+}
+
+// Once per agency and idempotency key: a retried submission returns nothing and reads the first.
+func (q *Queries) InsertAcquisition(ctx context.Context, arg InsertAcquisitionParams) (AgencyAcquisition, error) {
+	row := q.db.QueryRow(ctx, insertAcquisition,
+		arg.OrganizationID,
+		arg.ID,
+		arg.AgencyID,
+		arg.CampaignID,
+		arg.AgentID,
+		arg.Mode,
+		arg.Status,
+		arg.AmountMinor,
+		arg.Currency,
+		arg.Recurrence,
+		arg.Email,
+		arg.FirstName,
+		arg.LastName,
+		arg.UidType,
+		arg.UidNumber,
+		arg.CustomerID,
+		arg.CardID,
+		arg.Brand,
+		arg.Bin,
+		arg.LastFour,
+		arg.ExpiryMonth,
+		arg.ExpiryYear,
+		arg.HolderName,
+		arg.SyncDelay,
+		arg.SyncAt,
+		arg.IdempotencyKey,
+	)
+	var i AgencyAcquisition
+	err := row.Scan(
+		&i.OrganizationID,
+		&i.ID,
+		&i.AgencyID,
+		&i.CampaignID,
+		&i.AgentID,
+		&i.Mode,
+		&i.Status,
+		&i.VoidReason,
+		&i.AmountMinor,
+		&i.Currency,
+		&i.Recurrence,
+		&i.Email,
+		&i.FirstName,
+		&i.LastName,
+		&i.UidType,
+		&i.UidNumber,
+		&i.CustomerID,
+		&i.CardID,
+		&i.Brand,
+		&i.Bin,
+		&i.LastFour,
+		&i.ExpiryMonth,
+		&i.ExpiryYear,
+		&i.HolderName,
+		&i.SyncDelay,
+		&i.SyncAt,
+		&i.DonationID,
+		&i.IdempotencyKey,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+	)
+	return i, err
+}
+
 const insertAgency = `-- name: InsertAgency :one
 
 INSERT INTO agencies (organization_id, id, name, mode, sync_delay)
@@ -172,6 +432,76 @@ func (q *Queries) InsertAgency(ctx context.Context, arg InsertAgencyParams) (Age
 		&i.UpdatedAt,
 	)
 	return i, err
+}
+
+const listAcquisitions = `-- name: ListAcquisitions :many
+SELECT a.organization_id, a.id, a.agency_id, a.campaign_id, a.agent_id, a.mode, a.status, a.void_reason, a.amount_minor, a.currency, a.recurrence, a.email, a.first_name, a.last_name, a.uid_type, a.uid_number, a.customer_id, a.card_id, a.brand, a.bin, a.last_four, a.expiry_month, a.expiry_year, a.holder_name, a.sync_delay, a.sync_at, a.donation_id, a.idempotency_key, a.created_at, a.updated_at, c.title AS campaign_title FROM agency_acquisitions a
+JOIN campaigns c ON c.organization_id = a.organization_id AND c.id = a.campaign_id
+WHERE a.organization_id = $1 AND a.agency_id = $2
+ORDER BY a.created_at DESC, a.id
+LIMIT 200
+`
+
+type ListAcquisitionsParams struct {
+	OrganizationID uuid.UUID
+	AgencyID       uuid.UUID
+}
+
+type ListAcquisitionsRow struct {
+	AgencyAcquisition AgencyAcquisition
+	CampaignTitle     string
+}
+
+func (q *Queries) ListAcquisitions(ctx context.Context, arg ListAcquisitionsParams) ([]ListAcquisitionsRow, error) {
+	rows, err := q.db.Query(ctx, listAcquisitions, arg.OrganizationID, arg.AgencyID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []ListAcquisitionsRow
+	for rows.Next() {
+		var i ListAcquisitionsRow
+		if err := rows.Scan(
+			&i.AgencyAcquisition.OrganizationID,
+			&i.AgencyAcquisition.ID,
+			&i.AgencyAcquisition.AgencyID,
+			&i.AgencyAcquisition.CampaignID,
+			&i.AgencyAcquisition.AgentID,
+			&i.AgencyAcquisition.Mode,
+			&i.AgencyAcquisition.Status,
+			&i.AgencyAcquisition.VoidReason,
+			&i.AgencyAcquisition.AmountMinor,
+			&i.AgencyAcquisition.Currency,
+			&i.AgencyAcquisition.Recurrence,
+			&i.AgencyAcquisition.Email,
+			&i.AgencyAcquisition.FirstName,
+			&i.AgencyAcquisition.LastName,
+			&i.AgencyAcquisition.UidType,
+			&i.AgencyAcquisition.UidNumber,
+			&i.AgencyAcquisition.CustomerID,
+			&i.AgencyAcquisition.CardID,
+			&i.AgencyAcquisition.Brand,
+			&i.AgencyAcquisition.Bin,
+			&i.AgencyAcquisition.LastFour,
+			&i.AgencyAcquisition.ExpiryMonth,
+			&i.AgencyAcquisition.ExpiryYear,
+			&i.AgencyAcquisition.HolderName,
+			&i.AgencyAcquisition.SyncDelay,
+			&i.AgencyAcquisition.SyncAt,
+			&i.AgencyAcquisition.DonationID,
+			&i.AgencyAcquisition.IdempotencyKey,
+			&i.AgencyAcquisition.CreatedAt,
+			&i.AgencyAcquisition.UpdatedAt,
+			&i.CampaignTitle,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 const listAgencies = `-- name: ListAgencies :many
@@ -281,6 +611,104 @@ func (q *Queries) ListAgencyCampaigns(ctx context.Context, arg ListAgencyCampaig
 	return items, nil
 }
 
+const lockPendingAcquisition = `-- name: LockPendingAcquisition :one
+SELECT a.organization_id, a.id, a.agency_id, a.campaign_id, a.agent_id, a.mode, a.status, a.void_reason, a.amount_minor, a.currency, a.recurrence, a.email, a.first_name, a.last_name, a.uid_type, a.uid_number, a.customer_id, a.card_id, a.brand, a.bin, a.last_four, a.expiry_month, a.expiry_year, a.holder_name, a.sync_delay, a.sync_at, a.donation_id, a.idempotency_key, a.created_at, a.updated_at, ag.discarded_at AS agency_discarded_at, o.timezone FROM agency_acquisitions a
+JOIN agencies ag ON ag.organization_id = a.organization_id AND ag.id = a.agency_id
+JOIN organizations o ON o.organization_id = a.organization_id
+WHERE a.organization_id = $1 AND a.id = $2
+FOR UPDATE OF a
+`
+
+type LockPendingAcquisitionParams struct {
+	OrganizationID uuid.UUID
+	ID             uuid.UUID
+}
+
+type LockPendingAcquisitionRow struct {
+	AgencyAcquisition AgencyAcquisition
+	AgencyDiscardedAt *time.Time
+	Timezone          string
+}
+
+// The sync's hold on a pending acquisition: a correction or void waits for it, then finds it synced.
+func (q *Queries) LockPendingAcquisition(ctx context.Context, arg LockPendingAcquisitionParams) (LockPendingAcquisitionRow, error) {
+	row := q.db.QueryRow(ctx, lockPendingAcquisition, arg.OrganizationID, arg.ID)
+	var i LockPendingAcquisitionRow
+	err := row.Scan(
+		&i.AgencyAcquisition.OrganizationID,
+		&i.AgencyAcquisition.ID,
+		&i.AgencyAcquisition.AgencyID,
+		&i.AgencyAcquisition.CampaignID,
+		&i.AgencyAcquisition.AgentID,
+		&i.AgencyAcquisition.Mode,
+		&i.AgencyAcquisition.Status,
+		&i.AgencyAcquisition.VoidReason,
+		&i.AgencyAcquisition.AmountMinor,
+		&i.AgencyAcquisition.Currency,
+		&i.AgencyAcquisition.Recurrence,
+		&i.AgencyAcquisition.Email,
+		&i.AgencyAcquisition.FirstName,
+		&i.AgencyAcquisition.LastName,
+		&i.AgencyAcquisition.UidType,
+		&i.AgencyAcquisition.UidNumber,
+		&i.AgencyAcquisition.CustomerID,
+		&i.AgencyAcquisition.CardID,
+		&i.AgencyAcquisition.Brand,
+		&i.AgencyAcquisition.Bin,
+		&i.AgencyAcquisition.LastFour,
+		&i.AgencyAcquisition.ExpiryMonth,
+		&i.AgencyAcquisition.ExpiryYear,
+		&i.AgencyAcquisition.HolderName,
+		&i.AgencyAcquisition.SyncDelay,
+		&i.AgencyAcquisition.SyncAt,
+		&i.AgencyAcquisition.DonationID,
+		&i.AgencyAcquisition.IdempotencyKey,
+		&i.AgencyAcquisition.CreatedAt,
+		&i.AgencyAcquisition.UpdatedAt,
+		&i.AgencyDiscardedAt,
+		&i.Timezone,
+	)
+	return i, err
+}
+
+const markAcquisitionSynced = `-- name: MarkAcquisitionSynced :exec
+UPDATE agency_acquisitions SET status = 'synced', donation_id = $3, updated_at = now()
+WHERE organization_id = $1 AND id = $2 AND status = 'pending'
+`
+
+type MarkAcquisitionSyncedParams struct {
+	OrganizationID uuid.UUID
+	ID             uuid.UUID
+	DonationID     *uuid.UUID
+}
+
+func (q *Queries) MarkAcquisitionSynced(ctx context.Context, arg MarkAcquisitionSyncedParams) error {
+	_, err := q.db.Exec(ctx, markAcquisitionSynced, arg.OrganizationID, arg.ID, arg.DonationID)
+	return err
+}
+
+const setDonationAgency = `-- name: SetDonationAgency :exec
+UPDATE donations SET agency_id = $3, acquired_by = $4
+WHERE organization_id = $1 AND id = $2
+`
+
+type SetDonationAgencyParams struct {
+	OrganizationID uuid.UUID
+	ID             uuid.UUID
+	AgencyID       *uuid.UUID
+	AcquiredBy     *uuid.UUID
+}
+
+func (q *Queries) SetDonationAgency(ctx context.Context, arg SetDonationAgencyParams) error {
+	_, err := q.db.Exec(ctx, setDonationAgency,
+		arg.OrganizationID,
+		arg.ID,
+		arg.AgencyID,
+		arg.AcquiredBy,
+	)
+	return err
+}
+
 const updateAgency = `-- name: UpdateAgency :one
 UPDATE agencies SET name = $3, mode = $4, sync_delay = $5, updated_at = now()
 WHERE organization_id = $1 AND id = $2 AND discarded_at IS NULL
@@ -352,6 +780,57 @@ func (q *Queries) UpsertAgencyCampaign(ctx context.Context, arg UpsertAgencyCamp
 		&i.AllowOtherAmount,
 		&i.Amounts,
 		&i.CreatedAt,
+	)
+	return i, err
+}
+
+const voidAcquisition = `-- name: VoidAcquisition :one
+UPDATE agency_acquisitions SET status = 'voided', void_reason = $3, updated_at = now()
+WHERE organization_id = $1 AND id = $2 AND status = 'pending'
+RETURNING organization_id, id, agency_id, campaign_id, agent_id, mode, status, void_reason, amount_minor, currency, recurrence, email, first_name, last_name, uid_type, uid_number, customer_id, card_id, brand, bin, last_four, expiry_month, expiry_year, holder_name, sync_delay, sync_at, donation_id, idempotency_key, created_at, updated_at
+`
+
+type VoidAcquisitionParams struct {
+	OrganizationID uuid.UUID
+	ID             uuid.UUID
+	VoidReason     *string
+}
+
+// Voids a pending acquisition (the agency's correction, or the sync finding the agency discarded).
+func (q *Queries) VoidAcquisition(ctx context.Context, arg VoidAcquisitionParams) (AgencyAcquisition, error) {
+	row := q.db.QueryRow(ctx, voidAcquisition, arg.OrganizationID, arg.ID, arg.VoidReason)
+	var i AgencyAcquisition
+	err := row.Scan(
+		&i.OrganizationID,
+		&i.ID,
+		&i.AgencyID,
+		&i.CampaignID,
+		&i.AgentID,
+		&i.Mode,
+		&i.Status,
+		&i.VoidReason,
+		&i.AmountMinor,
+		&i.Currency,
+		&i.Recurrence,
+		&i.Email,
+		&i.FirstName,
+		&i.LastName,
+		&i.UidType,
+		&i.UidNumber,
+		&i.CustomerID,
+		&i.CardID,
+		&i.Brand,
+		&i.Bin,
+		&i.LastFour,
+		&i.ExpiryMonth,
+		&i.ExpiryYear,
+		&i.HolderName,
+		&i.SyncDelay,
+		&i.SyncAt,
+		&i.DonationID,
+		&i.IdempotencyKey,
+		&i.CreatedAt,
+		&i.UpdatedAt,
 	)
 	return i, err
 }

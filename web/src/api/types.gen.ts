@@ -2,6 +2,22 @@
 // The JSON of the Go API's structs, as encoding/json writes it. A Go nil slice or map arrives
 // as null although it is typed as an array or record here; the handlers send empty ones.
 
+export interface Acquisition {
+  uuid: string;
+  campaign: string;
+  campaign_title?: string;
+  mode: string;
+  status: string;
+  void_reason?: string;
+  amount: Money;
+  recurrence: number;
+  donor_name: string;
+  donor_email: string;
+  last_four: string;
+  sync_at: string | null;
+  created_at: string;
+}
+
 export interface Agency {
   uuid: string;
   agency_name: string;
@@ -9,6 +25,23 @@ export interface Agency {
   sync_delay: number;
   created_at: string;
   discarded_at: string | null;
+}
+
+export interface AgencyAcquireRequest {
+  campaign: string;
+  amount: string;
+  recurrence: number;
+  donor: DonorIn;
+  card: CardIn;
+  idempotency_key: string;
+}
+
+export interface AgencyAcquisitionReply {
+  acquisition: Acquisition;
+}
+
+export interface AgencyAcquisitions {
+  acquisitions: Acquisition[];
 }
 
 export interface AgencyCampaigns {
@@ -30,6 +63,12 @@ export interface AgencyMe {
   role: string;
   permissions: string[];
   campaigns: Campaign[];
+  gateway: AgencyTokenizer;
+}
+
+export interface AgencyTokenizer {
+  tokenizer_url: string;
+  public_key: string;
 }
 
 export interface AgencyUser {
@@ -77,6 +116,16 @@ export interface Campaign {
 export interface CampaignRef {
   uuid: string;
   title: string;
+}
+
+export interface CardIn {
+  token: string;
+  method_id: string;
+  bin: string;
+  last_four: string;
+  expiration_month: number;
+  expiration_year: number;
+  cardholder_name: string;
 }
 
 export interface CardRef {
@@ -160,7 +209,7 @@ export interface DonationDetail {
   upgrades: UpgradeView[];
   upgrade_history: UpgradeAppliedView[];
   versions_count: number;
-  gateway: Tokenizer;
+  gateway: DonationTokenizer;
   collect?: CollectView | null;
 }
 
@@ -211,6 +260,20 @@ export interface DonationRecord {
   updated_at: string;
   actions: string[];
   submitted_donor: DonorSnapshot | null;
+}
+
+export interface DonationTokenizer {
+  name: string;
+  tokenizer_url: string;
+  public_key: string;
+}
+
+export interface DonorIn {
+  email: string;
+  first_name: string;
+  last_name: string;
+  uid_type: string;
+  uid_number: string;
 }
 
 export interface DonorSnapshot {
@@ -395,12 +458,6 @@ export interface Subscription {
 export interface SummaryBucket {
   count: number;
   amount: Money;
-}
-
-export interface Tokenizer {
-  name: string;
-  tokenizer_url: string;
-  public_key: string;
 }
 
 export interface TransactionView {
