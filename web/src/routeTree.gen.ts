@@ -10,6 +10,7 @@
 
 import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
+import { Route as AgencyRouteImport } from './routes/agency'
 import { Route as KitRouteImport } from './routes/kit'
 import { Route as ManageRouteRouteImport } from './routes/manage/route'
 import { Route as PricingRouteImport } from './routes/pricing'
@@ -46,6 +47,11 @@ import { Route as ManageSettingsAgenciesTokenRouteImport } from './routes/manage
 const IndexRoute = IndexRouteImport.update({
   id: '/',
   path: '/',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const AgencyRoute = AgencyRouteImport.update({
+  id: '/agency',
+  path: '/agency',
   getParentRoute: () => rootRouteImport,
 } as any)
 const KitRoute = KitRouteImport.update({
@@ -219,6 +225,7 @@ export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
   '/manage': typeof ManageRouteRouteWithChildren
   '/staff': typeof StaffRouteRouteWithChildren
+  '/agency': typeof AgencyRoute
   '/kit': typeof KitRoute
   '/pricing': typeof PricingRoute
   '/signup': typeof SignupRoute
@@ -253,6 +260,7 @@ export interface FileRoutesByFullPath {
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
   '/manage': typeof ManageRouteRouteWithChildren
+  '/agency': typeof AgencyRoute
   '/kit': typeof KitRoute
   '/pricing': typeof PricingRoute
   '/signup': typeof SignupRoute
@@ -288,6 +296,7 @@ export interface FileRoutesById {
   '/': typeof IndexRoute
   '/manage': typeof ManageRouteRouteWithChildren
   '/staff': typeof StaffRouteRouteWithChildren
+  '/agency': typeof AgencyRoute
   '/kit': typeof KitRoute
   '/pricing': typeof PricingRoute
   '/signup': typeof SignupRoute
@@ -325,6 +334,7 @@ export interface FileRouteTypes {
     | '/'
     | '/manage'
     | '/staff'
+    | '/agency'
     | '/kit'
     | '/pricing'
     | '/signup'
@@ -359,6 +369,7 @@ export interface FileRouteTypes {
   to:
     | '/'
     | '/manage'
+    | '/agency'
     | '/kit'
     | '/pricing'
     | '/signup'
@@ -393,6 +404,7 @@ export interface FileRouteTypes {
     | '/'
     | '/manage'
     | '/staff'
+    | '/agency'
     | '/kit'
     | '/pricing'
     | '/signup'
@@ -429,6 +441,7 @@ export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute
   ManageRouteRoute: typeof ManageRouteRouteWithChildren
   StaffRouteRoute: typeof StaffRouteRouteWithChildren
+  AgencyRoute: typeof AgencyRoute
   KitRoute: typeof KitRoute
   PricingRoute: typeof PricingRoute
   SignupRoute: typeof SignupRoute
@@ -450,6 +463,13 @@ declare module '@tanstack/react-router' {
       path: '/'
       fullPath: '/'
       preLoaderRoute: typeof IndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/agency': {
+      id: '/agency'
+      path: '/agency'
+      fullPath: '/agency'
+      preLoaderRoute: typeof AgencyRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/kit': {
@@ -761,6 +781,7 @@ const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
   ManageRouteRoute: ManageRouteRouteWithChildren,
   StaffRouteRoute: StaffRouteRouteWithChildren,
+  AgencyRoute: AgencyRoute,
   KitRoute: KitRoute,
   PricingRoute: PricingRoute,
   SignupRoute: SignupRoute,
