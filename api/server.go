@@ -10,9 +10,11 @@ import (
 	"time"
 
 	"github.com/gin-gonic/gin"
+	"github.com/google/uuid"
 	"go.temporal.io/sdk/client"
 
 	"github.com/aporta/aporta/api/account"
+	"github.com/aporta/aporta/api/agency"
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/authz"
 	"github.com/aporta/aporta/api/bankaccounts"
@@ -42,10 +44,12 @@ import (
 	"github.com/aporta/aporta/internal/config"
 	"github.com/aporta/aporta/internal/connections"
 	"github.com/aporta/aporta/internal/crmlink"
+	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/gateway/centralpos"
 	"github.com/aporta/aporta/internal/outbox"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/web"
+	"github.com/aporta/aporta/workflows/agencysync"
 	"github.com/aporta/aporta/workflows/billing"
 	"github.com/aporta/aporta/workflows/collection"
 	"github.com/aporta/aporta/workflows/crmsync"
@@ -167,8 +171,8 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 		Forms: campaigns, Tenants: d.Tenants, Gateways: charges, Recurring: collection.Starter{Temporal: d.Temporal},
 		Guard: firstcharge.Guard{Temporal: d.Temporal}, Secret: d.Config.Secret, Mail: outbox.NewMailer(d.Config, d.Tenants.Directory()), PublicURL: d.Config.PublicURL, Log: d.Log,
 	})).Mount(groups)
-	donation.NewManageHandler(donation.ManageDeps{Tenants: d.Tenants, Temporal: d.Temporal, Gateways: charges, Forms: campaigns, Secret: d.Config.Secret}).
-		Mount(groups)
+	manageDeps := donation.ManageDeps{Tenants: d.Tenants, Temporal: d.Temporal, Gateways: charges, Forms: campaigns, Secret: d.Config.Secret}
+	donation.NewManageHandler(manageDeps).Mount(groups)
 	connector, err := gateways.NewService(d.Config, conns, onboard, gatewayrefresh.Client{Temporal: d.Temporal}, d.Log)
 	if err != nil {
 		return nil, err
@@ -186,6 +190,20 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 		return nil, err
 	}
 	integration.NewHandler(&integration.Service{Vault: crmVault, Sync: crmsync.Client{Temporal: d.Temporal}}).Mount(groups)
+	// The agencies' work area: its own prefix, the same guards as the manage area.
+	agencyDonations := donation.NewManageService(manageDeps)
+	agency.NewHandler(agency.Deps{Config: d.Config, Tenants: d.Tenants, Keto: keto,
+		Cards: func(ctx context.Context, orgID uuid.UUID, currency string) (gateway.Customers, error) {
+			c, _, err := gwClients.ForOrganization(ctx, orgID, connections.MercadoPago, currency)
+			return c, err
+		},
+		Syncs: agencysync.Client{Temporal: d.Temporal}, TokenizerURL: d.Config.GatewayPublicURL, Connections: conns,
+		ChangeAmount: func(ctx context.Context, id uuid.UUID, amount string) error {
+			a := donation.Decimal(amount)
+			_, err := agencyDonations.Patch(ctx, &donation.PatchRequest{DonationRequest: donation.DonationRequest{ID: id}, Amount: &a})
+			return err
+		},
+	}).Mount(groups, g.public.Group("/agency/api", csrf.Require(), az.Authenticate()))
 
 	app := spa.New(web.Dist(), csrf.Token)
 	app.CheckForms(func(ctx context.Context, slug string) (bool, error) {

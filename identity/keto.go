@@ -13,11 +13,23 @@ const (
 	NamespaceUser         = "User"
 	NamespaceOrganization = "Organization"
 	NamespaceStaff        = "Staff"
+	NamespaceAgency       = "Agency"
+	NamespaceCampaign     = "Campaign"
+	NamespaceDonation     = "Donation"
 
 	RelationAdministrators = "administrators"
 	RelationOperators      = "operators"
 	RelationSupervisors    = "supervisors"
 	RelationMembers        = "members"
+	RelationAgencyAdmins   = "agency_admins"
+	// Agency relations: its organisation, its people's roles and the organisation's grants to them;
+	// a campaign's and a donation's agencies, a donation's agents.
+	RelationOrganizations = "organizations"
+	RelationManagers      = "managers"
+	RelationAcquisition   = "acquisition"
+	RelationManagement    = "management"
+	RelationAgencies      = "agencies"
+	RelationAgents        = "agents"
 
 	// StaffObject is the single Staff object product staff are members of.
 	StaffObject = "aporta"
@@ -62,4 +74,38 @@ func (k *Keto) Check(ctx context.Context, namespace, object, permit, userID stri
 		return false, fmt.Errorf("keto check %s:%s#%s: %w", namespace, object, permit, err)
 	}
 	return res.Allowed, nil
+}
+
+// Relate makes an object a subject of another's relation (Campaign:c#agencies@Agency:a), so a
+// permit can traverse to the subject's permits.
+func (k *Keto) Relate(ctx context.Context, namespace, object, relation, subjectNamespace, subjectObject string) error {
+	body := keto.CreateRelationshipBody{
+		Namespace: &namespace, Object: &object, Relation: &relation,
+		SubjectSet: &keto.SubjectSet{Namespace: subjectNamespace, Object: subjectObject, Relation: ""},
+	}
+	_, _, err := k.write.RelationshipApi.CreateRelationship(ctx).CreateRelationshipBody(body).Execute()
+	if err != nil {
+		return fmt.Errorf("keto relate %s:%s#%s@%s:%s: %w", namespace, object, relation, subjectNamespace, subjectObject, err)
+	}
+	return nil
+}
+
+// Unrelate deletes what Relate wrote (idempotent in Keto).
+func (k *Keto) Unrelate(ctx context.Context, namespace, object, relation, subjectNamespace, subjectObject string) error {
+	_, err := k.write.RelationshipApi.DeleteRelationships(ctx).
+		Namespace(namespace).Object(object).Relation(relation).
+		SubjectSetNamespace(subjectNamespace).SubjectSetObject(subjectObject).SubjectSetRelation("").Execute()
+	if err != nil {
+		return fmt.Errorf("keto unrelate %s:%s#%s@%s:%s: %w", namespace, object, relation, subjectNamespace, subjectObject, err)
+	}
+	return nil
+}
+
+// RevokeAll deletes every subject of an object's relation (a discarded agency's people, say).
+func (k *Keto) RevokeAll(ctx context.Context, namespace, object, relation string) error {
+	_, err := k.write.RelationshipApi.DeleteRelationships(ctx).Namespace(namespace).Object(object).Relation(relation).Execute()
+	if err != nil {
+		return fmt.Errorf("keto revoke all %s:%s#%s: %w", namespace, object, relation, err)
+	}
+	return nil
 }

@@ -15,13 +15,72 @@ class Staff implements Namespace {
   }
 }
 
-// Reserved for external teams (agencies); their users act on the organisations they are linked to.
+// An organisation's external team (agency): face-to-face fundraisers. Its people hold a role
+// (managers, operators, supervisors); what they may do on the organisation's donors is what the
+// organisation granted each of them (acquisition, management), and only on the agency's authorised
+// campaigns (Campaign#agencies) and the donations the agency acquired (Donation#agencies). Discarding
+// a person or the agency deletes their relations here.
 class Agency implements Namespace {
   related: {
     organizations: Organization[]
     managers: User[]
     operators: User[]
     supervisors: User[]
+    acquisition: User[]
+    management: User[]
+  }
+
+  permits = {
+    // The organisation side: its administrators and agency administrators run the agency.
+    administer: (ctx: Context): boolean =>
+      this.related.organizations.traverse((o) => o.permits.manage_agencies(ctx)),
+
+    // Sign in to the agency's work area and see its campaigns and acquired donors.
+    work: (ctx: Context): boolean =>
+      this.related.managers.includes(ctx.subject) ||
+      this.related.operators.includes(ctx.subject) ||
+      this.related.supervisors.includes(ctx.subject),
+
+    // Correct or void anyone's acquisition during the sync delay.
+    supervise: (ctx: Context): boolean =>
+      this.related.managers.includes(ctx.subject) || this.related.supervisors.includes(ctx.subject),
+
+    // Register new donors (the organisation's acquisition grant).
+    acquire: (ctx: Context): boolean => this.permits.work(ctx) && this.related.acquisition.includes(ctx.subject),
+
+    // Change amount, change payment method, cancel/discard, reactivate (the management grant).
+    manage_donors: (ctx: Context): boolean => this.permits.work(ctx) && this.related.management.includes(ctx.subject),
+  }
+}
+
+// A campaign the organisation authorised agencies to sign donors up on.
+class Campaign implements Namespace {
+  related: {
+    agencies: Agency[]
+  }
+
+  permits = {
+    acquire: (ctx: Context): boolean => this.related.agencies.traverse((a) => a.permits.acquire(ctx)),
+  }
+}
+
+// A donation an agency acquired (its pending acquisition first, then the organisation's donation,
+// under the same id); agents names who signed it up.
+class Donation implements Namespace {
+  related: {
+    agencies: Agency[]
+    agents: User[]
+  }
+
+  permits = {
+    view: (ctx: Context): boolean => this.related.agencies.traverse((a) => a.permits.work(ctx)),
+
+    manage: (ctx: Context): boolean => this.related.agencies.traverse((a) => a.permits.manage_donors(ctx)),
+
+    // Correct or void it while it waits for its sync: the agent who made it, or a supervisor.
+    correct: (ctx: Context): boolean =>
+      (this.related.agents.includes(ctx.subject) && this.related.agencies.traverse((a) => a.permits.work(ctx))) ||
+      this.related.agencies.traverse((a) => a.permits.supervise(ctx)),
   }
 }
 
@@ -30,9 +89,15 @@ class Organization implements Namespace {
     administrators: User[]
     operators: User[]
     supervisors: User[]
+    // Agency administrators: external teams only.
+    agency_admins: User[]
   }
 
   permits = {
+    // Anyone with a role: their own account (name, password, contact, verification).
+    member: (ctx: Context): boolean =>
+      this.permits.view(ctx) || this.related.agency_admins.includes(ctx.subject),
+
     // Read the dashboard, campaigns, donations, donors and transactions.
     view: (ctx: Context): boolean =>
       this.related.administrators.includes(ctx.subject) ||
@@ -56,5 +121,9 @@ class Organization implements Namespace {
 
     // Organisation data, documents, gateways, bank accounts, subscription.
     manage_organization: (ctx: Context): boolean => this.related.administrators.includes(ctx.subject),
+
+    // External teams: agencies, their campaigns and people.
+    manage_agencies: (ctx: Context): boolean =>
+      this.related.administrators.includes(ctx.subject) || this.related.agency_admins.includes(ctx.subject),
   }
 }

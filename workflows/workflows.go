@@ -20,6 +20,7 @@ import (
 	"github.com/aporta/aporta/internal/outbox"
 	"github.com/aporta/aporta/internal/thanks"
 	"github.com/aporta/aporta/tenants"
+	"github.com/aporta/aporta/workflows/agencysync"
 	"github.com/aporta/aporta/workflows/billing"
 	"github.com/aporta/aporta/workflows/collection"
 	"github.com/aporta/aporta/workflows/crmsync"
@@ -91,6 +92,11 @@ func Run(ctx context.Context, cfg *config.Config, c client.Client, t *tenants.Te
 		firstcharge.TaskQueue:    func(r worker.Registry) { firstcharge.Register(r, firstCharges) },
 		gatewayrefresh.TaskQueue: func(r worker.Registry) { gatewayrefresh.Register(r, refreshes) },
 		billing.TaskQueue:        func(r worker.Registry) { billing.Register(r, bills) },
+		// Live agency acquisitions become donations after their delay, charged like the form's.
+		agencysync.TaskQueue: func(r worker.Registry) {
+			agencysync.Register(r, &agencysync.Activities{Tenants: t, Gateways: gateways, Settler: firstCharges.Settler,
+				Guard: firstcharge.Guard{Temporal: c}})
+		},
 	}
 	go export.KeepCleanupSchedule(ctx, c, export.TaskQueue)
 	go outboxsweep.KeepSchedule(ctx, c, outboxsweep.TaskQueue, outboxsweep.Input{Retention: cfg.OutboxRetention})

@@ -94,7 +94,8 @@ func (h *Handler) Mount(g endpoint.Groups) {
 	g.Public.POST("/internal/api/accounts/register", registerLimit.PerIP(),
 		idempotency.Bind(h.cfg.Secret, idempotency.Public(h.tenants.Directory())), kratosproxy.Cookies(), endpoint.Handle(h.register))
 
-	view := g.Authz.Require(authz.View)
+	// Anyone with a role reaches their own account, agency administrators (no view) too.
+	view := g.Authz.Require(authz.Member)
 	// The verification page works before the e-mail is verified: it reads the user, may correct
 	// the address, and sends and checks the codes. Everything else waits for a verified e-mail.
 	early := g.Authz.BeforeVerification

@@ -30,10 +30,14 @@ const (
 	ExportData         = "export_data"
 	ManageUsers        = "manage_users"
 	ManageOrganization = "manage_organization"
+	ManageAgencies     = "manage_agencies"
 )
 
+// Member is the permit of anyone with a role in the organisation: their own account's calls.
+const Member = "member"
+
 // Permits lists every organisation permit.
-var Permits = []string{View, EditCampaigns, PublishCampaigns, ManageDonations, ExportData, ManageUsers, ManageOrganization}
+var Permits = []string{View, EditCampaigns, PublishCampaigns, ManageDonations, ExportData, ManageUsers, ManageOrganization, ManageAgencies}
 
 // SessionResolver finds the user behind a request's cookies.
 type SessionResolver interface {

@@ -37,6 +37,7 @@ var relationOf = map[string]string{
 	"administrator": identity.RelationAdministrators,
 	"operator":      identity.RelationOperators,
 	"supervisor":    identity.RelationSupervisors,
+	"agency_admin":  identity.RelationAgencyAdmins, // external teams only (api/agency)
 }
 
 // InvitationLifetime is how long an invitation link stays valid.

@@ -13,6 +13,7 @@ import (
 	"reflect"
 
 	"github.com/aporta/aporta/api/account"
+	"github.com/aporta/aporta/api/agency"
 	"github.com/aporta/aporta/api/bankaccounts"
 	"github.com/aporta/aporta/api/dashboard"
 	"github.com/aporta/aporta/api/donation"
@@ -67,6 +68,14 @@ var roots = []root{
 	{"CrmSetup", reflect.TypeFor[integration.Setup]()},
 	{"CrmIntegrationList", reflect.TypeFor[integration.List]()},
 	{"CrmRequests", reflect.TypeFor[integration.Requests]()},
+	{"AgencyList", reflect.TypeFor[agency.List]()},
+	{"AgencyDetail", reflect.TypeFor[agency.One]()},
+	{"AgencyUser", reflect.TypeFor[agency.User]()},
+	{"AgencyCampaigns", reflect.TypeFor[agency.Authorisables]()},
+	{"AgencyMe", reflect.TypeFor[agency.Me]()},
+	{"AgencyAcquisitions", reflect.TypeFor[agency.Acquisitions]()},
+	{"AgencyAcquisitionReply", reflect.TypeFor[agency.AcquisitionReply]()},
+	{"AgencyAcquireRequest", reflect.TypeFor[agency.AcquireRequest]()},
 }
 
 func main() {

@@ -11,6 +11,17 @@ import (
 	"github.com/google/uuid"
 )
 
+type AgencyMember struct {
+	UserID         uuid.UUID
+	OrganizationID uuid.UUID
+	AgencyID       uuid.UUID
+	Role           string
+	Acquisition    bool
+	Management     bool
+	DiscardedAt    *time.Time
+	CreatedAt      time.Time
+}
+
 type DocumentReview struct {
 	OrganizationID uuid.UUID
 	RequestedAt    time.Time

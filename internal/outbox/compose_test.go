@@ -60,10 +60,10 @@ func TestEveryTemplateRendersInEachLanguage(t *testing.T) {
 	t.Parallel()
 	data := map[string]any{"Org": "Org", "Document": "Estatuto", "Reason": "r", "DueAt": "d", "URL": "https://aporta.test/x",
 		"Inviter": "Ana", "Code": "123456", "Days": 7, "EndsOn": "01/01/2027", "Plan": "essential", "Flow": "recovery",
-		"Subject": "s", "Message": "m", "Amount": "$ 1", "Frequency": "mensual", "Body": "b", "Gateway": "MercadoPago", "Account": "TESTUSER1"}
+		"Subject": "s", "Message": "m", "Amount": "$ 1", "Frequency": "mensual", "Body": "b", "Gateway": "MercadoPago", "Account": "TESTUSER1", "Agency": "Equipo", "Login": "https://aporta.test/agency"}
 	kinds := []string{"account_enabled", "document_approved", "document_rejected", "staff_review_reminder", "user_invitation",
 		"leads_export", "donation_thanks", "trial_started", "trial_ending", "trial_ended", "plan_active", "auth_code",
-		"auth_unknown_address", "kratos_message", "gateway_needs_reconnection", "subscription_payment_failed"}
+		"auth_unknown_address", "kratos_message", "gateway_needs_reconnection", "subscription_payment_failed", "agency_welcome"}
 	for _, kind := range kinds {
 		for _, l := range []i18n.Lang{i18n.ES, i18n.EN, i18n.PT} {
 			m, err := outbox.Compose("x@example.test", kind, l, data)

@@ -12,6 +12,60 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 )
 
+type Agency struct {
+	OrganizationID uuid.UUID
+	ID             uuid.UUID
+	Name           string
+	Mode           string
+	SyncDelay      int32
+	DiscardedAt    *time.Time
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
+}
+
+type AgencyAcquisition struct {
+	OrganizationID uuid.UUID
+	ID             uuid.UUID
+	AgencyID       uuid.UUID
+	CampaignID     uuid.UUID
+	AgentID        uuid.UUID
+	Mode           string
+	Status         string
+	VoidReason     *string
+	AmountMinor    int64
+	Currency       string
+	Recurrence     int16
+	Email          string
+	FirstName      string
+	LastName       string
+	UidType        *string
+	UidNumber      *string
+	CustomerID     *string
+	CardID         *string
+	Brand          string
+	Bin            string
+	LastFour       string
+	ExpiryMonth    int16
+	ExpiryYear     int16
+	HolderName     string
+	SyncDelay      int32
+	SyncAt         *time.Time
+	DonationID     *uuid.UUID
+	IdempotencyKey string
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
+}
+
+type AgencyCampaign struct {
+	OrganizationID   uuid.UUID
+	AgencyID         uuid.UUID
+	CampaignID       uuid.UUID
+	AllowOneTime     bool
+	AllowOtherAmount bool
+	Amounts          []int64
+	CreatedAt        time.Time
+}
+
 type Bank struct {
 	Country      string
 	Code         string
@@ -246,6 +300,8 @@ type Donation struct {
 	DonorSnapshot            json.RawMessage
 	ConvertTokenHash         []byte
 	ConvertTokenExpiresAt    *time.Time
+	AgencyID                 *uuid.UUID
+	AcquiredBy               *uuid.UUID
 }
 
 type DonationVersion struct {

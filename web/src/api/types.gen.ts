@@ -2,6 +2,88 @@
 // The JSON of the Go API's structs, as encoding/json writes it. A Go nil slice or map arrives
 // as null although it is typed as an array or record here; the handlers send empty ones.
 
+export interface Acquisition {
+  uuid: string;
+  campaign: string;
+  campaign_title?: string;
+  mode: string;
+  status: string;
+  void_reason?: string;
+  amount: Money;
+  recurrence: number;
+  donor_name: string;
+  donor_email: string;
+  last_four: string;
+  sync_at: string | null;
+  created_at: string;
+}
+
+export interface Agency {
+  uuid: string;
+  agency_name: string;
+  mode: string;
+  sync_delay: number;
+  created_at: string;
+  discarded_at: string | null;
+}
+
+export interface AgencyAcquireRequest {
+  campaign: string;
+  amount: string;
+  recurrence: number;
+  donor: DonorIn;
+  card: CardIn;
+  idempotency_key: string;
+}
+
+export interface AgencyAcquisitionReply {
+  acquisition: Acquisition;
+}
+
+export interface AgencyAcquisitions {
+  acquisitions: Acquisition[];
+}
+
+export interface AgencyCampaigns {
+  campaigns: Authorisable[];
+}
+
+export interface AgencyDetail {
+  agency: Agency;
+  campaigns: Campaign[];
+  users: AgencyUser[];
+}
+
+export interface AgencyList {
+  agencies: Agency[];
+}
+
+export interface AgencyMe {
+  agency: Agency;
+  role: string;
+  permissions: string[];
+  campaigns: Campaign[];
+  gateway: AgencyTokenizer;
+}
+
+export interface AgencyTokenizer {
+  tokenizer_url: string;
+  public_key: string;
+}
+
+export interface AgencyUser {
+  uuid: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  role: string;
+  acquisition: boolean;
+  management: boolean;
+  status: string;
+  discarded_at: string | null;
+  created_at: string;
+}
+
 export interface Attribute {
   class_name: string;
   attribute: string;
@@ -26,6 +108,13 @@ export interface Auth {
   login_url: string;
   client_id: string;
   has_secret: boolean;
+}
+
+export interface Authorisable {
+  uuid: string;
+  title: string;
+  currency: string;
+  published: boolean;
 }
 
 export interface Bank {
@@ -90,9 +179,29 @@ export interface Billing {
   price: Money;
 }
 
+export interface Campaign {
+  uuid: string;
+  title: string;
+  currency: string;
+  published: boolean;
+  allow_one_time: boolean;
+  allow_other_amount: boolean;
+  amounts: Money[];
+}
+
 export interface CampaignRef {
   uuid: string;
   title: string;
+}
+
+export interface CardIn {
+  token: string;
+  method_id: string;
+  bin: string;
+  last_four: string;
+  expiration_month: number;
+  expiration_year: number;
+  cardholder_name: string;
 }
 
 export interface CardRef {
@@ -268,6 +377,14 @@ export interface DonationRecord {
   updated_at: string;
   actions: string[];
   submitted_donor: DonorSnapshot | null;
+}
+
+export interface DonorIn {
+  email: string;
+  first_name: string;
+  last_name: string;
+  uid_type: string;
+  uid_number: string;
 }
 
 export interface DonorSnapshot {
@@ -580,7 +697,12 @@ export interface SubscriptionPage {
   subscription: Subscription;
   billing: Billing | null;
   invoices: Invoice[];
-  tokenizer: Tokenizer;
+  tokenizer: SubscriptionTokenizer;
+}
+
+export interface SubscriptionTokenizer {
+  tokenizer_url: string;
+  public_key: string;
 }
 
 export interface Summary {
@@ -594,11 +716,6 @@ export interface Summary {
 export interface SummaryBucket {
   count: number;
   amount: Money;
-}
-
-export interface Tokenizer {
-  tokenizer_url: string;
-  public_key: string;
 }
 
 export interface TransactionView {

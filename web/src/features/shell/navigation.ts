@@ -28,6 +28,7 @@ const label = defineMessages({
   gateways: { id: 'gateways.settingsTitle', defaultMessage: 'Pasarelas de pago' },
   subscription: { id: 'billing.title', defaultMessage: 'Suscripción' },
   integrations: { id: 'nav.integrations', defaultMessage: 'Integraciones' },
+  agencies: { id: 'nav.agencies', defaultMessage: 'Equipos externos' },
 });
 
 export const groupLabels = defineMessages({
@@ -39,6 +40,7 @@ export const NAV: NavEntry[] = [
   { to: '/manage/donations', label: label.donations, icon: 'M19 14c1.5-1.5 3-3.2 3-5.5A5.5 5.5 0 0 0 16.5 3c-1.8 0-3 .5-4.5 2-1.5-1.5-2.7-2-4.5-2A5.5 5.5 0 0 0 2 8.5c0 2.3 1.5 4 3 5.5l7 7z' },
   { to: '/manage/transactions', label: label.transactions, icon: 'M7 17 17 7M7 7h10v10M3 21h18' },
   { to: '/manage/campaigns', label: label.campaigns, icon: 'M3 11l18-8-8 18-2-8zM11 13l10-10' },
+  { to: '/manage/settings/agencies', label: label.agencies, icon: 'M17 21v-2a4 4 0 0 0-4-4H5a4 4 0 0 0-4 4v2M9 11a4 4 0 1 0 0-8 4 4 0 0 0 0 8M23 21v-2a4 4 0 0 0-3-3.9M16 3.1a4 4 0 0 1 0 7.8', ability: 'manage_agencies' },
   { to: '/manage/settings/organization', label: label.organization, icon: 'M3 21h18M5 21V7l7-4 7 4v14M9 21v-6h6v6', group: 'settings' },
   { to: '/manage/settings/users', label: label.users, icon: 'M16 21v-2a4 4 0 0 0-4-4H6a4 4 0 0 0-4 4v2M9 11a4 4 0 1 0 0-8 4 4 0 0 0 0 8M22 21v-2a4 4 0 0 0-3-3.9M16 3.1a4 4 0 0 1 0 7.8', group: 'settings' },
   { to: '/manage/settings/documents', label: label.documents, icon: 'M14 2H6a2 2 0 0 0-2 2v16a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2V8zM14 2v6h6M9 13h6M9 17h6', ability: 'manage_organization', group: 'settings' },

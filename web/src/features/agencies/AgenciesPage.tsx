@@ -1,0 +1,247 @@
+import { Anchor, Group, Paper, SimpleGrid, Stack, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
+import { Link, useNavigate } from '@tanstack/react-router';
+import type { ColumnDef } from '@tanstack/react-table';
+import { useState } from 'react';
+import { FormattedDate, FormattedMessage, useIntl } from 'react-intl';
+import { ApiError, errorText } from '../../api/client';
+import type { OrgUser } from '../../api/types.gen';
+import { DataTable } from '../../components/DataTable';
+import { FormModal } from '../../components/FormModal';
+import { PageHeader } from '../../components/PageHeader';
+import { showToast } from '../../components/Toasts';
+import { Button } from '../../components/variants';
+import type { CurrentUser } from '../accounts/api';
+import { checkEmail } from '../accounts/rules';
+import { agenciesQuery, agencyAdminsQuery, createAgency, discardAgencyAdmin, inviteAgencyAdmin, type Agency, type AgencySettings } from './api';
+import { delayLabel, ModeBadge } from './labels';
+import { SettingsFields } from './SettingsFields';
+
+/** /manage/settings/agencies: the organisation's external teams and their administrators (spec §2). */
+export function AgenciesPage({ me }: { me: CurrentUser }) {
+  const [creating, setCreating] = useState(false);
+  return (
+    <Stack gap="lg">
+      <PageHeader
+        title={<FormattedMessage id="agencies.title" defaultMessage="Equipos externos" />}
+        lead={<FormattedMessage id="agencies.lead" defaultMessage="Agencias que captan donantes cara a cara en tus campañas, con los permisos que les des." />}
+        action={
+          <Button onClick={() => setCreating(true)}>
+            <FormattedMessage id="agencies.new" defaultMessage="Nuevo equipo" />
+          </Button>
+        }
+      />
+      <AgencyList />
+      {me.abilities.includes('manage_users') && <AdminList />}
+      <NewAgencyDialog opened={creating} onClose={() => setCreating(false)} />
+    </Stack>
+  );
+}
+
+function AgencyList() {
+  const intl = useIntl();
+  const { data } = useSuspenseQuery(agenciesQuery());
+  const columns: ColumnDef<Agency, unknown>[] = [
+    {
+      id: 'name',
+      header: intl.formatMessage({ id: 'agencies.col.name', defaultMessage: 'Equipo' }),
+      cell: ({ row: { original: a } }) => (
+        <Anchor fw={600} size="sm" renderRoot={(props) => <Link {...props} to="/manage/settings/agencies/$token" params={{ token: a.uuid }} />}>
+          {a.agency_name}
+        </Anchor>
+      ),
+    },
+    { id: 'mode', header: intl.formatMessage({ id: 'agencies.col.mode', defaultMessage: 'Modo' }), cell: ({ row }) => <ModeBadge mode={row.original.mode} /> },
+    { id: 'delay', header: intl.formatMessage({ id: 'agencies.col.delay', defaultMessage: 'Demora' }), cell: ({ row }) => delayLabel(intl, row.original.sync_delay) },
+    {
+      id: 'created',
+      header: intl.formatMessage({ id: 'agencies.col.created', defaultMessage: 'Creado' }),
+      cell: ({ row }) => <FormattedDate value={row.original.created_at} dateStyle="medium" />,
+    },
+  ];
+  return (
+    <Paper withBorder radius="lg" p={{ base: 'md', sm: 'lg' }} component="section" aria-labelledby="agencies-list">
+      <Title order={2} size="h4" id="agencies-list" mb="md">
+        <FormattedMessage id="agencies.list" defaultMessage="Equipos" />
+      </Title>
+      <DataTable
+        data={data}
+        columns={columns}
+        getRowId={(a) => a.uuid}
+        minWidth={520}
+        empty={<FormattedMessage id="agencies.empty" defaultMessage="Todavía no tienes equipos externos." />}
+      />
+    </Paper>
+  );
+}
+
+const emptySettings: AgencySettings = { agency_name: '', mode: 'sandbox', sync_delay: 0 };
+
+function NewAgencyDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const [value, setValue] = useState<AgencySettings>(emptySettings);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const submit = async () => {
+    try {
+      const created = await createAgency({ ...value, agency_name: value.agency_name.trim() });
+      await queryClient.invalidateQueries({ queryKey: ['agencies'] });
+      setValue(emptySettings);
+      setErrors({});
+      await navigate({ to: '/manage/settings/agencies/$token', params: { token: created.agency.uuid } });
+      return true;
+    } catch (e) {
+      const fields = e instanceof ApiError ? e.fields : {};
+      setErrors(Object.keys(fields).length > 0 ? fields : { agency_name: errorText(e) });
+      return false;
+    }
+  };
+  return (
+    <FormModal
+      opened={opened}
+      onClose={onClose}
+      title={<FormattedMessage id="agencies.newTitle" defaultMessage="Nuevo equipo externo" />}
+      submit={submit}
+      confirm={<FormattedMessage id="agencies.create" defaultMessage="Crear equipo" />}
+    >
+      <SettingsFields value={value} onChange={setValue} errors={errors} />
+    </FormModal>
+  );
+}
+
+/** Agency administrators: organisation people who manage external teams only. */
+function AdminList() {
+  const intl = useIntl();
+  const queryClient = useQueryClient();
+  const { data = [] } = useQuery(agencyAdminsQuery());
+  const [inviting, setInviting] = useState(false);
+  const [busy, setBusy] = useState<string>();
+  const discard = async (u: OrgUser) => {
+    setBusy(u.uuid);
+    try {
+      await discardAgencyAdmin(u.uuid);
+      await queryClient.invalidateQueries({ queryKey: ['users'] });
+    } catch (e) {
+      showToast({ type: 'fail', message: errorText(e) });
+    } finally {
+      setBusy(undefined);
+    }
+  };
+  const columns: ColumnDef<OrgUser, unknown>[] = [
+    {
+      id: 'name',
+      header: intl.formatMessage({ id: 'agencies.col.person', defaultMessage: 'Persona' }),
+      cell: ({ row: { original: u } }) => (
+        <>
+          <Text fw={600} size="sm">
+            {u.full_name || u.email}
+          </Text>
+          <Text size="xs" c="dimmed">
+            {u.email}
+          </Text>
+        </>
+      ),
+    },
+    {
+      id: 'state',
+      header: intl.formatMessage({ id: 'agencies.col.state', defaultMessage: 'Estado' }),
+      cell: ({ row }) =>
+        row.original.status === 'pending' ? (
+          <FormattedMessage id="agencies.admin.pending" defaultMessage="Invitación pendiente" />
+        ) : row.original.status === 'discarded' ? (
+          <FormattedMessage id="agencies.user.discarded" defaultMessage="Dado de baja" />
+        ) : (
+          <FormattedMessage id="agencies.user.active" defaultMessage="Activo" />
+        ),
+    },
+    {
+      id: 'actions',
+      header: () => (
+        <VisuallyHidden>
+          <FormattedMessage id="agencies.col.actions" defaultMessage="Acciones" />
+        </VisuallyHidden>
+      ),
+      cell: ({ row: { original: u } }) =>
+        u.status !== 'discarded' && (
+          <Group justify="flex-end">
+            <Button
+              size="sm"
+              variant="ghost"
+              loading={busy === u.uuid}
+              onClick={() => discard(u)}
+              aria-label={intl.formatMessage({ id: 'agencies.admin.discardNamed', defaultMessage: 'Dar de baja a {name}' }, { name: u.full_name || u.email })}
+            >
+              <FormattedMessage id="agencies.discardUser" defaultMessage="Dar de baja" />
+            </Button>
+          </Group>
+        ),
+    },
+  ];
+  return (
+    <Paper withBorder radius="lg" p={{ base: 'md', sm: 'lg' }} component="section" aria-labelledby="agency-admins">
+      <Group justify="space-between" mb="md">
+        <div>
+          <Title order={2} size="h4" id="agency-admins">
+            <FormattedMessage id="agencies.admins" defaultMessage="Administradores de equipos" />
+          </Title>
+          <Text size="sm" c="dimmed">
+            <FormattedMessage id="agencies.adminsLead" defaultMessage="Tienen acceso completo a los equipos externos y a nada más." />
+          </Text>
+        </div>
+        <Button variant="outline" onClick={() => setInviting(true)}>
+          <FormattedMessage id="agencies.newAdmin" defaultMessage="Nuevo administrador" />
+        </Button>
+      </Group>
+      <DataTable
+        data={data}
+        columns={columns}
+        getRowId={(u) => u.uuid}
+        minWidth={480}
+        empty={<FormattedMessage id="agencies.adminsEmpty" defaultMessage="Sin administradores de equipos." />}
+      />
+      <NewAdminDialog opened={inviting} onClose={() => setInviting(false)} />
+    </Paper>
+  );
+}
+
+function NewAdminDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+  const intl = useIntl();
+  const queryClient = useQueryClient();
+  const [person, setPerson] = useState({ email: '', first_name: '', last_name: '' });
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const submit = async () => {
+    const trimmed = { email: person.email.trim(), first_name: person.first_name.trim(), last_name: person.last_name.trim() };
+    const problem = checkEmail(trimmed.email);
+    if (problem) {
+      setErrors({ email: intl.formatMessage(problem) });
+      return false;
+    }
+    try {
+      await inviteAgencyAdmin(trimmed);
+    } catch (e) {
+      const fields = e instanceof ApiError ? e.fields : {};
+      setErrors(Object.keys(fields).length > 0 ? fields : { email: errorText(e) });
+      return false;
+    }
+    await queryClient.invalidateQueries({ queryKey: ['users'] });
+    setPerson({ email: '', first_name: '', last_name: '' });
+    setErrors({});
+    return true;
+  };
+  return (
+    <FormModal
+      opened={opened}
+      onClose={onClose}
+      title={<FormattedMessage id="agencies.newAdmin" defaultMessage="Nuevo administrador" />}
+      subtitle={<FormattedMessage id="agencies.newAdminLead" defaultMessage="Recibirá una invitación por e-mail." />}
+      submit={submit}
+      confirm={<FormattedMessage id="agencies.invite" defaultMessage="Invitar" />}
+    >
+      <SimpleGrid cols={{ base: 1, xs: 2 }}>
+        <TextInput label={<FormattedMessage id="signup.user.first" defaultMessage="Nombre" />} required value={person.first_name} onChange={(e) => setPerson({ ...person, first_name: e.currentTarget.value })} error={errors.first_name} data-autofocus />
+        <TextInput label={<FormattedMessage id="signup.user.last" defaultMessage="Apellido" />} required value={person.last_name} onChange={(e) => setPerson({ ...person, last_name: e.currentTarget.value })} error={errors.last_name} />
+      </SimpleGrid>
+      <TextInput label={<FormattedMessage id="signup.user.email" defaultMessage="E-mail" />} type="email" required value={person.email} onChange={(e) => setPerson({ ...person, email: e.currentTarget.value })} error={errors.email} />
+    </FormModal>
+  );
+}

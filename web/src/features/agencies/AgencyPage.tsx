@@ -1,0 +1,931 @@
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Checkbox,
+  Group,
+  Paper,
+  Select,
+  SimpleGrid,
+  Stack,
+  Switch,
+  TagsInput,
+  Text,
+  TextInput,
+  Title,
+  VisuallyHidden,
+} from "@mantine/core";
+import { useQueryClient, useSuspenseQuery } from "@tanstack/react-query";
+import { Link } from "@tanstack/react-router";
+import type { ColumnDef } from "@tanstack/react-table";
+import { useState, type FormEvent } from "react";
+import { FormattedMessage, useIntl } from "react-intl";
+import { ApiError, errorText } from "../../api/client";
+import type { Campaign } from "../../api/types.gen";
+import { DataTable } from "../../components/DataTable";
+import { FormModal } from "../../components/FormModal";
+import { PageHeader } from "../../components/PageHeader";
+import { FormSection } from "../../components/SectionCard";
+import { showToast } from "../../components/Toasts";
+import { Button } from "../../components/variants";
+import { checkEmail } from "../accounts/rules";
+import {
+  addAgencyUser,
+  AGENCY_ROLES,
+  agencyQuery,
+  associateCampaign,
+  authorisableCampaignsQuery,
+  discardAgency,
+  discardAgencyUser,
+  dissociateCampaign,
+  editAgencyUser,
+  reactivateAgencyUser,
+  updateAgency,
+  type AgencyDetail,
+  type AgencyPerson,
+  type AgencySettings,
+  type AgencyUser,
+  type Association,
+} from "./api";
+import { ModeBadge, RoleName, roleNames } from "./labels";
+import { SettingsFields } from "./SettingsFields";
+
+/** /manage/settings/agencies/$token: one agency's settings, authorised campaigns and people (spec §2). */
+export function AgencyPage({ token }: { token: string }) {
+  const { data } = useSuspenseQuery(agencyQuery(token));
+  const discarded = data.agency.discarded_at !== null;
+  return (
+    <Stack gap="lg">
+      <Anchor component={Link} to="/manage/settings/agencies" size="sm">
+        ←{" "}
+        <FormattedMessage
+          id="agencies.back"
+          defaultMessage="Equipos externos"
+        />
+      </Anchor>
+      <PageHeader
+        title={
+          <Group gap="sm">
+            {data.agency.agency_name} <ModeBadge mode={data.agency.mode} />
+          </Group>
+        }
+      />
+      {discarded ? (
+        <Alert color="gray" role="status">
+          <FormattedMessage
+            id="agencies.discardedNote"
+            defaultMessage="Este equipo fue dado de baja: sus personas ya no tienen acceso."
+          />
+        </Alert>
+      ) : (
+        <AgencySettingsForm token={token} data={data} />
+      )}
+      <Campaigns token={token} data={data} disabled={discarded} />
+      <People token={token} data={data} disabled={discarded} />
+      {!discarded && (
+        <DiscardAgency token={token} name={data.agency.agency_name} />
+      )}
+    </Stack>
+  );
+}
+
+function useRefresh(token: string) {
+  const queryClient = useQueryClient();
+  return (next?: AgencyDetail) => {
+    if (next) queryClient.setQueryData(agencyQuery(token).queryKey, next);
+    return queryClient.invalidateQueries({ queryKey: ["agencies"] });
+  };
+}
+
+function AgencySettingsForm({
+  token,
+  data,
+}: {
+  token: string;
+  data: AgencyDetail;
+}) {
+  const intl = useIntl();
+  const refresh = useRefresh(token);
+  const a = data.agency;
+  const [value, setValue] = useState<AgencySettings>({
+    agency_name: a.agency_name,
+    mode: a.mode as AgencySettings["mode"],
+    sync_delay: a.sync_delay,
+  });
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [saving, setSaving] = useState(false);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setSaving(true);
+    try {
+      await refresh(
+        await updateAgency(token, {
+          ...value,
+          agency_name: value.agency_name.trim(),
+        }),
+      );
+      setErrors({});
+      showToast({
+        type: "success",
+        message: intl.formatMessage({
+          id: "agencies.saved",
+          defaultMessage: "Guardado correctamente",
+        }),
+      });
+    } catch (e) {
+      const fields = e instanceof ApiError ? e.fields : {};
+      setErrors(
+        Object.keys(fields).length > 0 ? fields : { agency_name: errorText(e) },
+      );
+    } finally {
+      setSaving(false);
+    }
+  };
+  return (
+    <FormSection
+      id="agency-settings"
+      title={
+        <FormattedMessage
+          id="agencies.settings"
+          defaultMessage="Configuración"
+        />
+      }
+      onSubmit={submit}
+      saving={saving}
+    >
+      <SettingsFields value={value} onChange={setValue} errors={errors} />
+    </FormSection>
+  );
+}
+
+function Campaigns({
+  token,
+  data,
+  disabled,
+}: {
+  token: string;
+  data: AgencyDetail;
+  disabled: boolean;
+}) {
+  const intl = useIntl();
+  const refresh = useRefresh(token);
+  const [editing, setEditing] = useState<Campaign | "new">();
+  const [busy, setBusy] = useState<string>();
+  const remove = async (c: Campaign) => {
+    setBusy(c.uuid);
+    try {
+      await refresh(await dissociateCampaign(token, c.uuid));
+    } catch (e) {
+      showToast({ type: "fail", message: errorText(e) });
+    } finally {
+      setBusy(undefined);
+    }
+  };
+  const columns: ColumnDef<Campaign, unknown>[] = [
+    {
+      id: "title",
+      header: intl.formatMessage({
+        id: "agencies.col.campaign",
+        defaultMessage: "Campaña",
+      }),
+      cell: ({ row }) => (
+        <Text fw={600} size="sm">
+          {row.original.title}
+        </Text>
+      ),
+    },
+    {
+      id: "amounts",
+      header: intl.formatMessage({
+        id: "agencies.col.amounts",
+        defaultMessage: "Montos",
+      }),
+      cell: ({ row }) =>
+        row.original.amounts.map((m) => m.formatted).join(" · ") || "—",
+    },
+    {
+      id: "options",
+      header: intl.formatMessage({
+        id: "agencies.col.options",
+        defaultMessage: "Opciones",
+      }),
+      cell: ({ row: { original: c } }) => (
+        <Group gap={4}>
+          {c.allow_one_time && (
+            <Badge variant="light">
+              <FormattedMessage
+                id="agencies.assoc.oneTime"
+                defaultMessage="Permite donación única"
+              />
+            </Badge>
+          )}
+          {c.allow_other_amount && (
+            <Badge variant="light">
+              <FormattedMessage
+                id="agencies.assoc.other"
+                defaultMessage="Permite otro monto"
+              />
+            </Badge>
+          )}
+        </Group>
+      ),
+    },
+    {
+      id: "actions",
+      header: () => (
+        <VisuallyHidden>
+          <FormattedMessage
+            id="agencies.col.actions"
+            defaultMessage="Acciones"
+          />
+        </VisuallyHidden>
+      ),
+      cell: ({ row: { original: c } }) =>
+        !disabled && (
+          <Group gap="xs" justify="flex-end" wrap="nowrap">
+            <Button
+              size="sm"
+              variant="outline"
+              onClick={() => setEditing(c)}
+              aria-label={intl.formatMessage(
+                {
+                  id: "agencies.assoc.editNamed",
+                  defaultMessage: "Editar {name}",
+                },
+                { name: c.title },
+              )}
+            >
+              <FormattedMessage id="agencies.edit" defaultMessage="Editar" />
+            </Button>
+            <Button
+              size="sm"
+              variant="ghost"
+              loading={busy === c.uuid}
+              onClick={() => remove(c)}
+              aria-label={intl.formatMessage(
+                {
+                  id: "agencies.assoc.removeNamed",
+                  defaultMessage: "Quitar {name}",
+                },
+                { name: c.title },
+              )}
+            >
+              <FormattedMessage id="agencies.remove" defaultMessage="Quitar" />
+            </Button>
+          </Group>
+        ),
+    },
+  ];
+  return (
+    <Paper
+      withBorder
+      radius="lg"
+      p={{ base: "md", sm: "lg" }}
+      component="section"
+      aria-labelledby="agency-campaigns"
+    >
+      <Group justify="space-between" mb="md">
+        <Title order={2} size="h4" id="agency-campaigns">
+          <FormattedMessage
+            id="agencies.campaigns"
+            defaultMessage="Campañas autorizadas"
+          />
+        </Title>
+        {!disabled && (
+          <Button variant="outline" onClick={() => setEditing("new")}>
+            <FormattedMessage
+              id="agencies.associate"
+              defaultMessage="Asociar campaña"
+            />
+          </Button>
+        )}
+      </Group>
+      <DataTable
+        data={data.campaigns}
+        columns={columns}
+        getRowId={(c) => c.uuid}
+        minWidth={560}
+        empty={
+          <FormattedMessage
+            id="agencies.campaignsEmpty"
+            defaultMessage="Todavía no autorizaste campañas."
+          />
+        }
+      />
+      {editing && (
+        <AssociationDialog
+          token={token}
+          data={data}
+          editing={editing}
+          onClose={() => setEditing(undefined)}
+        />
+      )}
+    </Paper>
+  );
+}
+
+function AssociationDialog({
+  token,
+  data,
+  editing,
+  onClose,
+}: {
+  token: string;
+  data: AgencyDetail;
+  editing: Campaign | "new";
+  onClose: () => void;
+}) {
+  const intl = useIntl();
+  const refresh = useRefresh(token);
+  const { data: campaigns } = useSuspenseQuery(authorisableCampaignsQuery());
+  const existing = editing === "new" ? undefined : editing;
+  const taken = new Set(data.campaigns.map((c) => c.uuid));
+  const [campaign, setCampaign] = useState(existing?.uuid ?? "");
+  const [value, setValue] = useState<Association>({
+    allow_one_time: existing?.allow_one_time ?? false,
+    allow_other_amount: existing?.allow_other_amount ?? false,
+    amounts: existing?.amounts.map((m) => m.decimal) ?? [],
+  });
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const submit = async () => {
+    if (!campaign) {
+      setErrors({
+        campaign: intl.formatMessage({
+          id: "form.required",
+          defaultMessage: "Este campo es requerido",
+        }),
+      });
+      return false;
+    }
+    try {
+      await refresh(
+        await associateCampaign(token, campaign, value, Boolean(existing)),
+      );
+      return true;
+    } catch (e) {
+      const fields = e instanceof ApiError ? e.fields : {};
+      const amountError = Object.entries(fields).find(([k]) =>
+        k.startsWith("amounts"),
+      )?.[1];
+      setErrors(
+        amountError ? { amounts: amountError } : { campaign: errorText(e) },
+      );
+      return false;
+    }
+  };
+  return (
+    <FormModal
+      opened
+      onClose={onClose}
+      title={
+        existing ? (
+          existing.title
+        ) : (
+          <FormattedMessage
+            id="agencies.associate"
+            defaultMessage="Asociar campaña"
+          />
+        )
+      }
+      submit={submit}
+      confirm={<FormattedMessage id="agencies.save" defaultMessage="Guardar" />}
+    >
+      {!existing && (
+        <Select
+          label={
+            <FormattedMessage
+              id="agencies.col.campaign"
+              defaultMessage="Campaña"
+            />
+          }
+          data={campaigns
+            .filter((c) => !taken.has(c.uuid))
+            .map((c) => ({ value: c.uuid, label: c.title }))}
+          value={campaign || null}
+          onChange={(v) => setCampaign(v ?? "")}
+          searchable
+          nothingFoundMessage={intl.formatMessage({
+            id: "agencies.noCampaigns",
+            defaultMessage: "No hay campañas para asociar.",
+          })}
+          error={errors.campaign}
+          data-autofocus
+        />
+      )}
+      <Switch
+        label={
+          <FormattedMessage
+            id="agencies.assoc.oneTime"
+            defaultMessage="Permite donación única"
+          />
+        }
+        checked={value.allow_one_time}
+        onChange={(e) =>
+          setValue({ ...value, allow_one_time: e.currentTarget.checked })
+        }
+      />
+      <Switch
+        label={
+          <FormattedMessage
+            id="agencies.assoc.other"
+            defaultMessage="Permite otro monto"
+          />
+        }
+        checked={value.allow_other_amount}
+        onChange={(e) =>
+          setValue({ ...value, allow_other_amount: e.currentTarget.checked })
+        }
+      />
+      <TagsInput
+        label={
+          <FormattedMessage
+            id="agencies.assoc.amounts"
+            defaultMessage="Montos disponibles"
+          />
+        }
+        description={
+          <FormattedMessage
+            id="agencies.assoc.amountsHint"
+            defaultMessage="Escribe un monto y presiona Enter (por ejemplo 1500 o 1500.50)."
+          />
+        }
+        value={value.amounts}
+        onChange={(amounts) => setValue({ ...value, amounts })}
+        maxTags={8}
+        error={errors.amounts}
+      />
+    </FormModal>
+  );
+}
+
+function People({
+  token,
+  data,
+  disabled,
+}: {
+  token: string;
+  data: AgencyDetail;
+  disabled: boolean;
+}) {
+  const intl = useIntl();
+  const refresh = useRefresh(token);
+  const [editing, setEditing] = useState<AgencyUser | "new">();
+  const [busy, setBusy] = useState<string>();
+  const toggle = async (u: AgencyUser) => {
+    setBusy(u.uuid);
+    try {
+      await (u.status === "discarded"
+        ? reactivateAgencyUser(token, u.uuid)
+        : discardAgencyUser(token, u.uuid));
+      await refresh();
+    } catch (e) {
+      showToast({ type: "fail", message: errorText(e) });
+    } finally {
+      setBusy(undefined);
+    }
+  };
+  const columns: ColumnDef<AgencyUser, unknown>[] = [
+    {
+      id: "name",
+      header: intl.formatMessage({
+        id: "agencies.col.person",
+        defaultMessage: "Persona",
+      }),
+      cell: ({ row: { original: u } }) => (
+        <>
+          <Text fw={600} size="sm">
+            {`${u.first_name} ${u.last_name}`.trim() || u.email}
+          </Text>
+          <Text size="xs" c="dimmed">
+            {u.email}
+          </Text>
+        </>
+      ),
+    },
+    {
+      id: "role",
+      header: intl.formatMessage({
+        id: "agencies.col.role",
+        defaultMessage: "Rol",
+      }),
+      cell: ({ row }) => <RoleName role={row.original.role} />,
+    },
+    {
+      id: "permissions",
+      header: intl.formatMessage({
+        id: "agencies.col.permissions",
+        defaultMessage: "Permisos",
+      }),
+      cell: ({ row: { original: u } }) => (
+        <Group gap={4}>
+          {u.acquisition && (
+            <Badge variant="light">
+              <FormattedMessage
+                id="agencies.perm.acquisition"
+                defaultMessage="Captación"
+              />
+            </Badge>
+          )}
+          {u.management && (
+            <Badge variant="light" color="grape">
+              <FormattedMessage
+                id="agencies.perm.management"
+                defaultMessage="Gestión"
+              />
+            </Badge>
+          )}
+        </Group>
+      ),
+    },
+    {
+      id: "state",
+      header: intl.formatMessage({
+        id: "agencies.col.state",
+        defaultMessage: "Estado",
+      }),
+      cell: ({ row }) =>
+        row.original.status === "discarded" ? (
+          <Badge color="gray" variant="light">
+            <FormattedMessage
+              id="agencies.user.discarded"
+              defaultMessage="Dado de baja"
+            />
+          </Badge>
+        ) : (
+          <Badge color="green" variant="light">
+            <FormattedMessage
+              id="agencies.user.active"
+              defaultMessage="Activo"
+            />
+          </Badge>
+        ),
+    },
+    {
+      id: "actions",
+      header: () => (
+        <VisuallyHidden>
+          <FormattedMessage
+            id="agencies.col.actions"
+            defaultMessage="Acciones"
+          />
+        </VisuallyHidden>
+      ),
+      cell: ({ row: { original: u } }) => {
+        const name = `${u.first_name} ${u.last_name}`.trim() || u.email;
+        return (
+          !disabled && (
+            <Group gap="xs" justify="flex-end" wrap="nowrap">
+              {u.status !== "discarded" && (
+                <Button
+                  size="sm"
+                  variant="outline"
+                  onClick={() => setEditing(u)}
+                  aria-label={intl.formatMessage(
+                    {
+                      id: "agencies.user.editNamed",
+                      defaultMessage: "Editar a {name}",
+                    },
+                    { name },
+                  )}
+                >
+                  <FormattedMessage
+                    id="agencies.edit"
+                    defaultMessage="Editar"
+                  />
+                </Button>
+              )}
+              <Button
+                size="sm"
+                variant={u.status === "discarded" ? "outline" : "ghost"}
+                loading={busy === u.uuid}
+                onClick={() => toggle(u)}
+                aria-label={intl.formatMessage(
+                  u.status === "discarded"
+                    ? {
+                        id: "agencies.user.reactivateNamed",
+                        defaultMessage: "Reactivar a {name}",
+                      }
+                    : {
+                        id: "agencies.admin.discardNamed",
+                        defaultMessage: "Dar de baja a {name}",
+                      },
+                  { name },
+                )}
+              >
+                {u.status === "discarded" ? (
+                  <FormattedMessage
+                    id="agencies.reactivate"
+                    defaultMessage="Reactivar"
+                  />
+                ) : (
+                  <FormattedMessage
+                    id="agencies.discardUser"
+                    defaultMessage="Dar de baja"
+                  />
+                )}
+              </Button>
+            </Group>
+          )
+        );
+      },
+    },
+  ];
+  return (
+    <Paper
+      withBorder
+      radius="lg"
+      p={{ base: "md", sm: "lg" }}
+      component="section"
+      aria-labelledby="agency-people"
+    >
+      <Group justify="space-between" mb="md">
+        <Title order={2} size="h4" id="agency-people">
+          <FormattedMessage
+            id="agencies.people"
+            defaultMessage="Personas del equipo"
+          />
+        </Title>
+        {!disabled && (
+          <Button variant="outline" onClick={() => setEditing("new")}>
+            <FormattedMessage
+              id="agencies.newUser"
+              defaultMessage="Nueva persona"
+            />
+          </Button>
+        )}
+      </Group>
+      <DataTable
+        data={data.users}
+        columns={columns}
+        getRowId={(u) => u.uuid}
+        minWidth={640}
+        empty={
+          <FormattedMessage
+            id="agencies.peopleEmpty"
+            defaultMessage="Todavía no hay personas en este equipo."
+          />
+        }
+      />
+      {editing && (
+        <PersonDialog
+          token={token}
+          editing={editing}
+          onClose={() => setEditing(undefined)}
+        />
+      )}
+    </Paper>
+  );
+}
+
+function PersonDialog({
+  token,
+  editing,
+  onClose,
+}: {
+  token: string;
+  editing: AgencyUser | "new";
+  onClose: () => void;
+}) {
+  const intl = useIntl();
+  const refresh = useRefresh(token);
+  const existing = editing === "new" ? undefined : editing;
+  const [person, setPerson] = useState<AgencyPerson>({
+    email: existing?.email ?? "",
+    first_name: existing?.first_name ?? "",
+    last_name: existing?.last_name ?? "",
+    role: existing?.role ?? "operator",
+    acquisition: existing?.acquisition ?? true,
+    management: existing?.management ?? false,
+  });
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const submit = async () => {
+    const trimmed = {
+      ...person,
+      email: person.email.trim(),
+      first_name: person.first_name.trim(),
+      last_name: person.last_name.trim(),
+    };
+    if (!existing) {
+      const problem = checkEmail(trimmed.email);
+      if (problem) {
+        setErrors({ email: intl.formatMessage(problem) });
+        return false;
+      }
+    }
+    try {
+      if (existing)
+        await editAgencyUser(token, existing.uuid, {
+          role: trimmed.role,
+          acquisition: trimmed.acquisition,
+          management: trimmed.management,
+        });
+      else await addAgencyUser(token, trimmed);
+    } catch (e) {
+      const fields = e instanceof ApiError ? e.fields : {};
+      setErrors(
+        Object.keys(fields).length > 0 ? fields : { email: errorText(e) },
+      );
+      return false;
+    }
+    await refresh();
+    if (!existing)
+      showToast({
+        type: "success",
+        message: intl.formatMessage(
+          {
+            id: "agencies.userAdded",
+            defaultMessage: "Enviamos a {email} cómo elegir su contraseña.",
+          },
+          { email: trimmed.email },
+        ),
+      });
+    return true;
+  };
+  return (
+    <FormModal
+      opened
+      onClose={onClose}
+      title={
+        existing ? (
+          `${existing.first_name} ${existing.last_name}`
+        ) : (
+          <FormattedMessage
+            id="agencies.newUser"
+            defaultMessage="Nueva persona"
+          />
+        )
+      }
+      subtitle={
+        !existing && (
+          <FormattedMessage
+            id="agencies.newUserLead"
+            defaultMessage="Recibirá un e-mail para elegir su contraseña y entrar al área del equipo."
+          />
+        )
+      }
+      submit={submit}
+      confirm={<FormattedMessage id="agencies.save" defaultMessage="Guardar" />}
+    >
+      {!existing && (
+        <>
+          <SimpleGrid cols={{ base: 1, xs: 2 }}>
+            <TextInput
+              label={
+                <FormattedMessage
+                  id="signup.user.first"
+                  defaultMessage="Nombre"
+                />
+              }
+              required
+              value={person.first_name}
+              onChange={(e) =>
+                setPerson({ ...person, first_name: e.currentTarget.value })
+              }
+              error={errors.first_name}
+              data-autofocus
+            />
+            <TextInput
+              label={
+                <FormattedMessage
+                  id="signup.user.last"
+                  defaultMessage="Apellido"
+                />
+              }
+              required
+              value={person.last_name}
+              onChange={(e) =>
+                setPerson({ ...person, last_name: e.currentTarget.value })
+              }
+              error={errors.last_name}
+            />
+          </SimpleGrid>
+          <TextInput
+            label={
+              <FormattedMessage
+                id="signup.user.email"
+                defaultMessage="E-mail"
+              />
+            }
+            type="email"
+            required
+            value={person.email}
+            onChange={(e) =>
+              setPerson({ ...person, email: e.currentTarget.value })
+            }
+            error={errors.email}
+          />
+        </>
+      )}
+      <Select
+        label={<FormattedMessage id="agencies.col.role" defaultMessage="Rol" />}
+        data={AGENCY_ROLES.map((r) => ({
+          value: r,
+          label: intl.formatMessage(roleNames[r]),
+        }))}
+        value={person.role}
+        allowDeselect={false}
+        onChange={(v) => setPerson({ ...person, role: v ?? "operator" })}
+        error={errors.role}
+      />
+      <Stack gap="xs" role="group" aria-labelledby="person-permissions">
+        <Text size="sm" fw={500} id="person-permissions">
+          <FormattedMessage
+            id="agencies.col.permissions"
+            defaultMessage="Permisos"
+          />
+        </Text>
+        <Checkbox
+          label={
+            <FormattedMessage
+              id="agencies.perm.acquisitionLong"
+              defaultMessage="Captación: registrar donantes nuevos"
+            />
+          }
+          checked={person.acquisition}
+          onChange={(e) =>
+            setPerson({ ...person, acquisition: e.currentTarget.checked })
+          }
+        />
+        <Checkbox
+          label={
+            <FormattedMessage
+              id="agencies.perm.managementLong"
+              defaultMessage="Gestión: cambiar monto o medio de pago, cancelar y reactivar donaciones"
+            />
+          }
+          checked={person.management}
+          onChange={(e) =>
+            setPerson({ ...person, management: e.currentTarget.checked })
+          }
+        />
+      </Stack>
+    </FormModal>
+  );
+}
+
+function DiscardAgency({ token, name }: { token: string; name: string }) {
+  const refresh = useRefresh(token);
+  const [confirming, setConfirming] = useState(false);
+  return (
+    <Paper
+      withBorder
+      radius="lg"
+      p={{ base: "md", sm: "lg" }}
+      component="section"
+      aria-labelledby="agency-discard"
+    >
+      <Group justify="space-between">
+        <div>
+          <Title order={2} size="h4" id="agency-discard">
+            <FormattedMessage
+              id="agencies.discard"
+              defaultMessage="Dar de baja el equipo"
+            />
+          </Title>
+          <Text size="sm" c="dimmed">
+            <FormattedMessage
+              id="agencies.discardLead"
+              defaultMessage="Sus personas pierden el acceso y se cierran sus sesiones al instante."
+            />
+          </Text>
+        </div>
+        <Button variant="destructive" onClick={() => setConfirming(true)}>
+          <FormattedMessage
+            id="agencies.discard"
+            defaultMessage="Dar de baja el equipo"
+          />
+        </Button>
+      </Group>
+      <FormModal
+        opened={confirming}
+        onClose={() => setConfirming(false)}
+        destructive
+        title={
+          <FormattedMessage
+            id="agencies.discardConfirm"
+            defaultMessage="¿Dar de baja {name}?"
+            values={{ name }}
+          />
+        }
+        subtitle={
+          <FormattedMessage
+            id="agencies.discardLead"
+            defaultMessage="Sus personas pierden el acceso y se cierran sus sesiones al instante."
+          />
+        }
+        submit={async () => {
+          await refresh(await discardAgency(token));
+          return true;
+        }}
+        confirm={
+          <FormattedMessage
+            id="agencies.discard"
+            defaultMessage="Dar de baja el equipo"
+          />
+        }
+      >
+        {null}
+      </FormModal>
+    </Paper>
+  );
+}

@@ -1,0 +1,32 @@
+import { Badge } from '@mantine/core';
+import { defineMessages, FormattedMessage, useIntl, type IntlShape } from 'react-intl';
+
+export const roleNames = defineMessages({
+  manager: { id: 'agencies.role.manager', defaultMessage: 'Gerente' },
+  operator: { id: 'agencies.role.operator', defaultMessage: 'Operador' },
+  supervisor: { id: 'agencies.role.supervisor', defaultMessage: 'Supervisor' },
+});
+
+export function RoleName({ role }: { role: string }) {
+  const intl = useIntl();
+  return <>{Object.hasOwn(roleNames, role) ? intl.formatMessage(roleNames[role as keyof typeof roleNames]) : role}</>;
+}
+
+/** A sync delay as the spec's options name it: immediately, 1, 5, 10, 30 minutes, 1 or 2 hours. */
+export function delayLabel(intl: IntlShape, seconds: number): string {
+  if (seconds === 0) return intl.formatMessage({ id: 'agencies.delay.now', defaultMessage: 'Inmediatamente' });
+  if (seconds < 3600) return intl.formatMessage({ id: 'agencies.delay.minutes', defaultMessage: '{n, plural, one {# minuto} other {# minutos}}' }, { n: seconds / 60 });
+  return intl.formatMessage({ id: 'agencies.delay.hours', defaultMessage: '{n, plural, one {# hora} other {# horas}}' }, { n: seconds / 3600 });
+}
+
+export function ModeBadge({ mode }: { mode: string }) {
+  return mode === 'live' ? (
+    <Badge color="green" variant="light">
+      <FormattedMessage id="agencies.mode.live" defaultMessage="Real" />
+    </Badge>
+  ) : (
+    <Badge color="yellow" variant="light">
+      <FormattedMessage id="agencies.mode.sandbox" defaultMessage="Práctica" />
+    </Badge>
+  );
+}
