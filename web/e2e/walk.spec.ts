@@ -83,10 +83,13 @@ for (const [device, size] of Object.entries(sizes)) {
     expect(entries.map((e) => e.path)).toEqual(expect.arrayContaining(['/manage/dashboard', '/manage/donations', '/manage/settings/gateways']));
     if (phone) await shot(page, `walk-${device}-navigation`);
 
+    const heading = page.getByRole('heading', { level: 1 }).first();
     for (const entry of entries) {
+      const before = page.url().includes(entry.path) ? null : await heading.textContent();
       const links = await openNavigation(page, phone);
       await links.getByRole('link', { name: entry.name, exact: true }).click();
       await expect(page).toHaveURL(new RegExp(`${entry.path}(\\?|#|$)`));
+      if (before) await expect(heading).not.toHaveText(before, { timeout: 20_000 }); // the new page, not the last one still loading
       if (phone) await expect(page.getByRole('navigation', { name: 'Principal' })).toBeHidden(); // the drawer closed
       await expect(page.locator('[aria-current="page"]').filter({ hasText: entry.name })).toHaveCount(1);
       await inspect(page, `${device}${entry.path.replaceAll('/', '-')}`);
@@ -104,7 +107,7 @@ for (const [device, size] of Object.entries(sizes)) {
     await page.getByRole('menu').getByRole('menuitem', { name: 'Español' }).click();
     await page.getByTestId('user-menu').click();
     await page.getByRole('menu').getByRole('menuitem', { name: 'Contraseña' }).click();
-    await expect(page).toHaveURL(/\/manage\/settings\/users#change-pw$/);
+    await expect(page).toHaveURL(/\/manage\/settings\/users(\?[^#]*)?#change-pw$/);
     await expect(page.getByRole('heading', { name: 'Cambiar contraseña' })).toBeInViewport();
     problems.check('the user menu');
 
