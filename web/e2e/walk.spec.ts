@@ -50,7 +50,7 @@ async function openNavigation(page: Page, phone: boolean) {
   if (phone && !(await nav.isVisible())) {
     await page.getByRole('button', { name: 'Abrir o cerrar la navegación' }).click();
   }
-  await expect(nav).toBeVisible();
+  await expect(nav).toBeVisible({ timeout: 20_000 }); // the shell waits for the user and the organisation
   return nav;
 }
 
