@@ -209,7 +209,7 @@ test('an AR organisation signs up, verifies, uploads documents and is enabled by
     await page.reload();
     await expect(page.locator('[data-account-state="enabled"]')).toBeVisible({ timeout: 10_000 }); // a loaded machine renders slowly
   }).toPass({ timeout: 60_000 });
-  await expect(page.getByText('Cuenta habilitada')).toBeVisible();
+  await expect(page.getByRole('alert', { name: 'Cuenta habilitada' })).toBeVisible();
   await screenshotAll(page, 'dashboard-enabled');
 
   // --- Settings pages and the dev mailbox render for the organisation

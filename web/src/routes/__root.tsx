@@ -41,8 +41,9 @@ function RootLayout() {
   const { locale } = Route.useRouteContext();
   // The loader has put this locale's catalogue in the cache, so this never suspends on a fresh navigation.
   const { data: messages } = useSuspenseQuery(messagesQuery(locale));
-  // An area whose own route failed shows its error in the public frame: its shell needs what failed to load.
-  const ownShell = useMatches({ select: (matches) => matches.some((m) => m.staticData.ownShell && m.status !== 'error') });
+  // A failed load shows its error (or the staff console's second-factor page) in the public frame: an area's
+  // error component takes the place of its shell, which may need what failed to load.
+  const ownShell = useMatches({ select: (matches) => matches.some((m) => m.staticData.ownShell) && !matches.some((m) => m.status === 'error') });
   useEffect(() => {
     document.documentElement.lang = locale;
   }, [locale]);

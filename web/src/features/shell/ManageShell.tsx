@@ -30,7 +30,7 @@ function OrganizationCard() {
       <Text fw={700} size="sm" lineClamp={2} title={org.name}>
         {org.name}
       </Text>
-      <Badge variant="light" color={stateColor[state]} size="sm" radius="sm" w="fit-content" data-account-state={state}>
+      <Badge variant="light" color={stateColor[state]} size="sm" radius="sm" w="fit-content">
         {intl.formatMessage(stateLabel[state])}
       </Badge>
     </Stack>
