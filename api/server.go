@@ -156,7 +156,7 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 	}, d.Log)
 	campaigns.CardMethods = campaign.GatewayCardMethods(charge.Connected(mpClients), d.Log)
 	campaign.NewHandler(campaigns, campaign.Options{
-		Covers: bucket, PublicURL: d.Config.PublicURL, TokenizerURL: d.Config.GatewayPublicURL,
+		Covers: bucket, PublicURL: d.Config.PublicURL, TokenizerURL: d.Config.GatewayPublicURL, Log: d.Log,
 	}).Mount(groups)
 	donation.NewHandler(donation.NewService(donation.Deps{
 		Forms: campaigns, Tenants: d.Tenants, Gateways: charges, Recurring: collection.Starter{Temporal: d.Temporal},

@@ -267,6 +267,11 @@ type Organization struct {
 	AcceptingDonations bool
 }
 
+type OrganizationCategory struct {
+	Code     string
+	Position int16
+}
+
 type OrganizationDocument struct {
 	OrganizationID uuid.UUID
 	Type           string
@@ -287,6 +292,15 @@ type OrganizationEffectivePlan struct {
 	AcceptingDonations bool
 }
 
+type OrganizationPicture struct {
+	OrganizationID uuid.UUID
+	ID             uuid.UUID
+	ImageFor       string
+	Key            string
+	ContentType    string
+	CreatedAt      time.Time
+}
+
 type OrganizationProfile struct {
 	OrganizationID            uuid.UUID
 	ShortDescription          string
@@ -298,6 +312,8 @@ type OrganizationProfile struct {
 	ImproveDonationExperience bool
 	RecoverRejectedDonations  bool
 	UpdatedAt                 time.Time
+	LegalName                 string
+	Categories                []string
 }
 
 type PaymentMethod struct {
@@ -317,6 +333,13 @@ type PaymentMethod struct {
 	HolderIDType      *string
 	HolderIDNumber    *string
 	DonorIsCardholder bool
+}
+
+type PhoneCode struct {
+	Iso       string
+	Name      string
+	PhoneCode string
+	Position  int16
 }
 
 type Plan struct {
