@@ -106,7 +106,8 @@ func run(ctx context.Context, command string) error {
 			Temporal: tc,
 			Cards: seed.SandboxCards{Clients: &connections.Clients{Store: conns, Tenants: t, BaseURL: cfg.GatewayURL},
 				GatewayURL: cfg.GatewayURL, HTTP: hc},
-			Log: os.Stderr,
+			Log:     os.Stderr,
+			History: cfg.Env == "dev",
 		}, os.Stdout)
 	}
 	return fmt.Errorf("unknown command %q", command)

@@ -347,14 +347,16 @@ func init() {
 			i18n.PT: "A descrição curta pode ter até 500 caracteres.",
 		},
 		"organization.invalid_allowed_domains": {
-			i18n.ES: "Ingresa solo dominios separados por comas (por ejemplo: fundacion.org, donar.fundacion.org).",
-			i18n.EN: "Enter domains only, separated by commas (for example: foundation.org, give.foundation.org).",
-			i18n.PT: "Informe apenas domínios separados por vírgulas (por exemplo: fundacao.org, doar.fundacao.org).",
+			i18n.ES:   "Ingresa solo dominios separados por comas (por ejemplo: fundacion.org, donar.fundacion.org).",
+			i18n.ESAR: "Ingresá solo dominios separados por comas (por ejemplo: fundacion.org, donar.fundacion.org).",
+			i18n.EN:   "Enter domains only, separated by commas (for example: foundation.org, give.foundation.org).",
+			i18n.PT:   "Informe apenas domínios separados por vírgulas (por exemplo: fundacao.org, doar.fundacao.org).",
 		},
 		"organization.invalid_timezone": {
-			i18n.ES: "Elige una zona horaria válida.",
-			i18n.EN: "Choose a valid time zone.",
-			i18n.PT: "Escolha um fuso horário válido.",
+			i18n.ES:   "Elige una zona horaria válida.",
+			i18n.ESAR: "Elegí una zona horaria válida.",
+			i18n.EN:   "Choose a valid time zone.",
+			i18n.PT:   "Escolha um fuso horário válido.",
 		},
 		"organization.invalid_contact_email": {
 			i18n.ES: "El e-mail del contacto administrativo no es válido.",

@@ -204,14 +204,16 @@ func init() {
 			i18n.PT: "A razão social pode ter até 200 caracteres.",
 		},
 		"organization.invalid_categories": {
-			i18n.ES: "Elige hasta 5 categorías de la lista.",
-			i18n.EN: "Choose up to 5 categories from the list.",
-			i18n.PT: "Escolha até 5 categorias da lista.",
+			i18n.ES:   "Elige hasta 5 categorías de la lista.",
+			i18n.ESAR: "Elegí hasta 5 categorías de la lista.",
+			i18n.EN:   "Choose up to 5 categories from the list.",
+			i18n.PT:   "Escolha até 5 categorias da lista.",
 		},
 		"organization.invalid_image_for": {
-			i18n.ES: "Indica si la imagen es la portada o parte de la galería.",
-			i18n.EN: "Say whether the picture is the cover or part of the gallery.",
-			i18n.PT: "Indique se a imagem é a capa ou parte da galeria.",
+			i18n.ES:   "Indica si la imagen es la portada o parte de la galería.",
+			i18n.ESAR: "Indicá si la imagen es la portada o parte de la galería.",
+			i18n.EN:   "Say whether the picture is the cover or part of the gallery.",
+			i18n.PT:   "Indique se a imagem é a capa ou parte da galeria.",
 		},
 		"organization.invalid_picture": {
 			i18n.ES: "La imagen debe ser JPEG, JPG, PNG o GIF de menos de 5 MB.",
@@ -219,9 +221,10 @@ func init() {
 			i18n.PT: "A imagem deve ser JPEG, JPG, PNG ou GIF com menos de 5 MB.",
 		},
 		"organization.gallery_full": {
-			i18n.ES: "La galería admite hasta 12 imágenes: elimina alguna para agregar otra.",
-			i18n.EN: "The gallery takes up to 12 pictures: delete one to add another.",
-			i18n.PT: "A galeria aceita até 12 imagens: exclua alguma para adicionar outra.",
+			i18n.ES:   "La galería admite hasta 12 imágenes: elimina alguna para agregar otra.",
+			i18n.ESAR: "La galería admite hasta 12 imágenes: eliminá alguna para agregar otra.",
+			i18n.EN:   "The gallery takes up to 12 pictures: delete one to add another.",
+			i18n.PT:   "A galeria aceita até 12 imagens: exclua alguma para adicionar outra.",
 		},
 	})
 }

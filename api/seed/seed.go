@@ -47,6 +47,9 @@ type Deps struct {
 	Gateways *gateways.Service // connects the demo organisation to its sandbox MercadoPago account
 	Cards    Cards             // saves the cards of the donations collection keeps charging (SandboxCards)
 	Log      io.Writer         // how long each step of the history took (nil: nowhere)
+	// History writes the demo organisation's year of history (the dev stack). Browser tests seed the
+	// test stack without it: their specs need the logins and the demo form, not minutes of history.
+	History bool
 }
 
 // Run seeds and writes the URL-free summary (logins, demo campaign) to out.
@@ -89,10 +92,18 @@ func Run(ctx context.Context, d Deps, out io.Writer) error {
 	if err := connectGateway(ctx, d, adminID); err != nil {
 		return fmt.Errorf("gateway: %w", err)
 	}
-	h, err := History(ctx, HistoryDeps{Tenants: d.Tenants, Campaigns: campaign.NewService(d.Tenants), Cards: d.Cards,
-		Temporal: d.Temporal, Actor: adminID, Log: d.Log})
-	if err != nil {
-		return fmt.Errorf("history: %w", err)
+	var h Counts
+	if d.History {
+		var err error
+		if h, err = History(ctx, HistoryDeps{Tenants: d.Tenants, Campaigns: campaign.NewService(d.Tenants), Cards: d.Cards,
+			Temporal: d.Temporal, Actor: adminID, Log: d.Log}); err != nil {
+			return fmt.Errorf("history: %w", err)
+		}
+	} else if err := campaign.NewService(d.Tenants).Create(ctx, DemoOrgID, campaign.New{ // the form the browser tests use
+		ID: DemoCampaignID, Slug: "dona-demo", Title: "Doná a Fundación Demo", Type: "fundraise",
+		Description: "Campaña de demostración de Aporta.", Published: true,
+	}); err != nil {
+		return fmt.Errorf("campaign: %w", err)
 	}
 	fmt.Fprintln(out, "  Demo logins (organisation \"Fundación Demo\", AR):")
 	for _, l := range Logins {

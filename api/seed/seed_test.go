@@ -31,7 +31,7 @@ func run(t *testing.T, s *apitest.Stack) string {
 	require.NoError(t, seed.Run(ctx, seed.Deps{Tenants: s.Tenants, Kratos: s.Kratos, Keto: s.Keto, Temporal: s.Temporal,
 		Flows: identity.NewFlows(s.Config.KratosPublic, hc), Gateways: s.Gateways,
 		Cards: seed.SandboxCards{Clients: &connections.Clients{Store: conns, Tenants: s.Tenants, BaseURL: s.Config.GatewayURL},
-			GatewayURL: s.Config.GatewayURL, HTTP: hc}}, &out))
+			GatewayURL: s.Config.GatewayURL, HTTP: hc}, History: true}, &out))
 	return out.String()
 }
 

@@ -46,6 +46,8 @@ export interface CountryData {
   document_types: string[];
   payment_modes: string[];
   plans: Plan[];
+  phone_codes: PhoneCode[];
+  categories: string[];
 }
 
 export interface CurrencySummary {
@@ -265,6 +267,12 @@ export interface Period {
   days: number;
   granularity: string;
   timezone: string;
+}
+
+export interface PhoneCode {
+  iso: string;
+  name: string;
+  phone_code: string;
 }
 
 export interface Plan {
