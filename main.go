@@ -106,6 +106,10 @@ func run(ctx context.Context, command string) error {
 			Flows:    identity.NewFlows(cfg.KratosPublic, hc),
 			Keto:     identity.NewKeto(cfg.KetoRead, cfg.KetoWrite, hc),
 			Temporal: tc,
+			Cards: seed.SandboxCards{Clients: &connections.Clients{Store: conns, Tenants: t, BaseURL: cfg.GatewayURL},
+				GatewayURL: cfg.GatewayURL, HTTP: hc},
+			Log:     os.Stderr,
+			History: cfg.Env == "dev",
 		}, os.Stdout)
 	}
 	return fmt.Errorf("unknown command %q", command)

@@ -166,7 +166,7 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 	// A form's limits, card brands and public key come from its organisation's account, read once per request.
 	campaigns.Accounts, campaigns.Log = campaign.ConnectedAccounts(gwClients), d.Log
 	campaigns.Tokenizers = map[string]string{connections.MercadoPago: d.Config.GatewayPublicURL, connections.CentralPos: d.Config.CentralPosPublicURL}
-	campaign.NewHandler(campaigns, campaign.Options{Covers: bucket, PublicURL: d.Config.PublicURL}).Mount(groups)
+	campaign.NewHandler(campaigns, campaign.Options{Covers: bucket, PublicURL: d.Config.PublicURL, Log: d.Log}).Mount(groups)
 	donation.NewHandler(donation.NewService(donation.Deps{
 		Forms: campaigns, Tenants: d.Tenants, Gateways: charges, Recurring: collection.Starter{Temporal: d.Temporal},
 		Guard: firstcharge.Guard{Temporal: d.Temporal}, Secret: d.Config.Secret, Mail: outbox.NewMailer(d.Config, d.Tenants.Directory()), PublicURL: d.Config.PublicURL, Log: d.Log,

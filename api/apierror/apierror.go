@@ -117,9 +117,9 @@ func Abort(c *gin.Context, err error) {
 func init() {
 	i18n.Register(i18n.Catalog{
 		"not_found":          {i18n.ES: "No encontramos lo que buscas.", i18n.EN: "We could not find what you are looking for.", i18n.PT: "Não encontramos o que você procura."},
-		"forbidden":          {i18n.ES: "No tienes permiso para realizar esta acción.", i18n.EN: "You do not have permission to do this.", i18n.PT: "Você não tem permissão para fazer isso."},
-		"unauthorized":       {i18n.ES: "Inicia sesión para continuar.", i18n.EN: "Sign in to continue.", i18n.PT: "Entre para continuar."},
-		"internal":           {i18n.ES: "Ocurrió un error inesperado. Intenta de nuevo en unos minutos.", i18n.EN: "Something went wrong on our side. Please try again in a few minutes.", i18n.PT: "Ocorreu um erro inesperado. Tente novamente em alguns minutos."},
+		"forbidden":          {i18n.ES: "No tienes permiso para realizar esta acción.", i18n.ESAR: "No tenés permiso para realizar esta acción.", i18n.EN: "You do not have permission to do this.", i18n.PT: "Você não tem permissão para fazer isso."},
+		"unauthorized":       {i18n.ES: "Inicia sesión para continuar.", i18n.ESAR: "Iniciá sesión para continuar.", i18n.EN: "Sign in to continue.", i18n.PT: "Entre para continuar."},
+		"internal":           {i18n.ES: "Ocurrió un error inesperado. Intenta de nuevo en unos minutos.", i18n.ESAR: "Ocurrió un error inesperado. Intentá de nuevo en unos minutos.", i18n.EN: "Something went wrong on our side. Please try again in a few minutes.", i18n.PT: "Ocorreu um erro inesperado. Tente novamente em alguns minutos."},
 		"validation_failed":  {i18n.ES: "Verifica que todos los campos requeridos estén completos y sean válidos", i18n.EN: "Check that all required fields are complete and valid", i18n.PT: "Verifique se todos os campos obrigatórios estão completos e válidos"},
 		"malformed_json":     {i18n.ES: "El cuerpo de la solicitud no es un JSON válido.", i18n.EN: "The request body is not valid JSON.", i18n.PT: "O corpo da solicitação não é um JSON válido."},
 		"body_too_large":     {i18n.ES: "La solicitud es demasiado grande (máximo %s).", i18n.EN: "The request is too large (maximum %s).", i18n.PT: "A solicitação é grande demais (máximo %s)."},

@@ -2,8 +2,10 @@ package campaign
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
+	"log/slog"
 	"net/http"
 	"time"
 
@@ -20,24 +22,29 @@ import (
 
 // Handler exposes campaigns over HTTP.
 type Handler struct {
-	svc       *Service
-	covers    *blob.Bucket // nil: cover uploads answer 503
-	publicURL string
-	visits    *ratelimit.Limiter
-	leads     *ratelimit.Limiter
+	svc        *Service
+	covers     *blob.Bucket // nil: cover uploads answer 503
+	publicURL  string
+	visits     *ratelimit.Limiter
+	leads      *ratelimit.Limiter
+	cardErrors *ratelimit.Limiter
+	log        *slog.Logger
 }
 
 // Options are the handler's optional collaborators.
 type Options struct {
 	Covers    *blob.Bucket // object storage for cover images; nil disables uploads
 	PublicURL string       // the site's origin, encoded in QR codes
+	Log       *slog.Logger // where donors' card tokenisation failures are reported (slog.Default() when nil)
 }
 
 // NewHandler builds the handler.
 func NewHandler(svc *Service, opts Options) *Handler {
 	return &Handler{svc: svc, covers: opts.Covers, publicURL: opts.PublicURL,
-		visits: ratelimit.New("campaign_visits", 20, time.Minute),
-		leads:  ratelimit.New("campaign_leads", 20, time.Minute),
+		visits:     ratelimit.New("campaign_visits", 20, time.Minute),
+		leads:      ratelimit.New("campaign_leads", 20, time.Minute),
+		cardErrors: ratelimit.New("campaign_card_errors", 10, time.Minute),
+		log:        cmp.Or(opts.Log, slog.Default()),
 	}
 }
 
@@ -49,6 +56,7 @@ func (h *Handler) Mount(g endpoint.Groups) {
 	g.Public.GET("/api/public/campaigns/:slug/cover", h.GetCover)
 	g.Public.POST("/api/public/campaigns/:slug/visits", h.visits.PerIP(), endpoint.Handle(h.PostVisit))
 	g.Public.POST("/api/public/campaigns/:slug/leads", h.leads.PerIP(), endpoint.Handle(h.PostLead))
+	g.Public.POST("/api/public/campaigns/:slug/card_errors", h.cardErrors.PerIP(), endpoint.Handle(h.PostCardError))
 
 	view, edit, publish := g.Authz.Require(authz.View), g.Authz.Require(authz.EditCampaigns), g.Authz.Require(authz.PublishCampaigns)
 	g.Manage.GET("/campaigns", view, endpoint.Handle(h.List))

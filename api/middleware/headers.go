@@ -22,9 +22,14 @@ var noReferrerPrefixes = []string{"/d/", "/api/public/", "/api/exports/", "/acco
 // redirects to form-action too.
 func SecurityHeaders(tokenizerURLs []string, oauthAuthURL string, hsts bool) gin.HandlerFunc {
 	csp := ContentSecurityPolicy(tokenizerURLs, oauthAuthURL)
+	donate := DonationPagePolicy(tokenizerURLs, oauthAuthURL)
 	return func(c *gin.Context) {
 		h := c.Writer.Header()
-		h.Set("Content-Security-Policy", csp)
+		if strings.HasPrefix(c.Request.URL.Path, "/d/") {
+			h.Set("Content-Security-Policy", donate)
+		} else {
+			h.Set("Content-Security-Policy", csp)
+		}
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("X-Frame-Options", "DENY") // frame-ancestors for browsers without CSP level 2
 		h.Set("Cross-Origin-Opener-Policy", "same-origin")
@@ -68,6 +73,24 @@ func ContentSecurityPolicy(tokenizerURLs []string, oauthAuthURL string) string {
 		"form-action 'self'" + authPage,
 		"frame-ancestors 'none'",
 	}, "; ")
+}
+
+// The analytics a campaign may load on its donation page once the donor consents
+// (web/src/donate/Consent.tsx): Google Analytics and Tag Manager, and Meta's pixel.
+const (
+	analyticsScripts = " https://www.googletagmanager.com https://connect.facebook.net"
+	analyticsConnect = " https://www.googletagmanager.com https://www.google-analytics.com https://*.google-analytics.com" +
+		" https://*.analytics.google.com https://www.facebook.com"
+	analyticsImages = " https://www.googletagmanager.com https://www.google-analytics.com https://www.facebook.com"
+)
+
+// DonationPagePolicy is ContentSecurityPolicy for the donation page (/d/…), which alone may load a
+// campaign's analytics: their script, beacon and pixel origins, and nothing else more.
+func DonationPagePolicy(tokenizerURLs []string, oauthAuthURL string) string {
+	p := ContentSecurityPolicy(tokenizerURLs, oauthAuthURL)
+	p = strings.Replace(p, "script-src 'self'", "script-src 'self'"+analyticsScripts, 1)
+	p = strings.Replace(p, "img-src 'self' data: blob:", "img-src 'self' data: blob:"+analyticsImages, 1)
+	return strings.Replace(p, "connect-src 'self'", "connect-src 'self'"+analyticsConnect, 1)
 }
 
 // origin is " scheme://host" of an absolute URL, for a source list; nothing for anything else.

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/gin-gonic/gin"
+	"github.com/google/uuid"
 
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/authz"
@@ -36,6 +37,13 @@ func (h *Handler) Mount(g endpoint.Groups) {
 	}))
 	uploads.PUT("/organization/logo", g.Authz.Require(authz.ManageOrganization),
 		endpoint.HandleUpload(endpoint.Upload{Field: "logo", Invalid: invalidLogo}, h.PutLogo))
+	pictures := g.Upload("/manage", middleware.UploadLimit(MaxLogoBytes+1<<20, func() *apierror.Error {
+		return invalidPicture(http.StatusRequestEntityTooLarge)
+	}))
+	pictures.POST("/organization/pictures", g.Authz.Require(authz.ManageOrganization),
+		endpoint.HandleUpload(endpoint.Upload{Field: "picture[image]", Status: http.StatusCreated, Invalid: invalidPicture}, h.PostPicture))
+	g.Settings.DELETE("/organization/pictures/:id", g.Authz.Require(authz.ManageOrganization), endpoint.Handle(h.DeletePicture))
+	g.Manage.GET("/organization/pictures/:id", g.Authz.Require(authz.View), h.GetPicture)
 }
 
 // Get is GET /manage/api/organization.
@@ -85,12 +93,46 @@ func (h *Handler) PutLogo(ctx context.Context, f endpoint.File) (*Organization, 
 
 // GetLogo is GET /manage/api/organization/logo.
 func (h *Handler) GetLogo(c *gin.Context) {
+	serve(c, func(ctx context.Context, scope tenants.Scope) (document.File, error) { return h.svc.Logo(ctx, scope) })
+}
+
+// PostPicture is POST /manage/organization/pictures (multipart: image_for, picture[image]).
+func (h *Handler) PostPicture(ctx context.Context, f endpoint.File) (*Organization, error) {
+	return document.Change(ctx, h.svc.Present, func(scope tenants.Scope) error {
+		return h.svc.AddPicture(ctx, scope, f.Value("image_for"), f.Name, f.Size, f.File)
+	})
+}
+
+// PictureRequest names one of the organisation's pictures.
+type PictureRequest struct {
+	ID uuid.UUID `path:"id" json:"-"`
+}
+
+// DeletePicture is DELETE /manage/organization/pictures/:id.
+func (h *Handler) DeletePicture(ctx context.Context, r *PictureRequest) (*Organization, error) {
+	return document.Change(ctx, h.svc.Present, func(scope tenants.Scope) error { return h.svc.DeletePicture(ctx, scope, r.ID) })
+}
+
+// GetPicture is GET /manage/api/organization/pictures/:id.
+func (h *Handler) GetPicture(c *gin.Context) {
+	id, err := uuid.Parse(c.Param("id"))
+	if err != nil {
+		apierror.Abort(c, apierror.NotFound())
+		return
+	}
+	serve(c, func(ctx context.Context, scope tenants.Scope) (document.File, error) {
+		return h.svc.Picture(ctx, scope, id)
+	})
+}
+
+// serve streams one of the organisation's images to its members.
+func serve(c *gin.Context, open func(context.Context, tenants.Scope) (document.File, error)) {
 	scope, err := authz.Scope(c.Request.Context())
 	if err != nil {
 		apierror.Abort(c, err)
 		return
 	}
-	f, err := h.svc.Logo(c.Request.Context(), scope)
+	f, err := open(c.Request.Context(), scope)
 	if err != nil {
 		apierror.Abort(c, err)
 		return

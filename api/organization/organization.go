@@ -7,9 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
-	"net/http"
 	"net/mail"
 	"regexp"
 	"strings"
@@ -70,6 +68,9 @@ type OnboardingSteps struct {
 type Organization struct {
 	ID                    uuid.UUID                    `json:"id"`
 	Name                  string                       `json:"name"`
+	LegalName             string                       `json:"legal_name"`
+	Categories            []string                     `json:"categories"`
+	Pictures              []Picture                    `json:"pictures"`
 	Country               string                       `json:"country"`
 	UIDType               string                       `json:"uid_type"`
 	UID                   string                       `json:"uid"`
@@ -123,6 +124,9 @@ func (s *Service) Get(ctx context.Context, scope tenants.Scope, lang i18n.Lang, 
 		o.LogoURL = &u
 	}
 	o.OnboardingInProgress = o.Status != "enabled"
+	if err := s.identity(ctx, scope, &o); err != nil {
+		return o, err
+	}
 	ov, err := s.docs.Overview(ctx, scope, lang, url)
 	if err != nil {
 		return o, err
@@ -151,11 +155,13 @@ type Country struct {
 
 // Update is PATCH /manage/organization; absent fields stay as they are.
 type Update struct {
-	ShortDescription      *string  `json:"short_description"`
-	AllowedDomains        *string  `json:"allowed_domains"` // comma-separated domains
-	Address               *Address `json:"address"`
-	AdministrativeContact *Contact `json:"administrative_contact"`
-	Timezone              *string  `json:"timezone"`
+	LegalName             *string   `json:"legal_name"`
+	Categories            *[]string `json:"categories"` // codes of the country data's categories
+	ShortDescription      *string   `json:"short_description"`
+	AllowedDomains        *string   `json:"allowed_domains"` // comma-separated domains
+	Address               *Address  `json:"address"`
+	AdministrativeContact *Contact  `json:"administrative_contact"`
+	Timezone              *string   `json:"timezone"`
 }
 
 var domainRe = regexp.MustCompile(`^(?i)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*\.[a-z]{2,63}$`)
@@ -209,8 +215,18 @@ func (s *Service) Patch(ctx context.Context, scope tenants.Scope, u Update) erro
 			fields["administrative_contact.email"] = "organization.invalid_contact_email"
 		}
 	}
+	if err := checkIdentity(ctx, scope.Store(), &u, fields); err != nil {
+		return err
+	}
 	if len(fields) > 0 {
 		return apierror.Validation(fields)
+	}
+	identity := sharddb.SetOrganizationIdentityParams{OrganizationID: scope.OrgID, LegalName: u.LegalName}
+	if u.Categories != nil {
+		identity.Categories = *u.Categories
+		if identity.Categories == nil {
+			identity.Categories = []string{}
+		}
 	}
 	profile := sharddb.UpdateOrganizationProfileParams{
 		OrganizationID: scope.OrgID, ShortDescription: u.ShortDescription, AllowedDomains: domains,
@@ -223,6 +239,9 @@ func (s *Service) Patch(ctx context.Context, scope tenants.Scope, u Update) erro
 	}
 	return s.editProfile(ctx, scope, func(store *sharddb.Queries) error {
 		if err := store.UpdateOrganizationProfile(ctx, profile); err != nil {
+			return err
+		}
+		if err := store.SetOrganizationIdentity(ctx, identity); err != nil {
 			return err
 		}
 		if u.Timezone == nil {
@@ -268,21 +287,9 @@ func (s *Service) SetLogo(ctx context.Context, scope tenants.Scope, filename str
 	io.Reader
 	io.ReaderAt
 }) error {
-	if size <= 0 || size >= MaxLogoBytes {
-		return invalidLogo(http.StatusRequestEntityTooLarge)
-	}
-	kind, ok := document.KindOf(filename, document.ImageExtensions, f, size)
-	if !ok {
-		return invalidLogo(http.StatusUnprocessableEntity)
-	}
-	ext := "." + kind
-	if kind == document.KindJPEG {
-		ext = ".jpg"
-	}
-	key := fmt.Sprintf("organizations/%s/logo/%s%s", scope.OrgID, uuid.New(), ext)
-	err := s.bucket.Upload(ctx, key, io.NewSectionReader(f, 0, size), &blob.WriterOptions{ContentType: document.ContentTypes[kind]})
+	key, _, err := s.storeImage(ctx, scope, "logo", filename, size, f, invalidLogo)
 	if err != nil {
-		return fmt.Errorf("store logo: %w", err)
+		return err
 	}
 	var old *string
 	err = s.editProfile(ctx, scope, func(store *sharddb.Queries) (err error) {
@@ -341,14 +348,16 @@ func init() {
 			i18n.PT: "A descrição curta pode ter até 500 caracteres.",
 		},
 		"organization.invalid_allowed_domains": {
-			i18n.ES: "Ingresa solo dominios separados por comas (por ejemplo: fundacion.org, donar.fundacion.org).",
-			i18n.EN: "Enter domains only, separated by commas (for example: foundation.org, give.foundation.org).",
-			i18n.PT: "Informe apenas domínios separados por vírgulas (por exemplo: fundacao.org, doar.fundacao.org).",
+			i18n.ES:   "Ingresa solo dominios separados por comas (por ejemplo: fundacion.org, donar.fundacion.org).",
+			i18n.ESAR: "Ingresá solo dominios separados por comas (por ejemplo: fundacion.org, donar.fundacion.org).",
+			i18n.EN:   "Enter domains only, separated by commas (for example: foundation.org, give.foundation.org).",
+			i18n.PT:   "Informe apenas domínios separados por vírgulas (por exemplo: fundacao.org, doar.fundacao.org).",
 		},
 		"organization.invalid_timezone": {
-			i18n.ES: "Elige una zona horaria válida.",
-			i18n.EN: "Choose a valid time zone.",
-			i18n.PT: "Escolha um fuso horário válido.",
+			i18n.ES:   "Elige una zona horaria válida.",
+			i18n.ESAR: "Elegí una zona horaria válida.",
+			i18n.EN:   "Choose a valid time zone.",
+			i18n.PT:   "Escolha um fuso horário válido.",
 		},
 		"organization.invalid_contact_email": {
 			i18n.ES: "El e-mail del contacto administrativo no es válido.",

@@ -93,3 +93,69 @@ func TestGeneralPage(t *testing.T) {
 	require.Equal(t, http.StatusForbidden, op.JSON(http.MethodPatch, "/manage/organization", map[string]string{"short_description": "x"}).Status)
 	require.Equal(t, http.StatusForbidden, op.JSON(http.MethodPatch, "/manage/organization/permissions", map[string]bool{"suggest_monthly_recurrence": false}).Status)
 }
+
+// TestIdentityAndPictures: the legal name and categories (from the country data's list) and the
+// pictures endpoints of the general page (organisation-and-account §3, §7); another organisation's
+// picture is not found, and operators only read.
+func TestIdentityAndPictures(t *testing.T) {
+	t.Parallel()
+	s := apitest.Start(t)
+	admin := s.NewOrgAdmin(t, "AR")
+
+	country := apitest.OK[organization.Country](t, admin, http.MethodGet, "/manage/api/country", nil)
+	require.Contains(t, country.Categories, "education")
+	require.Contains(t, country.PhoneCodes, reference.PhoneCode{ISO: "UY", Name: "Uruguay", PhoneCode: "+598"})
+
+	res := admin.JSON(http.MethodPatch, "/manage/organization", map[string]any{
+		"legal_name": "  Fundación Los Girasoles Asociación Civil ", "categories": []string{"children", "education"}})
+	require.Equal(t, http.StatusOK, res.Status, string(res.Body))
+	var o organization.Organization
+	res.Decode(t, &o)
+	require.Equal(t, "Fundación Los Girasoles Asociación Civil", o.LegalName)
+	require.Equal(t, []string{"children", "education"}, o.Categories)
+	for _, bad := range []map[string]any{
+		{"categories": []string{"astrology"}},
+		{"categories": []string{"health", "health"}},
+		{"categories": []string{"children", "education", "health", "food", "housing", "animals"}},
+		{"legal_name": strings.Repeat("x", 201)},
+	} {
+		res := admin.JSON(http.MethodPatch, "/manage/organization", bad, "Accept-Language", "pt")
+		require.Equal(t, http.StatusUnprocessableEntity, res.Status, bad)
+	}
+	o = apitest.OK[organization.Organization](t, admin, http.MethodGet, "/manage/api/organization", nil)
+	require.Equal(t, []string{"children", "education"}, o.Categories, "refused changes change nothing")
+
+	post := func(c *apitest.Client, imageFor string, body []byte, name string) apitest.Response {
+		return c.Multipart(http.MethodPost, "/manage/organization/pictures", "picture[image]", name, bytes.NewReader(body),
+			map[string]string{"image_for": imageFor})
+	}
+	res = post(admin, "gallery", apitest.PNG, "comedor.png")
+	require.Equal(t, http.StatusCreated, res.Status, string(res.Body))
+	require.Equal(t, http.StatusCreated, post(admin, "cover", apitest.PNG, "portada.png").Status)
+	res = post(admin, "cover", apitest.PNG, "portada-nueva.png")
+	require.Equal(t, http.StatusCreated, res.Status)
+	res.Decode(t, &o)
+	require.Len(t, o.Pictures, 2, "a new cover replaces the old one")
+	require.Equal(t, "organization.invalid_picture", post(admin, "gallery", apitest.PDF, "x.png").ErrorCode())
+	require.Equal(t, "validation_failed", post(admin, "banner", apitest.PNG, "x.png").ErrorCode())
+	img := admin.Do(http.MethodGet, o.Pictures[0].URL, nil, "")
+	require.Equal(t, http.StatusOK, img.Status)
+	require.Equal(t, apitest.PNG, img.Body)
+	require.Equal(t, "image/png", img.Header.Get("Content-Type"))
+
+	// Another organisation can neither see nor delete them.
+	other := s.NewOrgAdmin(t, "AR")
+	require.Equal(t, http.StatusNotFound, other.Do(http.MethodGet, o.Pictures[0].URL, nil, "").Status)
+	require.Equal(t, http.StatusNotFound, other.JSON(http.MethodDelete, "/manage/organization/pictures/"+o.Pictures[0].ID.String(), nil).Status)
+	op := s.NewUser(t, "operator")
+	s.AddMember(t, op, admin.OrgID, "operator")
+	require.Equal(t, http.StatusOK, op.Do(http.MethodGet, o.Pictures[0].URL, nil, "").Status)
+	require.Equal(t, http.StatusForbidden, post(op, "gallery", apitest.PNG, "x.png").Status)
+
+	gone := o.Pictures[0]
+	res = admin.JSON(http.MethodDelete, "/manage/organization/pictures/"+gone.ID.String(), nil)
+	require.Equal(t, http.StatusOK, res.Status, string(res.Body))
+	res.Decode(t, &o)
+	require.Len(t, o.Pictures, 1)
+	require.Equal(t, http.StatusNotFound, admin.Do(http.MethodGet, gone.URL, nil, "").Status)
+}

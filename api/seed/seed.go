@@ -1,5 +1,5 @@
-// Package seed creates the demo organisation, its logins and a published campaign for `make dev`.
-// Every step is idempotent, so running it on every start is safe.
+// Package seed creates the demo organisation, its logins, its campaigns and a year of donations for
+// `make dev`. Every step is idempotent, so running it on every start is safe.
 package seed
 
 import (
@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/google/uuid"
 	"go.temporal.io/sdk/client"
@@ -44,6 +45,11 @@ type Deps struct {
 	Keto     *identity.Keto
 	Temporal client.Client
 	Gateways *gateways.Service // connects the demo organisation to its sandbox MercadoPago account
+	Cards    Cards             // saves the cards of the donations collection keeps charging (SandboxCards)
+	Log      io.Writer         // how long each step of the history took (nil: nowhere)
+	// History writes the demo organisation's year of history (the dev stack). Browser tests seed the
+	// test stack without it: their specs need the logins and the demo form, not minutes of history.
+	History bool
 }
 
 // Run seeds and writes the URL-free summary (logins, demo campaign) to out.
@@ -51,13 +57,6 @@ func Run(ctx context.Context, d Deps, out io.Writer) error {
 	org := tenants.Organization{ID: DemoOrgID, Name: "Fundación Demo", Country: "AR"}
 	if err := d.Tenants.CreateOrganization(ctx, org, ""); err != nil {
 		return fmt.Errorf("organization: %w", err)
-	}
-	err := campaign.NewService(d.Tenants).Create(ctx, DemoOrgID, campaign.New{
-		ID: DemoCampaignID, Slug: "dona-demo", Title: "Doná a Fundación Demo", Type: "fundraise",
-		Description: "Campaña de demostración de Aporta.", Published: true,
-	})
-	if err != nil {
-		return fmt.Errorf("campaign: %w", err)
 	}
 	var staffTOTP string
 	var adminID uuid.UUID
@@ -93,12 +92,29 @@ func Run(ctx context.Context, d Deps, out io.Writer) error {
 	if err := connectGateway(ctx, d, adminID); err != nil {
 		return fmt.Errorf("gateway: %w", err)
 	}
+	var h Counts
+	if d.History {
+		var err error
+		if h, err = History(ctx, HistoryDeps{Tenants: d.Tenants, Campaigns: campaign.NewService(d.Tenants), Cards: d.Cards,
+			Temporal: d.Temporal, Actor: adminID, Log: d.Log}); err != nil {
+			return fmt.Errorf("history: %w", err)
+		}
+	} else if err := campaign.NewService(d.Tenants).Create(ctx, DemoOrgID, campaign.New{ // the form the browser tests use
+		ID: DemoCampaignID, Slug: "dona-demo", Title: "Doná a Fundación Demo", Type: "fundraise",
+		Description: "Campaña de demostración de Aporta.", Published: true,
+	}); err != nil {
+		return fmt.Errorf("campaign: %w", err)
+	}
 	fmt.Fprintln(out, "  Demo logins (organisation \"Fundación Demo\", AR):")
 	for _, l := range Logins {
 		fmt.Fprintf(out, "    %-14s %-28s %s\n", l.Role, l.Email, l.Password)
 	}
 	fmt.Fprintf(out, "    %-14s authenticator app (TOTP) secret %s\n", "staff 2FA", staffTOTP)
 	fmt.Fprintln(out, "  Demo donation form     /d/dona-demo")
+	if h.Written {
+		fmt.Fprintf(out, "  Demo history           %d donors, %d donations, %d transactions written in %s\n",
+			h.Donors, h.Donations, h.Transactions, h.Took.Round(time.Second))
+	}
 	return nil
 }
 

@@ -43,7 +43,7 @@ func TestServe(t *testing.T) {
 
 	w = serve("/d/dona-demo", &http.Cookie{Name: "aporta_locale", Value: "pt-BR"})
 	require.Contains(t, w.Body.String(), "<title>donate</title>", "the donation form has its own page")
-	require.Contains(t, w.Body.String(), `<meta name="aporta-locale" content="pt">`)
+	require.Contains(t, w.Body.String(), `<meta name="aporta-locale" content="pt-BR">`, "the regional variant is declared; the web reads its language and variant")
 
 	require.Equal(t, http.StatusOK, serve("/d/no-such-campaign").Code, "without a check every form page is served")
 	h.CheckForms(func(_ context.Context, slug string) (bool, error) {

@@ -24,6 +24,7 @@ import (
 	"github.com/aporta/aporta/deploy/benchkit"
 	"github.com/aporta/aporta/internal/config"
 	"github.com/aporta/aporta/internal/connections/sandboxauth"
+	"github.com/aporta/aporta/internal/gateway/sandbox"
 	"github.com/aporta/aporta/tenants"
 )
 
@@ -163,7 +164,7 @@ func donate(ctx context.Context, cfg *config.Config, slug, publicKey, run string
 	tr := &http.Transport{DialContext: dialer.DialContext}
 	defer tr.CloseIdleConnections()
 	hc := &http.Client{Transport: tr, Timeout: 2 * time.Minute}
-	tok, err := benchkit.CardToken(ctx, hc, cfg.GatewayURL, publicKey, oc.holder+" Bench")
+	tok, err := sandbox.CardToken(ctx, hc, cfg.GatewayURL, publicKey, oc.holder+" Bench")
 	if err != nil {
 		st.mu.Lock()
 		st.tokenErr++

@@ -277,7 +277,7 @@ func seed(ctx context.Context, tt *tenants.Tenants, gw gateway.Customers, gwURL,
 		if err != nil {
 			return err
 		}
-		tok, err := benchkit.CardToken(ctx, http.DefaultClient, gwURL, publicKey, "APRO")
+		tok, err := sandbox.CardToken(ctx, http.DefaultClient, gwURL, publicKey, "APRO")
 		if err != nil {
 			return err
 		}

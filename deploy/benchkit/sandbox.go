@@ -3,46 +3,12 @@
 package benchkit
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/url"
 	"strings"
-	"time"
 )
-
-// CardToken tokenises the sandbox's Visa test card for a holder with the organisation's public
-// key, as the donation form's browser does; the holder's first word decides the payment's outcome (APRO approves, OTHE rejects, CONT
-// stays in process: internal/gateway/sandbox).
-func CardToken(ctx context.Context, hc *http.Client, base, publicKey, holder string) (string, error) {
-	body, _ := json.Marshal(map[string]any{
-		"card_number": "4509953566233704", "security_code": "123", "expiration_month": 11,
-		"expiration_year": time.Now().Year() + 3,
-		"cardholder":      map[string]any{"name": holder, "identification": map[string]string{"type": "DNI", "number": "30111222"}},
-	})
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, strings.TrimRight(base, "/")+"/v1/card_tokens?public_key="+url.QueryEscape(publicKey), bytes.NewReader(body))
-	if err != nil {
-		return "", err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	res, err := hc.Do(req)
-	if err != nil {
-		return "", err
-	}
-	defer res.Body.Close()
-	if res.StatusCode >= 300 {
-		return "", fmt.Errorf("card token: %s", res.Status)
-	}
-	var tok struct {
-		ID string `json:"id"`
-	}
-	if err := json.NewDecoder(res.Body).Decode(&tok); err != nil {
-		return "", err
-	}
-	return tok.ID, nil
-}
 
 // Payment is a payment as the sandbox keeps it.
 type Payment struct {

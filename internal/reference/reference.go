@@ -28,6 +28,17 @@ type Country struct {
 	DocumentTypes []string    `json:"document_types"` // a donor's identity documents
 	PaymentModes  []string    `json:"payment_modes"`  // how its organisations may pay a plan: card, cbu, bank_transfer
 	Plans         []Plan      `json:"plans"`          // by tier, monthly before yearly
+	// PhoneCodes are what a phone input offers (every country's, the same for all), and Categories
+	// the themes an organisation may describe its work with (codes; the web names them).
+	PhoneCodes []PhoneCode `json:"phone_codes"`
+	Categories []string    `json:"categories"`
+}
+
+// PhoneCode is a country's international dialling code (organisation-and-account §3 Country data).
+type PhoneCode struct {
+	ISO       string `json:"iso"`
+	Name      string `json:"name"`
+	PhoneCode string `json:"phone_code"`
 }
 
 // Plan is one plan as a country sells it (organisation-and-account §3 Plan).
@@ -63,10 +74,23 @@ func Countries(ctx context.Context, q *sharddb.Queries, codes []string) ([]Count
 	if err != nil {
 		return nil, err
 	}
+	phoneRows, err := q.PhoneCodes(ctx)
+	if err != nil {
+		return nil, err
+	}
+	phones := make([]PhoneCode, len(phoneRows))
+	for i, p := range phoneRows {
+		phones[i] = PhoneCode{ISO: p.Iso, Name: p.Name, PhoneCode: p.PhoneCode}
+	}
+	categories, err := q.OrganizationCategories(ctx)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]Country, len(rows))
 	for i, r := range rows {
 		out[i] = Country{Code: r.Code, Currency: r.Currency, Timezone: r.Timezone, PhoneCode: r.PhoneCode,
-			UIDOptions: []UIDOption{}, DocumentTypes: r.DocumentTypes, PaymentModes: r.PaymentModes, Plans: []Plan{}}
+			UIDOptions: []UIDOption{}, DocumentTypes: r.DocumentTypes, PaymentModes: r.PaymentModes, Plans: []Plan{},
+			PhoneCodes: phones, Categories: categories}
 		for _, o := range options {
 			if o.Country == r.Code {
 				out[i].UIDOptions = append(out[i].UIDOptions, UIDOption{Type: o.UidType, Placeholder: o.Placeholder})

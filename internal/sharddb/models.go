@@ -426,6 +426,11 @@ type Organization struct {
 	Features           []string
 }
 
+type OrganizationCategory struct {
+	Code     string
+	Position int16
+}
+
 type OrganizationDocument struct {
 	OrganizationID uuid.UUID
 	Type           string
@@ -446,6 +451,15 @@ type OrganizationEffectivePlan struct {
 	AcceptingDonations bool
 }
 
+type OrganizationPicture struct {
+	OrganizationID uuid.UUID
+	ID             uuid.UUID
+	ImageFor       string
+	Key            string
+	ContentType    string
+	CreatedAt      time.Time
+}
+
 type OrganizationProfile struct {
 	OrganizationID            uuid.UUID
 	ShortDescription          string
@@ -457,6 +471,8 @@ type OrganizationProfile struct {
 	ImproveDonationExperience bool
 	RecoverRejectedDonations  bool
 	UpdatedAt                 time.Time
+	LegalName                 string
+	Categories                []string
 }
 
 type OrganizationSubscription struct {
@@ -510,6 +526,13 @@ type PaymentProcessorCampaign struct {
 	OrganizationID uuid.UUID
 	ProcessorID    uuid.UUID
 	CampaignID     uuid.UUID
+}
+
+type PhoneCode struct {
+	Iso       string
+	Name      string
+	PhoneCode string
+	Position  int16
 }
 
 type Plan struct {

@@ -13,6 +13,62 @@ import (
 	"github.com/google/uuid"
 )
 
+const addOrganizationPicture = `-- name: AddOrganizationPicture :exec
+INSERT INTO organization_pictures (organization_id, id, image_for, key, content_type)
+VALUES ($1, $2, $3, $4, $5)
+`
+
+type AddOrganizationPictureParams struct {
+	OrganizationID uuid.UUID
+	ID             uuid.UUID
+	ImageFor       string
+	Key            string
+	ContentType    string
+}
+
+func (q *Queries) AddOrganizationPicture(ctx context.Context, arg AddOrganizationPictureParams) error {
+	_, err := q.db.Exec(ctx, addOrganizationPicture,
+		arg.OrganizationID,
+		arg.ID,
+		arg.ImageFor,
+		arg.Key,
+		arg.ContentType,
+	)
+	return err
+}
+
+const countOrganizationPictures = `-- name: CountOrganizationPictures :one
+SELECT count(*) FROM organization_pictures WHERE organization_id = $1 AND image_for = $2
+`
+
+type CountOrganizationPicturesParams struct {
+	OrganizationID uuid.UUID
+	ImageFor       string
+}
+
+func (q *Queries) CountOrganizationPictures(ctx context.Context, arg CountOrganizationPicturesParams) (int64, error) {
+	row := q.db.QueryRow(ctx, countOrganizationPictures, arg.OrganizationID, arg.ImageFor)
+	var count int64
+	err := row.Scan(&count)
+	return count, err
+}
+
+const deleteOrganizationPicture = `-- name: DeleteOrganizationPicture :one
+DELETE FROM organization_pictures WHERE organization_id = $1 AND id = $2 RETURNING key
+`
+
+type DeleteOrganizationPictureParams struct {
+	OrganizationID uuid.UUID
+	ID             uuid.UUID
+}
+
+func (q *Queries) DeleteOrganizationPicture(ctx context.Context, arg DeleteOrganizationPictureParams) (string, error) {
+	row := q.db.QueryRow(ctx, deleteOrganizationPicture, arg.OrganizationID, arg.ID)
+	var key string
+	err := row.Scan(&key)
+	return key, err
+}
+
 const ensureOrganizationProfile = `-- name: EnsureOrganizationProfile :exec
 INSERT INTO organization_profiles (organization_id) VALUES ($1) ON CONFLICT (organization_id) DO NOTHING
 `
@@ -59,6 +115,24 @@ func (q *Queries) OrganizationFacts(ctx context.Context, organizationID uuid.UUI
 	return i, err
 }
 
+const organizationIdentity = `-- name: OrganizationIdentity :one
+SELECT coalesce(p.legal_name, '')::text AS legal_name, coalesce(p.categories, '{}')::text[] AS categories
+FROM organizations o LEFT JOIN organization_profiles p ON p.organization_id = o.organization_id
+WHERE o.organization_id = $1
+`
+
+type OrganizationIdentityRow struct {
+	LegalName  string
+	Categories []string
+}
+
+func (q *Queries) OrganizationIdentity(ctx context.Context, organizationID uuid.UUID) (OrganizationIdentityRow, error) {
+	row := q.db.QueryRow(ctx, organizationIdentity, organizationID)
+	var i OrganizationIdentityRow
+	err := row.Scan(&i.LegalName, &i.Categories)
+	return i, err
+}
+
 const organizationLogoKey = `-- name: OrganizationLogoKey :one
 SELECT logo_key FROM organization_profiles WHERE organization_id = $1
 `
@@ -68,6 +142,45 @@ func (q *Queries) OrganizationLogoKey(ctx context.Context, organizationID uuid.U
 	var logo_key *string
 	err := row.Scan(&logo_key)
 	return logo_key, err
+}
+
+const organizationPictures = `-- name: OrganizationPictures :many
+SELECT id, image_for, key, content_type, created_at FROM organization_pictures
+WHERE organization_id = $1 ORDER BY created_at, id
+`
+
+type OrganizationPicturesRow struct {
+	ID          uuid.UUID
+	ImageFor    string
+	Key         string
+	ContentType string
+	CreatedAt   time.Time
+}
+
+func (q *Queries) OrganizationPictures(ctx context.Context, organizationID uuid.UUID) ([]OrganizationPicturesRow, error) {
+	rows, err := q.db.Query(ctx, organizationPictures, organizationID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []OrganizationPicturesRow
+	for rows.Next() {
+		var i OrganizationPicturesRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.ImageFor,
+			&i.Key,
+			&i.ContentType,
+			&i.CreatedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 const organizationProfile = `-- name: OrganizationProfile :one
@@ -131,6 +244,25 @@ func (q *Queries) OrganizationProfile(ctx context.Context, organizationID uuid.U
 		&i.HasCampaigns,
 	)
 	return i, err
+}
+
+const setOrganizationIdentity = `-- name: SetOrganizationIdentity :exec
+UPDATE organization_profiles
+SET legal_name = coalesce($1::text, legal_name),
+    categories = coalesce($2::text[], categories), updated_at = now()
+WHERE organization_id = $3
+`
+
+type SetOrganizationIdentityParams struct {
+	LegalName      *string
+	Categories     []string
+	OrganizationID uuid.UUID
+}
+
+// The legal name and categories of the organisation general page; a NULL argument keeps the field.
+func (q *Queries) SetOrganizationIdentity(ctx context.Context, arg SetOrganizationIdentityParams) error {
+	_, err := q.db.Exec(ctx, setOrganizationIdentity, arg.LegalName, arg.Categories, arg.OrganizationID)
+	return err
 }
 
 const setOrganizationLogo = `-- name: SetOrganizationLogo :one

@@ -101,6 +101,62 @@ func (q *Queries) CountryPlans(ctx context.Context, countries []string) ([]Count
 	return items, nil
 }
 
+const organizationCategories = `-- name: OrganizationCategories :many
+SELECT code FROM organization_categories ORDER BY position
+`
+
+// The categories (themes) an organisation may describe its work with, in the order they are offered.
+func (q *Queries) OrganizationCategories(ctx context.Context) ([]string, error) {
+	rows, err := q.db.Query(ctx, organizationCategories)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []string
+	for rows.Next() {
+		var code string
+		if err := rows.Scan(&code); err != nil {
+			return nil, err
+		}
+		items = append(items, code)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const phoneCodes = `-- name: PhoneCodes :many
+SELECT iso, name, phone_code FROM phone_codes ORDER BY position
+`
+
+type PhoneCodesRow struct {
+	Iso       string
+	Name      string
+	PhoneCode string
+}
+
+// The phone codes a phone input offers, in the order it lists them.
+func (q *Queries) PhoneCodes(ctx context.Context) ([]PhoneCodesRow, error) {
+	rows, err := q.db.Query(ctx, phoneCodes)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []PhoneCodesRow
+	for rows.Next() {
+		var i PhoneCodesRow
+		if err := rows.Scan(&i.Iso, &i.Name, &i.PhoneCode); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const uIDOptions = `-- name: UIDOptions :many
 SELECT country, uid_type, placeholder FROM uid_options
 WHERE country = ANY ($1::text[]) ORDER BY country, position

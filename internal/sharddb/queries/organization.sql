@@ -56,3 +56,29 @@ SELECT o.name, o.country, o.timezone, coalesce(o.locale, 'es')::text AS locale, 
 FROM organizations o
 JOIN organization_effective_plans e ON e.organization_id = o.organization_id
 WHERE o.organization_id = $1;
+
+-- name: SetOrganizationIdentity :exec
+-- The legal name and categories of the organisation general page; a NULL argument keeps the field.
+UPDATE organization_profiles
+SET legal_name = coalesce(sqlc.narg(legal_name)::text, legal_name),
+    categories = coalesce(sqlc.narg(categories)::text[], categories), updated_at = now()
+WHERE organization_id = sqlc.arg(organization_id);
+
+-- name: OrganizationIdentity :one
+SELECT coalesce(p.legal_name, '')::text AS legal_name, coalesce(p.categories, '{}')::text[] AS categories
+FROM organizations o LEFT JOIN organization_profiles p ON p.organization_id = o.organization_id
+WHERE o.organization_id = $1;
+
+-- name: AddOrganizationPicture :exec
+INSERT INTO organization_pictures (organization_id, id, image_for, key, content_type)
+VALUES (sqlc.arg(organization_id), sqlc.arg(id), sqlc.arg(image_for), sqlc.arg(key), sqlc.arg(content_type));
+
+-- name: OrganizationPictures :many
+SELECT id, image_for, key, content_type, created_at FROM organization_pictures
+WHERE organization_id = $1 ORDER BY created_at, id;
+
+-- name: CountOrganizationPictures :one
+SELECT count(*) FROM organization_pictures WHERE organization_id = $1 AND image_for = $2;
+
+-- name: DeleteOrganizationPicture :one
+DELETE FROM organization_pictures WHERE organization_id = $1 AND id = $2 RETURNING key;

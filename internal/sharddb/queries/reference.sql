@@ -18,3 +18,11 @@ JOIN plans p ON p.code = pp.plan_code
 JOIN countries c ON c.code = pp.country
 WHERE pp.country = ANY (sqlc.arg(countries)::text[])
 ORDER BY pp.country, p.position, p.period;
+
+-- name: PhoneCodes :many
+-- The phone codes a phone input offers, in the order it lists them.
+SELECT iso, name, phone_code FROM phone_codes ORDER BY position;
+
+-- name: OrganizationCategories :many
+-- The categories (themes) an organisation may describe its work with, in the order they are offered.
+SELECT code FROM organization_categories ORDER BY position;

@@ -238,6 +238,8 @@ export interface CountryData {
   document_types: string[];
   payment_modes: string[];
   plans: Plan[];
+  phone_codes: PhoneCode[];
+  categories: string[];
 }
 
 export interface CrmIntegrationList {
@@ -567,6 +569,12 @@ export interface Period {
   days: number;
   granularity: string;
   timezone: string;
+}
+
+export interface PhoneCode {
+  iso: string;
+  name: string;
+  phone_code: string;
 }
 
 export interface Plan {

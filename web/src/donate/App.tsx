@@ -2,6 +2,7 @@ import { useEffect, useState, type CSSProperties } from 'react';
 import { useIntl } from 'react-intl';
 import { call, campaignPath, PublicApiError, type PublicCampaign } from './api';
 import { Closed } from './Closed';
+import { Consent } from './Consent';
 import { accessibleAccent, tint } from './color';
 import { Convert } from './Convert';
 import { DonationForm } from './DonationForm';
@@ -11,7 +12,8 @@ import { Thanks } from './Thanks';
 
 const VIEW_DELAY_MS = 300;
 
-export function App({ initialPath }: { initialPath: string }) {
+/** onCountry hears the form's country once the campaign is loaded: its wording follows it (main.tsx). */
+export function App({ initialPath, onCountry }: { initialPath: string; onCountry?: (country: string) => void }) {
   const intl = useIntl();
   const [route, setRoute] = useState<DonateRoute>(() => parseRoute(initialPath));
   const [campaign, setCampaign] = useState<PublicCampaign | null>(null);
@@ -45,7 +47,8 @@ export function App({ initialPath }: { initialPath: string }) {
 
   useEffect(() => {
     if (campaign) document.title = `${campaign.title} · ${campaign.organization_name}`;
-  }, [campaign]);
+    if (campaign?.country) onCountry?.(campaign.country);
+  }, [campaign, onCountry]);
 
   // The thank-you page's address carries the donation's signed receipt: reloads and shared links keep working.
   // The single-use convert token stays in this tab's history entry, never in a shareable address.
@@ -106,6 +109,7 @@ export function App({ initialPath }: { initialPath: string }) {
           {route.page === 'convert' && !closed && <Convert campaign={campaign} donationUuid={route.donation} token={convertToken} />}
         </section>
       </main>
+      <Consent campaign={campaign} />
     </div>
   );
 }

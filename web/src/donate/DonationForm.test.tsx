@@ -128,6 +128,24 @@ describe('DonationForm', () => {
     expect(posts[0].idempotency_key).toBe(posts[1].idempotency_key);
   });
 
+  it('reports a refused tokenisation with the BIN, last four and length only (§8)', async () => {
+    const bodies: { url: string; body: string }[] = [];
+    fetchMock.mockImplementation(async (url: string, init: RequestInit) => {
+      bodies.push({ url, body: String(init.body ?? '') });
+      if (url.includes('/v1/card_tokens')) return new Response(JSON.stringify({ message: 'invalid card', cause: [{ code: 'E999', description: 'Card refused' }] }), { status: 400 });
+      return new Response(null, { status: 204 });
+    });
+    renderForm();
+    fillValid();
+    fireEvent.click(screen.getByRole('button', { name: /Donar/ }));
+    await waitFor(() => expect(bodies.some((b) => b.url.endsWith('/card_errors'))).toBe(true));
+    const report = bodies.find((b) => b.url.endsWith('/card_errors'))!;
+    expect(report.url).toBe('/api/public/campaigns/agua/card_errors');
+    expect(JSON.parse(report.body)).toEqual({ bin: '450995', last_four: '3704', length: 16, code: 'E999', message: 'invalid card' });
+    expect(report.body).not.toContain('4509953566233704');
+    expect(bodies.filter((b) => b.url === '/d/agua')).toHaveLength(0);
+  });
+
   it('shows the card guard refusal under the document and the extra field that held the number', async () => {
     const extra = (order: number, title: string) => ({ type: 'textfield', title, label: '', width: 'full' as const, required: false, hide_on_mobile: false, value_related_to: '', order });
     fetchMock.mockImplementation(async (url: string) => {

@@ -73,6 +73,8 @@ export interface PublicCampaign {
   periodic_increase: { enabled: boolean; percentage: number | null; period_months: number | null; min_percentage: number | null; max_percentage: number | null };
   form_color: string;
   cover_url: string;
+  /** Tracking ids, loaded only with the donor's consent (Consent.tsx). */
+  analytics?: { pixel_id: string; analytics_id: string; tag_manager_id: string };
   ends_at: string | null;
   event: PublicEvent | null;
   form_fields: PublicFormField[];

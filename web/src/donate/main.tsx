@@ -1,9 +1,9 @@
 import './donate.css';
-import { StrictMode } from 'react';
+import { StrictMode, useCallback, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RawIntlProvider } from 'react-intl';
 import { createAppIntl } from '../i18n/AppIntlProvider';
-import { matchLocale, pageLocale, type Locale } from '../i18n/locale';
+import { matchLocale, pageLocale, variantOf, type Locale, type Variant } from '../i18n/locale';
 import { App } from './App';
 
 // Only the donate.* messages of the chosen language are downloaded.
@@ -12,16 +12,39 @@ const catalogues: Record<Locale, () => Promise<{ default: Record<string, string>
   en: () => import('virtual:donate-messages/en'),
   pt: () => import('virtual:donate-messages/pt'),
 };
+// A form speaks as its country does (voseo in AR and UY): the variant's wording over the base, key by key.
+const variants: Record<Variant, () => Promise<{ default: Record<string, string> }>> = {
+  'es-AR': () => import('virtual:donate-messages/es-AR'),
+};
 
 const locale = matchLocale(new URLSearchParams(location.search).get('locale')) ?? pageLocale();
 document.documentElement.lang = locale;
 
+function Root({ base }: { base: Record<string, string> }) {
+  const [messages, setMessages] = useState(base);
+  const [tag, setTag] = useState<string>(locale);
+  const onCountry = useCallback(
+    (country: string) => {
+      const variant = variantOf(locale, country);
+      if (!variant) return;
+      void variants[variant]().then(({ default: wording }) => {
+        setMessages({ ...base, ...wording });
+        setTag(variant);
+      });
+    },
+    [base],
+  );
+  return (
+    <RawIntlProvider value={createAppIntl(tag as Locale, messages)}>
+      <App initialPath={location.pathname} onCountry={onCountry} />
+    </RawIntlProvider>
+  );
+}
+
 void catalogues[locale]().then(({ default: messages }) => {
   createRoot(document.getElementById('root') as HTMLElement).render(
     <StrictMode>
-      <RawIntlProvider value={createAppIntl(locale, messages)}>
-        <App initialPath={location.pathname} />
-      </RawIntlProvider>
+      <Root base={messages} />
     </StrictMode>,
   );
 });

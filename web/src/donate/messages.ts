@@ -16,6 +16,18 @@ export const m = defineMessages({
   closedBody: { id: 'donate.closed.body', defaultMessage: 'Gracias por tu interés. Vuelve a intentarlo más adelante o ponte en contacto con {organization}.' },
   secure: { id: 'donate.secure', defaultMessage: 'Pago seguro: los datos de tu tarjeta van cifrados directamente a la pasarela de pago y nunca pasan por nuestros servidores.' },
 
+  consentTitle: { id: 'donate.consent.title', defaultMessage: 'Tu privacidad' },
+  consentBody: { id: 'donate.consent.body', defaultMessage: '{organization} quiere medir las visitas a este formulario con herramientas de Google y Meta. Solo se activan si lo aceptas; donar funciona igual en ambos casos.' },
+  consentAccept: { id: 'donate.consent.accept', defaultMessage: 'Aceptar' },
+  consentReject: { id: 'donate.consent.reject', defaultMessage: 'Rechazar' },
+  consentLawAR: { id: 'donate.consent.law.AR', defaultMessage: 'Tus datos se tratan según la Ley 25.326 de Protección de Datos Personales.' },
+  consentLawBR: { id: 'donate.consent.law.BR', defaultMessage: 'Tus datos se tratan según la Ley General de Protección de Datos (LGPD, Ley 13.709/2018).' },
+  consentLawCL: { id: 'donate.consent.law.CL', defaultMessage: 'Tus datos se tratan según la Ley 19.628 sobre Protección de la Vida Privada.' },
+  consentLawCO: { id: 'donate.consent.law.CO', defaultMessage: 'Tus datos se tratan según la Ley 1581 de 2012 de Protección de Datos Personales.' },
+  consentLawMX: { id: 'donate.consent.law.MX', defaultMessage: 'Tus datos se tratan según la Ley Federal de Protección de Datos Personales en Posesión de los Particulares.' },
+  consentLawPE: { id: 'donate.consent.law.PE', defaultMessage: 'Tus datos se tratan según la Ley 29.733 de Protección de Datos Personales.' },
+  consentLawUY: { id: 'donate.consent.law.UY', defaultMessage: 'Tus datos se tratan según la Ley 18.331 de Protección de Datos Personales.' },
+
   stepAmount: { id: 'donate.step.amount', defaultMessage: 'Tu aporte' },
   stepCard: { id: 'donate.step.card', defaultMessage: 'Datos de la tarjeta' },
   stepDonor: { id: 'donate.step.donor', defaultMessage: 'Tus datos' },

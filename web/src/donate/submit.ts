@@ -1,4 +1,4 @@
-import { call, PublicApiError, type PublicCampaign } from './api';
+import { call, campaignPath, PublicApiError, type PublicCampaign } from './api';
 import { type Brand, cleanNumber } from './lib/brand';
 import { type CardToken, type GatewayError, requestCardToken } from './lib/tokenizer';
 import { parseExpiry } from './lib/expiry';
@@ -36,8 +36,25 @@ export async function tokenize(c: PublicCampaign, v: Values, idType: string, idN
     });
   } catch (e) {
     if (e instanceof Error) throw new SubmitFailure({ key: 'submitFailed' });
-    throw causeMessage(e as GatewayError);
+    const failure = causeMessage(e as GatewayError);
+    reportCardError(c, v.cardNumber, e as GatewayError, failure.text);
+    throw failure;
   }
+}
+
+/**
+ * §8: a tokenisation the gateway refused is reported to error reporting with the card's BIN, last
+ * four digits and length — never its number or security code. A failed report is not the donor's concern.
+ */
+export function reportCardError(c: PublicCampaign, cardNumber: string, err: GatewayError, shown?: string) {
+  const digits = cleanNumber(cardNumber);
+  if (digits.length < 12) return;
+  const code = err.cause?.[0]?.code;
+  call(`${campaignPath(c.slug)}/card_errors`, 'POST', {
+    bin: digits.slice(0, 6), last_four: digits.slice(-4), length: digits.length,
+    code: code === undefined ? '' : String(code).slice(0, 64),
+    message: (shown ?? err.message ?? err.cause?.[0]?.description ?? '').replace(/\d[\d -]{11,}/g, '').slice(0, 300),
+  }).catch(() => {});
 }
 
 /** The API's answer: status approved | planned | in_process, the instant thank-you message with its short codes filled. */

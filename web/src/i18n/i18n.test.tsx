@@ -4,14 +4,43 @@ import { describe, expect, it } from 'vitest';
 import en from '../../lang/en.json';
 import es from '../../lang/es.json';
 import pt from '../../lang/pt.json';
+import esAR from '../../lang/es-AR.json';
+import { loadMessages } from './messages';
 import { AppIntlProvider } from './AppIntlProvider';
-import { matchLocale, pageLocale, rememberLocale, resolveLocale } from './locale';
+import { matchLocale, pageLocale, rememberLocale, resolveLocale, variantOf } from './locale';
 
 describe('catalogues', () => {
   it('es, en and pt define exactly the same message ids', () => {
     const ids = Object.keys(es).sort();
     expect(Object.keys(en).sort()).toEqual(ids);
     expect(Object.keys(pt).sort()).toEqual(ids);
+  });
+});
+
+describe('regional variants', () => {
+  it('es-AR words only what differs (voseo), with the base catalogue\'s ids and placeholders', () => {
+    for (const [id, text] of Object.entries(esAR)) {
+      expect(es).toHaveProperty(id);
+      const placeholders = (s: string) => (s.match(/\{\w+/g) ?? []).sort();
+      expect(placeholders(text), id).toEqual(placeholders((es as Record<string, string>)[id]!));
+      expect(text).not.toBe((es as Record<string, string>)[id]);
+    }
+  });
+
+  it('chooses voseo for Argentina and Uruguay, the base Spanish elsewhere', () => {
+    expect(variantOf('es', 'AR')).toBe('es-AR');
+    expect(variantOf('es', 'es_UY')).toBe('es-AR');
+    expect(variantOf('es', 'MX')).toBeUndefined();
+    expect(variantOf('es', 'es-CO')).toBeUndefined();
+    expect(variantOf('pt', 'BR')).toBeUndefined();
+    expect(variantOf('en', 'AR')).toBeUndefined();
+  });
+
+  it('falls back to the base catalogue key by key', async () => {
+    const messages = await loadMessages('es', 'es-AR');
+    expect(messages['account.rule.codeRequired']).toBe('Ingresá el código.');
+    expect(messages['table.range']).toBe((es as Record<string, string>)['table.range']);
+    expect(Object.keys(messages).sort()).toEqual(Object.keys(es).sort());
   });
 });
 

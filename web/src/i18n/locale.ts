@@ -41,3 +41,27 @@ export function pageLocale(doc: Document = document): Locale {
 export function rememberLocale(locale: Locale, doc: Document = document): void {
   doc.cookie = `aporta_locale=${locale}; path=/; max-age=31536000; samesite=lax`;
 }
+
+/**
+ * Regional variants with wording of their own (voseo in Argentina and Uruguay): lang/es-AR.json holds
+ * only the messages that differ, and every other message falls back to the base catalogue key by key.
+ * Mexico, Colombia, Chile and Peru read the base Spanish (tuteo); Brazil reads pt, which is Brazilian.
+ */
+const VOSEO = ['AR', 'UY'];
+export type Variant = 'es-AR';
+
+/** The variant of a locale for a region: a tag's region (es-AR, es_UY) or a country code (AR). */
+export function variantOf(locale: Locale, regionOrTag: string | null | undefined): Variant | undefined {
+  const parts = regionOrTag?.trim().split(/[-_]/) ?? [];
+  const region = (parts.length > 1 ? parts[1] : parts[0])?.toUpperCase();
+  return locale === 'es' && region !== undefined && VOSEO.includes(region) ? 'es-AR' : undefined;
+}
+
+/** The variant the page declares (?locale=es-AR, or the server's aporta-locale for a remembered choice). */
+export function pageVariant(locale: Locale, doc: Document = document): Variant | undefined {
+  const query = new URLSearchParams(doc.location?.search ?? '').get('locale');
+  for (const tag of [query, doc.querySelector<HTMLMetaElement>('meta[name="aporta-locale"]')?.content]) {
+    if (matchLocale(tag) === locale && tag?.match(/[-_]/)) return variantOf(locale, tag);
+  }
+  return undefined;
+}

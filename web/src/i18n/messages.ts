@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { Locale } from './locale';
+import { pageVariant, type Locale, type Variant } from './locale';
 
 export type Messages = Record<string, string>;
 
@@ -10,9 +10,20 @@ const catalogues: Record<Locale, () => Promise<{ default: Messages }>> = {
   pt: () => import('../../lang/pt.json'),
 };
 
-export const messagesQuery = (locale: Locale) =>
+// Regional variants: only the messages whose wording differs (locale.ts).
+const variants: Record<Variant, () => Promise<{ default: Messages }>> = {
+  'es-AR': () => import('../../lang/es-AR.json'),
+};
+
+/** A locale's catalogue with its variant's wording over it, key by key. */
+export async function loadMessages(locale: Locale, variant?: Variant): Promise<Messages> {
+  const base = (await catalogues[locale]()).default;
+  return variant ? { ...base, ...(await variants[variant]()).default } : base;
+}
+
+export const messagesQuery = (locale: Locale, variant: Variant | undefined = pageVariant(locale)) =>
   queryOptions({
-    queryKey: ['messages', locale],
-    queryFn: async () => (await catalogues[locale]()).default,
+    queryKey: ['messages', locale, variant ?? ''],
+    queryFn: () => loadMessages(locale, variant),
     staleTime: Infinity,
   });

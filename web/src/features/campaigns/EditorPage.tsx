@@ -18,7 +18,8 @@ import {
 import { FormFieldsEditor } from './FormFieldsEditor';
 import { typeName } from './labels';
 import { allowedByPlan, subscriptionQuery } from '../subscription/api';
-import { CrownLockHint } from './QrDialog';
+import { CrownLockHint, QrDialog } from './QrDialog';
+import { channelName, CHANNELS } from './labels';
 import { DateTimeField } from '../../components/DateFields';
 import { Crumbs } from '../../components/PageHeader';
 
@@ -55,6 +56,7 @@ function Editor({ initial }: { initial: Campaign }) {
   const planLocked = refusedByPlan || (subscription !== undefined && !allowedByPlan(subscription));
   const [coverError, setCoverError] = useState<string | null>(null);
   const [publishing, setPublishing] = useState(false);
+  const [qrOpen, setQrOpen] = useState(false);
   const thanksRef = useRef<HTMLTextAreaElement>(null);
   const emailRef = useRef<HTMLTextAreaElement>(null);
 
@@ -190,6 +192,9 @@ function Editor({ initial }: { initial: Campaign }) {
           </Stack>
           <Group gap="xs">
             <ShareMenu url={url} title={c.title} />
+            <Button variant="outline" onClick={() => setQrOpen(true)} data-testid="editor-qr">
+              <FormattedMessage id="campaigns.qr.open" defaultMessage="Código QR" />
+            </Button>
             <Button variant={c.published ? 'outline' : 'primary'} loading={publishing} onClick={togglePublish}>
               {c.published ? <FormattedMessage id="campaigns.unpublish" defaultMessage="Despublicar" /> : <FormattedMessage id="campaigns.publish" defaultMessage="Publicar" />}
             </Button>
@@ -213,6 +218,10 @@ function Editor({ initial }: { initial: Campaign }) {
             <TextInput label={<FormattedMessage id="campaigns.f.title" defaultMessage="Título" />} required value={c.title} error={err('title')} onChange={(e) => set('title', e.target.value)} />
             <Textarea label={<FormattedMessage id="campaigns.f.description" defaultMessage="Descripción" />} autosize minRows={3} value={c.description} error={err('description')} onChange={(e) => set('description', e.target.value)} />
             <TextInput label={<FormattedMessage id="campaigns.f.objective" defaultMessage="Objetivo" />} value={c.objective} error={err('objective')} onChange={(e) => set('objective', e.target.value)} />
+            <Select label={<FormattedMessage id="campaigns.f.channel" defaultMessage="Canal" />}
+              description={<FormattedMessage id="campaigns.f.channelHint" defaultMessage="Por dónde llegan los donantes de esta campaña." />}
+              allowDeselect={false} value={c.channel} error={err('channel')} onChange={(v) => v && set('channel', v)}
+              data={CHANNELS.map((ch) => ({ value: ch, label: channelName(intl, ch) }))} />
             <TextInput label={<FormattedMessage id="campaigns.f.slug" defaultMessage="Dirección del formulario" />} leftSection={<Text size="xs" c="dimmed">/d/</Text>} leftSectionWidth={36}
               value={c.slug} error={err('slug')} onChange={(e) => set('slug', e.target.value.toLowerCase().replace(/[^a-z0-9-]/g, '-'))} />
           </Section>
@@ -348,6 +357,7 @@ function Editor({ initial }: { initial: Campaign }) {
           <Button onClick={saveAll}><FormattedMessage id="campaigns.save" defaultMessage="Guardar cambios" /></Button>
         </Group>
       </Paper>
+      <QrDialog campaign={qrOpen ? initial : null} onClose={() => setQrOpen(false)} />
     </Stack>
   );
 }

@@ -21,3 +21,16 @@ export const typeDescription = (intl: IntlShape, t: CampaignType) => {
     case 'tickets': return intl.formatMessage({ id: 'campaigns.typeDesc.tickets', defaultMessage: 'Vende entradas para un evento en línea o presencial.' });
   }
 };
+
+/** The campaign channels (§3): where its donors come from. */
+export const CHANNELS = ['public', 'private', 'f2f', 'agents'] as const;
+
+export const channelName = (intl: IntlShape, ch: string) => {
+  switch (ch as (typeof CHANNELS)[number]) {
+    case 'public': return intl.formatMessage({ id: 'campaigns.channel.public', defaultMessage: 'Pública (formulario abierto)' });
+    case 'private': return intl.formatMessage({ id: 'campaigns.channel.private', defaultMessage: 'Privada (solo con el enlace)' });
+    case 'f2f': return intl.formatMessage({ id: 'campaigns.channel.f2f', defaultMessage: 'Cara a cara (promotores en la calle)' });
+    case 'agents': return intl.formatMessage({ id: 'campaigns.channel.agents', defaultMessage: 'Agentes (por teléfono)' });
+    default: return ch;
+  }
+};

@@ -64,6 +64,8 @@ export interface Organization {
   id: string;
   name: string;
   legal_name?: string;
+  categories?: string[];
+  pictures?: Picture[];
   uid?: string;
   uid_type?: string;
   country: string;
@@ -80,6 +82,9 @@ export interface Organization {
   account?: AccountInfo;
   payment_processors_count?: number;
 }
+
+/** One of the organisation's pictures: its pages' cover or a photo of its gallery. */
+export interface Picture { id: string; image_for: 'cover' | 'gallery'; url: string }
 
 export const organizationQuery = () =>
   queryOptions({

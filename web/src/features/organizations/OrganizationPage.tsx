@@ -1,5 +1,5 @@
-import { Avatar, FileButton, Group, Paper, Select, SimpleGrid, Stack, Switch, Text, Textarea, TextInput, Title } from '@mantine/core';
-import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
+import { Avatar, FileButton, Group, MultiSelect, Paper, Select, SimpleGrid, Stack, Switch, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { queryOptions, useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { apiFetch } from '../../api/client';
@@ -10,22 +10,31 @@ import { organizationQuery, type Organization, type Permissions } from '../docum
 import { checkLogo, MAX_DESCRIPTION, parseDomains, TIMEZONES } from './rules';
 import { PageHeader } from '../../components/PageHeader';
 import { FormSection, SectionCard } from '../../components/SectionCard';
+import type { CountryData } from '../../api/types.gen';
+import { categoryName, MAX_CATEGORIES } from './categories';
+import { Pictures } from './Pictures';
 
 type Track = ReturnType<typeof useSaveStatus>['track'];
 
 export function OrganizationPage() {
   const { data: org } = useSuspenseQuery(organizationQuery()); // the route's loader has it in the cache
   const save = useSaveStatus();
+  const store = useStore();
   return (
     <Stack gap="lg">
       <SaveStatusBanner status={save.status} visible={save.visible} />
       <PageHeader title={<FormattedMessage id="org.title" defaultMessage="Organización" />} />
       <Logo org={org} track={save.track} />
       <DataForm org={org} track={save.track} />
+      <Pictures org={org} track={save.track} store={store} />
       <Consents org={org} track={save.track} />
     </Stack>
   );
 }
+
+/** GET /manage/api/country: the organisation's country data (categories, phone codes…). */
+const countryDataQuery = () =>
+  queryOptions({ queryKey: ['country-data'], queryFn: ({ signal }) => apiFetch<CountryData>('/manage/api/country', { signal }), staleTime: 5 * 60_000 });
 
 function useStore() {
   const queryClient = useQueryClient();
@@ -90,7 +99,10 @@ function Logo({ org, track }: { org: Organization; track: Track }) {
 function DataForm({ org, track }: { org: Organization; track: Track }) {
   const intl = useIntl();
   const store = useStore();
+  const { data: country } = useQuery(countryDataQuery());
+  const [categories, setCategories] = useState<string[]>(org.categories ?? []);
   const [form, setForm] = useState({
+    legal_name: org.legal_name ?? '',
     short_description: org.short_description ?? '',
     allowed_domains: Array.isArray(org.allowed_domains) ? org.allowed_domains.join(', ') : (org.allowed_domains ?? ''),
     street: org.address?.street ?? '',
@@ -117,6 +129,8 @@ function DataForm({ org, track }: { org: Organization; track: Track }) {
       apiFetch<unknown>('/manage/organization', {
         method: 'PATCH',
         body: {
+          legal_name: form.legal_name,
+          categories,
           short_description: form.short_description,
           allowed_domains: domains.join(','),
           address: { street: form.street, number: form.number, city: form.city, state: form.state, postal_code: form.postal_code },
@@ -133,6 +147,16 @@ function DataForm({ org, track }: { org: Organization; track: Track }) {
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
         <TextInput label={<FormattedMessage id="org.name" defaultMessage="Nombre" />} value={org.name} readOnly disabled />
         <TextInput label={<FormattedMessage id="org.uid" defaultMessage="Identificación fiscal" />} value={`${org.uid_type ?? ''} ${org.uid ?? ''}`.trim()} readOnly disabled />
+        <TextInput label={<FormattedMessage id="org.legalName" defaultMessage="Razón social" />} value={form.legal_name} onChange={set('legal_name')} maxLength={200} />
+        <MultiSelect
+          label={<FormattedMessage id="org.categories" defaultMessage="Temas y categorías" />}
+          description={<FormattedMessage id="org.categoriesHint" defaultMessage="Hasta {max} temas en los que trabajan." values={{ max: MAX_CATEGORIES }} />}
+          data={(country?.categories ?? categories).map((c) => ({ value: c, label: categoryName(intl, c) }))}
+          value={categories}
+          onChange={setCategories}
+          maxValues={MAX_CATEGORIES}
+          searchable
+        />
       </SimpleGrid>
       <Textarea
         label={<FormattedMessage id="org.shortDescription" defaultMessage="Descripción breve" />}
