@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what Aporta's dev and test stacks need on a fresh Debian 12 machine (root, no Docker):
 # Debian packages, then the Temporal CLI dev server, sqlc, Ory Kratos and Ory Keto built from pinned Go
-# modules into a cache outside the checkout, so every clone on this machine reuses them.
+# modules into a cache outside the checkout, so every clone on this machine reuses them, and Citus built from
+# the source kept in deploy/third_party/citus.
 # Idempotent and quiet when everything is already there.
 set -euo pipefail
 
@@ -14,10 +15,14 @@ TEMPORAL_CLI_VERSION=v1.5.1
 KRATOS_VERSION=v1.3.1
 KETO_VERSION=v0.13.0-alpha.0
 SQLC_VERSION=v1.31.1
+CITUS_VERSION=13.2.2
 
 log() { printf '\033[36m[install]\033[0m %s\n' "$*" >&2; }
 
-apt_packages=(postgresql-15 chromium chromium-driver gettext-base fonts-dejavu-core)
+apt_packages=(postgresql-15 chromium chromium-driver gettext-base fonts-dejavu-core
+  # to build Citus (deploy/third_party/citus/README.md)
+  postgresql-server-dev-15 libcurl4-openssl-dev liblz4-dev libzstd-dev libkrb5-dev libssl-dev libselinux1-dev
+  libxslt1-dev libpam0g-dev libreadline-dev flex)
 missing=()
 for p in "${apt_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -54,6 +59,28 @@ fi
 build_wrapper kratos "$KRATOS_VERSION" & k1=$!
 build_wrapper keto "$KETO_VERSION" & k2=$!
 wait $k1 && wait $k2
+
+# Citus goes into a private copy of Debian's PostgreSQL 15 (PostgreSQL finds its share and lib directories
+# relative to its binaries), not into /usr: installed there, `citus` would be an available extension in every
+# cluster of this machine, including plain ones where CREATE EXTENSION citus fails. deploy/stack.sh runs its
+# clusters from this copy's bin/ (APORTA_CITUS=0: from Debian's).
+pg_version=$(/usr/lib/postgresql/15/bin/postgres -V | awk '{print $3}')
+citus_root=${APORTA_CITUS_ROOT:-/opt/aporta/postgresql-$pg_version-citus-$CITUS_VERSION}
+if [[ ! -f $citus_root/usr/lib/postgresql/15/lib/citus.so ]]; then
+  log "building Citus $CITUS_VERSION for PostgreSQL $pg_version into $citus_root (first time only, about 3 minutes)"
+  work=$(mktemp -d) && rm -rf "$citus_root.tmp"
+  tar xzf "$here/third_party/citus/citus-$CITUS_VERSION.tar.gz" -C "$work"
+  # Debian's PostgreSQL 15 exports have_createdb_privilege since 15.14; Citus defines its own copy for 15.
+  if grep -q have_createdb_privilege /usr/include/postgresql/15/server/commands/dbcommands.h; then
+    patch -s -d "$work/citus-$CITUS_VERSION" -p1 <"$here/third_party/citus/pg15-have_createdb_privilege.patch"
+  fi
+  (cd "$work/citus-$CITUS_VERSION" && ./configure -q PG_CONFIG=/usr/lib/postgresql/15/bin/pg_config >/dev/null &&
+    make -s -j"$(nproc)" >/dev/null && mkdir -p "$citus_root.tmp/usr/lib/postgresql" "$citus_root.tmp/usr/share/postgresql" &&
+    cp -a /usr/lib/postgresql/15 "$citus_root.tmp/usr/lib/postgresql/" && cp -a /usr/share/postgresql/15 "$citus_root.tmp/usr/share/postgresql/" &&
+    make -s install DESTDIR="$citus_root.tmp" >/dev/null)
+  rm -rf "$work" "$citus_root" && mv "$citus_root.tmp" "$citus_root"
+fi
+ln -sfn "$citus_root/usr/lib/postgresql/15/bin" "$bin/postgresql-citus"
 
 ln -sf "temporal-$TEMPORAL_CLI_VERSION" "$bin/temporal"
 ln -sf "kratos-$KRATOS_VERSION" "$bin/kratos"

@@ -3,9 +3,17 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # The public form's load case (issue 11): BENCH_DONORS concurrent donors for BENCH_DONORS_DURATION.
-go run ./deploy/bench -duration "${BENCH_DURATION:-10s}" -concurrency "${BENCH_CONCURRENCY:-16}" \
-  -donors "${BENCH_DONORS:-200}" -donors-duration "${BENCH_DONORS_DURATION:-60s}" \
+public=(-duration "${BENCH_DURATION:-10s}" -concurrency "${BENCH_CONCURRENCY:-16}"
+  -donors "${BENCH_DONORS:-200}" -donors-duration "${BENCH_DONORS_DURATION:-60s}")
+[[ ${APORTA_CITUS:-} == 1 ]] && echo "== on Citus: each country a coordinator and two workers"
+go run ./deploy/bench "${public[@]}" \
   -dashboard-donations "${BENCH_DONATIONS:-100000}" -dashboard-transactions "${BENCH_TRANSACTIONS:-1200000}"
+# The public read and donation creation again on plain PostgreSQL (issue 17), in a stack of its own on test slot
+# BENCH_PLAIN_SLOT, beside the Citus figures above.
+if [[ ${APORTA_CITUS:-} == 1 ]]; then
+  echo "== on plain PostgreSQL (APORTA_CITUS=0)"
+  APORTA_CITUS=0 APORTA_TEST_SLOT=${BENCH_PLAIN_SLOT:-9} deploy/stack.sh test go run ./deploy/bench "${public[@]}" -skip-dashboard
+fi
 # Collection (issue 5): 10,000 monthly donations due the same day charged through Temporal and the sandbox, beside
 # the same count of no-op activity workflows, plus worker memory. Both run at the Temporal dev server's pace (10,000
 # on this shared 2-core machine: 12.8/s against 12.7/s for the reference, 13 minutes each, ~600 MiB for worker,

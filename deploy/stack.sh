@@ -51,7 +51,7 @@ cleanup() {
   trap - EXIT INT TERM
   for ((i = ${#pids[@]} - 1; i >= 0; i--)); do kill -TERM "${pids[i]}" 2>/dev/null || true; done
   for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-  as_postgres "$pgbin/pg_ctl" -D "$data/pg" -m fast stop >/dev/null 2>&1 || true
+  stop_postgres
   exit "$status"
 }
 trap cleanup EXIT
@@ -86,31 +86,97 @@ secret() { # name: a random secret kept in the data dir, so restarts keep sessio
 }
 
 # --- PostgreSQL ---------------------------------------------------------------------------------
-if [[ ! -s $data/pg/PG_VERSION ]]; then
-  log "initialising PostgreSQL in $data/pg"
-  mkdir -p "$data/pg"
-  [[ $(id -u) == 0 ]] && chown postgres:postgres "$data/pg"
-  as_postgres "$pgbin/initdb" -D "$data/pg" -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 >"$logs/initdb.log"
-  cat >>"$data/pg/postgresql.conf" <<EOF
+# Each country database runs on a Citus cluster (issue 17): a coordinator and two workers, three PostgreSQL
+# instances on ports pg_port, +1 and +2 (the test profile adds a spare worker on +3 that the scale-out test joins
+# to one country's cluster). The directory, Kratos and Keto databases are plain databases on the coordinator.
+# APORTA_CITUS=0 runs one plain PostgreSQL instead, with its own data dir.
+citus=${APORTA_CITUS:-1}
+if [[ $citus == 1 ]]; then
+  pgbin=$(readlink -f "$bin/postgresql-citus" 2>/dev/null) && [[ -x $pgbin/postgres ]] ||
+    die "Citus is not built: run deploy/install.sh (or APORTA_CITUS=0 for plain PostgreSQL)"
+  clusters=(coordinator worker1 worker2)
+  [[ $profile == test ]] && clusters+=(spare)
+else
+  clusters=(plain)
+fi
+cluster_dir() { if [[ $1 == plain ]]; then echo "$data/pg"; else echo "$data/citus/$1"; fi; }
+cluster_port() { case $1 in plain | coordinator) echo "$pg_port" ;; worker1) echo $((pg_port + 1)) ;; worker2) echo $((pg_port + 2)) ;; spare) echo $((pg_port + 3)) ;; esac; }
+
+stop_postgres() {
+  local c
+  for c in "${clusters[@]}"; do as_postgres "$pgbin/pg_ctl" -D "$(cluster_dir "$c")" -m fast stop >/dev/null 2>&1 || true; done
+}
+
+[[ $(id -u) == 0 ]] && chown postgres:postgres "$logs"
+fresh="" # a data dir initialised by this run and not started yet: the other clusters start as copies of it
+for c in "${clusters[@]}"; do
+  dir=$(cluster_dir "$c")
+  [[ -s $dir/PG_VERSION ]] && continue
+  mkdir -p "$dir"
+  [[ $(id -u) == 0 ]] && chown postgres:postgres "$dir"
+  if [[ -n $fresh ]]; then
+    as_postgres cp -a "$fresh/." "$dir/"
+    continue
+  fi
+  log "initialising PostgreSQL in $dir"
+  as_postgres "$pgbin/initdb" -D "$dir" -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 >"$logs/initdb.log"
+  cat >>"$dir/postgresql.conf" <<EOF
 listen_addresses = '127.0.0.1'
 unix_socket_directories = '/tmp'
 max_connections = 400
 shared_buffers = 256MB
 EOF
+  if [[ $c != plain ]]; then
+    # Citus: two-phase commit for writes over several nodes, logical replication for shard moves, a background
+    # worker per database (its maintenance daemon) plus the rebalancer's, and plain connections between the
+    # nodes of this machine. Tests use fewer shards per table than the default 32.
+    cat >>"$dir/postgresql.conf" <<EOF
+shared_preload_libraries = 'citus'
+max_prepared_transactions = 400
+wal_level = logical
+max_worker_processes = 64
+citus.node_conninfo = 'sslmode=disable'
+EOF
+    [[ $profile == test ]] && echo "citus.shard_count = 8" >>"$dir/postgresql.conf"
+  fi
   # A test stack lives for one run: durability buys it nothing.
-  [[ $profile == test ]] && printf 'fsync = off\nsynchronous_commit = off\nfull_page_writes = off\n' >>"$data/pg/postgresql.conf"
-fi
-[[ $(id -u) == 0 ]] && chown postgres:postgres "$logs" && touch "$logs/postgres.log" && chown postgres "$logs/postgres.log"
-# The port is given at start, not written in the data dir, so a data dir outlives a port change.
-as_postgres "$pgbin/pg_ctl" -D "$data/pg" -l "$logs/postgres.log" -o "-p $pg_port" -w -t 60 start >/dev/null
-
-psql_admin() { "$pgbin/psql" -h 127.0.0.1 -p "$pg_port" -U postgres -v ON_ERROR_STOP=1 -qtA "$@"; }
-psql_admin -c "DO \$\$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'aporta') THEN CREATE ROLE aporta LOGIN; END IF; END \$\$;"
-databases=(aporta_directory kratos keto)
-for c in ar br cl co mx pe uy; do databases+=("aporta_shard_$c"); done
-for db in "${databases[@]}"; do
-  [[ -n $(psql_admin -c "SELECT 1 FROM pg_database WHERE datname = '$db'") ]] || psql_admin -c "CREATE DATABASE $db OWNER aporta"
+  [[ $profile == test ]] && printf 'fsync = off\nsynchronous_commit = off\nfull_page_writes = off\n' >>"$dir/postgresql.conf"
+  fresh=$dir
 done
+for c in "${clusters[@]}"; do
+  [[ $(id -u) == 0 ]] && touch "$logs/postgres-$c.log" && chown postgres "$logs/postgres-$c.log"
+  # The port is given at start, not written in the data dir, so a data dir outlives a port change.
+  as_postgres "$pgbin/pg_ctl" -D "$(cluster_dir "$c")" -l "$logs/postgres-$c.log" -o "-p $(cluster_port "$c")" -w -t 60 start >/dev/null
+done
+
+psql_admin() { # [@cluster] psql args…: as the superuser, on the coordinator unless a cluster is named
+  local port=$pg_port
+  if [[ $1 == @* ]]; then port=$(cluster_port "${1#@}"); shift; fi
+  "$pgbin/psql" -h 127.0.0.1 -p "$port" -U postgres -v ON_ERROR_STOP=1 -qtA "$@"
+}
+countries=()
+for c in ar br cl co mx pe uy; do countries+=("aporta_shard_$c"); done
+for c in "${clusters[@]}"; do
+  psql_admin "@$c" -c "DO \$\$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'aporta') THEN CREATE ROLE aporta LOGIN; END IF; END \$\$;"
+  dbs=("${countries[@]}")
+  [[ $c == plain || $c == coordinator ]] && dbs+=(aporta_directory kratos keto)
+  for db in "${dbs[@]}"; do
+    [[ -n $(psql_admin "@$c" -c "SELECT 1 FROM pg_database WHERE datname = '$db'") ]] || psql_admin "@$c" -c "CREATE DATABASE $db OWNER aporta"
+    if [[ $c != plain && $db == aporta_shard_* ]]; then psql_admin "@$c" -d "$db" -c "CREATE EXTENSION IF NOT EXISTS citus"; fi
+  done
+done
+if [[ $citus == 1 ]]; then
+  # Each country database is a cluster of its own: its coordinator knows its workers (pg_dist_node).
+  for db in "${countries[@]}"; do
+    psql_admin -d "$db" -c "SELECT citus_set_coordinator_host('127.0.0.1', $pg_port)" >/dev/null
+    for w in worker1 worker2; do
+      psql_admin -d "$db" -c "SELECT citus_add_node('127.0.0.1', $(cluster_port $w))
+        WHERE NOT EXISTS (SELECT 1 FROM pg_dist_node WHERE nodeport = $(cluster_port $w))" >/dev/null
+    done
+  done
+  export APORTA_CITUS=1
+  [[ $profile == test ]] && export APORTA_CITUS_SPARE_WORKER=127.0.0.1:$(cluster_port spare)
+fi
 dsn() { echo "postgres://aporta@127.0.0.1:$pg_port/$1?sslmode=disable"; }
 
 # --- environment shared by every process and by the tests ---------------------------------------

@@ -15,8 +15,6 @@ const (
 
 	sqlRecordMigration = `INSERT INTO schema_migrations (version) VALUES ($1)`
 
-	sqlCitusAvailable = `SELECT EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'citus')`
-
 	// Base tables of the public schema with an organization_id column: the ones Citus distributes.
 	sqlTenantTables = `SELECT c.relname
 FROM pg_class c
@@ -26,15 +24,39 @@ WHERE n.nspname = 'public' AND c.relkind = 'r'
               WHERE a.attrelid = c.oid AND a.attname = 'organization_id' AND NOT a.attisdropped)
 ORDER BY c.relname`
 
-	sqlReferenceTables = `SELECT c.relname
+	// User triggers on tables of the public schema, as violations.
+	sqlTriggers = `SELECT format('%s: trigger %s', t.tgrelid::regclass, t.tgname)
+FROM pg_trigger t
+JOIN pg_class c ON c.oid = t.tgrelid
+JOIN pg_namespace n ON n.oid = c.relnamespace
+WHERE n.nspname = 'public' AND NOT t.tgisinternal
+ORDER BY 1`
+
+	// The stack creates the extension in the country databases of a Citus cluster, as a superuser.
+	sqlCitusInstalled = `SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus')`
+
+	sqlAnyDistributed = `SELECT EXISTS (SELECT 1 FROM pg_dist_partition)`
+
+	sqlSequentialShardCommands = `SET LOCAL citus.multi_shard_modify_mode TO 'sequential'`
+
+	// Base tables of the public schema that Citus does not know yet, and whether each is a tenant table
+	// (has organization_id). schema_migrations stays a local table of the coordinator.
+	sqlUndistributedTables = `SELECT c.relname::text,
+       EXISTS (SELECT 1 FROM pg_attribute a
+               WHERE a.attrelid = c.oid AND a.attname = 'organization_id' AND NOT a.attisdropped)
 FROM pg_class c
 JOIN pg_namespace n ON n.oid = c.relnamespace
 WHERE n.nspname = 'public' AND c.relkind = 'r' AND c.relname <> 'schema_migrations'
-  AND NOT EXISTS (SELECT 1 FROM pg_attribute a
-                  WHERE a.attrelid = c.oid AND a.attname = 'organization_id' AND NOT a.attisdropped)
+  AND NOT EXISTS (SELECT 1 FROM pg_dist_partition p WHERE p.logicalrelid = c.oid)
 ORDER BY c.relname`
 
-	sqlDistributedTables = `SELECT logicalrelid::regclass::text FROM pg_dist_partition`
+	// Foreign keys from or to the named tables of the public schema, with their definitions.
+	sqlForeignKeysTouching = `SELECT c.conrelid::regclass::text, c.conname::text, pg_get_constraintdef(c.oid)
+FROM pg_constraint c
+JOIN pg_namespace n ON n.oid = c.connamespace
+WHERE n.nspname = 'public' AND c.contype = 'f'
+  AND (c.conrelid::regclass::text = ANY($1::text[]) OR c.confrelid::regclass::text = ANY($1::text[]))
+ORDER BY 1, 2`
 
 	// Primary-key, unique and foreign-key constraints of the public schema with their column names.
 	sqlConstraints = `SELECT c.conrelid::regclass::text AS table_name,
@@ -49,8 +71,6 @@ FROM pg_constraint c
 JOIN pg_namespace n ON n.oid = c.connamespace
 WHERE n.nspname = 'public' AND c.contype IN ('p', 'u', 'f')
 ORDER BY 1, 2`
-
-	sqlCreateCitus = `CREATE EXTENSION IF NOT EXISTS citus`
 
 	sqlCreateReferenceTable = `SELECT create_reference_table($1)`
 

@@ -23,21 +23,14 @@ type constraint struct {
 // CitusViolations reads a shard's live catalog and lists every break of the co-location rules:
 // a table with organization_id (a tenant table) must have it in its primary key, in every unique
 // constraint and in every foreign key to another tenant table; reference tables (the rest) must not
-// point at tenant tables. Migrate refuses a schema with violations.
+// point at tenant tables; and no table has a trigger (Citus distributes none that has: derived rows are
+// written by the application in the same transaction). Migrate refuses a schema with violations.
 func CitusViolations(ctx context.Context, q Querier) ([]string, error) {
-	rows, err := q.Query(ctx, sqlTenantTables)
+	tenantTables, err := collect(ctx, q, sqlTenantTables, pgx.RowTo[string])
 	if err != nil {
 		return nil, err
 	}
-	tenantTables, err := pgx.CollectRows(rows, pgx.RowTo[string])
-	if err != nil {
-		return nil, err
-	}
-	rows, err = q.Query(ctx, sqlConstraints)
-	if err != nil {
-		return nil, err
-	}
-	cons, err := pgx.CollectRows(rows, pgx.RowToStructByPos[constraint])
+	cons, err := collect(ctx, q, sqlConstraints, pgx.RowToStructByPos[constraint])
 	if err != nil {
 		return nil, err
 	}
@@ -67,5 +60,17 @@ func CitusViolations(ctx context.Context, q Querier) ([]string, error) {
 			out = append(out, fmt.Sprintf("%s: no primary key", t))
 		}
 	}
-	return out, nil
+	triggers, err := collect(ctx, q, sqlTriggers, pgx.RowTo[string])
+	if err != nil {
+		return nil, err
+	}
+	return append(out, triggers...), nil
+}
+
+func collect[T any](ctx context.Context, q Querier, sql string, row pgx.RowToFunc[T]) ([]T, error) {
+	rows, err := q.Query(ctx, sql)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, row)
 }

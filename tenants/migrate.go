@@ -17,33 +17,65 @@ import (
 
 // Migrate applies the directory migrations and then each shard's, and distributes the shard tables
 // where Citus is installed. Each file runs in its own transaction under an advisory lock, so
-// concurrent runs (two processes starting at once) apply every migration exactly once.
+// concurrent runs (two processes starting at once) apply every migration exactly once. Shards migrate
+// one after the other: on Citus, concurrent DDL in databases of one cluster fails with "tuple
+// concurrently updated".
 func (t *Tenants) Migrate(ctx context.Context, log *slog.Logger) error {
-	if err := migrate(ctx, t.directory, "directory"); err != nil {
+	if err := migrate(ctx, t.directory, "directory", nil); err != nil {
 		return fmt.Errorf("directory: %w", err)
 	}
 	for _, country := range t.Countries() {
-		pool := t.shards[country]
-		if err := migrate(ctx, pool, "shard"); err != nil {
+		citus, err := migrateShard(ctx, t.shards[country])
+		if err != nil {
 			return fmt.Errorf("shard %s: %w", country, err)
-		}
-		violations, err := CitusViolations(ctx, pool)
-		if err != nil {
-			return fmt.Errorf("shard %s: catalog check: %w", country, err)
-		}
-		if len(violations) > 0 {
-			return fmt.Errorf("shard %s breaks the Citus rules: %s", country, strings.Join(violations, "; "))
-		}
-		citus, err := distribute(ctx, pool)
-		if err != nil {
-			return fmt.Errorf("shard %s: distribute: %w", country, err)
 		}
 		log.Info("shard migrated", "country", country, "citus", citus)
 	}
 	return nil
 }
 
-func migrate(ctx context.Context, pool *pgxpool.Pool, dir string) error {
+// migrateShard applies the shard migrations, checks the Citus rules and, on a coordinator, distributes
+// the tables. A fresh database is distributed once, after its last migration (Citus distributes no
+// table with triggers, which older migrations created and later ones drop). A database distributed
+// already distributes each new migration's tables in that migration's own transaction, so the next
+// migration finds them distributed.
+func migrateShard(ctx context.Context, pool *pgxpool.Pool) (bool, error) {
+	var citus, distributed bool
+	if err := pool.QueryRow(ctx, sqlCitusInstalled).Scan(&citus); err != nil {
+		return false, err
+	}
+	if citus {
+		if err := pool.QueryRow(ctx, sqlAnyDistributed).Scan(&distributed); err != nil {
+			return false, err
+		}
+	}
+	var after func(pgx.Tx) error
+	if distributed {
+		after = func(tx pgx.Tx) error { return distributeTx(ctx, tx) }
+	}
+	if err := migrate(ctx, pool, "shard", after); err != nil {
+		return false, err
+	}
+	violations, err := CitusViolations(ctx, pool)
+	if err != nil {
+		return false, fmt.Errorf("catalog check: %w", err)
+	}
+	if len(violations) > 0 {
+		return false, fmt.Errorf("breaks the Citus rules: %s", strings.Join(violations, "; "))
+	}
+	if !citus {
+		return false, nil
+	}
+	if err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error { return distributeTx(ctx, tx) }); err != nil {
+		return true, fmt.Errorf("distribute: %w", err)
+	}
+	return true, nil
+}
+
+// migrate applies the migrations of dir not applied yet, each in its own transaction; after, when
+// given, runs in that transaction after the file (in Citus's sequential mode, which DDL on tables
+// distributed in the same transaction needs).
+func migrate(ctx context.Context, pool *pgxpool.Pool, dir string, after func(pgx.Tx) error) error {
 	files, err := fs.Glob(migrations.FS, dir+"/*.sql")
 	if err != nil {
 		return err
@@ -69,8 +101,18 @@ func migrate(ctx context.Context, pool *pgxpool.Pool, dir string) error {
 			if done {
 				return nil
 			}
+			if after != nil {
+				if _, err := tx.Exec(ctx, sqlSequentialShardCommands); err != nil {
+					return err
+				}
+			}
 			if _, err := tx.Exec(ctx, string(body)); err != nil {
 				return err
+			}
+			if after != nil {
+				if err := after(tx); err != nil {
+					return err
+				}
 			}
 			_, err := tx.Exec(ctx, sqlRecordMigration, version)
 			return err
@@ -82,64 +124,79 @@ func migrate(ctx context.Context, pool *pgxpool.Pool, dir string) error {
 	return nil
 }
 
-// distribute makes tenant tables distributed by organization_id (co-located with organizations) and
-// the others reference tables. It is a no-op on plain PostgreSQL, where the schema still follows the
-// Citus rules so that moving to a coordinator needs no schema change.
-func distribute(ctx context.Context, pool *pgxpool.Pool) (bool, error) {
-	var available bool
-	if err := pool.QueryRow(ctx, sqlCitusAvailable).Scan(&available); err != nil || !available {
-		return false, err
+// distributeTx makes the tables Citus does not know yet distributed by organization_id (the tenant
+// tables, co-located with organizations) or reference tables (the rest). Citus refuses to distribute a
+// table that a local table references, or that references one, so the foreign keys touching those
+// tables are dropped first and added back once every table is known (each is then checked on the
+// co-located shards).
+func distributeTx(ctx context.Context, tx pgx.Tx) error {
+	// One connection per worker for the whole transaction: DDL after distribution in the same
+	// transaction needs it.
+	if _, err := tx.Exec(ctx, sqlSequentialShardCommands); err != nil {
+		return err
 	}
-	if _, err := pool.Exec(ctx, sqlCreateCitus); err != nil {
-		return true, err
-	}
-	done := map[string]bool{}
-	rows, err := pool.Query(ctx, sqlDistributedTables)
+	rows, err := tx.Query(ctx, sqlUndistributedTables)
 	if err != nil {
-		return true, err
+		return err
 	}
-	names, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	pending, err := pgx.CollectRows(rows, pgx.RowToStructByPos[undistributed])
+	if err != nil || len(pending) == 0 {
+		return err
+	}
+	names := make([]string, len(pending))
+	for i, p := range pending {
+		names[i] = p.Name
+	}
+	rows, err = tx.Query(ctx, sqlForeignKeysTouching, names)
 	if err != nil {
-		return true, err
+		return err
 	}
-	for _, n := range names {
-		done[n] = true
+	fks, err := pgx.CollectRows(rows, pgx.RowToStructByPos[foreignKey])
+	if err != nil {
+		return err
 	}
-	list := func(q string) ([]string, error) {
-		rows, err := pool.Query(ctx, q)
+	for _, fk := range fks {
+		if _, err := tx.Exec(ctx, fmt.Sprintf("ALTER TABLE %s DROP CONSTRAINT %s", ident(fk.Table), ident(fk.Name))); err != nil {
+			return fmt.Errorf("%s: %w", fk.Table, err)
+		}
+	}
+	// Reference tables first, then organizations: the other tenant tables co-locate with it.
+	rank := func(p undistributed) int {
+		switch {
+		case !p.Tenant:
+			return 0
+		case p.Name == "organizations":
+			return 1
+		}
+		return 2
+	}
+	sort.SliceStable(pending, func(i, j int) bool { return rank(pending[i]) < rank(pending[j]) })
+	for _, p := range pending {
+		switch {
+		case !p.Tenant:
+			_, err = tx.Exec(ctx, sqlCreateReferenceTable, p.Name)
+		case p.Name == "organizations":
+			_, err = tx.Exec(ctx, sqlCreateDistributedTable, p.Name, "default")
+		default:
+			_, err = tx.Exec(ctx, sqlCreateDistributedTable, p.Name, "organizations")
+		}
 		if err != nil {
-			return nil, err
-		}
-		return pgx.CollectRows(rows, pgx.RowTo[string])
-	}
-	refs, err := list(sqlReferenceTables)
-	if err != nil {
-		return true, err
-	}
-	for _, r := range refs {
-		if !done[r] {
-			if _, err := pool.Exec(ctx, sqlCreateReferenceTable, r); err != nil {
-				return true, fmt.Errorf("%s: %w", r, err)
-			}
+			return fmt.Errorf("%s: %w", p.Name, err)
 		}
 	}
-	tenantTables, err := list(sqlTenantTables)
-	if err != nil {
-		return true, err
-	}
-	// organizations first: the others co-locate with it.
-	sort.SliceStable(tenantTables, func(i, j int) bool { return tenantTables[i] == "organizations" })
-	for _, tt := range tenantTables {
-		if done[tt] {
-			continue
-		}
-		colocate := "organizations"
-		if tt == "organizations" {
-			colocate = "default"
-		}
-		if _, err := pool.Exec(ctx, sqlCreateDistributedTable, tt, colocate); err != nil {
-			return true, fmt.Errorf("%s: %w", tt, err)
+	for _, fk := range fks {
+		if _, err := tx.Exec(ctx, fmt.Sprintf("ALTER TABLE %s ADD CONSTRAINT %s %s", ident(fk.Table), ident(fk.Name), fk.Definition)); err != nil {
+			return fmt.Errorf("%s: %w", fk.Table, err)
 		}
 	}
-	return true, nil
+	return nil
 }
+
+type undistributed struct {
+	Name   string
+	Tenant bool
+}
+
+type foreignKey struct{ Table, Name, Definition string }
+
+func ident(s string) string { return pgx.Identifier{s}.Sanitize() }

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
@@ -344,7 +345,7 @@ func (s *Service) setPublished(ctx context.Context, scope tenants.Scope, id uuid
 			return nil, err
 		}
 	}
-	err = scope.Store().SetCampaignPublished(ctx, sharddb.SetCampaignPublishedParams{OrganizationID: scope.OrgID,
+	err = scope.Store().SetCampaignPublished(ctx, sharddb.SetCampaignPublishedParams{OrganizationID: scope.OrgID, Now: time.Now(),
 		ID: id, Published: published})
 	if err != nil {
 		return nil, err

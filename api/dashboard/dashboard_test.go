@@ -7,11 +7,13 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/require"
 
 	"github.com/aporta/aporta/api/apitest"
 	"github.com/aporta/aporta/api/dashboard"
 	"github.com/aporta/aporta/internal/money"
+	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/tenants"
 )
 
@@ -46,6 +48,18 @@ func (f *fixture) at(s string) time.Time {
 func (f *fixture) exec(sql string, args ...any) {
 	f.t.Helper()
 	require.NoError(f.t, f.scope.Exec(f.ctx, sql, args...))
+}
+
+// write runs a statement that changes donations (or their transactions) the way the application's
+// writers do: in a transaction that keeps the dashboard rollup in step (sharddb.Queries.WithRollup).
+func (f *fixture) write(donations []uuid.UUID, sql string, args ...any) {
+	f.t.Helper()
+	require.NoError(f.t, f.scope.Tx(f.ctx, func(tx pgx.Tx) error {
+		return sharddb.Store(tx).WithRollup(f.ctx, f.scope.OrgID, donations, func() error {
+			_, err := tx.Exec(f.ctx, sql, args...)
+			return err
+		})
+	}))
 }
 
 func (f *fixture) campaign(slug string) uuid.UUID {
@@ -88,7 +102,7 @@ func (f *fixture) donation(d don) uuid.UUID {
 		}
 		return &s
 	}
-	f.exec(`INSERT INTO donations (organization_id, id, campaign_id, donor_id, amount_minor, currency, recurrence, status,
+	f.write([]uuid.UUID{id}, `INSERT INTO donations (organization_id, id, campaign_id, donor_id, amount_minor, currency, recurrence, status,
 			created_at, paused_since, paused_reason, discarded_at, discard_reason)
 		VALUES ($1, $2, $3, $4, 10000, 'ARS', $5, $6, $7, $8, $9, $10, $11)`,
 		f.scope.OrgID, id, d.campaign, donor, rec, d.status, f.at(d.created), opt(d.paused), str(d.reason), opt(d.discarded), str(d.discardBy))
@@ -106,7 +120,7 @@ func (f *fixture) tx(donation uuid.UUID, status string, minor int64, currency st
 	if created != "" {
 		cr = f.at(created)
 	}
-	f.exec(`INSERT INTO transactions (organization_id, id, donation_id, period, attempt, amount_minor, currency, status, charged_at, created_at)
+	f.write([]uuid.UUID{donation}, `INSERT INTO transactions (organization_id, id, donation_id, period, attempt, amount_minor, currency, status, charged_at, created_at)
 		VALUES ($1, $2, $3, NULL, 1, $4, $5, $6, $7, $8)`, f.scope.OrgID, uuid.New(), donation, minor, currency, status, ch, cr)
 }
 

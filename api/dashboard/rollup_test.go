@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/aporta/aporta/api/apitest"
+	"github.com/aporta/aporta/internal/sharddb"
 )
 
 // fromRows recomputes the rollup's non-empty rows straight from donations and transactions, one
@@ -65,6 +66,8 @@ func (f *fixture) lines(sql string) []string {
 	return out
 }
 
+func ids(donations ...uuid.UUID) []uuid.UUID { return donations }
+
 func (f *fixture) agrees() []string {
 	f.t.Helper()
 	want := f.lines(fromRows)
@@ -72,7 +75,8 @@ func (f *fixture) agrees() []string {
 	return want
 }
 
-// TestRollupMatchesRows writes a mixed series the way the application's writers do (donation form:
+// TestRollupMatchesRows writes a mixed series the way the application's writers do, each in a
+// transaction that keeps the rollup (sharddb.Queries.WithRollup), (donation form:
 // pending donation then its first charge; collection: pending charge settled, approved or
 // rejected; refunds; pause and restore; discard through the manage API; conversion to monthly;
 // bulk statements) and checks after each step that the rollup equals a recomputation from the rows.
@@ -86,12 +90,12 @@ func TestRollupMatchesRows(t *testing.T) {
 	// Donation form: a pending donation whose first charge is approved, one whose charge is refused.
 	d1 := f.donation(don{campaign: c1, monthly: true, status: "pending", created: "2026-03-05 23:30"})
 	f.tx(d1, "pending", 10000, "ARS", "", "2026-03-05 23:30")
-	f.exec(`UPDATE transactions SET status = 'approved', charged_at = $2 WHERE organization_id = $1 AND donation_id = $3`, org, f.at("2026-03-06 00:10"), d1)
-	f.exec(`UPDATE donations SET status = 'active' WHERE organization_id = $1 AND id = $2`, org, d1)
+	f.write(ids(d1), `UPDATE transactions SET status = 'approved', charged_at = $2 WHERE organization_id = $1 AND donation_id = $3`, org, f.at("2026-03-06 00:10"), d1)
+	f.write(ids(d1), `UPDATE donations SET status = 'active' WHERE organization_id = $1 AND id = $2`, org, d1)
 	d2 := f.donation(don{campaign: c2, monthly: true, status: "pending", created: "2026-03-05 10:00"})
 	f.tx(d2, "pending", 20000, "ARS", "", "2026-03-05 10:00")
-	f.exec(`UPDATE transactions SET status = 'rejected', charged_at = now() WHERE organization_id = $1 AND donation_id = $2`, org, d2)
-	f.exec(`UPDATE donations SET status = 'rejected' WHERE organization_id = $1 AND id = $2`, org, d2)
+	f.write(ids(d2), `UPDATE transactions SET status = 'rejected', charged_at = now() WHERE organization_id = $1 AND donation_id = $2`, org, d2)
+	f.write(ids(d2), `UPDATE donations SET status = 'rejected' WHERE organization_id = $1 AND id = $2`, org, d2)
 	lines := f.agrees()
 	require.Contains(t, lines, fmt.Sprintf("raised 2026-03-06 %s 1 ARS 10000 1", c1)) // charged after local midnight
 	require.Contains(t, lines, fmt.Sprintf("new 2026-03-05 %s 1 ARS 1", c1))
@@ -99,21 +103,21 @@ func TestRollupMatchesRows(t *testing.T) {
 	// Collection: a month of charges in one statement, some approved, one rejected; then a refund.
 	d3 := f.donation(don{campaign: c2, monthly: true, status: "active", created: "2026-01-10 09:00"})
 	d4 := f.donation(don{campaign: c1, monthly: false, status: "active", created: "2026-03-10 09:00"})
-	f.exec(`INSERT INTO transactions (organization_id, id, donation_id, period, attempt, amount_minor, currency, status, charged_at, created_at)
+	f.write(ids(d3, d4), `INSERT INTO transactions (organization_id, id, donation_id, period, attempt, amount_minor, currency, status, charged_at, created_at)
 		SELECT $1, gen_random_uuid(), d, NULL, 1, 5000 * n, 'ARS', CASE WHEN n = 3 THEN 'rejected' ELSE 'approved' END,
 		       $4::timestamptz + n * interval '1 day', $4::timestamptz
 		FROM unnest(ARRAY[$2::uuid, $3::uuid]) AS d, generate_series(1, 3) AS n`, org, d3, d4, f.at("2026-03-15 12:00"))
 	f.tx(d1, "approved", 7000, "USD", "2026-03-20 12:00", "")
-	f.exec(`UPDATE transactions SET status = 'refunded' WHERE organization_id = $1 AND donation_id = $2 AND amount_minor = 5000`, org, d3)
+	f.write(ids(d3), `UPDATE transactions SET status = 'refunded' WHERE organization_id = $1 AND donation_id = $2 AND amount_minor = 5000`, org, d3)
 	f.agrees()
 
 	// Pause resumed within 7 days, pause never resumed (they do not touch the money), a discard
 	// through the manage API and one written directly without a reason.
-	f.exec(`UPDATE donations SET status = 'paused', paused_reason = 'by_org', paused_since = $3 WHERE organization_id = $1 AND id = $2`, org, d1, f.at("2026-03-21 10:00"))
+	f.write(ids(d1), `UPDATE donations SET status = 'paused', paused_reason = 'by_org', paused_since = $3 WHERE organization_id = $1 AND id = $2`, org, d1, f.at("2026-03-21 10:00"))
 	f.pause(d1, "by_org", f.at("2026-03-21 10:00"))
-	f.exec(`UPDATE donations SET status = 'active', paused_reason = NULL, paused_since = NULL WHERE organization_id = $1 AND id = $2`, org, d1)
+	f.write(ids(d1), `UPDATE donations SET status = 'active', paused_reason = NULL, paused_since = NULL WHERE organization_id = $1 AND id = $2`, org, d1)
 	f.restore(d1, f.at("2026-03-24 10:00"))
-	f.exec(`UPDATE donations SET status = 'paused', paused_reason = 'cc_expired', paused_since = $3 WHERE organization_id = $1 AND id = $2`, org, d3, f.at("2026-03-22 10:00"))
+	f.write(ids(d3), `UPDATE donations SET status = 'paused', paused_reason = 'cc_expired', paused_since = $3 WHERE organization_id = $1 AND id = $2`, org, d3, f.at("2026-03-22 10:00"))
 	f.pause(d3, "cc_expired", f.at("2026-03-22 10:00"))
 	res := admin.JSON(http.MethodPost, "/manage/api/donations/"+d4.String()+"/discard", map[string]any{"reason": "donor_request"})
 	require.Equal(t, http.StatusOK, res.Status, string(res.Body))
@@ -126,9 +130,9 @@ func TestRollupMatchesRows(t *testing.T) {
 	// a deleted charge takes its money back.
 	d5 := f.donation(don{campaign: c1, monthly: false, status: "active", created: "2026-03-26 09:00"})
 	f.tx(d5, "approved", 3000, "ARS", "2026-03-26 09:00", "")
-	f.exec(`UPDATE donations SET recurrence = 1 WHERE organization_id = $1 AND id = $2`, org, d5)
-	f.exec(`UPDATE donations SET campaign_id = $3 WHERE organization_id = $1 AND id = $2`, org, d5, c2)
-	f.exec(`DELETE FROM transactions WHERE organization_id = $1 AND donation_id = $2 AND amount_minor = 15000`, org, d3)
+	f.write(ids(d5), `UPDATE donations SET recurrence = 1 WHERE organization_id = $1 AND id = $2`, org, d5)
+	f.write(ids(d5), `UPDATE donations SET campaign_id = $3 WHERE organization_id = $1 AND id = $2`, org, d5, c2)
+	f.write(ids(d3), `DELETE FROM transactions WHERE organization_id = $1 AND donation_id = $2 AND amount_minor = 15000`, org, d3)
 	lines = f.agrees()
 	require.Contains(t, lines, fmt.Sprintf("raised 2026-03-26 %s 1 ARS 3000 1", c2))
 
@@ -138,7 +142,13 @@ func TestRollupMatchesRows(t *testing.T) {
 	od := g.donation(don{campaign: g.campaign("otra"), monthly: true, status: "active", created: "2026-03-05 12:00"})
 	g.tx(od, "approved", 999900, "ARS", "2026-03-05 12:00", "")
 	g.agrees()
-	f.exec(`UPDATE organizations SET timezone = 'UTC' WHERE organization_id = $1`, org)
+	require.NoError(t, f.scope.Tx(f.ctx, func(tx pgx.Tx) error { // as api/organization changes it
+		q := sharddb.Store(tx)
+		if err := q.UpdateOrganizationTimezone(f.ctx, sharddb.UpdateOrganizationTimezoneParams{OrganizationID: org, Timezone: "UTC"}); err != nil {
+			return err
+		}
+		return q.RebuildRollup(f.ctx, org)
+	}))
 	lines = f.agrees()
 	require.Contains(t, lines, fmt.Sprintf("raised 2026-03-06 %s 1 ARS 10000 1", c1))
 
@@ -149,34 +159,31 @@ func TestRollupMatchesRows(t *testing.T) {
 	charged := make(chan error, 1)
 	go func() {
 		charged <- f.scope.Tx(f.ctx, func(tx pgx.Tx) error {
-			_, err := tx.Exec(f.ctx, `INSERT INTO transactions (organization_id, id, donation_id, attempt, amount_minor, currency, status, charged_at)
-				VALUES ($1, $2, $3, 1, 6000, 'ARS', 'approved', $4)`, org, uuid.New(), d6, f.at("2026-03-27 09:00"))
-			close(inserted)
-			<-release
-			return err
+			return sharddb.Store(tx).WithRollup(f.ctx, org, ids(d6), func() error {
+				_, err := tx.Exec(f.ctx, `INSERT INTO transactions (organization_id, id, donation_id, attempt, amount_minor, currency, status, charged_at)
+					VALUES ($1, $2, $3, 1, 6000, 'ARS', 'approved', $4)`, org, uuid.New(), d6, f.at("2026-03-27 09:00"))
+				close(inserted)
+				<-release
+				return err
+			})
 		})
 	}()
 	<-inserted
-	converted := make(chan error, 1)
+	converted := make(chan struct{})
 	go func() {
-		converted <- f.scope.Exec(f.ctx, `UPDATE donations SET recurrence = 1 WHERE organization_id = $1 AND id = $2`, org, d6)
+		defer close(converted)
+		f.write(ids(d6), `UPDATE donations SET recurrence = 1 WHERE organization_id = $1 AND id = $2`, org, d6)
 	}()
 	time.Sleep(300 * time.Millisecond) // the conversion is waiting for the charge's lock
 	close(release)
 	require.NoError(t, <-charged)
-	require.NoError(t, <-converted)
+	<-converted
 	lines = f.agrees()
 	require.Contains(t, lines, fmt.Sprintf("raised 2026-03-27 %s 1 ARS 6000 1", c1))
 
-	// A bulk loader defers the triggers for its statements and rebuilds the organisation afterwards.
-	require.NoError(t, f.scope.Tx(f.ctx, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(f.ctx, "SET LOCAL aporta.dashboard_rollup = 'deferred'"); err != nil {
-			return err
-		}
-		_, err := tx.Exec(f.ctx, `INSERT INTO transactions (organization_id, id, donation_id, attempt, amount_minor, currency, status, charged_at)
-			VALUES ($1, $2, $3, 1, 4000, 'ARS', 'approved', now())`, org, uuid.New(), d5)
-		return err
-	}))
+	// A bulk loader writes its rows without the rollup and rebuilds the organisation afterwards.
+	f.exec(`INSERT INTO transactions (organization_id, id, donation_id, attempt, amount_minor, currency, status, charged_at)
+		VALUES ($1, $2, $3, 1, 4000, 'ARS', 'approved', now())`, org, uuid.New(), d5)
 	require.NotEqual(t, f.lines(fromRows), f.lines(rollup))
 	f.exec(`SELECT dashboard_rollup_rebuild($1)`, org)
 	f.agrees()

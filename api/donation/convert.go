@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/internal/collectday"
@@ -156,8 +157,14 @@ func (h *Handler) PostConvert(ctx context.Context, req *ConvertRequest) (*Conver
 	now := h.svc.now()
 	today := now.In(loc)
 	day := collectday.Of(today)
-	_, err = scope.Store().ConvertToMonthly(ctx, sharddb.ConvertToMonthlyParams{OrganizationID: scope.OrgID, ID: id,
-		CollectDay: day.Column(), NextChargeDate: day.After(today), Secret: t.secret, Now: now})
+	err = scope.Tx(ctx, func(tx pgx.Tx) error {
+		q := sharddb.Store(tx)
+		return q.WithRollup(ctx, scope.OrgID, []uuid.UUID{id}, func() error {
+			_, err := q.ConvertToMonthly(ctx, sharddb.ConvertToMonthlyParams{OrganizationID: scope.OrgID, ID: id,
+				CollectDay: day.Column(), NextChargeDate: day.After(today), Secret: t.secret, Now: now})
+			return err
+		})
+	})
 	if errors.Is(err, dberr.ErrNotFound) { // used by a concurrent request
 		return nil, apierror.New(http.StatusNotFound, "donation.convert_link_invalid")
 	}

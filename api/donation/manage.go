@@ -413,7 +413,9 @@ func discardRow(ctx context.Context, scope tenants.Scope, id uuid.UUID, reason s
 		if err != nil {
 			return err
 		}
-		if err := q.DiscardDonationRow(ctx, sharddb.DiscardDonationRowParams{OrganizationID: scope.OrgID, ID: id, DiscardReason: &reason}); err != nil {
+		if err := q.WithRollup(ctx, scope.OrgID, []uuid.UUID{id}, func() error {
+			return q.DiscardDonationRow(ctx, sharddb.DiscardDonationRowParams{OrganizationID: scope.OrgID, ID: id, DiscardReason: &reason})
+		}); err != nil {
 			return err
 		}
 		return history.Record(ctx, q, scope.OrgID, history.Version{DonationID: id, Actor: actor(ctx), Field: "status",

@@ -247,7 +247,11 @@ func (s *Service) Patch(ctx context.Context, scope tenants.Scope, u Update) erro
 		if u.Timezone == nil {
 			return nil
 		}
-		return store.UpdateOrganizationTimezone(ctx, sharddb.UpdateOrganizationTimezoneParams{OrganizationID: scope.OrgID, Timezone: *u.Timezone})
+		if err := store.UpdateOrganizationTimezone(ctx, sharddb.UpdateOrganizationTimezoneParams{OrganizationID: scope.OrgID, Timezone: *u.Timezone}); err != nil {
+			return err
+		}
+		// The dashboard rollup counts days in the organisation's time zone.
+		return store.RebuildRollup(ctx, scope.OrgID)
 	})
 }
 

@@ -198,15 +198,19 @@ func Record(ctx context.Context, scope tenants.Scope, t Transaction, o Outcome) 
 	}
 	return scope.Tx(ctx, func(tx pgx.Tx) error {
 		q := sharddb.Store(tx)
-		id, err := q.SettleChargedTransaction(ctx, sharddb.SettleChargedTransactionParams{
-			OrganizationID: scope.OrgID, ID: t.ID, DonationID: t.DonationID, Period: period, Attempt: int16(t.Attempt),
-			Status: string(o.Status), StatusDetail: o.Detail, GatewayPaymentID: o.PaymentID, ChargedAt: at})
-		if errors.Is(err, dberr.ErrNotFound) {
-			id, err = q.InsertChargedTransaction(ctx, sharddb.InsertChargedTransactionParams{
+		var id uuid.UUID
+		err := q.WithRollup(ctx, scope.OrgID, []uuid.UUID{t.DonationID}, func() (err error) {
+			id, err = q.SettleChargedTransaction(ctx, sharddb.SettleChargedTransactionParams{
 				OrganizationID: scope.OrgID, ID: t.ID, DonationID: t.DonationID, Period: period, Attempt: int16(t.Attempt),
-				AmountMinor: t.Amount, Currency: t.Currency, PaymentMethodID: t.PaymentMethodID,
 				Status: string(o.Status), StatusDetail: o.Detail, GatewayPaymentID: o.PaymentID, ChargedAt: at})
-		}
+			if errors.Is(err, dberr.ErrNotFound) {
+				id, err = q.InsertChargedTransaction(ctx, sharddb.InsertChargedTransactionParams{
+					OrganizationID: scope.OrgID, ID: t.ID, DonationID: t.DonationID, Period: period, Attempt: int16(t.Attempt),
+					AmountMinor: t.Amount, Currency: t.Currency, PaymentMethodID: t.PaymentMethodID,
+					Status: string(o.Status), StatusDetail: o.Detail, GatewayPaymentID: o.PaymentID, ChargedAt: at})
+			}
+			return err
+		})
 		if err != nil {
 			return fmt.Errorf("record transaction %s: %w", t.ID, err)
 		}

@@ -89,8 +89,15 @@ func TestSaveSealsTheTokens(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := other.Exec(ctx, `UPDATE gateway_connections o SET secret = c.secret, key_id = c.key_id FROM gateway_connections c
-		WHERE o.organization_id = $1 AND o.id = $2 AND c.organization_id = $3 AND c.id = $4`, other.OrgID, oc.ID, scope.OrgID, c.ID); err != nil {
+	// Read, then write: the two organisations' rows may lie on different Citus shards.
+	var secret []byte
+	var keyID string
+	if err := scope.QueryRow(ctx, `SELECT secret, key_id FROM gateway_connections WHERE organization_id = $1 AND id = $2`,
+		scope.OrgID, c.ID).Scan(&secret, &keyID); err != nil {
+		t.Fatal(err)
+	}
+	if err := other.Exec(ctx, `UPDATE gateway_connections SET secret = $3, key_id = $4 WHERE organization_id = $1 AND id = $2`,
+		other.OrgID, oc.ID, secret, keyID); err != nil {
 		t.Fatal(err)
 	}
 	if _, _, err := s.Active(ctx, other, MercadoPago); err == nil {

@@ -55,9 +55,9 @@ func (q *Queries) CountryCurrency(ctx context.Context, code string) (string, err
 
 const createCampaign = `-- name: CreateCampaign :exec
 INSERT INTO campaigns (organization_id, id, slug, title, description, type, channel, currency, published)
-VALUES ($1, $2, $3, $4, $5,
-        $6, $7, (SELECT currency FROM countries WHERE code = $8),
-        $9)
+SELECT $1, $2, $3, $4, $5,
+       $6, $7, c.currency, $8
+FROM countries c WHERE c.code = $9
 ON CONFLICT (organization_id, id) DO NOTHING
 `
 
@@ -69,11 +69,12 @@ type CreateCampaignParams struct {
 	Description    string
 	Type           string
 	Channel        string
-	Country        string
 	Published      bool
+	Country        string
 }
 
-// Idempotent on the id: a retried creation finds its row.
+// Idempotent on the id: a retried creation finds its row. The country's currency is joined in (Citus
+// allows no subquery in INSERT … VALUES).
 func (q *Queries) CreateCampaign(ctx context.Context, arg CreateCampaignParams) error {
 	_, err := q.db.Exec(ctx, createCampaign,
 		arg.OrganizationID,
@@ -83,8 +84,8 @@ func (q *Queries) CreateCampaign(ctx context.Context, arg CreateCampaignParams) 
 		arg.Description,
 		arg.Type,
 		arg.Channel,
-		arg.Country,
 		arg.Published,
+		arg.Country,
 	)
 	return err
 }
@@ -227,7 +228,7 @@ func (q *Queries) SetCampaignCover(ctx context.Context, arg SetCampaignCoverPara
 
 const setCampaignPublished = `-- name: SetCampaignPublished :exec
 UPDATE campaigns SET published = $3,
-       published_at = CASE WHEN $3 THEN coalesce(published_at, now()) ELSE published_at END,
+       published_at = CASE WHEN $3 THEN coalesce(published_at, $4::timestamptz) ELSE published_at END,
        updated_at = now()
 WHERE organization_id = $1 AND id = $2
 `
@@ -236,10 +237,17 @@ type SetCampaignPublishedParams struct {
 	OrganizationID uuid.UUID
 	ID             uuid.UUID
 	Published      bool
+	Now            time.Time
 }
 
+// now is a parameter: Citus allows no now() inside CASE or COALESCE of an UPDATE.
 func (q *Queries) SetCampaignPublished(ctx context.Context, arg SetCampaignPublishedParams) error {
-	_, err := q.db.Exec(ctx, setCampaignPublished, arg.OrganizationID, arg.ID, arg.Published)
+	_, err := q.db.Exec(ctx, setCampaignPublished,
+		arg.OrganizationID,
+		arg.ID,
+		arg.Published,
+		arg.Now,
+	)
 	return err
 }
 
@@ -332,7 +340,7 @@ VALUES ($1, $2, $3, $4, $5)
 ON CONFLICT (organization_id, email) DO UPDATE
 SET campaign_id = excluded.campaign_id,
     first_name = CASE WHEN excluded.first_name <> '' THEN excluded.first_name ELSE leads.first_name END,
-    updated_at = now()
+    updated_at = excluded.updated_at
 `
 
 type UpsertLeadParams struct {
@@ -343,6 +351,7 @@ type UpsertLeadParams struct {
 	FirstName      string
 }
 
+// EXCLUDED.updated_at (the column default) rather than now(): Citus allows only immutable functions in DO UPDATE.
 func (q *Queries) UpsertLead(ctx context.Context, arg UpsertLeadParams) error {
 	_, err := q.db.Exec(ctx, upsertLead,
 		arg.OrganizationID,

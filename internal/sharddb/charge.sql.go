@@ -23,7 +23,7 @@ SET status = EXCLUDED.status,
     status_detail = EXCLUDED.status_detail,
     gateway_payment_id = COALESCE(EXCLUDED.gateway_payment_id, transactions.gateway_payment_id),
     charged_at = COALESCE(transactions.charged_at, EXCLUDED.charged_at),
-    updated_at = now()
+    updated_at = EXCLUDED.updated_at
 RETURNING id
 `
 
@@ -44,7 +44,8 @@ type InsertChargedTransactionParams struct {
 
 // A collection attempt's first outcome. One row per donation, period and attempt (a concurrent
 // retry updates it); the partial unique index transactions_one_approved_per_period refuses a
-// second approved row in a period.
+// second approved row in a period. EXCLUDED.updated_at is the column default: Citus allows only
+// immutable functions in DO UPDATE.
 func (q *Queries) InsertChargedTransaction(ctx context.Context, arg InsertChargedTransactionParams) (uuid.UUID, error) {
 	row := q.db.QueryRow(ctx, insertChargedTransaction,
 		arg.OrganizationID,

@@ -110,7 +110,7 @@ func (q *Queries) CollectionDonation(ctx context.Context, arg CollectionDonation
 }
 
 const removeCollectionUpgrade = `-- name: RemoveCollectionUpgrade :exec
-UPDATE upgrades SET removed_at = COALESCE(removed_at, now()), updated_at = now()
+UPDATE upgrades SET removed_at = LEAST(removed_at, now()), updated_at = now()
 WHERE organization_id = $1 AND id = $2
 `
 
@@ -119,6 +119,7 @@ type RemoveCollectionUpgradeParams struct {
 	ID             uuid.UUID
 }
 
+// LEAST keeps the first removal (it skips NULLs): Citus allows no now() inside COALESCE or CASE of an UPDATE.
 func (q *Queries) RemoveCollectionUpgrade(ctx context.Context, arg RemoveCollectionUpgradeParams) error {
 	_, err := q.db.Exec(ctx, removeCollectionUpgrade, arg.OrganizationID, arg.ID)
 	return err
@@ -178,7 +179,7 @@ VALUES ($1, $2, $3,
 ON CONFLICT (organization_id, id) DO UPDATE
 SET percentage = EXCLUDED.percentage, period_months = EXCLUDED.period_months,
     old_amount_minor = EXCLUDED.old_amount_minor, new_amount_minor = EXCLUDED.new_amount_minor,
-    next_date = EXCLUDED.next_date, auto = EXCLUDED.auto, removed_at = NULL, updated_at = now()
+    next_date = EXCLUDED.next_date, auto = EXCLUDED.auto, removed_at = NULL, updated_at = EXCLUDED.updated_at
 `
 
 type UpsertCollectionUpgradeParams struct {
@@ -193,6 +194,7 @@ type UpsertCollectionUpgradeParams struct {
 	Auto           bool
 }
 
+// EXCLUDED.updated_at (the column default) rather than now(): Citus allows only immutable functions in DO UPDATE.
 func (q *Queries) UpsertCollectionUpgrade(ctx context.Context, arg UpsertCollectionUpgradeParams) error {
 	_, err := q.db.Exec(ctx, upsertCollectionUpgrade,
 		arg.OrganizationID,

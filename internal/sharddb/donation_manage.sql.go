@@ -113,7 +113,7 @@ func (q *Queries) DiscardDonationRow(ctx context.Context, arg DiscardDonationRow
 }
 
 const discardDonor = `-- name: DiscardDonor :exec
-UPDATE donors SET discarded_at = coalesce(discarded_at, now()), discard_reason = $3, updated_at = now()
+UPDATE donors SET discarded_at = least(discarded_at, now()), discard_reason = $3, updated_at = now()
 WHERE organization_id = $1 AND id = $2
 `
 
@@ -123,6 +123,7 @@ type DiscardDonorParams struct {
 	DiscardReason  *string
 }
 
+// LEAST keeps the first discard (it skips NULLs): Citus allows no now() inside COALESCE or CASE of an UPDATE.
 func (q *Queries) DiscardDonor(ctx context.Context, arg DiscardDonorParams) error {
 	_, err := q.db.Exec(ctx, discardDonor, arg.OrganizationID, arg.ID, arg.DiscardReason)
 	return err
@@ -190,7 +191,7 @@ SELECT d.id, d.amount_minor, d.currency, d.items, d.recurrence, d.collect_day, d
        coalesce(pm.bin, '')::text AS pm_bin, coalesce(pm.last_four, '')::text AS pm_last_four,
        coalesce(pm.expiry_month, 0)::int AS pm_expiry_month, coalesce(pm.expiry_year, 0)::int AS pm_expiry_year,
        coalesce(pm.holder_name, '')::text AS pm_holder_name,
-       (SELECT count(*) FROM donation_versions v WHERE v.organization_id = d.organization_id AND v.donation_id = d.id)::int AS versions_count,
+       (SELECT count(*) FROM donation_versions v WHERE v.organization_id = $1 AND v.donation_id = d.id)::int AS versions_count,
        o.timezone
 FROM donations d
 JOIN organizations o ON o.organization_id = d.organization_id

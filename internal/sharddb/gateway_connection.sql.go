@@ -334,8 +334,8 @@ ON CONFLICT (organization_id, gateway) DO UPDATE
     SET status = 'active', account_id = EXCLUDED.account_id, account_name = EXCLUDED.account_name,
         site = EXCLUDED.site, live_mode = EXCLUDED.live_mode, public_key = EXCLUDED.public_key,
         secret = EXCLUDED.secret, key_id = EXCLUDED.key_id, expires_at = EXCLUDED.expires_at,
-        version = gateway_connections.version + 1, activated_at = now(), refreshed_at = NULL,
-        status_changed_at = now()
+        version = gateway_connections.version + 1, activated_at = EXCLUDED.activated_at, refreshed_at = NULL,
+        status_changed_at = EXCLUDED.status_changed_at
 RETURNING organization_id, id, gateway, status, account_id, account_name, site, live_mode, public_key, secret, key_id, version, expires_at, activated_at, refreshed_at, status_changed_at
 `
 
@@ -353,7 +353,8 @@ type UpsertGatewayConnectionParams struct {
 	ExpiresAt      *time.Time
 }
 
-// Connecting again replaces the credentials in place: same id, next version, active again.
+// Connecting again replaces the credentials in place: same id, next version, active again. Times are
+// EXCLUDED's column defaults: Citus allows only immutable functions in DO UPDATE.
 func (q *Queries) UpsertGatewayConnection(ctx context.Context, arg UpsertGatewayConnectionParams) (GatewayConnection, error) {
 	row := q.db.QueryRow(ctx, upsertGatewayConnection,
 		arg.OrganizationID,

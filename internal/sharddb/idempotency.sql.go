@@ -15,8 +15,8 @@ const claimIdempotencyKey = `-- name: ClaimIdempotencyKey :one
 
 INSERT INTO idempotency_keys (organization_id, key, request_hash) VALUES ($1, $2, $3)
 ON CONFLICT (organization_id, key) DO UPDATE
-    SET request_hash = EXCLUDED.request_hash, status = NULL, content_type = NULL, body = NULL, created_at = now()
-    WHERE idempotency_keys.created_at < now() - make_interval(secs => $4::float8)
+    SET request_hash = EXCLUDED.request_hash, status = NULL, content_type = NULL, body = NULL, created_at = EXCLUDED.created_at
+    WHERE EXCLUDED.created_at - idempotency_keys.created_at > make_interval(secs => $4::float8)
 RETURNING true
 `
 
@@ -30,7 +30,8 @@ type ClaimIdempotencyKeyParams struct {
 // Idempotency keys (api/idempotency). The directory has the same idempotency_keys table for public
 // requests, so these queries also run there (sharddb.Store on the directory pool).
 // Binds the key to the request hash, or takes over a claim older than the retention; no row when
-// an earlier request holds the key.
+// an earlier request holds the key. The time is EXCLUDED.created_at, the column default: Citus allows
+// only immutable functions in DO UPDATE (timestamptz - interval is not; timestamptz - timestamptz is).
 func (q *Queries) ClaimIdempotencyKey(ctx context.Context, arg ClaimIdempotencyKeyParams) (bool, error) {
 	row := q.db.QueryRow(ctx, claimIdempotencyKey,
 		arg.OrganizationID,

@@ -193,7 +193,7 @@ SELECT o.name, o.country, coalesce(o.uid_type, '')::text AS uid_type, coalesce(o
        coalesce(p.suggest_monthly_recurrence, false)::boolean AS suggest_monthly_recurrence,
        coalesce(p.improve_donation_experience, false)::boolean AS improve_donation_experience,
        coalesce(p.recover_rejected_donations, false)::boolean AS recover_rejected_donations,
-       EXISTS (SELECT 1 FROM campaigns c WHERE c.organization_id = o.organization_id) AS has_campaigns
+       EXISTS (SELECT 1 FROM campaigns c WHERE c.organization_id = $1) AS has_campaigns
 FROM organizations o
 LEFT JOIN organization_profiles p ON p.organization_id = o.organization_id
 WHERE o.organization_id = $1

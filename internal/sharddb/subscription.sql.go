@@ -164,7 +164,7 @@ func (q *Queries) RecordTransactionCommission(ctx context.Context, arg RecordTra
 
 const subscriptionSummary = `-- name: SubscriptionSummary :one
 SELECT o.organization_id, o.name, o.country, o.uid_type, o.uid, o.timezone, o.plan_code, o.status, o.onboarding_steps, o.created_at, o.updated_at, o.locale, o.subscription_status, o.trial_started_at, o.trial_ends_at, o.plan_purchased_at, o.commission_bps, o.accepting_donations, o.features, coalesce(o.locale, 'es')::text AS mail_locale,
-       (SELECT coalesce(sum(amount_minor), 0) FROM transaction_commissions c WHERE c.organization_id = o.organization_id)::bigint AS commission_minor
+       (SELECT coalesce(sum(amount_minor), 0) FROM transaction_commissions c WHERE c.organization_id = $1)::bigint AS commission_minor
 FROM organizations o WHERE o.organization_id = $1
 `
 

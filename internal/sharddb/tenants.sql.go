@@ -13,28 +13,28 @@ import (
 
 const createShardOrganization = `-- name: CreateShardOrganization :exec
 INSERT INTO organizations (organization_id, name, country, timezone, status)
-VALUES ($1, $2, $3,
-        COALESCE(NULLIF($4::text, ''), (SELECT timezone FROM countries WHERE code = $3)),
-        $5)
+SELECT $1, $2, c.code, COALESCE(NULLIF($3::text, ''), c.timezone),
+       $4
+FROM countries c WHERE c.code = $5
 ON CONFLICT (organization_id) DO NOTHING
 `
 
 type CreateShardOrganizationParams struct {
 	OrganizationID uuid.UUID
 	Name           string
-	Country        string
 	Timezone       string
 	Status         string
+	Country        string
 }
 
-// An empty timezone takes the country's default.
+// An empty timezone takes the country's default (joined in: Citus allows no subquery in INSERT … VALUES).
 func (q *Queries) CreateShardOrganization(ctx context.Context, arg CreateShardOrganizationParams) error {
 	_, err := q.db.Exec(ctx, createShardOrganization,
 		arg.OrganizationID,
 		arg.Name,
-		arg.Country,
 		arg.Timezone,
 		arg.Status,
+		arg.Country,
 	)
 	return err
 }

@@ -30,7 +30,7 @@ func (q *Queries) GuideStep(ctx context.Context, arg GuideStepParams) (int32, er
 
 const setGuideStep = `-- name: SetGuideStep :exec
 INSERT INTO guide_progress (organization_id, user_id, guide_name, step) VALUES ($1, $2, $3, $4)
-ON CONFLICT (organization_id, user_id, guide_name) DO UPDATE SET step = EXCLUDED.step, updated_at = now()
+ON CONFLICT (organization_id, user_id, guide_name) DO UPDATE SET step = EXCLUDED.step, updated_at = EXCLUDED.updated_at
 `
 
 type SetGuideStepParams struct {
@@ -40,6 +40,7 @@ type SetGuideStepParams struct {
 	Step           int32
 }
 
+// EXCLUDED.updated_at (the column default) rather than now(): Citus allows only immutable functions in DO UPDATE.
 func (q *Queries) SetGuideStep(ctx context.Context, arg SetGuideStepParams) error {
 	_, err := q.db.Exec(ctx, setGuideStep,
 		arg.OrganizationID,

@@ -30,6 +30,16 @@ func Config(t testing.TB) *config.Config {
 	return cfg
 }
 
+// Citus skips a test that needs the shards on a Citus cluster when the stack runs plain PostgreSQL
+// (deploy/stack.sh with APORTA_CITUS=0); the stack's default, and make test, is Citus.
+func Citus(t testing.TB) {
+	t.Helper()
+	Config(t)
+	if os.Getenv("APORTA_CITUS") != "1" {
+		t.Skip("the stack runs plain PostgreSQL (APORTA_CITUS=0)")
+	}
+}
+
 // Open returns tenants connected to the migrated stack, closed when the test ends.
 func Open(t testing.TB) *tenants.Tenants {
 	t.Helper()

@@ -211,11 +211,13 @@ func (a *Activities) SyncDonation(ctx context.Context, st State) error {
 			n := st.CollectDay.Date(st.NextPeriod, loc)
 			next = &n
 		}
-		if err := q.SyncCollectionDonation(ctx, sharddb.SyncCollectionDonationParams{OrganizationID: scope.OrgID, ID: did,
-			Status: st.Status, PausedReason: st.PausedReason, PausedSince: optionalTime(st.PausedSince),
-			DiscardedAt: optionalTime(st.DiscardedAt), DiscardReason: st.DiscardReason, NextChargeDate: next,
-			ConsecutiveFailedPeriods: int32(st.ConsecutiveFailed), AmountMinor: st.Amount,
-			PaymentMethodID: optionalUUID(st.PaymentMethod.ID), CollectDay: st.CollectDay.Column()}); err != nil {
+		if err := q.WithRollup(ctx, scope.OrgID, []uuid.UUID{did}, func() error {
+			return q.SyncCollectionDonation(ctx, sharddb.SyncCollectionDonationParams{OrganizationID: scope.OrgID, ID: did,
+				Status: st.Status, PausedReason: st.PausedReason, PausedSince: optionalTime(st.PausedSince),
+				DiscardedAt: optionalTime(st.DiscardedAt), DiscardReason: st.DiscardReason, NextChargeDate: next,
+				ConsecutiveFailedPeriods: int32(st.ConsecutiveFailed), AmountMinor: st.Amount,
+				PaymentMethodID: optionalUUID(st.PaymentMethod.ID), CollectDay: st.CollectDay.Column()})
+		}); err != nil {
 			return err
 		}
 		u := st.Upgrade

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"github.com/aporta/aporta/internal/charge"
 	"github.com/aporta/aporta/internal/collectday"
@@ -129,8 +130,13 @@ func (s Settler) settled(ctx context.Context, scope tenants.Scope, d Donation, o
 // activate moves a pending donation to its settled status and, for an active monthly donation,
 // starts its collection.
 func (s Settler) activate(ctx context.Context, scope tenants.Scope, d Donation, status string, next *time.Time) error {
-	if err := scope.Store().SettleFirstChargeDonation(ctx, sharddb.SettleFirstChargeDonationParams{OrganizationID: scope.OrgID,
-		ID: d.ID, Status: status, NextChargeDate: next}); err != nil {
+	if err := scope.Tx(ctx, func(tx pgx.Tx) error {
+		q := sharddb.Store(tx)
+		return q.WithRollup(ctx, scope.OrgID, []uuid.UUID{d.ID}, func() error {
+			return q.SettleFirstChargeDonation(ctx, sharddb.SettleFirstChargeDonationParams{OrganizationID: scope.OrgID,
+				ID: d.ID, Status: status, NextChargeDate: next})
+		})
+	}); err != nil {
 		return err
 	}
 	if err := crmlink.Enqueue(ctx, scope.Store(), scope.OrgID, crmlink.Donation, d.ID); err != nil {

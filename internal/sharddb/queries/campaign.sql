@@ -14,11 +14,12 @@ LIMIT sqlc.arg(per_page) OFFSET sqlc.arg(skip);
 SELECT count(*) FROM campaigns WHERE organization_id = $1;
 
 -- name: CreateCampaign :exec
--- Idempotent on the id: a retried creation finds its row.
+-- Idempotent on the id: a retried creation finds its row. The country's currency is joined in (Citus
+-- allows no subquery in INSERT … VALUES).
 INSERT INTO campaigns (organization_id, id, slug, title, description, type, channel, currency, published)
-VALUES (sqlc.arg(organization_id), sqlc.arg(id), sqlc.arg(slug), sqlc.arg(title), sqlc.arg(description),
-        sqlc.arg(type), sqlc.arg(channel), (SELECT currency FROM countries WHERE code = sqlc.arg(country)),
-        sqlc.arg(published))
+SELECT sqlc.arg(organization_id), sqlc.arg(id), sqlc.arg(slug), sqlc.arg(title), sqlc.arg(description),
+       sqlc.arg(type), sqlc.arg(channel), c.currency, sqlc.arg(published)
+FROM countries c WHERE c.code = sqlc.arg(country)
 ON CONFLICT (organization_id, id) DO NOTHING;
 
 -- name: UpdateCampaign :exec
@@ -42,8 +43,9 @@ WHERE organization_id = sqlc.arg(organization_id) AND id = sqlc.arg(id);
 UPDATE campaigns SET cover_key = $3, updated_at = now() WHERE organization_id = $1 AND id = $2;
 
 -- name: SetCampaignPublished :exec
+-- now is a parameter: Citus allows no now() inside CASE or COALESCE of an UPDATE.
 UPDATE campaigns SET published = sqlc.arg(published),
-       published_at = CASE WHEN sqlc.arg(published) THEN coalesce(published_at, now()) ELSE published_at END,
+       published_at = CASE WHEN sqlc.arg(published) THEN coalesce(published_at, sqlc.arg(now)::timestamptz) ELSE published_at END,
        updated_at = now()
 WHERE organization_id = $1 AND id = $2;
 
@@ -60,12 +62,13 @@ ON CONFLICT (organization_id, campaign_id, day) DO UPDATE SET visits = campaign_
 DELETE FROM leads WHERE organization_id = $1 AND updated_at < now() - interval '90 days';
 
 -- name: UpsertLead :exec
+-- EXCLUDED.updated_at (the column default) rather than now(): Citus allows only immutable functions in DO UPDATE.
 INSERT INTO leads (organization_id, id, campaign_id, email, first_name)
 VALUES ($1, $2, $3, $4, $5)
 ON CONFLICT (organization_id, email) DO UPDATE
 SET campaign_id = excluded.campaign_id,
     first_name = CASE WHEN excluded.first_name <> '' THEN excluded.first_name ELSE leads.first_name END,
-    updated_at = now();
+    updated_at = excluded.updated_at;
 
 -- name: DocumentTypesOfCountry :many
 -- The donor document types of a country, "Otro" last.

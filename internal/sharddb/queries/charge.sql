@@ -13,7 +13,8 @@ RETURNING id;
 -- name: InsertChargedTransaction :one
 -- A collection attempt's first outcome. One row per donation, period and attempt (a concurrent
 -- retry updates it); the partial unique index transactions_one_approved_per_period refuses a
--- second approved row in a period.
+-- second approved row in a period. EXCLUDED.updated_at is the column default: Citus allows only
+-- immutable functions in DO UPDATE.
 INSERT INTO transactions (organization_id, id, donation_id, period, attempt, amount_minor, currency, status,
                           status_detail, gateway_payment_id, payment_method_id, charged_at)
 VALUES (sqlc.arg(organization_id), sqlc.arg(id), sqlc.arg(donation_id), sqlc.narg(period), sqlc.arg(attempt),
@@ -24,5 +25,5 @@ SET status = EXCLUDED.status,
     status_detail = EXCLUDED.status_detail,
     gateway_payment_id = COALESCE(EXCLUDED.gateway_payment_id, transactions.gateway_payment_id),
     charged_at = COALESCE(transactions.charged_at, EXCLUDED.charged_at),
-    updated_at = now()
+    updated_at = EXCLUDED.updated_at
 RETURNING id;

@@ -26,6 +26,7 @@ SET status = sqlc.arg(status), paused_reason = NULLIF(sqlc.arg(paused_reason)::t
 WHERE organization_id = sqlc.arg(organization_id) AND id = sqlc.arg(id);
 
 -- name: UpsertCollectionUpgrade :exec
+-- EXCLUDED.updated_at (the column default) rather than now(): Citus allows only immutable functions in DO UPDATE.
 INSERT INTO upgrades (organization_id, id, donation_id, percentage, period_months, old_amount_minor,
                       new_amount_minor, next_date, auto)
 VALUES (sqlc.arg(organization_id), sqlc.arg(id), sqlc.arg(donation_id),
@@ -34,7 +35,7 @@ VALUES (sqlc.arg(organization_id), sqlc.arg(id), sqlc.arg(donation_id),
 ON CONFLICT (organization_id, id) DO UPDATE
 SET percentage = EXCLUDED.percentage, period_months = EXCLUDED.period_months,
     old_amount_minor = EXCLUDED.old_amount_minor, new_amount_minor = EXCLUDED.new_amount_minor,
-    next_date = EXCLUDED.next_date, auto = EXCLUDED.auto, removed_at = NULL, updated_at = now();
+    next_date = EXCLUDED.next_date, auto = EXCLUDED.auto, removed_at = NULL, updated_at = EXCLUDED.updated_at;
 
 -- name: AddCollectionUpgradeHistory :exec
 INSERT INTO upgrade_history (organization_id, upgrade_id, applied_on, old_amount_minor, new_amount_minor)
@@ -43,5 +44,6 @@ VALUES (sqlc.arg(organization_id), sqlc.arg(upgrade_id), sqlc.arg(applied_on)::d
 ON CONFLICT (organization_id, upgrade_id, applied_on) DO NOTHING;
 
 -- name: RemoveCollectionUpgrade :exec
-UPDATE upgrades SET removed_at = COALESCE(removed_at, now()), updated_at = now()
+-- LEAST keeps the first removal (it skips NULLs): Citus allows no now() inside COALESCE or CASE of an UPDATE.
+UPDATE upgrades SET removed_at = LEAST(removed_at, now()), updated_at = now()
 WHERE organization_id = $1 AND id = $2;

@@ -17,7 +17,7 @@ SELECT d.id, d.amount_minor, d.currency, d.items, d.recurrence, d.collect_day, d
        coalesce(pm.bin, '')::text AS pm_bin, coalesce(pm.last_four, '')::text AS pm_last_four,
        coalesce(pm.expiry_month, 0)::int AS pm_expiry_month, coalesce(pm.expiry_year, 0)::int AS pm_expiry_year,
        coalesce(pm.holder_name, '')::text AS pm_holder_name,
-       (SELECT count(*) FROM donation_versions v WHERE v.organization_id = d.organization_id AND v.donation_id = d.id)::int AS versions_count,
+       (SELECT count(*) FROM donation_versions v WHERE v.organization_id = $1 AND v.donation_id = d.id)::int AS versions_count,
        o.timezone
 FROM donations d
 JOIN organizations o ON o.organization_id = d.organization_id
@@ -91,7 +91,8 @@ SELECT id FROM donations
 WHERE organization_id = $1 AND donor_id = $2 AND status NOT IN ('discarded', 'rejected');
 
 -- name: DiscardDonor :exec
-UPDATE donors SET discarded_at = coalesce(discarded_at, now()), discard_reason = $3, updated_at = now()
+-- LEAST keeps the first discard (it skips NULLs): Citus allows no now() inside COALESCE or CASE of an UPDATE.
+UPDATE donors SET discarded_at = least(discarded_at, now()), discard_reason = $3, updated_at = now()
 WHERE organization_id = $1 AND id = $2;
 
 -- name: DiscardDonationRow :exec

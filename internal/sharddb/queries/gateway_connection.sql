@@ -14,7 +14,8 @@ ORDER BY status = 'active' DESC, activated_at DESC
 LIMIT 1;
 
 -- name: UpsertGatewayConnection :one
--- Connecting again replaces the credentials in place: same id, next version, active again.
+-- Connecting again replaces the credentials in place: same id, next version, active again. Times are
+-- EXCLUDED's column defaults: Citus allows only immutable functions in DO UPDATE.
 INSERT INTO gateway_connections (organization_id, id, gateway, status, account_id, account_name, site, live_mode,
     public_key, secret, key_id, expires_at)
 VALUES ($1, $2, $3, 'active', $4, $5, $6, $7, $8, $9, $10, $11)
@@ -22,8 +23,8 @@ ON CONFLICT (organization_id, gateway) DO UPDATE
     SET status = 'active', account_id = EXCLUDED.account_id, account_name = EXCLUDED.account_name,
         site = EXCLUDED.site, live_mode = EXCLUDED.live_mode, public_key = EXCLUDED.public_key,
         secret = EXCLUDED.secret, key_id = EXCLUDED.key_id, expires_at = EXCLUDED.expires_at,
-        version = gateway_connections.version + 1, activated_at = now(), refreshed_at = NULL,
-        status_changed_at = now()
+        version = gateway_connections.version + 1, activated_at = EXCLUDED.activated_at, refreshed_at = NULL,
+        status_changed_at = EXCLUDED.status_changed_at
 RETURNING *;
 
 -- name: RefreshGatewayConnection :one

@@ -3,11 +3,12 @@
 
 -- name: ClaimIdempotencyKey :one
 -- Binds the key to the request hash, or takes over a claim older than the retention; no row when
--- an earlier request holds the key.
+-- an earlier request holds the key. The time is EXCLUDED.created_at, the column default: Citus allows
+-- only immutable functions in DO UPDATE (timestamptz - interval is not; timestamptz - timestamptz is).
 INSERT INTO idempotency_keys (organization_id, key, request_hash) VALUES ($1, $2, $3)
 ON CONFLICT (organization_id, key) DO UPDATE
-    SET request_hash = EXCLUDED.request_hash, status = NULL, content_type = NULL, body = NULL, created_at = now()
-    WHERE idempotency_keys.created_at < now() - make_interval(secs => sqlc.arg(retention_seconds)::float8)
+    SET request_hash = EXCLUDED.request_hash, status = NULL, content_type = NULL, body = NULL, created_at = EXCLUDED.created_at
+    WHERE EXCLUDED.created_at - idempotency_keys.created_at > make_interval(secs => sqlc.arg(retention_seconds)::float8)
 RETURNING true;
 
 -- name: HeldIdempotencyKey :one

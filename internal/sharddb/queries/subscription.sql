@@ -41,7 +41,7 @@ RETURNING organization_id;
 
 -- name: SubscriptionSummary :one
 SELECT sqlc.embed(o), coalesce(o.locale, 'es')::text AS mail_locale,
-       (SELECT coalesce(sum(amount_minor), 0) FROM transaction_commissions c WHERE c.organization_id = o.organization_id)::bigint AS commission_minor
+       (SELECT coalesce(sum(amount_minor), 0) FROM transaction_commissions c WHERE c.organization_id = $1)::bigint AS commission_minor
 FROM organizations o WHERE o.organization_id = $1;
 
 -- name: ApprovedWithoutCommission :many
