@@ -11,7 +11,6 @@
 import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
 import { Route as AgencyRouteImport } from './routes/agency'
-import { Route as KitRouteImport } from './routes/kit'
 import { Route as ManageRouteRouteImport } from './routes/manage/route'
 import { Route as PricingRouteImport } from './routes/pricing'
 import { Route as SignupRouteImport } from './routes/signup'
@@ -22,27 +21,34 @@ import { Route as AccountLogoutRouteImport } from './routes/account/logout'
 import { Route as AccountOnboardingRouteRouteImport } from './routes/account/onboarding/route'
 import { Route as AccountRecoveryRouteImport } from './routes/account/recovery'
 import { Route as AccountSettingsRouteImport } from './routes/account/settings'
+import { Route as AccountSubscriptionsRouteRouteImport } from './routes/account/subscriptions/route'
 import { Route as AccountTwo_factorRouteImport } from './routes/account/two_factor'
 import { Route as AccountVerificationsRouteImport } from './routes/account/verifications'
+import { Route as DevKitRouteImport } from './routes/dev/kit'
 import { Route as DevMailboxRouteImport } from './routes/dev/mailbox'
+import { Route as ManageIndexRouteImport } from './routes/manage/index'
 import { Route as ManageDashboardRouteImport } from './routes/manage/dashboard'
-import { Route as ManageSettingsRouteRouteImport } from './routes/manage/settings/route'
 import { Route as ManageTransactionsRouteImport } from './routes/manage/transactions'
 import { Route as StaffIndexRouteImport } from './routes/staff/index'
 import { Route as AccountOnboardingDocumentsRouteImport } from './routes/account/onboarding/documents'
 import { Route as AccountOnboardingPayment_gatewaysRouteImport } from './routes/account/onboarding/payment_gateways'
+import { Route as AccountSubscriptionsChooseRouteImport } from './routes/account/subscriptions/choose'
 import { Route as ManageCampaignsIndexRouteImport } from './routes/manage/campaigns/index'
 import { Route as ManageCampaignsUuidRouteImport } from './routes/manage/campaigns/$uuid'
 import { Route as ManageCampaignsChoose_typeRouteImport } from './routes/manage/campaigns/choose_type'
 import { Route as ManageDonationsIndexRouteImport } from './routes/manage/donations/index'
 import { Route as ManageDonationsUuidRouteImport } from './routes/manage/donations/$uuid'
 import { Route as ManageSettingsIndexRouteImport } from './routes/manage/settings/index'
+import { Route as ManageSettingsDocumentsRouteImport } from './routes/manage/settings/documents'
 import { Route as ManageSettingsGatewaysRouteImport } from './routes/manage/settings/gateways'
 import { Route as ManageSettingsOrganizationRouteImport } from './routes/manage/settings/organization'
+import { Route as ManageSettingsSubscriptionRouteImport } from './routes/manage/settings/subscription'
 import { Route as ManageSettingsUsersRouteImport } from './routes/manage/settings/users'
 import { Route as StaffOrganizationsIdRouteImport } from './routes/staff/organizations/$id'
 import { Route as ManageSettingsAgenciesIndexRouteImport } from './routes/manage/settings/agencies/index'
 import { Route as ManageSettingsAgenciesTokenRouteImport } from './routes/manage/settings/agencies/$token'
+import { Route as ManageSettingsIntegrationsIndexRouteImport } from './routes/manage/settings/integrations/index'
+import { Route as ManageSettingsIntegrationsUuidRouteImport } from './routes/manage/settings/integrations/$uuid'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -52,11 +58,6 @@ const IndexRoute = IndexRouteImport.update({
 const AgencyRoute = AgencyRouteImport.update({
   id: '/agency',
   path: '/agency',
-  getParentRoute: () => rootRouteImport,
-} as any)
-const KitRoute = KitRouteImport.update({
-  id: '/kit',
-  path: '/kit',
   getParentRoute: () => rootRouteImport,
 } as any)
 const ManageRouteRoute = ManageRouteRouteImport.update({
@@ -109,6 +110,12 @@ const AccountSettingsRoute = AccountSettingsRouteImport.update({
   path: '/account/settings',
   getParentRoute: () => rootRouteImport,
 } as any)
+const AccountSubscriptionsRouteRoute =
+  AccountSubscriptionsRouteRouteImport.update({
+    id: '/account/subscriptions',
+    path: '/account/subscriptions',
+    getParentRoute: () => rootRouteImport,
+  } as any)
 const AccountTwo_factorRoute = AccountTwo_factorRouteImport.update({
   id: '/account/two_factor',
   path: '/account/two_factor',
@@ -119,19 +126,24 @@ const AccountVerificationsRoute = AccountVerificationsRouteImport.update({
   path: '/account/verifications',
   getParentRoute: () => rootRouteImport,
 } as any)
+const DevKitRoute = DevKitRouteImport.update({
+  id: '/dev/kit',
+  path: '/dev/kit',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const DevMailboxRoute = DevMailboxRouteImport.update({
   id: '/dev/mailbox',
   path: '/dev/mailbox',
   getParentRoute: () => rootRouteImport,
 } as any)
+const ManageIndexRoute = ManageIndexRouteImport.update({
+  id: '/',
+  path: '/',
+  getParentRoute: () => ManageRouteRoute,
+} as any)
 const ManageDashboardRoute = ManageDashboardRouteImport.update({
   id: '/dashboard',
   path: '/dashboard',
-  getParentRoute: () => ManageRouteRoute,
-} as any)
-const ManageSettingsRouteRoute = ManageSettingsRouteRouteImport.update({
-  id: '/settings',
-  path: '/settings',
   getParentRoute: () => ManageRouteRoute,
 } as any)
 const ManageTransactionsRoute = ManageTransactionsRouteImport.update({
@@ -155,6 +167,12 @@ const AccountOnboardingPayment_gatewaysRoute =
     id: '/payment_gateways',
     path: '/payment_gateways',
     getParentRoute: () => AccountOnboardingRouteRoute,
+  } as any)
+const AccountSubscriptionsChooseRoute =
+  AccountSubscriptionsChooseRouteImport.update({
+    id: '/choose',
+    path: '/choose',
+    getParentRoute: () => AccountSubscriptionsRouteRoute,
   } as any)
 const ManageCampaignsIndexRoute = ManageCampaignsIndexRouteImport.update({
   id: '/campaigns/',
@@ -183,25 +201,36 @@ const ManageDonationsUuidRoute = ManageDonationsUuidRouteImport.update({
   getParentRoute: () => ManageRouteRoute,
 } as any)
 const ManageSettingsIndexRoute = ManageSettingsIndexRouteImport.update({
-  id: '/',
-  path: '/',
-  getParentRoute: () => ManageSettingsRouteRoute,
+  id: '/settings/',
+  path: '/settings/',
+  getParentRoute: () => ManageRouteRoute,
+} as any)
+const ManageSettingsDocumentsRoute = ManageSettingsDocumentsRouteImport.update({
+  id: '/settings/documents',
+  path: '/settings/documents',
+  getParentRoute: () => ManageRouteRoute,
 } as any)
 const ManageSettingsGatewaysRoute = ManageSettingsGatewaysRouteImport.update({
-  id: '/gateways',
-  path: '/gateways',
-  getParentRoute: () => ManageSettingsRouteRoute,
+  id: '/settings/gateways',
+  path: '/settings/gateways',
+  getParentRoute: () => ManageRouteRoute,
 } as any)
 const ManageSettingsOrganizationRoute =
   ManageSettingsOrganizationRouteImport.update({
-    id: '/organization',
-    path: '/organization',
-    getParentRoute: () => ManageSettingsRouteRoute,
+    id: '/settings/organization',
+    path: '/settings/organization',
+    getParentRoute: () => ManageRouteRoute,
+  } as any)
+const ManageSettingsSubscriptionRoute =
+  ManageSettingsSubscriptionRouteImport.update({
+    id: '/settings/subscription',
+    path: '/settings/subscription',
+    getParentRoute: () => ManageRouteRoute,
   } as any)
 const ManageSettingsUsersRoute = ManageSettingsUsersRouteImport.update({
-  id: '/users',
-  path: '/users',
-  getParentRoute: () => ManageSettingsRouteRoute,
+  id: '/settings/users',
+  path: '/settings/users',
+  getParentRoute: () => ManageRouteRoute,
 } as any)
 const StaffOrganizationsIdRoute = StaffOrganizationsIdRouteImport.update({
   id: '/organizations/$id',
@@ -210,15 +239,27 @@ const StaffOrganizationsIdRoute = StaffOrganizationsIdRouteImport.update({
 } as any)
 const ManageSettingsAgenciesIndexRoute =
   ManageSettingsAgenciesIndexRouteImport.update({
-    id: '/agencies/',
-    path: '/agencies/',
-    getParentRoute: () => ManageSettingsRouteRoute,
+    id: '/settings/agencies/',
+    path: '/settings/agencies/',
+    getParentRoute: () => ManageRouteRoute,
   } as any)
 const ManageSettingsAgenciesTokenRoute =
   ManageSettingsAgenciesTokenRouteImport.update({
-    id: '/agencies/$token',
-    path: '/agencies/$token',
-    getParentRoute: () => ManageSettingsRouteRoute,
+    id: '/settings/agencies/$token',
+    path: '/settings/agencies/$token',
+    getParentRoute: () => ManageRouteRoute,
+  } as any)
+const ManageSettingsIntegrationsIndexRoute =
+  ManageSettingsIntegrationsIndexRouteImport.update({
+    id: '/settings/integrations/',
+    path: '/settings/integrations/',
+    getParentRoute: () => ManageRouteRoute,
+  } as any)
+const ManageSettingsIntegrationsUuidRoute =
+  ManageSettingsIntegrationsUuidRouteImport.update({
+    id: '/settings/integrations/$uuid',
+    path: '/settings/integrations/$uuid',
+    getParentRoute: () => ManageRouteRoute,
   } as any)
 
 export interface FileRoutesByFullPath {
@@ -226,11 +267,10 @@ export interface FileRoutesByFullPath {
   '/manage': typeof ManageRouteRouteWithChildren
   '/staff': typeof StaffRouteRouteWithChildren
   '/agency': typeof AgencyRoute
-  '/kit': typeof KitRoute
   '/pricing': typeof PricingRoute
   '/signup': typeof SignupRoute
   '/account/onboarding': typeof AccountOnboardingRouteRouteWithChildren
-  '/manage/settings': typeof ManageSettingsRouteRouteWithChildren
+  '/account/subscriptions': typeof AccountSubscriptionsRouteRouteWithChildren
   '/account/invitation': typeof AccountInvitationRoute
   '/account/login': typeof AccountLoginRoute
   '/account/logout': typeof AccountLogoutRoute
@@ -238,33 +278,39 @@ export interface FileRoutesByFullPath {
   '/account/settings': typeof AccountSettingsRoute
   '/account/two_factor': typeof AccountTwo_factorRoute
   '/account/verifications': typeof AccountVerificationsRoute
+  '/dev/kit': typeof DevKitRoute
   '/dev/mailbox': typeof DevMailboxRoute
   '/manage/dashboard': typeof ManageDashboardRoute
   '/manage/transactions': typeof ManageTransactionsRoute
+  '/manage/': typeof ManageIndexRoute
   '/staff/': typeof StaffIndexRoute
   '/account/onboarding/documents': typeof AccountOnboardingDocumentsRoute
   '/account/onboarding/payment_gateways': typeof AccountOnboardingPayment_gatewaysRoute
+  '/account/subscriptions/choose': typeof AccountSubscriptionsChooseRoute
   '/manage/campaigns/$uuid': typeof ManageCampaignsUuidRoute
   '/manage/campaigns/choose_type': typeof ManageCampaignsChoose_typeRoute
   '/manage/donations/$uuid': typeof ManageDonationsUuidRoute
+  '/manage/settings/documents': typeof ManageSettingsDocumentsRoute
   '/manage/settings/gateways': typeof ManageSettingsGatewaysRoute
   '/manage/settings/organization': typeof ManageSettingsOrganizationRoute
+  '/manage/settings/subscription': typeof ManageSettingsSubscriptionRoute
   '/manage/settings/users': typeof ManageSettingsUsersRoute
   '/staff/organizations/$id': typeof StaffOrganizationsIdRoute
   '/manage/campaigns/': typeof ManageCampaignsIndexRoute
   '/manage/donations/': typeof ManageDonationsIndexRoute
   '/manage/settings/': typeof ManageSettingsIndexRoute
   '/manage/settings/agencies/$token': typeof ManageSettingsAgenciesTokenRoute
+  '/manage/settings/integrations/$uuid': typeof ManageSettingsIntegrationsUuidRoute
   '/manage/settings/agencies/': typeof ManageSettingsAgenciesIndexRoute
+  '/manage/settings/integrations/': typeof ManageSettingsIntegrationsIndexRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
-  '/manage': typeof ManageRouteRouteWithChildren
   '/agency': typeof AgencyRoute
-  '/kit': typeof KitRoute
   '/pricing': typeof PricingRoute
   '/signup': typeof SignupRoute
   '/account/onboarding': typeof AccountOnboardingRouteRouteWithChildren
+  '/account/subscriptions': typeof AccountSubscriptionsRouteRouteWithChildren
   '/account/invitation': typeof AccountInvitationRoute
   '/account/login': typeof AccountLoginRoute
   '/account/logout': typeof AccountLogoutRoute
@@ -272,24 +318,31 @@ export interface FileRoutesByTo {
   '/account/settings': typeof AccountSettingsRoute
   '/account/two_factor': typeof AccountTwo_factorRoute
   '/account/verifications': typeof AccountVerificationsRoute
+  '/dev/kit': typeof DevKitRoute
   '/dev/mailbox': typeof DevMailboxRoute
   '/manage/dashboard': typeof ManageDashboardRoute
   '/manage/transactions': typeof ManageTransactionsRoute
+  '/manage': typeof ManageIndexRoute
   '/staff': typeof StaffIndexRoute
   '/account/onboarding/documents': typeof AccountOnboardingDocumentsRoute
   '/account/onboarding/payment_gateways': typeof AccountOnboardingPayment_gatewaysRoute
+  '/account/subscriptions/choose': typeof AccountSubscriptionsChooseRoute
   '/manage/campaigns/$uuid': typeof ManageCampaignsUuidRoute
   '/manage/campaigns/choose_type': typeof ManageCampaignsChoose_typeRoute
   '/manage/donations/$uuid': typeof ManageDonationsUuidRoute
+  '/manage/settings/documents': typeof ManageSettingsDocumentsRoute
   '/manage/settings/gateways': typeof ManageSettingsGatewaysRoute
   '/manage/settings/organization': typeof ManageSettingsOrganizationRoute
+  '/manage/settings/subscription': typeof ManageSettingsSubscriptionRoute
   '/manage/settings/users': typeof ManageSettingsUsersRoute
   '/staff/organizations/$id': typeof StaffOrganizationsIdRoute
   '/manage/campaigns': typeof ManageCampaignsIndexRoute
   '/manage/donations': typeof ManageDonationsIndexRoute
   '/manage/settings': typeof ManageSettingsIndexRoute
   '/manage/settings/agencies/$token': typeof ManageSettingsAgenciesTokenRoute
+  '/manage/settings/integrations/$uuid': typeof ManageSettingsIntegrationsUuidRoute
   '/manage/settings/agencies': typeof ManageSettingsAgenciesIndexRoute
+  '/manage/settings/integrations': typeof ManageSettingsIntegrationsIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -297,11 +350,10 @@ export interface FileRoutesById {
   '/manage': typeof ManageRouteRouteWithChildren
   '/staff': typeof StaffRouteRouteWithChildren
   '/agency': typeof AgencyRoute
-  '/kit': typeof KitRoute
   '/pricing': typeof PricingRoute
   '/signup': typeof SignupRoute
   '/account/onboarding': typeof AccountOnboardingRouteRouteWithChildren
-  '/manage/settings': typeof ManageSettingsRouteRouteWithChildren
+  '/account/subscriptions': typeof AccountSubscriptionsRouteRouteWithChildren
   '/account/invitation': typeof AccountInvitationRoute
   '/account/login': typeof AccountLoginRoute
   '/account/logout': typeof AccountLogoutRoute
@@ -309,24 +361,31 @@ export interface FileRoutesById {
   '/account/settings': typeof AccountSettingsRoute
   '/account/two_factor': typeof AccountTwo_factorRoute
   '/account/verifications': typeof AccountVerificationsRoute
+  '/dev/kit': typeof DevKitRoute
   '/dev/mailbox': typeof DevMailboxRoute
   '/manage/dashboard': typeof ManageDashboardRoute
   '/manage/transactions': typeof ManageTransactionsRoute
+  '/manage/': typeof ManageIndexRoute
   '/staff/': typeof StaffIndexRoute
   '/account/onboarding/documents': typeof AccountOnboardingDocumentsRoute
   '/account/onboarding/payment_gateways': typeof AccountOnboardingPayment_gatewaysRoute
+  '/account/subscriptions/choose': typeof AccountSubscriptionsChooseRoute
   '/manage/campaigns/$uuid': typeof ManageCampaignsUuidRoute
   '/manage/campaigns/choose_type': typeof ManageCampaignsChoose_typeRoute
   '/manage/donations/$uuid': typeof ManageDonationsUuidRoute
+  '/manage/settings/documents': typeof ManageSettingsDocumentsRoute
   '/manage/settings/gateways': typeof ManageSettingsGatewaysRoute
   '/manage/settings/organization': typeof ManageSettingsOrganizationRoute
+  '/manage/settings/subscription': typeof ManageSettingsSubscriptionRoute
   '/manage/settings/users': typeof ManageSettingsUsersRoute
   '/staff/organizations/$id': typeof StaffOrganizationsIdRoute
   '/manage/campaigns/': typeof ManageCampaignsIndexRoute
   '/manage/donations/': typeof ManageDonationsIndexRoute
   '/manage/settings/': typeof ManageSettingsIndexRoute
   '/manage/settings/agencies/$token': typeof ManageSettingsAgenciesTokenRoute
+  '/manage/settings/integrations/$uuid': typeof ManageSettingsIntegrationsUuidRoute
   '/manage/settings/agencies/': typeof ManageSettingsAgenciesIndexRoute
+  '/manage/settings/integrations/': typeof ManageSettingsIntegrationsIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -335,11 +394,10 @@ export interface FileRouteTypes {
     | '/manage'
     | '/staff'
     | '/agency'
-    | '/kit'
     | '/pricing'
     | '/signup'
     | '/account/onboarding'
-    | '/manage/settings'
+    | '/account/subscriptions'
     | '/account/invitation'
     | '/account/login'
     | '/account/logout'
@@ -347,33 +405,39 @@ export interface FileRouteTypes {
     | '/account/settings'
     | '/account/two_factor'
     | '/account/verifications'
+    | '/dev/kit'
     | '/dev/mailbox'
     | '/manage/dashboard'
     | '/manage/transactions'
+    | '/manage/'
     | '/staff/'
     | '/account/onboarding/documents'
     | '/account/onboarding/payment_gateways'
+    | '/account/subscriptions/choose'
     | '/manage/campaigns/$uuid'
     | '/manage/campaigns/choose_type'
     | '/manage/donations/$uuid'
+    | '/manage/settings/documents'
     | '/manage/settings/gateways'
     | '/manage/settings/organization'
+    | '/manage/settings/subscription'
     | '/manage/settings/users'
     | '/staff/organizations/$id'
     | '/manage/campaigns/'
     | '/manage/donations/'
     | '/manage/settings/'
     | '/manage/settings/agencies/$token'
+    | '/manage/settings/integrations/$uuid'
     | '/manage/settings/agencies/'
+    | '/manage/settings/integrations/'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
-    | '/manage'
     | '/agency'
-    | '/kit'
     | '/pricing'
     | '/signup'
     | '/account/onboarding'
+    | '/account/subscriptions'
     | '/account/invitation'
     | '/account/login'
     | '/account/logout'
@@ -381,35 +445,41 @@ export interface FileRouteTypes {
     | '/account/settings'
     | '/account/two_factor'
     | '/account/verifications'
+    | '/dev/kit'
     | '/dev/mailbox'
     | '/manage/dashboard'
     | '/manage/transactions'
+    | '/manage'
     | '/staff'
     | '/account/onboarding/documents'
     | '/account/onboarding/payment_gateways'
+    | '/account/subscriptions/choose'
     | '/manage/campaigns/$uuid'
     | '/manage/campaigns/choose_type'
     | '/manage/donations/$uuid'
+    | '/manage/settings/documents'
     | '/manage/settings/gateways'
     | '/manage/settings/organization'
+    | '/manage/settings/subscription'
     | '/manage/settings/users'
     | '/staff/organizations/$id'
     | '/manage/campaigns'
     | '/manage/donations'
     | '/manage/settings'
     | '/manage/settings/agencies/$token'
+    | '/manage/settings/integrations/$uuid'
     | '/manage/settings/agencies'
+    | '/manage/settings/integrations'
   id:
     | '__root__'
     | '/'
     | '/manage'
     | '/staff'
     | '/agency'
-    | '/kit'
     | '/pricing'
     | '/signup'
     | '/account/onboarding'
-    | '/manage/settings'
+    | '/account/subscriptions'
     | '/account/invitation'
     | '/account/login'
     | '/account/logout'
@@ -417,24 +487,31 @@ export interface FileRouteTypes {
     | '/account/settings'
     | '/account/two_factor'
     | '/account/verifications'
+    | '/dev/kit'
     | '/dev/mailbox'
     | '/manage/dashboard'
     | '/manage/transactions'
+    | '/manage/'
     | '/staff/'
     | '/account/onboarding/documents'
     | '/account/onboarding/payment_gateways'
+    | '/account/subscriptions/choose'
     | '/manage/campaigns/$uuid'
     | '/manage/campaigns/choose_type'
     | '/manage/donations/$uuid'
+    | '/manage/settings/documents'
     | '/manage/settings/gateways'
     | '/manage/settings/organization'
+    | '/manage/settings/subscription'
     | '/manage/settings/users'
     | '/staff/organizations/$id'
     | '/manage/campaigns/'
     | '/manage/donations/'
     | '/manage/settings/'
     | '/manage/settings/agencies/$token'
+    | '/manage/settings/integrations/$uuid'
     | '/manage/settings/agencies/'
+    | '/manage/settings/integrations/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -442,10 +519,10 @@ export interface RootRouteChildren {
   ManageRouteRoute: typeof ManageRouteRouteWithChildren
   StaffRouteRoute: typeof StaffRouteRouteWithChildren
   AgencyRoute: typeof AgencyRoute
-  KitRoute: typeof KitRoute
   PricingRoute: typeof PricingRoute
   SignupRoute: typeof SignupRoute
   AccountOnboardingRouteRoute: typeof AccountOnboardingRouteRouteWithChildren
+  AccountSubscriptionsRouteRoute: typeof AccountSubscriptionsRouteRouteWithChildren
   AccountInvitationRoute: typeof AccountInvitationRoute
   AccountLoginRoute: typeof AccountLoginRoute
   AccountLogoutRoute: typeof AccountLogoutRoute
@@ -453,6 +530,7 @@ export interface RootRouteChildren {
   AccountSettingsRoute: typeof AccountSettingsRoute
   AccountTwo_factorRoute: typeof AccountTwo_factorRoute
   AccountVerificationsRoute: typeof AccountVerificationsRoute
+  DevKitRoute: typeof DevKitRoute
   DevMailboxRoute: typeof DevMailboxRoute
 }
 
@@ -470,13 +548,6 @@ declare module '@tanstack/react-router' {
       path: '/agency'
       fullPath: '/agency'
       preLoaderRoute: typeof AgencyRouteImport
-      parentRoute: typeof rootRouteImport
-    }
-    '/kit': {
-      id: '/kit'
-      path: '/kit'
-      fullPath: '/kit'
-      preLoaderRoute: typeof KitRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/manage': {
@@ -549,6 +620,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AccountSettingsRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/account/subscriptions': {
+      id: '/account/subscriptions'
+      path: '/account/subscriptions'
+      fullPath: '/account/subscriptions'
+      preLoaderRoute: typeof AccountSubscriptionsRouteRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/account/two_factor': {
       id: '/account/two_factor'
       path: '/account/two_factor'
@@ -563,6 +641,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AccountVerificationsRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/dev/kit': {
+      id: '/dev/kit'
+      path: '/dev/kit'
+      fullPath: '/dev/kit'
+      preLoaderRoute: typeof DevKitRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/dev/mailbox': {
       id: '/dev/mailbox'
       path: '/dev/mailbox'
@@ -570,18 +655,18 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof DevMailboxRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/manage/': {
+      id: '/manage/'
+      path: '/'
+      fullPath: '/manage/'
+      preLoaderRoute: typeof ManageIndexRouteImport
+      parentRoute: typeof ManageRouteRoute
+    }
     '/manage/dashboard': {
       id: '/manage/dashboard'
       path: '/dashboard'
       fullPath: '/manage/dashboard'
       preLoaderRoute: typeof ManageDashboardRouteImport
-      parentRoute: typeof ManageRouteRoute
-    }
-    '/manage/settings': {
-      id: '/manage/settings'
-      path: '/settings'
-      fullPath: '/manage/settings'
-      preLoaderRoute: typeof ManageSettingsRouteRouteImport
       parentRoute: typeof ManageRouteRoute
     }
     '/manage/transactions': {
@@ -611,6 +696,13 @@ declare module '@tanstack/react-router' {
       fullPath: '/account/onboarding/payment_gateways'
       preLoaderRoute: typeof AccountOnboardingPayment_gatewaysRouteImport
       parentRoute: typeof AccountOnboardingRouteRoute
+    }
+    '/account/subscriptions/choose': {
+      id: '/account/subscriptions/choose'
+      path: '/choose'
+      fullPath: '/account/subscriptions/choose'
+      preLoaderRoute: typeof AccountSubscriptionsChooseRouteImport
+      parentRoute: typeof AccountSubscriptionsRouteRoute
     }
     '/manage/campaigns/': {
       id: '/manage/campaigns/'
@@ -649,31 +741,45 @@ declare module '@tanstack/react-router' {
     }
     '/manage/settings/': {
       id: '/manage/settings/'
-      path: '/'
+      path: '/settings'
       fullPath: '/manage/settings/'
       preLoaderRoute: typeof ManageSettingsIndexRouteImport
-      parentRoute: typeof ManageSettingsRouteRoute
+      parentRoute: typeof ManageRouteRoute
+    }
+    '/manage/settings/documents': {
+      id: '/manage/settings/documents'
+      path: '/settings/documents'
+      fullPath: '/manage/settings/documents'
+      preLoaderRoute: typeof ManageSettingsDocumentsRouteImport
+      parentRoute: typeof ManageRouteRoute
     }
     '/manage/settings/gateways': {
       id: '/manage/settings/gateways'
-      path: '/gateways'
+      path: '/settings/gateways'
       fullPath: '/manage/settings/gateways'
       preLoaderRoute: typeof ManageSettingsGatewaysRouteImport
-      parentRoute: typeof ManageSettingsRouteRoute
+      parentRoute: typeof ManageRouteRoute
     }
     '/manage/settings/organization': {
       id: '/manage/settings/organization'
-      path: '/organization'
+      path: '/settings/organization'
       fullPath: '/manage/settings/organization'
       preLoaderRoute: typeof ManageSettingsOrganizationRouteImport
-      parentRoute: typeof ManageSettingsRouteRoute
+      parentRoute: typeof ManageRouteRoute
+    }
+    '/manage/settings/subscription': {
+      id: '/manage/settings/subscription'
+      path: '/settings/subscription'
+      fullPath: '/manage/settings/subscription'
+      preLoaderRoute: typeof ManageSettingsSubscriptionRouteImport
+      parentRoute: typeof ManageRouteRoute
     }
     '/manage/settings/users': {
       id: '/manage/settings/users'
-      path: '/users'
+      path: '/settings/users'
       fullPath: '/manage/settings/users'
       preLoaderRoute: typeof ManageSettingsUsersRouteImport
-      parentRoute: typeof ManageSettingsRouteRoute
+      parentRoute: typeof ManageRouteRoute
     }
     '/staff/organizations/$id': {
       id: '/staff/organizations/$id'
@@ -684,62 +790,75 @@ declare module '@tanstack/react-router' {
     }
     '/manage/settings/agencies/': {
       id: '/manage/settings/agencies/'
-      path: '/agencies'
+      path: '/settings/agencies'
       fullPath: '/manage/settings/agencies/'
       preLoaderRoute: typeof ManageSettingsAgenciesIndexRouteImport
-      parentRoute: typeof ManageSettingsRouteRoute
+      parentRoute: typeof ManageRouteRoute
     }
     '/manage/settings/agencies/$token': {
       id: '/manage/settings/agencies/$token'
-      path: '/agencies/$token'
+      path: '/settings/agencies/$token'
       fullPath: '/manage/settings/agencies/$token'
       preLoaderRoute: typeof ManageSettingsAgenciesTokenRouteImport
-      parentRoute: typeof ManageSettingsRouteRoute
+      parentRoute: typeof ManageRouteRoute
+    }
+    '/manage/settings/integrations/': {
+      id: '/manage/settings/integrations/'
+      path: '/settings/integrations'
+      fullPath: '/manage/settings/integrations/'
+      preLoaderRoute: typeof ManageSettingsIntegrationsIndexRouteImport
+      parentRoute: typeof ManageRouteRoute
+    }
+    '/manage/settings/integrations/$uuid': {
+      id: '/manage/settings/integrations/$uuid'
+      path: '/settings/integrations/$uuid'
+      fullPath: '/manage/settings/integrations/$uuid'
+      preLoaderRoute: typeof ManageSettingsIntegrationsUuidRouteImport
+      parentRoute: typeof ManageRouteRoute
     }
   }
 }
 
-interface ManageSettingsRouteRouteChildren {
-  ManageSettingsGatewaysRoute: typeof ManageSettingsGatewaysRoute
-  ManageSettingsOrganizationRoute: typeof ManageSettingsOrganizationRoute
-  ManageSettingsUsersRoute: typeof ManageSettingsUsersRoute
-  ManageSettingsIndexRoute: typeof ManageSettingsIndexRoute
-  ManageSettingsAgenciesTokenRoute: typeof ManageSettingsAgenciesTokenRoute
-  ManageSettingsAgenciesIndexRoute: typeof ManageSettingsAgenciesIndexRoute
-}
-
-const ManageSettingsRouteRouteChildren: ManageSettingsRouteRouteChildren = {
-  ManageSettingsGatewaysRoute: ManageSettingsGatewaysRoute,
-  ManageSettingsOrganizationRoute: ManageSettingsOrganizationRoute,
-  ManageSettingsUsersRoute: ManageSettingsUsersRoute,
-  ManageSettingsIndexRoute: ManageSettingsIndexRoute,
-  ManageSettingsAgenciesTokenRoute: ManageSettingsAgenciesTokenRoute,
-  ManageSettingsAgenciesIndexRoute: ManageSettingsAgenciesIndexRoute,
-}
-
-const ManageSettingsRouteRouteWithChildren =
-  ManageSettingsRouteRoute._addFileChildren(ManageSettingsRouteRouteChildren)
-
 interface ManageRouteRouteChildren {
-  ManageSettingsRouteRoute: typeof ManageSettingsRouteRouteWithChildren
   ManageDashboardRoute: typeof ManageDashboardRoute
   ManageTransactionsRoute: typeof ManageTransactionsRoute
+  ManageIndexRoute: typeof ManageIndexRoute
   ManageCampaignsUuidRoute: typeof ManageCampaignsUuidRoute
   ManageCampaignsChoose_typeRoute: typeof ManageCampaignsChoose_typeRoute
   ManageDonationsUuidRoute: typeof ManageDonationsUuidRoute
+  ManageSettingsDocumentsRoute: typeof ManageSettingsDocumentsRoute
+  ManageSettingsGatewaysRoute: typeof ManageSettingsGatewaysRoute
+  ManageSettingsOrganizationRoute: typeof ManageSettingsOrganizationRoute
+  ManageSettingsSubscriptionRoute: typeof ManageSettingsSubscriptionRoute
+  ManageSettingsUsersRoute: typeof ManageSettingsUsersRoute
   ManageCampaignsIndexRoute: typeof ManageCampaignsIndexRoute
   ManageDonationsIndexRoute: typeof ManageDonationsIndexRoute
+  ManageSettingsIndexRoute: typeof ManageSettingsIndexRoute
+  ManageSettingsAgenciesTokenRoute: typeof ManageSettingsAgenciesTokenRoute
+  ManageSettingsIntegrationsUuidRoute: typeof ManageSettingsIntegrationsUuidRoute
+  ManageSettingsAgenciesIndexRoute: typeof ManageSettingsAgenciesIndexRoute
+  ManageSettingsIntegrationsIndexRoute: typeof ManageSettingsIntegrationsIndexRoute
 }
 
 const ManageRouteRouteChildren: ManageRouteRouteChildren = {
-  ManageSettingsRouteRoute: ManageSettingsRouteRouteWithChildren,
   ManageDashboardRoute: ManageDashboardRoute,
   ManageTransactionsRoute: ManageTransactionsRoute,
+  ManageIndexRoute: ManageIndexRoute,
   ManageCampaignsUuidRoute: ManageCampaignsUuidRoute,
   ManageCampaignsChoose_typeRoute: ManageCampaignsChoose_typeRoute,
   ManageDonationsUuidRoute: ManageDonationsUuidRoute,
+  ManageSettingsDocumentsRoute: ManageSettingsDocumentsRoute,
+  ManageSettingsGatewaysRoute: ManageSettingsGatewaysRoute,
+  ManageSettingsOrganizationRoute: ManageSettingsOrganizationRoute,
+  ManageSettingsSubscriptionRoute: ManageSettingsSubscriptionRoute,
+  ManageSettingsUsersRoute: ManageSettingsUsersRoute,
   ManageCampaignsIndexRoute: ManageCampaignsIndexRoute,
   ManageDonationsIndexRoute: ManageDonationsIndexRoute,
+  ManageSettingsIndexRoute: ManageSettingsIndexRoute,
+  ManageSettingsAgenciesTokenRoute: ManageSettingsAgenciesTokenRoute,
+  ManageSettingsIntegrationsUuidRoute: ManageSettingsIntegrationsUuidRoute,
+  ManageSettingsAgenciesIndexRoute: ManageSettingsAgenciesIndexRoute,
+  ManageSettingsIntegrationsIndexRoute: ManageSettingsIntegrationsIndexRoute,
 }
 
 const ManageRouteRouteWithChildren = ManageRouteRoute._addFileChildren(
@@ -777,15 +896,29 @@ const AccountOnboardingRouteRouteWithChildren =
     AccountOnboardingRouteRouteChildren,
   )
 
+interface AccountSubscriptionsRouteRouteChildren {
+  AccountSubscriptionsChooseRoute: typeof AccountSubscriptionsChooseRoute
+}
+
+const AccountSubscriptionsRouteRouteChildren: AccountSubscriptionsRouteRouteChildren =
+  {
+    AccountSubscriptionsChooseRoute: AccountSubscriptionsChooseRoute,
+  }
+
+const AccountSubscriptionsRouteRouteWithChildren =
+  AccountSubscriptionsRouteRoute._addFileChildren(
+    AccountSubscriptionsRouteRouteChildren,
+  )
+
 const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
   ManageRouteRoute: ManageRouteRouteWithChildren,
   StaffRouteRoute: StaffRouteRouteWithChildren,
   AgencyRoute: AgencyRoute,
-  KitRoute: KitRoute,
   PricingRoute: PricingRoute,
   SignupRoute: SignupRoute,
   AccountOnboardingRouteRoute: AccountOnboardingRouteRouteWithChildren,
+  AccountSubscriptionsRouteRoute: AccountSubscriptionsRouteRouteWithChildren,
   AccountInvitationRoute: AccountInvitationRoute,
   AccountLoginRoute: AccountLoginRoute,
   AccountLogoutRoute: AccountLogoutRoute,
@@ -793,6 +926,7 @@ const rootRouteChildren: RootRouteChildren = {
   AccountSettingsRoute: AccountSettingsRoute,
   AccountTwo_factorRoute: AccountTwo_factorRoute,
   AccountVerificationsRoute: AccountVerificationsRoute,
+  DevKitRoute: DevKitRoute,
   DevMailboxRoute: DevMailboxRoute,
 }
 export const routeTree = rootRouteImport
