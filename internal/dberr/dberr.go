@@ -7,6 +7,8 @@ package dberr
 import (
 	"context"
 	"errors"
+	"regexp"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -45,19 +47,44 @@ func Map(err error) error {
 	if !errors.As(err, &pe) {
 		return err
 	}
+	name := pe.ConstraintName
+	if m := quotedConstraint.FindStringSubmatch(pe.Message); name == "" && m != nil {
+		name = m[1] // Citus passes a worker's error on without its constraint name field
+	}
 	switch pe.Code {
 	case "23505", "23P01": // unique_violation, exclusion_violation
-		return &Conflict{Constraint: pe.ConstraintName, Err: err}
+		return &Conflict{Constraint: name, Err: err}
 	case "23514", "23502", "23503": // check, not null, foreign key
-		return &Invalid{Constraint: pe.ConstraintName, Err: err}
+		return &Invalid{Constraint: name, Err: err}
 	}
 	return err
 }
 
+// quotedConstraint is the constraint a violation's message names.
+var quotedConstraint = regexp.MustCompile(`constraint "([^"]+)"`)
+
 // IsConflict reports whether err is a unique violation of the named constraint ("" for any).
 func IsConflict(err error, constraint string) bool {
 	var c *Conflict
-	return errors.As(err, &c) && (constraint == "" || c.Constraint == constraint)
+	return errors.As(err, &c) && (constraint == "" || sameConstraint(c.Constraint, constraint))
+}
+
+// sameConstraint reports whether got names the constraint want: on Citus a worker reports the
+// constraint of its shard, the name with "_<shard id>" appended (crm_rules_field_key_102042).
+func sameConstraint(got, want string) bool {
+	if got == want {
+		return true
+	}
+	id, ok := strings.CutPrefix(got, want+"_")
+	if !ok || id == "" {
+		return false
+	}
+	for _, r := range id {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // DBTX is what the generated stores run on: a pool, a connection or a transaction.

@@ -85,14 +85,14 @@ func (q *Queries) CRMCampaigns(ctx context.Context, arg CRMCampaignsParams) ([]C
 const cRMDonations = `-- name: CRMDonations :many
 SELECT n.id, n.donor_id, n.campaign_id, n.amount_minor, n.currency, n.recurrence, n.collect_day, n.status, n.paused_reason,
     n.created_at, n.form_values, c.title AS campaign_title,
-    (SELECT count(*) FROM transactions t WHERE t.organization_id = n.organization_id AND t.donation_id = n.id AND t.status = 'approved')::integer AS charges_approved,
-    (SELECT coalesce(sum(t.amount_minor), 0) FROM transactions t WHERE t.organization_id = n.organization_id AND t.donation_id = n.id AND t.status = 'approved')::bigint AS collected_minor,
+    (SELECT count(*) FROM transactions t WHERE t.organization_id = $1 AND t.donation_id = n.id AND t.status = 'approved')::integer AS charges_approved,
+    (SELECT coalesce(sum(t.amount_minor), 0) FROM transactions t WHERE t.organization_id = $1 AND t.donation_id = n.id AND t.status = 'approved')::bigint AS collected_minor,
     coalesce(l.status, '')::text AS last_charge_status, l.charged_at AS last_charge_at
 FROM donations n
 JOIN campaigns c ON c.organization_id = n.organization_id AND c.id = n.campaign_id
 LEFT JOIN LATERAL (
     SELECT t.status, t.charged_at FROM transactions t
-    WHERE t.organization_id = n.organization_id AND t.donation_id = n.id AND t.status <> 'planned'
+    WHERE t.organization_id = $1 AND t.donation_id = n.id AND t.status <> 'planned'
     ORDER BY coalesce(t.charged_at, t.created_at) DESC LIMIT 1
 ) l ON true
 WHERE n.organization_id = $1 AND n.id = ANY($2::uuid[])
@@ -327,7 +327,7 @@ func (q *Queries) CRMQueueCounts(ctx context.Context, arg CRMQueueCountsParams) 
 }
 
 const cRMRequests = `-- name: CRMRequests :many
-SELECT r.organization_id, r.integration_id, r.id, r.at, r.object, r.operation, r.records, r.failed, r.status, r.outcome, r.error, r.usage_used, r.usage_max, r.duration_ms, (SELECT count(*) FROM crm_changes c WHERE c.organization_id = r.organization_id AND c.request_id = r.id
+SELECT r.organization_id, r.integration_id, r.id, r.at, r.object, r.operation, r.records, r.failed, r.status, r.outcome, r.error, r.usage_used, r.usage_max, r.duration_ms, (SELECT count(*) FROM crm_changes c WHERE c.organization_id = $1 AND c.request_id = r.id
     AND c.status = 'failed')::integer AS retryable
 FROM crm_requests r WHERE r.organization_id = $1 AND r.integration_id = $2
 ORDER BY r.at DESC, r.id LIMIT $3 OFFSET $4
@@ -626,11 +626,15 @@ func (q *Queries) DeleteSentCRMChange(ctx context.Context, arg DeleteSentCRMChan
 }
 
 const enqueueCRMChange = `-- name: EnqueueCRMChange :exec
-INSERT INTO crm_changes (organization_id, integration_id, id, kind, record_id)
-SELECT i.organization_id, i.id, gen_random_uuid(), $2::text, $3::uuid
-FROM crm_integrations i WHERE i.organization_id = $1
-ON CONFLICT (organization_id, integration_id, kind, record_id) WHERE status = 'pending'
-DO UPDATE SET version = crm_changes.version + 1, enqueued_at = clock_timestamp()
+WITH enqueued AS (
+    INSERT INTO crm_changes (organization_id, integration_id, id, kind, record_id)
+    SELECT i.organization_id, i.id, gen_random_uuid(), $2::text, $3::uuid
+    FROM crm_integrations i WHERE i.organization_id = $1
+    ON CONFLICT (organization_id, integration_id, kind, record_id) WHERE status = 'pending'
+    DO UPDATE SET version = crm_changes.version + 1, enqueued_at = EXCLUDED.enqueued_at
+    RETURNING 1
+)
+SELECT count(*) FROM enqueued
 `
 
 type EnqueueCRMChangeParams struct {
@@ -641,7 +645,9 @@ type EnqueueCRMChangeParams struct {
 
 // A donor, donation or campaign changed: one pending change per integration of the organisation,
 // coalesced with one already pending for the record (its version moves, so a batch in flight
-// does not take it as sent).
+// does not take it as sent). EXCLUDED.enqueued_at is the column default, clock_timestamp() (Citus allows
+// only immutable functions in DO UPDATE). In a CTE because Citus cannot explain the generic plan of a bare
+// INSERT … SELECT with parameters ("no value found for parameter"), which TestQueriesRunOnOneShard does.
 func (q *Queries) EnqueueCRMChange(ctx context.Context, arg EnqueueCRMChangeParams) error {
 	_, err := q.db.Exec(ctx, enqueueCRMChange, arg.OrganizationID, arg.Kind, arg.RecordID)
 	return err
@@ -793,16 +799,23 @@ func (q *Queries) PendingCRMChanges(ctx context.Context, arg PendingCRMChangesPa
 	return items, nil
 }
 
-const retryCRMChanges = `-- name: RetryCRMChanges :execrows
-WITH retried AS (
+const retryCRMChanges = `-- name: RetryCRMChanges :one
+WITH requeued AS (
+    INSERT INTO crm_changes (organization_id, integration_id, id, kind, record_id)
+    SELECT f.organization_id, f.integration_id, gen_random_uuid(), f.kind, f.record_id FROM crm_changes f
+    WHERE f.organization_id = $1 AND f.integration_id = $2 AND f.status = 'failed'
+      AND ($3::uuid IS NULL OR f.request_id = $3)
+    ON CONFLICT (organization_id, integration_id, kind, record_id) WHERE status = 'pending' DO NOTHING
+    RETURNING 1
+), retried AS (
     DELETE FROM crm_changes f
     WHERE f.organization_id = $1 AND f.integration_id = $2 AND f.status = 'failed'
       AND ($3::uuid IS NULL OR f.request_id = $3)
-    RETURNING f.organization_id, f.integration_id, f.kind, f.record_id
+      AND EXISTS (SELECT 1 FROM crm_changes p WHERE p.organization_id = $1 AND p.integration_id = $2
+          AND p.kind = f.kind AND p.record_id = f.record_id AND p.status = 'pending')
+    RETURNING 1
 )
-INSERT INTO crm_changes (organization_id, integration_id, id, kind, record_id)
-SELECT r.organization_id, r.integration_id, gen_random_uuid(), r.kind, r.record_id FROM retried r
-ON CONFLICT (organization_id, integration_id, kind, record_id) WHERE status = 'pending' DO NOTHING
+SELECT count(*) FROM requeued
 `
 
 type RetryCRMChangesParams struct {
@@ -811,14 +824,15 @@ type RetryCRMChangesParams struct {
 	RequestID      *uuid.UUID
 }
 
-// Failed changes back in the queue (those of one request, or all); a record pending again already
-// needs no second row.
+// Failed changes back in the queue (those of one request, or all): how many records went back. A record
+// pending again already needs no second row. Citus runs the two steps one after the other (it cannot
+// feed a DELETE's RETURNING to an INSERT): the failed rows are copied as pending, then those with a
+// pending row are deleted, so a change that fails in between stays failed rather than being lost.
 func (q *Queries) RetryCRMChanges(ctx context.Context, arg RetryCRMChangesParams) (int64, error) {
-	result, err := q.db.Exec(ctx, retryCRMChanges, arg.OrganizationID, arg.IntegrationID, arg.RequestID)
-	if err != nil {
-		return 0, err
-	}
-	return result.RowsAffected(), nil
+	row := q.db.QueryRow(ctx, retryCRMChanges, arg.OrganizationID, arg.IntegrationID, arg.RequestID)
+	var count int64
+	err := row.Scan(&count)
+	return count, err
 }
 
 const setCRMIntegrationDescribes = `-- name: SetCRMIntegrationDescribes :exec
@@ -839,10 +853,10 @@ func (q *Queries) SetCRMIntegrationDescribes(ctx context.Context, arg SetCRMInte
 const setCRMIntegrationSyncState = `-- name: SetCRMIntegrationSyncState :exec
 UPDATE crm_integrations
 SET usage_used = coalesce($3, usage_used), usage_max = coalesce($4, usage_max),
-    usage_at = CASE WHEN $3::integer IS NULL THEN usage_at ELSE now() END,
-    parked_until = $5,
-    status = CASE WHEN $6::text IS NOT NULL AND status = 'active' THEN 'needs_attention' ELSE status END,
-    last_error = coalesce($6, CASE WHEN status = 'needs_attention' THEN last_error END)
+    usage_at = CASE WHEN $3::integer IS NULL THEN usage_at ELSE $5::timestamptz END,
+    parked_until = $6,
+    status = CASE WHEN $7::text IS NOT NULL AND status = 'active' THEN 'needs_attention' ELSE status END,
+    last_error = coalesce($7, CASE WHEN status = 'needs_attention' THEN last_error END)
 WHERE organization_id = $1 AND id = $2
 `
 
@@ -851,18 +865,21 @@ type SetCRMIntegrationSyncStateParams struct {
 	ID             uuid.UUID
 	UsageUsed      *int32
 	UsageMax       *int32
+	Now            time.Time
 	ParkedUntil    *time.Time
 	LastError      *string
 }
 
 // What the last drain learnt: the budget the CRM reported, when the queue may run again, an error
-// only the organisation can fix (which sets needs_attention).
+// only the organisation can fix (which sets needs_attention). The budget is as of the now parameter
+// (Citus allows no now() in a CASE of an UPDATE).
 func (q *Queries) SetCRMIntegrationSyncState(ctx context.Context, arg SetCRMIntegrationSyncStateParams) error {
 	_, err := q.db.Exec(ctx, setCRMIntegrationSyncState,
 		arg.OrganizationID,
 		arg.ID,
 		arg.UsageUsed,
 		arg.UsageMax,
+		arg.Now,
 		arg.ParkedUntil,
 		arg.LastError,
 	)

@@ -396,7 +396,7 @@ func (a *Activities) record(d *drain, changes []sharddb.CrmChange, res *Result) 
 			}
 			res.Sent += int(n)
 		}
-		st := sharddb.SetCRMIntegrationSyncStateParams{OrganizationID: orgID, ID: d.integ.ID}
+		st := sharddb.SetCRMIntegrationSyncStateParams{OrganizationID: orgID, ID: d.integ.ID, Now: time.Now()}
 		if d.usage.Max > 0 {
 			used, limit := int32(d.usage.Used), int32(d.usage.Max)
 			st.UsageUsed, st.UsageMax = &used, &limit

@@ -218,6 +218,7 @@ func TestDrainWritesOnceOverridesIfEmptyAndSurvivesFaults(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, int64(1), n)
 	assert.Equal(t, 1, int(f.queue().Pending))
+	assert.Equal(t, 0, int(f.queue().Failed), "the retried change is no longer failed")
 
 	log := f.outcomes()
 	assert.Equal(t, 1, log["query/session_expired"], "%v", log)

@@ -27,10 +27,11 @@ UPDATE crm_integrations SET describes = $3 WHERE organization_id = $1 AND id = $
 
 -- name: SetCRMIntegrationSyncState :exec
 -- What the last drain learnt: the budget the CRM reported, when the queue may run again, an error
--- only the organisation can fix (which sets needs_attention).
+-- only the organisation can fix (which sets needs_attention). The budget is as of the now parameter
+-- (Citus allows no now() in a CASE of an UPDATE).
 UPDATE crm_integrations
 SET usage_used = coalesce(sqlc.narg(usage_used), usage_used), usage_max = coalesce(sqlc.narg(usage_max), usage_max),
-    usage_at = CASE WHEN sqlc.narg(usage_used)::integer IS NULL THEN usage_at ELSE now() END,
+    usage_at = CASE WHEN sqlc.narg(usage_used)::integer IS NULL THEN usage_at ELSE sqlc.arg(now)::timestamptz END,
     parked_until = sqlc.narg(parked_until),
     status = CASE WHEN sqlc.narg(last_error)::text IS NOT NULL AND status = 'active' THEN 'needs_attention' ELSE status END,
     last_error = coalesce(sqlc.narg(last_error), CASE WHEN status = 'needs_attention' THEN last_error END)
@@ -58,12 +59,18 @@ DELETE FROM crm_rules WHERE organization_id = $1 AND integration_id = $2 AND id 
 -- name: EnqueueCRMChange :exec
 -- A donor, donation or campaign changed: one pending change per integration of the organisation,
 -- coalesced with one already pending for the record (its version moves, so a batch in flight
--- does not take it as sent).
-INSERT INTO crm_changes (organization_id, integration_id, id, kind, record_id)
-SELECT i.organization_id, i.id, gen_random_uuid(), sqlc.arg(kind)::text, sqlc.arg(record_id)::uuid
-FROM crm_integrations i WHERE i.organization_id = $1
-ON CONFLICT (organization_id, integration_id, kind, record_id) WHERE status = 'pending'
-DO UPDATE SET version = crm_changes.version + 1, enqueued_at = clock_timestamp();
+-- does not take it as sent). EXCLUDED.enqueued_at is the column default, clock_timestamp() (Citus allows
+-- only immutable functions in DO UPDATE). In a CTE because Citus cannot explain the generic plan of a bare
+-- INSERT … SELECT with parameters ("no value found for parameter"), which TestQueriesRunOnOneShard does.
+WITH enqueued AS (
+    INSERT INTO crm_changes (organization_id, integration_id, id, kind, record_id)
+    SELECT i.organization_id, i.id, gen_random_uuid(), sqlc.arg(kind)::text, sqlc.arg(record_id)::uuid
+    FROM crm_integrations i WHERE i.organization_id = $1
+    ON CONFLICT (organization_id, integration_id, kind, record_id) WHERE status = 'pending'
+    DO UPDATE SET version = crm_changes.version + 1, enqueued_at = EXCLUDED.enqueued_at
+    RETURNING 1
+)
+SELECT count(*) FROM enqueued;
 
 -- name: EnqueueCRMResync :one
 -- Everything the organisation has, for one integration (a backfill): records already pending stay as they are.
@@ -100,18 +107,27 @@ DELETE FROM crm_changes WHERE organization_id = $1 AND id = $2 AND version = $3 
 UPDATE crm_changes SET status = 'failed', error = $4, request_id = $5
 WHERE organization_id = $1 AND id = $2 AND version = $3 AND status = 'pending';
 
--- name: RetryCRMChanges :execrows
--- Failed changes back in the queue (those of one request, or all); a record pending again already
--- needs no second row.
-WITH retried AS (
+-- name: RetryCRMChanges :one
+-- Failed changes back in the queue (those of one request, or all): how many records went back. A record
+-- pending again already needs no second row. Citus runs the two steps one after the other (it cannot
+-- feed a DELETE's RETURNING to an INSERT): the failed rows are copied as pending, then those with a
+-- pending row are deleted, so a change that fails in between stays failed rather than being lost.
+WITH requeued AS (
+    INSERT INTO crm_changes (organization_id, integration_id, id, kind, record_id)
+    SELECT f.organization_id, f.integration_id, gen_random_uuid(), f.kind, f.record_id FROM crm_changes f
+    WHERE f.organization_id = $1 AND f.integration_id = $2 AND f.status = 'failed'
+      AND (sqlc.narg(request_id)::uuid IS NULL OR f.request_id = sqlc.narg(request_id))
+    ON CONFLICT (organization_id, integration_id, kind, record_id) WHERE status = 'pending' DO NOTHING
+    RETURNING 1
+), retried AS (
     DELETE FROM crm_changes f
     WHERE f.organization_id = $1 AND f.integration_id = $2 AND f.status = 'failed'
       AND (sqlc.narg(request_id)::uuid IS NULL OR f.request_id = sqlc.narg(request_id))
-    RETURNING f.organization_id, f.integration_id, f.kind, f.record_id
+      AND EXISTS (SELECT 1 FROM crm_changes p WHERE p.organization_id = $1 AND p.integration_id = $2
+          AND p.kind = f.kind AND p.record_id = f.record_id AND p.status = 'pending')
+    RETURNING 1
 )
-INSERT INTO crm_changes (organization_id, integration_id, id, kind, record_id)
-SELECT r.organization_id, r.integration_id, gen_random_uuid(), r.kind, r.record_id FROM retried r
-ON CONFLICT (organization_id, integration_id, kind, record_id) WHERE status = 'pending' DO NOTHING;
+SELECT count(*) FROM requeued;
 
 -- name: LogCRMRequest :exec
 INSERT INTO crm_requests (organization_id, integration_id, id, at, object, operation, records, failed, status, outcome,
@@ -119,7 +135,7 @@ INSERT INTO crm_requests (organization_id, integration_id, id, at, object, opera
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14);
 
 -- name: CRMRequests :many
-SELECT r.*, (SELECT count(*) FROM crm_changes c WHERE c.organization_id = r.organization_id AND c.request_id = r.id
+SELECT r.*, (SELECT count(*) FROM crm_changes c WHERE c.organization_id = $1 AND c.request_id = r.id
     AND c.status = 'failed')::integer AS retryable
 FROM crm_requests r WHERE r.organization_id = $1 AND r.integration_id = $2
 ORDER BY r.at DESC, r.id LIMIT $3 OFFSET $4;
@@ -144,14 +160,14 @@ FROM campaigns WHERE organization_id = $1 AND id = ANY(sqlc.arg(ids)::uuid[]);
 -- Donations with what their charges add up to.
 SELECT n.id, n.donor_id, n.campaign_id, n.amount_minor, n.currency, n.recurrence, n.collect_day, n.status, n.paused_reason,
     n.created_at, n.form_values, c.title AS campaign_title,
-    (SELECT count(*) FROM transactions t WHERE t.organization_id = n.organization_id AND t.donation_id = n.id AND t.status = 'approved')::integer AS charges_approved,
-    (SELECT coalesce(sum(t.amount_minor), 0) FROM transactions t WHERE t.organization_id = n.organization_id AND t.donation_id = n.id AND t.status = 'approved')::bigint AS collected_minor,
+    (SELECT count(*) FROM transactions t WHERE t.organization_id = $1 AND t.donation_id = n.id AND t.status = 'approved')::integer AS charges_approved,
+    (SELECT coalesce(sum(t.amount_minor), 0) FROM transactions t WHERE t.organization_id = $1 AND t.donation_id = n.id AND t.status = 'approved')::bigint AS collected_minor,
     coalesce(l.status, '')::text AS last_charge_status, l.charged_at AS last_charge_at
 FROM donations n
 JOIN campaigns c ON c.organization_id = n.organization_id AND c.id = n.campaign_id
 LEFT JOIN LATERAL (
     SELECT t.status, t.charged_at FROM transactions t
-    WHERE t.organization_id = n.organization_id AND t.donation_id = n.id AND t.status <> 'planned'
+    WHERE t.organization_id = $1 AND t.donation_id = n.id AND t.status <> 'planned'
     ORDER BY coalesce(t.charged_at, t.created_at) DESC LIMIT 1
 ) l ON true
 WHERE n.organization_id = $1 AND n.id = ANY(sqlc.arg(ids)::uuid[]);
