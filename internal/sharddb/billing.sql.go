@@ -222,81 +222,43 @@ func (q *Queries) MarkSubscriptionPaidThrough(ctx context.Context, arg MarkSubsc
 	return i, err
 }
 
-const openSubscriptionInvoice = `-- name: OpenSubscriptionInvoice :one
-WITH ins AS (
-    INSERT INTO subscription_invoices (organization_id, subscription_id, period_start, period_end, plan_code,
-        amount_minor, currency, payment_mode, status)
-    SELECT s.organization_id, s.id, $1::timestamptz, $2::timestamptz, s.plan_code,
-           pp.localize_price_minor, c.currency, s.payment_mode, 'pending'
-    FROM organization_subscriptions s
-    JOIN organizations o ON o.organization_id = s.organization_id
-    JOIN countries c ON c.code = o.country
-    JOIN plan_prices pp ON pp.country = o.country AND pp.plan_code = s.plan_code
-    WHERE s.organization_id = $3 AND s.id = $4
-    ON CONFLICT (organization_id, subscription_id, period_start) DO NOTHING
-    RETURNING organization_id, subscription_id, period_start, period_end, plan_code, amount_minor, currency, payment_mode, status, attempts, gateway_payment_id, status_detail, paid_at, created_at, updated_at
-)
-SELECT organization_id, subscription_id, period_start, period_end, plan_code, amount_minor, currency, payment_mode, status, attempts, gateway_payment_id, status_detail, paid_at, created_at, updated_at FROM ins
-UNION ALL
-SELECT organization_id, subscription_id, period_start, period_end, plan_code, amount_minor, currency, payment_mode, status, attempts, gateway_payment_id, status_detail, paid_at, created_at, updated_at FROM subscription_invoices
-WHERE organization_id = $3 AND subscription_id = $4
-  AND period_start = $1::timestamptz
-LIMIT 1
+const openSubscriptionInvoice = `-- name: OpenSubscriptionInvoice :exec
+INSERT INTO subscription_invoices (organization_id, subscription_id, period_start, period_end, plan_code,
+    amount_minor, currency, payment_mode, status)
+SELECT $1::uuid, $2::uuid, $3::timestamptz,
+       $4::timestamptz, pp.plan_code, pp.localize_price_minor, c.currency,
+       $5::text, 'pending'
+FROM countries c
+JOIN plan_prices pp ON pp.country = c.code AND pp.plan_code = $6::text
+WHERE c.code = $7::text
+ON CONFLICT (organization_id, subscription_id, period_start) DO NOTHING
 `
 
 type OpenSubscriptionInvoiceParams struct {
-	PeriodStart    time.Time
-	PeriodEnd      time.Time
 	OrganizationID uuid.UUID
 	SubscriptionID uuid.UUID
+	PeriodStart    time.Time
+	PeriodEnd      time.Time
+	PaymentMode    string
+	PlanCode       string
+	Country        string
 }
 
-type OpenSubscriptionInvoiceRow struct {
-	OrganizationID   uuid.UUID
-	SubscriptionID   uuid.UUID
-	PeriodStart      time.Time
-	PeriodEnd        time.Time
-	PlanCode         string
-	AmountMinor      int64
-	Currency         string
-	PaymentMode      string
-	Status           string
-	Attempts         int32
-	GatewayPaymentID *string
-	StatusDetail     *string
-	PaidAt           *time.Time
-	CreatedAt        time.Time
-	UpdatedAt        time.Time
-}
-
-// The period's invoice, created on the first attempt at the plan's price in the country's currency.
-// A period already opened keeps its row (and its price).
-func (q *Queries) OpenSubscriptionInvoice(ctx context.Context, arg OpenSubscriptionInvoiceParams) (OpenSubscriptionInvoiceRow, error) {
-	row := q.db.QueryRow(ctx, openSubscriptionInvoice,
-		arg.PeriodStart,
-		arg.PeriodEnd,
+// The period's invoice, created on the first attempt at the plan's price in the country's currency, of
+// the subscription's plan and payment mode as the caller read them (Citus routes an INSERT … SELECT to
+// one shard only when it reads reference tables). A period already opened keeps its row (and its
+// price): read it with SubscriptionInvoice.
+func (q *Queries) OpenSubscriptionInvoice(ctx context.Context, arg OpenSubscriptionInvoiceParams) error {
+	_, err := q.db.Exec(ctx, openSubscriptionInvoice,
 		arg.OrganizationID,
 		arg.SubscriptionID,
+		arg.PeriodStart,
+		arg.PeriodEnd,
+		arg.PaymentMode,
+		arg.PlanCode,
+		arg.Country,
 	)
-	var i OpenSubscriptionInvoiceRow
-	err := row.Scan(
-		&i.OrganizationID,
-		&i.SubscriptionID,
-		&i.PeriodStart,
-		&i.PeriodEnd,
-		&i.PlanCode,
-		&i.AmountMinor,
-		&i.Currency,
-		&i.PaymentMode,
-		&i.Status,
-		&i.Attempts,
-		&i.GatewayPaymentID,
-		&i.StatusDetail,
-		&i.PaidAt,
-		&i.CreatedAt,
-		&i.UpdatedAt,
-	)
-	return i, err
+	return err
 }
 
 const organizationSubscription = `-- name: OrganizationSubscription :one
@@ -347,7 +309,7 @@ UPDATE subscription_invoices SET
     attempts = greatest(attempts, $5::integer),
     gateway_payment_id = coalesce($6, gateway_payment_id),
     status_detail = $7,
-    paid_at = CASE WHEN $4::text = 'paid' THEN coalesce(paid_at, now()) ELSE paid_at END,
+    paid_at = CASE WHEN $4::text = 'paid' THEN coalesce(paid_at, $8::timestamptz) ELSE paid_at END,
     updated_at = now()
 WHERE organization_id = $1 AND subscription_id = $2 AND period_start = $3
 RETURNING organization_id, subscription_id, period_start, period_end, plan_code, amount_minor, currency, payment_mode, status, attempts, gateway_payment_id, status_detail, paid_at, created_at, updated_at
@@ -361,9 +323,11 @@ type RecordSubscriptionInvoiceParams struct {
 	Attempt          int32
 	GatewayPaymentID *string
 	StatusDetail     *string
+	Now              time.Time
 }
 
-// The outcome of one attempt; a paid invoice stays paid.
+// The outcome of one attempt; a paid invoice stays paid. now is a parameter: Citus allows no now()
+// inside CASE or COALESCE of an UPDATE.
 func (q *Queries) RecordSubscriptionInvoice(ctx context.Context, arg RecordSubscriptionInvoiceParams) (SubscriptionInvoice, error) {
 	row := q.db.QueryRow(ctx, recordSubscriptionInvoice,
 		arg.OrganizationID,
@@ -373,6 +337,7 @@ func (q *Queries) RecordSubscriptionInvoice(ctx context.Context, arg RecordSubsc
 		arg.Attempt,
 		arg.GatewayPaymentID,
 		arg.StatusDetail,
+		arg.Now,
 	)
 	var i SubscriptionInvoice
 	err := row.Scan(
@@ -453,6 +418,40 @@ func (q *Queries) SubscriptionAuthorization(ctx context.Context, arg Subscriptio
 		&i.CreatedAt,
 		&i.ExpiresAt,
 		&i.UsedAt,
+	)
+	return i, err
+}
+
+const subscriptionInvoice = `-- name: SubscriptionInvoice :one
+SELECT organization_id, subscription_id, period_start, period_end, plan_code, amount_minor, currency, payment_mode, status, attempts, gateway_payment_id, status_detail, paid_at, created_at, updated_at FROM subscription_invoices
+WHERE organization_id = $1 AND subscription_id = $2 AND period_start = $3
+`
+
+type SubscriptionInvoiceParams struct {
+	OrganizationID uuid.UUID
+	SubscriptionID uuid.UUID
+	PeriodStart    time.Time
+}
+
+func (q *Queries) SubscriptionInvoice(ctx context.Context, arg SubscriptionInvoiceParams) (SubscriptionInvoice, error) {
+	row := q.db.QueryRow(ctx, subscriptionInvoice, arg.OrganizationID, arg.SubscriptionID, arg.PeriodStart)
+	var i SubscriptionInvoice
+	err := row.Scan(
+		&i.OrganizationID,
+		&i.SubscriptionID,
+		&i.PeriodStart,
+		&i.PeriodEnd,
+		&i.PlanCode,
+		&i.AmountMinor,
+		&i.Currency,
+		&i.PaymentMode,
+		&i.Status,
+		&i.Attempts,
+		&i.GatewayPaymentID,
+		&i.StatusDetail,
+		&i.PaidAt,
+		&i.CreatedAt,
+		&i.UpdatedAt,
 	)
 	return i, err
 }

@@ -105,8 +105,14 @@ func (a *Activities) ChargePeriod(ctx context.Context, at Attempt) (string, erro
 		return "", err
 	}
 	start := at.PeriodStart.UTC()
-	inv, err := s.Store().OpenSubscriptionInvoice(ctx, sharddb.OpenSubscriptionInvoiceParams{
+	if err := s.Store().OpenSubscriptionInvoice(ctx, sharddb.OpenSubscriptionInvoiceParams{
 		OrganizationID: s.OrgID, SubscriptionID: sub.ID, PeriodStart: start, PeriodEnd: PeriodEnd(start, period),
+		PlanCode: sub.PlanCode, PaymentMode: sub.PaymentMode, Country: s.Country,
+	}); err != nil {
+		return "", err
+	}
+	inv, err := s.Store().SubscriptionInvoice(ctx, sharddb.SubscriptionInvoiceParams{
+		OrganizationID: s.OrgID, SubscriptionID: sub.ID, PeriodStart: start,
 	})
 	if err != nil {
 		return "", err
@@ -116,7 +122,7 @@ func (a *Activities) ChargePeriod(ctx context.Context, at Attempt) (string, erro
 	}
 	record := func(status, paymentID, detail string) (string, error) {
 		p := sharddb.RecordSubscriptionInvoiceParams{OrganizationID: s.OrgID, SubscriptionID: sub.ID, PeriodStart: start,
-			Status: status, Attempt: int32(at.Number)}
+			Status: status, Attempt: int32(at.Number), Now: time.Now()}
 		if paymentID != "" {
 			p.GatewayPaymentID = &paymentID
 		}
@@ -201,7 +207,8 @@ func RecordPayment(ctx context.Context, s tenants.Scope, plan string) (uuid.UUID
 			continue
 		}
 		if _, err := s.Store().RecordSubscriptionInvoice(ctx, sharddb.RecordSubscriptionInvoiceParams{OrganizationID: s.OrgID,
-			SubscriptionID: sub.ID, PeriodStart: inv.PeriodStart, Status: OutcomePaid, Attempt: inv.Attempts}); err != nil {
+			SubscriptionID: sub.ID, PeriodStart: inv.PeriodStart, Status: OutcomePaid, Attempt: inv.Attempts,
+			Now: time.Now()}); err != nil {
 			return uuid.Nil, false, err
 		}
 		return sub.ID, true, paidThrough(ctx, s, sub.ID, inv.PeriodStart, inv.PeriodEnd)

@@ -47,37 +47,34 @@ UPDATE organization_subscriptions SET payment_mode = $3, authorization_id = $4, 
 WHERE organization_id = $1 AND id = $2 AND status IN ('pending', 'active', 'past_due')
 RETURNING *;
 
--- name: OpenSubscriptionInvoice :one
--- The period's invoice, created on the first attempt at the plan's price in the country's currency.
--- A period already opened keeps its row (and its price).
-WITH ins AS (
-    INSERT INTO subscription_invoices (organization_id, subscription_id, period_start, period_end, plan_code,
-        amount_minor, currency, payment_mode, status)
-    SELECT s.organization_id, s.id, sqlc.arg(period_start)::timestamptz, sqlc.arg(period_end)::timestamptz, s.plan_code,
-           pp.localize_price_minor, c.currency, s.payment_mode, 'pending'
-    FROM organization_subscriptions s
-    JOIN organizations o ON o.organization_id = s.organization_id
-    JOIN countries c ON c.code = o.country
-    JOIN plan_prices pp ON pp.country = o.country AND pp.plan_code = s.plan_code
-    WHERE s.organization_id = sqlc.arg(organization_id) AND s.id = sqlc.arg(subscription_id)
-    ON CONFLICT (organization_id, subscription_id, period_start) DO NOTHING
-    RETURNING *
-)
-SELECT * FROM ins
-UNION ALL
+-- name: OpenSubscriptionInvoice :exec
+-- The period's invoice, created on the first attempt at the plan's price in the country's currency, of
+-- the subscription's plan and payment mode as the caller read them (Citus routes an INSERT … SELECT to
+-- one shard only when it reads reference tables). A period already opened keeps its row (and its
+-- price): read it with SubscriptionInvoice.
+INSERT INTO subscription_invoices (organization_id, subscription_id, period_start, period_end, plan_code,
+    amount_minor, currency, payment_mode, status)
+SELECT sqlc.arg(organization_id)::uuid, sqlc.arg(subscription_id)::uuid, sqlc.arg(period_start)::timestamptz,
+       sqlc.arg(period_end)::timestamptz, pp.plan_code, pp.localize_price_minor, c.currency,
+       sqlc.arg(payment_mode)::text, 'pending'
+FROM countries c
+JOIN plan_prices pp ON pp.country = c.code AND pp.plan_code = sqlc.arg(plan_code)::text
+WHERE c.code = sqlc.arg(country)::text
+ON CONFLICT (organization_id, subscription_id, period_start) DO NOTHING;
+
+-- name: SubscriptionInvoice :one
 SELECT * FROM subscription_invoices
-WHERE organization_id = sqlc.arg(organization_id) AND subscription_id = sqlc.arg(subscription_id)
-  AND period_start = sqlc.arg(period_start)::timestamptz
-LIMIT 1;
+WHERE organization_id = $1 AND subscription_id = $2 AND period_start = $3;
 
 -- name: RecordSubscriptionInvoice :one
--- The outcome of one attempt; a paid invoice stays paid.
+-- The outcome of one attempt; a paid invoice stays paid. now is a parameter: Citus allows no now()
+-- inside CASE or COALESCE of an UPDATE.
 UPDATE subscription_invoices SET
     status = CASE WHEN status = 'paid' THEN 'paid' ELSE sqlc.arg(status)::text END,
     attempts = greatest(attempts, sqlc.arg(attempt)::integer),
     gateway_payment_id = coalesce(sqlc.narg(gateway_payment_id), gateway_payment_id),
     status_detail = sqlc.narg(status_detail),
-    paid_at = CASE WHEN sqlc.arg(status)::text = 'paid' THEN coalesce(paid_at, now()) ELSE paid_at END,
+    paid_at = CASE WHEN sqlc.arg(status)::text = 'paid' THEN coalesce(paid_at, sqlc.arg(now)::timestamptz) ELSE paid_at END,
     updated_at = now()
 WHERE organization_id = $1 AND subscription_id = $2 AND period_start = $3
 RETURNING *;
