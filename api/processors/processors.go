@@ -288,9 +288,13 @@ func Create(ctx context.Context, f *Form) (*Created, error) {
 	var row sharddb.PaymentProcessor
 	err = s.scope.Tx(ctx, func(tx pgx.Tx) error {
 		q := sharddb.Store(tx)
+		position, err := q.NextProcessorPosition(ctx, s.scope.OrgID)
+		if err != nil {
+			return err
+		}
 		if row, err = q.InsertPaymentProcessor(ctx, sharddb.InsertPaymentProcessorParams{
 			OrganizationID: s.scope.OrgID, ID: uuid.New(), Family: f.Gateway, GatewayName: gatewayNames[f.Gateway],
-			SoftDescriptor: value, GatewayAccountName: facts.Name, RuleRetry: f.Rules.Retry,
+			SoftDescriptor: value, Position: position, GatewayAccountName: facts.Name, RuleRetry: f.Rules.Retry,
 		}); err != nil {
 			return err
 		}

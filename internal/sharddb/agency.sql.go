@@ -266,7 +266,7 @@ func (q *Queries) DeleteAgencyCampaign(ctx context.Context, arg DeleteAgencyCamp
 }
 
 const discardAgency = `-- name: DiscardAgency :one
-UPDATE agencies SET discarded_at = coalesce(discarded_at, now()), updated_at = now()
+UPDATE agencies SET discarded_at = LEAST(discarded_at, now()), updated_at = now()
 WHERE organization_id = $1 AND id = $2
 RETURNING organization_id, id, name, mode, sync_delay, discarded_at, created_at, updated_at
 `

@@ -104,8 +104,7 @@ func (q *Queries) GatewayOptions(ctx context.Context) ([]GatewayOptionsRow, erro
 const insertPaymentProcessor = `-- name: InsertPaymentProcessor :one
 INSERT INTO payment_processors (organization_id, id, family, gateway_name, soft_descriptor, position,
     gateway_account_name, rule_retry)
-VALUES ($1, $2, $3, $4, $5,
-    (SELECT coalesce(max(position), 0) + 1 FROM payment_processors WHERE organization_id = $1), $6, $7)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
 RETURNING organization_id, id, family, gateway_name, soft_descriptor, position, method_ids, allowed_without_cvv, gateway_account_name, rule_retry, created_at, updated_at
 `
 
@@ -115,6 +114,7 @@ type InsertPaymentProcessorParams struct {
 	Family             string
 	GatewayName        string
 	SoftDescriptor     string
+	Position           int32
 	GatewayAccountName string
 	RuleRetry          bool
 }
@@ -126,6 +126,7 @@ func (q *Queries) InsertPaymentProcessor(ctx context.Context, arg InsertPaymentP
 		arg.Family,
 		arg.GatewayName,
 		arg.SoftDescriptor,
+		arg.Position,
 		arg.GatewayAccountName,
 		arg.RuleRetry,
 	)
@@ -173,6 +174,19 @@ func (q *Queries) InsertTrackEvent(ctx context.Context, arg InsertTrackEventPara
 		arg.Gateway,
 	)
 	return err
+}
+
+const nextProcessorPosition = `-- name: NextProcessorPosition :one
+SELECT (coalesce(max(position), 0) + 1)::integer AS position FROM payment_processors WHERE organization_id = $1
+`
+
+// The position a new processor takes: after the organisation's last (computed apart: Citus refuses a subquery in
+// INSERT … VALUES, and cannot plan INSERT … SELECT with parameters on one shard).
+func (q *Queries) NextProcessorPosition(ctx context.Context, organizationID uuid.UUID) (int32, error) {
+	row := q.db.QueryRow(ctx, nextProcessorPosition, organizationID)
+	var position int32
+	err := row.Scan(&position)
+	return position, err
 }
 
 const organizationFeatures = `-- name: OrganizationFeatures :one

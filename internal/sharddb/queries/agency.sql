@@ -22,7 +22,7 @@ WHERE organization_id = $1 AND id = $2 AND discarded_at IS NULL
 RETURNING *;
 
 -- name: DiscardAgency :one
-UPDATE agencies SET discarded_at = coalesce(discarded_at, now()), updated_at = now()
+UPDATE agencies SET discarded_at = LEAST(discarded_at, now()), updated_at = now()
 WHERE organization_id = $1 AND id = $2
 RETURNING *;
 

@@ -33,9 +33,13 @@ WHERE organization_id = $1 AND id = ANY (sqlc.arg(ids)::uuid[]) AND type <> 'pro
 -- name: InsertPaymentProcessor :one
 INSERT INTO payment_processors (organization_id, id, family, gateway_name, soft_descriptor, position,
     gateway_account_name, rule_retry)
-VALUES ($1, $2, $3, $4, $5,
-    (SELECT coalesce(max(position), 0) + 1 FROM payment_processors WHERE organization_id = $1), $6, $7)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
 RETURNING *;
+
+-- name: NextProcessorPosition :one
+-- The position a new processor takes: after the organisation's last (computed apart: Citus refuses a subquery in
+-- INSERT … VALUES, and cannot plan INSERT … SELECT with parameters on one shard).
+SELECT (coalesce(max(position), 0) + 1)::integer AS position FROM payment_processors WHERE organization_id = $1;
 
 -- name: UpdatePaymentProcessor :one
 UPDATE payment_processors SET soft_descriptor = $3, rule_retry = $4, updated_at = now()
