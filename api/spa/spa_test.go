@@ -62,7 +62,6 @@ func TestServe(t *testing.T) {
 		require.Contains(t, w.Body.String(), "<title>", "the app still answers, with its own not-found message: %s", path)
 	}
 
-
 	// With the app's route list, a path no route matches is a 404 too, still answered with the app.
 	for name, file := range dist {
 		routes[name] = file
