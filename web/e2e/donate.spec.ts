@@ -57,7 +57,7 @@ test('the form loads, validates in Spanish and counts the visit', async ({ page,
 
   // Other amount under the minimum.
   await page.locator('.amount.other').click();
-  await page.getByLabel(/Ingresa el monto/).fill('100');
+  await page.getByLabel(/Ingres[aá] el monto/).fill('100');
   await page.getByRole('button', { name: /^Donar/ }).click();
   await expect(page.locator('#f-otherAmount-error')).toHaveText('El monto mínimo permitido es $ 500,00');
   await screenshotAll(page, 'donate-validation');
@@ -245,10 +245,10 @@ test('the gateway\'s amount limits reach the form one second after it loads', as
     await page.goto(`/d/${campaign.slug}`);
     await limits;
     await page.locator('.amount.other').click();
-    await page.getByLabel(/Ingresa el monto/).fill('7500');
+    await page.getByLabel(/Ingres[aá] el monto/).fill('7500');
     await page.getByRole('button', { name: /^Donar/ }).click();
     await expect(page.locator('#f-otherAmount-error')).toHaveText('El monto máximo permitido es $ 7.000,00');
-    await page.getByLabel(/Ingresa el monto/).fill('7000');
+    await page.getByLabel(/Ingres[aá] el monto/).fill('7000');
     await page.getByRole('button', { name: /^Donar/ }).click();
     await expect(page.locator('#f-otherAmount-error')).toHaveCount(0);
   } finally {
