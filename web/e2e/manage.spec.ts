@@ -81,8 +81,8 @@ test.beforeAll(async ({ browser }) => {
   // first task on); only its recorded time is moved back.
   const paused = await pageApi(page, 'POST', `/manage/api/donations/${uuids.d}/pause`, { reason: 'cc_expired' });
   expect(paused.status, JSON.stringify(paused.body)).toBe(200);
-  shardSql(`UPDATE donation_versions SET created_at = created_at - interval '8 days' WHERE organization_id = '${DEMO_ORG}' AND donation_id = '${uuids.d}' AND field = 'status'`);
-  shardSql(`UPDATE donations SET paused_since = paused_since - interval '8 days' WHERE organization_id = '${DEMO_ORG}' AND id = '${uuids.d}'`);
+  shardSql(`UPDATE donation_versions SET created_at = now() - interval '8 days' WHERE organization_id = '${DEMO_ORG}' AND donation_id = '${uuids.d}' AND field = 'status'`);
+  shardSql(`UPDATE donations SET paused_since = now() - interval '8 days' WHERE organization_id = '${DEMO_ORG}' AND id = '${uuids.d}'`);
   await page.close();
 });
 

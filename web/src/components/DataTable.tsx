@@ -75,7 +75,7 @@ export function DataTable<T>({ data, columns, getRowId, caption, sort, paginatio
 
   return (
     <div aria-busy={busy || undefined}>
-      <ScrollArea type="auto">
+      <ScrollArea type="auto" viewportProps={{ tabIndex: 0 }}>
         <Table className={classes.table} striped highlightOnHover verticalSpacing="sm" miw={minWidth} data-testid={testId}>
           {caption && <Table.Caption className={classes.caption}>{caption}</Table.Caption>}
           <Table.Thead>
