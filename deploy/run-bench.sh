@@ -19,6 +19,9 @@ fi
 # on this shared 2-core machine: 12.8/s against 12.7/s for the reference, 13 minutes each, ~600 MiB for worker,
 # starter and in-memory sandbox together); BENCH_COLLECT_DONATIONS=1000 gives the ratio in a few minutes.
 go run ./deploy/benchcollect -donations "${BENCH_COLLECT_DONATIONS:-10000}"
+# CRM sync (issue 16): BENCH_CRM_CHANGES donation changes drained in composite batches into the sandbox CRM,
+# beside the same records written one call each.
+go run ./deploy/benchcrm -changes "${BENCH_CRM_CHANGES:-10000}"
 # The public donation form (issue 4): gzipped JS of donate.html beside the manage app's, and
 # Lighthouse mobile performance and accessibility with Debian Chromium (offline).
 go run ./deploy/benchweb

@@ -449,6 +449,7 @@ export interface GatewayConnection {
   activated_at: string;
   account_name: string;
   live_mode: boolean;
+  receives_new_donations: boolean;
 }
 
 export interface GatewayOption {
