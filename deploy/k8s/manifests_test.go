@@ -245,9 +245,21 @@ func TestCitusWorkersAreRegistered(t *testing.T) {
 	}
 }
 
-// The Helm values are YAML, and Temporal creates the namespace the processes use.
+// The Helm values are YAML and agree with the manifests: Temporal creates the namespace the processes use, and
+// Kratos's public URL and courier target are serve's, as rendered for production.
 func TestHelmValues(t *testing.T) {
-	for _, f := range []string{"temporal", "kratos", "keto"} {
+	objs := objects(t, render(t, "overlays/production"))
+	cm := find(objs, "ConfigMap", "aporta", "aporta-config")
+	if cm == nil || find(objs, "Service", "aporta", "aporta-serve") == nil {
+		t.Fatal("no ConfigMap aporta-config or Service aporta-serve in namespace aporta")
+	}
+	want := map[string][]string{
+		"temporal": {"- name: " + cm.Data["APORTA_TEMPORAL_NAMESPACE"] + " "},
+		"kratos": {cm.Data["APORTA_PUBLIC_URL"] + "/.ory/kratos/public/",
+			"http://aporta-serve.aporta.svc" + cm.Data["APORTA_HTTP_ADDR"] + "/internal/courier/messages"},
+		"keto": {},
+	}
+	for f, needles := range want {
 		b, err := os.ReadFile("helm/" + f + "-values.yaml")
 		if err != nil {
 			t.Fatal(err)
@@ -256,12 +268,10 @@ func TestHelmValues(t *testing.T) {
 		if err := yaml.Unmarshal(b, &v); err != nil {
 			t.Errorf("%s: %v", f, err)
 		}
-		if f != "temporal" {
-			continue
-		}
-		cm := find(objects(t, render(t, "base")), "ConfigMap", "aporta", "aporta-config")
-		if !bytes.Contains(b, []byte("- name: "+cm.Data["APORTA_TEMPORAL_NAMESPACE"]+" ")) {
-			t.Errorf("temporal-values.yaml does not create the namespace %s", cm.Data["APORTA_TEMPORAL_NAMESPACE"])
+		for _, n := range needles {
+			if !bytes.Contains(b, []byte(n)) {
+				t.Errorf("helm/%s-values.yaml does not name %s", f, n)
+			}
 		}
 	}
 }
