@@ -25,7 +25,7 @@ done
 q -v pw="$APORTA_PASSWORD" <<'SQL'
 SELECT format('CREATE ROLE aporta LOGIN PASSWORD %L', :'pw') WHERE NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'aporta') \gexec
 SELECT format('ALTER ROLE aporta PASSWORD %L', :'pw') \gexec
+-- PostgreSQL 15+: the database owner owns the schema public (pg_database_owner), where migrate creates the tables.
 ALTER DATABASE aporta OWNER TO aporta;
-ALTER SCHEMA public OWNER TO aporta;
 SQL
 q -c "SELECT nodename, noderole FROM pg_dist_node ORDER BY nodeid"
