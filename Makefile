@@ -44,7 +44,8 @@ workflowcheck:
 ## bench: benchmarks against a fresh test stack; each figure is printed beside a reference measured in the same run;
 ## then the fuzz targets for BENCH_FUZZTIME each (executions and crashes)
 bench: install build
-	deploy/stack.sh test deploy/run-bench.sh
+	deploy/install.sh temporal-server
+	deploy/stack.sh bench deploy/run-bench.sh
 
 ## fuzz: Go native fuzzing of the public form, JSON bodies, card, tax-id and money parsing and CSV cells, FUZZTIME
 ## per target (default 30s); a crasher lands in the package's testdata/fuzz and make test replays it
