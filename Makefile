@@ -41,7 +41,8 @@ generated:
 workflowcheck:
 	$(GO) run go.temporal.io/sdk/contrib/tools/workflowcheck@v0.6.0 ./workflows/...
 
-## bench: benchmarks against a fresh test stack; each figure is printed beside a reference measured in the same run;
+## bench: benchmarks against a fresh test stack (with Temporal server on PostgreSQL beside the dev server); each figure
+## is printed beside a reference measured in the same run;
 ## then the fuzz targets for BENCH_FUZZTIME each (executions and crashes)
 bench: install build
 	deploy/install.sh temporal-server
