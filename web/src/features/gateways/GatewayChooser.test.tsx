@@ -92,7 +92,11 @@ describe('GatewayChooser', () => {
 
   it('with both gateways connected, marks the one new donations charge through', () => {
     const both: Gateway[] = [
-      { ...connected('active')[0], connection: { ...connected('active')[0].connection!, receives_new_donations: false } },
+      {
+        id: 'mercadopago',
+        enabled: true,
+        connection: { id: 'c-1', status: 'active', activated_at: '2026-03-02T02:05:00Z', account_name: 'TESTUSER42', live_mode: false, receives_new_donations: false },
+      },
       {
         id: 'centralpos',
         enabled: true,
