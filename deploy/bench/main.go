@@ -12,7 +12,9 @@ import (
 	"log"
 	"net/http"
 	"os"
+	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -83,7 +85,8 @@ func main() {
 			WHERE c.organization_id = $1 AND c.id = $2 AND c.published`, oid, cid).Scan(&title)
 	}
 
-	fmt.Printf("Aporta benchmarks: %d clients, %s per case, on %s\n\n", *concurrency, *duration, base)
+	fmt.Printf("Aporta benchmarks: %d clients, %s per case, on %s\n", *concurrency, *duration, base)
+	fmt.Printf("machine: %d cores, load average %s\n\n", runtime.NumCPU(), loadAverage())
 	fmt.Printf("%-44s %12s %10s %10s   %s\n", "case", "req/s", "p50", "p99", "ratio to reference (req/s)")
 	compare("GET /readyz (probes 11 dependencies)", "GET /healthz (no dependency)",
 		run(get(base+"/readyz"), *concurrency, *duration), run(get(base+"/healthz"), *concurrency, *duration))
@@ -179,4 +182,13 @@ func compare(name, refName string, r, ref result) {
 	fmt.Printf("   %.2f× of reference\n", ratio)
 	row("  reference: "+refName, ref)
 	fmt.Println()
+}
+
+// loadAverage is the 1, 5 and 15 minute load averages of the machine ("?" where /proc has none).
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(b)); err == nil && len(f) >= 3 {
+		return strings.Join(f[:3], " ")
+	}
+	return "?"
 }
