@@ -92,6 +92,9 @@ func main() {
 		run(get(base+"/readyz"), *concurrency, *duration), run(get(base+"/healthz"), *concurrency, *duration))
 	compare("GET /api/public/campaigns/{slug}", "bare pgx: route + shard row",
 		run(get(base+"/api/public/campaigns/"+slug), *concurrency, *duration), run(bare, *concurrency, *duration))
+	benchCreate(ctx, cfg, t, *concurrency, *duration, canBind("127.100.0.1"))
+	benchKeto(ctx, cfg, t, *concurrency, *duration)
+	fmt.Println()
 	if donors.donors > 0 {
 		donors.refTime = *duration
 		benchDonors(ctx, cfg, t, donors)
