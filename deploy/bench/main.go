@@ -44,6 +44,7 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
+	cfg.DB.StatementTimeout = 0 // the dashboard cases seed a large organisation in statements of hundreds of thousands of rows
 	base := cfg.PublicURL
 	t, err := tenants.Open(ctx, cfg.DirectoryDSN, cfg.ShardDSNs, cfg.DB)
 	if err != nil {
