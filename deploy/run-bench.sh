@@ -2,6 +2,8 @@
 # Runs the benchmarks against the test stack started by deploy/stack.sh (its environment is set).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The machine, so figures of different runs can be compared (issue 19).
+echo "== machine: $(nproc) cores, $(grep -m1 "model name" /proc/cpuinfo | cut -d: -f2- | xargs), load average $(cut -d" " -f1-3 /proc/loadavg), $(free -g | awk '/^Mem:/ {print $2}') GiB memory"
 # The public form's load case (issue 11): BENCH_DONORS concurrent donors for BENCH_DONORS_DURATION.
 public=(-duration "${BENCH_DURATION:-10s}" -concurrency "${BENCH_CONCURRENCY:-16}"
   -donors "${BENCH_DONORS:-200}" -donors-duration "${BENCH_DONORS_DURATION:-60s}")

@@ -55,6 +55,8 @@ type Service struct {
 	// Tokenizers are where browsers tokenise cards, by gateway (the gateway's own origin).
 	Tokenizers map[string]string
 	Log        *slog.Logger // slog.Default() when nil
+
+	public publicForms // the public read's answers, checked fresh on every read
 }
 
 // NewService builds the service.

@@ -54,6 +54,12 @@ func (ownOrganization) MembershipsOf(_ context.Context, userID uuid.UUID) ([]ten
 func newManage(t *testing.T) (*tenants.Tenants, *httptest.Server) {
 	t.Helper()
 	tt := tenantstest.Open(t)
+	return tt, serve(t, tt)
+}
+
+// serve is one API process on tt's databases.
+func serve(t *testing.T, tt *tenants.Tenants) *httptest.Server {
+	t.Helper()
 	bucket, err := blob.Open(context.Background(), "mem://")
 	require.NoError(t, err)
 	gin.SetMode(gin.ReleaseMode)
@@ -67,7 +73,7 @@ func newManage(t *testing.T) (*tenants.Tenants, *httptest.Server) {
 	})
 	srv := httptest.NewServer(r)
 	t.Cleanup(srv.Close)
-	return tt, srv
+	return srv
 }
 
 func newOrg(t *testing.T, tt *tenants.Tenants, status, plan string) uuid.UUID {
@@ -192,6 +198,58 @@ func TestManageCampaignLifecycle(t *testing.T) {
 	st, out = call(t, "POST", srv.URL+"/manage/api/campaigns/"+id+"/unpublish", org, nil)
 	require.Equal(t, http.StatusOK, st)
 	require.Equal(t, false, out["published"])
+}
+
+// The public read keeps its answer between reads, yet an edit, an unpublish or a publish made by
+// another process shows on the next read: two servers on the same databases, as two `serve`s run.
+func TestPublicReadSeesChangesFromOtherProcesses(t *testing.T) {
+	t.Parallel()
+	tt, a := newManage(t)
+	b := serve(t, tt)
+	org := newOrg(t, tt, "enabled", "essential_monthly")
+	st, out := call(t, "POST", a.URL+"/manage/api/campaigns", org, map[string]any{"title": "Primera versión", "type": "fundraise",
+		"amounts": []any{map[string]any{"amount": "1500"}}})
+	require.Equal(t, http.StatusCreated, st, out)
+	id, slug := out["uuid"].(string), out["slug"].(string)
+	public := func(srv *httptest.Server) (int, map[string]any) {
+		return call(t, "GET", srv.URL+"/api/public/campaigns/"+slug, uuid.Nil, nil)
+	}
+	st, _ = public(b)
+	require.Equal(t, http.StatusNotFound, st, "unpublished")
+
+	st, out = call(t, "POST", a.URL+"/manage/api/campaigns/"+id+"/publish", org, nil)
+	require.Equal(t, http.StatusOK, st, out)
+	for range 2 { // the second read is the kept answer
+		st, out = public(b)
+		require.Equal(t, http.StatusOK, st, out)
+		require.Equal(t, "Primera versión", out["title"])
+		require.Equal(t, "gateway_missing", out["closed_reason"])
+	}
+
+	st, out = call(t, "PATCH", a.URL+"/manage/api/campaigns/"+id, org, map[string]any{"title": "Segunda versión", "form_color": "#112233"})
+	require.Equal(t, http.StatusOK, st, out)
+	st, out = public(b)
+	require.Equal(t, http.StatusOK, st, out)
+	require.Equal(t, "Segunda versión", out["title"])
+	require.Equal(t, "#112233", out["form_color"])
+
+	// The organisation's own row is part of the form too.
+	scope, err := tt.ForOrganization(context.Background(), org)
+	require.NoError(t, err)
+	require.NoError(t, scope.Exec(context.Background(), "UPDATE organizations SET name = 'Otro nombre' WHERE organization_id = $1", org))
+	st, out = public(b)
+	require.Equal(t, http.StatusOK, st, out)
+	require.Equal(t, "Otro nombre", out["organization_name"])
+
+	st, out = call(t, "POST", a.URL+"/manage/api/campaigns/"+id+"/unpublish", org, nil)
+	require.Equal(t, http.StatusOK, st, out)
+	st, _ = public(b)
+	require.Equal(t, http.StatusNotFound, st, "unpublished by the other process")
+	st, _ = call(t, "POST", a.URL+"/manage/api/campaigns/"+id+"/publish", org, nil)
+	require.Equal(t, http.StatusOK, st)
+	st, out = public(b)
+	require.Equal(t, http.StatusOK, st, out)
+	require.Equal(t, "Segunda versión", out["title"])
 }
 
 func TestPlanAndAccountGates(t *testing.T) {

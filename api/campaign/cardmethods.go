@@ -62,12 +62,15 @@ func (s *Service) Checkout(ctx context.Context, f Form) (Checkout, error) {
 	if err != nil {
 		return Checkout{PaymentMethods: []PublicCardMethod{}}, err
 	}
-	return s.checkoutOf(ctx, f, a), nil
+	co, _ := s.checkoutOf(ctx, f, a)
+	return co, nil
 }
 
-func (s *Service) checkoutOf(ctx context.Context, f Form, a Account) Checkout {
+// checkoutOf is the account's checkout; answered is false when the gateway did not give its card methods.
+func (s *Service) checkoutOf(ctx context.Context, f Form, a Account) (_ Checkout, answered bool) {
+	methods, answered := s.cardMethods(ctx, f, a)
 	return Checkout{Gateway: a.Gateway, TokenizerURL: s.Tokenizers[a.Gateway], PublicKey: a.PublicKey,
-		PaymentMethods: s.cardMethods(ctx, f, a)}
+		PaymentMethods: methods}, answered
 }
 
 // PublicCardMethod is a card brand the campaign's gateway account takes, with the rules the form
@@ -91,36 +94,37 @@ type PublicCardMethod struct {
 const cardMethodsWait = 3 * time.Second
 
 // cardMethods are the account's card rules (the adapter caches them per account); none while the
-// gateway cannot say, which is logged.
-func (s *Service) cardMethods(ctx context.Context, f Form, a Account) []PublicCardMethod {
+// gateway cannot say, which is logged (answered false).
+func (s *Service) cardMethods(ctx context.Context, f Form, a Account) (_ []PublicCardMethod, answered bool) {
 	out := []PublicCardMethod{}
 	ctx, cancel := context.WithTimeout(ctx, cardMethodsWait)
 	defer cancel()
 	methods, err := a.Client.PaymentMethods(ctx)
 	if err != nil {
 		s.log().WarnContext(ctx, "campaign: gateway card methods, the form uses its own table", "org", f.Org.ID, "error", err)
-		return out
+		return out, false
 	}
 	for _, m := range methods {
 		out = append(out, PublicCardMethod{ID: m.ID, Name: m.Name, PaymentType: m.PaymentType, BINPattern: m.BINPattern,
 			ExclusionPattern: m.ExclusionPattern, Lengths: m.Lengths, SecurityCodeLength: m.SecurityCodeLength, Luhn: m.Luhn})
 	}
-	return out
+	return out, true
 }
 
 // limitsOf are the account's donation limits, or the defaults while the form has no account or its
-// gateway does not answer (logged).
-func (s *Service) limitsOf(ctx context.Context, f Form, a Account, err error) Limits {
+// gateway does not answer (logged; answered false).
+func (s *Service) limitsOf(ctx context.Context, f Form, a Account, err error) (_ Limits, answered bool) {
 	if err == nil {
 		var l gateway.AmountLimits
 		if l, err = a.Client.AmountLimits(ctx); err == nil {
-			return Limits{Min: l.Min.Minor, Max: l.Max.Minor}
+			return Limits{Min: l.Min.Minor, Max: l.Max.Minor}, true
 		}
 	}
-	if !errors.Is(err, connections.ErrNotConnected) { // without an account the form is closed anyway
-		s.log().WarnContext(ctx, "campaign: gateway amount limits, using the defaults", "org", f.Org.ID, "error", err)
+	if errors.Is(err, connections.ErrNotConnected) { // without an account the form is closed anyway
+		return DefaultLimits(f.Campaign.Currency), true
 	}
-	return DefaultLimits(f.Campaign.Currency)
+	s.log().WarnContext(ctx, "campaign: gateway amount limits, using the defaults", "org", f.Org.ID, "error", err)
+	return DefaultLimits(f.Campaign.Currency), false
 }
 
 func (s *Service) log() *slog.Logger {

@@ -2,6 +2,7 @@ package campaign
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/mail"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/internal/connections"
 	"github.com/aporta/aporta/internal/money"
+	"github.com/aporta/aporta/tenants"
 )
 
 // Default donation limits in major units (§9); a gateway may override them.
@@ -30,7 +32,8 @@ func DefaultLimits(currency string) Limits {
 // LimitsFor returns the donation limits of a form: its gateway account's, else the defaults.
 func (s *Service) LimitsFor(ctx context.Context, f Form) Limits {
 	a, err := s.account(ctx, f)
-	return s.limitsOf(ctx, f, a, err)
+	lim, _ := s.limitsOf(ctx, f, a, err)
+	return lim
 }
 
 // MinimumFor is the smallest amount a donor may give on this form within lim (LimitsFor): the
@@ -81,19 +84,20 @@ type PublicLimits struct {
 	Max money.Amount `json:"max"`
 }
 
-// PublicFormBySlug builds the public form's data.
-func (s *Service) PublicFormBySlug(ctx context.Context, slug string) (PublicForm, error) {
-	f, err := s.FormBySlug(ctx, slug)
+// publicForm builds the public form's data; complete is false when the gateway did not answer (its
+// limits or card brands are the defaults), so the answer is not worth keeping.
+func (s *Service) publicForm(ctx context.Context, route tenants.Route) (_ PublicForm, complete bool, _ error) {
+	f, err := s.formOf(ctx, route)
 	if err != nil {
-		return PublicForm{}, err
+		return PublicForm{}, false, err
 	}
 	c := f.Campaign
 	// The organisation's account is resolved once: limits, card brands and public key come from it.
 	a, err := s.account(ctx, f)
 	if err != nil && !errors.Is(err, connections.ErrNotConnected) {
-		return PublicForm{}, err
+		return PublicForm{}, false, err
 	}
-	lim := s.limitsOf(ctx, f, a, err)
+	lim, complete := s.limitsOf(ctx, f, a, err)
 	p := PublicForm{
 		Public: Public{ID: c.ID, Slug: c.Slug, Title: c.Title, Description: c.Description, Type: c.Type,
 			Currency: c.Currency, Organization: f.Org.Name, Country: f.Org.Country},
@@ -108,9 +112,9 @@ func (s *Service) PublicFormBySlug(ctx context.Context, slug string) (PublicForm
 	if err != nil {
 		p.ClosedReason = ptr("gateway_missing")
 	} else {
-		co := s.checkoutOf(ctx, f, a)
+		co, answered := s.checkoutOf(ctx, f, a)
 		p.Gateway = map[string]string{"name": co.Gateway, "tokenizer_url": co.TokenizerURL, "public_key": co.PublicKey}
-		p.PaymentMethods = co.PaymentMethods
+		p.PaymentMethods, complete = co.PaymentMethods, complete && answered
 		if !f.Org.AcceptingDonations {
 			p.AcceptingDonations, p.ClosedReason = false, ptr("not_accepting")
 		}
@@ -124,10 +128,10 @@ func (s *Service) PublicFormBySlug(ctx context.Context, slug string) (PublicForm
 	p.PeriodicIncrease.MinPercentage, p.PeriodicIncrease.MaxPercentage = &lo, &hi
 	codes, err := f.Scope.Store().DocumentTypesOfCountry(ctx, f.Org.Country)
 	if err != nil {
-		return PublicForm{}, err
+		return PublicForm{}, false, err
 	}
 	p.DocumentTypes = append(p.DocumentTypes, codes...)
-	return p, nil
+	return p, complete, nil
 }
 
 func ptr[T any](v T) *T { return &v }
@@ -137,9 +141,9 @@ type SlugRequest struct {
 	Slug string `path:"slug" json:"-"`
 }
 
-// GetPublic answers GET /api/public/campaigns/:slug.
-func (h *Handler) GetPublic(ctx context.Context, r *SlugRequest) (*PublicForm, error) {
-	p, err := h.svc.PublicFormBySlug(ctx, r.Slug)
+// GetPublic answers GET /api/public/campaigns/:slug with a PublicForm.
+func (h *Handler) GetPublic(ctx context.Context, r *SlugRequest) (*json.RawMessage, error) {
+	p, err := h.svc.PublicJSON(ctx, r.Slug)
 	if err != nil {
 		return nil, err
 	}

@@ -378,13 +378,24 @@ type Form struct {
 
 // FormBySlug finds a published campaign through the directory's public route.
 func (s *Service) FormBySlug(ctx context.Context, slug string) (Form, error) {
-	route, err := s.tenants.RouteBySlug(ctx, slug)
-	if errors.Is(err, tenants.ErrNotFound) {
-		return Form{}, ErrNotFound
-	}
+	route, err := s.route(ctx, slug)
 	if err != nil {
 		return Form{}, err
 	}
+	return s.formOf(ctx, route)
+}
+
+// route is the slug's public route in the directory; ErrNotFound when none.
+func (s *Service) route(ctx context.Context, slug string) (tenants.Route, error) {
+	route, err := s.tenants.RouteBySlug(ctx, slug)
+	if errors.Is(err, tenants.ErrNotFound) {
+		return route, ErrNotFound
+	}
+	return route, err
+}
+
+// formOf is the route's published campaign with its organisation; ErrNotFound when unpublished.
+func (s *Service) formOf(ctx context.Context, route tenants.Route) (Form, error) {
 	scope, err := s.tenants.ForOrganization(ctx, route.OrganizationID)
 	if err != nil {
 		return Form{}, err

@@ -12,6 +12,7 @@ import (
 
 	"github.com/aporta/aporta/api/apitest"
 	"github.com/aporta/aporta/api/dashboard"
+	"github.com/aporta/aporta/internal/history"
 	"github.com/aporta/aporta/internal/money"
 	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/tenants"
@@ -124,17 +125,20 @@ func (f *fixture) tx(donation uuid.UUID, status string, minor int64, currency st
 		VALUES ($1, $2, $3, NULL, 1, $4, $5, $6, $7, $8)`, f.scope.OrgID, uuid.New(), donation, minor, currency, status, ch, cr)
 }
 
-// version writes a status change as workflows/collection records it.
+// pause and restore record a status change as workflows/collection does (history.Record), at a given time.
 func (f *fixture) pause(donation uuid.UUID, reason string, at time.Time) {
-	f.exec(`INSERT INTO donation_versions (organization_id, id, donation_id, actor, field, before, after, created_at)
-		VALUES ($1, $2, $3, 'system', 'status', '{"status":"active"}', jsonb_build_object('status', 'paused', 'paused_reason', $4::text), $5)`,
-		f.scope.OrgID, uuid.New(), donation, reason, at)
+	f.version(history.Version{DonationID: donation, Actor: "system", Field: "status", At: at,
+		Before: map[string]string{"status": "active"}, After: map[string]string{"status": "paused", "paused_reason": reason}})
 }
 
 func (f *fixture) restore(donation uuid.UUID, at time.Time) {
-	f.exec(`INSERT INTO donation_versions (organization_id, id, donation_id, actor, field, before, after, created_at)
-		VALUES ($1, $2, $3, 'system', 'status', '{"status":"paused","paused_reason":"x"}', '{"status":"active"}', $4)`,
-		f.scope.OrgID, uuid.New(), donation, at)
+	f.version(history.Version{DonationID: donation, Actor: "system", Field: "status", At: at,
+		Before: map[string]string{"status": "paused", "paused_reason": "x"}, After: map[string]string{"status": "active"}})
+}
+
+func (f *fixture) version(v history.Version) {
+	f.t.Helper()
+	require.NoError(f.t, f.scope.Tx(f.ctx, func(tx pgx.Tx) error { return history.Record(f.ctx, sharddb.Store(tx), f.scope.OrgID, v) }))
 }
 
 func (f *fixture) visits(campaign uuid.UUID, day string, n int) {

@@ -17,8 +17,8 @@ import (
 	"github.com/aporta/aporta/internal/sharddb"
 )
 
-// fromRows recomputes the rollup's non-empty rows straight from donations and transactions, one
-// line per row, in key order.
+// fromRows recomputes the rollup's non-empty rows straight from donations and transactions, and the
+// pause facts from the version history (each pause with its first later restore), one line per row.
 const fromRows = `
 SELECT format('raised %s %s %s %s %s %s', day, campaign_id, recurrence, currency, sum(amount_minor), count(*))
 FROM (SELECT (COALESCE(t.charged_at, t.created_at) AT TIME ZONE o.timezone)::date AS day, d.campaign_id, d.recurrence,
@@ -41,6 +41,13 @@ FROM (SELECT (d.discarded_at AT TIME ZONE o.timezone)::date AS day, d.campaign_i
       FROM donations d JOIN organizations o ON o.organization_id = d.organization_id
       WHERE d.organization_id = $1 AND d.discarded_at IS NOT NULL) x
 GROUP BY day, campaign_id, recurrence, reason
+UNION ALL
+SELECT format('pause %s %s %s %s', v.donation_id, v.created_at, v.after ->> 'paused_reason',
+              (SELECT min(r.created_at) FROM donation_versions r
+               WHERE r.organization_id = $1 AND r.donation_id = v.donation_id AND r.field = 'status'
+                 AND r.before ->> 'status' = 'paused' AND r.after ->> 'status' = 'active' AND r.created_at > v.created_at))
+FROM donation_versions v
+WHERE v.organization_id = $1 AND v.field = 'status' AND v.after ->> 'status' = 'paused'
 ORDER BY 1`
 
 // rollup is the same lines read from the rollup tables.
@@ -53,6 +60,9 @@ FROM dashboard_daily WHERE organization_id = $1 AND new_donations <> 0
 UNION ALL
 SELECT format('discarded %s %s %s %s %s', day, campaign_id, recurrence, reason, donations)
 FROM dashboard_daily_discards WHERE organization_id = $1 AND donations <> 0
+UNION ALL
+SELECT format('pause %s %s %s %s', donation_id, paused_at, reason, resumed_at)
+FROM dashboard_pauses WHERE organization_id = $1
 ORDER BY 1`
 
 func (f *fixture) lines(sql string) []string {
@@ -187,6 +197,9 @@ func TestRollupMatchesRows(t *testing.T) {
 	// A bulk loader writes its rows without the rollup and rebuilds the organisation afterwards.
 	f.exec(`INSERT INTO transactions (organization_id, id, donation_id, attempt, amount_minor, currency, status, charged_at)
 		VALUES ($1, $2, $3, 1, 4000, 'ARS', 'approved', now())`, org, uuid.New(), d5)
+	f.exec(`INSERT INTO donation_versions (organization_id, id, donation_id, actor, field, before, after, created_at)
+		VALUES ($1, $2, $3, 'system', 'status', '{"status":"active"}', '{"status":"paused","paused_reason":"by_org"}', $4)`,
+		org, uuid.New(), d5, f.at("2026-03-28 10:00"))
 	require.NotEqual(t, f.lines(fromRows), f.lines(rollup))
 	f.exec(`SELECT dashboard_rollup_rebuild($1)`, org)
 	f.agrees()

@@ -172,14 +172,7 @@ func donate(ctx context.Context, cfg *config.Config, slug, publicKey, run string
 		st.mu.Unlock()
 		return
 	}
-	body, _ := json.Marshal(map[string]any{
-		"donation": map[string]any{"recurrency": n % 2, "items": []any{map[string]any{"uuid": "", "amount": "1500", "item_name": "Donación", "quantity": 1}}},
-		"payment_method": map[string]any{"gateway": map[string]any{"name": "mercadopago", "token": tok},
-			"method_id": "visa", "bin": "450995", "last_four": "3704", "cc_expiration": fmt.Sprintf("11 / %02d", (time.Now().Year()+3)%100),
-			"cardholder_name": oc.holder + " Bench", "cardholder_id_type": "DNI", "cardholder_id_number": "30111222", "donor_is_cardholder": true},
-		"donor":           map[string]any{"first_name": "Ana", "last_name": "Bench", "email": fmt.Sprintf("donor-%s-%d@example.org", run, n), "uid_type": "DNI", "uid_number": "30111222"},
-		"idempotency_key": fmt.Sprintf("bench-%s-%d", run, n),
-	})
+	body := formBody(tok, oc.holder, n%2, fmt.Sprintf("donor-%s-%d@example.org", run, n), fmt.Sprintf("bench-%s-%d", run, n))
 	times := 1
 	if n%5 == 0 {
 		times = 2
@@ -220,6 +213,20 @@ func donate(ctx context.Context, cfg *config.Config, slug, publicKey, run string
 		st.doubles++
 	}
 	st.mu.Unlock()
+}
+
+// formBody is a submission of the public form as the browser sends it: the card tokenised at the
+// sandbox for holder (who decides the outcome), 1500 of the currency, once (recurrency 0) or monthly (1).
+func formBody(token, holder string, recurrency int64, email, key string) []byte {
+	body, _ := json.Marshal(map[string]any{
+		"donation": map[string]any{"recurrency": recurrency, "items": []any{map[string]any{"uuid": "", "amount": "1500", "item_name": "Donación", "quantity": 1}}},
+		"payment_method": map[string]any{"gateway": map[string]any{"name": "mercadopago", "token": token},
+			"method_id": "visa", "bin": "450995", "last_four": "3704", "cc_expiration": fmt.Sprintf("11 / %02d", (time.Now().Year()+3)%100),
+			"cardholder_name": holder + " Bench", "cardholder_id_type": "DNI", "cardholder_id_number": "30111222", "donor_is_cardholder": true},
+		"donor":           map[string]any{"first_name": "Ana", "last_name": "Bench", "email": email, "uid_type": "DNI", "uid_number": "30111222"},
+		"idempotency_key": key,
+	})
+	return body
 }
 
 // checkCharges compares the sandbox's payments for the organisation with its transactions. A run

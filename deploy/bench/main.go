@@ -12,7 +12,9 @@ import (
 	"log"
 	"net/http"
 	"os"
+	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -42,6 +44,7 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
+	cfg.DB.StatementTimeout = 0 // the dashboard cases seed a large organisation in statements of hundreds of thousands of rows
 	base := cfg.PublicURL
 	t, err := tenants.Open(ctx, cfg.DirectoryDSN, cfg.ShardDSNs, cfg.DB)
 	if err != nil {
@@ -83,12 +86,16 @@ func main() {
 			WHERE c.organization_id = $1 AND c.id = $2 AND c.published`, oid, cid).Scan(&title)
 	}
 
-	fmt.Printf("Aporta benchmarks: %d clients, %s per case, on %s\n\n", *concurrency, *duration, base)
+	fmt.Printf("Aporta benchmarks: %d clients, %s per case, on %s\n", *concurrency, *duration, base)
+	fmt.Printf("machine: %d cores, load average %s\n\n", runtime.NumCPU(), loadAverage())
 	fmt.Printf("%-44s %12s %10s %10s   %s\n", "case", "req/s", "p50", "p99", "ratio to reference (req/s)")
 	compare("GET /readyz (probes 11 dependencies)", "GET /healthz (no dependency)",
 		run(get(base+"/readyz"), *concurrency, *duration), run(get(base+"/healthz"), *concurrency, *duration))
 	compare("GET /api/public/campaigns/{slug}", "bare pgx: route + shard row",
 		run(get(base+"/api/public/campaigns/"+slug), *concurrency, *duration), run(bare, *concurrency, *duration))
+	benchCreate(ctx, cfg, t, *concurrency, *duration, canBind("127.100.0.1"))
+	benchKeto(ctx, cfg, t, *concurrency, *duration)
+	fmt.Println()
 	if donors.donors > 0 {
 		donors.refTime = *duration
 		benchDonors(ctx, cfg, t, donors)
@@ -179,4 +186,13 @@ func compare(name, refName string, r, ref result) {
 	fmt.Printf("   %.2f× of reference\n", ratio)
 	row("  reference: "+refName, ref)
 	fmt.Println()
+}
+
+// loadAverage is the 1, 5 and 15 minute load averages of the machine ("?" where /proc has none).
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(b)); err == nil && len(f) >= 3 {
+		return strings.Join(f[:3], " ")
+	}
+	return "?"
 }

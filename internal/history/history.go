@@ -47,6 +47,15 @@ func Record(ctx context.Context, q *sharddb.Queries, orgID uuid.UUID, v Version)
 		Actor: v.Actor, Field: v.Field, Before: before, After: after, CreatedAt: at}); err != nil {
 		return err
 	}
+	if v.Field == "status" { // a pause or a restore is a fact of the dashboard's pause widget
+		facts := sharddb.RecordDashboardPauseParams{OrganizationID: orgID, VersionID: v.ID}
+		if err := q.RecordDashboardPause(ctx, facts); err != nil {
+			return err
+		}
+		if err := q.RecordDashboardResume(ctx, sharddb.RecordDashboardResumeParams(facts)); err != nil {
+			return err
+		}
+	}
 	// Every change of a donation goes through here: its CRM sync is queued with it.
 	return crmlink.Enqueue(ctx, q, orgID, crmlink.Donation, v.DonationID)
 }

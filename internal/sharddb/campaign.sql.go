@@ -202,6 +202,31 @@ func (q *Queries) ListCampaigns(ctx context.Context, arg ListCampaignsParams) ([
 	return items, nil
 }
 
+const publicFormStamp = `-- name: PublicFormStamp :one
+SELECT md5(row(c.*)::text || row(o.*)::text ||
+           coalesce((SELECT string_agg(row(g.*)::text, ',' ORDER BY g.id) FROM gateway_connections g
+                     WHERE g.organization_id = $1), ''))::text AS stamp
+FROM campaigns c
+JOIN organizations o ON o.organization_id = c.organization_id
+WHERE c.organization_id = $1 AND c.id = $2 AND c.slug = $3 AND c.published
+`
+
+type PublicFormStampParams struct {
+	OrganizationID uuid.UUID
+	ID             uuid.UUID
+	Slug           string
+}
+
+// A digest of every row the public form is built from: the published campaign under this slug, its
+// organisation and its gateway connections. The public read reuses its built answer while the
+// digest is unchanged, so an edit, a publish or a reconnection in any process shows at once.
+func (q *Queries) PublicFormStamp(ctx context.Context, arg PublicFormStampParams) (string, error) {
+	row := q.db.QueryRow(ctx, publicFormStamp, arg.OrganizationID, arg.ID, arg.Slug)
+	var stamp string
+	err := row.Scan(&stamp)
+	return stamp, err
+}
+
 const purgeLeads = `-- name: PurgeLeads :exec
 DELETE FROM leads WHERE organization_id = $1 AND updated_at < now() - interval '90 days'
 `

@@ -171,8 +171,8 @@ type DashboardOrganizationRow struct {
 // timestamptz of its first day and of the day after its last); campaign (NULL: all); recurrence
 // (NULL: both, 1 monthly, 0 one-time); bucket: 'day' or 'month'. Money, new donations and discards
 // read the daily rollup of migrations/shard/0080_dashboard_rollup.sql, so their cost is days ×
-// campaigns; visits are daily rows already; pauses read the version history (a donation counts once
-// in a period, which no sum of days can tell), with the indexes of migrations/shard/0070_dashboard.sql.
+// campaigns; visits are daily rows already; pauses read one pause fact per pause in the period
+// (migrations/shard/0370_dashboard_pauses.sql: a donation counts once in a period, which no sum of days can tell).
 // The handler runs them planned with their actual values (pgx.QueryExecModeExec), never a generic
 // plan, so the optional filters and the period's width pick the right index.
 // The organisation's time zone, whether it has campaigns, and the user's step of the campaign guide.
@@ -184,32 +184,20 @@ func (q *Queries) DashboardOrganization(ctx context.Context, arg DashboardOrgani
 }
 
 const dashboardPaused = `-- name: DashboardPaused :many
-WITH versioned AS (
-    -- The version rows of pauses in the period, widened by the minute the check below allows.
-    SELECT v.donation_id, v.created_at AS at, v.after ->> 'paused_reason' AS reason
-    FROM donation_versions v
-    WHERE v.organization_id = $1 AND v.field = 'status' AND v.after ->> 'status' = 'paused'
-      AND v.created_at >= $2::timestamptz - interval '1 minute' AND v.created_at < $3::timestamptz + interval '1 minute'
-), pauses AS (
-    SELECT v.donation_id, v.at, v.reason FROM versioned v WHERE v.at >= $2::timestamptz AND v.at < $3::timestamptz
+WITH pauses AS (
+    SELECT p.donation_id, p.paused_at AS at, p.reason, p.resumed_at
+    FROM dashboard_pauses p
+    WHERE p.organization_id = $1 AND p.paused_at >= $2::timestamptz AND p.paused_at < $3::timestamptz
     UNION ALL
-    -- One hash anti-join against the rows above, not an index probe per paused donation.
-    SELECT d.id, d.paused_since, d.paused_reason
+    SELECT d.id, d.paused_since, d.paused_reason, NULL
     FROM donations d
     WHERE d.organization_id = $1 AND d.status = 'paused' AND d.paused_since >= $2::timestamptz AND d.paused_since < $3::timestamptz
-      AND NOT EXISTS (SELECT 1 FROM versioned v WHERE v.donation_id = d.id
-                      AND v.at BETWEEN d.paused_since - interval '1 minute' AND d.paused_since + interval '1 minute')
+      AND NOT EXISTS (SELECT 1 FROM dashboard_pauses v WHERE v.organization_id = $1 AND v.donation_id = d.id
+                      AND v.paused_at BETWEEN d.paused_since - interval '1 minute' AND d.paused_since + interval '1 minute')
 ), unresumed AS (
-    -- LATERAL … LIMIT 1: one index probe per pause on (organization_id, donation_id, created_at).
     SELECT p.donation_id, p.at, p.reason, (p.at + interval '7 days' <= $4::timestamptz) AS settled
     FROM pauses p
-    LEFT JOIN LATERAL (
-        SELECT 1 AS found FROM donation_versions r
-        WHERE r.organization_id = $1 AND r.donation_id = p.donation_id
-          AND r.field = 'status' AND r.before ->> 'status' = 'paused' AND r.after ->> 'status' = 'active'
-          AND r.created_at > p.at AND r.created_at <= LEAST(p.at + interval '7 days', $4::timestamptz)
-        LIMIT 1) restored ON true
-    WHERE restored.found IS NULL
+    WHERE p.resumed_at IS NULL OR p.resumed_at > LEAST(p.at + interval '7 days', $4::timestamptz)
 ), filtered AS (
     -- Without filters (the handler plans with the actual values) no donation is read.
     SELECT DISTINCT ON (u.donation_id, u.settled) u.donation_id, u.settled, u.reason
@@ -243,12 +231,12 @@ type DashboardPausedRow struct {
 }
 
 // Paused donations (spec: "appear only if not resumed within 7 days"). A pause is an event at time p:
-// a version row (field 'status', after.status 'paused'), or, for a donation still paused whose pause
-// has no version row (written outside the collection workflow), its paused_since. A pause in the
-// period COUNTS when 7 days have passed since p by now and no restore (version row with
-// before.status 'paused', after.status 'active') happened in (p, p + 7 days]. It is IN GRACE when
-// fewer than 7 days have passed and it has not been restored yet. A donation counts once, with the
-// reason of its latest pause in the period.
+// a pause fact (dashboard_pauses, one per pause version row, with its first restore), or, for a
+// donation still paused whose pause has no version row (written outside the collection workflow), its
+// paused_since. A pause in the period COUNTS when 7 days have passed since p by now and it was not
+// restored in (p, p + 7 days]. It is IN GRACE when fewer than 7 days have passed and it has not been
+// restored yet. A donation counts once, with the reason of its latest pause in the period. The facts
+// are read index-only over the period; no history is scanned.
 // a donation with a settled pause is counted, never also in grace
 func (q *Queries) DashboardPaused(ctx context.Context, arg DashboardPausedParams) ([]DashboardPausedRow, error) {
 	rows, err := q.db.Query(ctx, dashboardPaused,

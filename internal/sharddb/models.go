@@ -255,6 +255,14 @@ type DashboardDailyDiscard struct {
 	Donations      int64
 }
 
+type DashboardPause struct {
+	OrganizationID uuid.UUID
+	DonationID     uuid.UUID
+	PausedAt       time.Time
+	Reason         *string
+	ResumedAt      *time.Time
+}
+
 type DocumentAttachment struct {
 	OrganizationID   uuid.UUID
 	ID               uuid.UUID

@@ -58,6 +58,51 @@ func (q *Queries) RebuildRollup(ctx context.Context, organizationID uuid.UUID) e
 	return err
 }
 
+const recordDashboardPause = `-- name: RecordDashboardPause :exec
+INSERT INTO dashboard_pauses (organization_id, donation_id, paused_at, reason, resumed_at)
+SELECT v.organization_id, v.donation_id, v.created_at, v.after ->> 'paused_reason',
+       (SELECT min(r.created_at) FROM donation_versions r
+        WHERE r.organization_id = $1 AND r.donation_id = v.donation_id AND r.field = 'status'
+          AND r.before ->> 'status' = 'paused' AND r.after ->> 'status' = 'active' AND r.created_at > v.created_at)
+FROM donation_versions v
+WHERE v.organization_id = $1 AND v.id = $2
+  AND v.field = 'status' AND v.after ->> 'status' = 'paused'
+ON CONFLICT (organization_id, donation_id, paused_at) DO NOTHING
+`
+
+type RecordDashboardPauseParams struct {
+	OrganizationID uuid.UUID
+	VersionID      uuid.UUID
+}
+
+// The pause fact of a version row that pauses a donation (migrations/shard/0370), with its first
+// restore already in the history; nothing for any other version. Once per pause.
+func (q *Queries) RecordDashboardPause(ctx context.Context, arg RecordDashboardPauseParams) error {
+	_, err := q.db.Exec(ctx, recordDashboardPause, arg.OrganizationID, arg.VersionID)
+	return err
+}
+
+const recordDashboardResume = `-- name: RecordDashboardResume :exec
+UPDATE dashboard_pauses p SET resumed_at = v.created_at
+FROM donation_versions v
+WHERE p.organization_id = $1 AND v.organization_id = $1
+  AND v.id = $2 AND p.donation_id = v.donation_id
+  AND v.field = 'status' AND v.before ->> 'status' = 'paused' AND v.after ->> 'status' = 'active'
+  AND p.paused_at < v.created_at AND (p.resumed_at IS NULL OR p.resumed_at > v.created_at)
+`
+
+type RecordDashboardResumeParams struct {
+	OrganizationID uuid.UUID
+	VersionID      uuid.UUID
+}
+
+// A version row that restores a paused donation is the first restore of its earlier pauses that
+// have none before it; nothing for any other version.
+func (q *Queries) RecordDashboardResume(ctx context.Context, arg RecordDashboardResumeParams) error {
+	_, err := q.db.Exec(ctx, recordDashboardResume, arg.OrganizationID, arg.VersionID)
+	return err
+}
+
 const rollupContribution = `-- name: RollupContribution :one
 SELECT dashboard_rollup_contribution($1, $2::uuid[])::jsonb AS contribution
 `

@@ -73,3 +73,14 @@ SET campaign_id = excluded.campaign_id,
 -- name: DocumentTypesOfCountry :many
 -- The donor document types of a country, "Otro" last.
 SELECT code FROM document_types WHERE sqlc.arg(country)::text = ANY(countries) ORDER BY code = 'Otro', code;
+
+-- name: PublicFormStamp :one
+-- A digest of every row the public form is built from: the published campaign under this slug, its
+-- organisation and its gateway connections. The public read reuses its built answer while the
+-- digest is unchanged, so an edit, a publish or a reconnection in any process shows at once.
+SELECT md5(row(c.*)::text || row(o.*)::text ||
+           coalesce((SELECT string_agg(row(g.*)::text, ',' ORDER BY g.id) FROM gateway_connections g
+                     WHERE g.organization_id = sqlc.arg(organization_id)), ''))::text AS stamp
+FROM campaigns c
+JOIN organizations o ON o.organization_id = c.organization_id
+WHERE c.organization_id = sqlc.arg(organization_id) AND c.id = sqlc.arg(id) AND c.slug = sqlc.arg(slug) AND c.published;

@@ -18,3 +18,26 @@ SELECT dashboard_rollup_add(sqlc.arg(organization_id), sqlc.arg(ids)::uuid[], sq
 -- name: RebuildRollup :exec
 -- Recomputes an organisation's rollup from its rows (a time-zone change moves every day).
 SELECT dashboard_rollup_rebuild(sqlc.arg(organization_id));
+
+-- name: RecordDashboardPause :exec
+-- The pause fact of a version row that pauses a donation (migrations/shard/0370), with its first
+-- restore already in the history; nothing for any other version. Once per pause.
+INSERT INTO dashboard_pauses (organization_id, donation_id, paused_at, reason, resumed_at)
+SELECT v.organization_id, v.donation_id, v.created_at, v.after ->> 'paused_reason',
+       (SELECT min(r.created_at) FROM donation_versions r
+        WHERE r.organization_id = sqlc.arg(organization_id) AND r.donation_id = v.donation_id AND r.field = 'status'
+          AND r.before ->> 'status' = 'paused' AND r.after ->> 'status' = 'active' AND r.created_at > v.created_at)
+FROM donation_versions v
+WHERE v.organization_id = sqlc.arg(organization_id) AND v.id = sqlc.arg(version_id)
+  AND v.field = 'status' AND v.after ->> 'status' = 'paused'
+ON CONFLICT (organization_id, donation_id, paused_at) DO NOTHING;
+
+-- name: RecordDashboardResume :exec
+-- A version row that restores a paused donation is the first restore of its earlier pauses that
+-- have none before it; nothing for any other version.
+UPDATE dashboard_pauses p SET resumed_at = v.created_at
+FROM donation_versions v
+WHERE p.organization_id = sqlc.arg(organization_id) AND v.organization_id = sqlc.arg(organization_id)
+  AND v.id = sqlc.arg(version_id) AND p.donation_id = v.donation_id
+  AND v.field = 'status' AND v.before ->> 'status' = 'paused' AND v.after ->> 'status' = 'active'
+  AND p.paused_at < v.created_at AND (p.resumed_at IS NULL OR p.resumed_at > v.created_at);

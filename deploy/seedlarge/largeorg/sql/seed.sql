@@ -61,8 +61,9 @@ SELECT d.organization_id, ('00000000-0000-4000-9' || lpad(to_hex(k), 3, '0') || 
             WHEN h < 98 THEN 'pending' WHEN h < 99 THEN 'charged_back' ELSE 'cancelled' END,
        CASE WHEN h < 94 OR h >= 96 THEN x.t END, x.t, x.t
 FROM donations d
-CROSS JOIN LATERAL (SELECT age(CASE d.status WHEN 'paused' THEN d.paused_since WHEN 'discarded' THEN d.discarded_at
-                                             ELSE now() END, d.created_at) AS alive) a
+-- A searched CASE: Citus deparses CASE d.status WHEN … for the worker as a comparison with a boolean.
+CROSS JOIN LATERAL (SELECT age(CASE WHEN d.status = 'paused' THEN d.paused_since WHEN d.status = 'discarded' THEN d.discarded_at
+                                    ELSE now() END, d.created_at) AS alive) a
 CROSS JOIN LATERAL generate_series(0, CASE WHEN d.recurrence = 1
         THEN LEAST(abs(hashtext(d.id::text)) % $4, (extract(year FROM a.alive) * 12 + extract(month FROM a.alive))::int)
         ELSE 0 END) AS k

@@ -1,0 +1,133 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"github.com/aporta/aporta/internal/config"
+	"github.com/aporta/aporta/internal/gateway/sandbox"
+	"github.com/aporta/aporta/internal/sharddb"
+	"github.com/aporta/aporta/tenants"
+)
+
+// benchCreate measures donation creation end to end on the public form (issue 19): clients POST
+// /d/{slug} one-time donations whose card the sandbox gateway approves, each from its own loopback
+// address (the per-IP limit sees one donor each); the cards are tokenised before the clock starts, as
+// browsers do before they submit. The reference writes the same rows in one hand-written pgx
+// transaction: a donor, its card, the donation and its approved first charge, with the dashboard
+// rollup kept (sharddb.WithRollup), and no gateway call (the stub's answer is taken as approved).
+func benchCreate(ctx context.Context, cfg *config.Config, t *tenants.Tenants, clients int, d time.Duration, ownAddrs bool) {
+	org, slug, publicKey, err := donorCampaign(ctx, cfg, t)
+	if err != nil {
+		fmt.Println("donation creation: not run:", err)
+		return
+	}
+	scope, err := t.ForOrganization(ctx, org)
+	if err != nil {
+		fmt.Println("donation creation: not run:", err)
+		return
+	}
+	var campaignID uuid.UUID
+	if err := scope.QueryRow(ctx, `SELECT id FROM campaigns WHERE organization_id = $1 AND slug = $2`, org, slug).Scan(&campaignID); err != nil {
+		fmt.Println("donation creation: not run:", err)
+		return
+	}
+	// Enough cards for the run at a few hundred donations a second.
+	tokens := make(chan string, 200*int(d/time.Second)+clients)
+	tokenise(ctx, cfg, publicKey, cap(tokens), tokens)
+	runID := uuid.NewString()[:8]
+	var n atomic.Int64
+	form := func() error {
+		tok, ok := <-tokens
+		if !ok {
+			return errNoCards
+		}
+		i := n.Add(1)
+		body := formBody(tok, "APRO", 0, fmt.Sprintf("create-%s-%d@example.org", runID, i), fmt.Sprintf("create-%s-%d", runID, i))
+		dialer := &net.Dialer{Timeout: 10 * time.Second}
+		if ownAddrs {
+			dialer.LocalAddr = &net.TCPAddr{IP: net.IPv4(127, byte(100+i>>16), byte(i>>8), byte(i))}
+		}
+		tr := &http.Transport{DialContext: dialer.DialContext}
+		defer tr.CloseIdleConnections()
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, cfg.PublicURL+"/d/"+slug, bytes.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		res, err := (&http.Client{Transport: tr, Timeout: time.Minute}).Do(req)
+		if err != nil {
+			return err
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != http.StatusCreated {
+			return fmt.Errorf("POST /d/%s: %d %s", slug, res.StatusCode, b)
+		}
+		return nil
+	}
+	ref := func() error {
+		i := n.Add(1)
+		return scope.Tx(ctx, func(tx pgx.Tx) error {
+			q := sharddb.Store(tx)
+			donor, donation, card := uuid.New(), uuid.New(), uuid.New()
+			if _, err := tx.Exec(ctx, `INSERT INTO donors (organization_id, id, email, first_name, last_name, uid_type, uid_number)
+				VALUES ($1, $2, $3, 'Ana', 'Bench', 'DNI', '30111222')`, org, donor, fmt.Sprintf("ref-%s-%d@example.org", runID, i)); err != nil {
+				return err
+			}
+			if _, err := tx.Exec(ctx, `INSERT INTO payment_methods (organization_id, id, donor_id, gateway, customer_id, card_id, brand, bin,
+				last_four, expiry_month, expiry_year, holder_name, holder_id_type, holder_id_number, donor_is_cardholder)
+				VALUES ($1, $2, $3, 'mercadopago', $4, $5, 'visa', '450995', '3704', 11, $6, 'APRO Bench', 'DNI', '30111222', true)`,
+				org, card, donor, "cus-"+card.String(), "card-"+card.String(), time.Now().Year()+3); err != nil {
+				return err
+			}
+			return q.WithRollup(ctx, org, []uuid.UUID{donation}, func() error {
+				if _, err := tx.Exec(ctx, `INSERT INTO donations (organization_id, id, campaign_id, donor_id, amount_minor, currency, recurrence,
+					status, payment_method_id, idempotency_key, items)
+					VALUES ($1, $2, $3, $4, 150000, 'ARS', 0, 'active', $5, $6, '[{"item_name":"Donación","quantity":1,"amount":150000}]')`,
+					org, donation, campaignID, donor, card, fmt.Sprintf("ref-%s-%d", runID, i)); err != nil {
+					return err
+				}
+				_, err := tx.Exec(ctx, `INSERT INTO transactions (organization_id, id, donation_id, amount_minor, currency, status, attempt,
+					payment_method_id, gateway_payment_id, charged_at)
+					VALUES ($1, $2, $3, 150000, 'ARS', 'approved', 1, $4, $5, now())`, org, uuid.New(), donation, card, "ref-"+donation.String())
+				return err
+			})
+		})
+	}
+	compare("POST /d/{slug}: one-time donation, sandbox approves", "one pgx transaction, same rows, no gateway call",
+		run(form, clients, d), run(ref, clients, d))
+}
+
+var errNoCards = fmt.Errorf("out of tokenised cards (raise the pool in benchCreate)")
+
+// tokenise fills out with n card tokens of the sandbox's approving cardholder, 8 at a time, and closes it.
+func tokenise(ctx context.Context, cfg *config.Config, publicKey string, n int, out chan<- string) {
+	var wg sync.WaitGroup
+	var left atomic.Int64
+	left.Store(int64(n))
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			hc := &http.Client{Timeout: 30 * time.Second}
+			for left.Add(-1) >= 0 {
+				tok, err := sandbox.CardToken(ctx, hc, cfg.GatewayURL, publicKey, "APRO Bench")
+				if err != nil {
+					fmt.Println("tokenise:", err)
+					return
+				}
+				out <- tok
+			}
+		}()
+	}
+	wg.Wait()
+	close(out)
+}
