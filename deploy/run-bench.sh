@@ -21,8 +21,9 @@ fi
 # and in-memory sandbox together). BENCH_COLLECT_DONATIONS=1000 gives the ratios in a few minutes.
 # Seen 2026-11-24 (load average 27–41 on the shared 2 cores; ratios only): on Citus collection ran at ~1 charge/s on
 # Temporal-on-PostgreSQL, before and after SyncDonation left the rollup, queued on charge.Record's organisation-wide
-# rollup lock (dashboard_rollup_apply took 70–470 ms a call); with APORTA_CITUS=0, 500 donations: 6.0/s against
-# 4.1/s for the no-op (1.44×, the no-op held back by a task retried after its timeout).
+# rollup lock (dashboard_rollup_apply took 70–470 ms a call); with APORTA_CITUS=0, 500 donations in one run: on
+# PostgreSQL 6.0/s against 4.1/s for the no-op (1.44×, the no-op held back by a task retried after its timeout), on
+# the dev server 11.2/s against 16.2/s (0.69×).
 go run ./deploy/benchcollect -donations "${BENCH_COLLECT_DONATIONS:-10000}"
 # The public donation form (issue 4): gzipped JS of donate.html beside the manage app's, and
 # Lighthouse mobile performance and accessibility with Debian Chromium (offline).
