@@ -21,6 +21,11 @@ fi
 # on PostgreSQL when the stack runs it (deploy/stack.sh bench, as make bench does), then the dev server (SQLite: on
 # this shared 2-core machine 12.8/s against 12.7/s for the reference, 13 minutes each, ~600 MiB for worker, starter
 # and in-memory sandbox together). BENCH_COLLECT_DONATIONS=1000 gives the ratios in a few minutes.
+# Seen 2026-11-24 (load average 27–41 on the shared 2 cores; ratios only): on Citus collection ran at ~1 charge/s on
+# Temporal-on-PostgreSQL, before and after SyncDonation left the rollup, queued on charge.Record's organisation-wide
+# rollup lock (dashboard_rollup_apply took 70–470 ms a call); with APORTA_CITUS=0, 500 donations in one run: on
+# PostgreSQL 6.0/s against 4.1/s for the no-op (1.44×, the no-op held back by a task retried after its timeout), on
+# the dev server 11.2/s against 16.2/s (0.69×).
 go run ./deploy/benchcollect -donations "${BENCH_COLLECT_DONATIONS:-10000}"
 # CRM sync (issue 16): BENCH_CRM_CHANGES donation changes drained in composite batches into the sandbox CRM,
 # beside the same records written one call each.

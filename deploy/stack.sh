@@ -242,6 +242,7 @@ start_temporal_pg() {
   TEMPORAL_HTTP_PORT=$((p + 2)) TEMPORAL_HISTORY_PORT=$((p + 3)) TEMPORAL_HISTORY_MEMBERSHIP_PORT=$((p + 4)) \
   TEMPORAL_MATCHING_PORT=$((p + 5)) TEMPORAL_MATCHING_MEMBERSHIP_PORT=$((p + 6)) TEMPORAL_WORKER_PORT=$((p + 7)) \
   TEMPORAL_WORKER_MEMBERSHIP_PORT=$((p + 8)) TEMPORAL_METRICS_PORT=$((p + 9)) \
+  TEMPORAL_DYNAMIC_CONFIG=$tdir/config/dynamicconfig/development-sql.yaml \
     envsubst <"$root/deploy/temporal/server.yml" >"$tdir/config/development.yaml"
   start temporal-pg "$ts/server" --root "$tdir" --env development --allow-no-auth start
   wait_for temporal-pg "$p"
