@@ -47,6 +47,7 @@ import (
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/gateway/centralpos"
 	"github.com/aporta/aporta/internal/outbox"
+	"github.com/aporta/aporta/internal/processing"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/web"
 	"github.com/aporta/aporta/workflows/agencysync"
@@ -137,6 +138,7 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 		CentralPos: centralpos.Config{BaseURL: d.Config.CentralPosURL, PartnerKey: d.Config.CentralPosPartnerKey},
 		Refresh:    gatewayrefresh.Client{Temporal: d.Temporal}, Log: d.Log} // a refused token is refreshed at once
 	charges := donation.ConnectedGateways{Clients: gwClients}
+	procs := processing.New(d.Config, conns.Box) // integrated payments' processors
 	onboard := onboarding.Client{Temporal: d.Temporal}
 
 	// Domain routes: one block per domain.
@@ -181,7 +183,7 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 	// gateway's redirect back (a GET).
 	gateways.NewHandler(connector).Mount(groups, g.public.Group("/auth", csrf.RequireForm(), az.Authenticate()))
 	bankaccounts.NewHandler(conns.Box).Mount(groups)
-	processors.Handler{}.Mount(groups)
+	processors.Handler{Merchants: procs}.Mount(groups)
 	dashboard.NewHandler().Mount(groups)
 	plans.Mount(groups)
 	export.NewHandler(d.Temporal, bucket, d.Config.Secret).Mount(groups)

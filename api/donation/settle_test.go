@@ -58,7 +58,7 @@ func TestSettleFirstChargeReadsBackWhatTheRequestLeftPending(t *testing.T) {
 	mailer := outbox.NewMailer(cfg, tt.Directory())
 	svc := NewService(Deps{Forms: campaigns, Tenants: tt, Gateways: ConnectedGateways{Clients: clients},
 		Secret: cfg.Secret, Mail: mailer, PublicURL: "https://aporta.test"})
-	guard := &firstcharge.Activities{Tenants: tt, Gateways: charge.Connected(clients),
+	guard := &firstcharge.Activities{Tenants: tt, Gateways: charge.Connected(clients, nil),
 		Thanks: thanks.Mailer{Outbox: mailer, Receipts: thanks.Receipts{Secret: cfg.Secret}, PublicURL: "https://aporta.test"}}
 	adminPost := func(path, body string) {
 		res, err := http.Post(gwSrv.URL+path, "application/json", strings.NewReader(body))

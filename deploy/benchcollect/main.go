@@ -136,7 +136,7 @@ func run(n int, gwFlag string, starters, pollers int, timeout time.Duration) err
 	// --- collection ---
 	queue := "bench-collection-" + uuid.NewString()[:8]
 	w := worker.New(c, queue, wopts)
-	collection.Register(w, tt, charge.Connected(clients))
+	collection.Register(w, tt, charge.Connected(clients, nil))
 	if err := w.Start(); err != nil {
 		return err
 	}

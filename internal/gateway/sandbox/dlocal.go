@@ -39,7 +39,8 @@ import (
 //	POST /payouts                      signed {external_id,amount,currency,country,beneficiary{name,document,bank_code,account}}
 //	GET  /__sandbox/dlocal/ledger?x_login=   tests: the merchant's payments (with descriptor and fee) and payouts, oldest first
 //
-// The cardholder's name decides a payment as on the other gateways (APRO, FUND, SECU, CONT…).
+// The cardholder's name decides a payment as on the other gateways (APRO, FUND, SECU, CONT…; see
+// dlOutcomes). Card vault tokens (POST /cvault/credit-card/temporal) are taken as card.token too.
 
 // Platform dLocal credentials of the dev stack and tests (internal/config's defaults).
 const (
@@ -142,17 +143,18 @@ type dlRefund struct {
 	Created   time.Time `json:"created_date"`
 }
 
-// dlOutcomes are the test cardholder names in dLocal's terms: status code and detail.
+// dlOutcomes are the test cardholder names in dLocal's terms: status code and detail. The card's own
+// problems (funds, expiry, a blacklisted or disabled card…) fail at every processor; MercadoPago's
+// own refusals (OTHE, CALL, RISK: its acquirer's and fraud engine's) pass here, which is what a
+// retry through the global processor (charge.Route) is for. REJE is dLocal's generic rejection.
 var dlOutcomes = map[string][2]string{
-	"OTHE": {"300", "The payment was rejected."},
+	"REJE": {"300", "The payment was rejected."},
 	"CONT": {"100", "The payment is pending."},
-	"CALL": {"306", "Call the bank to authorize the payment."},
 	"FUND": {"302", "Insufficient amount."},
 	"SECU": {"313", "Invalid security code."},
 	"EXPI": {"309", "Card expired."},
 	"FORM": {"314", "Invalid card data."},
 	"DISA": {"308", "Card disabled."},
-	"RISK": {"304", "Rejected by the fraud score."},
 	"BLAC": {"303", "Card in blacklist."},
 }
 
@@ -319,14 +321,20 @@ func (s *Server) dlCreateToken(w http.ResponseWriter, r *http.Request) {
 	s.commit(w, http.StatusCreated, map[string]any{"token": t.ID, "card": t.Card}, state{DLTokens: map[string]*dlToken{t.ID: t}})
 }
 
-// dlUsableToken is the merchant's unused, unexpired token; it answers 400 code 5008 itself.
+// dlUsableToken is the merchant's unused, unexpired token, or a card vault token (the vault's tokens
+// are any processor's: once used here, it is this merchant's, used); it answers 400 code 5008 itself.
 // Callers hold mu.
 func (s *Server) dlUsableToken(w http.ResponseWriter, m *dlMerchant, id string) *dlToken {
 	t := s.st.DLTokens[id]
+	if v := s.st.Tokens[id]; t == nil && v != nil && v.CollectorID == 0 {
+		t = &dlToken{ID: id, Merchant: m.Login, ExpiresAt: v.DateDue, Card: dlCard{Brand: v.PaymentMethodID, Bin: v.FirstSixDigits,
+			Last4: v.LastFourDigits, ExpMonth: v.ExpirationMonth, ExpYear: v.ExpirationYear, HolderName: v.Cardholder.Name}}
+	}
 	if t == nil || t.Merchant != m.Login || t.Used || !s.clock().Before(t.ExpiresAt) {
 		dlError(w, http.StatusBadRequest, 5008, "Token not found or inconsistent", "card.token")
 		return nil
 	}
+	s.st.DLTokens[id] = t
 	return t
 }
 
@@ -453,8 +461,8 @@ func (s *Server) dlPay(w http.ResponseWriter, m *dlMerchant, orderID, token, car
 	p := build(c)
 	p.Status, p.StatusCode, p.StatusDetail = dlOutcome(c.HolderName)
 	if p.Status == "PAID" {
-		a, _ := money.ParseWire(p.Amount, p.Currency) // written by Decimal
-		p.Fee = money.New(a.Minor*m.FeeBps/10000, p.Currency).Decimal()
+		a, _ := money.ParseWire(p.Amount, p.Currency)                          // written by Decimal
+		p.Fee = money.New((a.Minor*m.FeeBps+5000)/10000, p.Currency).Decimal() // half up
 	}
 	s.st.DLPayments[p.ID] = p
 	delta.DLPayments = map[string]*dlPayment{p.ID: p}
