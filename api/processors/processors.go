@@ -137,7 +137,9 @@ func load(ctx context.Context) (state, error) {
 }
 
 // rule is the descriptor rule of a family in the organisation's country.
-func (s state) rule(family string) (descriptor.Rule, bool) { return descriptor.Of(family, s.scope.Country) }
+func (s state) rule(family string) (descriptor.Rule, bool) {
+	return descriptor.Of(family, s.scope.Country)
+}
 
 // unavailable is why the organisation may not add a processor of family now ("" when it may).
 func (s state) unavailable(family string, except uuid.UUID) string {

@@ -26,7 +26,9 @@ import (
 
 type fixedRoute Route
 
-func (r fixedRoute) Route(context.Context, tenants.Scope, uuid.UUID, string) (Route, error) { return Route(r), nil }
+func (r fixedRoute) Route(context.Context, tenants.Scope, uuid.UUID, string) (Route, error) {
+	return Route(r), nil
+}
 
 // loseAnswers forwards a dLocal payment and loses its answer (lost) or the request itself (dropped)
 // for the next n payments: what a timeout looks like from our side.
@@ -197,7 +199,9 @@ func (refusingGateway) Charge(context.Context, gateway.Charge) (gateway.Payment,
 	return gateway.Payment{}, gateway.NewError(http.StatusBadRequest, "Token not found or inconsistent", []gateway.Cause{{Code: "5008"}})
 }
 
-func (refusingGateway) FindPayments(context.Context, string) ([]gateway.Payment, error) { return nil, nil }
+func (refusingGateway) FindPayments(context.Context, string) ([]gateway.Payment, error) {
+	return nil, nil
+}
 
 // The retry's answer is lost: reading back finds the processor's payment, and charging again
 // answers it; a retry that never reached the processor is not an answer, and charging again makes it.
