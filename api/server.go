@@ -41,6 +41,7 @@ import (
 	"github.com/aporta/aporta/api/user"
 	"github.com/aporta/aporta/identity"
 	"github.com/aporta/aporta/internal/blob"
+	"github.com/aporta/aporta/internal/charge"
 	"github.com/aporta/aporta/internal/config"
 	"github.com/aporta/aporta/internal/connections"
 	"github.com/aporta/aporta/internal/crmlink"
@@ -137,8 +138,8 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 	gwClients := &connections.Clients{Store: conns, Tenants: d.Tenants, BaseURL: d.Config.GatewayURL,
 		CentralPos: centralpos.Config{BaseURL: d.Config.CentralPosURL, PartnerKey: d.Config.CentralPosPartnerKey},
 		Refresh:    gatewayrefresh.Client{Temporal: d.Temporal}, Log: d.Log} // a refused token is refreshed at once
-	charges := donation.ConnectedGateways{Clients: gwClients}
-	procs := processing.New(d.Config, conns.Box) // integrated payments' processors
+	procs := processing.New(d.Config, conns.Box) // integrated payments' processors, where rules route donations
+	charges := donation.ConnectedGateways{Clients: gwClients, Processors: procs}
 	onboard := onboarding.Client{Temporal: d.Temporal}
 
 	// Domain routes: one block per domain.
@@ -166,8 +167,9 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 
 	campaigns := campaign.NewService(d.Tenants)
 	// A form's limits, card brands and public key come from its organisation's account, read once per request.
-	campaigns.Accounts, campaigns.Log = campaign.ConnectedAccounts(gwClients), d.Log
-	campaigns.Tokenizers = map[string]string{connections.MercadoPago: d.Config.GatewayPublicURL, connections.CentralPos: d.Config.CentralPosPublicURL}
+	campaigns.Accounts, campaigns.Log = campaign.RoutedAccounts(procs, campaign.ConnectedAccounts(gwClients)), d.Log
+	campaigns.Tokenizers = map[string]string{connections.MercadoPago: d.Config.GatewayPublicURL, connections.CentralPos: d.Config.CentralPosPublicURL,
+		charge.ProcessorGateway: d.Config.DLocalPublicURL}
 	campaign.NewHandler(campaigns, campaign.Options{Covers: bucket, PublicURL: d.Config.PublicURL, Log: d.Log}).Mount(groups)
 	donation.NewHandler(donation.NewService(donation.Deps{
 		Forms: campaigns, Tenants: d.Tenants, Gateways: charges, Recurring: collection.Starter{Temporal: d.Temporal},

@@ -37,6 +37,11 @@ type Router interface {
 	Route(ctx context.Context, scope tenants.Scope, donationID uuid.UUID, currency string) (Route, error)
 }
 
+// processorAccount is a processor's account as the donation form charges it (processing.Account).
+type processorAccount interface {
+	ChargeProcessor() *Processor
+}
+
 // routable is a connected gateway that knows its organisations' router (Connected).
 type routable struct {
 	Gateway
@@ -45,9 +50,13 @@ type routable struct {
 
 // Routed is the gateway a donation's transactions are charged and read back through: g itself when
 // g knows no router (tests, billing) or the donation's route is the connected gateway alone; else
-// the route's processor, or g retried through the global processor. Charge applies it itself;
+// the route's processor, or g retried through the global processor. A processor's account (the
+// donation form's, processing.Account) charges through its processor. Charge applies it itself;
 // callers that read payments back before charging (collection) read them through Routed too.
 func Routed(ctx context.Context, scope tenants.Scope, g Gateway, donationID uuid.UUID, currency string) (Gateway, error) {
+	if pa, ok := g.(processorAccount); ok { // the form already resolved the campaign's processor
+		return &routed{route: Route{Processor: pa.ChargeProcessor()}, via: map[string]*Processor{}}, nil
+	}
 	rg, ok := g.(*routable)
 	if !ok {
 		return g, nil

@@ -178,3 +178,25 @@ func (p *Processors) CampaignRoute(ctx context.Context, scope tenants.Scope, cam
 	}
 	return route, nil
 }
+
+// Account is the processor account a campaign's donations are charged through: the form tokenises
+// cards with its public key, and charge.Charge charges through its processor (descriptor, fee).
+type Account struct {
+	*dlocal.Account
+	PublicKey string
+	processor *charge.Processor
+}
+
+// ChargeProcessor is the processor charges through this account are made by (charge.Routed).
+func (a *Account) ChargeProcessor() *charge.Processor { return a.processor }
+
+// CampaignAccount is the account of the processor a rule routes the campaign's donations to; nil
+// when they go to the connected gateway.
+func (p *Processors) CampaignAccount(ctx context.Context, scope tenants.Scope, campaignID uuid.UUID, currency string) (*Account, error) {
+	r, err := p.CampaignRoute(ctx, scope, campaignID, currency)
+	if err != nil || r.Processor == nil {
+		return nil, err
+	}
+	a := r.Processor.Gateway.(*dlocal.Account) // processor builds only these
+	return &Account{Account: a, PublicKey: a.PublicKey(), processor: r.Processor}, nil
+}

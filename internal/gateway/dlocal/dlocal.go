@@ -100,8 +100,12 @@ func Onboard(ctx context.Context, cfg Config, name, country string, feeBps int32
 type Account struct {
 	rest              *rest.Client
 	country, currency string
+	publicKey         string
 	methods           methodsCache
 }
+
+// PublicKey is the key donors' browsers tokenise cards for this merchant with.
+func (a *Account) PublicKey() string { return a.publicKey }
 
 var _ gateway.Account = (*Account)(nil)
 
@@ -114,7 +118,7 @@ func NewAccount(cfg Config, m Merchant, country, currency string) (*Account, err
 	if err != nil {
 		return nil, err
 	}
-	return &Account{rest: rc, country: country, currency: currency}, nil
+	return &Account{rest: rc, country: country, currency: currency, publicKey: m.PublicKey}, nil
 }
 
 // EnsureCustomer: dLocal keeps no customers; the payer travels with each payment and saved card, so
