@@ -121,11 +121,17 @@ func NewAccount(cfg Config, m Merchant, country, currency string) (*Account, err
 	return &Account{rest: rc, country: country, currency: currency, publicKey: m.PublicKey}, nil
 }
 
-// EnsureCustomer: dLocal keeps no customers; the payer travels with each payment and saved card, so
-// the customer is its e-mail.
+// EnsureCustomer: dLocal keeps no customers; the payer travels with each saved card and payment, so
+// the customer id carries the payer (e-mail and document) to the cards saved for it.
 func (a *Account) EnsureCustomer(_ context.Context, c gateway.Customer) (gateway.Customer, error) {
-	c.ID = c.Email
+	c.ID = url.Values{"email": {c.Email}, "document": {c.IDNumber}}.Encode()
 	return c, nil
+}
+
+// payer is the payer a customer id carries (EnsureCustomer).
+func payer(customerID string) map[string]string {
+	v, _ := url.ParseQuery(customerID)
+	return map[string]string{"email": v.Get("email"), "document": v.Get("document")}
 }
 
 type wireCard struct {
@@ -143,7 +149,7 @@ func (a *Account) SaveCard(ctx context.Context, customerID, token string) (gatew
 	var out struct {
 		Card wireCard `json:"card"`
 	}
-	body := map[string]any{"country": a.country, "card": map[string]string{"token": token}, "payer": map[string]string{"email": customerID}}
+	body := map[string]any{"country": a.country, "card": map[string]string{"token": token}, "payer": payer(customerID)}
 	if err := a.rest.Do(ctx, http.MethodPost, "/secure_cards", nil, body, &out); err != nil {
 		return gateway.Card{}, refusal(err)
 	}
@@ -228,6 +234,9 @@ func (a *Account) Charge(ctx context.Context, ch gateway.Charge) (gateway.Paymen
 	body := map[string]any{"amount": json.Number(ch.Amount.Decimal()), "currency": a.currency, "country": a.country,
 		"payment_method_id": "CARD", "payment_method_flow": "DIRECT", "order_id": ch.ExternalReference,
 		"description": ch.Description, "card": card, "payer": map[string]string{"email": ch.Email, "document": ch.Document}}
+	if ch.CustomerID != "" && ch.Document == "" {
+		body["payer"] = payer(ch.CustomerID)
+	}
 	var out payment
 	if err := a.rest.Do(ctx, http.MethodPost, "/payments", nil, body, &out); err != nil {
 		return gateway.Payment{}, refusal(gateway.UnknownUnlessRefused(err))

@@ -124,14 +124,15 @@ func TestChargeWithDescriptorFeeAndIdempotentOrder(t *testing.T) {
 func TestSavedCardAndRefund(t *testing.T) {
 	ctx := context.Background()
 	srv, acct, m := merchant(t)
-	cust, err := acct.EnsureCustomer(ctx, gateway.Customer{Email: "ana@example.org"})
+	cust, err := acct.EnsureCustomer(ctx, gateway.Customer{Email: "ana@example.org", IDType: "DNI", IDNumber: "20123456"})
 	require.NoError(t, err)
 	c, err := acct.SaveCard(ctx, cust.ID, token(t, srv.URL, m.PublicKey, "APRO"))
 	require.NoError(t, err)
 	require.Equal(t, "3704", c.LastFour)
 	require.Equal(t, "visa", c.PaymentMethodID)
+	// A monthly charge of the saved card: the payer comes with the customer.
 	p, err := acct.Charge(ctx, gateway.Charge{ExternalReference: "don-3/2026-11", Amount: money.New(200000, "ARS"), Email: cust.Email,
-		Document: "20123456789", CardID: c.ID})
+		CustomerID: cust.ID, CardID: c.ID})
 	require.NoError(t, err)
 	require.Equal(t, gateway.StatusApproved, p.Status)
 	r, err := acct.Refund(ctx, gateway.RefundRequest{PaymentID: p.ID, IdempotencyKey: "r1"})

@@ -343,8 +343,13 @@ func (s *Server) dlSaveCard(w http.ResponseWriter, _ *http.Request, m *dlMerchan
 		Card struct {
 			Token string `json:"token"`
 		} `json:"card"`
+		Payer dlPayer `json:"payer"`
 	}
 	if !dlDecode(w, body, &in) {
+		return
+	}
+	if in.Payer.Email == "" || in.Payer.Document == "" {
+		dlError(w, http.StatusBadRequest, 5001, "Invalid param: payer.email and payer.document", "payer.document")
 		return
 	}
 	s.mu.Lock()
@@ -356,14 +361,15 @@ func (s *Server) dlSaveCard(w http.ResponseWriter, _ *http.Request, m *dlMerchan
 	t.Used = true
 	c := t.Card
 	c.CardID = "CID-" + randomHex(12)
-	s.st.DLCards[c.CardID] = &dlSavedCard{Merchant: m.Login, Card: c}
+	s.st.DLCards[c.CardID] = &dlSavedCard{Merchant: m.Login, Card: c, Payer: in.Payer}
 	s.commit(w, http.StatusCreated, map[string]any{"card": c},
 		state{DLTokens: map[string]*dlToken{t.ID: t}, DLCards: map[string]*dlSavedCard{c.CardID: s.st.DLCards[c.CardID]}})
 }
 
 type dlSavedCard struct {
-	Merchant string `json:"merchant"`
-	Card     dlCard `json:"card"`
+	Merchant string  `json:"merchant"`
+	Card     dlCard  `json:"card"`
+	Payer    dlPayer `json:"payer"`
 }
 
 func (s *Server) dlCreatePayment(w http.ResponseWriter, r *http.Request, m *dlMerchant, body []byte) {
