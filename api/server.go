@@ -41,12 +41,14 @@ import (
 	"github.com/aporta/aporta/api/user"
 	"github.com/aporta/aporta/identity"
 	"github.com/aporta/aporta/internal/blob"
+	"github.com/aporta/aporta/internal/charge"
 	"github.com/aporta/aporta/internal/config"
 	"github.com/aporta/aporta/internal/connections"
 	"github.com/aporta/aporta/internal/crmlink"
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/gateway/centralpos"
 	"github.com/aporta/aporta/internal/outbox"
+	"github.com/aporta/aporta/internal/processing"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/web"
 	"github.com/aporta/aporta/workflows/agencysync"
@@ -136,7 +138,8 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 	gwClients := &connections.Clients{Store: conns, Tenants: d.Tenants, BaseURL: d.Config.GatewayURL,
 		CentralPos: centralpos.Config{BaseURL: d.Config.CentralPosURL, PartnerKey: d.Config.CentralPosPartnerKey},
 		Refresh:    gatewayrefresh.Client{Temporal: d.Temporal}, Log: d.Log} // a refused token is refreshed at once
-	charges := donation.ConnectedGateways{Clients: gwClients}
+	procs := processing.New(d.Config, conns.Box) // integrated payments' processors, where rules route donations
+	charges := donation.ConnectedGateways{Clients: gwClients, Processors: procs}
 	onboard := onboarding.Client{Temporal: d.Temporal}
 
 	// Domain routes: one block per domain.
@@ -164,8 +167,9 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 
 	campaigns := campaign.NewService(d.Tenants)
 	// A form's limits, card brands and public key come from its organisation's account, read once per request.
-	campaigns.Accounts, campaigns.Log = campaign.ConnectedAccounts(gwClients), d.Log
-	campaigns.Tokenizers = map[string]string{connections.MercadoPago: d.Config.GatewayPublicURL, connections.CentralPos: d.Config.CentralPosPublicURL}
+	campaigns.Accounts, campaigns.Log = campaign.RoutedAccounts(procs, campaign.ConnectedAccounts(gwClients)), d.Log
+	campaigns.Tokenizers = map[string]string{connections.MercadoPago: d.Config.GatewayPublicURL, connections.CentralPos: d.Config.CentralPosPublicURL,
+		charge.ProcessorGateway: d.Config.DLocalPublicURL}
 	campaign.NewHandler(campaigns, campaign.Options{Covers: bucket, PublicURL: d.Config.PublicURL, Log: d.Log}).Mount(groups)
 	donation.NewHandler(donation.NewService(donation.Deps{
 		Forms: campaigns, Tenants: d.Tenants, Gateways: charges, Recurring: collection.Starter{Temporal: d.Temporal},
@@ -181,7 +185,7 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 	// gateway's redirect back (a GET).
 	gateways.NewHandler(connector).Mount(groups, g.public.Group("/auth", csrf.RequireForm(), az.Authenticate()))
 	bankaccounts.NewHandler(conns.Box).Mount(groups)
-	processors.Handler{}.Mount(groups)
+	processors.Handler{Merchants: procs}.Mount(groups)
 	dashboard.NewHandler().Mount(groups)
 	plans.Mount(groups)
 	export.NewHandler(d.Temporal, bucket, d.Config.Secret).Mount(groups)

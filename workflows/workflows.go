@@ -18,6 +18,7 @@ import (
 	"github.com/aporta/aporta/internal/gateway/centralpos"
 	"github.com/aporta/aporta/internal/gateway/mercadopago"
 	"github.com/aporta/aporta/internal/outbox"
+	"github.com/aporta/aporta/internal/processing"
 	"github.com/aporta/aporta/internal/thanks"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/workflows/agencysync"
@@ -53,11 +54,11 @@ func Run(ctx context.Context, cfg *config.Config, c client.Client, t *tenants.Te
 	if err != nil {
 		return fmt.Errorf("connections: %w", err)
 	}
-	// Every organisation's charges go through its own connected account; a token the gateway
-	// refuses is refreshed at once.
+	// Every organisation's charges go through its own connected account, or the processor its rules
+	// route a donation to; a token the gateway refuses is refreshed at once.
 	gateways := charge.Connected(&connections.Clients{Store: conns, Tenants: t, BaseURL: cfg.GatewayURL,
 		CentralPos: centralpos.Config{BaseURL: cfg.CentralPosURL, PartnerKey: cfg.CentralPosPartnerKey},
-		Refresh:    gatewayrefresh.Client{Temporal: c}})
+		Refresh:    gatewayrefresh.Client{Temporal: c}}, processing.New(cfg, conns.Box))
 	mpOAuth, err := mercadopago.NewOAuth(mercadopago.OAuthConfig{BaseURL: cfg.GatewayURL, AuthURL: cfg.MPAuthURL,
 		ClientID: cfg.MPClientID, ClientSecret: cfg.MPClientSecret})
 	if err != nil {

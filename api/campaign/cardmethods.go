@@ -6,8 +6,10 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/aporta/aporta/internal/charge"
 	"github.com/aporta/aporta/internal/connections"
 	"github.com/aporta/aporta/internal/gateway"
+	"github.com/aporta/aporta/internal/processing"
 )
 
 // Account is the organisation's gateway account as its forms use it: the gateway, the key donors'
@@ -34,6 +36,21 @@ func ConnectedAccounts(clients *connections.Clients) AccountSource {
 			return Account{}, err
 		}
 		return Account{Gateway: conn.Gateway, PublicKey: conn.PublicKey, Client: c}, nil
+	}
+}
+
+// RoutedAccounts is the account of the integrated-payments processor a rule routes the form's
+// campaign to (its tokeniser, public key, card brands and §9 amount range), else next's.
+func RoutedAccounts(p *processing.Processors, next AccountSource) AccountSource {
+	return func(ctx context.Context, f Form) (Account, error) {
+		a, err := p.CampaignAccount(ctx, f.Scope, f.Campaign.ID, f.Campaign.Currency)
+		if err != nil {
+			return Account{}, err
+		}
+		if a != nil {
+			return Account{Gateway: charge.ProcessorGateway, PublicKey: a.PublicKey, Client: a}, nil
+		}
+		return next(ctx, f)
 	}
 }
 

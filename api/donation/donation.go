@@ -23,6 +23,7 @@ import (
 	"github.com/aporta/aporta/internal/crmlink"
 	"github.com/aporta/aporta/internal/dberr"
 	"github.com/aporta/aporta/internal/gateway"
+	"github.com/aporta/aporta/internal/processing"
 	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/internal/thanks"
 	"github.com/aporta/aporta/tenants"
@@ -56,18 +57,35 @@ type Gateway interface {
 	gateway.BINLookup
 }
 
-// Gateways finds the gateway account an organisation collects with.
+// Gateways finds the gateway account an organisation collects a campaign's donations with (uuid.Nil:
+// no campaign in particular).
 type Gateways interface {
-	For(ctx context.Context, orgID uuid.UUID, currency string) (Gateway, string, error) // gateway, its name
+	For(ctx context.Context, orgID, campaignID uuid.UUID, currency string) (Gateway, string, error) // gateway, its name
 }
 
 // ConnectedGateways charges each organisation through the account its forms take donations with
-// (MercadoPago or CentralPos, connections.Store.ActiveConnection); an organisation without one is
-// not accepting donations.
-type ConnectedGateways struct{ Clients *connections.Clients }
+// (MercadoPago or CentralPos, connections.Store.ActiveConnection), or the integrated-payments
+// processor a rule routes the campaign to; an organisation without either is not accepting donations.
+type ConnectedGateways struct {
+	Clients    *connections.Clients
+	Processors *processing.Processors // nil: no processor routes
+}
 
 // For returns the organisation's client for the donation's currency and its gateway's name.
-func (g ConnectedGateways) For(ctx context.Context, orgID uuid.UUID, currency string) (Gateway, string, error) {
+func (g ConnectedGateways) For(ctx context.Context, orgID, campaignID uuid.UUID, currency string) (Gateway, string, error) {
+	if g.Processors != nil && campaignID != uuid.Nil {
+		scope, err := g.Clients.Tenants.ForOrganization(ctx, orgID)
+		if err != nil {
+			return nil, "", err
+		}
+		a, err := g.Processors.CampaignAccount(ctx, scope, campaignID, currency)
+		if err != nil {
+			return nil, "", err
+		}
+		if a != nil {
+			return a, charge.ProcessorGateway, nil
+		}
+	}
 	c, conn, err := g.Clients.ForOrganization(ctx, orgID, "", currency)
 	if errors.Is(err, connections.ErrNotConnected) {
 		return nil, "", fmt.Errorf("%w: %w", ErrNotAccepting, err)
@@ -199,7 +217,7 @@ func (s *Service) Create(ctx context.Context, f campaign.Form, sub Submission) (
 	if found && existing.campaignID != f.Campaign.ID {
 		return out, ErrKeyReused
 	}
-	gw, gwName, err := s.gateways.For(ctx, scope.OrgID, f.Campaign.Currency)
+	gw, gwName, err := s.gateways.For(ctx, scope.OrgID, f.Campaign.ID, f.Campaign.Currency)
 	if err != nil {
 		return out, err
 	}

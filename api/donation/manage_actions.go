@@ -261,7 +261,7 @@ func (s *ManageService) PaymentMethod(ctx context.Context, req *CardChangeReques
 
 // saveCard saves the card at the gateway for the donation's donor and stores it.
 func (s *ManageService) saveCard(ctx context.Context, scope tenants.Scope, r *row, cd CardData) (collection.PaymentMethod, error) {
-	gw, gwName, err := s.d.Gateways.For(ctx, scope.OrgID, r.Currency)
+	gw, gwName, err := s.d.Gateways.For(ctx, scope.OrgID, r.CampaignID, r.Currency)
 	if err != nil {
 		return collection.PaymentMethod{}, err
 	}

@@ -58,7 +58,7 @@ func TestSettleFirstChargeReadsBackWhatTheRequestLeftPending(t *testing.T) {
 	mailer := outbox.NewMailer(cfg, tt.Directory())
 	svc := NewService(Deps{Forms: campaigns, Tenants: tt, Gateways: ConnectedGateways{Clients: clients},
 		Secret: cfg.Secret, Mail: mailer, PublicURL: "https://aporta.test"})
-	guard := &firstcharge.Activities{Tenants: tt, Gateways: charge.Connected(clients),
+	guard := &firstcharge.Activities{Tenants: tt, Gateways: charge.Connected(clients, nil),
 		Thanks: thanks.Mailer{Outbox: mailer, Receipts: thanks.Receipts{Secret: cfg.Secret}, PublicURL: "https://aporta.test"}}
 	adminPost := func(path, body string) {
 		res, err := http.Post(gwSrv.URL+path, "application/json", strings.NewReader(body))
@@ -103,7 +103,7 @@ func TestSettleFirstChargeReadsBackWhatTheRequestLeftPending(t *testing.T) {
 	var customer, card string
 	require.NoError(t, scope.QueryRow(ctx, `SELECT pm.customer_id, pm.card_id FROM payment_methods pm JOIN donations d ON d.organization_id = pm.organization_id
 		AND d.payment_method_id = pm.id WHERE d.organization_id = $1 AND d.id = $2`, org, charged.DonationID).Scan(&customer, &card))
-	gw, _, err := svc.gateways.For(ctx, org, "ARS")
+	gw, _, err := svc.gateways.For(ctx, org, uuid.Nil, "ARS")
 	require.NoError(t, err)
 	txID := charge.FirstTransactionID(charged.DonationID)
 	key := charge.Transaction{ID: txID}.Key()

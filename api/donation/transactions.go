@@ -99,6 +99,10 @@ type CurrencySummary struct {
 	ChargedBack SummaryBucket `json:"charged_back"`
 	// ByStatus has every status's count and sum, including planned and non_existant.
 	ByStatus map[string]SummaryBucket `json:"by_status"`
+	// ProcessorFees and Commissions are what the approved transactions owe: the integrated payments
+	// processors' fees and Aporta's commission.
+	ProcessorFees money.Amount `json:"processor_fees"`
+	Commissions   money.Amount `json:"commissions"`
 }
 
 // Summary is the transactions summary of a period.
@@ -135,6 +139,7 @@ func (s *ManageService) Summary(ctx context.Context, req *Period) (*Summary, err
 			for _, b := range cs.buckets() {
 				b.Amount = money.New(0, r.Currency)
 			}
+			cs.ProcessorFees, cs.Commissions = money.New(0, r.Currency), money.New(0, r.Currency)
 			byCur[r.Currency] = cs
 		}
 		cs.ByStatus[r.Status] = SummaryBucket{Count: int(r.Count), Amount: money.New(r.Sum, r.Currency)}
@@ -144,6 +149,16 @@ func (s *ManageService) Summary(ctx context.Context, req *Period) (*Summary, err
 				b.Count += int(r.Count)
 				b.Amount = money.New(b.Amount.Minor+r.Sum, r.Currency)
 			}
+		}
+	}
+	fees, err := scope.Store().TransactionFeesByCurrency(ctx, sharddb.TransactionFeesByCurrencyParams{
+		OrganizationID: scope.OrgID, Start: start, Until: end})
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range fees {
+		if cs := byCur[f.Currency]; cs != nil {
+			cs.ProcessorFees, cs.Commissions = money.New(f.ProcessorFees, f.Currency), money.New(f.Commissions, f.Currency)
 		}
 	}
 	for _, cs := range byCur {

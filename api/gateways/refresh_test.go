@@ -139,7 +139,7 @@ func TestExpiredTokenRefreshesNow(t *testing.T) {
 // workerGateways charges as the workers do (workflows.Run wires the same clients).
 func workerGateways(s *apitest.Stack) charge.Gateways {
 	return charge.Connected(&connections.Clients{Store: s.Gateways.Store, Tenants: s.Tenants, BaseURL: s.Config.GatewayURL,
-		Refresh: gatewayrefresh.Client{Temporal: s.Temporal}})
+		Refresh: gatewayrefresh.Client{Temporal: s.Temporal}}, nil)
 }
 
 // accountOf is the client of the organisation's MercadoPago connection as it is now.

@@ -20,14 +20,15 @@ import (
 	"github.com/aporta/aporta/api/endpoint"
 	"github.com/aporta/aporta/internal/descriptor"
 	"github.com/aporta/aporta/internal/plans"
+	"github.com/aporta/aporta/internal/processing"
 	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/tenants"
 )
 
 // Families (the gateway option ids) and feature flags.
 const (
-	Local  = "local_payments"
-	Global = "global_payments"
+	Local  = processing.Local
+	Global = processing.Global
 
 	FeatureMultiple = "multiple_payment_gateways"
 	FeatureGlobal   = "global_payments"
@@ -36,14 +37,19 @@ const (
 // gatewayNames are the processors behind each family.
 var gatewayNames = map[string]string{Local: "dlocal", Global: "global"}
 
+// Merchants opens a new processor's merchant account at the processor (*processing.Processors).
+type Merchants interface {
+	Onboard(ctx context.Context, scope tenants.Scope, id uuid.UUID, name string, feeBps int32) (processing.Merchant, error)
+}
+
 // Handler serves the routes.
-type Handler struct{}
+type Handler struct{ Merchants Merchants }
 
 // Mount mounts the routes; only administrators see or change processors.
-func (Handler) Mount(g endpoint.Groups) {
+func (h Handler) Mount(g endpoint.Groups) {
 	admin := g.Authz.Require(authz.ManageOrganization)
 	g.Manage.GET("/payment_processors", admin, endpoint.Handle(List))
-	g.Manage.POST("/payment_processors", admin, endpoint.Handle(Create))
+	g.Manage.POST("/payment_processors", admin, endpoint.Handle(h.Create))
 	g.Manage.PATCH("/payment_processors/:id", admin, endpoint.Handle(Patch))
 	g.Manage.DELETE("/payment_processors/:id", admin, endpoint.Handle(Delete))
 	g.Manage.GET("/payment_processors/:id/rules", admin, endpoint.Handle(GetRules))
@@ -132,10 +138,7 @@ func load(ctx context.Context) (state, error) {
 
 // rule is the descriptor rule of a family in the organisation's country.
 func (s state) rule(family string) (descriptor.Rule, bool) {
-	if family == Global {
-		return descriptor.Global, true
-	}
-	return descriptor.Local(s.scope.Country)
+	return descriptor.Of(family, s.scope.Country)
 }
 
 // unavailable is why the organisation may not add a processor of family now ("" when it may).
@@ -189,6 +192,16 @@ func List(ctx context.Context, _ *struct{}) (*Listing, error) {
 			Available: reason == "", Reason: reason})
 	}
 	return out, nil
+}
+
+// feeBps is the fee of a family's gateway option.
+func (s state) feeBps(family string) int32 {
+	for _, o := range s.options {
+		if o.ID == family {
+			return o.FeeBps
+		}
+	}
+	return 0
 }
 
 // feePercent writes basis points as a percentage with two decimals.
@@ -259,7 +272,9 @@ func (Created) StatusCode() int { return http.StatusCreated }
 
 // Create adds a processor: the family must be available to the organisation (flags, plan, limits),
 // an active bank account in local currency must exist to pay out to, and descriptor and rules pass.
-func Create(ctx context.Context, f *Form) (*Created, error) {
+// The processor's merchant account is opened before the row is written: an organisation whose
+// onboarding fails has no processor half made.
+func (h Handler) Create(ctx context.Context, f *Form) (*Created, error) {
 	s, err := load(ctx)
 	if err != nil {
 		return nil, err
@@ -285,6 +300,11 @@ func Create(ctx context.Context, f *Form) (*Created, error) {
 	if err != nil {
 		return nil, err
 	}
+	id := uuid.New()
+	m, err := h.Merchants.Onboard(ctx, s.scope, id, facts.Name, s.feeBps(f.Gateway))
+	if err != nil {
+		return nil, fmt.Errorf("onboard processor: %w", err)
+	}
 	var row sharddb.PaymentProcessor
 	err = s.scope.Tx(ctx, func(tx pgx.Tx) error {
 		q := sharddb.Store(tx)
@@ -293,8 +313,9 @@ func Create(ctx context.Context, f *Form) (*Created, error) {
 			return err
 		}
 		if row, err = q.InsertPaymentProcessor(ctx, sharddb.InsertPaymentProcessorParams{
-			OrganizationID: s.scope.OrgID, ID: uuid.New(), Family: f.Gateway, GatewayName: gatewayNames[f.Gateway],
+			OrganizationID: s.scope.OrgID, ID: id, Family: f.Gateway, GatewayName: gatewayNames[f.Gateway],
 			SoftDescriptor: value, Position: position, GatewayAccountName: facts.Name, RuleRetry: f.Rules.Retry,
+			MerchantLogin: &m.Login, PublicKey: &m.PublicKey, Secret: m.Sealed.Blob, KeyID: &m.Sealed.KeyID,
 		}); err != nil {
 			return err
 		}

@@ -180,7 +180,7 @@ func measure(ctx context.Context, cfg *config.Config, tt *tenants.Tenants, c cli
 	// --- collection ---
 	queue := "bench-collection-" + uuid.NewString()[:8]
 	w := worker.New(c, queue, wopts)
-	collection.Register(w, tt, charge.Connected(clients))
+	collection.Register(w, tt, charge.Connected(clients, nil))
 	if err := w.Start(); err != nil {
 		return 0, 0, err
 	}

@@ -45,17 +45,25 @@ func (f GatewaysFunc) Gateway(ctx context.Context, orgID uuid.UUID, gw, currency
 	return f(ctx, orgID, gw, currency)
 }
 
-// Connected charges each organisation through its own connected account; an organisation without
-// an active connection to the gateway gets connections.ErrNotConnected.
-func Connected(clients *connections.Clients) Gateways {
+// Connected charges each organisation through its own connected account, or where router routes a
+// donation (Routed; nil: never a processor); an organisation without an active connection to the
+// gateway gets connections.ErrNotConnected. A card saved at a processor (gw Processors) has no
+// connection: its donation's route charges it.
+func Connected(clients *connections.Clients, router Router) Gateways {
 	return GatewaysFunc(func(ctx context.Context, orgID uuid.UUID, gw, currency string) (Gateway, error) {
+		if gw == ProcessorGateway && router != nil {
+			return &routable{router: router}, nil
+		}
 		c, _, err := clients.ForOrganization(ctx, orgID, gw, currency)
 		if err != nil {
 			return nil, err // not a nil *Client in a non-nil interface
 		}
-		return c, nil
+		return &routable{Gateway: c, router: router}, nil
 	})
 }
+
+// ProcessorGateway is the gateway name of cards saved at an integrated payments processor.
+const ProcessorGateway = "dlocal"
 
 // Transaction is the row a charge settles.
 type Transaction struct {
@@ -110,8 +118,9 @@ type Outcome struct {
 	Status       gateway.Status
 	Detail       string // the gateway's status detail
 	PaymentID    string
-	PausedReason string    // a refusal that must pause a monthly donation (gateway.PausedReason)
-	At           time.Time // when the gateway made the payment
+	PausedReason string     // a refusal that must pause a monthly donation (gateway.PausedReason)
+	At           time.Time  // when the gateway made the payment
+	Processor    *Processor // the processor that made the payment (OutcomeFrom); nil: the connected gateway
 }
 
 // Approved says whether the transaction is paid.
@@ -147,15 +156,11 @@ func OutcomeOf(p gateway.Payment) Outcome {
 // newest. ok is false when the gateway has none.
 func Find(ctx context.Context, g Gateway, ref string) (p gateway.Payment, ok bool, err error) {
 	ps, err := g.FindPayments(ctx, ref)
-	if err != nil || len(ps) == 0 {
+	if err != nil {
 		return p, false, err
 	}
-	for _, q := range ps {
-		if q.Status == gateway.StatusApproved {
-			return q, true, nil
-		}
-	}
-	return ps[0], true, nil // newest first
+	p, ok = newestOrApproved(ps)
+	return p, ok, nil
 }
 
 // Charge charges t once and records the outcome (Record). c is the charge without its key and
@@ -165,6 +170,10 @@ func Find(ctx context.Context, g Gateway, ref string) (p gateway.Payment, ok boo
 // again later with the same key is safe, since the gateway answers the first payment if there was
 // one.
 func Charge(ctx context.Context, scope tenants.Scope, g Gateway, t Transaction, c gateway.Charge) (Outcome, error) {
+	g, err := Routed(ctx, scope, g, t.DonationID, t.Currency)
+	if err != nil {
+		return Outcome{}, err
+	}
 	k := t.Key()
 	c.IdempotencyKey, c.ExternalReference = k.Idempotency, k.Reference
 	p, err := g.Charge(ctx, c)
@@ -179,14 +188,17 @@ func Charge(ctx context.Context, scope tenants.Scope, g Gateway, t Transaction, 
 	if err != nil {
 		return Outcome{}, err
 	}
-	o := OutcomeOf(p)
+	o := OutcomeFrom(g, p)
 	return o, Record(ctx, scope, t, o)
 }
 
+// Fee is a processor's fee on an amount, rounded half up as the commission is.
+func Fee(amount int64, bps int32) int64 { return (amount*int64(bps) + 5000) / 10000 }
+
 // Record stores an outcome on its transaction: the row written before the charge (found by id, or
 // by donation, period and attempt), else a new row for the attempt. An approval is stored with
-// the post-trial commission its organisation owes, in the same database transaction, so a charge
-// is never approved without its commission.
+// the post-trial commission its organisation owes and, made through a processor, the processor's
+// fee and descriptor, in the same database transaction, so a charge is never approved without them.
 func Record(ctx context.Context, scope tenants.Scope, t Transaction, o Outcome) error {
 	at := o.At
 	if at.IsZero() {
@@ -220,7 +232,14 @@ func Record(ctx context.Context, scope tenants.Scope, t Transaction, o Outcome) 
 		if !o.Approved() {
 			return nil
 		}
-		_, err = q.RecordTransactionCommission(ctx, sharddb.RecordTransactionCommissionParams{OrganizationID: scope.OrgID, TransactionID: id})
-		return err
+		if _, err = q.RecordTransactionCommission(ctx, sharddb.RecordTransactionCommissionParams{OrganizationID: scope.OrgID, TransactionID: id}); err != nil {
+			return err
+		}
+		if p := o.Processor; p != nil {
+			return q.RecordProcessorFee(ctx, sharddb.RecordProcessorFeeParams{OrganizationID: scope.OrgID, TransactionID: id,
+				ProcessorID: p.ID, Family: p.Family, FeeBps: p.FeeBps, AmountMinor: Fee(t.Amount, p.FeeBps), Currency: t.Currency,
+				StatementDescriptor: p.Descriptor})
+		}
+		return nil
 	})
 }

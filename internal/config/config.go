@@ -54,6 +54,11 @@ type Config struct {
 	ShutdownGrace        time.Duration
 	LogLevel             string
 
+	// Integrated payments charge through the platform's dLocal account (DLocalLogin, DLocalTransKey
+	// and DLocalSecret sign its requests) at DLocalURL; DLocalPublicURL is its tokeniser as donors'
+	// browsers reach it. Dev and test default to the sandbox.
+	DLocalURL, DLocalPublicURL, DLocalLogin, DLocalTransKey, DLocalSecret string
+
 	// TrustedProxies are the CIDRs of the reverse proxies in front of `serve`: only from them is
 	// X-Forwarded-For believed. None by default, so the client IP is the socket's address.
 	TrustedProxies []string
@@ -118,6 +123,11 @@ func FromEnv() (*Config, error) {
 		CentralPosURL:        strings.TrimRight(os.Getenv("APORTA_CENTRALPOS_URL"), "/"),
 		CentralPosPartnerKey: os.Getenv("APORTA_CENTRALPOS_PARTNER_KEY"),
 		CentralPosPublicURL:  strings.TrimRight(os.Getenv("APORTA_CENTRALPOS_PUBLIC_URL"), "/"),
+		DLocalURL:            strings.TrimRight(os.Getenv("APORTA_DLOCAL_URL"), "/"),
+		DLocalPublicURL:      strings.TrimRight(os.Getenv("APORTA_DLOCAL_PUBLIC_URL"), "/"),
+		DLocalLogin:          os.Getenv("APORTA_DLOCAL_LOGIN"),
+		DLocalTransKey:       os.Getenv("APORTA_DLOCAL_TRANS_KEY"),
+		DLocalSecret:         os.Getenv("APORTA_DLOCAL_SECRET"),
 		BlobURL:              os.Getenv("APORTA_BLOB_URL"),
 		Secret:               []byte(os.Getenv("APORTA_SECRET")),
 		LogLevel:             get("APORTA_LOG_LEVEL", "info"),
@@ -266,6 +276,11 @@ func (c *Config) defaultConnections() []error {
 		value    *string
 		fallback string
 	}{
+		{"APORTA_DLOCAL_URL", &c.DLocalURL, c.GatewayURL + "/dlocal"},
+		{"APORTA_DLOCAL_PUBLIC_URL", &c.DLocalPublicURL, c.GatewayPublicURL + "/dlocal"},
+		{"APORTA_DLOCAL_LOGIN", &c.DLocalLogin, "aporta-platform-login"},
+		{"APORTA_DLOCAL_TRANS_KEY", &c.DLocalTransKey, "aporta-platform-trans-key"},
+		{"APORTA_DLOCAL_SECRET", &c.DLocalSecret, "aporta-platform-secret-key"},
 		{"APORTA_MP_CLIENT_ID", &c.MPClientID, "8808000000000001"},
 		{"APORTA_MP_CLIENT_SECRET", &c.MPClientSecret, "TEST-aporta-client-secret"},
 		{"APORTA_CENTRALPOS_PARTNER_KEY", &c.CentralPosPartnerKey, "TEST-aporta-centralpos-partner"},

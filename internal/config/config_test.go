@@ -30,6 +30,11 @@ func productionEnv(t *testing.T) {
 		"APORTA_CENTRALPOS_URL":         "https://api.centralpos.example/v1",
 		"APORTA_CENTRALPOS_PARTNER_KEY": "ptn_live_1",
 		"APORTA_CENTRALPOS_PUBLIC_URL":  "https://js.centralpos.example/v1",
+		"APORTA_DLOCAL_URL":             "https://api.dlocal.com",
+		"APORTA_DLOCAL_PUBLIC_URL":      "https://ppm.dlocal.com",
+		"APORTA_DLOCAL_LOGIN":           "live-login",
+		"APORTA_DLOCAL_TRANS_KEY":       "live-trans-key",
+		"APORTA_DLOCAL_SECRET":          "live-secret",
 	} {
 		t.Setenv(k, v)
 	}
@@ -63,6 +68,7 @@ func TestProductionRefusesUnsafeDefaults(t *testing.T) {
 		{"no CentralPos URL", "APORTA_CENTRALPOS_URL", "", "APORTA_CENTRALPOS_URL is required"},
 		{"plain http CentralPos", "APORTA_CENTRALPOS_URL", "http://127.0.0.1:8090/centralpos/v1", "APORTA_CENTRALPOS_URL must be an https URL"},
 		{"no CentralPos tokeniser", "APORTA_CENTRALPOS_PUBLIC_URL", "", "APORTA_CENTRALPOS_PUBLIC_URL is required"},
+		{"no dLocal secret", "APORTA_DLOCAL_SECRET", "", "APORTA_DLOCAL_SECRET is required"},
 		{"mail kept in the outbox", "APORTA_MAIL_ADAPTER", "", "APORTA_MAIL_ADAPTER must be a real adapter"},
 		{"SMS kept in the outbox", "APORTA_SMS_ADAPTER", "outbox", "APORTA_SMS_ADAPTER must be a real adapter"},
 		{"placeholder secret", "APORTA_SECRET", strings.Repeat("changeme", 4), "APORTA_SECRET looks like a placeholder"},
@@ -98,7 +104,8 @@ func TestDevKeepsSandboxDefaults(t *testing.T) {
 	productionEnv(t)
 	for _, k := range []string{"APORTA_PUBLIC_URL", "APORTA_GATEWAY_URL", "APORTA_GATEWAY_PUBLIC_URL", "APORTA_GATEWAY_TOKEN",
 		"APORTA_GATEWAY_PUBLIC_KEY", "APORTA_MAIL_ADAPTER", "APORTA_SMS_ADAPTER", "APORTA_COURIER_SECRET",
-		"APORTA_MP_CLIENT_ID", "APORTA_MP_CLIENT_SECRET", "APORTA_CENTRALPOS_URL", "APORTA_CENTRALPOS_PARTNER_KEY", "APORTA_CENTRALPOS_PUBLIC_URL"} {
+		"APORTA_MP_CLIENT_ID", "APORTA_MP_CLIENT_SECRET", "APORTA_CENTRALPOS_URL", "APORTA_CENTRALPOS_PARTNER_KEY", "APORTA_CENTRALPOS_PUBLIC_URL",
+		"APORTA_DLOCAL_URL", "APORTA_DLOCAL_PUBLIC_URL", "APORTA_DLOCAL_LOGIN", "APORTA_DLOCAL_TRANS_KEY", "APORTA_DLOCAL_SECRET"} {
 		t.Setenv(k, "")
 	}
 	t.Setenv("APORTA_ENV", "test")
@@ -112,7 +119,8 @@ func TestDevKeepsSandboxDefaults(t *testing.T) {
 	// Organisations connect to the sandbox's OAuth page (opened by browsers) and CentralPos API.
 	if c.MPAuthURL != "http://127.0.0.1:8090/authorization" || c.CentralPosURL != "http://127.0.0.1:8090/centralpos/v1" ||
 		c.CentralPosPublicURL != "http://127.0.0.1:8090/centralpos/v1" ||
-		c.MPClientID == "" || c.MPClientSecret == "" || c.CentralPosPartnerKey == "" {
+		c.MPClientID == "" || c.MPClientSecret == "" || c.CentralPosPartnerKey == "" ||
+		c.DLocalURL != "http://127.0.0.1:8090/dlocal" || c.DLocalSecret == "" {
 		t.Fatalf("test connections: %+v", c)
 	}
 }

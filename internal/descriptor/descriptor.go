@@ -45,6 +45,18 @@ func Local(country string) (Rule, bool) {
 	return r, ok
 }
 
+// Of is the rule of a processor family (the gateway option: local_payments, global_payments) in a
+// country; ok false where the family does not exist there.
+func Of(family, country string) (Rule, bool) {
+	switch family {
+	case "global_payments":
+		return Global, true
+	case "local_payments":
+		return Local(country)
+	}
+	return Rule{}, false
+}
+
 // Forbidden are the characters no descriptor may hold (§5, §8).
 const Forbidden = `<>\'"*`
 

@@ -93,6 +93,11 @@ type Charge struct {
 	Token             string
 	PaymentMethodID   string
 	Metadata          map[string]string
+	// Descriptor is what the donor's statement shows (prefix*value), for processors that take one
+	// per payment (dLocal); empty: the account's own.
+	Descriptor string
+	// Document is the payer's document, for processors that take the payer with each payment.
+	Document string
 }
 
 // Payment is a charge as the provider last reported it.

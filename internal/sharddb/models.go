@@ -528,6 +528,10 @@ type PaymentProcessor struct {
 	RuleRetry          bool
 	CreatedAt          time.Time
 	UpdatedAt          time.Time
+	MerchantLogin      *string
+	PublicKey          *string
+	Secret             []byte
+	KeyID              *string
 }
 
 type PaymentProcessorCampaign struct {
@@ -628,6 +632,18 @@ type TransactionCommission struct {
 	AmountMinor    int64
 	Currency       string
 	CreatedAt      time.Time
+}
+
+type TransactionProcessorFee struct {
+	OrganizationID      uuid.UUID
+	TransactionID       uuid.UUID
+	ProcessorID         uuid.UUID
+	Family              string
+	FeeBps              int32
+	AmountMinor         int64
+	Currency            string
+	StatementDescriptor string
+	CreatedAt           time.Time
 }
 
 type UidOption struct {

@@ -7,6 +7,7 @@ package sharddb
 
 import (
 	"context"
+	"time"
 
 	"github.com/google/uuid"
 )
@@ -42,7 +43,7 @@ func (q *Queries) ClearProcessorCampaigns(ctx context.Context, arg ClearProcesso
 }
 
 const deletePaymentProcessor = `-- name: DeletePaymentProcessor :one
-DELETE FROM payment_processors WHERE organization_id = $1 AND id = $2 RETURNING organization_id, id, family, gateway_name, soft_descriptor, position, method_ids, allowed_without_cvv, gateway_account_name, rule_retry, created_at, updated_at
+DELETE FROM payment_processors WHERE organization_id = $1 AND id = $2 RETURNING organization_id, id, family, gateway_name, soft_descriptor, position, method_ids, allowed_without_cvv, gateway_account_name, rule_retry, created_at, updated_at, merchant_login, public_key, secret, key_id
 `
 
 type DeletePaymentProcessorParams struct {
@@ -66,8 +67,28 @@ func (q *Queries) DeletePaymentProcessor(ctx context.Context, arg DeletePaymentP
 		&i.RuleRetry,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.MerchantLogin,
+		&i.PublicKey,
+		&i.Secret,
+		&i.KeyID,
 	)
 	return i, err
+}
+
+const donationCampaignID = `-- name: DonationCampaignID :one
+SELECT campaign_id FROM donations WHERE organization_id = $1 AND id = $2
+`
+
+type DonationCampaignIDParams struct {
+	OrganizationID uuid.UUID
+	ID             uuid.UUID
+}
+
+func (q *Queries) DonationCampaignID(ctx context.Context, arg DonationCampaignIDParams) (uuid.UUID, error) {
+	row := q.db.QueryRow(ctx, donationCampaignID, arg.OrganizationID, arg.ID)
+	var campaign_id uuid.UUID
+	err := row.Scan(&campaign_id)
+	return campaign_id, err
 }
 
 const gatewayOptions = `-- name: GatewayOptions :many
@@ -103,9 +124,9 @@ func (q *Queries) GatewayOptions(ctx context.Context) ([]GatewayOptionsRow, erro
 
 const insertPaymentProcessor = `-- name: InsertPaymentProcessor :one
 INSERT INTO payment_processors (organization_id, id, family, gateway_name, soft_descriptor, position,
-    gateway_account_name, rule_retry)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-RETURNING organization_id, id, family, gateway_name, soft_descriptor, position, method_ids, allowed_without_cvv, gateway_account_name, rule_retry, created_at, updated_at
+    gateway_account_name, rule_retry, merchant_login, public_key, secret, key_id)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+RETURNING organization_id, id, family, gateway_name, soft_descriptor, position, method_ids, allowed_without_cvv, gateway_account_name, rule_retry, created_at, updated_at, merchant_login, public_key, secret, key_id
 `
 
 type InsertPaymentProcessorParams struct {
@@ -117,8 +138,13 @@ type InsertPaymentProcessorParams struct {
 	Position           int32
 	GatewayAccountName string
 	RuleRetry          bool
+	MerchantLogin      *string
+	PublicKey          *string
+	Secret             []byte
+	KeyID              *string
 }
 
+// A new processor with its merchant account (its keys sealed, internal/processing).
 func (q *Queries) InsertPaymentProcessor(ctx context.Context, arg InsertPaymentProcessorParams) (PaymentProcessor, error) {
 	row := q.db.QueryRow(ctx, insertPaymentProcessor,
 		arg.OrganizationID,
@@ -129,6 +155,10 @@ func (q *Queries) InsertPaymentProcessor(ctx context.Context, arg InsertPaymentP
 		arg.Position,
 		arg.GatewayAccountName,
 		arg.RuleRetry,
+		arg.MerchantLogin,
+		arg.PublicKey,
+		arg.Secret,
+		arg.KeyID,
 	)
 	var i PaymentProcessor
 	err := row.Scan(
@@ -144,6 +174,10 @@ func (q *Queries) InsertPaymentProcessor(ctx context.Context, arg InsertPaymentP
 		&i.RuleRetry,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.MerchantLogin,
+		&i.PublicKey,
+		&i.Secret,
+		&i.KeyID,
 	)
 	return i, err
 }
@@ -201,7 +235,7 @@ func (q *Queries) OrganizationFeatures(ctx context.Context, organizationID uuid.
 }
 
 const paymentProcessor = `-- name: PaymentProcessor :one
-SELECT organization_id, id, family, gateway_name, soft_descriptor, position, method_ids, allowed_without_cvv, gateway_account_name, rule_retry, created_at, updated_at FROM payment_processors WHERE organization_id = $1 AND id = $2
+SELECT organization_id, id, family, gateway_name, soft_descriptor, position, method_ids, allowed_without_cvv, gateway_account_name, rule_retry, created_at, updated_at, merchant_login, public_key, secret, key_id FROM payment_processors WHERE organization_id = $1 AND id = $2
 `
 
 type PaymentProcessorParams struct {
@@ -225,12 +259,16 @@ func (q *Queries) PaymentProcessor(ctx context.Context, arg PaymentProcessorPara
 		&i.RuleRetry,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.MerchantLogin,
+		&i.PublicKey,
+		&i.Secret,
+		&i.KeyID,
 	)
 	return i, err
 }
 
 const paymentProcessors = `-- name: PaymentProcessors :many
-SELECT organization_id, id, family, gateway_name, soft_descriptor, position, method_ids, allowed_without_cvv, gateway_account_name, rule_retry, created_at, updated_at FROM payment_processors WHERE organization_id = $1 ORDER BY position, created_at
+SELECT organization_id, id, family, gateway_name, soft_descriptor, position, method_ids, allowed_without_cvv, gateway_account_name, rule_retry, created_at, updated_at, merchant_login, public_key, secret, key_id FROM payment_processors WHERE organization_id = $1 ORDER BY position, created_at
 `
 
 // The organisation's processors in their order.
@@ -256,6 +294,10 @@ func (q *Queries) PaymentProcessors(ctx context.Context, organizationID uuid.UUI
 			&i.RuleRetry,
 			&i.CreatedAt,
 			&i.UpdatedAt,
+			&i.MerchantLogin,
+			&i.PublicKey,
+			&i.Secret,
+			&i.KeyID,
 		); err != nil {
 			return nil, err
 		}
@@ -308,6 +350,102 @@ func (q *Queries) ProcessorCampaigns(ctx context.Context, organizationID uuid.UU
 	return items, nil
 }
 
+const processorRoutes = `-- name: ProcessorRoutes :many
+SELECT p.id, p.family, p.soft_descriptor, p.rule_retry, p.merchant_login::text AS merchant_login,
+       coalesce(p.public_key, '')::text AS public_key, p.secret, p.key_id::text AS key_id, o.fee_bps,
+       EXISTS (SELECT 1 FROM payment_processor_campaigns pc
+               WHERE pc.organization_id = $1 AND pc.processor_id = p.id AND pc.campaign_id = $2) AS routes
+FROM payment_processors p
+JOIN gateway_options o ON o.id = p.family
+WHERE p.organization_id = $1 AND p.merchant_login IS NOT NULL
+ORDER BY p.position, p.created_at
+`
+
+type ProcessorRoutesParams struct {
+	OrganizationID uuid.UUID
+	CampaignID     uuid.UUID
+}
+
+type ProcessorRoutesRow struct {
+	ID             uuid.UUID
+	Family         string
+	SoftDescriptor string
+	RuleRetry      bool
+	MerchantLogin  string
+	PublicKey      string
+	Secret         []byte
+	KeyID          string
+	FeeBps         int32
+	Routes         bool
+}
+
+// The organisation's processors with a merchant account that may charge a donation of the campaign:
+// routes says a rule routes the campaign to it; the global one may also retry declines (rule_retry).
+// Each with its gateway option's fee.
+func (q *Queries) ProcessorRoutes(ctx context.Context, arg ProcessorRoutesParams) ([]ProcessorRoutesRow, error) {
+	rows, err := q.db.Query(ctx, processorRoutes, arg.OrganizationID, arg.CampaignID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []ProcessorRoutesRow
+	for rows.Next() {
+		var i ProcessorRoutesRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.Family,
+			&i.SoftDescriptor,
+			&i.RuleRetry,
+			&i.MerchantLogin,
+			&i.PublicKey,
+			&i.Secret,
+			&i.KeyID,
+			&i.FeeBps,
+			&i.Routes,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const recordProcessorFee = `-- name: RecordProcessorFee :exec
+INSERT INTO transaction_processor_fees (organization_id, transaction_id, processor_id, family, fee_bps, amount_minor,
+    currency, statement_descriptor)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+ON CONFLICT (organization_id, transaction_id) DO NOTHING
+`
+
+type RecordProcessorFeeParams struct {
+	OrganizationID      uuid.UUID
+	TransactionID       uuid.UUID
+	ProcessorID         uuid.UUID
+	Family              string
+	FeeBps              int32
+	AmountMinor         int64
+	Currency            string
+	StatementDescriptor string
+}
+
+// The fee of an approved charge made through a processor; recorded once (a retried record keeps the first).
+func (q *Queries) RecordProcessorFee(ctx context.Context, arg RecordProcessorFeeParams) error {
+	_, err := q.db.Exec(ctx, recordProcessorFee,
+		arg.OrganizationID,
+		arg.TransactionID,
+		arg.ProcessorID,
+		arg.Family,
+		arg.FeeBps,
+		arg.AmountMinor,
+		arg.Currency,
+		arg.StatementDescriptor,
+	)
+	return err
+}
+
 const ruleCampaigns = `-- name: RuleCampaigns :many
 SELECT id FROM campaigns
 WHERE organization_id = $1 AND id = ANY ($2::uuid[]) AND type <> 'promoted'
@@ -356,9 +494,53 @@ func (q *Queries) SetOrganizationFeatures(ctx context.Context, arg SetOrganizati
 	return features, err
 }
 
+const transactionFeesByCurrency = `-- name: TransactionFeesByCurrency :many
+SELECT t.currency, coalesce(sum(f.amount_minor), 0)::bigint AS processor_fees,
+       coalesce(sum(c.amount_minor), 0)::bigint AS commissions
+FROM transactions t
+LEFT JOIN transaction_processor_fees f ON f.organization_id = t.organization_id AND f.transaction_id = t.id
+LEFT JOIN transaction_commissions c ON c.organization_id = t.organization_id AND c.transaction_id = t.id
+WHERE t.organization_id = $1 AND t.status = 'approved' AND t.created_at >= $2 AND t.created_at < $3
+GROUP BY t.currency
+ORDER BY t.currency
+`
+
+type TransactionFeesByCurrencyParams struct {
+	OrganizationID uuid.UUID
+	Start          time.Time
+	Until          time.Time
+}
+
+type TransactionFeesByCurrencyRow struct {
+	Currency      string
+	ProcessorFees int64
+	Commissions   int64
+}
+
+// The processor fees and Aporta's commissions of the approved transactions created in a period, per currency.
+func (q *Queries) TransactionFeesByCurrency(ctx context.Context, arg TransactionFeesByCurrencyParams) ([]TransactionFeesByCurrencyRow, error) {
+	rows, err := q.db.Query(ctx, transactionFeesByCurrency, arg.OrganizationID, arg.Start, arg.Until)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []TransactionFeesByCurrencyRow
+	for rows.Next() {
+		var i TransactionFeesByCurrencyRow
+		if err := rows.Scan(&i.Currency, &i.ProcessorFees, &i.Commissions); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const updatePaymentProcessor = `-- name: UpdatePaymentProcessor :one
 UPDATE payment_processors SET soft_descriptor = $3, rule_retry = $4, updated_at = now()
-WHERE organization_id = $1 AND id = $2 RETURNING organization_id, id, family, gateway_name, soft_descriptor, position, method_ids, allowed_without_cvv, gateway_account_name, rule_retry, created_at, updated_at
+WHERE organization_id = $1 AND id = $2 RETURNING organization_id, id, family, gateway_name, soft_descriptor, position, method_ids, allowed_without_cvv, gateway_account_name, rule_retry, created_at, updated_at, merchant_login, public_key, secret, key_id
 `
 
 type UpdatePaymentProcessorParams struct {
@@ -389,6 +571,10 @@ func (q *Queries) UpdatePaymentProcessor(ctx context.Context, arg UpdatePaymentP
 		&i.RuleRetry,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.MerchantLogin,
+		&i.PublicKey,
+		&i.Secret,
+		&i.KeyID,
 	)
 	return i, err
 }

@@ -50,7 +50,7 @@ func setup(t *testing.T, c client.Client) fixture {
 		VALUES ($1, $2, $3, 'Calle', 'fundraise', 'f2f', 'ARS', true)`, scope.OrgID, f.campaign, "calle-"+f.campaign.String()[:8]))
 	require.NoError(t, scope.Exec(ctx, `INSERT INTO agencies (organization_id, id, name, mode, sync_delay) VALUES ($1, $2, 'Calle', 'live', 60)`,
 		scope.OrgID, f.agency))
-	f.acts = &agencysync.Activities{Tenants: tt, Gateways: charge.Connected(f.clients),
+	f.acts = &agencysync.Activities{Tenants: tt, Gateways: charge.Connected(f.clients, nil),
 		Settler: firstcharge.Settler{Recurring: collection.Starter{Temporal: c}}, Guard: firstcharge.Guard{Temporal: c}}
 	return f
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/aporta/aporta/internal/dberr"
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/history"
+	"github.com/aporta/aporta/internal/i18n"
 	"github.com/aporta/aporta/internal/money"
 	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/tenants"
@@ -130,6 +131,9 @@ func (a *Activities) Charge(ctx context.Context, r ChargeRequest) (ChargeResult,
 	if errors.Is(err, connections.ErrNotConnected) {
 		return ChargeResult{Attempt: r.Attempt, GatewayMissing: true}, nil
 	}
+	if err == nil {
+		g, err = charge.Routed(ctx, scope, g, did, r.Currency) // a processor's, when the donation's route has one
+	}
 	if err != nil {
 		return ChargeResult{}, err
 	}
@@ -142,7 +146,7 @@ func (a *Activities) Charge(ctx context.Context, r ChargeRequest) (ChargeResult,
 		if !ok {
 			continue
 		}
-		if o := charge.OutcomeOf(p); o.Approved() || i == r.Attempt || o.Pending() {
+		if o := charge.OutcomeFrom(g, p); o.Approved() || i == r.Attempt || o.Pending() {
 			return result(i, o), charge.Record(ctx, scope, t, o)
 		}
 	}
@@ -150,7 +154,7 @@ func (a *Activities) Charge(ctx context.Context, r ChargeRequest) (ChargeResult,
 	t := r.transaction(scope.OrgID, did, r.Attempt)
 	o, err := charge.Charge(ctx, scope, g, t, gateway.Charge{
 		Amount:      money.New(r.Amount, r.Currency),
-		Description: "Donación mensual " + r.Period,
+		Description: i18n.T(i18n.ForCountry(scope.Country), CodeMonthlyDescription, r.Period),
 		CustomerID:  r.PaymentMethod.CustomerID, CardID: r.PaymentMethod.CardID,
 		PaymentMethodID: r.PaymentMethod.Brand, Email: r.Email,
 		Metadata: map[string]string{"donation_id": r.DonationID, "period": r.Period},
@@ -345,4 +349,14 @@ func optionalTime(t time.Time) *time.Time {
 		return nil
 	}
 	return &t
+}
+
+// CodeMonthlyDescription is what a monthly charge is called at the gateway, in the organisation's
+// country's language: the donor may see it beside the descriptor.
+const CodeMonthlyDescription = "collection.monthly_description"
+
+func init() {
+	i18n.Register(i18n.Catalog{
+		CodeMonthlyDescription: {i18n.ES: "Donación mensual %s", i18n.EN: "Monthly donation %s", i18n.PT: "Doação mensal %s"},
+	})
 }

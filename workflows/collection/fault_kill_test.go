@@ -46,7 +46,7 @@ func TestCollectionWorkerProcess(t *testing.T) {
 	store, err := connections.Open(context.Background(), cfg)
 	require.NoError(t, err)
 	w := worker.New(c, queue, worker.Options{})
-	collection.Register(w, tt, charge.Connected(&connections.Clients{Store: store, Tenants: tt, BaseURL: sandboxURL, Timeout: 700 * time.Millisecond}))
+	collection.Register(w, tt, charge.Connected(&connections.Clients{Store: store, Tenants: tt, BaseURL: sandboxURL, Timeout: 700 * time.Millisecond}, nil))
 	require.NoError(t, w.Start())
 	fmt.Println("worker process ready on", queue)
 	select {} // until killed

@@ -110,7 +110,7 @@ func newStackAt(t *testing.T, queuePrefix, gw string) *stack {
 	account, _, err := clients.ForOrganization(ctx, org, gw, "ARS")
 	require.NoError(t, err)
 	return &stack{t: t, tenants: tt, temporal: c, gw: account, sandbox: srv.URL, scope: scope, org: org,
-		queue: queuePrefix + uuid.NewString(), gateways: charge.Connected(clients), store: store, oauth: oauth, cp: cp}
+		queue: queuePrefix + uuid.NewString(), gateways: charge.Connected(clients, nil), store: store, oauth: oauth, cp: cp}
 }
 
 // gateway is the connection's gateway the stack's donations' cards are saved at.

@@ -76,6 +76,9 @@ func (a *Activities) SettleFirstCharge(ctx context.Context, req SettleRequest) (
 		return true, nil
 	}
 	g, err := a.Gateways.Gateway(ctx, orgID, row.Gateway, d.Currency) // where the donation's card is saved
+	if err == nil {
+		g, err = charge.Routed(ctx, scope, g, donationID, d.Currency) // and where its route charged it
+	}
 	if err != nil {
 		return false, err
 	}
@@ -83,7 +86,7 @@ func (a *Activities) SettleFirstCharge(ctx context.Context, req SettleRequest) (
 	if err != nil {
 		return false, err
 	}
-	o := charge.OutcomeOf(p)
+	o := charge.OutcomeFrom(g, p)
 	switch {
 	case found && p.Status != gateway.StatusPending && p.Status != gateway.StatusInProcess:
 	case !found && req.Final:

@@ -21,7 +21,8 @@
 // own account answers to Options.PlatformToken and PlatformPublicKey; sellers connect through
 // MercadoPago's OAuth (oauth.go: GET/POST /authorization, POST /oauth/token, GET /users/me; admin
 // POST /__sandbox/accounts, /__sandbox/oauth/revoke and /__sandbox/oauth/expire). A token the
-// sandbox never issued is refused with 401. CentralPos, a second gateway, is in centralpos.go.
+// sandbox never issued is refused with 401. CentralPos, a second gateway, is in centralpos.go; dLocal,
+// the processor of integrated payments, in dlocal.go.
 package sandbox
 
 import (
@@ -114,6 +115,12 @@ type state struct {
 	CPCustomers   map[string]*cpCustomer   `json:"centralpos_customers,omitempty"`
 	CPInstruments map[string]*cpInstrument `json:"centralpos_instruments,omitempty"`
 	CPCharges     map[string]*cpCharge     `json:"centralpos_charges,omitempty"`
+	// dLocal's merchants (by x_login) and their records (dlocal.go).
+	DLMerchants map[string]*dlMerchant  `json:"dlocal_merchants,omitempty"`
+	DLTokens    map[string]*dlToken     `json:"dlocal_tokens,omitempty"`
+	DLCards     map[string]*dlSavedCard `json:"dlocal_cards,omitempty"`
+	DLPayments  map[string]*dlPayment   `json:"dlocal_payments,omitempty"`
+	DLPayouts   map[string]*dlPayout    `json:"dlocal_payouts,omitempty"`
 }
 
 type replay struct {
@@ -152,6 +159,11 @@ func New(opts Options) (*Server, error) {
 			CPCustomers:   map[string]*cpCustomer{},
 			CPInstruments: map[string]*cpInstrument{},
 			CPCharges:     map[string]*cpCharge{},
+			DLMerchants:   map[string]*dlMerchant{},
+			DLTokens:      map[string]*dlToken{},
+			DLCards:       map[string]*dlSavedCard{},
+			DLPayments:    map[string]*dlPayment{},
+			DLPayouts:     map[string]*dlPayout{},
 		},
 	}
 	if s.now == nil {
@@ -198,6 +210,7 @@ func (s *Server) routes() {
 	m.HandleFunc("POST /centralpos/v1/links", s.cpLink)
 	m.HandleFunc("DELETE /centralpos/v1/links/{merchant_id}", s.cpUnlink)
 	s.cpPaymentRoutes(m)
+	s.dlocalRoutes(m)
 	m.HandleFunc("POST /__sandbox/faults", s.setFault)
 	m.HandleFunc("GET /__sandbox/payments", s.adminPayments)
 	m.HandleFunc("POST /__sandbox/limits", s.setLimits)
@@ -289,6 +302,11 @@ func (st *state) merge(d state) {
 	maps.Copy(st.CPCustomers, d.CPCustomers)
 	maps.Copy(st.CPInstruments, d.CPInstruments)
 	maps.Copy(st.CPCharges, d.CPCharges)
+	maps.Copy(st.DLMerchants, d.DLMerchants)
+	maps.Copy(st.DLTokens, d.DLTokens)
+	maps.Copy(st.DLCards, d.DLCards)
+	maps.Copy(st.DLPayments, d.DLPayments)
+	maps.Copy(st.DLPayouts, d.DLPayouts)
 }
 
 // adoptOrphans gives the records of a state kept before accounts existed to the platform account.
@@ -307,7 +325,8 @@ func (st *state) adoptOrphans() {
 func (st *state) records() int {
 	return len(st.Accounts) + len(st.Customers) + len(st.Cards) + len(st.Tokens) + len(st.Payments) + len(st.Replays) +
 		len(st.Codes) + len(st.AccessTokens) + len(st.RefreshTokens) + len(st.CPCodes) + len(st.CPMerchants) +
-		len(st.CPTokens) + len(st.CPCustomers) + len(st.CPInstruments) + len(st.CPCharges)
+		len(st.CPTokens) + len(st.CPCustomers) + len(st.CPInstruments) + len(st.CPCharges) +
+		len(st.DLMerchants) + len(st.DLTokens) + len(st.DLCards) + len(st.DLPayments) + len(st.DLPayouts)
 }
 
 // persist keeps a change: the records it touched (delta) are appended to the

@@ -31,9 +31,10 @@ SELECT id FROM campaigns
 WHERE organization_id = $1 AND id = ANY (sqlc.arg(ids)::uuid[]) AND type <> 'promoted';
 
 -- name: InsertPaymentProcessor :one
+-- A new processor with its merchant account (its keys sealed, internal/processing).
 INSERT INTO payment_processors (organization_id, id, family, gateway_name, soft_descriptor, position,
-    gateway_account_name, rule_retry)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+    gateway_account_name, rule_retry, merchant_login, public_key, secret, key_id)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
 RETURNING *;
 
 -- name: NextProcessorPosition :one
@@ -58,3 +59,37 @@ SELECT $1, $2, unnest(sqlc.arg(campaign_ids)::uuid[]);
 -- name: InsertTrackEvent :exec
 INSERT INTO track_events (organization_id, id, user_id, event, trigger, path, gateway)
 VALUES ($1, $2, $3, $4, $5, $6, $7);
+
+-- name: ProcessorRoutes :many
+-- The organisation's processors with a merchant account that may charge a donation of the campaign:
+-- routes says a rule routes the campaign to it; the global one may also retry declines (rule_retry).
+-- Each with its gateway option's fee.
+SELECT p.id, p.family, p.soft_descriptor, p.rule_retry, p.merchant_login::text AS merchant_login,
+       coalesce(p.public_key, '')::text AS public_key, p.secret, p.key_id::text AS key_id, o.fee_bps,
+       EXISTS (SELECT 1 FROM payment_processor_campaigns pc
+               WHERE pc.organization_id = $1 AND pc.processor_id = p.id AND pc.campaign_id = sqlc.arg(campaign_id)) AS routes
+FROM payment_processors p
+JOIN gateway_options o ON o.id = p.family
+WHERE p.organization_id = $1 AND p.merchant_login IS NOT NULL
+ORDER BY p.position, p.created_at;
+
+-- name: DonationCampaignID :one
+SELECT campaign_id FROM donations WHERE organization_id = $1 AND id = $2;
+
+-- name: RecordProcessorFee :exec
+-- The fee of an approved charge made through a processor; recorded once (a retried record keeps the first).
+INSERT INTO transaction_processor_fees (organization_id, transaction_id, processor_id, family, fee_bps, amount_minor,
+    currency, statement_descriptor)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+ON CONFLICT (organization_id, transaction_id) DO NOTHING;
+
+-- name: TransactionFeesByCurrency :many
+-- The processor fees and Aporta's commissions of the approved transactions created in a period, per currency.
+SELECT t.currency, coalesce(sum(f.amount_minor), 0)::bigint AS processor_fees,
+       coalesce(sum(c.amount_minor), 0)::bigint AS commissions
+FROM transactions t
+LEFT JOIN transaction_processor_fees f ON f.organization_id = t.organization_id AND f.transaction_id = t.id
+LEFT JOIN transaction_commissions c ON c.organization_id = t.organization_id AND c.transaction_id = t.id
+WHERE t.organization_id = $1 AND t.status = 'approved' AND t.created_at >= sqlc.arg(start) AND t.created_at < sqlc.arg(until)
+GROUP BY t.currency
+ORDER BY t.currency;

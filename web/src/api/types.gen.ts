@@ -276,6 +276,8 @@ export interface CurrencySummary {
   refunded: SummaryBucket;
   charged_back: SummaryBucket;
   by_status: Record<string, SummaryBucket>;
+  processor_fees: Money;
+  commissions: Money;
 }
 
 export interface CurrentUser {

@@ -21,6 +21,8 @@ type Client struct {
 	HTTP    *http.Client
 	Timeout time.Duration // per request, on top of the caller's context
 	Header  http.Header   // sent with every request (authorisation)
+	// Sign, when set, adds headers computed over each request's exact body (dLocal's signature).
+	Sign func(h http.Header, body []byte)
 }
 
 // New checks the base URL and fills defaults.
@@ -44,12 +46,13 @@ func (c *Client) Do(ctx context.Context, method, path string, header http.Header
 	ctx, cancel := context.WithTimeout(ctx, c.Timeout)
 	defer cancel()
 	var body io.Reader
+	var raw []byte
 	if in != nil {
-		b, err := json.Marshal(in)
-		if err != nil {
+		var err error
+		if raw, err = json.Marshal(in); err != nil {
 			return fmt.Errorf("rest: encode %s %s: %w", method, path, err)
 		}
-		body = bytes.NewReader(b)
+		body = bytes.NewReader(raw)
 	}
 	req, err := http.NewRequestWithContext(ctx, method, c.BaseURL+path, body)
 	if err != nil {
@@ -60,6 +63,9 @@ func (c *Client) Do(ctx context.Context, method, path string, header http.Header
 	}
 	for k, v := range header {
 		req.Header[k] = v
+	}
+	if c.Sign != nil {
+		c.Sign(req.Header, raw)
 	}
 	req.Header.Set("Accept", "application/json")
 	if in != nil {
@@ -87,11 +93,14 @@ func (c *Client) Do(ctx context.Context, method, path string, header http.Header
 }
 
 // errorBody is MercadoPago's error shape; the card vault's carries at least message; CentralPos's
-// is {"error":{"code","message","param"}} (MercadoPago's "error" is a string).
+// is {"error":{"code","message","param"}} (MercadoPago's "error" is a string); dLocal's is
+// {"code":5001,"message","param"}.
 type errorBody struct {
 	Message string          `json:"message"`
 	Cause   json.RawMessage `json:"cause"`
 	Error   json.RawMessage `json:"error"`
+	Code    json.RawMessage `json:"code"`
+	Param   string          `json:"param"`
 }
 
 // objectError is an error object: its code becomes the one cause, its param the cause's description.
@@ -115,6 +124,9 @@ func decodeError(status int, data []byte) *gateway.Error {
 	}
 	if b.Message == "" {
 		b.Message = http.StatusText(status)
+	}
+	if len(b.Code) > 0 && b.Cause == nil {
+		return gateway.NewError(status, b.Message, []gateway.Cause{{Code: code(b.Code), Description: b.Param}})
 	}
 	// cause is a list on most endpoints and a single object on a few.
 	var cs []cause

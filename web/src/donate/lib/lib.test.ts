@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { brandName, cardLayout, checkCardNumber, cleanNumber, detectBrand, formatCardNumber, luhn, validCvv, type CardRule } from './brand';
 import { checkExpiry, formatExpiry, parseExpiry } from './expiry';
 import { formatMoney, parseDecimal, parseTypedAmount, toDecimal } from './money';
-import { fetchAmountLimits } from './tokenizer';
+import { fetchAmountLimits, requestCardToken } from './tokenizer';
 
 describe('detectBrand', () => {
   it.each([
@@ -234,5 +234,28 @@ describe('gateway card rules', () => {
   it('ignores patterns that do not compile', () => {
     expect(detectBrand('4509953566233704', [rule('visa', 'Visa', '^(4'), ...AR])).toBe('visa');
     expect(detectBrand('4509953566233704', [rule('weird', 'Weird', '^4', '(')])).toBe('visa'); // dropped; static table
+  });
+});
+
+describe('requestCardToken at a dLocal-style processor', () => {
+  const gw = { name: 'dlocal', tokenizer_url: 'https://pp.example/dlocal/', public_key: 'dl_pk_1' };
+  const card = { number: '4509 9535 6623 3704', cvv: '123', expiry: '11 / 30', holderName: ' APRO ', idType: 'DNI', idNumber: '12.345.678' };
+
+  it('posts the card with the public key to the processor, never to Aporta', async () => {
+    const fetcher = async (url: RequestInfo | URL, init?: RequestInit) => {
+      expect(String(url)).toBe('https://pp.example/dlocal/tokens');
+      expect((init?.headers as Record<string, string>)['X-Public-Key']).toBe('dl_pk_1');
+      expect(JSON.parse(String(init?.body))).toEqual({ card: { holder_name: 'APRO', number: '4509953566233704', cvv: '123',
+        expiration_month: 11, expiration_year: 2030 } });
+      return new Response(JSON.stringify({ token: 'CV-1', card: { brand: 'visa' } }), { status: 201 });
+    };
+    await expect(requestCardToken(gw, card, fetcher as typeof fetch)).resolves.toEqual({ id: 'CV-1', payment_method_id: 'visa' });
+  });
+
+  it("names the field the processor refused, or keeps the processor's own message", async () => {
+    const refuse = (param: string) => (async () =>
+      new Response(JSON.stringify({ code: 5001, message: 'Invalid card', param }), { status: 400 })) as unknown as typeof fetch;
+    await expect(requestCardToken(gw, card, refuse('card.cvv'))).rejects.toEqual({ message: 'Invalid card', cause: [{ code: 'E302', description: 'Invalid card' }] });
+    await expect(requestCardToken(gw, card, refuse('payer.x'))).rejects.toEqual({ message: 'Invalid card', cause: [{ code: 'payer.x', description: 'Invalid card' }] });
   });
 });

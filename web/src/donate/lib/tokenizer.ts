@@ -23,6 +23,7 @@ export async function requestCardToken(gateway: Tokenizer, card: CardInput, fetc
   const exp = parseExpiry(card.expiry)!;
   if (!gateway.tokenizer_url) throw new Error('network');
   if (gateway.name === 'centralpos') return centralPosToken(gateway, card, exp, fetcher);
+  if (gateway.name === 'dlocal') return dLocalToken(gateway, card, exp, fetcher);
   const key = gateway.public_key ? `?public_key=${encodeURIComponent(gateway.public_key)}` : '';
   let res: Response;
   try {
@@ -92,6 +93,42 @@ async function centralPosToken(
   return { id: body.id, payment_method_id: centralPosBrand(body.card ?? {}) };
 }
 
+/** dLocal names the field a card fails on; the form's messages know them by MercadoPago's cause codes (submit.ts). */
+const DLOCAL_FIELDS: Record<string, string> = {
+  'card.number': 'E301', 'card.cvv': 'E302', 'card.expiration_month': '325', 'card.holder_name': '316',
+};
+
+/**
+ * POST {tokenizer}/tokens with the merchant's public key: the integrated-payments processor's own tokeniser
+ * (dLocal-style smart fields). Its refusal names the failing field; an unknown one shows dLocal's own message.
+ */
+async function dLocalToken(
+  gateway: Tokenizer, card: CardInput, exp: { month: number; year: number }, fetcher: typeof fetch,
+): Promise<CardToken> {
+  let res: Response;
+  try {
+    res = await fetcher(`${gateway.tokenizer_url!.replace(/\/$/, '')}/tokens`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'X-Public-Key': gateway.public_key ?? '' },
+      credentials: 'omit',
+      body: JSON.stringify({
+        card: {
+          holder_name: card.holderName.trim(), number: cleanNumber(card.number), cvv: card.cvv.trim(),
+          expiration_month: exp.month, expiration_year: exp.year,
+        },
+      }),
+    });
+  } catch {
+    throw new Error('network');
+  }
+  const body = (await res.json().catch(() => ({}))) as { token?: string; card?: { brand?: string }; message?: string; param?: string };
+  if (!res.ok || !body.token) {
+    const err: GatewayError = { message: body.message, cause: [{ code: DLOCAL_FIELDS[body.param ?? ''] ?? body.param, description: body.message }] };
+    throw err;
+  }
+  return { id: body.token, payment_method_id: body.card?.brand };
+}
+
 /** Minor-unit donation limits. */
 export interface AmountLimits { min: number; max: number }
 
@@ -109,6 +146,7 @@ export async function fetchAmountLimits(
 ): Promise<AmountLimits | null> {
   if (!gateway.tokenizer_url) return null;
   if (gateway.name === 'centralpos') return centralPosLimits(gateway, fetcher);
+  if (gateway.name === 'dlocal') return null; // the processor's range comes with the form (limits), checked by the server too
   const key = gateway.public_key ? `?public_key=${encodeURIComponent(gateway.public_key)}` : '';
   try {
     const res = await fetcher(`${gateway.tokenizer_url.replace(/\/$/, '')}/v1/payment_methods${key}`, {

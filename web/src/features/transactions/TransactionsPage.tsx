@@ -83,6 +83,16 @@ export function TransactionsPage({ search, onSearch }: { search: TransactionsSea
                 );
               })}
             </SimpleGrid>
+            {(c.processor_fees.minor > 0 || c.commissions.minor > 0) && (
+              <Group gap="lg" px="xs" data-fees={c.currency}>
+                <Text size="sm" c="dimmed" data-processor-fees>
+                  <FormattedMessage id="transactions.processorFees" defaultMessage="Comisiones de procesadores: {amount}" values={{ amount: c.processor_fees.formatted }} />
+                </Text>
+                <Text size="sm" c="dimmed" data-commissions>
+                  <FormattedMessage id="transactions.commissions" defaultMessage="Comisión de Aporta: {amount}" values={{ amount: c.commissions.formatted }} />
+                </Text>
+              </Group>
+            )}
           </Stack>
         ))
       )}

@@ -1,0 +1,139 @@
+package donation_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/stretchr/testify/require"
+
+	"github.com/aporta/aporta/internal/charge"
+	"github.com/aporta/aporta/internal/connections"
+	"github.com/aporta/aporta/internal/processing"
+	"github.com/aporta/aporta/internal/sharddb"
+	"github.com/aporta/aporta/workflows/collection"
+)
+
+// localProcessor adds a local processor (its dLocal merchant opened at the stack's sandbox) whose rule
+// routes the fixture's campaign, as the gateways page does, and answers its merchant's login.
+func (f fixture) localProcessor(t *testing.T, descriptor string) string {
+	t.Helper()
+	ctx := context.Background()
+	scope, err := f.tt.ForOrganization(ctx, f.org)
+	require.NoError(t, err)
+	conns, err := connections.Open(ctx, f.cfg)
+	require.NoError(t, err)
+	id := uuid.New()
+	m, err := processing.New(f.cfg, conns.Box).Onboard(ctx, scope, id, "Fundación Test", 399)
+	require.NoError(t, err)
+	q := scope.Store()
+	_, err = q.InsertPaymentProcessor(ctx, sharddb.InsertPaymentProcessorParams{OrganizationID: f.org, ID: id, Family: processing.Local,
+		GatewayName: "dlocal", SoftDescriptor: descriptor, Position: 1, GatewayAccountName: "Fundación Test",
+		MerchantLogin: &m.Login, PublicKey: &m.PublicKey, Secret: m.Sealed.Blob, KeyID: &m.Sealed.KeyID})
+	require.NoError(t, err)
+	require.NoError(t, q.AddProcessorCampaigns(ctx, sharddb.AddProcessorCampaignsParams{OrganizationID: f.org, ProcessorID: id,
+		CampaignIds: []uuid.UUID{f.camp}}))
+	return m.Login
+}
+
+// dlToken tokenises a card at the processor as the donor's browser does: the public key the form read
+// gives, straight to the processor's tokeniser.
+func dlToken(t *testing.T, tokenizer, publicKey, holder string) string {
+	t.Helper()
+	body, _ := json.Marshal(map[string]any{"country": "AR", "card": map[string]any{"holder_name": holder, "number": "4509953566233704",
+		"cvv": "123", "expiration_month": 11, "expiration_year": time.Now().Year() + 3}})
+	req, err := http.NewRequest(http.MethodPost, tokenizer+"/tokens", bytes.NewReader(body))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("X-Public-Key", publicKey)
+	res, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer res.Body.Close()
+	require.Equal(t, http.StatusCreated, res.StatusCode)
+	var out struct{ Token string }
+	require.NoError(t, json.NewDecoder(res.Body).Decode(&out))
+	return out.Token
+}
+
+type dlLedger struct {
+	Payments []struct {
+		OrderID    string `json:"order_id"`
+		Status     string `json:"status"`
+		Descriptor string `json:"descriptor"`
+		Fee        string `json:"fee"`
+		Amount     string `json:"amount"`
+	} `json:"payments"`
+}
+
+func ledgerOf(t *testing.T, f fixture, login string) dlLedger {
+	t.Helper()
+	res, err := http.Get(f.cfg.GatewayURL + "/__sandbox/dlocal/ledger?x_login=" + login)
+	require.NoError(t, err)
+	defer res.Body.Close()
+	var l dlLedger
+	require.NoError(t, json.NewDecoder(res.Body).Decode(&l))
+	return l
+}
+
+// A campaign a local processor's rule routes: the form tokenises at the processor with its public key
+// and takes its §9 amount range (AR: 10 to 3,000,000, above the defaults' 8,000); the charge lands in
+// the processor's ledger with the descriptor and fee, is recorded with the fee, and monthly
+// collection reads the form's first period back at the processor instead of charging it again.
+func TestProcessorRoutedCampaignTakesDonations(t *testing.T) {
+	t.Parallel()
+	f := setup(t, nil)
+	login := f.localProcessor(t, "FUNDACION TEST")
+
+	res, err := http.Get(f.srv.URL + "/api/public/campaigns/" + f.slug)
+	require.NoError(t, err)
+	var read struct {
+		Gateway map[string]string `json:"gateway"`
+		Limits  struct {
+			Max struct{ Decimal string } `json:"max"`
+		} `json:"limits"`
+	}
+	require.NoError(t, json.NewDecoder(res.Body).Decode(&read))
+	res.Body.Close()
+	require.Equal(t, "dlocal", read.Gateway["name"])
+	require.Equal(t, f.cfg.DLocalPublicURL, read.Gateway["tokenizer_url"])
+	require.NotEmpty(t, read.Gateway["public_key"])
+	require.Equal(t, "3000000.00", read.Limits.Max.Decimal, "the processor's range for Argentina")
+
+	body := payload(dlToken(t, read.Gateway["tokenizer_url"], read.Gateway["public_key"], "APRO"), 0, 9000, email(), uuid.NewString())
+	body["payment_method"].(map[string]any)["gateway"].(map[string]any)["name"] = "dlocal"
+	a := post(t, f.srv.URL+"/d/"+f.slug, body)
+	require.Equal(t, http.StatusCreated, a.Status, a.Body)
+	require.Equal(t, "approved", a.Body["status"])
+	ref := charge.FirstTransactionID(uuid.MustParse(a.Donation)).String()
+	l := ledgerOf(t, f, login)
+	require.Len(t, l.Payments, 1)
+	require.Equal(t, ref, l.Payments[0].OrderID)
+	require.Equal(t, "MP*FUNDACION TEST", l.Payments[0].Descriptor)
+	require.Equal(t, "359.10", l.Payments[0].Fee) // 3.99% of 9000.00
+	require.Empty(t, sandboxPayments(t, f.cfg, ref), "nothing at the connected MercadoPago account")
+	require.Equal(t, 1, f.count(t, `SELECT count(*) FROM transaction_processor_fees WHERE organization_id = $1 AND transaction_id = $2
+		AND amount_minor = 35910 AND fee_bps = 399 AND statement_descriptor = 'MP*FUNDACION TEST'`, uuid.MustParse(ref)))
+
+	// Monthly: the form charges the first period at the processor; collection reads it back there.
+	m := payload(dlToken(t, read.Gateway["tokenizer_url"], read.Gateway["public_key"], "APRO"), 1, "500", email(), uuid.NewString())
+	m["payment_method"].(map[string]any)["gateway"].(map[string]any)["name"] = "dlocal"
+	ma := post(t, f.srv.URL+"/d/"+f.slug, m)
+	require.Equal(t, http.StatusCreated, ma.Status, ma.Body)
+	require.Equal(t, "approved", ma.Body["status"])
+	id := uuid.MustParse(ma.Donation)
+	require.Eventually(t, func() bool { return chargeActivityCompleted(t, f.tc, collection.WorkflowID(id.String())) }, 15*time.Second, 200*time.Millisecond)
+	require.Len(t, ledgerOf(t, f, login).Payments, 2, "the first period charged once")
+	require.Equal(t, 1, f.count(t, `SELECT count(*) FROM transactions WHERE organization_id = $1 AND donation_id = $2`, id))
+	require.Equal(t, 1, f.count(t, `SELECT count(*) FROM payment_methods pm JOIN donations d ON d.organization_id = pm.organization_id
+		AND d.payment_method_id = pm.id WHERE pm.organization_id = $1 AND d.id = $2 AND pm.gateway = 'dlocal' AND pm.card_id LIKE 'CID-%'`, id))
+
+	// Out of the processor's range for Argentina: refused before anything is charged.
+	over := payload(dlToken(t, read.Gateway["tokenizer_url"], read.Gateway["public_key"], "APRO"), 0, 3000001, email(), uuid.NewString())
+	over["payment_method"].(map[string]any)["gateway"].(map[string]any)["name"] = "dlocal"
+	require.Equal(t, http.StatusUnprocessableEntity, post(t, f.srv.URL+"/d/"+f.slug, over).Status)
+	require.Len(t, ledgerOf(t, f, login).Payments, 2)
+}
