@@ -20,6 +20,7 @@ import (
 	"github.com/aporta/aporta/internal/i18n"
 	"github.com/aporta/aporta/internal/money"
 	"github.com/aporta/aporta/internal/outbox"
+	"github.com/aporta/aporta/internal/portal"
 )
 
 // Fill replaces the short codes of a thank-you message in every language.
@@ -148,6 +149,8 @@ func (m Mailer) Send(ctx context.Context, lang i18n.Lang, d Donation) {
 	msg, err := outbox.Compose(d.Email, "donation_thanks", lang, map[string]any{
 		"Subject": fill(cp.EmailSubject, "donation.thanks_email_subject"), "Message": fill(text, "campaign.thanks_default"),
 		"Amount": amount, "Frequency": frequency, "URL": link,
+		// Where the donor asks for a link into their donations (the donor portal).
+		"Portal": portal.URL(m.PublicURL, cp.Slug, ""),
 	})
 	if err != nil {
 		log.ErrorContext(ctx, "donation: thank-you e-mail", "donation_id", d.ID, "error", err)
