@@ -111,10 +111,10 @@ func (k Keys) ParseSession(v string) (orgID, donorID uuid.UUID, ok bool) {
 	return k.parse(sessionPurpose, v)
 }
 
-// URL is the portal page of the organisation, reached through a campaign form's slug; with a
-// token the page opens the session.
+// URL is the portal page (the web app's /donor/{slug}) of the organisation whose campaign form
+// has the slug; with a token the page opens the session.
 func URL(publicURL, slug, token string) string {
-	u := publicURL + "/d/" + url.PathEscape(slug) + "/portal"
+	u := publicURL + "/donor/" + url.PathEscape(slug)
 	if token != "" {
 		u += "?token=" + url.QueryEscape(token)
 	}

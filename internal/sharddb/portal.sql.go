@@ -140,6 +140,43 @@ func (q *Queries) PortalDonationIDs(ctx context.Context, arg PortalDonationIDsPa
 	return items, nil
 }
 
+const portalDonorByEmail = `-- name: PortalDonorByEmail :one
+SELECT id, first_name FROM donors WHERE organization_id = $1 AND email = $2
+`
+
+type PortalDonorByEmailParams struct {
+	OrganizationID uuid.UUID
+	Email          string
+}
+
+type PortalDonorByEmailRow struct {
+	ID        uuid.UUID
+	FirstName string
+}
+
+func (q *Queries) PortalDonorByEmail(ctx context.Context, arg PortalDonorByEmailParams) (PortalDonorByEmailRow, error) {
+	row := q.db.QueryRow(ctx, portalDonorByEmail, arg.OrganizationID, arg.Email)
+	var i PortalDonorByEmailRow
+	err := row.Scan(&i.ID, &i.FirstName)
+	return i, err
+}
+
+const portalDonorName = `-- name: PortalDonorName :one
+SELECT first_name FROM donors WHERE organization_id = $1 AND id = $2
+`
+
+type PortalDonorNameParams struct {
+	OrganizationID uuid.UUID
+	ID             uuid.UUID
+}
+
+func (q *Queries) PortalDonorName(ctx context.Context, arg PortalDonorNameParams) (string, error) {
+	row := q.db.QueryRow(ctx, portalDonorName, arg.OrganizationID, arg.ID)
+	var first_name string
+	err := row.Scan(&first_name)
+	return first_name, err
+}
+
 const sweepPortalLinks = `-- name: SweepPortalLinks :exec
 DELETE FROM donor_portal_links WHERE organization_id = $1 AND expires_at < $2::timestamptz
 `

@@ -34,3 +34,9 @@ JOIN donors dn ON dn.organization_id = d.organization_id AND dn.id = d.donor_id
 JOIN campaigns c ON c.organization_id = d.organization_id AND c.id = d.campaign_id
 JOIN organizations o ON o.organization_id = d.organization_id
 WHERE d.organization_id = $1 AND d.id = $2;
+
+-- name: PortalDonorByEmail :one
+SELECT id, first_name FROM donors WHERE organization_id = $1 AND email = $2;
+
+-- name: PortalDonorName :one
+SELECT first_name FROM donors WHERE organization_id = $1 AND id = $2;

@@ -732,6 +732,7 @@ export interface TransactionView {
   date: string;
   status: string;
   status_detail: string;
+  decline: string;
   period: string | null;
   attempt: number;
   payment_id: string;
@@ -744,6 +745,7 @@ export interface TxRow {
   date: string;
   status: string;
   status_detail: string;
+  decline: string;
   period: string | null;
   attempt: number;
   payment_id: string;
