@@ -260,4 +260,13 @@ func TestDeclinedChargeRecoversWithTheDonorsNewCard(t *testing.T) {
 	require.Eventually(t, func() bool { return approved() == 1 }, 30*time.Second, 300*time.Millisecond, "the period is charged at once")
 	time.Sleep(2 * time.Second)
 	require.Equal(t, 1, approved(), "and once")
+
+	// The dashboard counts it as recovered.
+	var dash struct {
+		Recovered int64 `json:"recovered"`
+	}
+	res = admin.JSON(http.MethodGet, "/manage/api/dashboard", nil)
+	require.Equal(t, http.StatusOK, res.Status, string(res.Body))
+	res.Decode(t, &dash)
+	require.Equal(t, int64(1), dash.Recovered)
 }

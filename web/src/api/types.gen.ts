@@ -302,6 +302,7 @@ export interface Dashboard {
   paused_donations: number;
   paused_in_grace: number;
   discarded_donations: number;
+  recovered: number;
   visits: number;
   conversion: number | null;
   pause_reasons: Reason[];
