@@ -75,19 +75,19 @@ func (k Keys) Issue(ctx context.Context, q *sharddb.Queries, orgID, donorID uuid
 	if err := q.SweepPortalLinks(ctx, sharddb.SweepPortalLinksParams{OrganizationID: orgID, Before: now.Add(-24 * time.Hour)}); err != nil {
 		return "", err
 	}
-	return k.sign(linkPurpose, orgID, id, exp), nil
+	return k.Sign(linkPurpose, orgID, id, exp), nil
 }
 
 // LinkOrganization is the organisation a link token names, if its signature and expiry hold (it
 // may still be used already: Consume decides).
 func (k Keys) LinkOrganization(token string) (uuid.UUID, bool) {
-	org, _, ok := k.parse(linkPurpose, token)
+	org, _, ok := k.Parse(linkPurpose, token)
 	return org, ok
 }
 
 // Consume uses the link once and returns its donor. A forged, expired or used link is ErrInvalid.
 func (k Keys) Consume(ctx context.Context, q *sharddb.Queries, token string) (orgID, donorID uuid.UUID, err error) {
-	org, id, ok := k.parse(linkPurpose, token)
+	org, id, ok := k.Parse(linkPurpose, token)
 	if !ok {
 		return uuid.Nil, uuid.Nil, ErrInvalid
 	}
@@ -103,12 +103,12 @@ func (k Keys) Consume(ctx context.Context, q *sharddb.Queries, token string) (or
 
 // Session is the signed session value for the donor in the organisation, valid for SessionTTL.
 func (k Keys) Session(orgID, donorID uuid.UUID) string {
-	return k.sign(sessionPurpose, orgID, donorID, k.now().Add(SessionTTL))
+	return k.Sign(sessionPurpose, orgID, donorID, k.now().Add(SessionTTL))
 }
 
 // ParseSession checks a session value: its organisation and donor while it has not expired.
 func (k Keys) ParseSession(v string) (orgID, donorID uuid.UUID, ok bool) {
-	return k.parse(sessionPurpose, v)
+	return k.Parse(sessionPurpose, v)
 }
 
 // URL is the portal page (the web app's /donor/{slug}) of the organisation whose campaign form
@@ -121,14 +121,18 @@ func URL(publicURL, slug, token string) string {
 	return u
 }
 
-func (k Keys) sign(purpose string, org, subject uuid.UUID, exp time.Time) string {
+// Sign signs (organisation, subject, expiry) for purpose (which keeps one kind of token from
+// passing for another): whoever holds the token may use it for that subject until it expires.
+// thanks.Receipts signs thank-you page references with it too.
+func (k Keys) Sign(purpose string, org, subject uuid.UUID, exp time.Time) string {
 	b := make([]byte, 0, tokenLen)
 	b = append(append(b, org[:]...), subject[:]...)
 	b = binary.BigEndian.AppendUint64(b, uint64(exp.Unix()))
 	return base64.RawURLEncoding.EncodeToString(append(b, k.mac(purpose, b)...))
 }
 
-func (k Keys) parse(purpose, token string) (org, subject uuid.UUID, ok bool) {
+// Parse checks a token Sign made for purpose: its signature, and its expiry at Now.
+func (k Keys) Parse(purpose, token string) (org, subject uuid.UUID, ok bool) {
 	b, err := base64.RawURLEncoding.DecodeString(token)
 	if err != nil || len(b) != tokenLen || len(k.Secret) == 0 {
 		return uuid.Nil, uuid.Nil, false
