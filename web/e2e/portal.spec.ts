@@ -91,7 +91,7 @@ test('a declined monthly donation recovers with the donor\'s new card; cancel of
   await dialog.getByLabel(/Nombre del titular/).fill('APRO');
   await dialog.getByLabel('Número de documento').fill('30123456');
   await dialog.getByRole('button', { name: 'Guardar tarjeta' }).click();
-  await expect(card.getByRole('status')).toContainText('Listo');
+  await expect(card.getByRole('status')).toContainText('Listo', { timeout: 30_000 });
   await expect.poll(async () => (await sandboxPaymentsFor(ana)).filter((p) => p.status === 'approved').length, { timeout: 30_000 }).toBe(1);
   await page.reload();
   await expect(card.getByText('Cobrado').first()).toBeVisible();
@@ -105,7 +105,8 @@ test('a declined monthly donation recovers with the donor\'s new card; cancel of
   await page.getByRole('dialog').getByRole('button', { name: 'Pausar en su lugar' }).click();
   await page.getByRole('dialog').getByText('2 meses').click();
   await page.getByRole('dialog').getByRole('button', { name: 'Pausar', exact: true }).click();
-  await expect(card.getByText(/En pausa hasta el/)).toBeVisible();
+  // The pause answers once the workflow applied it (slow under a loaded test machine).
+  await expect(card.getByText(/En pausa hasta el/)).toBeVisible({ timeout: 30_000 });
   await expect(card.getByRole('button', { name: 'Reanudar ahora' })).toBeVisible();
   await screenshotAll(page, 'portal-paused');
 
@@ -123,7 +124,10 @@ test('a declined monthly donation recovers with the donor\'s new card; cancel of
   // The organisation sees the donor's changes as the donor's.
   await signIn(page);
   await page.goto(`/manage/donations/${uuids.ana}`);
-  await expect(page.getByTestId('donation-versions').getByText('por el donante').first()).toBeVisible();
+  await expect(page.getByTestId('donation-transactions').getByText('fondos insuficientes').first()).toBeVisible({ timeout: 15_000 });
+  await page.getByRole('tab', { name: /Cambios/ }).click();
+  await expect(page.getByTestId('donation-versions').getByText('por el donante').first()).toBeVisible({ timeout: 15_000 });
+  await screenshotAll(page, 'manage-donation-by-donor');
 });
 
 test('without a session the portal asks for the e-mail and answers the same for any address', async ({ page }) => {
