@@ -49,6 +49,7 @@ import (
 	"github.com/aporta/aporta/internal/gateway/centralpos"
 	"github.com/aporta/aporta/internal/outbox"
 	"github.com/aporta/aporta/internal/processing"
+	"github.com/aporta/aporta/internal/portal"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/web"
 	"github.com/aporta/aporta/workflows/agencysync"
@@ -177,6 +178,10 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 	})).Mount(groups)
 	manageDeps := donation.ManageDeps{Tenants: d.Tenants, Temporal: d.Temporal, Gateways: charges, Forms: campaigns, Secret: d.Config.Secret}
 	donation.NewManageHandler(manageDeps).Mount(groups)
+	// The donor portal: its own session cookie, not Kratos's (issue 20).
+	donation.NewPortalHandler(donation.PortalDeps{Manage: donation.NewManageService(manageDeps), Forms: campaigns, Tenants: d.Tenants,
+		Keys: portal.Keys{Secret: d.Config.Secret}, Mail: outbox.NewMailer(d.Config, d.Tenants.Directory()), PublicURL: d.Config.PublicURL,
+		Secure: strings.HasPrefix(d.Config.PublicURL, "https://")}).Mount(g.public.Group("/api/public/portal", csrf.Require()))
 	connector, err := gateways.NewService(d.Config, conns, onboard, gatewayrefresh.Client{Temporal: d.Temporal}, d.Log)
 	if err != nil {
 		return nil, err

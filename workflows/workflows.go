@@ -19,6 +19,7 @@ import (
 	"github.com/aporta/aporta/internal/gateway/mercadopago"
 	"github.com/aporta/aporta/internal/outbox"
 	"github.com/aporta/aporta/internal/processing"
+	"github.com/aporta/aporta/internal/portal"
 	"github.com/aporta/aporta/internal/thanks"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/workflows/agencysync"
@@ -84,7 +85,10 @@ func Run(ctx context.Context, cfg *config.Config, c client.Client, t *tenants.Te
 		crmsync.TaskQueue:      func(r worker.Registry) { crmsync.Register(r, &crmsync.Activities{Tenants: t, Vault: crmVault}) },
 		onboarding.TaskQueue:   func(r worker.Registry) { onboarding.Register(r, t, onboarding.NewMailer(cfg, t), cfg.StaffInbox) },
 		registration.TaskQueue: func(r worker.Registry) { registration.Register(r, t, c) },
-		collection.TaskQueue:   func(r worker.Registry) { collection.Register(r, t, gateways) },
+		collection.TaskQueue: func(r worker.Registry) {
+			collection.Register(r, t, gateways, &collection.Notices{Tenants: t, Keys: portal.Keys{Secret: cfg.Secret},
+				Mail: outbox.NewMailer(cfg, t.Directory()), PublicURL: cfg.PublicURL})
+		},
 		subscription.TaskQueue: func(r worker.Registry) { subscription.Register(r, subscription.NewActivities(cfg, t)) },
 		export.TaskQueue:       func(r worker.Registry) { export.Register(r, exports) },
 		outboxsweep.TaskQueue: func(r worker.Registry) {

@@ -110,6 +110,7 @@ type Dashboard struct {
 	PausedDonations    int64          `json:"paused_donations"`
 	PausedInGrace      int64          `json:"paused_in_grace"`
 	DiscardedDonations int64          `json:"discarded_donations"`
+	Recovered          int64          `json:"recovered"` // declined, then charged after the donor's new card (donor portal)
 	Visits             int64          `json:"visits"`
 	Conversion         *float64       `json:"conversion"`
 	PauseReasons       []Reason       `json:"pause_reasons"`
@@ -217,7 +218,7 @@ func (h *Handler) load(ctx context.Context, store *sharddb.Queries, org, user uu
 	d.Period = p.view()
 	w := widgets{store: store, d: d, series: newSeries(p), period: p, org: org, campaign: r.campaign, recurrence: r.recurrence}
 	// visits runs after daily: the conversion needs the new donations.
-	for _, fill := range []func(context.Context) error{w.daily, w.visits, w.discarded, w.paused} {
+	for _, fill := range []func(context.Context) error{w.daily, w.visits, w.discarded, w.paused, w.recovered} {
 		if err := fill(ctx); err != nil {
 			return nil, err
 		}
@@ -426,6 +427,14 @@ func (w widgets) discarded(ctx context.Context) error {
 	}
 	w.d.DiscardReasons = top(w.d.DiscardReasons)
 	return nil
+}
+
+// recovered fills the donations the donors recovered after a decline.
+func (w widgets) recovered(ctx context.Context) error {
+	n, err := w.store.DashboardRecovered(ctx, sharddb.DashboardRecoveredParams{OrganizationID: w.org,
+		Start: w.period.start(), EndAt: w.period.end(), Campaign: w.campaign, Recurrence: w.recurrence})
+	w.d.Recovered = n
+	return err
 }
 
 // paused fills the paused donations (not resumed within 7 days), those still in grace and the top

@@ -10,6 +10,8 @@ import (
 
 	"github.com/aporta/aporta/api/campaign"
 	"github.com/aporta/aporta/internal/collectday"
+	"github.com/aporta/aporta/internal/gateway"
+	"github.com/aporta/aporta/internal/i18n"
 	"github.com/aporta/aporta/internal/money"
 	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/tenants"
@@ -142,15 +144,17 @@ type PaymentMethodView struct {
 
 // TransactionView is one charge attempt.
 type TransactionView struct {
-	UUID          string       `json:"uuid"`
-	Amount        money.Amount `json:"amount"`
-	Date          time.Time    `json:"date"`
-	Status        string       `json:"status"`
-	StatusDetail  string       `json:"status_detail"`
-	Period        *string      `json:"period"` // YYYY-MM, null for one-time
-	Attempt       int          `json:"attempt"`
-	PaymentID     string       `json:"payment_id"`
-	PaymentMethod *CardRef     `json:"payment_method"`
+	UUID         string       `json:"uuid"`
+	Amount       money.Amount `json:"amount"`
+	Date         time.Time    `json:"date"`
+	Status       string       `json:"status"`
+	StatusDetail string       `json:"status_detail"`
+	// Decline is why a rejected attempt was declined, in words in the reader's language ("" otherwise).
+	Decline       string   `json:"decline"`
+	Period        *string  `json:"period"` // YYYY-MM, null for one-time
+	Attempt       int      `json:"attempt"`
+	PaymentID     string   `json:"payment_id"`
+	PaymentMethod *CardRef `json:"payment_method"`
 }
 
 // CardRef names the card a row was charged to.
@@ -197,10 +201,14 @@ func detail(ctx context.Context, scope tenants.Scope, id uuid.UUID) (Detail, err
 		return d, err
 	}
 	d.Transactions = make([]TransactionView, len(txs))
+	lang := i18n.FromContext(ctx)
 	for i, t := range txs {
 		d.Transactions[i] = TransactionView{UUID: t.ID.String(), Amount: money.New(t.AmountMinor, t.Currency), Date: t.Date,
 			Status: t.Status, StatusDetail: t.StatusDetail, Period: nonEmpty(t.Period), Attempt: int(t.Attempt),
 			PaymentID: t.PaymentID}
+		if dc := gateway.DeclineOf(t.StatusDetail); dc != "" && t.Status == "rejected" {
+			d.Transactions[i].Decline = i18n.T(lang, "decline."+string(dc))
+		}
 		if t.Brand != "" || t.LastFour != "" {
 			d.Transactions[i].PaymentMethod = &CardRef{t.Brand, t.LastFour}
 		}

@@ -129,8 +129,14 @@ func (s *ManageService) loadOpen(ctx context.Context, id uuid.UUID) (tenants.Sco
 	return scope, r, err
 }
 
-// actor is who the version history records for a change made by the caller.
-func actor(ctx context.Context) string { return authz.CurrentUser(ctx).ID.String() }
+// actor is who the version history records for a change made by the caller: the signed-in user,
+// or the donor of a donor-portal session.
+func actor(ctx context.Context) string {
+	if d, ok := portalDonor(ctx); ok {
+		return collection.ActorDonorPrefix + d.DonorID.String()
+	}
+	return authz.CurrentUser(ctx).ID.String()
+}
 
 // Get answers GET /manage/api/donations/:uuid.
 func (s *ManageService) Get(ctx context.Context, req *DonationRequest) (*Detail, error) {

@@ -252,8 +252,11 @@ func (s *ManageService) PaymentMethod(ctx context.Context, req *CardChangeReques
 	if err != nil {
 		return nil, err
 	}
+	// The donor's own new card retries a declined period at once (the manage area's waits for the
+	// retry schedule, as before).
+	_, byDonor := portalDonor(ctx)
 	if _, err := s.update(ctx, scope, r, collection.UpdateChangeMethod, collection.ChangePaymentMethodRequest{
-		Actor: actor(ctx), PaymentMethod: pm}); err != nil {
+		Actor: actor(ctx), PaymentMethod: pm, RetryDue: byDonor}); err != nil {
 		return nil, err
 	}
 	return s.detail(ctx, scope, r.ID)
@@ -366,6 +369,8 @@ func actorType(actor string) string {
 		return "user"
 	case actor == collection.ActorSystem:
 		return "system"
+	case strings.HasPrefix(actor, collection.ActorDonorPrefix):
+		return "donor"
 	}
 	return "api"
 }

@@ -265,6 +265,44 @@ func (q *Queries) DashboardPaused(ctx context.Context, arg DashboardPausedParams
 	return items, nil
 }
 
+const dashboardRecovered = `-- name: DashboardRecovered :one
+SELECT count(DISTINCT v.donation_id)::bigint AS recovered
+FROM donation_versions v
+JOIN donations d ON d.organization_id = $1 AND d.id = v.donation_id
+WHERE v.organization_id = $1 AND v.field = 'payment_method' AND v.actor LIKE 'donor:%'
+  AND v.created_at >= $2::timestamptz AND v.created_at < $3::timestamptz
+  AND ($4::uuid IS NULL OR d.campaign_id = $4::uuid)
+  AND ($5::smallint IS NULL OR d.recurrence = $5::smallint)
+  AND EXISTS (SELECT 1 FROM transactions t WHERE t.organization_id = $1 AND t.donation_id = v.donation_id
+              AND t.status = 'rejected' AND t.created_at < v.created_at)
+  AND EXISTS (SELECT 1 FROM transactions t WHERE t.organization_id = $1 AND t.donation_id = v.donation_id
+              AND t.status = 'approved' AND t.created_at > v.created_at)
+`
+
+type DashboardRecoveredParams struct {
+	OrganizationID uuid.UUID
+	Start          time.Time
+	EndAt          time.Time
+	Campaign       *uuid.UUID
+	Recurrence     *int16
+}
+
+// Donations recovered in the period (issue 20): a charge was declined, the donor gave a new card in
+// the donor portal (a payment_method version signed 'donor:…' in the period), and a charge was
+// approved after it.
+func (q *Queries) DashboardRecovered(ctx context.Context, arg DashboardRecoveredParams) (int64, error) {
+	row := q.db.QueryRow(ctx, dashboardRecovered,
+		arg.OrganizationID,
+		arg.Start,
+		arg.EndAt,
+		arg.Campaign,
+		arg.Recurrence,
+	)
+	var recovered int64
+	err := row.Scan(&recovered)
+	return recovered, err
+}
+
 const dashboardVisits = `-- name: DashboardVisits :many
 SELECT date_trunc($1::text, v.day::timestamp)::date AS bucket, sum(v.visits)::bigint AS visits
 FROM campaign_visits v

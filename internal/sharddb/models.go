@@ -346,6 +346,16 @@ type Donor struct {
 	Search         *string
 }
 
+type DonorPortalLink struct {
+	OrganizationID uuid.UUID
+	ID             uuid.UUID
+	DonorID        uuid.UUID
+	Purpose        string
+	ExpiresAt      time.Time
+	UsedAt         *time.Time
+	CreatedAt      time.Time
+}
+
 type GatewayConnection struct {
 	OrganizationID  uuid.UUID
 	ID              uuid.UUID

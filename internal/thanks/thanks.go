@@ -6,10 +6,6 @@ package thanks
 
 import (
 	"context"
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/base64"
-	"encoding/binary"
 	"log/slog"
 	"net/url"
 	"strings"
@@ -20,6 +16,7 @@ import (
 	"github.com/aporta/aporta/internal/i18n"
 	"github.com/aporta/aporta/internal/money"
 	"github.com/aporta/aporta/internal/outbox"
+	"github.com/aporta/aporta/internal/portal"
 )
 
 // Fill replaces the short codes of a thank-you message in every language.
@@ -34,10 +31,6 @@ func Fill(tmpl, firstName, amount, campaignTitle string) string {
 // ReceiptTTL is how long a thank-you page link shows its donation.
 const ReceiptTTL = 30 * 24 * time.Hour
 
-// receiptLen is a receipt reference's size before encoding: organisation id, donation id, expiry
-// (Unix seconds) and their HMAC-SHA256.
-const receiptLen = 16 + 16 + 8 + sha256.Size
-
 const receiptPurpose = "donation-receipt:"
 
 // Receipts signs and checks thank-you page references with the platform's secret.
@@ -46,35 +39,12 @@ type Receipts struct{ Secret []byte }
 // Ref signs (organisation, donation, now+ReceiptTTL): whoever holds it sees that donation's
 // summary until it expires, and nothing else.
 func (r Receipts) Ref(orgID, donationID uuid.UUID, now time.Time) string {
-	b := make([]byte, 0, receiptLen)
-	b = append(append(b, orgID[:]...), donationID[:]...)
-	b = binary.BigEndian.AppendUint64(b, uint64(now.Add(ReceiptTTL).Unix()))
-	return base64.RawURLEncoding.EncodeToString(append(b, r.mac(b)...))
+	return portal.Keys{Secret: r.Secret}.Sign(receiptPurpose, orgID, donationID, now.Add(ReceiptTTL))
 }
 
 // Parse checks a reference's signature and expiry at now.
 func (r Receipts) Parse(ref string, now time.Time) (orgID, donationID uuid.UUID, ok bool) {
-	b, err := base64.RawURLEncoding.DecodeString(ref)
-	if err != nil || len(b) != receiptLen || len(r.Secret) == 0 {
-		return uuid.Nil, uuid.Nil, false
-	}
-	payload := b[:receiptLen-sha256.Size]
-	if !hmac.Equal(b[len(payload):], r.mac(payload)) {
-		return uuid.Nil, uuid.Nil, false
-	}
-	if int64(binary.BigEndian.Uint64(payload[32:])) <= now.Unix() {
-		return uuid.Nil, uuid.Nil, false
-	}
-	orgID, _ = uuid.FromBytes(payload[:16])
-	donationID, _ = uuid.FromBytes(payload[16:32])
-	return orgID, donationID, true
-}
-
-func (r Receipts) mac(payload []byte) []byte {
-	m := hmac.New(sha256.New, r.Secret)
-	m.Write([]byte(receiptPurpose))
-	m.Write(payload)
-	return m.Sum(nil)
+	return portal.Keys{Secret: r.Secret, Now: func() time.Time { return now }}.Parse(receiptPurpose, ref)
 }
 
 // Campaign is what a thank-you needs of its campaign: its title, its form's slug and its texts.
@@ -148,6 +118,8 @@ func (m Mailer) Send(ctx context.Context, lang i18n.Lang, d Donation) {
 	msg, err := outbox.Compose(d.Email, "donation_thanks", lang, map[string]any{
 		"Subject": fill(cp.EmailSubject, "donation.thanks_email_subject"), "Message": fill(text, "campaign.thanks_default"),
 		"Amount": amount, "Frequency": frequency, "URL": link,
+		// Where the donor asks for a link into their donations (the donor portal).
+		"Portal": portal.URL(m.PublicURL, cp.Slug, ""),
 	})
 	if err != nil {
 		log.ErrorContext(ctx, "donation: thank-you e-mail", "donation_id", d.ID, "error", err)

@@ -26,6 +26,7 @@ import { Route as AccountTwo_factorRouteImport } from './routes/account/two_fact
 import { Route as AccountVerificationsRouteImport } from './routes/account/verifications'
 import { Route as DevKitRouteImport } from './routes/dev/kit'
 import { Route as DevMailboxRouteImport } from './routes/dev/mailbox'
+import { Route as DonorSlugRouteImport } from './routes/donor/$slug'
 import { Route as ManageIndexRouteImport } from './routes/manage/index'
 import { Route as ManageDashboardRouteImport } from './routes/manage/dashboard'
 import { Route as ManageTransactionsRouteImport } from './routes/manage/transactions'
@@ -134,6 +135,11 @@ const DevKitRoute = DevKitRouteImport.update({
 const DevMailboxRoute = DevMailboxRouteImport.update({
   id: '/dev/mailbox',
   path: '/dev/mailbox',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const DonorSlugRoute = DonorSlugRouteImport.update({
+  id: '/donor/$slug',
+  path: '/donor/$slug',
   getParentRoute: () => rootRouteImport,
 } as any)
 const ManageIndexRoute = ManageIndexRouteImport.update({
@@ -280,6 +286,7 @@ export interface FileRoutesByFullPath {
   '/account/verifications': typeof AccountVerificationsRoute
   '/dev/kit': typeof DevKitRoute
   '/dev/mailbox': typeof DevMailboxRoute
+  '/donor/$slug': typeof DonorSlugRoute
   '/manage/dashboard': typeof ManageDashboardRoute
   '/manage/transactions': typeof ManageTransactionsRoute
   '/manage/': typeof ManageIndexRoute
@@ -320,6 +327,7 @@ export interface FileRoutesByTo {
   '/account/verifications': typeof AccountVerificationsRoute
   '/dev/kit': typeof DevKitRoute
   '/dev/mailbox': typeof DevMailboxRoute
+  '/donor/$slug': typeof DonorSlugRoute
   '/manage/dashboard': typeof ManageDashboardRoute
   '/manage/transactions': typeof ManageTransactionsRoute
   '/manage': typeof ManageIndexRoute
@@ -363,6 +371,7 @@ export interface FileRoutesById {
   '/account/verifications': typeof AccountVerificationsRoute
   '/dev/kit': typeof DevKitRoute
   '/dev/mailbox': typeof DevMailboxRoute
+  '/donor/$slug': typeof DonorSlugRoute
   '/manage/dashboard': typeof ManageDashboardRoute
   '/manage/transactions': typeof ManageTransactionsRoute
   '/manage/': typeof ManageIndexRoute
@@ -407,6 +416,7 @@ export interface FileRouteTypes {
     | '/account/verifications'
     | '/dev/kit'
     | '/dev/mailbox'
+    | '/donor/$slug'
     | '/manage/dashboard'
     | '/manage/transactions'
     | '/manage/'
@@ -447,6 +457,7 @@ export interface FileRouteTypes {
     | '/account/verifications'
     | '/dev/kit'
     | '/dev/mailbox'
+    | '/donor/$slug'
     | '/manage/dashboard'
     | '/manage/transactions'
     | '/manage'
@@ -489,6 +500,7 @@ export interface FileRouteTypes {
     | '/account/verifications'
     | '/dev/kit'
     | '/dev/mailbox'
+    | '/donor/$slug'
     | '/manage/dashboard'
     | '/manage/transactions'
     | '/manage/'
@@ -532,6 +544,7 @@ export interface RootRouteChildren {
   AccountVerificationsRoute: typeof AccountVerificationsRoute
   DevKitRoute: typeof DevKitRoute
   DevMailboxRoute: typeof DevMailboxRoute
+  DonorSlugRoute: typeof DonorSlugRoute
 }
 
 declare module '@tanstack/react-router' {
@@ -653,6 +666,13 @@ declare module '@tanstack/react-router' {
       path: '/dev/mailbox'
       fullPath: '/dev/mailbox'
       preLoaderRoute: typeof DevMailboxRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/donor/$slug': {
+      id: '/donor/$slug'
+      path: '/donor/$slug'
+      fullPath: '/donor/$slug'
+      preLoaderRoute: typeof DonorSlugRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/manage/': {
@@ -928,6 +948,7 @@ const rootRouteChildren: RootRouteChildren = {
   AccountVerificationsRoute: AccountVerificationsRoute,
   DevKitRoute: DevKitRoute,
   DevMailboxRoute: DevMailboxRoute,
+  DonorSlugRoute: DonorSlugRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

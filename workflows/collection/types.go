@@ -140,6 +140,12 @@ type State struct {
 	Recent []PeriodResult `json:"recent,omitempty"`
 	// ChargedPeriods counts every settled period since the donation started.
 	ChargedPeriods int `json:"charged_periods"`
+	// ResumeAt is when a pause for some months ends on its own (zero: a pause until restored).
+	ResumeAt time.Time `json:"resume_at,omitzero"`
+	// RetryAttempt is the attempt number NextPeriod's charge starts at when the donor's new card
+	// retries a period that already had attempts (0: from 1). Attempt numbers key the charges, so
+	// a retried period never reuses an attempt's key, and every attempt reads back the earlier ones.
+	RetryAttempt int `json:"retry_attempt,omitempty"`
 }
 
 func (s *State) addResult(r PeriodResult) {

@@ -14,10 +14,16 @@ import (
 	"github.com/aporta/aporta/tenants"
 )
 
-// Register adds the donation workflow and its activities to a worker on TaskQueue.
-func Register(w worker.Registry, t *tenants.Tenants, gateways charge.Gateways) {
+// Register adds the donation workflow and its activities to a worker on TaskQueue. notices
+// (at most one) e-mails donors; without it no decline e-mail is sent.
+func Register(w worker.Registry, t *tenants.Tenants, gateways charge.Gateways, notices ...*Notices) {
 	w.RegisterWorkflow(Workflow)
 	w.RegisterActivity(&Activities{Tenants: t, Gateways: gateways})
+	n := &Notices{Tenants: t}
+	if len(notices) > 0 {
+		n = notices[0]
+	}
+	w.RegisterActivity(n)
 }
 
 // Start starts a donation's workflow on queue (TaskQueue in production). Starting it again while

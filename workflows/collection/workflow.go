@@ -34,6 +34,20 @@ const (
 // ActorSystem signs the changes the workflow makes itself (automatic pauses, upgrades).
 const ActorSystem = "system"
 
+// ActorDonorPrefix starts the actor of a change the donor made in the donor portal:
+// "donor:<donor uuid>".
+const ActorDonorPrefix = "donor:"
+
+// MaxPauseMonths is the longest pause that ends on its own.
+const MaxPauseMonths = 3
+
+// CardReasons are the paused reasons another card fixes: a donor who changes the card in the
+// portal retries the period at once (see retryDue), and the decline e-mail asks them to.
+var CardReasons = []string{
+	PausedCardExpired, "cc_invalid_number", "cc_missing_security_code", "last_transaction_card_cancelled",
+	"payment_method_invalid", PausedPaymentMethodMissing, "payment_method_not_supported",
+}
+
 // RetrySchedule is when a period's charge is attempted, counted from its charge date (or from a
 // collect-now): day 0, +1, +3, +7. Four attempts, and then the period is recorded as not approved.
 //
@@ -61,6 +75,9 @@ type (
 	PauseRequest struct {
 		Actor  string `json:"actor"`
 		Reason string `json:"reason"`
+		// Months, 1 to MaxPauseMonths, ends the pause on its own after that many months; 0 pauses
+		// until restored.
+		Months int `json:"months,omitempty"`
 	}
 	RestoreRequest struct {
 		Actor string `json:"actor"`
@@ -79,6 +96,9 @@ type (
 	ChangePaymentMethodRequest struct {
 		Actor         string        `json:"actor"`
 		PaymentMethod PaymentMethod `json:"payment_method"`
+		// RetryDue retries the due period with the new card at once: the next attempt of a period
+		// whose retries run, or the period a card decline paused the donation in (see retryDue).
+		RetryDue bool `json:"retry_due,omitempty"`
 	}
 	// SetUpgradeRequest adds the periodic increase, or edits it when ID matches the current one.
 	SetUpgradeRequest struct {
@@ -139,6 +159,10 @@ type donation struct {
 	loaded bool
 	// syncing is true while a SyncDonation runs (see sync).
 	syncing bool
+	// retrying is true while a period's attempts run (chargePeriod); retryNow, set by a new card
+	// then, makes the next attempt happen at once (consumed by chargePeriod only, unlike collectNow).
+	retrying, retryNow bool
+	notices            *Notices
 }
 
 // withActivityOptions sets the options of the bookkeeping activities (loads, row syncs, versions):
@@ -251,7 +275,7 @@ func (d *donation) run() (State, error) {
 		case StatusDiscarded:
 			return d.finish(nil)
 		case StatusPaused:
-			if err := workflow.Await(ctx, func() bool { return st.Status != StatusPaused }); err != nil {
+			if err := d.awaitResume(); err != nil {
 				return *st, err
 			}
 			continue
@@ -279,6 +303,22 @@ func (d *donation) run() (State, error) {
 			}))
 		}
 	}
+}
+
+// awaitResume waits while the donation is paused: until a restore, or, for a pause of some months,
+// until it ends on its own. (Only pauses with months set a timer, so the runs recorded before them
+// replay unchanged.)
+func (d *donation) awaitResume() error {
+	ctx, st := d.ctx, d.st
+	if st.ResumeAt.IsZero() {
+		return workflow.Await(ctx, func() bool { return st.Status != StatusPaused })
+	}
+	changed, err := workflow.AwaitWithTimeout(ctx, st.ResumeAt.Sub(workflow.Now(ctx)), func() bool { return st.Status != StatusPaused })
+	if err != nil || changed || st.Status != StatusPaused {
+		return err
+	}
+	d.restore(ctx, ActorSystem)
+	return nil
 }
 
 // finish lets running update handlers complete before the run ends or continues as new.
@@ -311,16 +351,23 @@ func (d *donation) chargePeriod(p collectday.Period) {
 
 	result := PeriodResult{Period: p, Amount: st.Amount}
 	var waiting time.Time // since when the attempt waits for the gateway connection
-	for attempt := 1; attempt <= len(schedule); attempt++ {
-		if attempt > 1 {
+	// A period the donor's new card retries goes on from its last attempt (see retryDue); every
+	// other period starts at attempt 1.
+	first := max(st.RetryAttempt, 1)
+	st.RetryAttempt = 0
+	last := first + len(schedule) - 1
+	d.retrying = true
+	defer func() { d.retrying, d.retryNow = false, false }()
+	for attempt := first; attempt <= last; attempt++ {
+		if attempt > first {
 			seen := d.changes
-			at := start.Add(schedule[attempt-1])
+			at := start.Add(schedule[attempt-first])
 			if _, err := workflow.AwaitWithTimeout(ctx, at.Sub(workflow.Now(ctx)), func() bool {
-				return d.collectNow || (d.changes != seen && st.Status != StatusActive)
+				return d.collectNow || d.retryNow || (d.changes != seen && st.Status != StatusActive)
 			}); err != nil {
 				return
 			}
-			d.collectNow = false
+			d.collectNow, d.retryNow = false, false
 			if st.Status != StatusActive {
 				// Paused or discarded between attempts: the period ends here, unpaid.
 				break
@@ -390,7 +437,12 @@ func (d *donation) chargePeriod(p collectday.Period) {
 		if res.PausedReason != "" {
 			st.addResult(result)
 			d.autoPause(ctx, res.PausedReason)
+			d.noticeDecline(p, res, true, true)
 			return
+		}
+		if attempt == first || attempt == last-1 {
+			// The first decline, and the one before the last retry: the donor may fix it.
+			d.noticeDecline(p, res, false, attempt == last-1)
 		}
 	}
 	st.addResult(result)
@@ -441,13 +493,71 @@ func (d *donation) autoPause(ctx workflow.Context, reason string) {
 }
 
 func (d *donation) pause(ctx workflow.Context, actor, reason string) {
+	d.pauseFor(ctx, actor, reason, 0)
+}
+
+// pauseFor pauses the donation; months > 0 ends the pause on its own that many months from now.
+func (d *donation) pauseFor(ctx workflow.Context, actor, reason string, months int) {
 	st := d.st
 	before := st.Status
 	st.Status, st.PausedReason, st.PausedSince = StatusPaused, reason, workflow.Now(ctx)
+	st.ResumeAt = time.Time{}
+	after := map[string]string{"status": StatusPaused, "paused_reason": reason}
+	if months > 0 {
+		st.ResumeAt = workflow.Now(ctx).AddDate(0, months, 0)
+		after["resume_on"] = st.ResumeAt.In(d.loc).Format(time.DateOnly)
+	}
 	d.changes++
-	d.record(ctx, actor, "status", map[string]string{"status": before},
-		map[string]string{"status": StatusPaused, "paused_reason": reason})
+	d.record(ctx, actor, "status", map[string]string{"status": before}, after)
 	d.sync(ctx)
+}
+
+// restore makes a paused donation active again; it is charged from the next period, never the
+// current one.
+func (d *donation) restore(ctx workflow.Context, actor string) {
+	st := d.st
+	reason := st.PausedReason
+	st.Status, st.PausedReason, st.PausedSince, st.ResumeAt = StatusActive, "", time.Time{}, time.Time{}
+	st.ConsecutiveFailed = 0
+	now := workflow.Now(ctx).In(d.loc)
+	if next := collectday.PeriodOf(now).Next(); st.NextPeriod.Before(next) {
+		st.NextPeriod = next
+	}
+	st.NextChargeDate = st.CollectDay.Date(st.NextPeriod, d.loc)
+	d.changes++
+	d.record(ctx, actor, "status", map[string]string{"status": StatusPaused, "paused_reason": reason},
+		map[string]string{"status": StatusActive})
+	d.sync(ctx)
+}
+
+// retryDue charges the due period again with the card the donor just gave, at once and under new
+// attempt keys (each attempt reads the earlier ones back, so a period is never charged twice):
+//   - while the period's retries run, the next attempt happens now instead of on its schedule;
+//   - when a card decline paused the donation in the current period (CardReasons), the donation
+//     is active again and the period's charge goes on from its next attempt.
+//
+// A pause for any other reason, or from an earlier month, stays as it is: restoring is the
+// organisation's call, or the donor's by the portal's restore.
+func (d *donation) retryDue(ctx workflow.Context, actor string) {
+	st := d.st
+	switch {
+	case st.Status == StatusActive && d.retrying:
+		d.retryNow = true
+	case st.Status == StatusPaused && slices.Contains(CardReasons, st.PausedReason) &&
+		!st.NextPeriod.Before(collectday.PeriodOf(workflow.Now(ctx).In(d.loc))):
+		reason := st.PausedReason
+		st.Status, st.PausedReason, st.PausedSince, st.ResumeAt = StatusActive, "", time.Time{}, time.Time{}
+		st.RetryAttempt = 1
+		if n := len(st.Recent); n > 0 && st.Recent[n-1].Period == st.NextPeriod {
+			st.RetryAttempt = st.Recent[n-1].Attempts + 1
+		}
+		d.collectNow = true
+		d.record(ctx, actor, "status", map[string]string{"status": StatusPaused, "paused_reason": reason},
+			map[string]string{"status": StatusActive})
+	default:
+		return
+	}
+	d.changes++
 }
 
 // record writes a version-history row; the id comes from a side effect so a replay reuses it and
@@ -526,6 +636,9 @@ func (d *donation) register() error {
 			if !slices.Contains(PausedReasons, r.Reason) {
 				return fmt.Errorf("%w: %q", ErrInvalidReason, r.Reason)
 			}
+			if r.Months < 0 || r.Months > MaxPauseMonths {
+				return fmt.Errorf("%w: a pause lasts 1 to %d months", ErrInvalidInput, MaxPauseMonths)
+			}
 			return d.stateIs(func(st *State) error {
 				if st.Status != StatusActive {
 					return ErrNotActive
@@ -533,7 +646,7 @@ func (d *donation) register() error {
 				return nil
 			})
 		}, func(ctx workflow.Context, r PauseRequest) {
-			d.pause(ctx, actorOr(r.Actor), r.Reason)
+			d.pauseFor(ctx, actorOr(r.Actor), r.Reason, r.Months)
 		}),
 		handle(d, UpdateRestore, func(RestoreRequest) error {
 			return d.stateIs(func(st *State) error {
@@ -543,20 +656,7 @@ func (d *donation) register() error {
 				return nil
 			})
 		}, func(ctx workflow.Context, r RestoreRequest) {
-			st := d.st
-			reason := st.PausedReason
-			st.Status, st.PausedReason, st.PausedSince = StatusActive, "", time.Time{}
-			st.ConsecutiveFailed = 0
-			// Restoring charges in the next period, never the current one.
-			now := workflow.Now(ctx).In(d.loc)
-			if next := collectday.PeriodOf(now).Next(); st.NextPeriod.Before(next) {
-				st.NextPeriod = next
-			}
-			st.NextChargeDate = st.CollectDay.Date(st.NextPeriod, d.loc)
-			d.changes++
-			d.record(ctx, actorOr(r.Actor), "status", map[string]string{"status": StatusPaused, "paused_reason": reason},
-				map[string]string{"status": StatusActive})
-			d.sync(ctx)
+			d.restore(ctx, actorOr(r.Actor))
 		}),
 		handle(d, UpdateDiscard, func(DiscardRequest) error { return d.notDiscarded() },
 			func(ctx workflow.Context, r DiscardRequest) {
@@ -614,6 +714,9 @@ func (d *donation) register() error {
 			d.st.PaymentMethod = r.PaymentMethod
 			d.changes++
 			d.record(ctx, actorOr(r.Actor), "payment_method", before, r.PaymentMethod)
+			if r.RetryDue {
+				d.retryDue(ctx, actorOr(r.Actor))
+			}
 			d.sync(ctx)
 		}),
 		handle(d, UpdateSetUpgrade, func(r SetUpgradeRequest) error {

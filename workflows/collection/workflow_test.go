@@ -55,6 +55,7 @@ type harness struct {
 	charges  []chargeCall
 	versions []Version
 	synced   []State
+	notices  []DeclineNotice
 	// decide answers a charge; approved when nil.
 	decide func(r ChargeRequest, n int) ChargeResult
 }
@@ -100,6 +101,14 @@ func newHarness(t *testing.T, start time.Time, snap Snapshot) *harness {
 		return nil
 	})
 	env.OnActivity(a.RemoveUpgrade, mock.Anything, mock.Anything, mock.Anything).Return(nil)
+	var n *Notices
+	env.RegisterActivity(n)
+	env.OnActivity(n.NotifyDecline, mock.Anything, mock.Anything).Return(func(_ context.Context, d DeclineNotice) error {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		h.notices = append(h.notices, d)
+		return nil
+	})
 	return h
 }
 

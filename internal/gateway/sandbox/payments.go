@@ -74,6 +74,26 @@ var outcomes = map[string][2]string{
 	"BLAC": {"rejected", "cc_rejected_blacklist"},
 }
 
+// lateDecline is the sandbox's card that starts declining: a cardholder named LATE is approved
+// once, and every later payment on the same card (last four and holder) of the same account is
+// declined for insufficient funds, as a monthly donation whose card ran dry.
+const lateDecline = "LATE"
+
+// startedDeclining says whether a LATE card of the account was approved before.
+func (s *Server) startedDeclining(collector int64, c paymentCard) bool {
+	first, _, _ := strings.Cut(strings.ToUpper(strings.TrimSpace(c.Cardholder.Name)), " ")
+	if first != lateDecline {
+		return false
+	}
+	for _, p := range s.st.Payments {
+		if p.CollectorID == collector && p.Status == "approved" && p.Card.LastFourDigits == c.LastFourDigits &&
+			strings.EqualFold(p.Card.Cardholder.Name, c.Cardholder.Name) {
+			return true
+		}
+	}
+	return false
+}
+
 func outcome(holder string) (status, detail string) {
 	first, _, _ := strings.Cut(strings.ToUpper(strings.TrimSpace(holder)), " ")
 	if o, ok := outcomes[first]; ok {
@@ -115,6 +135,9 @@ func (s *Server) createPayment(w http.ResponseWriter, r *http.Request, a *accoun
 			return 0, nil, false
 		}
 		status, detail := outcome(t.Cardholder.Name)
+		if s.startedDeclining(a.UserID, paymentCard{LastFourDigits: t.LastFourDigits, Cardholder: t.Cardholder}) {
+			status, detail = "rejected", "cc_rejected_insufficient_amount"
+		}
 		p := &payment{
 			ID:                        s.newID(),
 			CollectorID:               a.UserID,

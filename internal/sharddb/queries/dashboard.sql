@@ -92,3 +92,19 @@ FROM filtered f
 -- a donation with a settled pause is counted, never also in grace
 WHERE f.settled OR NOT EXISTS (SELECT 1 FROM filtered s WHERE s.donation_id = f.donation_id AND s.settled)
 GROUP BY 1;
+
+-- name: DashboardRecovered :one
+-- Donations recovered in the period (issue 20): a charge was declined, the donor gave a new card in
+-- the donor portal (a payment_method version signed 'donor:…' in the period), and a charge was
+-- approved after it.
+SELECT count(DISTINCT v.donation_id)::bigint AS recovered
+FROM donation_versions v
+JOIN donations d ON d.organization_id = sqlc.arg(organization_id) AND d.id = v.donation_id
+WHERE v.organization_id = sqlc.arg(organization_id) AND v.field = 'payment_method' AND v.actor LIKE 'donor:%'
+  AND v.created_at >= sqlc.arg(start)::timestamptz AND v.created_at < sqlc.arg(end_at)::timestamptz
+  AND (sqlc.narg(campaign)::uuid IS NULL OR d.campaign_id = sqlc.narg(campaign)::uuid)
+  AND (sqlc.narg(recurrence)::smallint IS NULL OR d.recurrence = sqlc.narg(recurrence)::smallint)
+  AND EXISTS (SELECT 1 FROM transactions t WHERE t.organization_id = sqlc.arg(organization_id) AND t.donation_id = v.donation_id
+              AND t.status = 'rejected' AND t.created_at < v.created_at)
+  AND EXISTS (SELECT 1 FROM transactions t WHERE t.organization_id = sqlc.arg(organization_id) AND t.donation_id = v.donation_id
+              AND t.status = 'approved' AND t.created_at > v.created_at);

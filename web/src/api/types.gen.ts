@@ -304,6 +304,7 @@ export interface Dashboard {
   paused_donations: number;
   paused_in_grace: number;
   discarded_donations: number;
+  recovered: number;
   visits: number;
   conversion: number | null;
   pause_reasons: Reason[];
@@ -735,6 +736,7 @@ export interface TransactionView {
   date: string;
   status: string;
   status_detail: string;
+  decline: string;
   period: string | null;
   attempt: number;
   payment_id: string;
@@ -747,6 +749,7 @@ export interface TxRow {
   date: string;
   status: string;
   status_detail: string;
+  decline: string;
   period: string | null;
   attempt: number;
   payment_id: string;

@@ -118,6 +118,8 @@ function Widgets({ data, pauseLabel, discardLabel }: { data: Dashboard; pauseLab
         <Widget testId="paused" label={intl.formatMessage({ id: 'dashboard.paused', defaultMessage: 'Pausadas' })} value={intl.formatNumber(data.paused_donations)}
           hint={<FormattedMessage id="dashboard.pausedHint" defaultMessage="Sin reanudar en 7 días" />} />
         <Widget testId="discarded" label={intl.formatMessage({ id: 'dashboard.discarded', defaultMessage: 'Dadas de baja' })} value={intl.formatNumber(data.discarded_donations)} tone={data.discarded_donations ? 'red.8' : undefined} />
+        <Widget testId="recovered" label={intl.formatMessage({ id: 'dashboard.recovered', defaultMessage: 'Recuperadas' })} value={intl.formatNumber(data.recovered)}
+          hint={<FormattedMessage id="dashboard.recoveredHint" defaultMessage="Cobro rechazado, cobrado tras la tarjeta nueva del donante" />} />
         <Widget testId="period" label={intl.formatMessage({ id: 'dashboard.periodLabel', defaultMessage: 'Período' })}
           value={<Text fz="md" fw={700}>{intl.formatDate(`${data.period.from}T12:00:00`, { day: 'numeric', month: 'short' })} – {intl.formatDate(`${data.period.to}T12:00:00`, { day: 'numeric', month: 'short', year: 'numeric' })}</Text>}
           hint={<FormattedMessage id="dashboard.days" defaultMessage="{n, plural, one {# día} other {# días}}" values={{ n: data.period.days }} />} />

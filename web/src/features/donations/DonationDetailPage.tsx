@@ -3,7 +3,7 @@ import { useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-quer
 import { Link } from '@tanstack/react-router';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useState, type ReactNode } from 'react';
-import { FormattedMessage, useIntl } from 'react-intl';
+import { FormattedMessage, useIntl, type IntlShape } from 'react-intl';
 import { DataTable } from '../../components/DataTable';
 import { DiscardDialog } from '../../components/DiscardDialog';
 import { EmptyState } from '../../components/EmptyState';
@@ -259,7 +259,13 @@ function TransactionsTable({ data }: { data: DonationDetail }) {
   const columns: ColumnDef<Transaction, unknown>[] = [
     { id: 'date', header: intl.formatMessage({ id: 'tx.col.date', defaultMessage: 'Fecha' }), cell: ({ row }) => intl.formatDate(row.original.date, { dateStyle: 'medium', timeStyle: 'short' }) },
     { id: 'amount', header: intl.formatMessage({ id: 'tx.col.amount', defaultMessage: 'Monto' }), cell: ({ row }) => <AmountCell amount={row.original.amount} /> },
-    { id: 'status', header: intl.formatMessage({ id: 'tx.col.status', defaultMessage: 'Estado' }), cell: ({ row }) => <TxStatusCell intl={intl} status={row.original.status} /> },
+    { id: 'status', header: intl.formatMessage({ id: 'tx.col.status', defaultMessage: 'Estado' }), cell: ({ row }) => (
+      // A decline says why, in words (the gateway's status detail mapped on the server).
+      <>
+        <TxStatusCell intl={intl} status={row.original.status} />
+        {row.original.decline && <Text size="xs" c="dimmed" data-decline>{row.original.decline}</Text>}
+      </>
+    ) },
     { id: 'period', header: intl.formatMessage({ id: 'tx.col.period', defaultMessage: 'Período' }), cell: ({ row }) => row.original.period ?? '—' },
     { id: 'card', header: intl.formatMessage({ id: 'tx.col.card', defaultMessage: 'Tarjeta' }), cell: ({ row }) => <CardCell card={row.original.payment_method} /> },
   ];
@@ -358,7 +364,7 @@ function Versions({ uuid, count, currency }: { uuid: string; count: number; curr
         <Paper key={v.uuid} withBorder radius="md" p="sm">
           <Group justify="space-between" wrap="wrap" gap={4}>
             <Text size="sm" fw={600} data-field={v.field}>{FIELD_IDS[v.field] ? intl.formatMessage(FIELD_IDS[v.field]!) : v.field}</Text>
-            <Text size="xs" c="dimmed">{intl.formatDate(v.at, { dateStyle: 'medium', timeStyle: 'short' })} · {v.actor_type}</Text>
+            <Text size="xs" c="dimmed">{intl.formatDate(v.at, { dateStyle: 'medium', timeStyle: 'short' })} · {actorLabel(intl, v.actor_type)}</Text>
           </Group>
           <Text size="sm" mt={4} style={{ overflowWrap: 'anywhere' }} tt="none">{describe(intl, v.field, v.before as Obj, v.after as Obj, currency)}</Text>
         </Paper>
@@ -376,4 +382,14 @@ function Support({ uuid }: { uuid: string }) {
       {Object.entries(data).filter(([, v]) => typeof v !== 'object' || v === null).map(([k, v]) => <Row key={k} label={k}>{show(v)}</Row>)}
     </SimpleGrid>
   );
+}
+
+/** Who made a change, in words: a user of the organisation, the donor (in the donor portal), the system or the API. */
+function actorLabel(intl: IntlShape, actorType: string) {
+  switch (actorType) {
+    case 'user': return intl.formatMessage({ id: 'donation.actor.user', defaultMessage: 'por un usuario' });
+    case 'donor': return intl.formatMessage({ id: 'donation.actor.donor', defaultMessage: 'por el donante' });
+    case 'system': return intl.formatMessage({ id: 'donation.actor.system', defaultMessage: 'automático' });
+    default: return intl.formatMessage({ id: 'donation.actor.api', defaultMessage: 'por la API' });
+  }
 }

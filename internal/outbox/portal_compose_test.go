@@ -1,0 +1,31 @@
+package outbox_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/aporta/aporta/internal/i18n"
+	"github.com/aporta/aporta/internal/outbox"
+)
+
+// The donor portal's e-mails exist in the three languages, and the thank-you carries the portal's
+// page when it is given one.
+func TestPortalEmailsRenderInEachLanguage(t *testing.T) {
+	t.Parallel()
+	data := map[string]any{"Org": "Org", "Name": "Ana", "URL": "https://aporta.test/d/x/portal?token=t", "Minutes": 30,
+		"Campaign": "Campaña", "Change": "monto $ 2.000,00", "Amount": "$ 1", "Reason": "fondos insuficientes", "Paused": false,
+		"Final": true, "Subject": "s", "Message": "m", "Frequency": "mensual", "Portal": "https://aporta.test/d/x/portal"}
+	for _, kind := range []string{"donor_portal_link", "donor_portal_change", "donation_card_declined", "donation_thanks"} {
+		for _, l := range []i18n.Lang{i18n.ES, i18n.EN, i18n.PT} {
+			m, err := outbox.Compose("x@example.test", kind, l, data)
+			require.NoError(t, err, kind)
+			for _, s := range []string{m.Subject, m.Body, m.HTML} {
+				require.NotEmpty(t, s, kind)
+				require.NotContains(t, s, "[missing:", kind)
+				require.NotContains(t, s, "%!", kind)
+			}
+			require.Contains(t, m.Body, "https://aporta.test/d/x/portal", kind)
+		}
+	}
+}

@@ -1,0 +1,139 @@
+// The donor portal and failed-payment recovery (issue 20) against the real test stack: a monthly donation whose
+// card is declined e-mails the donor a link; the link opens the portal, a new card charges the period once; cancel
+// offers a pause first and the donor pauses for two months; another donor's donation is refused.
+import { randomUUID } from 'node:crypto';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { createPublishedCampaign, ensureEnabledOrg, pageApi, sandboxPaymentsFor, screenshotAll, signIn, TEST_CVV, TEST_VISA, type CreatedCampaign } from './campaign-helpers';
+
+test.describe.configure({ mode: 'serial' });
+
+const tag = Date.now().toString(36);
+const ana = `ana.portal.${tag}@example.org`;
+const bruno = `bruno.portal.${tag}@example.org`;
+let campaign: CreatedCampaign;
+const uuids = { ana: '', bruno: '' };
+
+/** Tokenises a card at the sandbox gateway, as the public form does in the browser. */
+async function token(holder: string) {
+  const res = await fetch(`${process.env.APORTA_GATEWAY_URL}/v1/card_tokens`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ card_number: '4509953566233704', security_code: '123', expiration_month: 11, expiration_year: 2030, cardholder: { name: holder, identification: { type: 'DNI', number: '30123456' } } }),
+  });
+  const body = (await res.json()) as { id: string };
+  expect(res.ok, JSON.stringify(body)).toBeTruthy();
+  return body.id;
+}
+
+/** A monthly donation through the public form's API; the first period is charged by the collection workflow. */
+async function donate(page: Page, email: string, holder: string) {
+  const res = await pageApi<{ status: string; donation: { uuid: string } }>(page, 'POST', `/d/${campaign.slug}`, {
+    donation: { recurrency: 1, items: [{ uuid: randomUUID(), amount: '1500', item_name: campaign.title, quantity: 1 }] },
+    payment_method: {
+      gateway: { name: 'mercadopago', token: await token(holder) }, method_id: 'visa', bin: '450995', last_four: '3704', expiration_month: 11, expiration_year: 2030,
+      cardholder_name: holder, cardholder_id_type: 'DNI', cardholder_id_number: '30123456', donor_is_cardholder: true,
+    },
+    donor: { first_name: email.startsWith('ana') ? 'Ana' : 'Bruno', last_name: 'Portal', email, uid_type: 'DNI', uid_number: '30123456' },
+    idempotency_key: randomUUID(),
+  });
+  expect([200, 201], JSON.stringify(res.body)).toContain(res.status);
+  return res.body.donation.uuid;
+}
+
+/** The newest e-mail of a kind the dev outbox holds for a recipient, once it arrives. */
+async function mail(request: APIRequestContext, to: string, kind: string): Promise<string> {
+  let body = '';
+  await expect.poll(async () => {
+    const res = await request.get(`/dev/api/outbox?to=${encodeURIComponent(to)}`);
+    if (!res.ok()) return '';
+    const { messages } = (await res.json()) as { messages: { template_type: string; body: string }[] };
+    body = messages.find((m) => m.template_type === kind)?.body ?? '';
+    return body;
+  }, { timeout: 60_000, message: `a ${kind} e-mail to ${to}` }).not.toBe('');
+  return body;
+}
+
+test.beforeAll(async ({ browser }) => {
+  test.setTimeout(180_000);
+  ensureEnabledOrg();
+  const page = await browser.newPage();
+  await signIn(page);
+  await page.goto('/manage/campaigns');
+  campaign = await createPublishedCampaign(page, `Portal del donante ${tag}`);
+  // FUND: the sandbox declines for insufficient funds; Bruno's card is fine.
+  uuids.ana = await donate(page, ana, 'FUND');
+  uuids.bruno = await donate(page, bruno, 'APRO');
+  await page.close();
+});
+
+test('a declined monthly donation recovers with the donor\'s new card; cancel offers a pause; another donor\'s donation is refused', async ({ page, request }) => {
+  test.setTimeout(180_000);
+  // The workflow's first charge is declined: the donor gets a link into the portal.
+  const declined = await mail(request, ana, 'donation_card_declined');
+  expect(declined).toContain('fondos insuficientes');
+  const link = /https?:\/\/\S+\/donor\/\S+\?token=\S+/.exec(declined)?.[0];
+  expect(link, declined).toBeTruthy();
+  await page.goto(new URL(link!).pathname + new URL(link!).search);
+
+  await expect(page.getByRole('heading', { name: 'Mis donaciones' })).toBeVisible();
+  await expect(page).not.toHaveURL(/token=/);
+  const card = page.locator(`[data-donation="${uuids.ana}"]`);
+  await expect(card.getByText('Rechazado · fondos insuficientes').first()).toBeVisible();
+  await screenshotAll(page, 'portal-declined');
+
+  // A new card, tokenised in the browser at the gateway: the period is charged at once, once.
+  await card.getByRole('button', { name: 'Cambiar tarjeta' }).click();
+  const dialog = page.getByRole('dialog');
+  // The same Visa with a new expiry: another card for the gateway (the declined one was saved as 11/30).
+  await dialog.getByLabel('Número de tarjeta').pressSequentially(TEST_VISA.replace(/\s/g, ''), { delay: 10 });
+  await dialog.getByLabel('Vencimiento').pressSequentially('1231');
+  await dialog.getByLabel('Código de seguridad').fill(TEST_CVV);
+  await dialog.getByLabel(/Nombre del titular/).fill('APRO');
+  await dialog.getByLabel('Número de documento').fill('30123456');
+  await dialog.getByRole('button', { name: 'Guardar tarjeta' }).click();
+  await expect(card.getByRole('status')).toContainText('Listo', { timeout: 30_000 });
+  await expect.poll(async () => (await sandboxPaymentsFor(ana)).filter((p) => p.status === 'approved').length, { timeout: 30_000 }).toBe(1);
+  await page.reload();
+  await expect(card.getByText('Cobrado').first()).toBeVisible();
+  await page.waitForTimeout(2_000);
+  expect((await sandboxPaymentsFor(ana)).filter((p) => p.status === 'approved')).toHaveLength(1);
+
+  // Cancel asks first, and offers a pause instead: two months.
+  await card.getByRole('button', { name: 'Cancelar donación' }).click();
+  await expect(page.getByRole('dialog')).toContainText('¿Seguro que quieres cancelar?');
+  await screenshotAll(page, 'portal-cancel-offers-pause');
+  await page.getByRole('dialog').getByRole('button', { name: 'Pausar en su lugar' }).click();
+  await page.getByRole('dialog').getByText('2 meses').click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Pausar', exact: true }).click();
+  // The pause answers once the workflow applied it (slow under a loaded test machine).
+  await expect(card.getByText(/En pausa hasta el/)).toBeVisible({ timeout: 30_000 });
+  await expect(card.getByRole('button', { name: 'Reanudar ahora' })).toBeVisible();
+  await screenshotAll(page, 'portal-paused');
+
+  // Another donor's donation: not found, and nothing changes.
+  const other = await page.evaluate(async (id) => {
+    const csrf = document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content ?? '';
+    const get = await fetch(`/api/public/portal/donations/${id}`);
+    const pause = await fetch(`/api/public/portal/donations/${id}/pause`, {
+      method: 'POST', headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': csrf }, body: JSON.stringify({ months: 1 }),
+    });
+    return [get.status, pause.status];
+  }, uuids.bruno);
+  expect(other).toEqual([404, 404]);
+
+  // The organisation sees the donor's changes as the donor's.
+  await signIn(page);
+  await page.goto(`/manage/donations/${uuids.ana}`);
+  await expect(page.getByTestId('donation-transactions').getByText('fondos insuficientes').first()).toBeVisible({ timeout: 15_000 });
+  await page.getByRole('tab', { name: /Cambios/ }).click();
+  await expect(page.getByTestId('donation-versions').getByText('por el donante').first()).toBeVisible({ timeout: 15_000 });
+  await screenshotAll(page, 'manage-donation-by-donor');
+});
+
+test('without a session the portal asks for the e-mail and answers the same for any address', async ({ page }) => {
+  await page.goto(`/donor/${campaign.slug}`);
+  await page.getByLabel('E-mail').fill(`nadie.${tag}@example.org`);
+  await page.getByRole('button', { name: 'Enviarme el enlace' }).click();
+  await expect(page.getByRole('status')).toContainText('Si ese e-mail tiene donaciones');
+  await screenshotAll(page, 'portal-ask-link');
+});
