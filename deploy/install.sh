@@ -20,6 +20,8 @@ CITUS_VERSION=13.2.2
 log() { printf '\033[36m[install]\033[0m %s\n' "$*" >&2; }
 
 apt_packages=(postgresql-15 chromium chromium-driver gettext-base fonts-dejavu-core
+  # pdftotext: tests read the invoice PDFs' text (internal/pdfdoc/pdftest)
+  poppler-utils
   # to build Citus (deploy/third_party/citus/README.md)
   postgresql-server-dev-15 libcurl4-openssl-dev liblz4-dev libzstd-dev libkrb5-dev libssl-dev libselinux1-dev
   libxslt1-dev libpam0g-dev libreadline-dev flex)
