@@ -188,11 +188,17 @@ func (a *Activities) chargeCard(ctx context.Context, s tenants.Scope, sub shardd
 			PaymentMethodID: deref(auth.CardBrand),
 			Metadata:        map[string]string{"organization_id": s.OrgID.String(), "subscription_id": sub.ID.String()},
 		})
+		// A lost answer or a 5xx may have moved money (an UnknownOutcomeError wraps the 5xx's
+		// *gateway.Error, so it is told apart first): the retry reads the payment back. Only a
+		// refusal is a failed attempt.
+		var unknown *gateway.UnknownOutcomeError
 		var refused *gateway.Error
-		if errors.As(err, &refused) {
+		switch {
+		case errors.As(err, &unknown):
+			return "", "", "", err
+		case errors.As(err, &refused):
 			return OutcomeFailed, "", refused.Error(), nil
-		}
-		if err != nil {
+		case err != nil:
 			return "", "", "", err
 		}
 	}
