@@ -41,10 +41,12 @@ generated:
 workflowcheck:
 	$(GO) run go.temporal.io/sdk/contrib/tools/workflowcheck@v0.6.0 ./workflows/...
 
-## bench: benchmarks against a fresh test stack; each figure is printed beside a reference measured in the same run;
+## bench: benchmarks against a fresh test stack (with Temporal server on PostgreSQL beside the dev server); each figure
+## is printed beside a reference measured in the same run;
 ## then the fuzz targets for BENCH_FUZZTIME each (executions and crashes)
 bench: install build
-	deploy/stack.sh test deploy/run-bench.sh
+	deploy/install.sh temporal-server
+	deploy/stack.sh bench deploy/run-bench.sh
 
 ## fuzz: Go native fuzzing of the public form, JSON bodies, card, tax-id and money parsing and CSV cells, FUZZTIME
 ## per target (default 30s); a crasher lands in the package's testdata/fuzz and make test replays it

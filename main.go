@@ -23,6 +23,7 @@ import (
 	"github.com/aporta/aporta/internal/bankaccounts"
 	"github.com/aporta/aporta/internal/config"
 	"github.com/aporta/aporta/internal/connections"
+	"github.com/aporta/aporta/internal/crmlink"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/workflows"
 	"github.com/aporta/aporta/workflows/gatewayrefresh"
@@ -66,14 +67,14 @@ func run(ctx context.Context, command string) error {
 	switch command {
 	case "migrate":
 		return t.Migrate(ctx, log)
-	case "rotate-secrets": // after a key change: every connection's tokens under the new key
+	case "rotate-secrets": // after a key change: every secret we hold for organisations under the new key
 		conns, err := connections.Open(ctx, cfg)
 		if err != nil {
 			return err
 		}
-		// Bank account numbers share the tokens' box.
-		n, err := conns.RotateAll(ctx, t, (&bankaccounts.Store{Box: conns.Box}).RotateKeys)
-		fmt.Printf("re-wrapped %d gateway connections' tokens and bank account numbers with key %s\n", n, conns.Box.KeyID())
+		// Bank account numbers and CRM client secrets share the tokens' box.
+		n, err := conns.RotateAll(ctx, t, (&bankaccounts.Store{Box: conns.Box}).RotateKeys, (&crmlink.Vault{Box: conns.Box}).RotateKeys)
+		fmt.Printf("re-wrapped %d gateway connections' tokens, bank account numbers and CRM client secrets with key %s\n", n, conns.Box.KeyID())
 		return err
 	}
 

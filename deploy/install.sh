@@ -19,6 +19,27 @@ CITUS_VERSION=13.2.2
 
 log() { printf '\033[36m[install]\033[0m %s\n' "$*" >&2; }
 
+# `deploy/install.sh temporal-server`: only Temporal server 1.29.1 with its SQL schema tool, built from
+# go.temporal.io/server, for the bench's Temporal-on-PostgreSQL (issue 17; `make bench` asks for it, `make dev` and
+# `make test` run the CLI's dev server). The binaries, the PostgreSQL schema and the dynamic config go to
+# $cache/temporal-server-$TEMPORAL_SERVER_VERSION, linked from $bin/temporal-server.
+TEMPORAL_SERVER_VERSION=v1.29.1
+if [[ ${1:-} == temporal-server ]]; then
+  out=$cache/temporal-server-$TEMPORAL_SERVER_VERSION
+  if [[ ! -x $out/server ]]; then
+    log "building Temporal server $TEMPORAL_SERVER_VERSION and its SQL tool (first time only, several minutes)"
+    rm -rf "$out.tmp" && mkdir -p "$out.tmp"
+    GOBIN=$out.tmp GOFLAGS=-trimpath go install "go.temporal.io/server/cmd/server@$TEMPORAL_SERVER_VERSION" \
+      "go.temporal.io/server/cmd/tools/sql@$TEMPORAL_SERVER_VERSION"
+    mod=$(go env GOMODCACHE)/go.temporal.io/server@$TEMPORAL_SERVER_VERSION
+    mkdir -p "$out.tmp/schema" "$out.tmp/dynamicconfig"
+    cp -r "$mod/schema/postgresql" "$out.tmp/schema/" && cp "$mod/config/dynamicconfig/development-sql.yaml" "$out.tmp/dynamicconfig/"
+    chmod -R u+w "$out.tmp" && rm -rf "$out" && mv "$out.tmp" "$out"
+  fi
+  ln -sfn "$out" "$bin/temporal-server"
+  exit 0
+fi
+
 apt_packages=(postgresql-15 chromium chromium-driver gettext-base fonts-dejavu-core
   # pdftotext: tests read the invoice PDFs' text (internal/pdfdoc/pdftest)
   poppler-utils

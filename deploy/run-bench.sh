@@ -15,10 +15,14 @@ if [[ ${APORTA_CITUS:-} == 1 ]]; then
   APORTA_CITUS=0 APORTA_TEST_SLOT=${BENCH_PLAIN_SLOT:-9} deploy/stack.sh test go run ./deploy/bench "${public[@]}" -skip-dashboard
 fi
 # Collection (issue 5): 10,000 monthly donations due the same day charged through Temporal and the sandbox, beside
-# the same count of no-op activity workflows, plus worker memory. Both run at the Temporal dev server's pace (10,000
-# on this shared 2-core machine: 12.8/s against 12.7/s for the reference, 13 minutes each, ~600 MiB for worker,
-# starter and in-memory sandbox together); BENCH_COLLECT_DONATIONS=1000 gives the ratio in a few minutes.
+# the same count of no-op activity workflows, plus worker memory, on each Temporal store (issue 17): Temporal server
+# on PostgreSQL when the stack runs it (deploy/stack.sh bench, as make bench does), then the dev server (SQLite: on
+# this shared 2-core machine 12.8/s against 12.7/s for the reference, 13 minutes each, ~600 MiB for worker, starter
+# and in-memory sandbox together). BENCH_COLLECT_DONATIONS=1000 gives the ratios in a few minutes.
 go run ./deploy/benchcollect -donations "${BENCH_COLLECT_DONATIONS:-10000}"
+# CRM sync (issue 16): BENCH_CRM_CHANGES donation changes drained in composite batches into the sandbox CRM,
+# beside the same records written one call each.
+go run ./deploy/benchcrm -changes "${BENCH_CRM_CHANGES:-10000}"
 # The public donation form (issue 4): gzipped JS of donate.html beside the manage app's, and
 # Lighthouse mobile performance and accessibility with Debian Chromium (offline).
 go run ./deploy/benchweb

@@ -6,13 +6,18 @@
 #   deploy/stack.sh dev              start the dev stack, print the URL and logins, run until Ctrl-C
 #   deploy/stack.sh test CMD [ARG…]  start a fresh test stack on other ports, run CMD with its
 #                                    environment, stop everything, exit with CMD's status
+#   deploy/stack.sh bench CMD [ARG…] the test stack plus Temporal server on PostgreSQL beside the dev server
+#                                    (APORTA_TEMPORAL_PG_ADDR; deploy/install.sh temporal-server builds it)
 #
 # Every process it starts is stopped when it exits, however it exits. `make dev` and `make test` call
 # it after deploy/install.sh and the build.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-profile=${1:?usage: stack.sh dev|test [CMD…]}
+profile=${1:?usage: stack.sh dev|test|bench [CMD…]}
+# bench is the test stack with Temporal server on PostgreSQL too (issue 17): the collection bench measures both stores.
+temporal_pg=0
+[[ $profile == bench ]] && profile=test temporal_pg=1
 log() { printf '\033[32m[%s]\033[0m %s\n' "$profile" "$*" >&2; }
 die() { printf '\033[31m[%s] %s\033[0m\n' "$profile" "$*" >&2; exit 1; }
 shift
@@ -205,6 +210,7 @@ export APORTA_SANDBOX_CRM_URL=http://127.0.0.1:$crm_port # the sandbox CRM (depl
 export APORTA_SECRET=$(secret app)
 export APORTA_COURIER_SECRET=$(secret courier)
 export APORTA_TEMPORAL_BIN=$bin/temporal
+((temporal_pg)) && export APORTA_TEMPORAL_PG_ADDR=127.0.0.1:$((temporal_port + 17))
 mkdir -p "$data/blobs"
 export | grep -E ' (APORTA_[A-Z_]+)=' | sed 's/^declare -x /export /' >"$data/env"
 
@@ -215,6 +221,37 @@ temporal_args=(server start-dev --db-filename "$data/temporal.db" --ip 127.0.0.1
   --sqlite-pragma journal_mode=wal --sqlite-pragma synchronous=normal)
 if [[ $profile == dev ]]; then temporal_args+=(--ui-port "$temporal_ui_port"); else temporal_args+=(--headless); fi
 start temporal "$bin/temporal" "${temporal_args[@]}"
+
+# Temporal server on PostgreSQL (bench profile): its own two databases on the coordinator, its schema set up by
+# its SQL tool, 16 history shards, ports temporal_port+17…+26.
+start_temporal_pg() {
+  local ts=$bin/temporal-server tdir=$data/temporal-pg p=$((temporal_port + 17)) db
+  [[ -x $ts/server ]] || die "Temporal server is not built: run deploy/install.sh temporal-server"
+  for db in temporal temporal_visibility; do
+    [[ -n $(psql_admin -c "SELECT 1 FROM pg_database WHERE datname = '$db'") ]] || psql_admin -c "CREATE DATABASE $db OWNER aporta"
+  done
+  {
+    "$ts/sql" --plugin postgres12 --ep 127.0.0.1 -p "$pg_port" -u aporta --db temporal setup-schema -v 0.0 &&
+      "$ts/sql" --plugin postgres12 --ep 127.0.0.1 -p "$pg_port" -u aporta --db temporal update-schema -d "$ts/schema/postgresql/v12/temporal/versioned" &&
+      "$ts/sql" --plugin postgres12 --ep 127.0.0.1 -p "$pg_port" -u aporta --db temporal_visibility setup-schema -v 0.0 &&
+      "$ts/sql" --plugin postgres12 --ep 127.0.0.1 -p "$pg_port" -u aporta --db temporal_visibility update-schema -d "$ts/schema/postgresql/v12/visibility/versioned"
+  } >>"$logs/temporal-pg.log" 2>&1 || { tail -n 20 "$logs/temporal-pg.log" >&2; die "Temporal schema setup failed"; }
+  mkdir -p "$tdir/config/dynamicconfig"
+  cp "$ts/dynamicconfig/development-sql.yaml" "$tdir/config/dynamicconfig/"
+  TEMPORAL_HISTORY_SHARDS=16 TEMPORAL_DB_PORT=$pg_port TEMPORAL_FRONTEND_PORT=$p TEMPORAL_FRONTEND_MEMBERSHIP_PORT=$((p + 1)) \
+  TEMPORAL_HTTP_PORT=$((p + 2)) TEMPORAL_HISTORY_PORT=$((p + 3)) TEMPORAL_HISTORY_MEMBERSHIP_PORT=$((p + 4)) \
+  TEMPORAL_MATCHING_PORT=$((p + 5)) TEMPORAL_MATCHING_MEMBERSHIP_PORT=$((p + 6)) TEMPORAL_WORKER_PORT=$((p + 7)) \
+  TEMPORAL_WORKER_MEMBERSHIP_PORT=$((p + 8)) TEMPORAL_METRICS_PORT=$((p + 9)) \
+    envsubst <"$root/deploy/temporal/server.yml" >"$tdir/config/development.yaml"
+  start temporal-pg "$ts/server" --root "$tdir" --env development --allow-no-auth start
+  wait_for temporal-pg "$p"
+  local t=0
+  until "$bin/temporal" operator namespace describe --address "127.0.0.1:$p" -n default >/dev/null 2>&1 ||
+    "$bin/temporal" operator namespace create --address "127.0.0.1:$p" -n default >>"$logs/temporal-pg.log" 2>&1; do
+    sleep 1; t=$((t + 1))
+    ((t < 120)) || die "Temporal server on PostgreSQL did not take the default namespace (see $logs/temporal-pg.log)"
+  done
+}
 
 render() { # template → rendered config in the data dir
   KRATOS_PUBLIC_PORT=$kratos_public_port KRATOS_ADMIN_PORT=$kratos_admin_port \
@@ -237,6 +274,7 @@ start gateway "$root/bin/sandboxgw" -addr "127.0.0.1:$gateway_port" -state "$dat
 start crm "$root/bin/sandboxcrm" -addr "127.0.0.1:$crm_port" -state "$data/sandboxcrm.json"
 
 wait_for temporal "$temporal_port"
+((temporal_pg)) && start_temporal_pg
 wait_for kratos "http://127.0.0.1:$kratos_admin_port/health/ready"
 wait_for keto "http://127.0.0.1:$keto_port/health/ready"
 wait_for gateway "$gateway_port"

@@ -13,7 +13,6 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/aporta/aporta/internal/config"
@@ -164,24 +163,6 @@ func (s Scope) Store() *sharddb.Queries { return sharddb.Store(s.pool) }
 // Tx runs fn in a transaction on the organisation's shard, committing when fn returns nil.
 func (s Scope) Tx(ctx context.Context, fn func(pgx.Tx) error) error {
 	return pgx.BeginFunc(ctx, s.pool, fn)
-}
-
-// RetryTx is Tx for a transaction that only does database work: when the database cancels it to
-// break a deadlock (SQLSTATE 40P01; on Citus also a distributed one, between writers of the same
-// organisation's rollup rows), nothing of it was kept, so it runs again, a few times at most.
-func (s Scope) RetryTx(ctx context.Context, fn func(pgx.Tx) error) error {
-	for attempt := 1; ; attempt++ {
-		err := s.Tx(ctx, fn)
-		var pg *pgconn.PgError
-		if attempt == 5 || !errors.As(err, &pg) || pg.Code != "40P01" {
-			return err
-		}
-		select {
-		case <-ctx.Done():
-			return err
-		case <-time.After(time.Duration(attempt*attempt) * 20 * time.Millisecond):
-		}
-	}
 }
 
 // ReadSnapshot runs fn in a REPEATABLE READ READ ONLY transaction on a connection of its own, outside

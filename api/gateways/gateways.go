@@ -71,6 +71,9 @@ type Connection struct {
 	ActivatedAt time.Time `json:"activated_at"`
 	AccountName string    `json:"account_name"`
 	LiveMode    bool      `json:"live_mode"`
+	// ReceivesNewDonations marks the connection new donations charge through: of the active ones,
+	// the one activated last (connections.Clients.ForOrganization picks it the same way).
+	ReceivesNewDonations bool `json:"receives_new_donations"`
 }
 
 func present(c connections.Connection) *Connection {
@@ -118,14 +121,21 @@ func (s *Service) List(ctx context.Context, _ *struct{}) (*List, error) {
 		return nil, err
 	}
 	out := &List{OrganizationID: scope.OrgID, Gateways: []Gateway{}}
+	var receiving *Connection
 	for _, id := range s.offered() {
 		g := Gateway{ID: id}
 		for _, c := range conns {
 			if c.Gateway == id {
 				g.Enabled, g.Connection = true, present(c)
+				if c.Active() && (receiving == nil || c.ActivatedAt.After(receiving.ActivatedAt)) {
+					receiving = g.Connection
+				}
 			}
 		}
 		out.Gateways = append(out.Gateways, g)
+	}
+	if receiving != nil {
+		receiving.ReceivesNewDonations = true
 	}
 	return out, nil
 }

@@ -88,6 +88,7 @@ type list struct {
 			ActivatedAt string `json:"activated_at"`
 			AccountName string `json:"account_name"`
 			LiveMode    bool   `json:"live_mode"`
+			Receives    bool   `json:"receives_new_donations"`
 		} `json:"connection"`
 	} `json:"gateways"`
 }
@@ -369,6 +370,7 @@ func TestCentralPos(t *testing.T) {
 	l, _ := gatewaysOf(t, admin)
 	require.True(t, l.Gateways[1].Enabled)
 	require.Equal(t, created.ID, l.Gateways[1].Connection.ID)
+	require.True(t, l.Gateways[1].Connection.Receives, "the only active connection takes new donations")
 	require.Equal(t, http.StatusNoContent, admin.JSON(http.MethodDelete, "/manage/api/payment_gateways/"+created.ID, nil).Status)
 	l, _ = gatewaysOf(t, admin)
 	require.Nil(t, l.Gateways[1].Connection)
@@ -377,4 +379,14 @@ func TestCentralPos(t *testing.T) {
 	other := s.NewOrgAdmin(t, "AR")
 	require.Equal(t, http.StatusNotFound, admin.JSON(http.MethodDelete, "/manage/api/payment_gateways/"+mustConnection(t, other), nil).Status)
 	mustConnection(t, other)
+
+	// With both gateways connected, the list says which one new donations charge through: the one
+	// activated last.
+	l, _ = gatewaysOf(t, other)
+	require.True(t, l.Gateways[0].Connection.Receives)
+	r = other.JSON(http.MethodPost, "/manage/api/payment_gateways/centralpos", map[string]string{"token": code("AR")})
+	require.Equal(t, http.StatusCreated, r.Status, string(r.Body))
+	l, _ = gatewaysOf(t, other)
+	require.False(t, l.Gateways[0].Connection.Receives)
+	require.True(t, l.Gateways[1].Connection.Receives)
 }

@@ -71,7 +71,8 @@ func TestServe(t *testing.T) {
 	r.NoRoute(h.Serve)
 	for path, status := range map[string]int{
 		"/": http.StatusOK, "/manage/dashboard": http.StatusOK, "/manage/campaigns/1f0e": http.StatusOK, "/staff": http.StatusOK, "/staff/": http.StatusOK,
-		"/manage/nope": http.StatusNotFound, "/manage/campaigns/1f0e/more": http.StatusNotFound, "/manage/campaigns//": http.StatusNotFound,
+		"/manage/nope": http.StatusNotFound, "/manage/settings/nope": http.StatusNotFound, "/staff/nope": http.StatusNotFound,
+		"/manage/campaigns/1f0e/more": http.StatusNotFound, "/manage/campaigns//": http.StatusNotFound,
 		"/d/anything": http.StatusOK, // without a form check
 	} {
 		w = serve(path)

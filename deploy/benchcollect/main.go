@@ -2,10 +2,12 @@
 // 10,000) through the real Temporal server of the stack it runs against, the organisation's shard and
 // the sandbox gateway, with the collection worker in this process, and prints charges per second
 // beside the same server running N workflows of one no-op activity each (same worker options, same
-// count, same run), plus the worker's memory.
+// count, same run), plus the worker's memory. It does so on each Temporal store of the stack: the
+// dev server (SQLite), and under deploy/stack.sh bench also Temporal server on PostgreSQL (issue 17),
+// each store with an organisation of its own, and ends with a table of both.
 //
 // It takes the stack from the environment (deploy/stack.sh: APORTA_TEMPORAL_ADDR,
-// APORTA_DIRECTORY_DSN, APORTA_SHARD_DSNS…). The gateway is, by default, the sandbox's own code
+// APORTA_TEMPORAL_PG_ADDR, APORTA_DIRECTORY_DSN, APORTA_SHARD_DSNS…). The gateway is, by default, the sandbox's own code
 // served in memory on a local port by this process; -gateway-url=stack uses the stack's sandboxgw
 // process instead (its state journal adds one short file append per change).
 //
@@ -50,7 +52,7 @@ import (
 const tz = "America/Argentina/Buenos_Aires"
 
 func main() {
-	n := flag.Int("donations", 10000, "monthly donations due today (and no-op workflows for the reference), as the issue asks: both cases run at the Temporal dev server's pace, about 13 workflows per second on a shared 2-core machine")
+	n := flag.Int("donations", 10000, "monthly donations due today (and no-op workflows for the reference) on each Temporal store")
 	gwFlag := flag.String("gateway-url", "memory", `"memory" (the sandbox in this process), "stack" ($APORTA_GATEWAY_URL) or a URL`)
 	starters := flag.Int("starters", 32, "goroutines starting workflows")
 	pollers := flag.Int("pollers", 8, "workflow and activity task pollers of the worker (both runs)")
@@ -62,6 +64,17 @@ func main() {
 	if err := run(*n, *gwFlag, *starters, *pollers, *timeout); err != nil {
 		log.Fatal("benchcollect: ", err)
 	}
+}
+
+// store is a Temporal server the bench runs on: the stack's dev server, and with deploy/stack.sh bench
+// (APORTA_TEMPORAL_PG_ADDR) Temporal server on PostgreSQL as well.
+type store struct{ name, addr string }
+
+// result is one store's figures; rate 0 means the case timed out.
+type result struct {
+	store            store
+	collect, noop    float64 // per second
+	loadBefore, load string  // load averages when the store's cases began and ended
 }
 
 func run(n int, gwFlag string, starters, pollers int, timeout time.Duration) error {
@@ -79,11 +92,6 @@ func run(n int, gwFlag string, starters, pollers int, timeout time.Duration) err
 		return err
 	}
 	defer tt.Close()
-	c, err := client.Dial(client.Options{HostPort: cfg.TemporalAddr, Namespace: cfg.TemporalNS, Logger: quiet{}})
-	if err != nil {
-		return err
-	}
-	defer c.Close()
 
 	gwURL, gwName := gwFlag, gwFlag
 	switch gwFlag {
@@ -101,31 +109,67 @@ func run(n int, gwFlag string, starters, pollers int, timeout time.Duration) err
 	case "stack":
 		gwURL, gwName = os.Getenv("APORTA_GATEWAY_URL"), "stack sandboxgw"
 	}
+	// The production store first: the dev server's cases take several times as long.
+	stores := []store{{"dev server (SQLite)", cfg.TemporalAddr}}
+	if addr := os.Getenv("APORTA_TEMPORAL_PG_ADDR"); addr != "" {
+		stores = append([]store{{"Temporal server (PostgreSQL, 16 shards)", addr}}, stores...)
+	}
+	fmt.Printf("Collection benchmark: %d monthly donations due today on each of %d Temporal stores, gateway %s, GOMAXPROCS %d\n",
+		n, len(stores), gwName, runtime.GOMAXPROCS(0))
+	var results []result
+	for _, s := range stores {
+		r := result{store: s, loadBefore: loadAvg()}
+		c, err := client.Dial(client.Options{HostPort: s.addr, Namespace: cfg.TemporalNS, Logger: quiet{}})
+		if err != nil {
+			return fmt.Errorf("%s: %w", s.name, err)
+		}
+		fmt.Printf("\n== %s at %s (load average %s)\n", s.name, s.addr, r.loadBefore)
+		r.collect, r.noop, err = measure(ctx, cfg, tt, c, gwURL, n, starters, pollers, timeout)
+		c.Close()
+		if err != nil {
+			return fmt.Errorf("%s: %w", s.name, err)
+		}
+		r.load = loadAvg()
+		results = append(results, r)
+	}
+	fmt.Printf("\n%-42s %12s %12s %8s   %s\n", fmt.Sprintf("collection at %d due donations", n), "charges/s", "no-op/s", "ratio", "load average (start → end)")
+	for _, r := range results {
+		ratio := "n/a"
+		if r.collect > 0 && r.noop > 0 {
+			ratio = fmt.Sprintf("%.2f×", r.collect/r.noop)
+		}
+		fmt.Printf("%-42s %12.1f %12.1f %8s   %s → %s\n", r.store.name, r.collect, r.noop, ratio, r.loadBefore, r.load)
+	}
+	fmt.Printf("  total %s\n\n", time.Since(began).Round(time.Second))
+	return nil
+}
+
+// measure seeds n due donations of a new organisation, charges them through Temporal client c, then runs
+// the reference on the same server, and returns both rates per second (collection 0 on a timeout).
+func measure(ctx context.Context, cfg *config.Config, tt *tenants.Tenants, c client.Client, gwURL string, n, starters, pollers int,
+	timeout time.Duration) (collect, noop float64, err error) {
+	began := time.Now()
 	// The organisation charges through its own account at that gateway, connected by OAuth, and the
 	// workers look the connection up per charge as in production.
 	org := uuid.New()
 	if err := tt.CreateOrganization(ctx, tenants.Organization{ID: org, Name: "Bench collection " + strconv.Itoa(n), Country: "AR", Status: "enabled"}, tz); err != nil {
-		return err
+		return 0, 0, err
 	}
 	orgScope, err := tt.ForOrganization(ctx, org)
 	if err != nil {
-		return err
+		return 0, 0, err
 	}
 	store, _, err := sandboxauth.ConnectAt(ctx, cfg, gwURL, orgScope, "BENCH"+strings.ToUpper(org.String()[:8]))
 	if err != nil {
-		return fmt.Errorf("connect the gateway: %w", err)
+		return 0, 0, fmt.Errorf("connect the gateway: %w", err)
 	}
 	clients := &connections.Clients{Store: store, Tenants: tt, BaseURL: gwURL}
 	gw, conn, err := clients.ForOrganization(ctx, org, connections.MercadoPago, "ARS")
 	if err != nil {
-		return err
+		return 0, 0, err
 	}
-
-	fmt.Printf("Collection benchmark: %d monthly donations due today, Temporal %s, gateway %s, GOMAXPROCS %d\n",
-		n, cfg.TemporalAddr, gwName, runtime.GOMAXPROCS(0))
-	err = seed(ctx, tt, gw, gwURL, conn.PublicKey, org, n)
-	if err != nil {
-		return fmt.Errorf("seed: %w", err)
+	if err := seed(ctx, tt, gw, gwURL, conn.PublicKey, org, n); err != nil {
+		return 0, 0, fmt.Errorf("seed: %w", err)
 	}
 	fmt.Printf("  seeded %d donors, cards and donations (COPY) in %s\n", n, time.Since(began).Round(100*time.Millisecond))
 
@@ -138,13 +182,9 @@ func run(n int, gwFlag string, starters, pollers int, timeout time.Duration) err
 	w := worker.New(c, queue, wopts)
 	collection.Register(w, tt, charge.Connected(clients))
 	if err := w.Start(); err != nil {
-		return err
+		return 0, 0, err
 	}
 	mem := startMemSampler()
-	scope, err := tt.ForOrganization(ctx, org)
-	if err != nil {
-		return err
-	}
 	t0 := time.Now()
 	startErr := startAll(n, starters, func(i int) error {
 		_, err := collection.Start(ctx, c, queue, collection.Input{OrganizationID: org.String(), DonationID: donationID(org, i).String()})
@@ -152,17 +192,18 @@ func run(n int, gwFlag string, starters, pollers int, timeout time.Duration) err
 	})
 	started := time.Since(t0)
 	if startErr != nil {
-		return startErr
+		return 0, 0, startErr
 	}
 	approved := 0
 	for deadline := t0.Add(timeout); approved < n; time.Sleep(250 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			fmt.Printf("  TIMEOUT: only %d of %d first charges approved after %s (%.1f per s); the reference is not run\n",
 				approved, n, timeout, float64(approved)/time.Since(t0).Seconds())
-			return nil
+			w.Stop()
+			return 0, 0, nil
 		}
-		if err := scope.QueryRow(ctx, `SELECT count(*) FROM transactions WHERE organization_id = $1 AND status = 'approved'`, org).Scan(&approved); err != nil {
-			return err
+		if err := orgScope.QueryRow(ctx, `SELECT count(*) FROM transactions WHERE organization_id = $1 AND status = 'approved'`, org).Scan(&approved); err != nil {
+			return 0, 0, err
 		}
 	}
 	collectTook := time.Since(t0)
@@ -180,8 +221,9 @@ func run(n int, gwFlag string, starters, pollers int, timeout time.Duration) err
 	rw.RegisterWorkflowWithOptions(noopWorkflow, workflow.RegisterOptions{Name: "BenchNoop"})
 	rw.RegisterActivityWithOptions(func(context.Context) error { ran.Add(1); return nil }, activityOptions("BenchNoopActivity"))
 	if err := rw.Start(); err != nil {
-		return err
+		return 0, 0, err
 	}
+	defer rw.Stop()
 	mem = startMemSampler()
 	t1 := time.Now()
 	prefix := "bench-noop/" + uuid.NewString()[:8] + "/"
@@ -189,20 +231,19 @@ func run(n int, gwFlag string, starters, pollers int, timeout time.Duration) err
 		_, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: prefix + strconv.Itoa(i), TaskQueue: rq}, "BenchNoop")
 		return err
 	}); err != nil {
-		return err
+		return 0, 0, err
 	}
 	refStarted := time.Since(t1)
 	for deadline := t1.Add(timeout); ran.Load() < int64(n); time.Sleep(50 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			return fmt.Errorf("reference: %d of %d activities ran after %s", ran.Load(), n, timeout)
+			return 0, 0, fmt.Errorf("reference: %d of %d activities ran after %s", ran.Load(), n, timeout)
 		}
 	}
 	refTook := time.Since(t1)
 	refMem := mem.stop()
-	rw.Stop()
 
 	cps, rps := float64(n)/collectTook.Seconds(), float64(n)/refTook.Seconds()
-	fmt.Printf("\n%-58s %10s %10s %12s %12s   %s\n", "case", "per s", "took", "peak RSS", "peak heap", "ratio to reference")
+	fmt.Printf("%-58s %10s %10s %12s %12s   %s\n", "case", "per s", "took", "peak RSS", "peak heap", "ratio to reference")
 	fmt.Printf("%-58s %10.1f %10s %12s %12s   %.2f× of reference\n",
 		fmt.Sprintf("collection: %d first charges approved", n), cps, collectTook.Round(100*time.Millisecond),
 		mib(collectMem.rss), mib(collectMem.heap), cps/rps)
@@ -212,8 +253,16 @@ func run(n int, gwFlag string, starters, pollers int, timeout time.Duration) err
 	fmt.Printf("  (starting the workflows took %s for collection, %s for the reference; sandbox payments: %d;\n"+
 		"   memory is this whole process: worker + starter + in-memory sandbox; collection runs per donation one activity,\n"+
 		"   the charge, and three local activities: load, sync, sync)\n", started.Round(100*time.Millisecond), refStarted.Round(100*time.Millisecond), sbPayments)
-	fmt.Printf("  total %s\n\n", time.Since(began).Round(time.Second))
-	return nil
+	return cps, rps, nil
+}
+
+// loadAvg is the machine's 1, 5 and 15 minute load averages: the bench shares its cores.
+func loadAvg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(b)); err == nil && len(f) >= 3 {
+		return strings.Join(f[:3], " ")
+	}
+	return "n/a"
 }
 
 func activityOptions(name string) activity.RegisterOptions {

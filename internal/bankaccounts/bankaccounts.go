@@ -277,23 +277,12 @@ func (s *Store) RotateKeys(ctx context.Context, scope tenants.Scope) (int, error
 	if err != nil {
 		return 0, err
 	}
-	n := 0
-	for _, r := range rows {
-		sealed, err := s.Box.Rewrap(ctx, secrets.Sealed{KeyID: r.KeyID, Blob: r.AccountNumber})
-		if err != nil {
-			return n, err
-		}
-		if sealed.KeyID == r.KeyID {
-			continue
-		}
-		done, err := scope.Store().RewrapBankAccountNumber(ctx, sharddb.RewrapBankAccountNumberParams{
+	return secrets.RewrapEach(ctx, s.Box, rows, func(r sharddb.BankAccount) secrets.Sealed {
+		return secrets.Sealed{KeyID: r.KeyID, Blob: r.AccountNumber}
+	}, func(r sharddb.BankAccount, sealed secrets.Sealed) (int64, error) {
+		return scope.Store().RewrapBankAccountNumber(ctx, sharddb.RewrapBankAccountNumberParams{
 			OrganizationID: scope.OrgID, ID: r.ID, Sealed: sealed.Blob, KeyID: sealed.KeyID, OldKeyID: r.KeyID})
-		if err != nil {
-			return n, err
-		}
-		n += int(done)
-	}
-	return n, nil
+	})
 }
 
 func trimmed(f Form) Form {

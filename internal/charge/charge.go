@@ -196,9 +196,7 @@ func Record(ctx context.Context, scope tenants.Scope, t Transaction, o Outcome) 
 	if t.Period != "" {
 		period = &t.Period
 	}
-	// Writers of one organisation's rollup rows may deadlock (each locks its donations, then the day's
-	// rows): the database cancels one, which runs again.
-	return scope.RetryTx(ctx, func(tx pgx.Tx) error {
+	return scope.Tx(ctx, func(tx pgx.Tx) error {
 		q := sharddb.Store(tx)
 		var id uuid.UUID
 		err := q.WithRollup(ctx, scope.OrgID, []uuid.UUID{t.DonationID}, func() (err error) {

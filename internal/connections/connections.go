@@ -256,21 +256,13 @@ func (s *Store) RotateKeys(ctx context.Context, scope tenants.Scope) (int, error
 	if err != nil {
 		return 0, err
 	}
-	moved := 0
-	for _, r := range rows {
-		sealed, err := s.Box.Rewrap(ctx, secrets.Sealed{KeyID: r.KeyID, Blob: r.Secret})
-		if err != nil {
-			return moved, fmt.Errorf("connection %s: %w", r.ID, err)
-		}
-		n, err := scope.Store().RewrapGatewayConnection(ctx, sharddb.RewrapGatewayConnectionParams{OrganizationID: scope.OrgID,
+	return secrets.RewrapEach(ctx, s.Box, rows, func(r sharddb.GatewayConnectionsWithKeyRow) secrets.Sealed {
+		return secrets.Sealed{KeyID: r.KeyID, Blob: r.Secret}
+	}, func(r sharddb.GatewayConnectionsWithKeyRow, sealed secrets.Sealed) (int64, error) {
+		// The version guard skips a row refreshed meanwhile (sealed by the current key already).
+		return scope.Store().RewrapGatewayConnection(ctx, sharddb.RewrapGatewayConnectionParams{OrganizationID: scope.OrgID,
 			ID: r.ID, Version: r.Version, Secret: sealed.Blob, KeyID: sealed.KeyID})
-		if err != nil {
-			return moved, err
-		}
-		// A row refreshed meanwhile was sealed by the current key already.
-		moved += int(n)
-	}
-	return moved, nil
+	})
 }
 
 // State is an OAuth start: what to send to the gateway.

@@ -17,6 +17,7 @@ import (
 	"github.com/aporta/aporta/internal/crm"
 	"github.com/aporta/aporta/internal/secrets"
 	"github.com/aporta/aporta/internal/sharddb"
+	"github.com/aporta/aporta/tenants"
 )
 
 // Kinds of records that sync; they are also the rules' class names.
@@ -58,6 +59,21 @@ func aad(orgID, id uuid.UUID) []byte {
 // Seal encrypts an integration's client secret, bound to its row.
 func (v *Vault) Seal(ctx context.Context, orgID, id uuid.UUID, secret string) (secrets.Sealed, error) {
 	return v.Box.Seal(ctx, []byte(secret), aad(orgID, id))
+}
+
+// RotateKeys re-wraps the client secret of every integration of the organisation still under an
+// older key (`aporta rotate-secrets`); it answers how many it moved.
+func (v *Vault) RotateKeys(ctx context.Context, scope tenants.Scope) (int, error) {
+	rows, err := scope.Store().CRMIntegrations(ctx, scope.OrgID)
+	if err != nil {
+		return 0, err
+	}
+	return secrets.RewrapEach(ctx, v.Box, rows, func(r sharddb.CrmIntegration) secrets.Sealed {
+		return secrets.Sealed{KeyID: r.KeyID, Blob: r.ClientSecret}
+	}, func(r sharddb.CrmIntegration, sealed secrets.Sealed) (int64, error) {
+		return scope.Store().RewrapCRMIntegrationSecret(ctx, sharddb.RewrapCRMIntegrationSecretParams{
+			OrganizationID: scope.OrgID, ID: r.ID, Sealed: sealed.Blob, KeyID: sealed.KeyID, OldKeyID: r.KeyID})
+	})
 }
 
 // Credentials opens an integration's credentials.

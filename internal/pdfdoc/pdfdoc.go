@@ -48,8 +48,8 @@ type Doc struct {
 	pdf *fpdf.Fpdf
 }
 
-// New starts a document; title is its metadata title and its heading. created stamps the file (its
-// creation date), so the same data gives the same bytes.
+// New starts a document; title is its metadata title and its heading; created is the file's creation
+// date (the document's own date, not the time it was rendered).
 func New(title string, created time.Time) (*Doc, error) {
 	regular, bold, err := loadFonts()
 	if err != nil {

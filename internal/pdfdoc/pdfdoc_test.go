@@ -11,8 +11,7 @@ import (
 	"github.com/aporta/aporta/internal/pdfdoc/pdftest"
 )
 
-// Accents, ñ, ç and currency signs survive into the text a reader extracts; the same input gives the
-// same bytes (the creation date is the caller's).
+// Accents, ñ, ç and currency signs survive into the text a reader extracts.
 func TestDocumentTextIsUTF8(t *testing.T) {
 	at := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	build := func() []byte {
@@ -35,5 +34,4 @@ func TestDocumentTextIsUTF8(t *testing.T) {
 		require.Contains(t, text, want)
 	}
 	require.NotContains(t, text, "Vacío", "an empty value writes no row")
-	require.Equal(t, pdf, build())
 }

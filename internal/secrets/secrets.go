@@ -166,6 +166,30 @@ func (b *Box) Rewrap(ctx context.Context, s Sealed) (Sealed, error) {
 	return Sealed{KeyID: b.current, Blob: append(append(blob, wrapped...), rest...)}, nil
 }
 
+// RewrapEach re-wraps the sealed value of every row still under an older key and saves it with
+// save, which answers how many rows it changed (0 when someone changed the row meanwhile: then it was
+// sealed by the current key already); it answers how many rows moved. A key rotation's loop, shared by
+// every store that holds sealed values.
+func RewrapEach[Row any](ctx context.Context, b *Box, rows []Row, sealed func(Row) Sealed, save func(Row, Sealed) (int64, error)) (int, error) {
+	moved := 0
+	for _, r := range rows {
+		old := sealed(r)
+		if old.KeyID == b.current {
+			continue
+		}
+		s, err := b.Rewrap(ctx, old)
+		if err != nil {
+			return moved, err
+		}
+		n, err := save(r, s)
+		if err != nil {
+			return moved, err
+		}
+		moved += int(n)
+	}
+	return moved, nil
+}
+
 // unwrap returns the data key and what follows it (nonce and ciphertext).
 func (b *Box) unwrap(ctx context.Context, s Sealed) (dek, rest []byte, err error) {
 	k, ok := b.keepers[s.KeyID]

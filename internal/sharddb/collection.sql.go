@@ -125,7 +125,7 @@ func (q *Queries) RemoveCollectionUpgrade(ctx context.Context, arg RemoveCollect
 	return err
 }
 
-const syncCollectionDonation = `-- name: SyncCollectionDonation :exec
+const syncCollectionDonation = `-- name: SyncCollectionDonation :execrows
 UPDATE donations
 SET status = $1, paused_reason = NULLIF($2::text, ''),
     paused_since = $3, discarded_at = $4,
@@ -134,6 +134,9 @@ SET status = $1, paused_reason = NULLIF($2::text, ''),
     payment_method_id = COALESCE($9, payment_method_id), collect_day = $10,
     updated_at = now()
 WHERE organization_id = $11 AND id = $12
+  AND (NOT $13::bool OR (status = $1
+    AND discarded_at IS NOT DISTINCT FROM $4
+    AND discard_reason IS NOT DISTINCT FROM NULLIF($5::text, '')))
 `
 
 type SyncCollectionDonationParams struct {
@@ -149,11 +152,14 @@ type SyncCollectionDonationParams struct {
 	CollectDay               *int16
 	OrganizationID           uuid.UUID
 	ID                       uuid.UUID
+	RollupUnchanged          bool
 }
 
-// The collection workflow's view of the donation, written as absolute values.
-func (q *Queries) SyncCollectionDonation(ctx context.Context, arg SyncCollectionDonationParams) error {
-	_, err := q.db.Exec(ctx, syncCollectionDonation,
+// The collection workflow's view of the donation, written as absolute values. With rollup_unchanged it writes
+// only when the columns of the dashboard rollup it sets (status, discarded_at, discard_reason) keep their values,
+// so it needs no sharddb.WithRollup: 0 rows then says the caller must write through it.
+func (q *Queries) SyncCollectionDonation(ctx context.Context, arg SyncCollectionDonationParams) (int64, error) {
+	result, err := q.db.Exec(ctx, syncCollectionDonation,
 		arg.Status,
 		arg.PausedReason,
 		arg.PausedSince,
@@ -166,8 +172,12 @@ func (q *Queries) SyncCollectionDonation(ctx context.Context, arg SyncCollection
 		arg.CollectDay,
 		arg.OrganizationID,
 		arg.ID,
+		arg.RollupUnchanged,
 	)
-	return err
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
 }
 
 const upsertCollectionUpgrade = `-- name: UpsertCollectionUpgrade :exec

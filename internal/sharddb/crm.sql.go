@@ -835,6 +835,34 @@ func (q *Queries) RetryCRMChanges(ctx context.Context, arg RetryCRMChangesParams
 	return count, err
 }
 
+const rewrapCRMIntegrationSecret = `-- name: RewrapCRMIntegrationSecret :execrows
+UPDATE crm_integrations SET client_secret = $3, key_id = $4
+WHERE organization_id = $1 AND id = $2 AND key_id = $5
+`
+
+type RewrapCRMIntegrationSecretParams struct {
+	OrganizationID uuid.UUID
+	ID             uuid.UUID
+	Sealed         []byte
+	KeyID          string
+	OldKeyID       string
+}
+
+// A key rotation: the same secret under the current key, only if no setup change replaced it meanwhile.
+func (q *Queries) RewrapCRMIntegrationSecret(ctx context.Context, arg RewrapCRMIntegrationSecretParams) (int64, error) {
+	result, err := q.db.Exec(ctx, rewrapCRMIntegrationSecret,
+		arg.OrganizationID,
+		arg.ID,
+		arg.Sealed,
+		arg.KeyID,
+		arg.OldKeyID,
+	)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
 const setCRMIntegrationDescribes = `-- name: SetCRMIntegrationDescribes :exec
 UPDATE crm_integrations SET describes = $3 WHERE organization_id = $1 AND id = $2
 `

@@ -7,23 +7,25 @@ package sharddb
 
 import (
 	"context"
+	"encoding/json"
 
 	"github.com/google/uuid"
 )
 
-const applyRollup = `-- name: ApplyRollup :exec
-SELECT dashboard_rollup_apply($1, $2::uuid[], $3::int)
+const addRollupChange = `-- name: AddRollupChange :exec
+SELECT dashboard_rollup_add($1, $2::uuid[], $3::jsonb)
 `
 
-type ApplyRollupParams struct {
+type AddRollupChangeParams struct {
 	OrganizationID uuid.UUID
 	Ids            []uuid.UUID
-	Sign           int32
+	Before         json.RawMessage
 }
 
-// Adds (sign 1) or takes out (sign -1) the dashboard contribution of the donations and their transactions.
-func (q *Queries) ApplyRollup(ctx context.Context, arg ApplyRollupParams) error {
-	_, err := q.db.Exec(ctx, applyRollup, arg.OrganizationID, arg.Ids, arg.Sign)
+// Adds what the donations' contribution gained since before (RollupContribution's answer then), row by row
+// in key order.
+func (q *Queries) AddRollupChange(ctx context.Context, arg AddRollupChangeParams) error {
+	_, err := q.db.Exec(ctx, addRollupChange, arg.OrganizationID, arg.Ids, arg.Before)
 	return err
 }
 
@@ -54,4 +56,21 @@ SELECT dashboard_rollup_rebuild($1)
 func (q *Queries) RebuildRollup(ctx context.Context, organizationID uuid.UUID) error {
 	_, err := q.db.Exec(ctx, rebuildRollup, organizationID)
 	return err
+}
+
+const rollupContribution = `-- name: RollupContribution :one
+SELECT dashboard_rollup_contribution($1, $2::uuid[])::jsonb AS contribution
+`
+
+type RollupContributionParams struct {
+	OrganizationID uuid.UUID
+	Ids            []uuid.UUID
+}
+
+// The dashboard rows the donations and their transactions add now, for AddRollupChange after the change.
+func (q *Queries) RollupContribution(ctx context.Context, arg RollupContributionParams) (json.RawMessage, error) {
+	row := q.db.QueryRow(ctx, rollupContribution, arg.OrganizationID, arg.Ids)
+	var contribution json.RawMessage
+	err := row.Scan(&contribution)
+	return contribution, err
 }

@@ -71,6 +71,13 @@ test('unknown paths show the not-found page', async ({ page }) => {
   await expect(page.getByRole('heading', { name: 'No encontramos esta página' })).toBeVisible();
   await screenshotAll(page, 'not-found');
 
+  // Inside the staff console: a 404, in the console's own frame, leading back to its start.
+  const staff = await page.goto('/staff/nope');
+  expect(staff?.status()).toBe(404);
+  await expect(page.getByRole('heading', { level: 1, name: 'No encontramos esta página' })).toBeVisible();
+  await expect(page.getByText('Consola', { exact: true })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Volver al inicio' })).toHaveAttribute('href', '/staff');
+
   // An unknown donation form is a dead link for crawlers and monitors too, and says so in the visitor's language.
   const form = await page.goto('/d/no-existe-esta-campana?locale=en');
   expect(form?.status()).toBe(404);

@@ -14,8 +14,10 @@ JOIN donors dn ON dn.organization_id = d.organization_id AND dn.id = d.donor_id
 LEFT JOIN payment_methods pm ON pm.organization_id = d.organization_id AND pm.id = d.payment_method_id
 WHERE d.organization_id = $1 AND d.id = $2;
 
--- name: SyncCollectionDonation :exec
--- The collection workflow's view of the donation, written as absolute values.
+-- name: SyncCollectionDonation :execrows
+-- The collection workflow's view of the donation, written as absolute values. With rollup_unchanged it writes
+-- only when the columns of the dashboard rollup it sets (status, discarded_at, discard_reason) keep their values,
+-- so it needs no sharddb.WithRollup: 0 rows then says the caller must write through it.
 UPDATE donations
 SET status = sqlc.arg(status), paused_reason = NULLIF(sqlc.arg(paused_reason)::text, ''),
     paused_since = sqlc.narg(paused_since), discarded_at = sqlc.narg(discarded_at),
@@ -23,7 +25,10 @@ SET status = sqlc.arg(status), paused_reason = NULLIF(sqlc.arg(paused_reason)::t
     consecutive_failed_periods = sqlc.arg(consecutive_failed_periods), amount_minor = sqlc.arg(amount_minor),
     payment_method_id = COALESCE(sqlc.narg(payment_method_id), payment_method_id), collect_day = sqlc.narg(collect_day),
     updated_at = now()
-WHERE organization_id = sqlc.arg(organization_id) AND id = sqlc.arg(id);
+WHERE organization_id = sqlc.arg(organization_id) AND id = sqlc.arg(id)
+  AND (NOT sqlc.arg(rollup_unchanged)::bool OR (status = sqlc.arg(status)
+    AND discarded_at IS NOT DISTINCT FROM sqlc.narg(discarded_at)
+    AND discard_reason IS NOT DISTINCT FROM NULLIF(sqlc.arg(discard_reason)::text, '')));
 
 -- name: UpsertCollectionUpgrade :exec
 -- EXCLUDED.updated_at (the column default) rather than now(): Citus allows only immutable functions in DO UPDATE.

@@ -22,6 +22,11 @@ SET name = $3, login_url = $4, client_id = $5, client_secret = $6, key_id = $7, 
 WHERE organization_id = $1 AND id = $2
 RETURNING *;
 
+-- name: RewrapCRMIntegrationSecret :execrows
+-- A key rotation: the same secret under the current key, only if no setup change replaced it meanwhile.
+UPDATE crm_integrations SET client_secret = sqlc.arg(sealed), key_id = sqlc.arg(key_id)
+WHERE organization_id = $1 AND id = $2 AND key_id = sqlc.arg(old_key_id);
+
 -- name: SetCRMIntegrationDescribes :exec
 UPDATE crm_integrations SET describes = $3 WHERE organization_id = $1 AND id = $2;
 

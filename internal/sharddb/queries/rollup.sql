@@ -6,9 +6,14 @@ WHERE organization_id = sqlc.arg(organization_id) AND id = ANY(sqlc.arg(ids)::uu
 ORDER BY id
 FOR NO KEY UPDATE;
 
--- name: ApplyRollup :exec
--- Adds (sign 1) or takes out (sign -1) the dashboard contribution of the donations and their transactions.
-SELECT dashboard_rollup_apply(sqlc.arg(organization_id), sqlc.arg(ids)::uuid[], sqlc.arg(sign)::int);
+-- name: RollupContribution :one
+-- The dashboard rows the donations and their transactions add now, for AddRollupChange after the change.
+SELECT dashboard_rollup_contribution(sqlc.arg(organization_id), sqlc.arg(ids)::uuid[])::jsonb AS contribution;
+
+-- name: AddRollupChange :exec
+-- Adds what the donations' contribution gained since before (RollupContribution's answer then), row by row
+-- in key order.
+SELECT dashboard_rollup_add(sqlc.arg(organization_id), sqlc.arg(ids)::uuid[], sqlc.arg(before)::jsonb);
 
 -- name: RebuildRollup :exec
 -- Recomputes an organisation's rollup from its rows (a time-zone change moves every day).

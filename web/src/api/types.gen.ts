@@ -450,6 +450,7 @@ export interface GatewayConnection {
   activated_at: string;
   account_name: string;
   live_mode: boolean;
+  receives_new_donations: boolean;
 }
 
 export interface GatewayOption {

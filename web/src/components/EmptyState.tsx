@@ -1,4 +1,4 @@
-import { Anchor, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Stack, Text, Title, type TitleOrder } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { FormattedMessage } from 'react-intl';
 
@@ -13,11 +13,22 @@ function EmptyBoxIllustration() {
   );
 }
 
-export function EmptyState({ title, description, learnMoreHref }: { title: ReactNode; description: ReactNode; learnMoreHref?: string }) {
+/** order is the title's heading level: 3 inside a page, 1 when the state is the page (the not-found page). */
+export function EmptyState({
+  title,
+  description,
+  learnMoreHref,
+  order = 3,
+}: {
+  title: ReactNode;
+  description: ReactNode;
+  learnMoreHref?: string;
+  order?: TitleOrder;
+}) {
   return (
     <Stack align="center" gap="xs" py="xl" ta="center">
       <EmptyBoxIllustration />
-      <Title order={3} size="h4">
+      <Title order={order} size="h4">
         {title}
       </Title>
       <Text c="dimmed" size="sm" maw={420}>

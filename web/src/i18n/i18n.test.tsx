@@ -7,7 +7,7 @@ import pt from '../../lang/pt.json';
 import esAR from '../../lang/es-AR.json';
 import { loadMessages } from './messages';
 import { AppIntlProvider } from './AppIntlProvider';
-import { matchLocale, pageLocale, rememberLocale, resolveLocale, variantOf } from './locale';
+import { matchLocale, pageLocale, pageVariant, rememberLocale, resolveLocale, variantOf } from './locale';
 
 describe('catalogues', () => {
   it('es, en and pt define exactly the same message ids', () => {
@@ -34,6 +34,25 @@ describe('regional variants', () => {
     expect(variantOf('es', 'es-CO')).toBeUndefined();
     expect(variantOf('pt', 'BR')).toBeUndefined();
     expect(variantOf('en', 'AR')).toBeUndefined();
+  });
+
+  it('es-AR leaves no message addressing the reader with tú (every key falls back to es only where the words agree)', async () => {
+    const messages = await loadMessages('es', 'es-AR');
+    // Unambiguous tuteo forms: imperatives and verbs of the second person that voseo writes otherwise.
+    const tuteo =
+      /(?<![\p{L}])(puedes|tienes|quieres|necesitas|debes|eres|Ingresa|Ingrésalo|Elige|Revisa|Inténtalo|Vuelve|Sube|Usa|Escribe|Verifica|Conecta|Crea|Confirma|Registra|Empieza|Entra|Arrastra|Pega|Busca|Déjalo|Deja|Acepta)(?![\p{L}])/u;
+    const left = Object.entries(messages).filter(([, text]) => tuteo.test(text));
+    expect(left).toEqual([]);
+  });
+
+  it('Uruguay reads the same voseo as Argentina', () => {
+    window.history.replaceState(null, '', '/?locale=es-UY');
+    try {
+      expect(pageVariant('es')).toBe('es-AR');
+    } finally {
+      window.history.replaceState(null, '', '/');
+    }
+    expect(pageVariant('es')).toBeUndefined();
   });
 
   it('falls back to the base catalogue key by key', async () => {

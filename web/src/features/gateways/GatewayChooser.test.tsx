@@ -28,7 +28,7 @@ const connected = (status: 'active' | 'needs_reconnection'): Gateway[] => [
   {
     id: 'mercadopago',
     enabled: true,
-    connection: { id: 'c-1', status, activated_at: '2026-03-02T02:05:00Z', account_name: 'TESTUSER42', live_mode: false },
+    connection: { id: 'c-1', status, activated_at: '2026-03-02T02:05:00Z', account_name: 'TESTUSER42', live_mode: false, receives_new_donations: status === 'active' },
   },
   { id: 'centralpos', enabled: false, connection: null },
 ];
@@ -88,6 +88,29 @@ describe('GatewayChooser', () => {
     expect(screen.getByRole('button', { name: 'Eliminar Mercado Pago' })).toBeInTheDocument();
     // Select is only for gateways not connected; no reconnect while the connection works.
     expect(screen.queryByRole('button', { name: 'Reconectar' })).not.toBeInTheDocument();
+  });
+
+  it('with both gateways connected, marks the one new donations charge through', () => {
+    const both: Gateway[] = [
+      {
+        id: 'mercadopago',
+        enabled: true,
+        connection: { id: 'c-1', status: 'active', activated_at: '2026-03-02T02:05:00Z', account_name: 'TESTUSER42', live_mode: false, receives_new_donations: false },
+      },
+      {
+        id: 'centralpos',
+        enabled: true,
+        connection: { id: 'c-2', status: 'active', activated_at: '2026-04-02T02:05:00Z', account_name: 'Comercio 7', live_mode: true, receives_new_donations: true },
+      },
+    ];
+    renderChooser(both);
+    expect(within(block('CentralPos')).getByText('Recibe las donaciones nuevas')).toBeInTheDocument();
+    expect(within(block('Mercado Pago')).queryByText('Recibe las donaciones nuevas')).not.toBeInTheDocument();
+  });
+
+  it('does not mark the only connected gateway', () => {
+    renderChooser(connected('active'));
+    expect(screen.queryByText('Recibe las donaciones nuevas')).not.toBeInTheDocument();
   });
 
   it('offers Reconnect, through the same form post, when the connection needs reconnection', () => {

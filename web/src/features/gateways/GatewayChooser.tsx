@@ -49,6 +49,8 @@ export function GatewayChooser({ gateways, timezone, returnTo, initialOpen, onCo
   const [codeOpen, setCodeOpen] = useState(false);
   const [deleting, setDeleting] = useState<Gateway>();
   const refresh = () => queryClient.invalidateQueries({ queryKey: gatewaysQuery().queryKey });
+  // With more than one gateway connected, say which one new donations charge through.
+  const several = gateways.filter((g) => g.enabled).length > 1;
 
   return (
     <>
@@ -68,6 +70,7 @@ export function GatewayChooser({ gateways, timezone, returnTo, initialOpen, onCo
             gateway={g}
             info={info}
             timezone={timezone}
+            showReceiving={several}
             connect={(label) =>
               info.connect === 'oauth' ? (
                 <OAuthConnectForm gateway={g.id} returnTo={returnTo}>
@@ -110,12 +113,14 @@ interface GatewayBlockProps {
   gateway: Gateway;
   info: GatewayInfo;
   timezone?: string;
+  /** Mark the connection new donations charge through (when more than one is connected). */
+  showReceiving: boolean;
   /** The gateway's way of connecting (a form post or a modal), under the given label. */
   connect: (label: ReactNode) => ReactNode;
   onDelete: () => void;
 }
 
-function GatewayBlock({ gateway, info, timezone, connect, onDelete }: GatewayBlockProps) {
+function GatewayBlock({ gateway, info, timezone, showReceiving, connect, onDelete }: GatewayBlockProps) {
   const intl = useIntl();
   const connection = gateway.enabled ? gateway.connection : null;
   const needsReconnection = connection?.status === 'needs_reconnection';
@@ -136,6 +141,11 @@ function GatewayBlock({ gateway, info, timezone, connect, onDelete }: GatewayBlo
                 <FormattedMessage id="gateways.active" defaultMessage="Activa" />
               </Badge>
             ))}
+          {showReceiving && connection?.receives_new_donations && (
+            <Badge color="blue" variant="light" data-field="receives_new_donations">
+              <FormattedMessage id="gateways.receivesNewDonations" defaultMessage="Recibe las donaciones nuevas" />
+            </Badge>
+          )}
         </Group>
       </Accordion.Control>
       <Accordion.Panel>

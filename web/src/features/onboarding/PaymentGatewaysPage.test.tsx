@@ -44,7 +44,7 @@ describe('onboarding gateway step', () => {
   it('is completed once a gateway exists, and documents become the active step', () => {
     renderPage([
       { id: 'mercadopago', enabled: false, connection: null },
-      { id: 'centralpos', enabled: true, connection: { id: 'c', status: 'active', activated_at: '2026-03-02T02:05:00Z', account_name: 'Fundación SA', live_mode: false } },
+      { id: 'centralpos', enabled: true, connection: { id: 'c', status: 'active', activated_at: '2026-03-02T02:05:00Z', account_name: 'Fundación SA', live_mode: false, receives_new_donations: true } },
     ]);
     expect(step('gateway')).toHaveAttribute('data-state', 'completed');
     expect(step('documents')).toHaveAttribute('data-state', 'active');
