@@ -41,6 +41,8 @@ if [[ ${1:-} == temporal-server ]]; then
 fi
 
 apt_packages=(postgresql-15 chromium chromium-driver gettext-base fonts-dejavu-core
+  # pdftotext: tests read the invoice PDFs' text (internal/pdfdoc/pdftest)
+  poppler-utils
   # to build Citus (deploy/third_party/citus/README.md)
   postgresql-server-dev-15 libcurl4-openssl-dev liblz4-dev libzstd-dev libkrb5-dev libssl-dev libselinux1-dev
   libxslt1-dev libpam0g-dev libreadline-dev flex)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
+	"go.temporal.io/sdk/temporal"
 
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/authz"
@@ -19,6 +20,7 @@ import (
 	"github.com/aporta/aporta/internal/dberr"
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/i18n"
+	"github.com/aporta/aporta/internal/money"
 	"github.com/aporta/aporta/internal/reference"
 	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/tenants"
@@ -416,6 +418,70 @@ func (h *Handler) ChangeMethod(ctx context.Context, req *ChangeMethodRequest) (*
 		return nil, err
 	}
 	return h.Get(ctx, nil)
+}
+
+// ChangePlanRequest is POST /manage/api/subscription/change.
+type ChangePlanRequest struct {
+	PlanCode string `json:"plan_code"`
+}
+
+// ChangePlanAnswer is the page after a change, with what became of it (billing.ChangeResult's kind:
+// upgrade, scheduled or kept) and an upgrade's pro-rata charge.
+type ChangePlanAnswer struct {
+	Answer
+	Change  string        `json:"change"`
+	Charged *money.Amount `json:"charged"`
+}
+
+// ChangePlan changes the live subscription's plan through its billing workflow (the rule at
+// billing.UpdateChangePlan): an upgrade now, its difference charged pro rata on the payment method
+// (a refused card changes nothing: 402); anything else from the next period. Each request is a new
+// change; a repeated upgrade finds the plan already changed and charges nothing.
+func (h *Handler) ChangePlan(ctx context.Context, req *ChangePlanRequest) (*ChangePlanAnswer, error) {
+	s, err := authz.Scope(ctx)
+	if err != nil {
+		return nil, err
+	}
+	plan := strings.TrimSpace(req.PlanCode)
+	if plan == "" {
+		return nil, apierror.Validation(map[string]string{"plan_code": "subscription.plan_code_required"})
+	}
+	sub, err := s.Store().OrganizationSubscription(ctx, sharddb.OrganizationSubscriptionParams{OrganizationID: s.OrgID})
+	if errors.Is(err, dberr.ErrNotFound) {
+		return nil, apierror.New(http.StatusConflict, "subscription.none")
+	}
+	if err != nil {
+		return nil, err
+	}
+	if sub.Status != billing.StatusActive {
+		return nil, apierror.New(http.StatusConflict, "subscription.not_changeable")
+	}
+	uctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	res, err := h.Bills.ChangePlan(uctx, s.OrgID, sub.ID, plan)
+	var appErr *temporal.ApplicationError
+	switch {
+	case errors.As(err, &appErr) && appErr.Type() == billing.ErrUnknownPlan:
+		return nil, apierror.Validation(map[string]string{"plan_code": "subscription.unknown_plan"})
+	case errors.As(err, &appErr) && appErr.Type() == billing.ErrNotChangeable:
+		return nil, apierror.New(http.StatusConflict, "subscription.not_changeable")
+	case errors.Is(err, context.DeadlineExceeded):
+		return nil, &apierror.Error{Status: http.StatusServiceUnavailable, Code: "subscription.busy", Err: err}
+	case err != nil:
+		return nil, err
+	case res.Outcome == billing.OutcomeFailed:
+		return nil, apierror.New(http.StatusPaymentRequired, "subscription.payment_rejected")
+	}
+	page, err := h.Get(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	out := &ChangePlanAnswer{Answer: *page, Change: res.Kind}
+	if res.AmountMinor > 0 {
+		m := money.New(res.AmountMinor, res.Currency)
+		out.Charged = &m
+	}
+	return out, nil
 }
 
 // Cancel cancels the live subscription: the plan stays until the end of the paid period.

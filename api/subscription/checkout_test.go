@@ -33,6 +33,7 @@ type billingAnswer struct {
 		NextCharge  *time.Time `json:"next_charge"`
 	} `json:"billing"`
 	Invoices []struct {
+		ID          string    `json:"id"`
 		PeriodStart time.Time `json:"period_start"`
 		PeriodEnd   time.Time `json:"period_end"`
 		Status      string    `json:"status"`
@@ -200,6 +201,8 @@ func TestBuyPlanByCard(t *testing.T) {
 	require.Len(t, ps, 1)
 	require.Equal(t, "approved", ps[0]["status"])
 
+	checkInvoicePDF(t, s, admin, other, inv.ID, inv.PeriodStart)
+
 	// Cancelling keeps the plan to the end of the paid period, with no next charge.
 	res = admin.JSON(http.MethodPost, "/manage/api/subscription/cancel", nil)
 	require.Equal(t, http.StatusOK, res.Status, string(res.Body))
@@ -294,6 +297,9 @@ func TestCBUAndTransferValidations(t *testing.T) {
 	// subscription active, the plan applied.
 	require.Eventually(t, func() bool { return len(read(t, cl).Invoices) == 1 }, 20*time.Second, 200*time.Millisecond,
 		"the billing workflow opened the first period's invoice")
+	res = cl.Do(http.MethodGet, "/manage/api/subscription/invoices/"+read(t, cl).Invoices[0].ID+"/pdf", nil, "")
+	require.Equal(t, http.StatusConflict, res.Status, "an unpaid period has no invoice PDF yet")
+	require.Equal(t, "subscription.invoice_unpaid", res.ErrorCode())
 	st := s.NewStaff(t)
 	res = st.JSON(http.MethodPost, "/staff/api/organizations/"+cl.OrgID.String()+"/plan", map[string]string{"plan_code": "essential_yearly", "reason": "Transferencia 4411"})
 	require.Equal(t, http.StatusOK, res.Status, string(res.Body))

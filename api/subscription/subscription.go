@@ -60,17 +60,19 @@ func NewHandler(t *tenants.Tenants, c client.Client, platform *billing.PlatformA
 
 // Mount mounts the subscription, its checkout and the validations.
 //
-//	GET  /manage/api/subscription                    (view)
+//	GET  /manage/api/subscription, GET /manage/api/subscription/invoices/{id}/pdf  (view)
 //	POST /manage/api/validations/card|cbu|bank_transfer, POST /manage/api/subscription,
-//	PUT  /manage/api/subscription/payment_mode, POST /manage/api/subscription/cancel  (manage organisation)
+//	PUT  /manage/api/subscription/payment_mode, POST /manage/api/subscription/change|cancel  (manage organisation)
 func (h *Handler) Mount(g endpoint.Groups) {
 	g.Manage.GET("/subscription", g.Authz.Require(authz.View), endpoint.Handle(h.Get))
+	g.Manage.GET("/subscription/invoices/:id/pdf", g.Authz.Require(authz.View), h.InvoicePDF)
 	admin := g.Authz.Require(authz.ManageOrganization)
 	g.Manage.POST("/validations/card", admin, endpoint.Handle(h.ValidateCard))
 	g.Manage.POST("/validations/cbu", admin, endpoint.Handle(h.ValidateCBU))
 	g.Manage.POST("/validations/bank_transfer", admin, endpoint.Handle(h.ValidateTransfer))
 	g.Manage.POST("/subscription", admin, endpoint.Handle(h.Subscribe))
 	g.Manage.PUT("/subscription/payment_mode", admin, endpoint.Handle(h.ChangeMethod))
+	g.Manage.POST("/subscription/change", admin, endpoint.Handle(h.ChangePlan))
 	g.Manage.POST("/subscription/cancel", admin, endpoint.Handle(h.Cancel))
 }
 
@@ -102,6 +104,7 @@ func viewOf(s flow.Summary, currency string) View {
 type Billing struct {
 	ID          uuid.UUID    `json:"id"`
 	PlanCode    string       `json:"plan_code"`
+	NextPlan    string       `json:"next_plan_code,omitempty"` // from the next period (a downgrade)
 	Status      string       `json:"status"`
 	PaymentMode string       `json:"payment_mode"`
 	Brand       string       `json:"brand,omitempty"`
@@ -112,13 +115,15 @@ type Billing struct {
 	Price       money.Amount `json:"price"`
 }
 
-// Invoice is one period's charge.
+// Invoice is one period's charge; a paid one has a PDF (InvoicePDF).
 type Invoice struct {
+	ID          uuid.UUID    `json:"id"`
 	PeriodStart time.Time    `json:"period_start"`
 	PeriodEnd   time.Time    `json:"period_end"`
 	PlanCode    string       `json:"plan_code"`
 	Amount      money.Amount `json:"amount"`
 	PaymentMode string       `json:"payment_mode"`
+	Kind        string       `json:"kind"` // period, or prorata (an upgrade's difference)
 	Status      string       `json:"status"`
 	PaidAt      *time.Time   `json:"paid_at"`
 }
@@ -155,8 +160,8 @@ func (h *Handler) Get(ctx context.Context, _ *struct{}) (*Answer, error) {
 	}
 	invoices := make([]Invoice, 0, len(rows))
 	for _, r := range rows {
-		invoices = append(invoices, Invoice{PeriodStart: r.PeriodStart, PeriodEnd: r.PeriodEnd, PlanCode: r.PlanCode,
-			Amount: money.New(r.AmountMinor, r.Currency), PaymentMode: r.PaymentMode, Status: r.Status, PaidAt: r.PaidAt})
+		invoices = append(invoices, Invoice{ID: r.ID, PeriodStart: r.PeriodStart, PeriodEnd: r.PeriodEnd, PlanCode: r.PlanCode,
+			Amount: money.New(r.AmountMinor, r.Currency), PaymentMode: r.PaymentMode, Kind: r.Kind, Status: r.Status, PaidAt: r.PaidAt})
 	}
 	return &Answer{Subscription: viewOf(sum, country.Currency), Billing: b, Invoices: invoices, Tokenizer: h.Tokenizer}, nil
 }
@@ -180,7 +185,7 @@ func (h *Handler) billingOf(ctx context.Context, s tenants.Scope) (*Billing, err
 	}
 	a := authorizationOf(auth)
 	b := &Billing{ID: sub.ID, PlanCode: sub.PlanCode, Status: sub.Status, PaymentMode: sub.PaymentMode, Brand: a.Brand,
-		LastFour: a.LastFour, CBU: a.CBU, PaidUntil: sub.PaidUntil}
+		LastFour: a.LastFour, CBU: a.CBU, PaidUntil: sub.PaidUntil, NextPlan: deref(sub.NextPlanCode)}
 	if sub.Status != billing.StatusCancelled {
 		b.NextCharge = sub.PaidUntil
 	}
@@ -240,6 +245,7 @@ func init() {
 	i18n.Register(i18n.Catalog{
 		"subscription.plan_code_required": {i18n.ES: "Elige un plan.", i18n.EN: "Choose a plan.", i18n.PT: "Escolha um plano."},
 		"subscription.unknown_plan":       {i18n.ES: "El plan elegido no existe.", i18n.EN: "The chosen plan does not exist.", i18n.PT: "O plano escolhido não existe."},
+		"subscription.not_changeable":     {i18n.ES: "Solo puedes cambiar el plan de una suscripción activa y al día.", i18n.EN: "You can only change the plan of an active, paid-up subscription.", i18n.PT: "Só é possível mudar o plano de uma assinatura ativa e em dia."},
 		"subscription.busy":               {i18n.ES: "No pudimos aplicar el plan ahora. Intenta de nuevo en unos minutos.", i18n.EN: "We could not apply the plan right now. Please try again in a few minutes.", i18n.PT: "Não conseguimos aplicar o plano agora. Tente novamente em alguns minutos."},
 	})
 }

@@ -17,7 +17,7 @@ const cancelSubscription = `-- name: CancelSubscription :one
 UPDATE organization_subscriptions
 SET status = CASE WHEN paid_until IS NULL THEN 'ended' ELSE 'cancelled' END, updated_at = now()
 WHERE organization_id = $1 AND id = $2 AND status IN ('pending', 'active', 'past_due')
-RETURNING organization_id, id, plan_code, status, payment_mode, authorization_id, paid_from, paid_until, created_at, updated_at
+RETURNING organization_id, id, plan_code, status, payment_mode, authorization_id, paid_from, paid_until, created_at, updated_at, next_plan_code
 `
 
 type CancelSubscriptionParams struct {
@@ -40,6 +40,7 @@ func (q *Queries) CancelSubscription(ctx context.Context, arg CancelSubscription
 		&i.PaidUntil,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.NextPlanCode,
 	)
 	return i, err
 }
@@ -47,7 +48,7 @@ func (q *Queries) CancelSubscription(ctx context.Context, arg CancelSubscription
 const changeSubscriptionPaymentMode = `-- name: ChangeSubscriptionPaymentMode :one
 UPDATE organization_subscriptions SET payment_mode = $3, authorization_id = $4, updated_at = now()
 WHERE organization_id = $1 AND id = $2 AND status IN ('pending', 'active', 'past_due')
-RETURNING organization_id, id, plan_code, status, payment_mode, authorization_id, paid_from, paid_until, created_at, updated_at
+RETURNING organization_id, id, plan_code, status, payment_mode, authorization_id, paid_from, paid_until, created_at, updated_at, next_plan_code
 `
 
 type ChangeSubscriptionPaymentModeParams struct {
@@ -76,6 +77,7 @@ func (q *Queries) ChangeSubscriptionPaymentMode(ctx context.Context, arg ChangeS
 		&i.PaidUntil,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.NextPlanCode,
 	)
 	return i, err
 }
@@ -83,7 +85,7 @@ func (q *Queries) ChangeSubscriptionPaymentMode(ctx context.Context, arg ChangeS
 const insertOrganizationSubscription = `-- name: InsertOrganizationSubscription :one
 INSERT INTO organization_subscriptions (organization_id, id, plan_code, status, payment_mode, authorization_id)
 VALUES ($1, $2, $3, 'pending', $4, $5)
-RETURNING organization_id, id, plan_code, status, payment_mode, authorization_id, paid_from, paid_until, created_at, updated_at
+RETURNING organization_id, id, plan_code, status, payment_mode, authorization_id, paid_from, paid_until, created_at, updated_at, next_plan_code
 `
 
 type InsertOrganizationSubscriptionParams struct {
@@ -114,6 +116,7 @@ func (q *Queries) InsertOrganizationSubscription(ctx context.Context, arg Insert
 		&i.PaidUntil,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.NextPlanCode,
 	)
 	return i, err
 }
@@ -181,6 +184,43 @@ func (q *Queries) InsertSubscriptionAuthorization(ctx context.Context, arg Inser
 	return i, err
 }
 
+const invoiceHolder = `-- name: InvoiceHolder :one
+SELECT o.name, coalesce(p.legal_name, '')::text AS legal_name, coalesce(o.uid_type, '')::text AS uid_type,
+       coalesce(o.uid, '')::text AS uid, coalesce(p.address, '{}')::jsonb AS address,
+       coalesce(o.locale, 'es')::text AS locale, o.country, o.timezone
+FROM organizations o
+LEFT JOIN organization_profiles p ON p.organization_id = o.organization_id
+WHERE o.organization_id = $1
+`
+
+type InvoiceHolderRow struct {
+	Name      string
+	LegalName string
+	UidType   string
+	Uid       string
+	Address   json.RawMessage
+	Locale    string
+	Country   string
+	Timezone  string
+}
+
+// Who an invoice is made out to: the organisation's legal data.
+func (q *Queries) InvoiceHolder(ctx context.Context, organizationID uuid.UUID) (InvoiceHolderRow, error) {
+	row := q.db.QueryRow(ctx, invoiceHolder, organizationID)
+	var i InvoiceHolderRow
+	err := row.Scan(
+		&i.Name,
+		&i.LegalName,
+		&i.UidType,
+		&i.Uid,
+		&i.Address,
+		&i.Locale,
+		&i.Country,
+		&i.Timezone,
+	)
+	return i, err
+}
+
 const markSubscriptionPaidThrough = `-- name: MarkSubscriptionPaidThrough :one
 UPDATE organization_subscriptions SET
     paid_from = CASE WHEN paid_until IS NULL OR $3::timestamptz > paid_until THEN $4::timestamptz ELSE paid_from END,
@@ -188,7 +228,7 @@ UPDATE organization_subscriptions SET
     status = CASE WHEN status IN ('pending', 'past_due') THEN 'active' ELSE status END,
     updated_at = now()
 WHERE organization_id = $1 AND id = $2
-RETURNING organization_id, id, plan_code, status, payment_mode, authorization_id, paid_from, paid_until, created_at, updated_at
+RETURNING organization_id, id, plan_code, status, payment_mode, authorization_id, paid_from, paid_until, created_at, updated_at, next_plan_code
 `
 
 type MarkSubscriptionPaidThroughParams struct {
@@ -218,8 +258,45 @@ func (q *Queries) MarkSubscriptionPaidThrough(ctx context.Context, arg MarkSubsc
 		&i.PaidUntil,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.NextPlanCode,
 	)
 	return i, err
+}
+
+const openProrataInvoice = `-- name: OpenProrataInvoice :exec
+INSERT INTO subscription_invoices (organization_id, subscription_id, period_start, period_end, plan_code,
+    amount_minor, currency, payment_mode, status, kind, change_id)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'pending', 'prorata', $9)
+ON CONFLICT (organization_id, subscription_id, period_start) DO NOTHING
+`
+
+type OpenProrataInvoiceParams struct {
+	OrganizationID uuid.UUID
+	SubscriptionID uuid.UUID
+	PeriodStart    time.Time
+	PeriodEnd      time.Time
+	PlanCode       string
+	AmountMinor    int64
+	Currency       string
+	PaymentMode    string
+	ChangeID       *uuid.UUID
+}
+
+// The pro-rata charge of an upgrade, from the change to the end of the paid period (its amount the
+// caller's reckoning); the same change opened again keeps its row.
+func (q *Queries) OpenProrataInvoice(ctx context.Context, arg OpenProrataInvoiceParams) error {
+	_, err := q.db.Exec(ctx, openProrataInvoice,
+		arg.OrganizationID,
+		arg.SubscriptionID,
+		arg.PeriodStart,
+		arg.PeriodEnd,
+		arg.PlanCode,
+		arg.AmountMinor,
+		arg.Currency,
+		arg.PaymentMode,
+		arg.ChangeID,
+	)
+	return err
 }
 
 const openSubscriptionInvoice = `-- name: OpenSubscriptionInvoice :exec
@@ -262,7 +339,7 @@ func (q *Queries) OpenSubscriptionInvoice(ctx context.Context, arg OpenSubscript
 }
 
 const organizationSubscription = `-- name: OrganizationSubscription :one
-SELECT organization_id, id, plan_code, status, payment_mode, authorization_id, paid_from, paid_until, created_at, updated_at FROM organization_subscriptions
+SELECT organization_id, id, plan_code, status, payment_mode, authorization_id, paid_from, paid_until, created_at, updated_at, next_plan_code FROM organization_subscriptions
 WHERE organization_id = $1
   AND ($2::uuid IS NULL AND status <> 'ended' OR id = $2::uuid)
 ORDER BY created_at DESC LIMIT 1
@@ -288,6 +365,7 @@ func (q *Queries) OrganizationSubscription(ctx context.Context, arg Organization
 		&i.PaidUntil,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.NextPlanCode,
 	)
 	return i, err
 }
@@ -312,7 +390,7 @@ UPDATE subscription_invoices SET
     paid_at = CASE WHEN $4::text = 'paid' THEN coalesce(paid_at, $8::timestamptz) ELSE paid_at END,
     updated_at = now()
 WHERE organization_id = $1 AND subscription_id = $2 AND period_start = $3
-RETURNING organization_id, subscription_id, period_start, period_end, plan_code, amount_minor, currency, payment_mode, status, attempts, gateway_payment_id, status_detail, paid_at, created_at, updated_at
+RETURNING organization_id, subscription_id, period_start, period_end, plan_code, amount_minor, currency, payment_mode, status, attempts, gateway_payment_id, status_detail, paid_at, created_at, updated_at, id, kind, change_id
 `
 
 type RecordSubscriptionInvoiceParams struct {
@@ -356,6 +434,73 @@ func (q *Queries) RecordSubscriptionInvoice(ctx context.Context, arg RecordSubsc
 		&i.PaidAt,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.ID,
+		&i.Kind,
+		&i.ChangeID,
+	)
+	return i, err
+}
+
+const renewWithNextPlan = `-- name: RenewWithNextPlan :one
+UPDATE organization_subscriptions SET plan_code = next_plan_code, next_plan_code = NULL, updated_at = now()
+WHERE organization_id = $1 AND id = $2 AND next_plan_code IS NOT NULL AND paid_until <= $3::timestamptz
+RETURNING organization_id, id, plan_code, status, payment_mode, authorization_id, paid_from, paid_until, created_at, updated_at, next_plan_code
+`
+
+type RenewWithNextPlanParams struct {
+	OrganizationID uuid.UUID
+	ID             uuid.UUID
+	PeriodStart    time.Time
+}
+
+// At the start of a period the waiting plan becomes the plan, before that period is charged.
+func (q *Queries) RenewWithNextPlan(ctx context.Context, arg RenewWithNextPlanParams) (OrganizationSubscription, error) {
+	row := q.db.QueryRow(ctx, renewWithNextPlan, arg.OrganizationID, arg.ID, arg.PeriodStart)
+	var i OrganizationSubscription
+	err := row.Scan(
+		&i.OrganizationID,
+		&i.ID,
+		&i.PlanCode,
+		&i.Status,
+		&i.PaymentMode,
+		&i.AuthorizationID,
+		&i.PaidFrom,
+		&i.PaidUntil,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+		&i.NextPlanCode,
+	)
+	return i, err
+}
+
+const setNextSubscriptionPlan = `-- name: SetNextSubscriptionPlan :one
+UPDATE organization_subscriptions SET next_plan_code = $3, updated_at = now()
+WHERE organization_id = $1 AND id = $2 AND status = 'active'
+RETURNING organization_id, id, plan_code, status, payment_mode, authorization_id, paid_from, paid_until, created_at, updated_at, next_plan_code
+`
+
+type SetNextSubscriptionPlanParams struct {
+	OrganizationID uuid.UUID
+	ID             uuid.UUID
+	NextPlanCode   *string
+}
+
+// A downgrade or change of period, from the next period on (NULL keeps the current plan).
+func (q *Queries) SetNextSubscriptionPlan(ctx context.Context, arg SetNextSubscriptionPlanParams) (OrganizationSubscription, error) {
+	row := q.db.QueryRow(ctx, setNextSubscriptionPlan, arg.OrganizationID, arg.ID, arg.NextPlanCode)
+	var i OrganizationSubscription
+	err := row.Scan(
+		&i.OrganizationID,
+		&i.ID,
+		&i.PlanCode,
+		&i.Status,
+		&i.PaymentMode,
+		&i.AuthorizationID,
+		&i.PaidFrom,
+		&i.PaidUntil,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+		&i.NextPlanCode,
 	)
 	return i, err
 }
@@ -363,7 +508,7 @@ func (q *Queries) RecordSubscriptionInvoice(ctx context.Context, arg RecordSubsc
 const setSubscriptionStatus = `-- name: SetSubscriptionStatus :one
 UPDATE organization_subscriptions SET status = $3, updated_at = now()
 WHERE organization_id = $1 AND id = $2
-RETURNING organization_id, id, plan_code, status, payment_mode, authorization_id, paid_from, paid_until, created_at, updated_at
+RETURNING organization_id, id, plan_code, status, payment_mode, authorization_id, paid_from, paid_until, created_at, updated_at, next_plan_code
 `
 
 type SetSubscriptionStatusParams struct {
@@ -386,6 +531,7 @@ func (q *Queries) SetSubscriptionStatus(ctx context.Context, arg SetSubscription
 		&i.PaidUntil,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.NextPlanCode,
 	)
 	return i, err
 }
@@ -423,7 +569,7 @@ func (q *Queries) SubscriptionAuthorization(ctx context.Context, arg Subscriptio
 }
 
 const subscriptionInvoice = `-- name: SubscriptionInvoice :one
-SELECT organization_id, subscription_id, period_start, period_end, plan_code, amount_minor, currency, payment_mode, status, attempts, gateway_payment_id, status_detail, paid_at, created_at, updated_at FROM subscription_invoices
+SELECT organization_id, subscription_id, period_start, period_end, plan_code, amount_minor, currency, payment_mode, status, attempts, gateway_payment_id, status_detail, paid_at, created_at, updated_at, id, kind, change_id FROM subscription_invoices
 WHERE organization_id = $1 AND subscription_id = $2 AND period_start = $3
 `
 
@@ -452,12 +598,51 @@ func (q *Queries) SubscriptionInvoice(ctx context.Context, arg SubscriptionInvoi
 		&i.PaidAt,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.ID,
+		&i.Kind,
+		&i.ChangeID,
+	)
+	return i, err
+}
+
+const subscriptionInvoiceByID = `-- name: SubscriptionInvoiceByID :one
+SELECT organization_id, subscription_id, period_start, period_end, plan_code, amount_minor, currency, payment_mode, status, attempts, gateway_payment_id, status_detail, paid_at, created_at, updated_at, id, kind, change_id FROM subscription_invoices WHERE organization_id = $1 AND id = $2
+`
+
+type SubscriptionInvoiceByIDParams struct {
+	OrganizationID uuid.UUID
+	ID             uuid.UUID
+}
+
+// One invoice of the organisation (another organisation's id finds nothing).
+func (q *Queries) SubscriptionInvoiceByID(ctx context.Context, arg SubscriptionInvoiceByIDParams) (SubscriptionInvoice, error) {
+	row := q.db.QueryRow(ctx, subscriptionInvoiceByID, arg.OrganizationID, arg.ID)
+	var i SubscriptionInvoice
+	err := row.Scan(
+		&i.OrganizationID,
+		&i.SubscriptionID,
+		&i.PeriodStart,
+		&i.PeriodEnd,
+		&i.PlanCode,
+		&i.AmountMinor,
+		&i.Currency,
+		&i.PaymentMode,
+		&i.Status,
+		&i.Attempts,
+		&i.GatewayPaymentID,
+		&i.StatusDetail,
+		&i.PaidAt,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+		&i.ID,
+		&i.Kind,
+		&i.ChangeID,
 	)
 	return i, err
 }
 
 const subscriptionInvoices = `-- name: SubscriptionInvoices :many
-SELECT organization_id, subscription_id, period_start, period_end, plan_code, amount_minor, currency, payment_mode, status, attempts, gateway_payment_id, status_detail, paid_at, created_at, updated_at FROM subscription_invoices
+SELECT organization_id, subscription_id, period_start, period_end, plan_code, amount_minor, currency, payment_mode, status, attempts, gateway_payment_id, status_detail, paid_at, created_at, updated_at, id, kind, change_id FROM subscription_invoices
 WHERE organization_id = $1
   AND ($2::uuid IS NULL OR subscription_id = $2::uuid)
   AND ($3::timestamptz IS NULL OR period_start = $3::timestamptz)
@@ -496,6 +681,9 @@ func (q *Queries) SubscriptionInvoices(ctx context.Context, arg SubscriptionInvo
 			&i.PaidAt,
 			&i.CreatedAt,
 			&i.UpdatedAt,
+			&i.ID,
+			&i.Kind,
+			&i.ChangeID,
 		); err != nil {
 			return nil, err
 		}
@@ -505,6 +693,45 @@ func (q *Queries) SubscriptionInvoices(ctx context.Context, arg SubscriptionInvo
 		return nil, err
 	}
 	return items, nil
+}
+
+const switchSubscriptionPlan = `-- name: SwitchSubscriptionPlan :one
+UPDATE organization_subscriptions SET plan_code = $3::text, next_plan_code = NULL, updated_at = now()
+WHERE organization_id = $1 AND id = $2 AND plan_code = $4::text AND status = 'active'
+RETURNING organization_id, id, plan_code, status, payment_mode, authorization_id, paid_from, paid_until, created_at, updated_at, next_plan_code
+`
+
+type SwitchSubscriptionPlanParams struct {
+	OrganizationID uuid.UUID
+	ID             uuid.UUID
+	PlanCode       string
+	FromPlan       string
+}
+
+// An upgrade takes effect: the plan changes (from the one the caller priced it against only), and a
+// pending downgrade is dropped.
+func (q *Queries) SwitchSubscriptionPlan(ctx context.Context, arg SwitchSubscriptionPlanParams) (OrganizationSubscription, error) {
+	row := q.db.QueryRow(ctx, switchSubscriptionPlan,
+		arg.OrganizationID,
+		arg.ID,
+		arg.PlanCode,
+		arg.FromPlan,
+	)
+	var i OrganizationSubscription
+	err := row.Scan(
+		&i.OrganizationID,
+		&i.ID,
+		&i.PlanCode,
+		&i.Status,
+		&i.PaymentMode,
+		&i.AuthorizationID,
+		&i.PaidFrom,
+		&i.PaidUntil,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+		&i.NextPlanCode,
+	)
+	return i, err
 }
 
 const useSubscriptionAuthorization = `-- name: UseSubscriptionAuthorization :one

@@ -504,6 +504,7 @@ type OrganizationSubscription struct {
 	PaidUntil       *time.Time
 	CreatedAt       time.Time
 	UpdatedAt       time.Time
+	NextPlanCode    *string
 }
 
 type PaymentMethod struct {
@@ -605,6 +606,9 @@ type SubscriptionInvoice struct {
 	PaidAt           *time.Time
 	CreatedAt        time.Time
 	UpdatedAt        time.Time
+	ID               uuid.UUID
+	Kind             string
+	ChangeID         *uuid.UUID
 }
 
 type TrackEvent struct {

@@ -2,6 +2,8 @@
 // and charged on the platform's sandbox account → the plan is active; then the settings page: the payment method
 // changed to CBU direct debit (check digits refused, mandate recorded), and cancel.
 import { expect, test, type Page } from '@playwright/test';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { DEMO_ORG, ensureEnabledOrg, screenshotAll, shardValue, signIn, TEST_CVV, TEST_VISA } from './campaign-helpers';
 
 /** The demo organisation with no bought subscription, under the post-trial restriction. */
@@ -69,6 +71,39 @@ test('choose Professional yearly, pay by card, then switch to CBU debit and canc
     expect(shardValue(`SELECT plan_code FROM organizations WHERE organization_id = '${DEMO_ORG}'`)).toBe('professional_yearly');
     await screenshotAll(page, 'subscription-settings');
 
+    // The paid year's invoice as a PDF, read back with pdftotext: made out to the organisation, with the plan, the
+    // period, the amount and the MEP note.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('invoice-pdf').first().click()]);
+    expect(download.suggestedFilename()).toMatch(/^aporta-professional_yearly-\d{4}-\d{2}-\d{2}\.pdf$/);
+    const pdf = readFileSync(await download.path());
+    expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+    const text = execFileSync('pdftotext', ['-layout', '-enc', 'UTF-8', '-', '-'], { input: pdf }).toString().replace(/\s+/g, ' ');
+    expect(text).toContain('Factura de suscripción a Aporta');
+    expect(text).toContain('Professional (anual)');
+    expect(text).toContain('ARS');
+    expect(text).toContain('Precio de lista: 1490.00 USD, pagado en pesos argentinos al tipo de cambio MEP.');
+
+    // Upgrade to Partner yearly: at once, the difference charged pro rata in an invoice of its own.
+    await page.getByRole('button', { name: 'Cambiar plan' }).click();
+    const change = page.getByRole('dialog');
+    await change.getByTestId('change-plan-partner_yearly').click();
+    await expect(change.getByTestId('change-plan-effect')).toContainText('Se aplica ahora');
+    await screenshotAll(page, 'subscription-change-plan', false);
+    await change.getByRole('button', { name: 'Confirmar cambio' }).click();
+    await expect(change).toHaveCount(0, { timeout: 30_000 });
+    await expect(page.getByText(/Ya tienes el plan Partner/)).toBeVisible();
+    await expect(current).toContainText('Partner');
+    await expect(page.getByTestId('invoices')).toContainText('Partner (diferencia prorrateada)');
+    expect(shardValue(`SELECT plan_code FROM organizations WHERE organization_id = '${DEMO_ORG}'`)).toBe('partner_yearly');
+    // A downgrade waits for the next period.
+    await page.getByRole('button', { name: 'Cambiar plan' }).click();
+    await change.getByTestId('change-plan-essential_yearly').click();
+    await expect(change.getByTestId('change-plan-effect')).toContainText('Se aplica desde el');
+    await change.getByRole('button', { name: 'Confirmar cambio' }).click();
+    await expect(change).toHaveCount(0, { timeout: 30_000 });
+    await expect(page.getByTestId('billing-next-plan')).toHaveText('Essential');
+    expect(shardValue(`SELECT plan_code FROM organizations WHERE organization_id = '${DEMO_ORG}'`)).toBe('partner_yearly');
+
     // Change to CBU direct debit: wrong check digits are refused by the server, in Spanish.
     await page.getByRole('button', { name: 'Cambiar medio de pago' }).click();
     const dialog = page.getByRole('dialog');
@@ -90,7 +125,7 @@ test('choose Professional yearly, pay by card, then switch to CBU debit and canc
     await page.getByRole('dialog').getByRole('button', { name: 'Cancelar suscripción' }).click();
     await expect(page.locator('section[aria-labelledby="billing-plan"]').getByText('Cancelada', { exact: true })).toBeVisible();
     await expect(current).toContainText('Termina el');
-    expect(shardValue(`SELECT plan_code FROM organizations WHERE organization_id = '${DEMO_ORG}'`)).toBe('professional_yearly');
+    expect(shardValue(`SELECT plan_code FROM organizations WHERE organization_id = '${DEMO_ORG}'`)).toBe('partner_yearly');
   } finally {
     shardValue(`UPDATE organization_subscriptions SET status = 'ended' WHERE organization_id = '${DEMO_ORG}' AND status <> 'ended'`);
     shardValue(`UPDATE organizations SET plan_code = 'professional_monthly', subscription_status = 'active', commission_bps = 0,

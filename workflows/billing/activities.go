@@ -86,7 +86,7 @@ func (a *Activities) Load(ctx context.Context, orgID, subID string) (State, erro
 	if err != nil {
 		return State{}, err
 	}
-	return State{Status: sub.Status, PaymentMode: sub.PaymentMode, PlanCode: sub.PlanCode,
+	return State{Status: sub.Status, PaymentMode: sub.PaymentMode, PlanCode: sub.PlanCode, NextPlanCode: deref(sub.NextPlanCode),
 		CreatedAt: FirstPeriodStart(sub.CreatedAt), PaidUntil: sub.PaidUntil}, nil
 }
 
@@ -99,6 +99,16 @@ func (a *Activities) ChargePeriod(ctx context.Context, at Attempt) (string, erro
 	s, sub, err := a.scope(ctx, at.OrganizationID, at.SubscriptionID)
 	if err != nil {
 		return "", err
+	}
+	// A plan waiting for the next period (a downgrade) becomes the plan the period is charged at.
+	if sub.NextPlanCode != nil && sub.PaidUntil != nil && !at.PeriodStart.Before(*sub.PaidUntil) {
+		renewed, err := s.Store().RenewWithNextPlan(ctx, sharddb.RenewWithNextPlanParams{OrganizationID: s.OrgID, ID: sub.ID, PeriodStart: at.PeriodStart.UTC()})
+		if err != nil && !errors.Is(err, dberr.ErrNotFound) {
+			return "", err
+		}
+		if err == nil {
+			sub = renewed
+		}
 	}
 	period, err := s.Store().PlanPeriod(ctx, sub.PlanCode)
 	if err != nil {
@@ -146,42 +156,59 @@ func (a *Activities) ChargePeriod(ctx context.Context, at Attempt) (string, erro
 	if sub.PaymentMode != "card" {
 		return record(OutcomePending, "", "")
 	}
-	auth, err := s.Store().SubscriptionAuthorization(ctx, sharddb.SubscriptionAuthorizationParams{OrganizationID: s.OrgID, ID: sub.AuthorizationID})
+	status, paymentID, detail, err := a.chargeCard(ctx, s, sub, inv, Reference(sub.ID, start), at.Number)
 	if err != nil {
 		return "", err
+	}
+	return record(status, paymentID, detail)
+}
+
+// chargeCard charges an invoice on the subscription's card at the platform's account under ref and
+// answers the outcome (paid, pending or failed), the gateway payment and its detail. An approved or
+// undecided payment already under ref is read back instead; attempt n sends the key ref/n, so a
+// retried activity gets its payment back. An error is an unknown outcome: the caller retries.
+func (a *Activities) chargeCard(ctx context.Context, s tenants.Scope, sub sharddb.OrganizationSubscription, inv sharddb.SubscriptionInvoice, ref string, n int) (string, string, string, error) {
+	auth, err := s.Store().SubscriptionAuthorization(ctx, sharddb.SubscriptionAuthorizationParams{OrganizationID: s.OrgID, ID: sub.AuthorizationID})
+	if err != nil {
+		return "", "", "", err
 	}
 	g, err := a.Platform.Gateway(inv.Currency)
 	if err != nil {
-		return "", temporal.NewNonRetryableApplicationError("no platform account", "NoPlatformAccount", err)
+		return "", "", "", temporal.NewNonRetryableApplicationError("no platform account", "NoPlatformAccount", err)
 	}
-	ref := Reference(sub.ID, start)
 	p, found, err := charge.Find(ctx, g, ref)
 	if err != nil {
-		return "", err
+		return "", "", "", err
 	}
 	if !found || !(charge.OutcomeOf(p).Approved() || charge.OutcomeOf(p).Pending()) {
 		p, err = g.Charge(ctx, gateway.Charge{
-			IdempotencyKey: fmt.Sprintf("%s/%d", ref, at.Number), ExternalReference: ref,
+			IdempotencyKey: fmt.Sprintf("%s/%d", ref, n), ExternalReference: ref,
 			Amount:      money.New(inv.AmountMinor, inv.Currency),
-			Description: "Aporta " + sub.PlanCode, CustomerID: deref(auth.CustomerID), CardID: deref(auth.CardID),
+			Description: "Aporta " + inv.PlanCode, CustomerID: deref(auth.CustomerID), CardID: deref(auth.CardID),
 			PaymentMethodID: deref(auth.CardBrand),
 			Metadata:        map[string]string{"organization_id": s.OrgID.String(), "subscription_id": sub.ID.String()},
 		})
+		// A lost answer or a 5xx may have moved money (an UnknownOutcomeError wraps the 5xx's
+		// *gateway.Error, so it is told apart first): the retry reads the payment back. Only a
+		// refusal is a failed attempt.
+		var unknown *gateway.UnknownOutcomeError
 		var refused *gateway.Error
-		if errors.As(err, &refused) {
-			return record(OutcomeFailed, "", refused.Error())
-		}
-		if err != nil {
-			return "", err // unknown outcome: the retry reads it back or sends the same key
+		switch {
+		case errors.As(err, &unknown):
+			return "", "", "", err
+		case errors.As(err, &refused):
+			return OutcomeFailed, "", refused.Error(), nil
+		case err != nil:
+			return "", "", "", err
 		}
 	}
 	switch o := charge.OutcomeOf(p); {
 	case o.Approved():
-		return record(OutcomePaid, o.PaymentID, o.Detail)
+		return OutcomePaid, o.PaymentID, o.Detail, nil
 	case o.Pending():
-		return record(OutcomePending, o.PaymentID, o.Detail)
+		return OutcomePending, o.PaymentID, o.Detail, nil
 	default:
-		return record(OutcomeFailed, o.PaymentID, o.Detail)
+		return OutcomeFailed, o.PaymentID, o.Detail, nil
 	}
 }
 

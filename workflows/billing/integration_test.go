@@ -22,6 +22,7 @@ import (
 	"github.com/aporta/aporta/internal/gateway/sandbox"
 	"github.com/aporta/aporta/internal/outbox"
 	"github.com/aporta/aporta/internal/sharddb"
+	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/tenants/tenantstest"
 	"github.com/aporta/aporta/workflows/billing"
 	"github.com/aporta/aporta/workflows/subscription"
@@ -64,29 +65,8 @@ func TestPeriodChargedOnceWhenTheActivityRetries(t *testing.T) {
 	mp, err := mercadopago.New(mercadopago.Config{BaseURL: srv.URL, AccessToken: "platform-token", Currency: "ARS"})
 	require.NoError(t, err)
 
-	scope := tenantstest.ArgentineOrganization(t, tt, "Billing", "enabled", "original")
-	// The card, tokenised with the platform's public key and saved on the platform's account.
-	body, _ := json.Marshal(map[string]any{"card_number": "4509953566233704", "security_code": "123", "expiration_month": 11,
-		"expiration_year": time.Now().Year() + 3, "cardholder": map[string]any{"name": "APRO", "identification": map[string]string{"type": "DNI", "number": "30111222"}}})
-	res, err := http.Post(srv.URL+"/v1/card_tokens?public_key="+sandbox.DefaultPlatformPublicKey, "application/json", bytes.NewReader(body))
-	require.NoError(t, err)
-	var tok struct {
-		ID string `json:"id"`
-	}
-	require.NoError(t, json.NewDecoder(res.Body).Decode(&tok))
-	res.Body.Close()
-	cust, err := mp.EnsureCustomer(ctx, gateway.Customer{Email: "billing-" + scope.OrgID.String()[:8] + "@example.org"})
-	require.NoError(t, err)
-	card, err := mp.SaveCard(ctx, cust.ID, tok.ID)
-	require.NoError(t, err)
-	plan := "professional_monthly"
-	auth, err := scope.Store().InsertSubscriptionAuthorization(ctx, sharddb.InsertSubscriptionAuthorizationParams{
-		OrganizationID: scope.OrgID, ID: uuid.New(), Kind: "card", PlanCode: &plan, IdentityID: uuid.New(), CustomerID: &cust.ID,
-		CardID: &card.ID, CardBrand: &card.PaymentMethodID, CardLastFour: &card.LastFour, ExpiresAt: time.Now().Add(time.Hour)})
-	require.NoError(t, err)
-	sub, err := scope.Store().InsertOrganizationSubscription(ctx, sharddb.InsertOrganizationSubscriptionParams{
-		OrganizationID: scope.OrgID, ID: uuid.New(), PlanCode: plan, PaymentMode: "card", AuthorizationID: auth.ID})
-	require.NoError(t, err)
+	scope, sub := cardSubscription(t, tt, srv.URL, mp, "Billing")
+	plan := sub.PlanCode
 
 	c := workflowtest.Client(t)
 	lost := &lostAnswer{Gateway: mp}
@@ -134,4 +114,35 @@ func TestPeriodChargedOnceWhenTheActivityRetries(t *testing.T) {
 		workflowtest.SaveHistory(t, c, billing.WorkflowID(scope.OrgID.String(), sub.ID.String()), desc.WorkflowExecutionInfo.Execution.RunId,
 			"testdata/billing_history.json")
 	}
+}
+
+// cardSubscription makes an Argentine organisation with a pending Professional monthly subscription
+// by card: the card tokenised with the platform's public key at the sandbox and saved on the
+// platform's account, as the checkout does. Its first period is unpaid: the workflow charges it.
+func cardSubscription(t *testing.T, tt *tenants.Tenants, sandboxURL string, mp *mercadopago.Client, name string) (tenants.Scope, sharddb.OrganizationSubscription) {
+	t.Helper()
+	ctx := context.Background()
+	scope := tenantstest.ArgentineOrganization(t, tt, name, "enabled", "original")
+	body, _ := json.Marshal(map[string]any{"card_number": "4509953566233704", "security_code": "123", "expiration_month": 11,
+		"expiration_year": time.Now().Year() + 3, "cardholder": map[string]any{"name": "APRO", "identification": map[string]string{"type": "DNI", "number": "30111222"}}})
+	res, err := http.Post(sandboxURL+"/v1/card_tokens?public_key="+sandbox.DefaultPlatformPublicKey, "application/json", bytes.NewReader(body))
+	require.NoError(t, err)
+	var tok struct {
+		ID string `json:"id"`
+	}
+	require.NoError(t, json.NewDecoder(res.Body).Decode(&tok))
+	res.Body.Close()
+	cust, err := mp.EnsureCustomer(ctx, gateway.Customer{Email: "billing-" + scope.OrgID.String()[:8] + "@example.org"})
+	require.NoError(t, err)
+	card, err := mp.SaveCard(ctx, cust.ID, tok.ID)
+	require.NoError(t, err)
+	plan := "professional_monthly"
+	auth, err := scope.Store().InsertSubscriptionAuthorization(ctx, sharddb.InsertSubscriptionAuthorizationParams{
+		OrganizationID: scope.OrgID, ID: uuid.New(), Kind: "card", PlanCode: &plan, IdentityID: uuid.New(), CustomerID: &cust.ID,
+		CardID: &card.ID, CardBrand: &card.PaymentMethodID, CardLastFour: &card.LastFour, ExpiresAt: time.Now().Add(time.Hour)})
+	require.NoError(t, err)
+	sub, err := scope.Store().InsertOrganizationSubscription(ctx, sharddb.InsertOrganizationSubscriptionParams{
+		OrganizationID: scope.OrgID, ID: uuid.New(), PlanCode: plan, PaymentMode: "card", AuthorizationID: auth.ID})
+	require.NoError(t, err)
+	return scope, sub
 }

@@ -78,3 +78,18 @@ func (c Client) StartInput(ctx context.Context, in Input) error {
 func (c Client) Changed(ctx context.Context, orgID, subID uuid.UUID) error {
 	return c.Temporal.SignalWorkflow(ctx, WorkflowID(orgID.String(), subID.String()), "", SignalChanged, nil)
 }
+
+// ChangePlan asks the subscription's workflow for another plan (UpdateChangePlan) and waits for the
+// outcome. Each call is a new change, its id the update's.
+func (c Client) ChangePlan(ctx context.Context, orgID, subID uuid.UUID, plan string) (ChangeResult, error) {
+	changeID := uuid.NewString()
+	h, err := c.Temporal.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
+		WorkflowID: WorkflowID(orgID.String(), subID.String()), UpdateID: changeID, UpdateName: UpdateChangePlan,
+		Args: []any{Change{ChangeID: changeID, PlanCode: plan}}, WaitForStage: client.WorkflowUpdateStageCompleted,
+	})
+	var res ChangeResult
+	if err != nil {
+		return res, err
+	}
+	return res, h.Get(ctx, &res)
+}

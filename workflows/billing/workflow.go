@@ -60,11 +60,13 @@ type Input struct {
 
 // State is the subscription as the workflow reads it (activity Load).
 type State struct {
-	Status      string     `json:"status"`
-	PaymentMode string     `json:"payment_mode"`
-	PlanCode    string     `json:"plan_code"`
-	CreatedAt   time.Time  `json:"created_at"`
-	PaidUntil   *time.Time `json:"paid_until,omitempty"`
+	Status      string `json:"status"`
+	PaymentMode string `json:"payment_mode"`
+	PlanCode    string `json:"plan_code"`
+	// NextPlanCode waits for the next period (a downgrade); applied after that period is paid.
+	NextPlanCode string     `json:"next_plan_code,omitempty"`
+	CreatedAt    time.Time  `json:"created_at"`
+	PaidUntil    *time.Time `json:"paid_until,omitempty"`
 }
 
 // Attempt is one try at a period's charge.
@@ -95,9 +97,40 @@ func Workflow(ctx workflow.Context, in Input) error {
 		delays = DefaultRetryDelays
 	}
 	changed := workflow.GetSignalChannel(ctx, SignalChanged)
+	// reload is changed's twin for this workflow's own plan changes.
+	reload := workflow.NewBufferedChannel(ctx, 1)
 	drain := func() {
 		for changed.ReceiveAsync(nil) {
 		}
+		for reload.ReceiveAsync(nil) {
+		}
+	}
+	// Plan changes run one at a time, never while a period is being charged (charging).
+	charging, changing := false, false
+	if err := workflow.SetUpdateHandlerWithOptions(ctx, UpdateChangePlan,
+		func(ctx workflow.Context, c Change) (ChangeResult, error) {
+			if err := workflow.Await(ctx, func() bool { return !charging && !changing }); err != nil {
+				return ChangeResult{}, err
+			}
+			changing = true
+			defer func() { changing = false }()
+			c.OrganizationID, c.SubscriptionID, c.At = in.OrganizationID, in.SubscriptionID, workflow.Now(ctx)
+			var res ChangeResult
+			err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, ActivityOptions), a.ChangePlan, c).Get(ctx, &res)
+			reload.SendAsync(true)
+			return res, err
+		},
+		workflow.UpdateHandlerOptions{Validator: func(c Change) error {
+			if charging {
+				return temporal.NewApplicationError("a period is being charged", ErrNotChangeable)
+			}
+			if c.PlanCode == "" || c.ChangeID == "" {
+				return temporal.NewApplicationError("plan and change id required", ErrUnknownPlan)
+			}
+			return nil
+		}},
+	); err != nil {
+		return err
 	}
 	// wait sleeps d, or less when the subscription changes; it reports whether it was woken.
 	wait := func(d time.Duration) bool {
@@ -111,6 +144,7 @@ func Workflow(ctx workflow.Context, in Input) error {
 		sel := workflow.NewSelector(ctx)
 		sel.AddFuture(timer, func(workflow.Future) {})
 		sel.AddReceive(changed, func(c workflow.ReceiveChannel, _ bool) { c.Receive(ctx, nil); woke = true })
+		sel.AddReceive(reload, func(c workflow.ReceiveChannel, _ bool) { c.Receive(ctx, nil); woke = true })
 		sel.Select(ctx)
 		drain()
 		return woke
@@ -147,6 +181,7 @@ func Workflow(ctx workflow.Context, in Input) error {
 		}
 
 		paid := false
+		charging = true
 		for n := 1; n <= len(delays)+1 && !paid; n++ {
 			var outcome string
 			at := Attempt{OrganizationID: in.OrganizationID, SubscriptionID: in.SubscriptionID, PeriodStart: start, Number: n}
@@ -155,7 +190,8 @@ func Workflow(ctx workflow.Context, in Input) error {
 			}
 			if outcome == OutcomePaid {
 				paid = true
-				if !ensured { // the first period: the plan starts now
+				// The first period: the plan starts now; or a waiting plan took over with this one.
+				if !ensured || st.NextPlanCode != "" {
 					if err := workflow.ExecuteActivity(ctx, a.Activate, in.OrganizationID, in.SubscriptionID).Get(ctx, nil); err != nil {
 						return err
 					}
@@ -172,11 +208,15 @@ func Workflow(ctx workflow.Context, in Input) error {
 				wait(delays[n-1])
 			}
 		}
+		charging = false
 		if !paid {
 			// The last retry failed (or the transfer never came): the plan lapses.
 			return workflow.ExecuteActivity(ctx, a.End, in.OrganizationID, in.SubscriptionID, true).Get(ctx, nil)
 		}
 		if workflow.GetInfo(ctx).GetContinueAsNewSuggested() {
+			if err := workflow.Await(ctx, func() bool { return workflow.AllHandlersFinished(ctx) }); err != nil {
+				return err
+			}
 			return workflow.NewContinueAsNewError(ctx, Workflow, in)
 		}
 	}

@@ -22,6 +22,8 @@ type fake struct {
 	failed   int                       // payment-failed e-mails
 	ended    []bool                    // End's lapsed argument
 	active   int                       // Activate calls
+	changes  []Change                  // ChangePlan's arguments
+	plans    []string                  // the plan each attempt charged
 }
 
 func run(t *testing.T, f *fake, in Input, callbacks map[time.Duration]func()) *fake {
@@ -38,6 +40,10 @@ func run(t *testing.T, f *fake, in Input, callbacks map[time.Duration]func()) *f
 	env.OnActivity(a.ChargePeriod, mock.Anything, mock.Anything).Return(func(_ context.Context, at Attempt) (string, error) {
 		f.charged = append(f.charged, env.Now().Sub(f.start))
 		f.periods = append(f.periods, at.PeriodStart)
+		if f.st.NextPlanCode != "" { // the waiting plan takes over with the period (RenewWithNextPlan)
+			f.st.PlanCode, f.st.NextPlanCode = f.st.NextPlanCode, ""
+		}
+		f.plans = append(f.plans, f.st.PlanCode)
 		out := OutcomePaid
 		if len(f.outcomes) > 0 {
 			out, f.outcomes = f.outcomes[0], f.outcomes[1:]
@@ -47,6 +53,15 @@ func run(t *testing.T, f *fake, in Input, callbacks map[time.Duration]func()) *f
 			f.st.PaidUntil, f.st.Status = &end, StatusActive
 		}
 		return out, nil
+	})
+	env.OnActivity(a.ChangePlan, mock.Anything, mock.Anything).Return(func(_ context.Context, c Change) (ChangeResult, error) {
+		f.changes = append(f.changes, c)
+		if c.PlanCode == "essential_monthly" { // cheaper: from the next period
+			f.st.NextPlanCode = c.PlanCode
+			return ChangeResult{Kind: ChangeScheduled}, nil
+		}
+		f.st.PlanCode = c.PlanCode
+		return ChangeResult{Kind: ChangeUpgrade, Outcome: OutcomePaid, AmountMinor: 100, Currency: "ARS"}, nil
 	})
 	env.OnActivity(a.PaymentFailed, mock.Anything, mock.Anything).Return(func(context.Context, Attempt) error { f.failed++; return nil })
 	env.OnActivity(a.Activate, mock.Anything, in.OrganizationID, in.SubscriptionID).Return(func(context.Context, string, string) error { f.active++; return nil })
@@ -150,4 +165,53 @@ func TestTransferNeverRecordedLapses(t *testing.T) {
 	require.Zero(t, f.failed)
 	require.Zero(t, f.active)
 	require.Equal(t, []bool{true}, f.ended)
+}
+
+// Plan changes go through the workflow's update: an upgrade at once (the activity charges it), a
+// downgrade waits and the renewal charges it and applies it; the change's time is the workflow's.
+func TestPlanChangesThroughTheWorkflow(t *testing.T) {
+	f := &fake{}
+	var paid time.Time
+	f.init = func(now time.Time) State {
+		paid = now.Add(10 * day)
+		return State{Status: StatusActive, PaymentMode: "card", PlanCode: "professional_monthly", CreatedAt: now.Add(-20 * day), PaidUntil: &paid}
+	}
+	var results []ChangeResult
+	change := func(id, plan string) func() {
+		return func() {
+			f.env.UpdateWorkflow(UpdateChangePlan, id, &testsuite.TestUpdateCallback{
+				OnAccept: func() {}, OnReject: func(err error) { t.Errorf("rejected: %v", err) },
+				OnComplete: func(r interface{}, err error) {
+					require.NoError(t, err)
+					results = append(results, r.(ChangeResult))
+				},
+			}, Change{ChangeID: id, PlanCode: plan})
+		}
+	}
+	run(t, f, in, map[time.Duration]func(){
+		2 * day:  change("c1", "partner_monthly"),
+		3 * day:  change("c2", "essential_monthly"),
+		15 * day: func() { f.st.Status = StatusCancelled; f.env.SignalWorkflow(SignalChanged, nil) },
+	})
+	require.Equal(t, []ChangeResult{{Kind: ChangeUpgrade, Outcome: OutcomePaid, AmountMinor: 100, Currency: "ARS"}, {Kind: ChangeScheduled}}, results)
+	require.Len(t, f.changes, 2)
+	require.Equal(t, in.OrganizationID, f.changes[0].OrganizationID)
+	require.True(t, f.changes[0].At.Equal(f.start.Add(2*day)), "the change's time is the workflow's")
+	require.Equal(t, []string{"essential_monthly"}, f.plans, "the renewal charged the waiting plan")
+	require.Equal(t, 10*day, f.charged[0])
+	require.Equal(t, 2, f.active, "the plan is applied at the start and again when the waiting plan took over")
+}
+
+// The pro-rata rule: the difference times the share of the paid period left, rounded up to the
+// minor unit; nothing for a cheaper plan or outside the period.
+func TestProrata(t *testing.T) {
+	from := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
+	until := from.AddDate(0, 0, 30)
+	require.Equal(t, int64(5000), Prorata(10000, 20000, from, until, from.AddDate(0, 0, 15)), "half the period left: half the difference")
+	require.Equal(t, int64(10000), Prorata(10000, 20000, from, until, from), "at the start: the whole difference")
+	require.Equal(t, int64(10000), Prorata(10000, 20000, from, until, from.Add(-time.Hour)), "before the start counts from it")
+	require.Equal(t, int64(334), Prorata(0, 1000, from, until, from.AddDate(0, 0, 20)), "a third of 1000 rounds up")
+	require.Equal(t, int64(1), Prorata(100, 101, from, until, until.Add(-time.Second)), "a second left still costs the smallest unit")
+	require.Zero(t, Prorata(20000, 10000, from, until, from), "a cheaper plan")
+	require.Zero(t, Prorata(10000, 20000, from, until, until), "the period is over")
 }

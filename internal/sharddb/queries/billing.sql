@@ -99,3 +99,43 @@ ORDER BY period_start DESC, created_at DESC;
 
 -- name: PlanPeriod :one
 SELECT period FROM plans WHERE code = $1;
+
+-- name: SubscriptionInvoiceByID :one
+-- One invoice of the organisation (another organisation's id finds nothing).
+SELECT * FROM subscription_invoices WHERE organization_id = $1 AND id = $2;
+
+-- name: InvoiceHolder :one
+-- Who an invoice is made out to: the organisation's legal data.
+SELECT o.name, coalesce(p.legal_name, '')::text AS legal_name, coalesce(o.uid_type, '')::text AS uid_type,
+       coalesce(o.uid, '')::text AS uid, coalesce(p.address, '{}')::jsonb AS address,
+       coalesce(o.locale, 'es')::text AS locale, o.country, o.timezone
+FROM organizations o
+LEFT JOIN organization_profiles p ON p.organization_id = o.organization_id
+WHERE o.organization_id = $1;
+
+-- name: OpenProrataInvoice :exec
+-- The pro-rata charge of an upgrade, from the change to the end of the paid period (its amount the
+-- caller's reckoning); the same change opened again keeps its row.
+INSERT INTO subscription_invoices (organization_id, subscription_id, period_start, period_end, plan_code,
+    amount_minor, currency, payment_mode, status, kind, change_id)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'pending', 'prorata', $9)
+ON CONFLICT (organization_id, subscription_id, period_start) DO NOTHING;
+
+-- name: SwitchSubscriptionPlan :one
+-- An upgrade takes effect: the plan changes (from the one the caller priced it against only), and a
+-- pending downgrade is dropped.
+UPDATE organization_subscriptions SET plan_code = sqlc.arg(plan_code)::text, next_plan_code = NULL, updated_at = now()
+WHERE organization_id = $1 AND id = $2 AND plan_code = sqlc.arg(from_plan)::text AND status = 'active'
+RETURNING *;
+
+-- name: SetNextSubscriptionPlan :one
+-- A downgrade or change of period, from the next period on (NULL keeps the current plan).
+UPDATE organization_subscriptions SET next_plan_code = sqlc.narg(next_plan_code), updated_at = now()
+WHERE organization_id = $1 AND id = $2 AND status = 'active'
+RETURNING *;
+
+-- name: RenewWithNextPlan :one
+-- At the start of a period the waiting plan becomes the plan, before that period is charged.
+UPDATE organization_subscriptions SET plan_code = next_plan_code, next_plan_code = NULL, updated_at = now()
+WHERE organization_id = $1 AND id = $2 AND next_plan_code IS NOT NULL AND paid_until <= sqlc.arg(period_start)::timestamptz
+RETURNING *;

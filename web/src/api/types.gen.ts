@@ -169,6 +169,7 @@ export interface BankParams {
 export interface Billing {
   id: string;
   plan_code: string;
+  next_plan_code?: string;
   status: string;
   payment_mode: string;
   brand?: string;
@@ -471,11 +472,13 @@ export interface Guide {
 }
 
 export interface Invoice {
+  id: string;
   period_start: string;
   period_end: string;
   plan_code: string;
   amount: Money;
   payment_mode: string;
+  kind: string;
   status: string;
   paid_at: string | null;
 }

@@ -1,4 +1,4 @@
-import { Button as MantineButton, Group, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Anchor, Button as MantineButton, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import type { ColumnDef } from '@tanstack/react-table';
@@ -13,8 +13,9 @@ import { Button, StatusBadge, type BadgeColor } from '../../components/variants'
 import { countriesQuery } from '../accounts/api';
 import { organizationQuery } from '../documents/api';
 import { ConfirmDialog } from '../donations/dialogs';
-import { cancelSubscription, changePaymentMode, subscriptionPageQuery, type Billing, type Invoice } from './api';
+import { cancelSubscription, changePaymentMode, invoicePdfUrl, subscriptionPageQuery, type Billing, type Invoice } from './api';
 import { MepNote } from './ChoosePage';
+import { ChangePlanDialog } from './ChangePlanDialog';
 import { ModeLabel, PaymentMethodForm } from './PaymentMethodForm';
 
 const statusColor: Record<string, BadgeColor> = { active: 'green', pending: 'blue', past_due: 'red', cancelled: 'purple', paid: 'green', failed: 'red' };
@@ -51,7 +52,7 @@ export function SubscriptionSettingsPage() {
   const { data: page } = useSuspenseQuery(subscriptionPageQuery());
   const { data: org } = useSuspenseQuery(organizationQuery());
   const { data: countries } = useSuspenseQuery(countriesQuery());
-  const [dialog, setDialog] = useState<null | 'method' | 'cancel'>(null);
+  const [dialog, setDialog] = useState<null | 'method' | 'cancel' | 'plan'>(null);
   const country = countries.find((c) => c.identifier === org.country);
   const b = page.billing;
   const plan = country?.plans.find((p) => p.code === (b?.plan_code ?? page.subscription.plan_code));
@@ -63,10 +64,22 @@ export function SubscriptionSettingsPage() {
 
   const columns: ColumnDef<Invoice, unknown>[] = [
     { id: 'period', header: intl.formatMessage({ id: 'billing.col.period', defaultMessage: 'Período' }), cell: ({ row }) => `${date(row.original.period_start)} – ${date(row.original.period_end)}` },
-    { id: 'plan', header: intl.formatMessage({ id: 'billing.col.plan', defaultMessage: 'Plan' }), cell: ({ row }) => country?.plans.find((p) => p.code === row.original.plan_code)?.tier_name ?? row.original.plan_code },
+    { id: 'plan', header: intl.formatMessage({ id: 'billing.col.plan', defaultMessage: 'Plan' }), cell: ({ row }) => {
+      const name = country?.plans.find((p) => p.code === row.original.plan_code)?.tier_name ?? row.original.plan_code;
+      return row.original.kind === 'prorata' ? intl.formatMessage({ id: 'billing.kind.prorata', defaultMessage: '{plan} (diferencia prorrateada)' }, { plan: name }) : name;
+    } },
     { id: 'amount', header: intl.formatMessage({ id: 'billing.col.amount', defaultMessage: 'Monto' }), cell: ({ row }) => row.original.amount.formatted },
     { id: 'method', header: intl.formatMessage({ id: 'billing.col.method', defaultMessage: 'Medio de pago' }), cell: ({ row }) => <ModeLabel mode={row.original.payment_mode} /> },
     { id: 'status', header: intl.formatMessage({ id: 'billing.col.status', defaultMessage: 'Estado' }), cell: ({ row }) => <StatusBadge color={statusColor[row.original.status] ?? 'blue'}>{statusLabel(intl, row.original.status)}</StatusBadge> },
+    {
+      id: 'pdf', header: intl.formatMessage({ id: 'billing.col.pdf', defaultMessage: 'Factura' }),
+      cell: ({ row }) => row.original.status === 'paid' && (
+        <Anchor href={invoicePdfUrl(row.original.id)} download data-testid="invoice-pdf"
+          aria-label={intl.formatMessage({ id: 'billing.download.label', defaultMessage: 'Descargar la factura del {period} en PDF' }, { period: date(row.original.period_start) })}>
+          <FormattedMessage id="billing.download" defaultMessage="Descargar PDF" />
+        </Anchor>
+      ),
+    },
   ];
 
   return (
@@ -89,10 +102,18 @@ export function SubscriptionSettingsPage() {
                 {b.status === 'cancelled' ? date(b.paid_until) : b.next_charge ? date(b.next_charge) : <FormattedMessage id="billing.awaitingPayment" defaultMessage="Esperando el primer pago" />}
               </Row>
               <Row label={<FormattedMessage id="billing.method" defaultMessage="Medio de pago" />}><MethodText b={b} /></Row>
+              {b.next_plan_code && (
+                <Row label={<FormattedMessage id="billing.nextPlan" defaultMessage="Desde el {date}" values={{ date: date(b.paid_until) }} />}>
+                  <span data-testid="billing-next-plan">{country?.plans.find((p) => p.code === b.next_plan_code)?.tier_name ?? b.next_plan_code}</span>
+                </Row>
+              )}
             </SimpleGrid>
             {plan && <MepNote plan={plan} />}
             {b.status !== 'cancelled' && (
               <Group gap="sm" wrap="wrap">
+                {b.status === 'active' && plan && (
+                  <Button variant="primary" onClick={() => setDialog('plan')}><FormattedMessage id="billing.changePlan" defaultMessage="Cambiar plan" /></Button>
+                )}
                 <Button variant="secondary" onClick={() => setDialog('method')}><FormattedMessage id="billing.changeMethod" defaultMessage="Cambiar medio de pago" /></Button>
                 <Button variant="ghost" onClick={() => setDialog('cancel')}><FormattedMessage id="billing.cancel" defaultMessage="Cancelar suscripción" /></Button>
               </Group>
@@ -112,7 +133,7 @@ export function SubscriptionSettingsPage() {
         )}
       </SectionCard>
       <SectionCard id="billing-invoices" title={<FormattedMessage id="billing.invoices" defaultMessage="Facturas" />}>
-        <DataTable data={page.invoices} columns={columns} getRowId={(i) => i.period_start} minWidth={640} testId="invoices"
+        <DataTable data={page.invoices} columns={columns} getRowId={(i) => i.id} minWidth={640} testId="invoices"
           empty={<EmptyState title={<FormattedMessage id="billing.invoices.empty" defaultMessage="Sin facturas" />}
             description={<FormattedMessage id="billing.invoices.emptyBody" defaultMessage="Cada período cobrado de tu plan aparecerá aquí." />} />} />
       </SectionCard>
@@ -122,6 +143,10 @@ export function SubscriptionSettingsPage() {
             submitLabel={<FormattedMessage id="billing.saveMethod" defaultMessage="Guardar medio de pago" />}
             onAuthorized={async (type, authorization) => { await refresh(await changePaymentMode(type, authorization)); setDialog(null); }} />
         </GenericModal>
+      )}
+      {b && plan && country && (
+        <ChangePlanDialog opened={dialog === 'plan'} onClose={() => setDialog(null)} plans={country.plans} current={plan}
+          nextChargeOn={date(b.paid_until)} onChanged={(next) => refresh(next)} />
       )}
       <ConfirmDialog opened={dialog === 'cancel'} onClose={() => setDialog(null)} destructive
         title={<FormattedMessage id="billing.cancel" defaultMessage="Cancelar suscripción" />}

@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { apiFetch } from '../../api/client';
-import type { PaymentAuthorization, Plan, Subscription, SubscriptionPage } from '../../api/types.gen';
+import type { Money, PaymentAuthorization, Plan, Subscription, SubscriptionPage } from '../../api/types.gen';
 
 export type { Plan, Subscription };
 
@@ -59,6 +59,13 @@ export const subscribe = (plan_code: string, type: PaymentModeType, authorizatio
 
 export const changePaymentMode = (type: PaymentModeType, authorization: string) =>
   apiFetch<SubscriptionPage>('/manage/api/subscription/payment_mode', { method: 'PUT', body: { payment_mode: { type, authorization } } });
+
+/** A paid period's invoice as a PDF (the server answers only the organisation's own). */
+export const invoicePdfUrl = (id: string) => `/manage/api/subscription/invoices/${encodeURIComponent(id)}/pdf`;
+
+/** Another plan (an upgrade now, charged pro rata; anything else from the next period). */
+export const changePlan = (plan_code: string) =>
+  apiFetch<SubscriptionPage & { change: 'upgrade' | 'scheduled' | 'kept'; charged: Money | null }>('/manage/api/subscription/change', { method: 'POST', body: { plan_code } });
 
 export const cancelSubscription = () => apiFetch<SubscriptionPage>('/manage/api/subscription/cancel', { method: 'POST' });
 
