@@ -210,9 +210,10 @@ func Record(ctx context.Context, scope tenants.Scope, t Transaction, o Outcome) 
 	}
 	return scope.Tx(ctx, func(tx pgx.Tx) error {
 		q := sharddb.Store(tx)
-		var id uuid.UUID
-		err := q.WithRollup(ctx, scope.OrgID, []uuid.UUID{t.DonationID}, func() (err error) {
-			id, err = q.SettleChargedTransaction(ctx, sharddb.SettleChargedTransactionParams{
+		// Everything inside the rollup's write: the rollup rows, which every charge of the campaign's day
+		// updates, are locked last and held only until COMMIT.
+		err := q.WithRollup(ctx, scope.OrgID, []uuid.UUID{t.DonationID}, func() error {
+			id, err := q.SettleChargedTransaction(ctx, sharddb.SettleChargedTransactionParams{
 				OrganizationID: scope.OrgID, ID: t.ID, DonationID: t.DonationID, Period: period, Attempt: int16(t.Attempt),
 				Status: string(o.Status), StatusDetail: o.Detail, GatewayPaymentID: o.PaymentID, ChargedAt: at})
 			if errors.Is(err, dberr.ErrNotFound) {
@@ -221,24 +222,27 @@ func Record(ctx context.Context, scope tenants.Scope, t Transaction, o Outcome) 
 					AmountMinor: t.Amount, Currency: t.Currency, PaymentMethodID: t.PaymentMethodID,
 					Status: string(o.Status), StatusDetail: o.Detail, GatewayPaymentID: o.PaymentID, ChargedAt: at})
 			}
-			return err
+			if err != nil {
+				return err
+			}
+			if err := crmlink.Enqueue(ctx, q, scope.OrgID, crmlink.Donation, t.DonationID); err != nil {
+				return err
+			}
+			if !o.Approved() {
+				return nil
+			}
+			if _, err = q.RecordTransactionCommission(ctx, sharddb.RecordTransactionCommissionParams{OrganizationID: scope.OrgID, TransactionID: id}); err != nil {
+				return err
+			}
+			if p := o.Processor; p != nil {
+				return q.RecordProcessorFee(ctx, sharddb.RecordProcessorFeeParams{OrganizationID: scope.OrgID, TransactionID: id,
+					ProcessorID: p.ID, Family: p.Family, FeeBps: p.FeeBps, AmountMinor: Fee(t.Amount, p.FeeBps), Currency: t.Currency,
+					StatementDescriptor: p.Descriptor})
+			}
+			return nil
 		})
 		if err != nil {
 			return fmt.Errorf("record transaction %s: %w", t.ID, err)
-		}
-		if err := crmlink.Enqueue(ctx, q, scope.OrgID, crmlink.Donation, t.DonationID); err != nil {
-			return err
-		}
-		if !o.Approved() {
-			return nil
-		}
-		if _, err = q.RecordTransactionCommission(ctx, sharddb.RecordTransactionCommissionParams{OrganizationID: scope.OrgID, TransactionID: id}); err != nil {
-			return err
-		}
-		if p := o.Processor; p != nil {
-			return q.RecordProcessorFee(ctx, sharddb.RecordProcessorFeeParams{OrganizationID: scope.OrgID, TransactionID: id,
-				ProcessorID: p.ID, Family: p.Family, FeeBps: p.FeeBps, AmountMinor: Fee(t.Amount, p.FeeBps), Currency: t.Currency,
-				StatementDescriptor: p.Descriptor})
 		}
 		return nil
 	})

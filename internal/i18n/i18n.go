@@ -1,5 +1,8 @@
 // Package i18n picks the request's language and renders the server's human messages in it.
-// Spanish is the default; regional variants fall back to their base language (es-AR → es).
+// Spanish is the default; regional variants fall back to their base language (es-AR → es). A
+// request's variant comes from its locale or Accept-Language (Negotiate), a donor's e-mail's from
+// the country (ForCountry); e-mails to organisations and users are written in the language they
+// chose, stored as a base language (es, en, pt), so they read the base wording.
 package i18n
 
 import (

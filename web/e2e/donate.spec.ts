@@ -50,7 +50,7 @@ test('the form loads, validates in Spanish and counts the visit', async ({ page,
   await screenshotAll(page, 'donate-form');
 
   await page.getByRole('button', { name: /^Donar/ }).click();
-  await expect(page.getByRole('alert')).toHaveText('Verifica que todos los campos requeridos estén completos y sean válidos');
+  await expect(page.getByRole('alert')).toHaveText(/^Verific[aá] que todos los campos requeridos estén completos y sean válidos$/);
   await expect(page.getByLabel('Nombre', { exact: true })).toBeFocused();
   await expect(page.getByLabel('Nombre', { exact: true })).toHaveAttribute('aria-invalid', 'true');
   await expect(page.getByText('Este campo es requerido').first()).toBeVisible();
@@ -77,7 +77,7 @@ test('one-time donation approved (APRO) shows the thank-you message; no card dat
   await expect(page.getByTestId('thanks-message')).toHaveText(thanks);
   await screenshotAll(page, 'donate-thanks');
   // The convert-to-monthly link: offered in this tab only (its single-use token is not in the address).
-  const convert = page.getByRole('link', { name: '¿Quieres que tu aporte sea mensual?' });
+  const convert = page.getByRole('link', { name: /^¿(Quieres|Querés) que tu aporte sea mensual\?$/ });
   await expect(convert).toBeVisible();
   const convertURL = (await convert.getAttribute('href'))!;
 
@@ -105,7 +105,7 @@ test('one-time donation approved (APRO) shows the thank-you message; no card dat
   await expect(page.getByTestId('thanks-message')).toHaveText(thanks);
   await expect(convert).toHaveCount(0);
   await page.goto(convertURL);
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Convierte tu donación en mensual');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(/^(Convierte|Convertí) tu donación en mensual$/);
   await expect(page.getByText('$ 3.000,00 por mes')).toBeVisible();
   await screenshotAll(page, 'donate-convert');
   await page.getByRole('button', { name: 'Quiero donar todos los meses' }).click();
@@ -210,9 +210,9 @@ test('extra form fields are validated, stored with the donation and shown in its
   await fillForm(page, { holder: 'APRO', email: uniqueEmail('fields'), monthly: false });
   await page.getByLabel('Otro correo').fill('no-es-correo');
   await page.getByRole('button', { name: /^Donar/ }).click();
-  await expect(page.getByTestId('form-error')).toHaveText('Verifica que todos los campos requeridos estén completos y sean válidos');
+  await expect(page.getByTestId('form-error')).toHaveText(/^Verific[aá] que todos los campos requeridos estén completos y sean válidos$/);
   await expect(page.locator('#f-extra\\.0-error')).toHaveText('Este campo es requerido');
-  await expect(page.locator('#f-extra\\.1-error')).toHaveText('Ingresa un correo electrónico válido');
+  await expect(page.locator('#f-extra\\.1-error')).toHaveText(/^Ingres[aá] un correo electrónico válido$/);
   await screenshotAll(page, 'donate-extra-fields');
 
   await page.getByLabel('¿A qué te dedicas?').fill('Docente');
