@@ -193,11 +193,11 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 	// The agencies' work area: its own prefix, the same guards as the manage area.
 	agencyDonations := donation.NewManageService(manageDeps)
 	agency.NewHandler(agency.Deps{Config: d.Config, Tenants: d.Tenants, Keto: keto,
-		Cards: func(ctx context.Context, orgID uuid.UUID, currency string) (gateway.Customers, error) {
-			c, _, err := gwClients.ForOrganization(ctx, orgID, connections.MercadoPago, currency)
-			return c, err
+		Cards: func(ctx context.Context, orgID uuid.UUID, currency string) (gateway.Customers, string, error) {
+			c, conn, err := gwClients.ForOrganization(ctx, orgID, "", currency)
+			return c, conn.Gateway, err
 		},
-		Syncs: agencysync.Client{Temporal: d.Temporal}, TokenizerURL: d.Config.GatewayPublicURL, Connections: conns,
+		Syncs: agencysync.Client{Temporal: d.Temporal}, Tokenizers: campaigns.Tokenizers, Connections: conns,
 		ChangeAmount: func(ctx context.Context, id uuid.UUID, amount string) error {
 			a := donation.Decimal(amount)
 			_, err := agencyDonations.Patch(ctx, &donation.PatchRequest{DonationRequest: donation.DonationRequest{ID: id}, Amount: &a})

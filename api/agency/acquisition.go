@@ -16,14 +16,16 @@ import (
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/authz"
 	"github.com/aporta/aporta/identity"
+	"github.com/aporta/aporta/internal/connections"
 	"github.com/aporta/aporta/internal/dberr"
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/money"
 	"github.com/aporta/aporta/internal/sharddb"
 )
 
-// Cards saves a donor's card at the organisation's gateway (its connected account).
-type Cards func(ctx context.Context, orgID uuid.UUID, currency string) (gateway.Customers, error)
+// Cards is the organisation's active gateway account, as its public forms charge through
+// (connections.Clients.ForOrganization with no gateway named), and that gateway's name.
+type Cards func(ctx context.Context, orgID uuid.UUID, currency string) (gateway.Customers, string, error)
 
 // Syncs starts a live acquisition's sync after its delay (agencysync.Client).
 type Syncs interface {
@@ -236,10 +238,14 @@ func (h *Handler) replayed(ctx context.Context, a agent, acq sharddb.AgencyAcqui
 // saveCard attaches the tokenised card to the donor's customer at the organisation's gateway now:
 // the browser's token is single-use and would not outlive the delay.
 func (h *Handler) saveCard(ctx context.Context, a agent, row *sharddb.InsertAcquisitionParams, r *AcquireRequest) error {
-	gw, err := h.cards(ctx, a.scope.OrgID, row.Currency)
+	gw, name, err := h.cards(ctx, a.scope.OrgID, row.Currency)
+	if errors.Is(err, connections.ErrNotConnected) {
+		return apierror.New(http.StatusConflict, "agency.not_accepting")
+	}
 	if err != nil {
 		return err
 	}
+	row.Gateway = &name
 	cust, err := gw.EnsureCustomer(ctx, gateway.Customer{Email: r.Donor.Email, FirstName: r.Donor.FirstName, LastName: r.Donor.LastName,
 		IDType: r.Donor.UIDType, IDNumber: r.Donor.UIDNumber})
 	if err != nil {

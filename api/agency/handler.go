@@ -60,24 +60,24 @@ type Deps struct {
 	Syncs Syncs
 	// ChangeAmount changes a synced donation's amount the organisation's way.
 	ChangeAmount AmountChanger
-	// TokenizerURL and Connections give the acquisition form the gateway's tokeniser and the
-	// organisation's public key: card data goes from the browser to the gateway only.
-	TokenizerURL string
-	Connections  interface {
+	// Tokenizers (by gateway) and Connections give the acquisition form the active gateway's
+	// tokeniser and the organisation's public key: card data goes from the browser to the gateway only.
+	Tokenizers  map[string]string
+	Connections interface {
 		ActiveConnection(ctx context.Context, scope tenants.Scope, gateway string) (connections.Connection, error)
 	}
 }
 
 // Handler serves both sides of agencies.
 type Handler struct {
-	tenants   Directory
-	keto      Permissions
-	kratos    *identity.Kratos
-	outbox    *outbox.Outbox
-	publicURL string
-	cards     Cards
-	tokenizer string
-	conns     interface {
+	tenants    Directory
+	keto       Permissions
+	kratos     *identity.Kratos
+	outbox     *outbox.Outbox
+	publicURL  string
+	cards      Cards
+	tokenizers map[string]string
+	conns      interface {
 		ActiveConnection(ctx context.Context, scope tenants.Scope, gateway string) (connections.Connection, error)
 	}
 	syncs Syncs
@@ -87,7 +87,7 @@ type Handler struct {
 
 // NewHandler builds the handler.
 func NewHandler(d Deps) *Handler {
-	return &Handler{tenants: d.Tenants, keto: d.Keto, publicURL: d.Config.PublicURL, cards: d.Cards, syncs: d.Syncs, tokenizer: d.TokenizerURL, conns: d.Connections, changeDonation: d.ChangeAmount,
+	return &Handler{tenants: d.Tenants, keto: d.Keto, publicURL: d.Config.PublicURL, cards: d.Cards, syncs: d.Syncs, tokenizers: d.Tokenizers, conns: d.Connections, changeDonation: d.ChangeAmount,
 		kratos: identity.NewKratos(d.Config.KratosAdmin, &http.Client{Timeout: 10 * time.Second}),
 		outbox: outbox.New(d.Tenants.Directory(), d.Config)}
 }

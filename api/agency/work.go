@@ -110,8 +110,10 @@ type Me struct {
 	Gateway Tokenizer `json:"gateway"`
 }
 
-// Tokenizer is the gateway's browser-facing tokeniser and the organisation's public key.
+// Tokenizer is the organisation's active gateway as the public form's checkout names it: the
+// gateway, its browser-facing tokeniser and the organisation's public key.
 type Tokenizer struct {
+	Name         string `json:"name"`
 	TokenizerURL string `json:"tokenizer_url"`
 	PublicKey    string `json:"public_key"`
 }
@@ -135,11 +137,13 @@ func (h *Handler) me(ctx context.Context, _ *EmptyRequest) (*Me, error) {
 		}
 	}
 	if a.agency.Mode == "live" {
-		conn, err := h.conns.ActiveConnection(ctx, a.scope, connections.MercadoPago)
-		if err != nil && !errors.Is(err, connections.ErrNotConnected) {
+		conn, err := h.conns.ActiveConnection(ctx, a.scope, "")
+		switch {
+		case err == nil:
+			out.Gateway = Tokenizer{Name: conn.Gateway, TokenizerURL: h.tokenizers[conn.Gateway], PublicKey: conn.PublicKey}
+		case !errors.Is(err, connections.ErrNotConnected): // not connected: no tokeniser, the form says so on submit
 			return nil, err
 		}
-		out.Gateway = Tokenizer{TokenizerURL: h.tokenizer, PublicKey: conn.PublicKey}
 	}
 	rows, err := a.scope.Store().ListAgencyCampaigns(ctx, sharddb.ListAgencyCampaignsParams{OrganizationID: a.scope.OrgID, AgencyID: a.agency.ID})
 	if err != nil {

@@ -67,6 +67,7 @@ export interface AgencyMe {
 }
 
 export interface AgencyTokenizer {
+  name: string;
   tokenizer_url: string;
   public_key: string;
 }
