@@ -37,5 +37,6 @@ func init() {
 		"agency.already_synced":        {i18n.ES: "Esta alta ya pasó a la organización.", i18n.EN: "This sign-up already went to the organisation.", i18n.PT: "Este cadastro já passou à organização."},
 		"agency.voided":                {i18n.ES: "Esta alta fue anulada.", i18n.EN: "This sign-up was voided.", i18n.PT: "Este cadastro foi anulado."},
 		"agency.not_pending":           {i18n.ES: "Solo se anula un alta mientras espera su sincronización.", i18n.EN: "A sign-up can only be voided while it waits for its sync.", i18n.PT: "Um cadastro só pode ser anulado enquanto aguarda a sincronização."},
+		"agency.not_synced":            {i18n.ES: "Esta alta todavía no es una donación de la organización: espera su sincronización.", i18n.EN: "This sign-up is not the organisation's donation yet: wait for its sync.", i18n.PT: "Este cadastro ainda não é uma doação da organização: aguarde a sincronização."},
 	})
 }

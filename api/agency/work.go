@@ -43,6 +43,14 @@ func agentOf(ctx context.Context) (agent, error) {
 //	POST  /acquisitions                   {campaign, amount, recurrence, donor, card, idempotency_key} → 201
 //	PATCH /acquisitions/:uuid             {amount}: correct while pending, or change the synced donation's
 //	POST  /acquisitions/:uuid/void        void while pending
+//
+// and, on a synced donation with Keto's Donation#manage (the management grant, the agency's donation,
+// its campaign still authorised), the manage area's changes (manage.go):
+//
+//	POST  /acquisitions/:uuid/payment_method   the manage area's card body
+//	POST  /acquisitions/:uuid/pause            {reason}: cancel
+//	POST  /acquisitions/:uuid/discard          {reason}
+//	POST  /acquisitions/:uuid/restore          reactivate the donor's donation
 func (h *Handler) mountWork(w *gin.RouterGroup) {
 	w.Use(h.requireAgent())
 	w.GET("/me", endpoint.Handle(h.me))
@@ -50,6 +58,10 @@ func (h *Handler) mountWork(w *gin.RouterGroup) {
 	w.POST("/acquisitions", endpoint.Handle(h.acquire))
 	w.PATCH("/acquisitions/:uuid", endpoint.Handle(h.changeAmount))
 	w.POST("/acquisitions/:uuid/void", endpoint.Handle(h.void))
+	w.POST("/acquisitions/:uuid/payment_method", endpoint.Handle(h.changePaymentMethod))
+	w.POST("/acquisitions/:uuid/pause", endpoint.Handle(h.pause))
+	w.POST("/acquisitions/:uuid/discard", endpoint.Handle(h.discardDonation))
+	w.POST("/acquisitions/:uuid/restore", endpoint.Handle(h.restore))
 }
 
 // requireAgent lets through a person Keto says works for their (not discarded) agency, and puts
