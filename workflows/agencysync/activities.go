@@ -123,7 +123,7 @@ func writeDonation(ctx context.Context, q *sharddb.Queries, orgID uuid.UUID, r s
 			Brand: r.Brand, Bin: r.Bin, LastFour: r.LastFour, ExpiryMonth: r.ExpiryMonth, ExpiryYear: r.ExpiryYear, HolderName: r.HolderName,
 			DonorIsCardholder: true},
 		Donation: sharddb.InsertFormDonationParams{ID: r.ID, CampaignID: r.CampaignID, AmountMinor: r.AmountMinor, Currency: r.Currency,
-			Recurrence: r.Recurrence, IdempotencyKey: &key, Items: json.RawMessage(`[]`), FormValues: json.RawMessage(`{}`),
+			Recurrence: r.Recurrence, IdempotencyKey: &key, Items: json.RawMessage(`[]`), FormValues: json.RawMessage(`[]`),
 			DonorSnapshot: snapshot, AgencyID: &r.AgencyID, AcquiredBy: &r.AgentID},
 		Period: period, CollectDay: collectday.Of(today), FirstStatus: "pending"})
 	return err

@@ -66,6 +66,11 @@ export interface AgencyMe {
   gateway: AgencyTokenizer;
 }
 
+export interface AgencyRef {
+  uuid: string;
+  name: string;
+}
+
 export interface AgencyTokenizer {
   name: string;
   tokenizer_url: string;
@@ -356,6 +361,7 @@ export interface DonationListItem {
     uid_number: string;
   };
   payment_method: CardRef | null;
+  acquired_by: AgencyRef | null;
 }
 
 export interface DonationRecord {
