@@ -200,18 +200,13 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 	}
 	integration.NewHandler(&integration.Service{Vault: crmVault, Sync: crmsync.Client{Temporal: d.Temporal}}).Mount(groups)
 	// The agencies' work area: its own prefix, the same guards as the manage area.
-	agencyDonations := donation.NewManageService(manageDeps)
 	agency.NewHandler(agency.Deps{Config: d.Config, Tenants: d.Tenants, Keto: keto,
-		Cards: func(ctx context.Context, orgID uuid.UUID, currency string) (gateway.Customers, error) {
-			c, _, err := gwClients.ForOrganization(ctx, orgID, connections.MercadoPago, currency)
-			return c, err
+		Cards: func(ctx context.Context, orgID uuid.UUID, currency string) (gateway.Customers, string, error) {
+			c, conn, err := gwClients.ForOrganization(ctx, orgID, "", currency)
+			return c, conn.Gateway, err
 		},
-		Syncs: agencysync.Client{Temporal: d.Temporal}, TokenizerURL: d.Config.GatewayPublicURL, Connections: conns,
-		ChangeAmount: func(ctx context.Context, id uuid.UUID, amount string) error {
-			a := donation.Decimal(amount)
-			_, err := agencyDonations.Patch(ctx, &donation.PatchRequest{DonationRequest: donation.DonationRequest{ID: id}, Amount: &a})
-			return err
-		},
+		Syncs: agencysync.Client{Temporal: d.Temporal}, Tokenizers: campaigns.Tokenizers, Connections: conns,
+		Donations: donation.ForAgencies{S: donation.NewManageService(manageDeps)},
 	}).Mount(groups, g.public.Group("/agency/api", csrf.Require(), az.Authenticate()))
 
 	app := spa.New(web.Dist(), csrf.Token)

@@ -30,6 +30,7 @@ const (
 	RelationManagement    = "management"
 	RelationAgencies      = "agencies"
 	RelationAgents        = "agents"
+	RelationCampaigns     = "campaigns"
 
 	// StaffObject is the single Staff object product staff are members of.
 	StaffObject = "aporta"

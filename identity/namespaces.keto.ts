@@ -61,6 +61,9 @@ class Campaign implements Namespace {
 
   permits = {
     acquire: (ctx: Context): boolean => this.related.agencies.traverse((a) => a.permits.acquire(ctx)),
+
+    // Manage the donors signed up on it while it stays authorised (Donation#manage).
+    manage: (ctx: Context): boolean => this.related.agencies.traverse((a) => a.permits.manage_donors(ctx)),
   }
 }
 
@@ -70,12 +73,16 @@ class Donation implements Namespace {
   related: {
     agencies: Agency[]
     agents: User[]
+    campaigns: Campaign[]
   }
 
   permits = {
     view: (ctx: Context): boolean => this.related.agencies.traverse((a) => a.permits.work(ctx)),
 
-    manage: (ctx: Context): boolean => this.related.agencies.traverse((a) => a.permits.manage_donors(ctx)),
+    // The management grant, on a donation the agency acquired on a campaign still authorised to it.
+    manage: (ctx: Context): boolean =>
+      this.related.agencies.traverse((a) => a.permits.manage_donors(ctx)) &&
+      this.related.campaigns.traverse((c) => c.permits.manage(ctx)),
 
     // Correct or void it while it waits for its sync: the agent who made it, or a supervisor.
     correct: (ctx: Context): boolean =>

@@ -2,6 +2,7 @@ package agency
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"net/mail"
@@ -16,23 +17,33 @@ import (
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/authz"
 	"github.com/aporta/aporta/identity"
+	"github.com/aporta/aporta/internal/connections"
 	"github.com/aporta/aporta/internal/dberr"
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/money"
 	"github.com/aporta/aporta/internal/sharddb"
 )
 
-// Cards saves a donor's card at the organisation's gateway (its connected account).
-type Cards func(ctx context.Context, orgID uuid.UUID, currency string) (gateway.Customers, error)
+// Cards is the organisation's active gateway account, as its public forms charge through
+// (connections.Clients.ForOrganization with no gateway named), and that gateway's name.
+type Cards func(ctx context.Context, orgID uuid.UUID, currency string) (gateway.Customers, string, error)
 
 // Syncs starts a live acquisition's sync after its delay (agencysync.Client).
 type Syncs interface {
 	Start(ctx context.Context, orgID, acquisitionID uuid.UUID, delay time.Duration) error
 }
 
-// AmountChanger changes a synced donation's amount through the organisation's own change path
-// (limits, history, collection workflow), as the signed-in agent.
-type AmountChanger func(ctx context.Context, donationID uuid.UUID, amount string) error
+// Donations changes a synced donation through the organisation's own change paths (the manage
+// area's service: its checks, version history and collection workflow updates), as the signed-in
+// agent, once Keto's Donation#manage allowed it here (donation.ForAgencies).
+type Donations interface {
+	ChangeAmount(ctx context.Context, donationID uuid.UUID, amount string) error
+	// ChangePaymentMethod takes the manage area's payment_method body: a card tokenised at the gateway.
+	ChangePaymentMethod(ctx context.Context, donationID uuid.UUID, body json.RawMessage) error
+	Pause(ctx context.Context, donationID uuid.UUID, reason string) error
+	Discard(ctx context.Context, donationID uuid.UUID, reason string) error
+	Restore(ctx context.Context, donationID uuid.UUID) error
+}
 
 var (
 	keyRe  = regexp.MustCompile(`^[A-Za-z0-9_.:-]{8,128}$`)
@@ -225,6 +236,9 @@ func (h *Handler) replayed(ctx context.Context, a agent, acq sharddb.AgencyAcqui
 	if err := h.keto.Relate(ctx, identity.NamespaceDonation, id, identity.RelationAgents, identity.NamespaceUser, acq.AgentID.String()); err != nil {
 		return nil, err
 	}
+	if err := h.keto.Relate(ctx, identity.NamespaceDonation, id, identity.RelationCampaigns, identity.NamespaceCampaign, acq.CampaignID.String()); err != nil {
+		return nil, err
+	}
 	if acq.Mode == "live" {
 		if err := h.syncs.Start(ctx, a.scope.OrgID, acq.ID, time.Duration(acq.SyncDelay)*time.Second); err != nil {
 			return nil, err
@@ -236,10 +250,14 @@ func (h *Handler) replayed(ctx context.Context, a agent, acq sharddb.AgencyAcqui
 // saveCard attaches the tokenised card to the donor's customer at the organisation's gateway now:
 // the browser's token is single-use and would not outlive the delay.
 func (h *Handler) saveCard(ctx context.Context, a agent, row *sharddb.InsertAcquisitionParams, r *AcquireRequest) error {
-	gw, err := h.cards(ctx, a.scope.OrgID, row.Currency)
+	gw, name, err := h.cards(ctx, a.scope.OrgID, row.Currency)
+	if errors.Is(err, connections.ErrNotConnected) {
+		return apierror.New(http.StatusConflict, "agency.not_accepting")
+	}
 	if err != nil {
 		return err
 	}
+	row.Gateway = &name
 	cust, err := gw.EnsureCustomer(ctx, gateway.Customer{Email: r.Donor.Email, FirstName: r.Donor.FirstName, LastName: r.Donor.LastName,
 		IDType: r.Donor.UIDType, IDNumber: r.Donor.UIDNumber})
 	if err != nil {
@@ -343,10 +361,7 @@ func (h *Handler) changeAmount(ctx context.Context, r *AmountRequest) (*Acquisit
 			return nil, err
 		}
 	case "synced":
-		if err := h.check(ctx, identity.NamespaceDonation, acq.ID.String(), PermitManage); err != nil {
-			return nil, err
-		}
-		if err := h.changeDonation(ctx, acq.ID, r.Amount); err != nil {
+		if _, err := h.managed(ctx, r.AcquisitionRequest, func(id uuid.UUID) error { return h.donations.ChangeAmount(ctx, id, r.Amount) }); err != nil {
 			return nil, err
 		}
 	default:

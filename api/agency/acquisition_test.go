@@ -93,6 +93,28 @@ func TestAgentSignsDonorsUpWithinWhatTheOrganisationAllowed(t *testing.T) {
 	}, 60*time.Second, 500*time.Millisecond, "the sync makes the donation and charges it")
 	require.Equal(t, 1, count(t, s, admin.OrgID, "SELECT count(*) FROM donations WHERE organization_id = $1 AND id = $2 AND agency_id = $3 AND acquired_by = $4 AND amount_minor = 100000",
 		id, live.Agency.UUID, op.UserID))
+	// The organisation's list filters by the agency and names it; so does the CSV.
+	var donations struct {
+		Donations []struct {
+			UUID       string `json:"uuid"`
+			AcquiredBy *struct {
+				UUID string `json:"uuid"`
+				Name string `json:"name"`
+			} `json:"acquired_by"`
+		} `json:"donations"`
+	}
+	admin.JSON(http.MethodGet, "/manage/api/donations?agency="+live.Agency.UUID, nil).Decode(t, &donations)
+	require.Len(t, donations.Donations, 1)
+	require.Equal(t, id, donations.Donations[0].UUID)
+	require.Equal(t, "Calle Norte", donations.Donations[0].AcquiredBy.Name)
+	admin.JSON(http.MethodGet, "/manage/api/donations?agency="+uuid.NewString(), nil).Decode(t, &donations)
+	require.Empty(t, donations.Donations)
+	requireCode(t, admin.JSON(http.MethodGet, "/manage/api/donations?agency=x", nil), http.StatusUnprocessableEntity, "validation_failed")
+	csv := admin.JSON(http.MethodGet, "/manage/api/donations.csv?agency="+live.Agency.UUID, nil)
+	require.Equal(t, http.StatusOK, csv.Status, string(csv.Body))
+	require.Contains(t, string(csv.Body), ",acquired_by")
+	require.Contains(t, string(csv.Body), ",Calle Norte")
+
 	list := apitest.OK[agency.Acquisitions](t, op, http.MethodGet, "/agency/api/acquisitions", nil)
 	require.Len(t, list.Acquisitions, 1)
 	require.Equal(t, "synced", list.Acquisitions[0].Status)

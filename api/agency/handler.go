@@ -58,36 +58,35 @@ type Deps struct {
 	Cards Cards
 	// Syncs starts a live acquisition's sync.
 	Syncs Syncs
-	// ChangeAmount changes a synced donation's amount the organisation's way.
-	ChangeAmount AmountChanger
-	// TokenizerURL and Connections give the acquisition form the gateway's tokeniser and the
-	// organisation's public key: card data goes from the browser to the gateway only.
-	TokenizerURL string
-	Connections  interface {
+	// Donations changes synced donations the organisation's way.
+	Donations Donations
+	// Tokenizers (by gateway) and Connections give the acquisition form the active gateway's
+	// tokeniser and the organisation's public key: card data goes from the browser to the gateway only.
+	Tokenizers  map[string]string
+	Connections interface {
 		ActiveConnection(ctx context.Context, scope tenants.Scope, gateway string) (connections.Connection, error)
 	}
 }
 
 // Handler serves both sides of agencies.
 type Handler struct {
-	tenants   Directory
-	keto      Permissions
-	kratos    *identity.Kratos
-	outbox    *outbox.Outbox
-	publicURL string
-	cards     Cards
-	tokenizer string
-	conns     interface {
+	tenants    Directory
+	keto       Permissions
+	kratos     *identity.Kratos
+	outbox     *outbox.Outbox
+	publicURL  string
+	cards      Cards
+	tokenizers map[string]string
+	conns      interface {
 		ActiveConnection(ctx context.Context, scope tenants.Scope, gateway string) (connections.Connection, error)
 	}
-	syncs Syncs
-	// changeDonation changes a synced donation's amount the organisation's way.
-	changeDonation AmountChanger
+	syncs     Syncs
+	donations Donations
 }
 
 // NewHandler builds the handler.
 func NewHandler(d Deps) *Handler {
-	return &Handler{tenants: d.Tenants, keto: d.Keto, publicURL: d.Config.PublicURL, cards: d.Cards, syncs: d.Syncs, tokenizer: d.TokenizerURL, conns: d.Connections, changeDonation: d.ChangeAmount,
+	return &Handler{tenants: d.Tenants, keto: d.Keto, publicURL: d.Config.PublicURL, cards: d.Cards, syncs: d.Syncs, tokenizers: d.Tokenizers, conns: d.Connections, donations: d.Donations,
 		kratos: identity.NewKratos(d.Config.KratosAdmin, &http.Client{Timeout: 10 * time.Second}),
 		outbox: outbox.New(d.Tenants.Directory(), d.Config)}
 }

@@ -23,13 +23,18 @@ func TestKetoAgencyPermitMatrix(t *testing.T) {
 	org, otherOrg := uuid.NewString(), uuid.NewString()
 	ag, otherAg := uuid.NewString(), uuid.NewString()
 	camp, unauthorised, otherCamp := uuid.NewString(), uuid.NewString(), uuid.NewString()
-	don, otherDon := uuid.NewString(), uuid.NewString()
+	// don was acquired on camp; offCamp on a campaign no longer authorised to the agency.
+	don, otherDon, offCamp := uuid.NewString(), uuid.NewString(), uuid.NewString()
 	require.NoError(t, k.Relate(ctx, identity.NamespaceAgency, ag, identity.RelationOrganizations, identity.NamespaceOrganization, org))
 	require.NoError(t, k.Relate(ctx, identity.NamespaceAgency, otherAg, identity.RelationOrganizations, identity.NamespaceOrganization, otherOrg))
 	require.NoError(t, k.Relate(ctx, identity.NamespaceCampaign, camp, identity.RelationAgencies, identity.NamespaceAgency, ag))
 	require.NoError(t, k.Relate(ctx, identity.NamespaceCampaign, otherCamp, identity.RelationAgencies, identity.NamespaceAgency, otherAg))
 	require.NoError(t, k.Relate(ctx, identity.NamespaceDonation, don, identity.RelationAgencies, identity.NamespaceAgency, ag))
 	require.NoError(t, k.Relate(ctx, identity.NamespaceDonation, otherDon, identity.RelationAgencies, identity.NamespaceAgency, otherAg))
+	require.NoError(t, k.Relate(ctx, identity.NamespaceDonation, offCamp, identity.RelationAgencies, identity.NamespaceAgency, ag))
+	for d, c := range map[string]string{don: camp, otherDon: otherCamp, offCamp: unauthorised} {
+		require.NoError(t, k.Relate(ctx, identity.NamespaceDonation, d, identity.RelationCampaigns, identity.NamespaceCampaign, c))
+	}
 
 	check := func(ns, obj, permit, user string) bool {
 		ok, err := k.Check(ctx, ns, obj, permit, user)
@@ -59,6 +64,7 @@ func TestKetoAgencyPermitMatrix(t *testing.T) {
 					require.False(t, check(identity.NamespaceCampaign, unauthorised, agency.PermitAcquire, u))
 					require.True(t, check(identity.NamespaceDonation, don, agency.PermitView, u))
 					require.Equal(t, mgmt, check(identity.NamespaceDonation, don, agency.PermitManage, u))
+					require.False(t, check(identity.NamespaceDonation, offCamp, agency.PermitManage, u), "its campaign is no longer authorised")
 					require.Equal(t, supervises, check(identity.NamespaceDonation, don, agency.PermitCorrect, u), "not their own acquisition")
 					// Nothing of another agency, another organisation's least of all.
 					for _, p := range []string{agency.PermitWork, agency.PermitAcquire, agency.PermitManageDonors, agency.PermitSupervise} {

@@ -32,9 +32,11 @@ func init() {
 		"agency.amount_not_offered":    {i18n.ES: "Elige uno de los montos de la campaña.", i18n.EN: "Choose one of the campaign's amounts.", i18n.PT: "Escolha um dos valores da campanha."},
 		"agency.one_time_not_allowed":  {i18n.ES: "Esta campaña solo acepta donaciones mensuales.", i18n.EN: "This campaign only takes monthly donations.", i18n.PT: "Esta campanha só aceita doações mensais."},
 		"agency.card_refused":          {i18n.ES: "La pasarela rechazó la tarjeta. Prueba con otra.", i18n.EN: "The gateway refused the card. Try another one.", i18n.PT: "O gateway recusou o cartão. Tente outro."},
+		"agency.not_accepting":         {i18n.ES: "La organización no tiene una pasarela de pago conectada: no puede recibir donaciones.", i18n.EN: "The organisation has no payment gateway connected: it cannot take donations.", i18n.PT: "A organização não tem um gateway de pagamento conectado: não pode receber doações."},
 		"agency.gateway_unavailable":   {i18n.ES: "No pudimos contactar la pasarela de pago. Inténtalo de nuevo.", i18n.EN: "We could not reach the payment gateway. Try again.", i18n.PT: "Não conseguimos contatar o gateway de pagamento. Tente novamente."},
 		"agency.already_synced":        {i18n.ES: "Esta alta ya pasó a la organización.", i18n.EN: "This sign-up already went to the organisation.", i18n.PT: "Este cadastro já passou à organização."},
 		"agency.voided":                {i18n.ES: "Esta alta fue anulada.", i18n.EN: "This sign-up was voided.", i18n.PT: "Este cadastro foi anulado."},
 		"agency.not_pending":           {i18n.ES: "Solo se anula un alta mientras espera su sincronización.", i18n.EN: "A sign-up can only be voided while it waits for its sync.", i18n.PT: "Um cadastro só pode ser anulado enquanto aguarda a sincronização."},
+		"agency.not_synced":            {i18n.ES: "Esta alta todavía no es una donación de la organización: espera su sincronización.", i18n.EN: "This sign-up is not the organisation's donation yet: wait for its sync.", i18n.PT: "Este cadastro ainda não é uma doação da organização: aguarde a sincronização."},
 	})
 }

@@ -43,6 +43,14 @@ func agentOf(ctx context.Context) (agent, error) {
 //	POST  /acquisitions                   {campaign, amount, recurrence, donor, card, idempotency_key} → 201
 //	PATCH /acquisitions/:uuid             {amount}: correct while pending, or change the synced donation's
 //	POST  /acquisitions/:uuid/void        void while pending
+//
+// and, on a synced donation with Keto's Donation#manage (the management grant, the agency's donation,
+// its campaign still authorised), the manage area's changes (manage.go):
+//
+//	POST  /acquisitions/:uuid/payment_method   the manage area's card body
+//	POST  /acquisitions/:uuid/pause            {reason}: cancel
+//	POST  /acquisitions/:uuid/discard          {reason}
+//	POST  /acquisitions/:uuid/restore          reactivate the donor's donation
 func (h *Handler) mountWork(w *gin.RouterGroup) {
 	w.Use(h.requireAgent())
 	w.GET("/me", endpoint.Handle(h.me))
@@ -50,6 +58,10 @@ func (h *Handler) mountWork(w *gin.RouterGroup) {
 	w.POST("/acquisitions", endpoint.Handle(h.acquire))
 	w.PATCH("/acquisitions/:uuid", endpoint.Handle(h.changeAmount))
 	w.POST("/acquisitions/:uuid/void", endpoint.Handle(h.void))
+	w.POST("/acquisitions/:uuid/payment_method", endpoint.Handle(h.changePaymentMethod))
+	w.POST("/acquisitions/:uuid/pause", endpoint.Handle(h.pause))
+	w.POST("/acquisitions/:uuid/discard", endpoint.Handle(h.discardDonation))
+	w.POST("/acquisitions/:uuid/restore", endpoint.Handle(h.restore))
 }
 
 // requireAgent lets through a person Keto says works for their (not discarded) agency, and puts
@@ -110,8 +122,10 @@ type Me struct {
 	Gateway Tokenizer `json:"gateway"`
 }
 
-// Tokenizer is the gateway's browser-facing tokeniser and the organisation's public key.
+// Tokenizer is the organisation's active gateway as the public form's checkout names it: the
+// gateway, its browser-facing tokeniser and the organisation's public key.
 type Tokenizer struct {
+	Name         string `json:"name"`
 	TokenizerURL string `json:"tokenizer_url"`
 	PublicKey    string `json:"public_key"`
 }
@@ -135,11 +149,13 @@ func (h *Handler) me(ctx context.Context, _ *EmptyRequest) (*Me, error) {
 		}
 	}
 	if a.agency.Mode == "live" {
-		conn, err := h.conns.ActiveConnection(ctx, a.scope, connections.MercadoPago)
-		if err != nil && !errors.Is(err, connections.ErrNotConnected) {
+		conn, err := h.conns.ActiveConnection(ctx, a.scope, "")
+		switch {
+		case err == nil:
+			out.Gateway = Tokenizer{Name: conn.Gateway, TokenizerURL: h.tokenizers[conn.Gateway], PublicKey: conn.PublicKey}
+		case !errors.Is(err, connections.ErrNotConnected): // not connected: no tokeniser, the form says so on submit
 			return nil, err
 		}
-		out.Gateway = Tokenizer{TokenizerURL: h.tokenizer, PublicKey: conn.PublicKey}
 	}
 	rows, err := a.scope.Store().ListAgencyCampaigns(ctx, sharddb.ListAgencyCampaignsParams{OrganizationID: a.scope.OrgID, AgencyID: a.agency.ID})
 	if err != nil {

@@ -20,10 +20,10 @@ import (
 	"github.com/aporta/aporta/internal/charge"
 	"github.com/aporta/aporta/internal/collectday"
 	"github.com/aporta/aporta/internal/connections"
-	"github.com/aporta/aporta/internal/crmlink"
 	"github.com/aporta/aporta/internal/dberr"
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/processing"
+	"github.com/aporta/aporta/internal/newdonation"
 	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/internal/thanks"
 	"github.com/aporta/aporta/tenants"
@@ -265,47 +265,28 @@ func (s *Service) Create(ctx context.Context, f campaign.Form, sub Submission) (
 		firstStatus = "planned"
 	}
 
+	row, err := sub.row()
+	if err != nil {
+		return out, err
+	}
+	row.CampaignID, row.Currency = f.Campaign.ID, f.Campaign.Currency
+	c, dn := sub.Card, sub.Donor
 	var donationID uuid.UUID
 	err = scope.Tx(ctx, func(tx pgx.Tx) error {
 		q := sharddb.Store(tx)
-		donorID, err := linkDonor(ctx, q, scope.OrgID, sub)
-		if err != nil {
-			return fmt.Errorf("donor: %w", err)
-		}
-		c := sub.Card
-		pmID, err := q.UpsertPaymentMethod(ctx, sharddb.UpsertPaymentMethodParams{OrganizationID: scope.OrgID, ID: uuid.New(),
-			DonorID: donorID, Gateway: gwName, CustomerID: cust.ID, CardID: card.ID, Brand: firstNonEmpty(card.PaymentMethodID, c.MethodID),
-			Bin: c.BIN, LastFour: c.LastFour, ExpiryMonth: int16(c.ExpMonth), ExpiryYear: int16(c.ExpYear), HolderName: c.HolderName,
-			HolderIDType: &c.HolderIDType, HolderIDNumber: &c.HolderIDNumber, DonorIsCardholder: c.DonorIsCardholder})
-		if err != nil {
-			return fmt.Errorf("payment method: %w", err)
-		}
 		if err := reserveTickets(ctx, q, f, sub); err != nil {
 			return err
 		}
-		row, err := sub.row()
-		if err != nil {
-			return err
-		}
-		row.OrganizationID, row.ID, row.CampaignID, row.DonorID, row.Currency = scope.OrgID, uuid.New(), f.Campaign.ID, donorID, f.Campaign.Currency
-		row.CollectDay, row.PaymentMethodID = collectDay.Column(), &pmID
-		if err := q.InsertFormDonation(ctx, row); err != nil {
-			return fmt.Errorf("donation: %w", err)
-		}
-		d, ok, err := findByKey(ctx, q, scope.OrgID, sub.IdempotencyKey)
-		if err != nil || !ok {
-			return fmt.Errorf("donation by key: %v", err)
-		}
-		donationID = d.id
-		if err := crmlink.Enqueue(ctx, q, scope.OrgID, crmlink.Donor, donorID); err != nil {
-			return err
-		}
-		if err := crmlink.Enqueue(ctx, q, scope.OrgID, crmlink.Donation, d.id); err != nil {
-			return err
-		}
-		return q.InsertFirstTransaction(ctx, sharddb.InsertFirstTransactionParams{OrganizationID: scope.OrgID,
-			ID: charge.FirstTransactionID(d.id), DonationID: d.id, Period: period, AmountMinor: d.amount, Currency: d.currency,
-			Status: firstStatus, PaymentMethodID: &pmID})
+		w, err := newdonation.Write(ctx, q, newdonation.New{OrgID: scope.OrgID,
+			Donor: newdonation.Donor{Email: dn.Email, FirstName: dn.FirstName, LastName: dn.LastName, UIDType: dn.UIDType,
+				UIDNumber: dn.UIDNumber, Fields: sub.DonorFields},
+			PaymentMethod: sharddb.UpsertPaymentMethodParams{Gateway: gwName, CustomerID: cust.ID, CardID: card.ID,
+				Brand: firstNonEmpty(card.PaymentMethodID, c.MethodID), Bin: c.BIN, LastFour: c.LastFour, ExpiryMonth: int16(c.ExpMonth),
+				ExpiryYear: int16(c.ExpYear), HolderName: c.HolderName, HolderIDType: &c.HolderIDType, HolderIDNumber: &c.HolderIDNumber,
+				DonorIsCardholder: c.DonorIsCardholder},
+			Donation: row, Period: period, CollectDay: collectDay, FirstStatus: firstStatus})
+		donationID = w.ID
+		return err
 	})
 
 	if err != nil {
@@ -323,27 +304,6 @@ func (s *Service) Create(ctx context.Context, f campaign.Form, sub Submission) (
 		return out, err
 	}
 	return s.settle(ctx, scope, gw, d, out, cust.ID, card.ID, card.PaymentMethodID, sub.Donor.Email, sub.Instalments, today)
-}
-
-// linkDonor finds the donor with the submission's e-mail or creates one from the submission, with
-// the answers of fields related to donor columns. It never writes an existing donor's record:
-// anyone can type someone's e-mail into a public form, so what they say stays with their donation
-// (Submission.snapshot) and only the manage area changes a donor.
-func linkDonor(ctx context.Context, q *sharddb.Queries, orgID uuid.UUID, sub Submission) (uuid.UUID, error) {
-	d := sub.Donor
-	id, err := q.InsertFormDonor(ctx, sharddb.InsertFormDonorParams{OrganizationID: orgID, ID: uuid.New(), Email: d.Email,
-		FirstName: d.FirstName, LastName: d.LastName, UidType: d.UIDType, UidNumber: d.UIDNumber})
-	if errors.Is(err, dberr.ErrNotFound) { // the e-mail's donor exists (or a concurrent submission just made it)
-		return q.FormDonorByEmail(ctx, sharddb.FormDonorByEmailParams{OrganizationID: orgID, Email: d.Email})
-	}
-	if err != nil || len(sub.DonorFields) == 0 {
-		return id, err
-	}
-	fields, err := json.Marshal(sub.DonorFields)
-	if err != nil {
-		return id, err
-	}
-	return id, q.SetFormDonorFields(ctx, sharddb.SetFormDonorFieldsParams{OrganizationID: orgID, ID: id, Fields: fields})
 }
 
 // reserveTickets refuses a tickets submission when an option with a quantity has fewer tickets

@@ -59,7 +59,8 @@ var listStatuses = []string{"pending", "active", "paused", "discarded", "rejecte
 
 // ListFilter is the donations list's query: status (comma list), campaign (uuid), frequency
 // (monthly, one_time), from/to (YYYY-MM-DD or YYYY-MM, creation date in the organisation's
-// timezone, to inclusive), q (donor name, e-mail or document), sort (created_at, amount, status,
+// timezone, to inclusive), q (donor name, e-mail or document), agency (uuid: the donations that
+// agency acquired), sort (created_at, amount, status,
 // donor_name; "-" prefix or order=desc for descending; default -created_at). The CSV binds it with
 // Gin's form binding, the list through endpoint.Handle.
 type ListFilter struct {
@@ -69,6 +70,7 @@ type ListFilter struct {
 	From      string `query:"from" form:"from" json:"-"`
 	To        string `query:"to" form:"to" json:"-"`
 	Q         string `query:"q" form:"q" json:"-"`
+	Agency    string `query:"agency" form:"agency" json:"-"`
 	Sort      string `query:"sort" form:"sort" json:"-"`
 	Order     string `query:"order" form:"order" json:"-"`
 }
@@ -101,6 +103,13 @@ func (l ListFilter) parse(ctx context.Context, scope tenants.Scope) (listQuery, 
 			fields["campaign"] = "donation.invalid_option"
 		} else {
 			q.add("d.campaign_id = %s", id)
+		}
+	}
+	if s := strings.TrimSpace(l.Agency); s != "" {
+		if id, err := uuid.Parse(s); err != nil {
+			fields["agency"] = "donation.invalid_option"
+		} else {
+			q.add("d.agency_id = %s", id)
 		}
 	}
 	switch l.Frequency {
@@ -209,11 +218,12 @@ func likeEscape(s string) string {
 const listSelect = `SELECT d.id, d.amount_minor, d.currency, d.recurrence, d.collect_day, d.status,
        coalesce(d.paused_reason, ''), d.paused_since, d.discarded_at, coalesce(d.discard_reason, ''), d.next_charge_date,
        d.created_at, c.id, c.title, dn.id, dn.first_name, dn.last_name, dn.email, coalesce(dn.uid_type, ''),
-       coalesce(dn.uid_number, ''), coalesce(pm.brand, ''), coalesce(pm.last_four, '')
+       coalesce(dn.uid_number, ''), coalesce(pm.brand, ''), coalesce(pm.last_four, ''), ag.id, coalesce(ag.name, '')
 FROM donations d
 JOIN campaigns c ON c.organization_id = d.organization_id AND c.id = d.campaign_id
 JOIN donors dn ON dn.organization_id = d.organization_id AND dn.id = d.donor_id
 LEFT JOIN payment_methods pm ON pm.organization_id = d.organization_id AND pm.id = d.payment_method_id
+LEFT JOIN agencies ag ON ag.organization_id = d.organization_id AND ag.id = d.agency_id
 WHERE `
 
 // ListItem is one row of the donations list.
@@ -240,6 +250,14 @@ type ListItem struct {
 		UIDNumber string `json:"uid_number"`
 	} `json:"donor"`
 	PaymentMethod *CardRef `json:"payment_method"`
+	// AcquiredBy is the agency that signed the donor up on the street; null for the other channels.
+	AcquiredBy *AgencyRef `json:"acquired_by"`
+}
+
+// AgencyRef names an agency.
+type AgencyRef struct {
+	UUID string `json:"uuid"`
+	Name string `json:"name"`
 }
 
 // scanItem reads a listSelect row; extra receives columns added after the list's own.
@@ -247,13 +265,14 @@ func scanItem(rows interface{ Scan(...any) error }, extra ...any) (ListItem, err
 	var it ListItem
 	var id, cid, did uuid.UUID
 	var amount int64
-	var cur, paused, discard, brand, last string
+	var cur, paused, discard, brand, last, agencyName string
+	var agencyID *uuid.UUID
 	var rec int16
 	var day *int16
 	var next *time.Time
 	err := rows.Scan(append([]any{&id, &amount, &cur, &rec, &day, &it.Status, &paused, &it.PausedSince, &it.DiscardedAt, &discard,
 		&next, &it.CreatedAt, &cid, &it.Campaign.Title, &did, &it.Donor.FirstName, &it.Donor.LastName, &it.Donor.Email,
-		&it.Donor.UIDType, &it.Donor.UIDNumber, &brand, &last}, extra...)...)
+		&it.Donor.UIDType, &it.Donor.UIDNumber, &brand, &last, &agencyID, &agencyName}, extra...)...)
 	if err != nil {
 		return it, err
 	}
@@ -266,6 +285,9 @@ func scanItem(rows interface{ Scan(...any) error }, extra ...any) (ListItem, err
 	it.PausedReason, it.DiscardReason, it.NextChargeDate = nonEmpty(paused), nonEmpty(discard), chargeDate(next, it.Status)
 	if brand != "" {
 		it.PaymentMethod = &CardRef{brand, last}
+	}
+	if agencyID != nil {
+		it.AcquiredBy = &AgencyRef{UUID: agencyID.String(), Name: agencyName}
 	}
 	return it, nil
 }
@@ -348,7 +370,7 @@ func (s *ManageService) CSV(c *gin.Context) {
 	_ = w.Write(append([]string{"uuid", "created_at", "campaign", "first_name", "last_name", "email", "document_type",
 		"document_number", "amount", "currency", "frequency", "status", "paused_reason", "discard_reason",
 		"next_charge_date", "card_brand", "card_last_four", "submitted_first_name", "submitted_last_name",
-		"submitted_email", "submitted_document_type", "submitted_document_number"}, mapSlice(titles, export.SafeCell)...))
+		"submitted_email", "submitted_document_type", "submitted_document_number", "acquired_by"}, mapSlice(titles, export.SafeCell)...))
 	n := 0
 	for rows.Next() {
 		var values []storedValue
@@ -386,7 +408,11 @@ func csvRecord(it ListItem, sent *DonorSnapshot, values []storedValue, titles []
 	if sent == nil {
 		sent = &DonorSnapshot{}
 	}
-	rec = append(rec, sent.FirstName, sent.LastName, sent.Email, sent.UIDType, sent.UIDNumber)
+	acquiredBy := ""
+	if it.AcquiredBy != nil {
+		acquiredBy = it.AcquiredBy.Name
+	}
+	rec = append(rec, sent.FirstName, sent.LastName, sent.Email, sent.UIDType, sent.UIDNumber, acquiredBy)
 	for _, t := range titles {
 		i := slices.IndexFunc(values, func(v storedValue) bool { return v.Title == t })
 		if i < 0 {

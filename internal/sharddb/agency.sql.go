@@ -13,7 +13,7 @@ import (
 )
 
 const acquisition = `-- name: Acquisition :one
-SELECT organization_id, id, agency_id, campaign_id, agent_id, mode, status, void_reason, amount_minor, currency, recurrence, email, first_name, last_name, uid_type, uid_number, customer_id, card_id, brand, bin, last_four, expiry_month, expiry_year, holder_name, sync_delay, sync_at, donation_id, idempotency_key, created_at, updated_at FROM agency_acquisitions
+SELECT organization_id, id, agency_id, campaign_id, agent_id, mode, status, void_reason, amount_minor, currency, recurrence, email, first_name, last_name, uid_type, uid_number, customer_id, card_id, brand, bin, last_four, expiry_month, expiry_year, holder_name, sync_delay, sync_at, donation_id, idempotency_key, created_at, updated_at, gateway FROM agency_acquisitions
 WHERE organization_id = $1 AND id = $2
   AND ($3::uuid IS NULL OR agency_id = $3)
 `
@@ -59,12 +59,13 @@ func (q *Queries) Acquisition(ctx context.Context, arg AcquisitionParams) (Agenc
 		&i.IdempotencyKey,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.Gateway,
 	)
 	return i, err
 }
 
 const acquisitionByKey = `-- name: AcquisitionByKey :one
-SELECT organization_id, id, agency_id, campaign_id, agent_id, mode, status, void_reason, amount_minor, currency, recurrence, email, first_name, last_name, uid_type, uid_number, customer_id, card_id, brand, bin, last_four, expiry_month, expiry_year, holder_name, sync_delay, sync_at, donation_id, idempotency_key, created_at, updated_at FROM agency_acquisitions WHERE organization_id = $1 AND agency_id = $2 AND idempotency_key = $3
+SELECT organization_id, id, agency_id, campaign_id, agent_id, mode, status, void_reason, amount_minor, currency, recurrence, email, first_name, last_name, uid_type, uid_number, customer_id, card_id, brand, bin, last_four, expiry_month, expiry_year, holder_name, sync_delay, sync_at, donation_id, idempotency_key, created_at, updated_at, gateway FROM agency_acquisitions WHERE organization_id = $1 AND agency_id = $2 AND idempotency_key = $3
 `
 
 type AcquisitionByKeyParams struct {
@@ -107,6 +108,7 @@ func (q *Queries) AcquisitionByKey(ctx context.Context, arg AcquisitionByKeyPara
 		&i.IdempotencyKey,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.Gateway,
 	)
 	return i, err
 }
@@ -185,7 +187,7 @@ func (q *Queries) CampaignsForAgencies(ctx context.Context, arg CampaignsForAgen
 const correctAcquisition = `-- name: CorrectAcquisition :one
 UPDATE agency_acquisitions SET amount_minor = $4, updated_at = now()
 WHERE organization_id = $1 AND agency_id = $2 AND id = $3 AND status = 'pending'
-RETURNING organization_id, id, agency_id, campaign_id, agent_id, mode, status, void_reason, amount_minor, currency, recurrence, email, first_name, last_name, uid_type, uid_number, customer_id, card_id, brand, bin, last_four, expiry_month, expiry_year, holder_name, sync_delay, sync_at, donation_id, idempotency_key, created_at, updated_at
+RETURNING organization_id, id, agency_id, campaign_id, agent_id, mode, status, void_reason, amount_minor, currency, recurrence, email, first_name, last_name, uid_type, uid_number, customer_id, card_id, brand, bin, last_four, expiry_month, expiry_year, holder_name, sync_delay, sync_at, donation_id, idempotency_key, created_at, updated_at, gateway
 `
 
 type CorrectAcquisitionParams struct {
@@ -235,6 +237,7 @@ func (q *Queries) CorrectAcquisition(ctx context.Context, arg CorrectAcquisition
 		&i.IdempotencyKey,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.Gateway,
 	)
 	return i, err
 }
@@ -295,10 +298,10 @@ func (q *Queries) DiscardAgency(ctx context.Context, arg DiscardAgencyParams) (A
 const insertAcquisition = `-- name: InsertAcquisition :one
 INSERT INTO agency_acquisitions (organization_id, id, agency_id, campaign_id, agent_id, mode, status, amount_minor, currency,
     recurrence, email, first_name, last_name, uid_type, uid_number, customer_id, card_id, brand, bin, last_four,
-    expiry_month, expiry_year, holder_name, sync_delay, sync_at, idempotency_key)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26)
+    expiry_month, expiry_year, holder_name, sync_delay, sync_at, idempotency_key, gateway)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27)
 ON CONFLICT (organization_id, agency_id, idempotency_key) DO NOTHING
-RETURNING organization_id, id, agency_id, campaign_id, agent_id, mode, status, void_reason, amount_minor, currency, recurrence, email, first_name, last_name, uid_type, uid_number, customer_id, card_id, brand, bin, last_four, expiry_month, expiry_year, holder_name, sync_delay, sync_at, donation_id, idempotency_key, created_at, updated_at
+RETURNING organization_id, id, agency_id, campaign_id, agent_id, mode, status, void_reason, amount_minor, currency, recurrence, email, first_name, last_name, uid_type, uid_number, customer_id, card_id, brand, bin, last_four, expiry_month, expiry_year, holder_name, sync_delay, sync_at, donation_id, idempotency_key, created_at, updated_at, gateway
 `
 
 type InsertAcquisitionParams struct {
@@ -328,6 +331,7 @@ type InsertAcquisitionParams struct {
 	SyncDelay      int32
 	SyncAt         *time.Time
 	IdempotencyKey string
+	Gateway        *string
 }
 
 // Once per agency and idempotency key: a retried submission returns nothing and reads the first.
@@ -359,6 +363,7 @@ func (q *Queries) InsertAcquisition(ctx context.Context, arg InsertAcquisitionPa
 		arg.SyncDelay,
 		arg.SyncAt,
 		arg.IdempotencyKey,
+		arg.Gateway,
 	)
 	var i AgencyAcquisition
 	err := row.Scan(
@@ -392,6 +397,7 @@ func (q *Queries) InsertAcquisition(ctx context.Context, arg InsertAcquisitionPa
 		&i.IdempotencyKey,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.Gateway,
 	)
 	return i, err
 }
@@ -435,7 +441,7 @@ func (q *Queries) InsertAgency(ctx context.Context, arg InsertAgencyParams) (Age
 }
 
 const listAcquisitions = `-- name: ListAcquisitions :many
-SELECT a.organization_id, a.id, a.agency_id, a.campaign_id, a.agent_id, a.mode, a.status, a.void_reason, a.amount_minor, a.currency, a.recurrence, a.email, a.first_name, a.last_name, a.uid_type, a.uid_number, a.customer_id, a.card_id, a.brand, a.bin, a.last_four, a.expiry_month, a.expiry_year, a.holder_name, a.sync_delay, a.sync_at, a.donation_id, a.idempotency_key, a.created_at, a.updated_at, c.title AS campaign_title FROM agency_acquisitions a
+SELECT a.organization_id, a.id, a.agency_id, a.campaign_id, a.agent_id, a.mode, a.status, a.void_reason, a.amount_minor, a.currency, a.recurrence, a.email, a.first_name, a.last_name, a.uid_type, a.uid_number, a.customer_id, a.card_id, a.brand, a.bin, a.last_four, a.expiry_month, a.expiry_year, a.holder_name, a.sync_delay, a.sync_at, a.donation_id, a.idempotency_key, a.created_at, a.updated_at, a.gateway, c.title AS campaign_title FROM agency_acquisitions a
 JOIN campaigns c ON c.organization_id = a.organization_id AND c.id = a.campaign_id
 WHERE a.organization_id = $1 AND a.agency_id = $2
 ORDER BY a.created_at DESC, a.id
@@ -492,6 +498,7 @@ func (q *Queries) ListAcquisitions(ctx context.Context, arg ListAcquisitionsPara
 			&i.AgencyAcquisition.IdempotencyKey,
 			&i.AgencyAcquisition.CreatedAt,
 			&i.AgencyAcquisition.UpdatedAt,
+			&i.AgencyAcquisition.Gateway,
 			&i.CampaignTitle,
 		); err != nil {
 			return nil, err
@@ -612,7 +619,7 @@ func (q *Queries) ListAgencyCampaigns(ctx context.Context, arg ListAgencyCampaig
 }
 
 const lockPendingAcquisition = `-- name: LockPendingAcquisition :one
-SELECT a.organization_id, a.id, a.agency_id, a.campaign_id, a.agent_id, a.mode, a.status, a.void_reason, a.amount_minor, a.currency, a.recurrence, a.email, a.first_name, a.last_name, a.uid_type, a.uid_number, a.customer_id, a.card_id, a.brand, a.bin, a.last_four, a.expiry_month, a.expiry_year, a.holder_name, a.sync_delay, a.sync_at, a.donation_id, a.idempotency_key, a.created_at, a.updated_at, ag.discarded_at AS agency_discarded_at, o.timezone FROM agency_acquisitions a
+SELECT a.organization_id, a.id, a.agency_id, a.campaign_id, a.agent_id, a.mode, a.status, a.void_reason, a.amount_minor, a.currency, a.recurrence, a.email, a.first_name, a.last_name, a.uid_type, a.uid_number, a.customer_id, a.card_id, a.brand, a.bin, a.last_four, a.expiry_month, a.expiry_year, a.holder_name, a.sync_delay, a.sync_at, a.donation_id, a.idempotency_key, a.created_at, a.updated_at, a.gateway, ag.discarded_at AS agency_discarded_at, o.timezone FROM agency_acquisitions a
 JOIN agencies ag ON ag.organization_id = a.organization_id AND ag.id = a.agency_id
 JOIN organizations o ON o.organization_id = a.organization_id
 WHERE a.organization_id = $1 AND a.id = $2
@@ -665,6 +672,7 @@ func (q *Queries) LockPendingAcquisition(ctx context.Context, arg LockPendingAcq
 		&i.AgencyAcquisition.IdempotencyKey,
 		&i.AgencyAcquisition.CreatedAt,
 		&i.AgencyAcquisition.UpdatedAt,
+		&i.AgencyAcquisition.Gateway,
 		&i.AgencyDiscardedAt,
 		&i.Timezone,
 	)
@@ -684,28 +692,6 @@ type MarkAcquisitionSyncedParams struct {
 
 func (q *Queries) MarkAcquisitionSynced(ctx context.Context, arg MarkAcquisitionSyncedParams) error {
 	_, err := q.db.Exec(ctx, markAcquisitionSynced, arg.OrganizationID, arg.ID, arg.DonationID)
-	return err
-}
-
-const setDonationAgency = `-- name: SetDonationAgency :exec
-UPDATE donations SET agency_id = $3, acquired_by = $4
-WHERE organization_id = $1 AND id = $2
-`
-
-type SetDonationAgencyParams struct {
-	OrganizationID uuid.UUID
-	ID             uuid.UUID
-	AgencyID       *uuid.UUID
-	AcquiredBy     *uuid.UUID
-}
-
-func (q *Queries) SetDonationAgency(ctx context.Context, arg SetDonationAgencyParams) error {
-	_, err := q.db.Exec(ctx, setDonationAgency,
-		arg.OrganizationID,
-		arg.ID,
-		arg.AgencyID,
-		arg.AcquiredBy,
-	)
 	return err
 }
 
@@ -787,7 +773,7 @@ func (q *Queries) UpsertAgencyCampaign(ctx context.Context, arg UpsertAgencyCamp
 const voidAcquisition = `-- name: VoidAcquisition :one
 UPDATE agency_acquisitions SET status = 'voided', void_reason = $3, updated_at = now()
 WHERE organization_id = $1 AND id = $2 AND status = 'pending'
-RETURNING organization_id, id, agency_id, campaign_id, agent_id, mode, status, void_reason, amount_minor, currency, recurrence, email, first_name, last_name, uid_type, uid_number, customer_id, card_id, brand, bin, last_four, expiry_month, expiry_year, holder_name, sync_delay, sync_at, donation_id, idempotency_key, created_at, updated_at
+RETURNING organization_id, id, agency_id, campaign_id, agent_id, mode, status, void_reason, amount_minor, currency, recurrence, email, first_name, last_name, uid_type, uid_number, customer_id, card_id, brand, bin, last_four, expiry_month, expiry_year, holder_name, sync_delay, sync_at, donation_id, idempotency_key, created_at, updated_at, gateway
 `
 
 type VoidAcquisitionParams struct {
@@ -831,6 +817,7 @@ func (q *Queries) VoidAcquisition(ctx context.Context, arg VoidAcquisitionParams
 		&i.IdempotencyKey,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.Gateway,
 	)
 	return i, err
 }

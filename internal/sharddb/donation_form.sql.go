@@ -75,7 +75,7 @@ func (q *Queries) FormDonorByEmail(ctx context.Context, arg FormDonorByEmailPara
 }
 
 const formSavedCard = `-- name: FormSavedCard :one
-SELECT customer_id, card_id, brand FROM payment_methods WHERE organization_id = $1 AND id = $2
+SELECT customer_id, card_id, brand, gateway FROM payment_methods WHERE organization_id = $1 AND id = $2
 `
 
 type FormSavedCardParams struct {
@@ -87,12 +87,18 @@ type FormSavedCardRow struct {
 	CustomerID string
 	CardID     string
 	Brand      string
+	Gateway    string
 }
 
 func (q *Queries) FormSavedCard(ctx context.Context, arg FormSavedCardParams) (FormSavedCardRow, error) {
 	row := q.db.QueryRow(ctx, formSavedCard, arg.OrganizationID, arg.ID)
 	var i FormSavedCardRow
-	err := row.Scan(&i.CustomerID, &i.CardID, &i.Brand)
+	err := row.Scan(
+		&i.CustomerID,
+		&i.CardID,
+		&i.Brand,
+		&i.Gateway,
+	)
 	return i, err
 }
 
@@ -161,11 +167,11 @@ func (q *Queries) InsertFirstTransaction(ctx context.Context, arg InsertFirstTra
 const insertFormDonation = `-- name: InsertFormDonation :exec
 INSERT INTO donations (organization_id, id, campaign_id, donor_id, amount_minor, currency, recurrence, collect_day,
                        status, payment_method_id, idempotency_key, items, upgrade_opt_in, instalments, form_values,
-                       donor_snapshot)
+                       donor_snapshot, agency_id, acquired_by)
 VALUES ($1, $2, $3, $4, $5,
         $6, $7, $8, 'pending', $9,
         $10, $11, $12, $13, $14,
-        $15)
+        $15, $16, $17)
 ON CONFLICT (organization_id, idempotency_key) DO NOTHING
 `
 
@@ -185,9 +191,12 @@ type InsertFormDonationParams struct {
 	Instalments     int16
 	FormValues      json.RawMessage
 	DonorSnapshot   json.RawMessage
+	AgencyID        *uuid.UUID
+	AcquiredBy      *uuid.UUID
 }
 
-// A form submission's donation, once per idempotency key (collect_day NULL: the last day of the month).
+// A form submission's (or a synced agency sign-up's, with its agency and agent) donation, once per
+// idempotency key (collect_day NULL: the last day of the month). internal/newdonation writes it.
 func (q *Queries) InsertFormDonation(ctx context.Context, arg InsertFormDonationParams) error {
 	_, err := q.db.Exec(ctx, insertFormDonation,
 		arg.OrganizationID,
@@ -205,6 +214,8 @@ func (q *Queries) InsertFormDonation(ctx context.Context, arg InsertFormDonation
 		arg.Instalments,
 		arg.FormValues,
 		arg.DonorSnapshot,
+		arg.AgencyID,
+		arg.AcquiredBy,
 	)
 	return err
 }

@@ -54,6 +54,7 @@ type AgencyAcquisition struct {
 	IdempotencyKey string
 	CreatedAt      time.Time
 	UpdatedAt      time.Time
+	Gateway        *string
 }
 
 type AgencyCampaign struct {

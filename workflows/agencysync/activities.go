@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/google/uuid"
@@ -14,9 +13,9 @@ import (
 
 	"github.com/aporta/aporta/internal/charge"
 	"github.com/aporta/aporta/internal/collectday"
-	"github.com/aporta/aporta/internal/connections"
 	"github.com/aporta/aporta/internal/dberr"
 	"github.com/aporta/aporta/internal/gateway"
+	"github.com/aporta/aporta/internal/newdonation"
 	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/workflows/firstcharge"
@@ -101,38 +100,15 @@ func todayIn(now time.Time, tz string) time.Time {
 	return now.In(loc)
 }
 
-// writeDonation writes the acquisition's donor (the e-mail's existing donor is linked, never
-// changed), its saved card, the donation under the acquisition's id and its pending first
-// transaction: the first charge runs at the sync, monthly donations too.
+// writeDonation writes the acquisition as the organisation's donation the way the public form does
+// (newdonation.Write): the e-mail's existing donor is linked, never changed; the saved card; the
+// donation under the acquisition's id with its agency and agent; its pending first transaction (the
+// first charge runs at the sync, monthly donations too).
 func writeDonation(ctx context.Context, q *sharddb.Queries, orgID uuid.UUID, r sharddb.AgencyAcquisition, today time.Time) error {
 	uidType, uidNumber := deref(r.UidType), deref(r.UidNumber)
-	donorID, err := q.InsertFormDonor(ctx, sharddb.InsertFormDonorParams{OrganizationID: orgID, ID: uuid.New(), Email: r.Email,
-		FirstName: r.FirstName, LastName: r.LastName, UidType: uidType, UidNumber: uidNumber})
-	if errors.Is(err, dberr.ErrNotFound) {
-		donorID, err = q.FormDonorByEmail(ctx, sharddb.FormDonorByEmailParams{OrganizationID: orgID, Email: r.Email})
-	}
-	if err != nil {
-		return fmt.Errorf("donor: %w", err)
-	}
-	pmID, err := q.UpsertPaymentMethod(ctx, sharddb.UpsertPaymentMethodParams{OrganizationID: orgID, ID: uuid.New(), DonorID: donorID,
-		Gateway: connections.MercadoPago, CustomerID: deref(r.CustomerID), CardID: deref(r.CardID), Brand: r.Brand, Bin: r.Bin,
-		LastFour: r.LastFour, ExpiryMonth: r.ExpiryMonth, ExpiryYear: r.ExpiryYear, HolderName: r.HolderName, DonorIsCardholder: true})
-	if err != nil {
-		return fmt.Errorf("payment method: %w", err)
-	}
 	snapshot, err := json.Marshal(map[string]string{"first_name": r.FirstName, "last_name": r.LastName, "email": r.Email,
 		"uid_type": uidType, "uid_number": uidNumber})
 	if err != nil {
-		return err
-	}
-	key := "agency:" + r.ID.String()
-	if err := q.InsertFormDonation(ctx, sharddb.InsertFormDonationParams{OrganizationID: orgID, ID: r.ID, CampaignID: r.CampaignID,
-		DonorID: donorID, AmountMinor: r.AmountMinor, Currency: r.Currency, Recurrence: r.Recurrence,
-		CollectDay: collectday.Of(today).Column(), PaymentMethodID: &pmID, IdempotencyKey: &key,
-		Items: json.RawMessage(`[]`), FormValues: json.RawMessage(`{}`), DonorSnapshot: snapshot}); err != nil {
-		return fmt.Errorf("donation: %w", err)
-	}
-	if err := q.SetDonationAgency(ctx, sharddb.SetDonationAgencyParams{OrganizationID: orgID, ID: r.ID, AgencyID: &r.AgencyID, AcquiredBy: &r.AgentID}); err != nil {
 		return err
 	}
 	var period *string
@@ -140,8 +116,17 @@ func writeDonation(ctx context.Context, q *sharddb.Queries, orgID uuid.UUID, r s
 		p := collectday.PeriodOf(today).String()
 		period = &p
 	}
-	return q.InsertFirstTransaction(ctx, sharddb.InsertFirstTransactionParams{OrganizationID: orgID, ID: charge.FirstTransactionID(r.ID),
-		DonationID: r.ID, Period: period, AmountMinor: r.AmountMinor, Currency: r.Currency, Status: "pending", PaymentMethodID: &pmID})
+	key := "agency:" + r.ID.String()
+	_, err = newdonation.Write(ctx, q, newdonation.New{OrgID: orgID,
+		Donor: newdonation.Donor{Email: r.Email, FirstName: r.FirstName, LastName: r.LastName, UIDType: uidType, UIDNumber: uidNumber},
+		PaymentMethod: sharddb.UpsertPaymentMethodParams{Gateway: deref(r.Gateway), CustomerID: deref(r.CustomerID), CardID: deref(r.CardID),
+			Brand: r.Brand, Bin: r.Bin, LastFour: r.LastFour, ExpiryMonth: r.ExpiryMonth, ExpiryYear: r.ExpiryYear, HolderName: r.HolderName,
+			DonorIsCardholder: true},
+		Donation: sharddb.InsertFormDonationParams{ID: r.ID, CampaignID: r.CampaignID, AmountMinor: r.AmountMinor, Currency: r.Currency,
+			Recurrence: r.Recurrence, IdempotencyKey: &key, Items: json.RawMessage(`[]`), FormValues: json.RawMessage(`[]`),
+			DonorSnapshot: snapshot, AgencyID: &r.AgencyID, AcquiredBy: &r.AgentID},
+		Period: period, CollectDay: collectday.Of(today), FirstStatus: "pending"})
+	return err
 }
 
 // chargeFirst charges a synced donation's first transaction unless it is settled already, the
@@ -167,8 +152,8 @@ func (a *Activities) chargeFirst(ctx context.Context, scope tenants.Scope, id uu
 	if err != nil {
 		return err
 	}
-	// The acquisition saved the card at MercadoPago (api/agency Cards): charge it there.
-	g, err := a.Gateways.Gateway(ctx, scope.OrgID, connections.MercadoPago, d.Currency)
+	// The card is saved at the gateway the acquisition used (the organisation's active one then): charge it there.
+	g, err := a.Gateways.Gateway(ctx, scope.OrgID, pm.Gateway, d.Currency)
 	if err != nil {
 		return err
 	}

@@ -58,8 +58,8 @@ ORDER BY title, id;
 -- Once per agency and idempotency key: a retried submission returns nothing and reads the first.
 INSERT INTO agency_acquisitions (organization_id, id, agency_id, campaign_id, agent_id, mode, status, amount_minor, currency,
     recurrence, email, first_name, last_name, uid_type, uid_number, customer_id, card_id, brand, bin, last_four,
-    expiry_month, expiry_year, holder_name, sync_delay, sync_at, idempotency_key)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26)
+    expiry_month, expiry_year, holder_name, sync_delay, sync_at, idempotency_key, gateway)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27)
 ON CONFLICT (organization_id, agency_id, idempotency_key) DO NOTHING
 RETURNING *;
 
@@ -102,7 +102,3 @@ FOR UPDATE OF a;
 -- name: MarkAcquisitionSynced :exec
 UPDATE agency_acquisitions SET status = 'synced', donation_id = $3, updated_at = now()
 WHERE organization_id = $1 AND id = $2 AND status = 'pending';
-
--- name: SetDonationAgency :exec
-UPDATE donations SET agency_id = $3, acquired_by = $4
-WHERE organization_id = $1 AND id = $2;

@@ -43,17 +43,18 @@ SET expiry_month = excluded.expiry_month, expiry_year = excluded.expiry_year, ho
 RETURNING id;
 
 -- name: FormSavedCard :one
-SELECT customer_id, card_id, brand FROM payment_methods WHERE organization_id = $1 AND id = $2;
+SELECT customer_id, card_id, brand, gateway FROM payment_methods WHERE organization_id = $1 AND id = $2;
 
 -- name: InsertFormDonation :exec
--- A form submission's donation, once per idempotency key (collect_day NULL: the last day of the month).
+-- A form submission's (or a synced agency sign-up's, with its agency and agent) donation, once per
+-- idempotency key (collect_day NULL: the last day of the month). internal/newdonation writes it.
 INSERT INTO donations (organization_id, id, campaign_id, donor_id, amount_minor, currency, recurrence, collect_day,
                        status, payment_method_id, idempotency_key, items, upgrade_opt_in, instalments, form_values,
-                       donor_snapshot)
+                       donor_snapshot, agency_id, acquired_by)
 VALUES (sqlc.arg(organization_id), sqlc.arg(id), sqlc.arg(campaign_id), sqlc.arg(donor_id), sqlc.arg(amount_minor),
         sqlc.arg(currency), sqlc.arg(recurrence), sqlc.narg(collect_day), 'pending', sqlc.arg(payment_method_id),
         sqlc.arg(idempotency_key), sqlc.arg(items), sqlc.arg(upgrade_opt_in), sqlc.arg(instalments), sqlc.arg(form_values),
-        sqlc.arg(donor_snapshot))
+        sqlc.arg(donor_snapshot), sqlc.narg(agency_id), sqlc.narg(acquired_by))
 ON CONFLICT (organization_id, idempotency_key) DO NOTHING;
 
 -- name: InsertFirstTransaction :exec

@@ -66,7 +66,13 @@ export interface AgencyMe {
   gateway: AgencyTokenizer;
 }
 
+export interface AgencyRef {
+  uuid: string;
+  name: string;
+}
+
 export interface AgencyTokenizer {
+  name: string;
   tokenizer_url: string;
   public_key: string;
 }
@@ -359,6 +365,7 @@ export interface DonationListItem {
     uid_number: string;
   };
   payment_method: CardRef | null;
+  acquired_by: AgencyRef | null;
 }
 
 export interface DonationRecord {

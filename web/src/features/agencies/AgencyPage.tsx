@@ -22,7 +22,6 @@ import { useState, type FormEvent } from "react";
 import { FormattedMessage, useIntl } from "react-intl";
 import { ApiError, errorText } from "../../api/client";
 import type { Campaign } from "../../api/types.gen";
-import { DataTable } from "../../components/DataTable";
 import { FormModal } from "../../components/FormModal";
 import { PageHeader } from "../../components/PageHeader";
 import { FormSection } from "../../components/SectionCard";
@@ -48,6 +47,7 @@ import {
   type Association,
 } from "./api";
 import { ModeBadge, RoleName, roleNames } from "./labels";
+import { Flags, ListSection, useRowAction } from "./ListSection";
 import { SettingsFields } from "./SettingsFields";
 
 /** /manage/settings/agencies/$token: one agency's settings, authorised campaigns and people (spec §2). */
@@ -170,17 +170,9 @@ function Campaigns({
   const intl = useIntl();
   const refresh = useRefresh(token);
   const [editing, setEditing] = useState<Campaign | "new">();
-  const [busy, setBusy] = useState<string>();
-  const remove = async (c: Campaign) => {
-    setBusy(c.uuid);
-    try {
-      await refresh(await dissociateCampaign(token, c.uuid));
-    } catch (e) {
-      showToast({ type: "fail", message: errorText(e) });
-    } finally {
-      setBusy(undefined);
-    }
-  };
+  const { busy, run } = useRowAction();
+  const remove = (c: Campaign) =>
+    run(c.uuid, async () => refresh(await dissociateCampaign(token, c.uuid)));
   const columns: ColumnDef<Campaign, unknown>[] = [
     {
       id: "title",
@@ -210,24 +202,28 @@ function Campaigns({
         defaultMessage: "Opciones",
       }),
       cell: ({ row: { original: c } }) => (
-        <Group gap={4}>
-          {c.allow_one_time && (
-            <Badge variant="light">
-              <FormattedMessage
-                id="agencies.assoc.oneTime"
-                defaultMessage="Permite donación única"
-              />
-            </Badge>
-          )}
-          {c.allow_other_amount && (
-            <Badge variant="light">
-              <FormattedMessage
-                id="agencies.assoc.other"
-                defaultMessage="Permite otro monto"
-              />
-            </Badge>
-          )}
-        </Group>
+        <Flags
+          flags={[
+            {
+              on: c.allow_one_time,
+              label: (
+                <FormattedMessage
+                  id="agencies.assoc.oneTime"
+                  defaultMessage="Permite donación única"
+                />
+              ),
+            },
+            {
+              on: c.allow_other_amount,
+              label: (
+                <FormattedMessage
+                  id="agencies.assoc.other"
+                  defaultMessage="Permite otro monto"
+                />
+              ),
+            },
+          ]}
+        />
       ),
     },
     {
@@ -277,41 +273,32 @@ function Campaigns({
     },
   ];
   return (
-    <Paper
-      withBorder
-      radius="lg"
-      p={{ base: "md", sm: "lg" }}
-      component="section"
-      aria-labelledby="agency-campaigns"
+    <ListSection
+      id="agency-campaigns"
+      title={
+        <FormattedMessage
+          id="agencies.campaigns"
+          defaultMessage="Campañas autorizadas"
+        />
+      }
+      addLabel={
+        <FormattedMessage
+          id="agencies.associate"
+          defaultMessage="Asociar campaña"
+        />
+      }
+      onAdd={disabled ? undefined : () => setEditing("new")}
+      data={data.campaigns}
+      columns={columns}
+      getRowId={(c) => c.uuid}
+      minWidth={560}
+      empty={
+        <FormattedMessage
+          id="agencies.campaignsEmpty"
+          defaultMessage="Todavía no autorizaste campañas."
+        />
+      }
     >
-      <Group justify="space-between" mb="md">
-        <Title order={2} size="h4" id="agency-campaigns">
-          <FormattedMessage
-            id="agencies.campaigns"
-            defaultMessage="Campañas autorizadas"
-          />
-        </Title>
-        {!disabled && (
-          <Button variant="outline" onClick={() => setEditing("new")}>
-            <FormattedMessage
-              id="agencies.associate"
-              defaultMessage="Asociar campaña"
-            />
-          </Button>
-        )}
-      </Group>
-      <DataTable
-        data={data.campaigns}
-        columns={columns}
-        getRowId={(c) => c.uuid}
-        minWidth={560}
-        empty={
-          <FormattedMessage
-            id="agencies.campaignsEmpty"
-            defaultMessage="Todavía no autorizaste campañas."
-          />
-        }
-      />
       {editing && (
         <AssociationDialog
           token={token}
@@ -320,7 +307,7 @@ function Campaigns({
           onClose={() => setEditing(undefined)}
         />
       )}
-    </Paper>
+    </ListSection>
   );
 }
 
@@ -470,20 +457,14 @@ function People({
   const intl = useIntl();
   const refresh = useRefresh(token);
   const [editing, setEditing] = useState<AgencyUser | "new">();
-  const [busy, setBusy] = useState<string>();
-  const toggle = async (u: AgencyUser) => {
-    setBusy(u.uuid);
-    try {
+  const { busy, run } = useRowAction();
+  const toggle = (u: AgencyUser) =>
+    run(u.uuid, async () => {
       await (u.status === "discarded"
         ? reactivateAgencyUser(token, u.uuid)
         : discardAgencyUser(token, u.uuid));
       await refresh();
-    } catch (e) {
-      showToast({ type: "fail", message: errorText(e) });
-    } finally {
-      setBusy(undefined);
-    }
-  };
+    });
   const columns: ColumnDef<AgencyUser, unknown>[] = [
     {
       id: "name",
@@ -517,24 +498,29 @@ function People({
         defaultMessage: "Permisos",
       }),
       cell: ({ row: { original: u } }) => (
-        <Group gap={4}>
-          {u.acquisition && (
-            <Badge variant="light">
-              <FormattedMessage
-                id="agencies.perm.acquisition"
-                defaultMessage="Captación"
-              />
-            </Badge>
-          )}
-          {u.management && (
-            <Badge variant="light" color="grape">
-              <FormattedMessage
-                id="agencies.perm.management"
-                defaultMessage="Gestión"
-              />
-            </Badge>
-          )}
-        </Group>
+        <Flags
+          flags={[
+            {
+              on: u.acquisition,
+              label: (
+                <FormattedMessage
+                  id="agencies.perm.acquisition"
+                  defaultMessage="Captación"
+                />
+              ),
+            },
+            {
+              on: u.management,
+              color: "grape",
+              label: (
+                <FormattedMessage
+                  id="agencies.perm.management"
+                  defaultMessage="Gestión"
+                />
+              ),
+            },
+          ]}
+        />
       ),
     },
     {
@@ -631,41 +617,29 @@ function People({
     },
   ];
   return (
-    <Paper
-      withBorder
-      radius="lg"
-      p={{ base: "md", sm: "lg" }}
-      component="section"
-      aria-labelledby="agency-people"
+    <ListSection
+      id="agency-people"
+      title={
+        <FormattedMessage
+          id="agencies.people"
+          defaultMessage="Personas del equipo"
+        />
+      }
+      addLabel={
+        <FormattedMessage id="agencies.newUser" defaultMessage="Nueva persona" />
+      }
+      onAdd={disabled ? undefined : () => setEditing("new")}
+      data={data.users}
+      columns={columns}
+      getRowId={(u) => u.uuid}
+      minWidth={640}
+      empty={
+        <FormattedMessage
+          id="agencies.peopleEmpty"
+          defaultMessage="Todavía no hay personas en este equipo."
+        />
+      }
     >
-      <Group justify="space-between" mb="md">
-        <Title order={2} size="h4" id="agency-people">
-          <FormattedMessage
-            id="agencies.people"
-            defaultMessage="Personas del equipo"
-          />
-        </Title>
-        {!disabled && (
-          <Button variant="outline" onClick={() => setEditing("new")}>
-            <FormattedMessage
-              id="agencies.newUser"
-              defaultMessage="Nueva persona"
-            />
-          </Button>
-        )}
-      </Group>
-      <DataTable
-        data={data.users}
-        columns={columns}
-        getRowId={(u) => u.uuid}
-        minWidth={640}
-        empty={
-          <FormattedMessage
-            id="agencies.peopleEmpty"
-            defaultMessage="Todavía no hay personas en este equipo."
-          />
-        }
-      />
       {editing && (
         <PersonDialog
           token={token}
@@ -673,7 +647,7 @@ function People({
           onClose={() => setEditing(undefined)}
         />
       )}
-    </Paper>
+    </ListSection>
   );
 }
 

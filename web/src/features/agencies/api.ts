@@ -31,7 +31,7 @@ export interface Association {
 
 const base = '/manage/api/agencies';
 
-export const agenciesQuery = (status: 'active' | 'discarded' = 'active') =>
+export const agenciesQuery = (status: 'active' | 'discarded' | 'all' = 'active') =>
   queryOptions({
     queryKey: ['agencies', status],
     queryFn: async ({ signal }) => (await apiFetch<AgencyList>(`${base}?status=${status}`, { signal })).agencies,

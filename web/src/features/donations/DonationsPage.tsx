@@ -1,6 +1,6 @@
 import { Button as MantineButton, Group, Paper, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
-import { useSuspenseQuery } from '@tanstack/react-query';
+import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useMemo, useState } from 'react';
@@ -10,6 +10,7 @@ import { EmptyState } from '../../components/EmptyState';
 import { StatusBadge } from '../../components/variants';
 import type { CurrentUser } from '../accounts/api';
 import { campaignsQuery } from '../campaigns/api';
+import { agenciesQuery } from '../agencies/api';
 import { LeadsDownload } from '../leads/LeadsDownload';
 import { donationsQuery, type DonationListItem } from './api';
 import { AmountCell, CardCell } from './cells';
@@ -27,6 +28,9 @@ export function DonationsPage({ me, search, onSearch }: { me: CurrentUser; searc
   const pushQ = useDebouncedCallback((v: string) => onSearch({ ...search, q: v || undefined, page: undefined }), 350);
   const set = (patch: Partial<DonationsSearch>) => onSearch({ ...search, ...patch, page: undefined });
   const canExport = me.abilities.includes('export_data');
+  // The agencies (active and discarded: their sign-ups stay) for the filter, to whoever runs them.
+  const canFilterAgencies = me.abilities.includes('manage_agencies');
+  const { data: agencies = [] } = useQuery({ ...agenciesQuery('all'), enabled: canFilterAgencies });
 
   const columns = useMemo<ColumnDef<DonationListItem, unknown>[]>(
     () => [
@@ -58,6 +62,11 @@ export function DonationsPage({ me, search, onSearch }: { me: CurrentUser; searc
       },
       { id: 'campaign', header: intl.formatMessage({ id: 'donations.col.campaign', defaultMessage: 'Campaña' }), cell: ({ row }) => <Text size="sm" lineClamp={1}>{row.original.campaign.title}</Text> },
       {
+        id: 'acquired_by',
+        header: intl.formatMessage({ id: 'donations.col.acquiredBy', defaultMessage: 'Captada por' }),
+        cell: ({ row }) => <Text size="sm" lineClamp={1}>{row.original.acquired_by?.name ?? '—'}</Text>,
+      },
+      {
         id: 'card',
         header: intl.formatMessage({ id: 'donations.col.card', defaultMessage: 'Tarjeta' }),
         cell: ({ row }) => <CardCell card={row.original.payment_method} />,
@@ -67,7 +76,7 @@ export function DonationsPage({ me, search, onSearch }: { me: CurrentUser; searc
     [intl],
   );
   const total = data.total;
-  const filtered = Boolean(search.status || search.campaign || search.frequency || search.from || search.to || search.q);
+  const filtered = Boolean(search.status || search.campaign || search.agency || search.frequency || search.from || search.to || search.q);
 
   return (
     <Stack gap="lg">
@@ -91,7 +100,7 @@ export function DonationsPage({ me, search, onSearch }: { me: CurrentUser; searc
             onChange={(e) => { setQ(e.currentTarget.value); pushQ(e.currentTarget.value); }}
             type="search"
           />
-        <SimpleGrid cols={{ base: 2, md: 5 }} spacing="sm">
+        <SimpleGrid cols={{ base: 2, md: canFilterAgencies ? 6 : 5 }} spacing="sm">
           <Select
             label={intl.formatMessage({ id: 'donations.filter.status', defaultMessage: 'Estado' })}
             placeholder={intl.formatMessage({ id: 'donations.filter.all', defaultMessage: 'Todos' })}
@@ -109,6 +118,17 @@ export function DonationsPage({ me, search, onSearch }: { me: CurrentUser; searc
             value={search.campaign ?? null}
             onChange={(v) => set({ campaign: v ?? undefined })}
           />
+          {canFilterAgencies && (
+            <Select
+              label={intl.formatMessage({ id: 'donations.filter.agency', defaultMessage: 'Equipo externo' })}
+              placeholder={intl.formatMessage({ id: 'donations.filter.all', defaultMessage: 'Todos' })}
+              clearable
+              searchable
+              data={agencies.map((a) => ({ value: a.uuid, label: a.agency_name }))}
+              value={search.agency ?? null}
+              onChange={(v) => set({ agency: v ?? undefined })}
+            />
+          )}
           <Select
             label={intl.formatMessage({ id: 'donations.filter.frequency', defaultMessage: 'Frecuencia' })}
             placeholder={intl.formatMessage({ id: 'donations.filter.allFem', defaultMessage: 'Todas' })}

@@ -19,6 +19,7 @@ export const donationsSearch = z.object({
     .catch(undefined),
   status: z.enum(DONATION_STATUSES).optional().catch(undefined),
   campaign: z.string().regex(uuidRe).optional().catch(undefined),
+  agency: z.string().regex(uuidRe).optional().catch(undefined),
   frequency: z.enum(['monthly', 'one_time']).optional().catch(undefined),
   from: z.string().regex(ymd).optional().catch(undefined),
   to: z.string().regex(ymd).optional().catch(undefined),
@@ -34,7 +35,7 @@ export function donationsQueryString(s: DonationsSearch, withPage = true): strin
     p.set('per_page', String(PER_PAGE));
   }
   p.set('sort', s.sort ?? DEFAULT_SORT);
-  for (const k of ['status', 'campaign', 'frequency', 'from', 'to'] as const) if (s[k]) p.set(k, s[k]!);
+  for (const k of ['status', 'campaign', 'agency', 'frequency', 'from', 'to'] as const) if (s[k]) p.set(k, s[k]!);
   if (s.q?.trim()) p.set('q', s.q.trim());
   return p.toString();
 }

@@ -1,0 +1,100 @@
+// Package newdonation writes a new donation the one way every channel does: the public form
+// (api/donation) and an agency's synced street sign-up (workflows/agencysync). In the caller's
+// transaction it links the donor by e-mail, stores the payment method, the donation (once per
+// idempotency key), its pending or planned first transaction, and queues both for the CRM.
+package newdonation
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/google/uuid"
+
+	"github.com/aporta/aporta/internal/charge"
+	"github.com/aporta/aporta/internal/collectday"
+	"github.com/aporta/aporta/internal/crmlink"
+	"github.com/aporta/aporta/internal/dberr"
+	"github.com/aporta/aporta/internal/sharddb"
+)
+
+// Donor is who the donation is from, as the channel collected them.
+type Donor struct {
+	Email, FirstName, LastName, UIDType, UIDNumber string
+	// Fields are answers to form fields related to donor columns, stored on a new donor only.
+	Fields map[string]string
+}
+
+// New is one donation to write. Donation carries the channel's own columns (amount, recurrence,
+// idempotency key, items, snapshots; agency and agent for a sign-up): the organisation, donor,
+// payment method and collect day are filled in here. PaymentMethod likewise, without its ids.
+type New struct {
+	OrgID         uuid.UUID
+	Donor         Donor
+	PaymentMethod sharddb.UpsertPaymentMethodParams
+	Donation      sharddb.InsertFormDonationParams
+	// Period is the first transaction's period of a monthly donation (nil: one-time).
+	Period *string
+	// CollectDay is the day of the month the donation is collected on.
+	CollectDay collectday.Day
+	// FirstStatus is the first transaction's status: pending (charged now) or planned.
+	FirstStatus string
+}
+
+// Written is the donation as stored: a concurrent twin with the same key may have written it first.
+type Written = sharddb.FormDonationByKeyRow
+
+// Write stores n with q, inside the caller's transaction.
+func Write(ctx context.Context, q *sharddb.Queries, n New) (Written, error) {
+	donorID, err := linkDonor(ctx, q, n.OrgID, n.Donor)
+	if err != nil {
+		return Written{}, fmt.Errorf("donor: %w", err)
+	}
+	pm := n.PaymentMethod
+	pm.OrganizationID, pm.ID, pm.DonorID = n.OrgID, uuid.New(), donorID
+	pmID, err := q.UpsertPaymentMethod(ctx, pm)
+	if err != nil {
+		return Written{}, fmt.Errorf("payment method: %w", err)
+	}
+	row := n.Donation
+	row.OrganizationID, row.DonorID, row.PaymentMethodID, row.CollectDay = n.OrgID, donorID, &pmID, n.CollectDay.Column()
+	if row.ID == uuid.Nil {
+		row.ID = uuid.New()
+	}
+	if err := q.InsertFormDonation(ctx, row); err != nil {
+		return Written{}, fmt.Errorf("donation: %w", err)
+	}
+	d, err := q.FormDonationByKey(ctx, sharddb.FormDonationByKeyParams{OrganizationID: n.OrgID, IdempotencyKey: row.IdempotencyKey})
+	if err != nil {
+		return Written{}, fmt.Errorf("donation by key: %w", err)
+	}
+	if err := crmlink.Enqueue(ctx, q, n.OrgID, crmlink.Donor, donorID); err != nil {
+		return Written{}, err
+	}
+	if err := crmlink.Enqueue(ctx, q, n.OrgID, crmlink.Donation, d.ID); err != nil {
+		return Written{}, err
+	}
+	return d, q.InsertFirstTransaction(ctx, sharddb.InsertFirstTransactionParams{OrganizationID: n.OrgID,
+		ID: charge.FirstTransactionID(d.ID), DonationID: d.ID, Period: n.Period, AmountMinor: d.AmountMinor, Currency: d.Currency,
+		Status: n.FirstStatus, PaymentMethodID: &pmID})
+}
+
+// linkDonor finds the donor with the e-mail or creates one. It never writes an existing donor's
+// record: anyone can type someone's e-mail into a form, so what they say stays with their donation
+// (its donor snapshot) and only the manage area changes a donor.
+func linkDonor(ctx context.Context, q *sharddb.Queries, orgID uuid.UUID, d Donor) (uuid.UUID, error) {
+	id, err := q.InsertFormDonor(ctx, sharddb.InsertFormDonorParams{OrganizationID: orgID, ID: uuid.New(), Email: d.Email,
+		FirstName: d.FirstName, LastName: d.LastName, UidType: d.UIDType, UidNumber: d.UIDNumber})
+	if errors.Is(err, dberr.ErrNotFound) { // the e-mail's donor exists (or a concurrent submission just made it)
+		return q.FormDonorByEmail(ctx, sharddb.FormDonorByEmailParams{OrganizationID: orgID, Email: d.Email})
+	}
+	if err != nil || len(d.Fields) == 0 {
+		return id, err
+	}
+	fields, err := json.Marshal(d.Fields)
+	if err != nil {
+		return id, err
+	}
+	return id, q.SetFormDonorFields(ctx, sharddb.SetFormDonorFieldsParams{OrganizationID: orgID, ID: id, Fields: fields})
+}
