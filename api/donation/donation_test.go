@@ -230,6 +230,10 @@ func TestOneTimeApproved(t *testing.T) {
 	require.Equal(t, "¡Gracias por tu donación a Campaña de prueba!", subject)
 	text, mailedRef, ok := strings.Cut(body, "/thanks?ref=")
 	require.True(t, ok, body)
+	// After the receipt's link, where the donor asks for a link to manage their giving.
+	mailedRef, portal, ok := strings.Cut(mailedRef, "\n\n")
+	require.True(t, ok, body)
+	require.Contains(t, portal, f.cfg.PublicURL+"/donor/"+f.slug)
 	require.Equal(t, "¡Gracias Ana! Tu aporte de $ 1.500,00 a Campaña de prueba ya llegó.\n\nTu donación: $ 1.500,00, por única vez.\n"+
 		"Tu comprobante: "+f.cfg.PublicURL+"/d/"+f.slug, text)
 	// The e-mail's link and the answer's are signed apart (their expiries may differ by a second):
