@@ -75,7 +75,7 @@ export function SubscriptionSettingsPage() {
       id: 'pdf', header: intl.formatMessage({ id: 'billing.col.pdf', defaultMessage: 'Factura' }),
       cell: ({ row }) => row.original.status === 'paid' && (
         <Anchor href={invoicePdfUrl(row.original.id)} download data-testid="invoice-pdf"
-          aria-label={intl.formatMessage({ id: 'billing.download.label', defaultMessage: 'Descargar la factura del {period} en PDF' }, { period: date(row.original.period_start) })}>
+          aria-label={intl.formatMessage({ id: 'billing.download.label', defaultMessage: 'Descargar PDF de la factura del {period}' }, { period: date(row.original.period_start) })}>
           <FormattedMessage id="billing.download" defaultMessage="Descargar PDF" />
         </Anchor>
       ),
