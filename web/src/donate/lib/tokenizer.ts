@@ -25,26 +25,36 @@ export async function requestCardToken(gateway: Tokenizer, card: CardInput, fetc
   if (gateway.name === 'centralpos') return centralPosToken(gateway, card, exp, fetcher);
   if (gateway.name === 'dlocal') return dLocalToken(gateway, card, exp, fetcher);
   const key = gateway.public_key ? `?public_key=${encodeURIComponent(gateway.public_key)}` : '';
+  const { res, body } = await postToTokenizer<CardToken & GatewayError>(gateway, `/v1/card_tokens${key}`, {}, {
+    card_number: cleanNumber(card.number),
+    security_code: card.cvv.trim(),
+    expiration_month: exp.month,
+    expiration_year: exp.year,
+    cardholder: { name: card.holderName.trim(), identification: { type: card.idType || 'Otro', number: card.idNumber.replace(/\D/g, '') } },
+  }, fetcher);
+  if (!res.ok || !body.id) throw body;
+  return body as CardToken;
+}
+
+/**
+ * POSTs a JSON body to the gateway's tokeniser at path, without our cookies: the answer and its parsed body (empty
+ * when it sent none). Throws `network` when there is no answer.
+ */
+async function postToTokenizer<T>(
+  gateway: Tokenizer, path: string, headers: Record<string, string>, body: unknown, fetcher: typeof fetch,
+): Promise<{ res: Response; body: Partial<T> }> {
   let res: Response;
   try {
-    res = await fetcher(`${gateway.tokenizer_url.replace(/\/$/, '')}/v1/card_tokens${key}`, {
+    res = await fetcher(`${gateway.tokenizer_url!.replace(/\/$/, '')}${path}`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...headers },
       credentials: 'omit',
-      body: JSON.stringify({
-        card_number: cleanNumber(card.number),
-        security_code: card.cvv.trim(),
-        expiration_month: exp.month,
-        expiration_year: exp.year,
-        cardholder: { name: card.holderName.trim(), identification: { type: card.idType || 'Otro', number: card.idNumber.replace(/\D/g, '') } },
-      }),
+      body: JSON.stringify(body),
     });
   } catch {
     throw new Error('network');
   }
-  const body = (await res.json().catch(() => ({}))) as CardToken & GatewayError;
-  if (!res.ok || !body.id) throw body;
-  return body;
+  return { res, body: (await res.json().catch(() => ({}))) as Partial<T> };
 }
 
 /** CentralPos's refusal codes as the form's messages know them (MercadoPago's cause codes, submit.ts). */
@@ -67,24 +77,14 @@ export function centralPosBrand(card: CentralPosCard): string | undefined {
 async function centralPosToken(
   gateway: Tokenizer, card: CardInput, exp: { month: number; year: number }, fetcher: typeof fetch,
 ): Promise<CardToken> {
-  let res: Response;
-  try {
-    res = await fetcher(`${gateway.tokenizer_url!.replace(/\/$/, '')}/tokens`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'X-Publishable-Key': gateway.public_key ?? '' },
-      credentials: 'omit',
-      body: JSON.stringify({
-        number: cleanNumber(card.number),
-        cvc: card.cvv.trim(),
-        exp_month: exp.month,
-        exp_year: exp.year,
-        holder: { name: card.holderName.trim(), document: { type: card.idType || 'Otro', number: card.idNumber.replace(/\D/g, '') } },
-      }),
-    });
-  } catch {
-    throw new Error('network');
-  }
-  const body = (await res.json().catch(() => ({}))) as { id?: string; card?: CentralPosCard; error?: { code?: string; message?: string } };
+  const { res, body } = await postToTokenizer<{ id: string; card: CentralPosCard; error: { code?: string; message?: string } }>(
+    gateway, '/tokens', { 'X-Publishable-Key': gateway.public_key ?? '' }, {
+      number: cleanNumber(card.number),
+      cvc: card.cvv.trim(),
+      exp_month: exp.month,
+      exp_year: exp.year,
+      holder: { name: card.holderName.trim(), document: { type: card.idType || 'Otro', number: card.idNumber.replace(/\D/g, '') } },
+    }, fetcher);
   if (!res.ok || !body.id) {
     const code = body.error?.code ?? '';
     const err: GatewayError = { message: body.error?.message, cause: [{ code: CENTRALPOS_CAUSES[code] ?? code }] };
@@ -105,23 +105,13 @@ const DLOCAL_FIELDS: Record<string, string> = {
 async function dLocalToken(
   gateway: Tokenizer, card: CardInput, exp: { month: number; year: number }, fetcher: typeof fetch,
 ): Promise<CardToken> {
-  let res: Response;
-  try {
-    res = await fetcher(`${gateway.tokenizer_url!.replace(/\/$/, '')}/tokens`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'X-Public-Key': gateway.public_key ?? '' },
-      credentials: 'omit',
-      body: JSON.stringify({
-        card: {
-          holder_name: card.holderName.trim(), number: cleanNumber(card.number), cvv: card.cvv.trim(),
-          expiration_month: exp.month, expiration_year: exp.year,
-        },
-      }),
-    });
-  } catch {
-    throw new Error('network');
-  }
-  const body = (await res.json().catch(() => ({}))) as { token?: string; card?: { brand?: string }; message?: string; param?: string };
+  const { res, body } = await postToTokenizer<{ token: string; card: { brand?: string }; message: string; param: string }>(
+    gateway, '/tokens', { 'X-Public-Key': gateway.public_key ?? '' }, {
+      card: {
+        holder_name: card.holderName.trim(), number: cleanNumber(card.number), cvv: card.cvv.trim(),
+        expiration_month: exp.month, expiration_year: exp.year,
+      },
+    }, fetcher);
   if (!res.ok || !body.token) {
     const err: GatewayError = { message: body.message, cause: [{ code: DLOCAL_FIELDS[body.param ?? ''] ?? body.param, description: body.message }] };
     throw err;
