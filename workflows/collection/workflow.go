@@ -404,7 +404,10 @@ func (d *donation) chargePeriod(p collectday.Period) {
 			OrganizationID: st.OrganizationID, DonationID: st.DonationID, Period: p.String(), Attempt: attempt,
 			Amount: st.Amount, Currency: st.Currency, Email: st.Email, PaymentMethod: st.PaymentMethod,
 		}
-		if foldsBookkeeping(ctx) {
+		if foldsBookkeeping(ctx) && workflow.AllHandlersFinished(ctx) && !d.syncing {
+			// Only while nothing else may write the row: an update's sync in flight could land
+			// after the charge's, with the state from before the approval. (An update that comes
+			// in while it charges is seen below, and the workflow then writes the row itself.)
 			req.SyncOnApproval = d.approvedState(p)
 		}
 		chargeOpts := workflow.ActivityOptions{
