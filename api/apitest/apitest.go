@@ -287,8 +287,8 @@ func (c *Client) totp(secret string) string {
 	return code
 }
 
-// kratosFlow is the part of a Kratos browser flow the helpers read.
-type kratosFlow struct {
+// KratosFlow is the part of a Kratos browser flow tests read.
+type KratosFlow struct {
 	ID string `json:"id"`
 	UI struct {
 		Nodes []struct {
@@ -304,28 +304,35 @@ type kratosFlow struct {
 	} `json:"ui"`
 }
 
+// CSRF is the flow's CSRF token, which its submission carries.
+func (f KratosFlow) CSRF() string {
+	for _, n := range f.UI.Nodes {
+		if n.Attributes.Name == "csrf_token" {
+			token, _ := n.Attributes.Value.(string)
+			return token
+		}
+	}
+	return ""
+}
+
 // startFlow starts a Kratos browser flow of kind (with query, e.g. "aal=aal2") as a single-page app
 // does.
-func (c *Client) startFlow(kind, query string) kratosFlow {
+func (c *Client) startFlow(kind, query string) KratosFlow {
 	c.t.Helper()
-	var flow kratosFlow
+	var flow KratosFlow
 	decode(c.t, c.do(http.MethodGet, c.base+"/.ory/kratos/public/self-service/"+kind+"/browser?"+query, nil, "",
 		map[string]string{"Accept": "application/json"}), []int{http.StatusOK}, &flow)
 	return flow
 }
 
 // submitFlow submits fields to a flow of kind with the flow's CSRF token, expecting one of the statuses.
-func (c *Client) submitFlow(kind string, flow kratosFlow, fields map[string]string, want ...int) {
+func (c *Client) submitFlow(kind string, flow KratosFlow, fields map[string]string, want ...int) {
 	c.t.Helper()
 	body := map[string]string{}
 	for k, v := range fields {
 		body[k] = v
 	}
-	for _, n := range flow.UI.Nodes {
-		if n.Attributes.Name == "csrf_token" {
-			body["csrf_token"], _ = n.Attributes.Value.(string)
-		}
-	}
+	body["csrf_token"] = flow.CSRF()
 	b, _ := json.Marshal(body)
 	decode(c.t, c.do(http.MethodPost, c.base+"/.ory/kratos/public/self-service/"+kind+"?flow="+flow.ID, bytes.NewReader(b),
 		"application/json", map[string]string{"Accept": "application/json"}), want, nil)
@@ -399,27 +406,24 @@ func (r Response) Decode(t testing.TB, v any) {
 	}
 }
 
-// ErrorCode is the error body's code ("" when none).
-func (r Response) ErrorCode() string {
-	var e struct {
-		Error struct {
-			Code string `json:"code"`
-		} `json:"error"`
-	}
-	_ = json.Unmarshal(r.Body, &e)
-	return e.Error.Code
+// errorBody is an error answer's body.
+type errorBody struct {
+	Error struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
 }
 
-// ErrorMessage is the error body's message.
-func (r Response) ErrorMessage() string {
-	var e struct {
-		Error struct {
-			Message string `json:"message"`
-		} `json:"error"`
-	}
+func (r Response) errorBody() (e errorBody) {
 	_ = json.Unmarshal(r.Body, &e)
-	return e.Error.Message
+	return e
 }
+
+// ErrorCode is the error body's code ("" when none).
+func (r Response) ErrorCode() string { return r.errorBody().Error.Code }
+
+// ErrorMessage is the error body's message.
+func (r Response) ErrorMessage() string { return r.errorBody().Error.Message }
 
 // Do sends a request with a raw body; headers are optional key/value pairs.
 func (c *Client) Do(method, path string, body io.Reader, contentType string, headers ...string) Response {

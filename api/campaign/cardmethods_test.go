@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 	"log/slog"
-	"net/http/httptest"
 	"testing"
 
 	"github.com/google/uuid"
@@ -12,16 +11,14 @@ import (
 
 	"github.com/aporta/aporta/internal/gateway/mercadopago"
 	"github.com/aporta/aporta/internal/gateway/sandbox"
+	"github.com/aporta/aporta/internal/gateway/sandbox/sandboxtest"
 )
 
 // The checkout's card rules and public key are the organisation's gateway account's, resolved once;
 // with the gateway unreachable the browser gets no rules and uses its own table.
 func TestCheckoutComesFromTheAccount(t *testing.T) {
 	ctx := context.Background()
-	sb, err := sandbox.New(sandbox.Options{Currency: "ARS", PlatformToken: "TEST-platform"})
-	require.NoError(t, err)
-	srv := httptest.NewServer(sb)
-	defer srv.Close()
+	srv := sandboxtest.Serve(t, sandbox.Options{Currency: "ARS", PlatformToken: "TEST-platform"})
 	org := uuid.New()
 	resolved := 0
 	svc := &Service{Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Tokenizers: map[string]string{"mercadopago": "https://tok.example"},

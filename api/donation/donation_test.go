@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -21,7 +20,6 @@ import (
 	enums "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/client"
 
-	"github.com/aporta/aporta/api"
 	"github.com/aporta/aporta/api/apitest"
 	"github.com/aporta/aporta/api/campaign"
 	"github.com/aporta/aporta/internal/charge"
@@ -31,8 +29,8 @@ import (
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/tenants/tenantstest"
-	"github.com/aporta/aporta/workflows"
 	"github.com/aporta/aporta/workflows/collection"
+	"github.com/aporta/aporta/workflows/workflowtest"
 )
 
 type fixture struct {
@@ -63,37 +61,27 @@ func setupWith(t *testing.T, cfg *config.Config, edit func(in *campaign.Input)) 
 func setupAt(t *testing.T, cfg *config.Config, gw string, edit func(in *campaign.Input)) fixture {
 	t.Helper()
 	tt := tenantstest.Open(t)
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	tc, err := workflows.Dial(cfg, log)
-	require.NoError(t, err)
-	t.Cleanup(tc.Close)
-	r, err := api.NewRouter(api.Deps{Config: cfg, Tenants: tt, Temporal: tc, Log: log})
-	require.NoError(t, err)
-	srv := httptest.NewServer(r)
-	t.Cleanup(srv.Close)
+	srv := apitest.Router(t, cfg, tt)
 
 	ctx := context.Background()
 	scope := tenantstest.ArgentineOrganization(t, tt, "Fundación Test", "enabled", "essential_monthly")
 	org := scope.OrgID
 	var cp gateway.Credentials
+	var err error
 	if gw == connections.CentralPos {
 		_, cp, err = sandboxauth.ConnectCentralPos(ctx, cfg, cfg.GatewayURL, scope, "Fundación CP "+org.String()[:8])
 	} else {
 		_, err = sandboxauth.ConnectWith(ctx, cfg, scope, "DONATIONS"+strings.ToUpper(org.String()[:8]))
 	}
 	require.NoError(t, err)
-	svc := campaign.NewService(tt)
 	in := campaign.Input{Title: "Campaña de prueba", Type: "fundraise", Channel: "public", AllowOneTime: true, AllowOtherAmount: true,
 		Amounts: []campaign.Amount{{Amount: "500", Label: "Básico"}, {Amount: "1000"}}, ImmediateCharge: true,
 		Thanks: campaign.Thanks{Instant: "¡Gracias {nombre}! Tu aporte de {monto} a {campaña} ya llegó."}}
 	if edit != nil {
 		edit(&in)
 	}
-	c, err := svc.CreateFromInput(ctx, org, in)
-	require.NoError(t, err)
-	_, err = svc.SetPublished(ctx, org, c.ID, true)
-	require.NoError(t, err)
-	return fixture{srv: srv, cfg: cfg, tt: tt, org: org, slug: c.Slug, camp: c.ID, tc: tc, cp: cp}
+	c := apitest.PublishedCampaign(t, tt, org, in)
+	return fixture{srv: srv, cfg: cfg, tt: tt, org: org, slug: c.Slug, camp: c.ID, tc: workflowtest.Client(t), cp: cp}
 }
 
 // token tokenises a test card at the sandbox, as the browser does.

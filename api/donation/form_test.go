@@ -51,12 +51,8 @@ func TestFormFieldValuesAreCheckedStoredShownAndExported(t *testing.T) {
 	ctx := context.Background()
 	admin := s.NewOrgAdmin(t, "AR")
 	scope := tenantstest.SetStatus(t, s.Tenants, admin.OrgID, "enabled", "essential_monthly")
-	svc := campaign.NewService(s.Tenants)
-	cp, err := svc.CreateFromInput(ctx, admin.OrgID, campaign.Input{Title: "Campaña campos", Type: "fundraise", Channel: "public",
+	cp := apitest.PublishedCampaign(t, s.Tenants, admin.OrgID, campaign.Input{Title: "Campaña campos", Type: "fundraise", Channel: "public",
 		AllowOneTime: true, Amounts: []campaign.Amount{{Amount: "500"}}, FormFields: extraFields})
-	require.NoError(t, err)
-	_, err = svc.SetPublished(ctx, admin.OrgID, cp.ID, true)
-	require.NoError(t, err)
 	url := s.Server.URL + "/d/" + cp.Slug
 
 	// Wrong answers: each field named with its own message, nothing stored.

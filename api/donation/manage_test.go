@@ -70,12 +70,8 @@ func manageFixture(t *testing.T, s *apitest.Stack) (*apitest.Client, string, str
 	scope, err := s.Tenants.ForOrganization(ctx, admin.OrgID)
 	require.NoError(t, err)
 	require.NoError(t, scope.Exec(ctx, "UPDATE organizations SET status = 'enabled', plan_code = 'essential_monthly', timezone = 'America/Argentina/Buenos_Aires' WHERE organization_id = $1", admin.OrgID))
-	svc := campaign.NewService(s.Tenants)
-	cp, err := svc.CreateFromInput(ctx, admin.OrgID, campaign.Input{Title: "Campaña gestión", Type: "fundraise", Channel: "public",
+	cp := apitest.PublishedCampaign(t, s.Tenants, admin.OrgID, campaign.Input{Title: "Campaña gestión", Type: "fundraise", Channel: "public",
 		AllowOneTime: true, AllowOtherAmount: true, Amounts: []campaign.Amount{{Amount: "500"}, {Amount: "1000"}}, ImmediateCharge: true})
-	require.NoError(t, err)
-	_, err = svc.SetPublished(ctx, admin.OrgID, cp.ID, true)
-	require.NoError(t, err)
 	return admin, cp.Slug, cp.ID.String()
 }
 

@@ -216,12 +216,8 @@ func TestDeclinedChargeRecoversWithTheDonorsNewCard(t *testing.T) {
 	scope, err := s.Tenants.ForOrganization(ctx, admin.OrgID)
 	require.NoError(t, err)
 	require.NoError(t, scope.Exec(ctx, "UPDATE organizations SET status = 'enabled', plan_code = 'essential_monthly', timezone = 'America/Argentina/Buenos_Aires' WHERE organization_id = $1", admin.OrgID))
-	svc := campaign.NewService(s.Tenants)
-	cp, err := svc.CreateFromInput(ctx, admin.OrgID, campaign.Input{Title: "Campaña recupero", Type: "fundraise", Channel: "public",
+	cp := apitest.PublishedCampaign(t, s.Tenants, admin.OrgID, campaign.Input{Title: "Campaña recupero", Type: "fundraise", Channel: "public",
 		AllowOtherAmount: true, Amounts: []campaign.Amount{{Amount: "1000"}}})
-	require.NoError(t, err)
-	_, err = svc.SetPublished(ctx, admin.OrgID, cp.ID, true)
-	require.NoError(t, err)
 
 	ana := "ana-" + uuid.NewString()[:8] + "@example.com"
 	a := post(t, s.Server.URL+"/d/"+cp.Slug, payload(token(t, s.Config, "FUND"), 1, 1000, ana, "k-"+uuid.NewString()))

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -19,6 +18,7 @@ import (
 	"github.com/aporta/aporta/internal/connections/sandboxauth"
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/gateway/sandbox"
+	"github.com/aporta/aporta/internal/gateway/sandbox/sandboxtest"
 	"github.com/aporta/aporta/internal/money"
 	"github.com/aporta/aporta/internal/outbox"
 	"github.com/aporta/aporta/internal/thanks"
@@ -47,10 +47,7 @@ func TestSettleFirstChargeReadsBackWhatTheRequestLeftPending(t *testing.T) {
 	require.NoError(t, err)
 
 	// A gateway of this test's own, so its faults touch no other test.
-	sb, err := sandbox.New(sandbox.Options{PlatformToken: "TEST-guard"})
-	require.NoError(t, err)
-	gwSrv := httptest.NewServer(sb)
-	t.Cleanup(gwSrv.Close)
+	gwSrv := sandboxtest.Serve(t, sandbox.Options{PlatformToken: "TEST-guard"})
 	// The organisation's own account at that gateway, connected as an administrator would.
 	store, _, err := sandboxauth.ConnectAt(ctx, cfg, gwSrv.URL, scope, "GUARD")
 	require.NoError(t, err)

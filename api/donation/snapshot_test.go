@@ -24,13 +24,9 @@ func TestAnonymousSubmissionWithSameEmailLeavesTheDonorUnchanged(t *testing.T) {
 	ctx := context.Background()
 	admin := s.NewOrgAdmin(t, "AR")
 	scope := tenantstest.SetStatus(t, s.Tenants, admin.OrgID, "enabled", "essential_monthly")
-	svc := campaign.NewService(s.Tenants)
-	cp, err := svc.CreateFromInput(ctx, admin.OrgID, campaign.Input{Title: "Campaña datos", Type: "fundraise", Channel: "public",
+	cp := apitest.PublishedCampaign(t, s.Tenants, admin.OrgID, campaign.Input{Title: "Campaña datos", Type: "fundraise", Channel: "public",
 		AllowOneTime: true, Amounts: []campaign.Amount{{Amount: "500"}}, Thanks: campaign.Thanks{Instant: "¡Gracias {nombre}!"},
 		FormFields: []campaign.FormField{{Type: "cellphone", Title: "Celular", Width: "half", ValueRelatedTo: "donor.cellphone"}}})
-	require.NoError(t, err)
-	_, err = svc.SetPublished(ctx, admin.OrgID, cp.ID, true)
-	require.NoError(t, err)
 	url := s.Server.URL + "/d/" + cp.Slug
 	mail := email()
 

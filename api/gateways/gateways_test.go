@@ -105,12 +105,8 @@ func gatewaysOf(t *testing.T, c *apitest.Client) (list, string) {
 // publicForm publishes a campaign of the organisation and reads its public form.
 func publicForm(t *testing.T, s *apitest.Stack, c *apitest.Client) map[string]any {
 	t.Helper()
-	svc := campaign.NewService(s.Tenants)
-	cp, err := svc.CreateFromInput(context.Background(), c.OrgID, campaign.Input{Title: "Campaña", Type: "fundraise", Channel: "public",
+	cp := apitest.PublishedCampaign(t, s.Tenants, c.OrgID, campaign.Input{Title: "Campaña", Type: "fundraise", Channel: "public",
 		AllowOneTime: true, Amounts: []campaign.Amount{{Amount: "1500"}}})
-	require.NoError(t, err)
-	_, err = svc.SetPublished(context.Background(), c.OrgID, cp.ID, true)
-	require.NoError(t, err)
 	r := c.Do(http.MethodGet, "/api/public/campaigns/"+cp.Slug, nil, "")
 	require.Equal(t, http.StatusOK, r.Status, string(r.Body))
 	var out map[string]any

@@ -64,24 +64,9 @@ func (b *browser) start(kind string) (id, csrf string) {
 	b.t.Helper()
 	res := b.call(http.MethodGet, "/self-service/"+kind+"/browser", nil)
 	require.Equal(b.t, http.StatusOK, res.StatusCode)
-	var flow struct {
-		ID string `json:"id"`
-		UI struct {
-			Nodes []struct {
-				Attributes struct {
-					Name  string `json:"name"`
-					Value any    `json:"value"`
-				} `json:"attributes"`
-			} `json:"nodes"`
-		} `json:"ui"`
-	}
+	var flow apitest.KratosFlow
 	require.NoError(b.t, json.NewDecoder(res.Body).Decode(&flow))
-	for _, n := range flow.UI.Nodes {
-		if n.Attributes.Name == "csrf_token" {
-			csrf, _ = n.Attributes.Value.(string)
-		}
-	}
-	return flow.ID, csrf
+	return flow.ID, flow.CSRF()
 }
 
 // submit starts a browser flow of kind and submits fields as JSON with the flow's CSRF token.

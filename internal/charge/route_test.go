@@ -20,6 +20,7 @@ import (
 	"github.com/aporta/aporta/internal/gateway/dlocal"
 	"github.com/aporta/aporta/internal/gateway/mercadopago"
 	"github.com/aporta/aporta/internal/gateway/sandbox"
+	"github.com/aporta/aporta/internal/gateway/sandbox/sandboxtest"
 	"github.com/aporta/aporta/internal/money"
 	"github.com/aporta/aporta/tenants"
 )
@@ -63,10 +64,8 @@ type routeWorld struct {
 
 func newRouteWorld(t *testing.T) *routeWorld {
 	t.Helper()
-	sb, err := sandbox.New(sandbox.Options{})
-	require.NoError(t, err)
-	w := &routeWorld{srv: httptest.NewServer(sb), loss: &loseAnswers{}}
-	t.Cleanup(w.srv.Close)
+	w := &routeWorld{srv: sandboxtest.Serve(t, sandbox.Options{}), loss: &loseAnswers{}}
+	var err error
 	w.connected, err = mercadopago.New(mercadopago.Config{BaseURL: w.srv.URL, AccessToken: sandbox.DefaultPlatformToken, Currency: "ARS"})
 	require.NoError(t, err)
 	cfg := dlocal.Config{BaseURL: w.srv.URL + "/dlocal", Login: sandbox.DefaultDLocalLogin, TransKey: sandbox.DefaultDLocalTransKey,

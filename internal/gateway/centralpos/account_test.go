@@ -16,6 +16,7 @@ import (
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/gateway/centralpos"
 	"github.com/aporta/aporta/internal/gateway/sandbox"
+	"github.com/aporta/aporta/internal/gateway/sandbox/sandboxtest"
 	"github.com/aporta/aporta/internal/money"
 )
 
@@ -23,10 +24,7 @@ import (
 // account (in currency) and credentials.
 func merchant(t *testing.T, country, currency string) (*httptest.Server, *centralpos.Account, gateway.Credentials) {
 	t.Helper()
-	sb, err := sandbox.New(sandbox.Options{})
-	require.NoError(t, err)
-	srv := httptest.NewServer(sb)
-	t.Cleanup(srv.Close)
+	srv := sandboxtest.Serve(t, sandbox.Options{})
 	cfg := centralpos.Config{BaseURL: srv.URL + "/centralpos/v1", PartnerKey: sandbox.DefaultPartnerKey}
 	cp, err := centralpos.New(cfg)
 	require.NoError(t, err)

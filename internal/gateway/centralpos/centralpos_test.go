@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -15,6 +14,7 @@ import (
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/gateway/centralpos"
 	"github.com/aporta/aporta/internal/gateway/sandbox"
+	"github.com/aporta/aporta/internal/gateway/sandbox/sandboxtest"
 )
 
 // clock is a settable time for the sandbox's codes.
@@ -43,10 +43,7 @@ func TestConnectAndRevoke(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	clk := &clock{t: time.Now()}
-	sb, err := sandbox.New(sandbox.Options{Now: clk.now})
-	require.NoError(t, err)
-	srv := httptest.NewServer(sb)
-	t.Cleanup(srv.Close)
+	srv := sandboxtest.Serve(t, sandbox.Options{Now: clk.now})
 	cp, err := centralpos.New(centralpos.Config{BaseURL: srv.URL + "/centralpos/v1", PartnerKey: sandbox.DefaultPartnerKey})
 	require.NoError(t, err)
 

@@ -2,7 +2,6 @@ package cvault_test
 
 import (
 	"context"
-	"net/http/httptest"
 	"testing"
 	"time"
 
@@ -12,14 +11,12 @@ import (
 	"github.com/aporta/aporta/internal/gateway/cvault"
 	"github.com/aporta/aporta/internal/gateway/mercadopago"
 	"github.com/aporta/aporta/internal/gateway/sandbox"
+	"github.com/aporta/aporta/internal/gateway/sandbox/sandboxtest"
 )
 
 func TestTokenize(t *testing.T) {
 	t.Parallel()
-	sb, err := sandbox.New(sandbox.Options{})
-	require.NoError(t, err)
-	srv := httptest.NewServer(sb)
-	t.Cleanup(srv.Close)
+	srv := sandboxtest.Serve(t, sandbox.Options{})
 	vault, err := cvault.New(cvault.Config{BaseURL: srv.URL, Key: "pk_test"})
 	require.NoError(t, err)
 	ctx := context.Background()

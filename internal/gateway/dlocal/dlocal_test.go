@@ -16,6 +16,7 @@ import (
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/gateway/dlocal"
 	"github.com/aporta/aporta/internal/gateway/sandbox"
+	"github.com/aporta/aporta/internal/gateway/sandbox/sandboxtest"
 	"github.com/aporta/aporta/internal/money"
 )
 
@@ -27,10 +28,7 @@ func platform(base string) dlocal.Config {
 // merchant onboards an Argentinian merchant (fee 3.99%) at a sandbox of its own.
 func merchant(t *testing.T) (*httptest.Server, *dlocal.Account, dlocal.Merchant) {
 	t.Helper()
-	sb, err := sandbox.New(sandbox.Options{})
-	require.NoError(t, err)
-	srv := httptest.NewServer(sb)
-	t.Cleanup(srv.Close)
+	srv := sandboxtest.Serve(t, sandbox.Options{})
 	m, err := dlocal.Onboard(context.Background(), platform(srv.URL), "Fundación Sur", "AR", 399)
 	require.NoError(t, err)
 	acct, err := dlocal.NewAccount(platform(srv.URL), m, "AR", "ARS")

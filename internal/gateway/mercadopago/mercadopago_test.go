@@ -18,6 +18,7 @@ import (
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/gateway/mercadopago"
 	"github.com/aporta/aporta/internal/gateway/sandbox"
+	"github.com/aporta/aporta/internal/gateway/sandbox/sandboxtest"
 	"github.com/aporta/aporta/internal/money"
 )
 
@@ -42,10 +43,7 @@ func newEnv(t *testing.T, statePath string, timeout time.Duration) *env {
 // newSiteEnv is an env whose account is on the MercadoPago site of currency (ARS: MLA, BRL: MLB…).
 func newSiteEnv(t *testing.T, statePath, currency string, timeout time.Duration) *env {
 	t.Helper()
-	sb, err := sandbox.New(sandbox.Options{StatePath: statePath, Currency: currency, PlatformToken: "TEST-token"})
-	require.NoError(t, err)
-	srv := httptest.NewServer(sb)
-	t.Cleanup(srv.Close)
+	srv := sandboxtest.Serve(t, sandbox.Options{StatePath: statePath, Currency: currency, PlatformToken: "TEST-token"})
 	mp, err := mercadopago.New(mercadopago.Config{BaseURL: srv.URL, AccessToken: "TEST-token", Currency: currency, Timeout: timeout})
 	require.NoError(t, err)
 	return &env{t: t, srv: srv, mp: mp}

@@ -6,7 +6,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -17,6 +16,7 @@ import (
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/gateway/mercadopago"
 	"github.com/aporta/aporta/internal/gateway/sandbox"
+	"github.com/aporta/aporta/internal/gateway/sandbox/sandboxtest"
 	"github.com/aporta/aporta/internal/money"
 )
 
@@ -24,10 +24,7 @@ const callback = "https://aporta.test/auth/mercadopago/callback"
 
 func newOAuth(t *testing.T) (*mercadopago.OAuth, string) {
 	t.Helper()
-	sb, err := sandbox.New(sandbox.Options{})
-	require.NoError(t, err)
-	srv := httptest.NewServer(sb)
-	t.Cleanup(srv.Close)
+	srv := sandboxtest.Serve(t, sandbox.Options{})
 	o, err := mercadopago.NewOAuth(mercadopago.OAuthConfig{BaseURL: srv.URL, AuthURL: srv.URL + "/authorization",
 		ClientID: sandbox.DefaultClientID, ClientSecret: sandbox.DefaultClientSecret})
 	require.NoError(t, err)

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"strings"
 	"sync"
@@ -17,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/aporta/aporta/internal/gateway/sandbox"
+	"github.com/aporta/aporta/internal/gateway/sandbox/sandboxtest"
 )
 
 // clock is a settable time for the sandbox's codes and tokens.
@@ -40,10 +40,7 @@ const redirect = "https://aporta.test/auth/mercadopago/callback"
 func newOAuthEnv(t *testing.T, statePath string) *oauthEnv {
 	t.Helper()
 	c := &clock{t: time.Now()}
-	sb, err := sandbox.New(sandbox.Options{StatePath: statePath, Now: c.now})
-	require.NoError(t, err)
-	srv := httptest.NewServer(sb)
-	t.Cleanup(srv.Close)
+	srv := sandboxtest.Serve(t, sandbox.Options{StatePath: statePath, Now: c.now})
 	return &oauthEnv{t: t, url: srv.URL, clock: c}
 }
 

@@ -3,7 +3,6 @@ package sandbox_test
 import (
 	"context"
 	"net/http"
-	"net/http/httptest"
 	"testing"
 	"time"
 
@@ -12,14 +11,12 @@ import (
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/gateway/internal/rest"
 	"github.com/aporta/aporta/internal/gateway/sandbox"
+	"github.com/aporta/aporta/internal/gateway/sandbox/sandboxtest"
 )
 
 func newClient(t *testing.T, header http.Header) *rest.Client {
 	t.Helper()
-	sb, err := sandbox.New(sandbox.Options{})
-	require.NoError(t, err)
-	srv := httptest.NewServer(sb)
-	t.Cleanup(srv.Close)
+	srv := sandboxtest.Serve(t, sandbox.Options{})
 	c, err := rest.New(srv.URL, nil, time.Second, header)
 	require.NoError(t, err)
 	return c
