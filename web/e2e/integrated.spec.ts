@@ -218,11 +218,15 @@ test('integrated payments: bank account, local and global processors, a routed d
     await screenshotAll(page, 'integrated-sandbox-ledger');
   });
 
-  await test.step('the transactions summary shows the processor fee', async () => {
+  await test.step('the transactions summary and the dashboard show the processor fee', async () => {
     await page.goto('/manage/transactions');
     const fees = page.locator('[data-fees="ARS"]');
     await expect(fees.locator('[data-processor-fees]')).toHaveText('Comisiones de procesadores: $ 164,70');
     await screenshotAll(page, 'integrated-transactions-fees');
+    // The dashboard's rollup carries the fee too.
+    await page.goto('/manage/dashboard');
+    await expect(page.locator('[data-widget="raised"] [data-processor-fees]')).toHaveText('Comisiones de procesadores: $ 164,70');
+    await screenshotAll(page, 'integrated-dashboard-fees');
   });
 
   await test.step('discarding the global processor asks first, then removes it', async () => {
