@@ -237,14 +237,15 @@ type Currency struct {
 }
 
 type DashboardDaily struct {
-	OrganizationID uuid.UUID
-	Day            time.Time
-	CampaignID     uuid.UUID
-	Recurrence     int16
-	Currency       string
-	RaisedMinor    int64
-	RaisedCount    int64
-	NewDonations   int64
+	OrganizationID     uuid.UUID
+	Day                time.Time
+	CampaignID         uuid.UUID
+	Recurrence         int16
+	Currency           string
+	RaisedMinor        int64
+	RaisedCount        int64
+	NewDonations       int64
+	ProcessorFeesMinor int64
 }
 
 type DashboardDailyDiscard struct {

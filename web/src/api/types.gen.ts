@@ -307,6 +307,7 @@ export interface Dashboard {
   filters: Filters;
   raised: Raised[];
   average: Money[];
+  processor_fees: Money[];
   new_donations: number;
   paused_donations: number;
   paused_in_grace: number;
