@@ -34,6 +34,7 @@ import (
 	"github.com/aporta/aporta/api/organization"
 	"github.com/aporta/aporta/api/processors"
 	"github.com/aporta/aporta/api/ratelimit"
+	"github.com/aporta/aporta/api/rates"
 	"github.com/aporta/aporta/api/spa"
 	"github.com/aporta/aporta/api/staff"
 	"github.com/aporta/aporta/api/subscription"
@@ -47,6 +48,7 @@ import (
 	"github.com/aporta/aporta/internal/crmlink"
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/gateway/centralpos"
+	"github.com/aporta/aporta/internal/mep"
 	"github.com/aporta/aporta/internal/outbox"
 	"github.com/aporta/aporta/internal/portal"
 	"github.com/aporta/aporta/internal/processing"
@@ -165,6 +167,8 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 		subscription.Tokenizer{URL: d.Config.GatewayPublicURL, PublicKey: d.Config.GatewayPublicKey})
 	console := staff.NewHandler(d.Tenants.Directory(), docs, orgs, keto, onboard, plans)
 	console.Mount(groups)
+	rates.NewHandler(mep.NewRates(d.Tenants.Directory(), mep.HTTP{URL: d.Config.MEPURL, Name: d.Config.MEPSource}), d.Tenants).
+		Mount(groups, console.RequireStaff())
 	r.GET("/readyz", health.Readyz(readinessChecks(d), 3*time.Second, staffOrLocal(sessions, console)))
 
 	campaigns := campaign.NewService(d.Tenants)

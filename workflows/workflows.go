@@ -10,6 +10,7 @@ import (
 	tlog "go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/worker"
 
+	"github.com/aporta/aporta/internal/bankdebit"
 	"github.com/aporta/aporta/internal/charge"
 	"github.com/aporta/aporta/internal/config"
 	"github.com/aporta/aporta/internal/connections"
@@ -77,7 +78,8 @@ func Run(ctx context.Context, cfg *config.Config, c client.Client, t *tenants.Te
 		return fmt.Errorf("platform gateway account: %w", err)
 	}
 	bills := &billing.Activities{Tenants: t, Platform: platform, Plans: subscription.Plans{Temporal: c},
-		Mail: outbox.NewMailer(cfg, t.Directory()), PublicURL: cfg.PublicURL}
+		Debits: &bankdebit.Client{BaseURL: cfg.BankDebitURL, Token: cfg.BankDebitToken},
+		Mail:   outbox.NewMailer(cfg, t.Directory()), PublicURL: cfg.PublicURL}
 	crmVault, err := crmlink.NewVault(ctx, cfg)
 	if err != nil {
 		return fmt.Errorf("crm vault: %w", err)

@@ -58,6 +58,10 @@ type Config struct {
 	// and DLocalSecret sign its requests) at DLocalURL; DLocalPublicURL is its tokeniser as donors'
 	// browsers reach it. Dev and test default to the sandbox.
 	DLocalURL, DLocalPublicURL, DLocalLogin, DLocalTransKey, DLocalSecret string
+	// BankDebitURL and BankDebitToken reach the bank-debit network that collects subscriptions paid
+	// by CBU direct debit (internal/bankdebit); MEPURL answers the dollar MEP quote (internal/mep)
+	// and MEPSource names it where the rate is shown.
+	BankDebitURL, BankDebitToken, MEPURL, MEPSource string
 
 	// TrustedProxies are the CIDRs of the reverse proxies in front of `serve`: only from them is
 	// X-Forwarded-For believed. None by default, so the client IP is the socket's address.
@@ -132,6 +136,10 @@ func FromEnv() (*Config, error) {
 		DLocalLogin:          os.Getenv("APORTA_DLOCAL_LOGIN"),
 		DLocalTransKey:       os.Getenv("APORTA_DLOCAL_TRANS_KEY"),
 		DLocalSecret:         os.Getenv("APORTA_DLOCAL_SECRET"),
+		BankDebitURL:         strings.TrimRight(os.Getenv("APORTA_BANK_DEBIT_URL"), "/"),
+		BankDebitToken:       os.Getenv("APORTA_BANK_DEBIT_TOKEN"),
+		MEPURL:               os.Getenv("APORTA_MEP_URL"),
+		MEPSource:            os.Getenv("APORTA_MEP_SOURCE"),
 		BlobURL:              os.Getenv("APORTA_BLOB_URL"),
 		Secret:               []byte(os.Getenv("APORTA_SECRET")),
 		LogLevel:             get("APORTA_LOG_LEVEL", "info"),
@@ -288,6 +296,10 @@ func (c *Config) defaultConnections() []error {
 		{"APORTA_MP_CLIENT_ID", &c.MPClientID, "8808000000000001"},
 		{"APORTA_MP_CLIENT_SECRET", &c.MPClientSecret, "TEST-aporta-client-secret"},
 		{"APORTA_CENTRALPOS_PARTNER_KEY", &c.CentralPosPartnerKey, "TEST-aporta-centralpos-partner"},
+		{"APORTA_BANK_DEBIT_URL", &c.BankDebitURL, c.GatewayURL + "/bankdebit/v1"},
+		{"APORTA_BANK_DEBIT_TOKEN", &c.BankDebitToken, c.GatewayToken},
+		{"APORTA_MEP_URL", &c.MEPURL, c.GatewayURL + "/mep/v1/dolares/bolsa"},
+		{"APORTA_MEP_SOURCE", &c.MEPSource, "Sandbox MEP"},
 	} {
 		if *v.value != "" {
 			continue

@@ -437,6 +437,16 @@ export interface DonorView {
   discard_reason: string;
 }
 
+export interface Entry {
+  rate: Money;
+  source: string;
+  as_of: string;
+  override: boolean;
+  staff_email: string | null;
+  reason: string | null;
+  created_at: string;
+}
+
 export interface FieldOut {
   name: string;
   label: string;
@@ -489,6 +499,16 @@ export interface Invoice {
   kind: string;
   status: string;
   paid_at: string | null;
+}
+
+export interface MepHistory {
+  current: Quote;
+  entries: Entry[];
+}
+
+export interface MepNote {
+  mep: Quote;
+  prices: Record<string, Money>;
 }
 
 export interface Money {
@@ -633,6 +653,13 @@ export interface PublicCardMethod {
   lengths: number[];
   security_code_length: number;
   luhn: boolean;
+}
+
+export interface Quote {
+  rate: Money;
+  source: string;
+  as_of: string;
+  override: boolean;
 }
 
 export interface Raised {
