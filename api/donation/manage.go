@@ -479,7 +479,7 @@ func (s *ManageService) awaitCollect(ctx context.Context, id uuid.UUID, before c
 		if err != nil {
 			continue
 		}
-		if st.ChargedPeriods > before.ChargedPeriods && len(st.Recent) > 0 {
+		if settledSince(before, st) {
 			last := st.Recent[len(st.Recent)-1]
 			return CollectView{Period: last.Period.String(), Status: last.Status, Approved: last.Approved,
 				PaymentID: last.PaymentID, Attempts: last.Attempts}
@@ -487,13 +487,20 @@ func (s *ManageService) awaitCollect(ctx context.Context, id uuid.UUID, before c
 		if st.Status != collection.StatusActive {
 			// Paused by the charge (expired card, a hard decline): the detail says why.
 			res.Status = "rejected"
-			if len(st.Recent) > len(before.Recent) || st.ChargedPeriods > before.ChargedPeriods {
+			if settledSince(before, st) {
 				last := st.Recent[len(st.Recent)-1]
 				res = CollectView{Period: last.Period.String(), Status: last.Status, PaymentID: last.PaymentID, Attempts: last.Attempts}
 			}
 			return res
 		}
 	}
+}
+
+// settledSince says whether a period was settled between the two states: a new one, or the last
+// one settled again (a retried period replaces its result and counts once).
+func settledSince(before, st collection.State) bool {
+	n, b := len(st.Recent), len(before.Recent)
+	return n > 0 && (st.ChargedPeriods > before.ChargedPeriods || b == 0 || st.Recent[n-1] != before.Recent[b-1])
 }
 
 // CollectView is the outcome of collect_payment.
