@@ -24,6 +24,7 @@ import (
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/newdonation"
 	"github.com/aporta/aporta/internal/processing"
+	"github.com/aporta/aporta/internal/receipt"
 	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/internal/thanks"
 	"github.com/aporta/aporta/tenants"
@@ -151,7 +152,8 @@ func NewService(d Deps) *Service {
 	}
 	receipts := thanks.Receipts{Secret: d.Secret}
 	return &Service{forms: d.Forms, tenants: d.Tenants, gateways: d.Gateways, guard: d.Guard, secret: d.Secret,
-		first:    firstcharge.Settler{Recurring: d.Recurring, Log: d.Log},
+		first: firstcharge.Settler{Recurring: d.Recurring, Log: d.Log,
+			Receipts: receipt.Mailer{Outbox: d.Mail, Links: receipt.Links{Secret: d.Secret, Now: d.Now}, PublicURL: d.PublicURL}},
 		receipts: receipts, thanks: thanks.Mailer{Outbox: d.Mail, Receipts: receipts, PublicURL: d.PublicURL, Now: d.Now, Log: d.Log},
 		now: d.Now, log: d.Log}
 }
