@@ -94,6 +94,8 @@ func (h *ManageHandler) Mount(g endpoint.Groups) {
 	m.POST("/donations/:uuid/payment_method", change, idem, endpoint.Handle(s.PaymentMethod))
 	m.GET("/donations/:uuid/versions", view, endpoint.Handle(s.Versions))
 	m.GET("/donations/:uuid/support", view, endpoint.Handle(s.Support))
+	m.GET("/donations/:uuid/receipts/:number", view, s.ManageReceipt)
+	m.GET("/donations/:uuid/summaries/:year", view, s.ManageSummary)
 	m.POST("/donations/:uuid/upgrades", change, idem, endpoint.Handle(s.AddUpgrade))
 	m.PATCH("/donations/:uuid/upgrades/:id", change, idem, endpoint.Handle(s.EditUpgrade))
 	m.DELETE("/donations/:uuid/upgrades/:id", change, idem, endpoint.Handle(s.RemoveUpgrade))

@@ -85,6 +85,8 @@ func (h *PortalHandler) Mount(g *gin.RouterGroup) {
 	s.POST("/donations/:uuid/pause", endpoint.Handle(h.Pause))
 	s.POST("/donations/:uuid/resume", endpoint.Handle(h.Resume))
 	s.POST("/donations/:uuid/cancel", endpoint.Handle(h.Cancel))
+	s.GET("/receipts/:number", h.Receipt)
+	s.GET("/summaries/:year", h.Summary)
 }
 
 // LinkRequest is POST /api/public/portal/links: the e-mail and the campaign form the donor came
@@ -279,6 +281,7 @@ type PortalCharge struct {
 	Amount  money.Amount `json:"amount"`
 	Status  string       `json:"status"`
 	Decline string       `json:"decline,omitempty"`
+	Receipt *int64       `json:"receipt,omitempty"` // its receipt's number (GET /receipts/{number})
 }
 
 // PortalLimits are the amounts the campaign's form accepts.
@@ -355,7 +358,8 @@ func (h *PortalHandler) view(ctx context.Context, det Detail) PortalDonation {
 		v.Card = &PortalCard{Brand: pm.Brand, LastFour: pm.LastFour, Expiry: pm.Expiry}
 	}
 	for _, t := range det.Transactions {
-		v.Charges = append(v.Charges, PortalCharge{Date: t.Date, Period: t.Period, Amount: t.Amount, Status: t.Status, Decline: t.Decline})
+		v.Charges = append(v.Charges, PortalCharge{Date: t.Date, Period: t.Period, Amount: t.Amount, Status: t.Status, Decline: t.Decline,
+			Receipt: t.Receipt})
 	}
 	if dd.Recurrence != 1 || dd.Status == collection.StatusDiscarded || dd.Status == "pending" || dd.Status == "rejected" {
 		return v
