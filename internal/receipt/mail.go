@@ -47,7 +47,7 @@ func (l Links) Parse(ref string) (orgID, transactionID uuid.UUID, ok bool) {
 
 // DownloadURL is where a receipt e-mail's reference downloads the PDF, in the language.
 func DownloadURL(publicURL, ref string, lang i18n.Lang) string {
-	return publicURL + "/api/public/receipts/" + url.PathEscape(ref) + "?lang=" + url.QueryEscape(string(lang.Base()))
+	return publicURL + "/api/public/receipts/" + url.PathEscape(ref) + "?locale=" + url.QueryEscape(string(lang.Base()))
 }
 
 // Outbox queues an e-mail once per key (outbox.Mailer).
