@@ -751,6 +751,7 @@ export interface TransactionView {
   attempt: number;
   payment_id: string;
   payment_method: CardRef | null;
+  receipt: number | null;
 }
 
 export interface TxRow {
@@ -764,6 +765,7 @@ export interface TxRow {
   attempt: number;
   payment_id: string;
   payment_method: CardRef | null;
+  receipt: number | null;
   donation_uuid: string;
   frequency: string;
   campaign: CampaignRef;
