@@ -22,6 +22,7 @@ import (
 	"github.com/aporta/aporta/internal/portal"
 	"github.com/aporta/aporta/internal/processing"
 	"github.com/aporta/aporta/internal/readiness"
+	"github.com/aporta/aporta/internal/receipt"
 	"github.com/aporta/aporta/internal/thanks"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/workflows/agencysync"
@@ -71,8 +72,9 @@ func Run(ctx context.Context, cfg *config.Config, c client.Client, t *tenants.Te
 		Mail: outbox.NewMailer(cfg, t.Directory()), PublicURL: cfg.PublicURL}
 	// First charges are settled as the donation form settles them (firstcharge.Settler).
 	firstCharges := &firstcharge.Activities{Tenants: t, Gateways: gateways,
-		Settler: firstcharge.Settler{Recurring: collection.Starter{Temporal: c}},
-		Thanks:  thanks.Mailer{Outbox: outbox.NewMailer(cfg, t.Directory()), Receipts: thanks.Receipts{Secret: cfg.Secret}, PublicURL: cfg.PublicURL}}
+		Settler: firstcharge.Settler{Recurring: collection.Starter{Temporal: c},
+			Receipts: receipt.Mailer{Outbox: outbox.NewMailer(cfg, t.Directory()), Links: receipt.Links{Secret: cfg.Secret}, PublicURL: cfg.PublicURL}},
+		Thanks: thanks.Mailer{Outbox: outbox.NewMailer(cfg, t.Directory()), Receipts: thanks.Receipts{Secret: cfg.Secret}, PublicURL: cfg.PublicURL}}
 	platform, err := billing.NewPlatformAccount(cfg)
 	if err != nil {
 		return fmt.Errorf("platform gateway account: %w", err)

@@ -358,6 +358,15 @@ type DonorPortalLink struct {
 	CreatedAt      time.Time
 }
 
+type DonorPortalSession struct {
+	OrganizationID uuid.UUID
+	ID             uuid.UUID
+	DonorID        uuid.UUID
+	ExpiresAt      time.Time
+	RevokedAt      *time.Time
+	CreatedAt      time.Time
+}
+
 type GatewayConnection struct {
 	OrganizationID  uuid.UUID
 	ID              uuid.UUID
@@ -572,6 +581,30 @@ type PlanPrice struct {
 	Country            string
 	PlanCode           string
 	LocalizePriceMinor int64
+}
+
+type Receipt struct {
+	OrganizationID uuid.UUID
+	Number         int64
+	TransactionID  uuid.UUID
+	DonationID     uuid.UUID
+	DonorID        uuid.UUID
+	AmountMinor    int64
+	Currency       string
+	ChargedAt      time.Time
+	CampaignTitle  string
+	DonorName      string
+	DonorEmail     string
+	DonorTaxID     string
+	OrgLegalName   string
+	OrgTaxID       string
+	OrgAddress     string
+	IssuedAt       time.Time
+}
+
+type ReceiptCounter struct {
+	OrganizationID uuid.UUID
+	LastNumber     int64
 }
 
 type SubscriptionAuthorization struct {

@@ -21,6 +21,7 @@ import (
 	"github.com/aporta/aporta/internal/history"
 	"github.com/aporta/aporta/internal/i18n"
 	"github.com/aporta/aporta/internal/money"
+	"github.com/aporta/aporta/internal/receipt"
 	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/workflows/internal/orgscope"
@@ -31,6 +32,7 @@ import (
 type Activities struct {
 	Tenants  *tenants.Tenants
 	Gateways charge.Gateways
+	Receipts receipt.Mailer // e-mails an approved period's receipt (no Outbox: none)
 }
 
 // Snapshot is a donation as the shard stores it, read when its workflow first starts.
@@ -207,7 +209,11 @@ func (a *Activities) chargeAttempt(ctx context.Context, r ChargeRequest) (Charge
 			continue
 		}
 		if o := charge.OutcomeFrom(g, p); o.Approved() || i == r.Attempt || o.Pending() {
-			return result(i, o), charge.Record(ctx, scope, t, o)
+			if err := charge.Record(ctx, scope, t, o); err != nil {
+				return ChargeResult{}, err
+			}
+			a.mailReceipt(ctx, scope, t, o)
+			return result(i, o), nil
 		}
 	}
 
@@ -229,7 +235,19 @@ func (a *Activities) chargeAttempt(ctx context.Context, r ChargeRequest) (Charge
 	if err != nil {
 		return ChargeResult{}, err
 	}
+	a.mailReceipt(ctx, scope, t, o)
 	return result(r.Attempt, o), nil
+}
+
+// mailReceipt e-mails the receipt charge.Record issued with an approval, once per receipt. A
+// failure is logged, not retried with the charge: the charge stands and the portal lists the receipt.
+func (a *Activities) mailReceipt(ctx context.Context, scope tenants.Scope, t charge.Transaction, o charge.Outcome) {
+	if !o.Approved() {
+		return
+	}
+	if err := a.Receipts.Send(ctx, scope, receipt.Charge{DonationID: t.DonationID, TransactionID: t.ID, Period: t.Period}); err != nil {
+		activity.GetLogger(ctx).Error("receipt e-mail", "donation_id", t.DonationID, "period", t.Period, "error", err)
+	}
 }
 
 // transaction is the row of one attempt of the request's period.

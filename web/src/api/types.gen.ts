@@ -779,6 +779,7 @@ export interface TransactionView {
   attempt: number;
   payment_id: string;
   payment_method: CardRef | null;
+  receipt: number | null;
 }
 
 export interface TxRow {
@@ -792,6 +793,7 @@ export interface TxRow {
   attempt: number;
   payment_id: string;
   payment_method: CardRef | null;
+  receipt: number | null;
   donation_uuid: string;
   frequency: string;
   campaign: CampaignRef;
