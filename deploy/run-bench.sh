@@ -25,7 +25,11 @@ fi
 # Temporal-on-PostgreSQL, before and after SyncDonation left the rollup, queued on charge.Record's organisation-wide
 # rollup lock (dashboard_rollup_apply took 70–470 ms a call); with APORTA_CITUS=0, 500 donations in one run: on
 # PostgreSQL 6.0/s against 4.1/s for the no-op (1.44×, the no-op held back by a task retried after its timeout), on
-# the dev server 11.2/s against 16.2/s (0.69×).
+# the dev server 11.2/s against 16.2/s (0.69×). After collection's version 3 (one local activity opens a donation, the
+# charge writes the approved period's row: 16 history events instead of 29–32), 500 donations, APORTA_CITUS=0, load
+# average 28–37: on PostgreSQL 4.9/s against 4.6/s (1.05×), on the dev server 10.8/s against 13.9/s (0.78×); on Citus,
+# load average 30–38: 2.5/s against 3.2/s (0.80×) and 7.0/s against 13.4/s (0.52×). The 10,000 run did not fit the
+# shared machine's afternoon (1.7 charges/s at load average 40).
 go run ./deploy/benchcollect -donations "${BENCH_COLLECT_DONATIONS:-10000}"
 # CRM sync (issue 16): BENCH_CRM_CHANGES donation changes drained in composite batches into the sandbox CRM,
 # beside the same records written one call each.

@@ -16,7 +16,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"log"
@@ -39,8 +38,6 @@ import (
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
 
 	"github.com/aporta/aporta/deploy/benchkit"
 	"github.com/aporta/aporta/internal/charge"
@@ -315,17 +312,16 @@ func startAll(n, goroutines int, start func(i int) error) error {
 	return first
 }
 
-// retryStart retries a start the server did not answer in time: on a loaded machine a burst of starts
-// can outlast the client's RPC deadline. Both cases start idempotently (an id already running is
-// joined), so a start that did land is not doubled.
+// retryStart retries a start the server did not answer: on a loaded machine a burst of starts can
+// outlast the client's RPC deadline. Both cases start idempotently (an id already running is joined),
+// so a start that did land is not doubled.
 func retryStart(start func() error) error {
 	var err error
-	for range 5 {
-		if err = start(); !errors.Is(err, context.DeadlineExceeded) && status.Code(err) != codes.Unavailable &&
-			status.Code(err) != codes.DeadlineExceeded {
-			return err
+	for range 10 {
+		if err = start(); err == nil {
+			return nil
 		}
-		time.Sleep(time.Second)
+		time.Sleep(2 * time.Second)
 	}
 	return err
 }
