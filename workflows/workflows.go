@@ -10,6 +10,7 @@ import (
 	tlog "go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/worker"
 
+	"github.com/aporta/aporta/internal/bankdebit"
 	"github.com/aporta/aporta/internal/charge"
 	"github.com/aporta/aporta/internal/config"
 	"github.com/aporta/aporta/internal/connections"
@@ -20,6 +21,8 @@ import (
 	"github.com/aporta/aporta/internal/outbox"
 	"github.com/aporta/aporta/internal/portal"
 	"github.com/aporta/aporta/internal/processing"
+	"github.com/aporta/aporta/internal/readiness"
+	"github.com/aporta/aporta/internal/receipt"
 	"github.com/aporta/aporta/internal/thanks"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/workflows/agencysync"
@@ -69,14 +72,16 @@ func Run(ctx context.Context, cfg *config.Config, c client.Client, t *tenants.Te
 		Mail: outbox.NewMailer(cfg, t.Directory()), PublicURL: cfg.PublicURL}
 	// First charges are settled as the donation form settles them (firstcharge.Settler).
 	firstCharges := &firstcharge.Activities{Tenants: t, Gateways: gateways,
-		Settler: firstcharge.Settler{Recurring: collection.Starter{Temporal: c}},
-		Thanks:  thanks.Mailer{Outbox: outbox.NewMailer(cfg, t.Directory()), Receipts: thanks.Receipts{Secret: cfg.Secret}, PublicURL: cfg.PublicURL}}
+		Settler: firstcharge.Settler{Recurring: collection.Starter{Temporal: c},
+			Receipts: receipt.Mailer{Outbox: outbox.NewMailer(cfg, t.Directory()), Links: receipt.Links{Secret: cfg.Secret}, PublicURL: cfg.PublicURL}},
+		Thanks: thanks.Mailer{Outbox: outbox.NewMailer(cfg, t.Directory()), Receipts: thanks.Receipts{Secret: cfg.Secret}, PublicURL: cfg.PublicURL}}
 	platform, err := billing.NewPlatformAccount(cfg)
 	if err != nil {
 		return fmt.Errorf("platform gateway account: %w", err)
 	}
 	bills := &billing.Activities{Tenants: t, Platform: platform, Plans: subscription.Plans{Temporal: c},
-		Mail: outbox.NewMailer(cfg, t.Directory()), PublicURL: cfg.PublicURL}
+		Debits: &bankdebit.Client{BaseURL: cfg.BankDebitURL, Token: cfg.BankDebitToken},
+		Mail:   outbox.NewMailer(cfg, t.Directory()), PublicURL: cfg.PublicURL}
 	crmVault, err := crmlink.NewVault(ctx, cfg)
 	if err != nil {
 		return fmt.Errorf("crm vault: %w", err)
@@ -105,9 +110,16 @@ func Run(ctx context.Context, cfg *config.Config, c client.Client, t *tenants.Te
 	}
 	go export.KeepCleanupSchedule(ctx, c, export.TaskQueue)
 	go outboxsweep.KeepSchedule(ctx, c, outboxsweep.TaskQueue, outboxsweep.Input{Retention: cfg.OutboxRetention})
+	health := newHealth(readiness.Stores(t, c))
+	if err := health.serve(ctx, cfg.WorkerHealthAddr); err != nil {
+		return fmt.Errorf("health: %w", err)
+	}
+	// A worker that stops on a fatal error (its namespace gone, say) ends the process, so it restarts
+	// instead of running on without polling.
+	fatal := make(chan error, len(queues))
 	var workers []worker.Worker
 	for queue, register := range queues {
-		w := worker.New(c, queue, worker.Options{})
+		w := worker.New(c, queue, worker.Options{OnFatalError: func(err error) { fatal <- fmt.Errorf("worker %s: %w", queue, err) }})
 		register(w)
 		if err := w.Start(); err != nil {
 			for _, started := range workers {
@@ -117,9 +129,13 @@ func Run(ctx context.Context, cfg *config.Config, c client.Client, t *tenants.Te
 		}
 		workers = append(workers, w)
 	}
-	<-ctx.Done()
+	health.started.Store(true)
+	select {
+	case <-ctx.Done():
+	case err = <-fatal:
+	}
 	for _, w := range workers {
 		w.Stop()
 	}
-	return nil
+	return err
 }

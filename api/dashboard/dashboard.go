@@ -106,6 +106,7 @@ type Dashboard struct {
 	Filters            Filters        `json:"filters"`
 	Raised             []Raised       `json:"raised"`
 	Average            []money.Amount `json:"average"`
+	ProcessorFees      []money.Amount `json:"processor_fees"` // what the raised money owed integrated payments processors, per currency with any
 	NewDonations       int64          `json:"new_donations"`
 	PausedDonations    int64          `json:"paused_donations"`
 	PausedInGrace      int64          `json:"paused_in_grace"`
@@ -357,7 +358,7 @@ func (w widgets) daily(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	type total struct{ sum, n int64 }
+	type total struct{ sum, n, fees int64 }
 	totals := map[string]*total{}
 	for _, r := range rows {
 		p := w.series.at(r.Bucket)
@@ -369,19 +370,22 @@ func (w widgets) daily(ctx context.Context) error {
 			continue
 		}
 		if t := totals[r.Currency]; t != nil {
-			t.sum, t.n = t.sum+r.RaisedMinor, t.n+r.RaisedCount
+			t.sum, t.n, t.fees = t.sum+r.RaisedMinor, t.n+r.RaisedCount, t.fees+r.ProcessorFeesMinor
 		} else {
-			totals[r.Currency] = &total{r.RaisedMinor, r.RaisedCount}
+			totals[r.Currency] = &total{r.RaisedMinor, r.RaisedCount, r.ProcessorFeesMinor}
 		}
 		if p != nil {
 			p.Raised = append(p.Raised, money.New(r.RaisedMinor, r.Currency))
 		}
 	}
-	w.d.Raised, w.d.Average = []Raised{}, []money.Amount{}
+	w.d.Raised, w.d.Average, w.d.ProcessorFees = []Raised{}, []money.Amount{}, []money.Amount{}
 	for _, c := range sortedKeys(totals) {
 		t := totals[c]
 		w.d.Raised = append(w.d.Raised, Raised{Amount: money.New(t.sum, c), Transactions: t.n})
 		w.d.Average = append(w.d.Average, money.New(int64(math.Round(float64(t.sum)/float64(t.n))), c))
+		if t.fees != 0 {
+			w.d.ProcessorFees = append(w.d.ProcessorFees, money.New(t.fees, c))
+		}
 	}
 	for _, p := range w.series.points {
 		sort.Slice(p.Raised, func(a, b int) bool { return p.Raised[a].Currency < p.Raised[b].Currency })

@@ -14,6 +14,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/aporta/aporta/api/apitest"
+	"github.com/aporta/aporta/internal/charge"
+	"github.com/aporta/aporta/internal/gateway"
+	"github.com/aporta/aporta/internal/money"
 	"github.com/aporta/aporta/internal/sharddb"
 )
 
@@ -25,6 +28,16 @@ FROM (SELECT (COALESCE(t.charged_at, t.created_at) AT TIME ZONE o.timezone)::dat
              t.currency, t.amount_minor
       FROM transactions t
       JOIN donations d ON d.organization_id = t.organization_id AND d.id = t.donation_id
+      JOIN organizations o ON o.organization_id = t.organization_id
+      WHERE t.organization_id = $1 AND t.status = 'approved') x
+GROUP BY day, campaign_id, recurrence, currency
+UNION ALL
+SELECT format('fees %s %s %s %s %s', day, campaign_id, recurrence, currency, sum(amount_minor))
+FROM (SELECT (COALESCE(t.charged_at, t.created_at) AT TIME ZONE o.timezone)::date AS day, d.campaign_id, d.recurrence,
+             t.currency, f.amount_minor
+      FROM transactions t
+      JOIN donations d ON d.organization_id = t.organization_id AND d.id = t.donation_id
+      JOIN transaction_processor_fees f ON f.organization_id = t.organization_id AND f.transaction_id = t.id
       JOIN organizations o ON o.organization_id = t.organization_id
       WHERE t.organization_id = $1 AND t.status = 'approved') x
 GROUP BY day, campaign_id, recurrence, currency
@@ -54,6 +67,9 @@ ORDER BY 1`
 const rollup = `
 SELECT format('raised %s %s %s %s %s %s', day, campaign_id, recurrence, currency, raised_minor, raised_count)
 FROM dashboard_daily WHERE organization_id = $1 AND raised_count <> 0
+UNION ALL
+SELECT format('fees %s %s %s %s %s', day, campaign_id, recurrence, currency, processor_fees_minor)
+FROM dashboard_daily WHERE organization_id = $1 AND processor_fees_minor <> 0
 UNION ALL
 SELECT format('new %s %s %s %s %s', day, campaign_id, recurrence, currency, new_donations)
 FROM dashboard_daily WHERE organization_id = $1 AND new_donations <> 0
@@ -149,6 +165,22 @@ func TestRollupMatchesRows(t *testing.T) {
 	lines = f.agrees()
 	require.Contains(t, lines, fmt.Sprintf("raised 2026-03-26 %s 1 ARS 3000 1", c2))
 
+	// Charges through an integrated payments processor, recorded as the application does (charge.Record):
+	// the day's row sums their fees; a refunded one's fee leaves with its money.
+	global := &charge.Processor{ID: uuid.New(), Family: "global_payments", Descriptor: "APORTA*DEMO", FeeBps: 549}
+	d7 := f.donation(don{campaign: c2, monthly: false, status: "active", created: "2026-03-27 10:00"})
+	d8 := f.donation(don{campaign: c2, monthly: false, status: "active", created: "2026-03-27 11:00"})
+	for i, d := range ids(d7, d8) {
+		require.NoError(t, charge.Record(f.ctx, f.scope, charge.Transaction{OrgID: org, ID: uuid.New(), DonationID: d, Attempt: 1,
+			Amount: 20000, Currency: "ARS"}, charge.Outcome{Status: gateway.StatusApproved, PaymentID: fmt.Sprintf("D-%d", i),
+			At: f.at("2026-03-27 12:00"), Processor: global}))
+	}
+	require.Contains(t, f.agrees(), fmt.Sprintf("fees 2026-03-27 %s 0 ARS 2196", c2)) // 5.49 % of 200.00, twice
+	f.write(ids(d8), `UPDATE transactions SET status = 'refunded' WHERE organization_id = $1 AND donation_id = $2`, org, d8)
+	require.Contains(t, f.agrees(), fmt.Sprintf("fees 2026-03-27 %s 0 ARS 1098", c2))
+	require.Equal(t, []money.Amount{money.New(1098, "ARS")}, get(t, admin, "?from=2026-03-27&to=2026-03-27").ProcessorFees)
+	require.Empty(t, get(t, admin, "?from=2026-03-26&to=2026-03-26").ProcessorFees, "a day without processor charges")
+
 	// Another organisation's writes and a time-zone change (days move) keep both right.
 	other := s.NewOrgAdmin(t, "AR")
 	g := newFixture(t, s, other.OrgID)
@@ -164,6 +196,7 @@ func TestRollupMatchesRows(t *testing.T) {
 	}))
 	lines = f.agrees()
 	require.Contains(t, lines, fmt.Sprintf("raised 2026-03-06 %s 1 ARS 10000 1", c1))
+	require.Contains(t, lines, fmt.Sprintf("fees 2026-03-27 %s 0 ARS 1098", c2), "the rebuild keeps the fees")
 
 	// A charge and a conversion of its donation in two concurrent transactions: the conversion waits
 	// for the charge to commit, so it moves the charge's money too.

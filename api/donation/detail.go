@@ -155,6 +155,8 @@ type TransactionView struct {
 	Attempt       int      `json:"attempt"`
 	PaymentID     string   `json:"payment_id"`
 	PaymentMethod *CardRef `json:"payment_method"`
+	// Receipt is the number of an approved charge's receipt (null: none).
+	Receipt *int64 `json:"receipt"`
 }
 
 // CardRef names the card a row was charged to.
@@ -200,12 +202,23 @@ func detail(ctx context.Context, scope tenants.Scope, id uuid.UUID) (Detail, err
 	if err != nil {
 		return d, err
 	}
+	numbers, err := q.DonationReceiptNumbers(ctx, sharddb.DonationReceiptNumbersParams(key))
+	if err != nil {
+		return d, err
+	}
+	receipts := make(map[uuid.UUID]int64, len(numbers))
+	for _, n := range numbers {
+		receipts[n.TransactionID] = n.Number
+	}
 	d.Transactions = make([]TransactionView, len(txs))
 	lang := i18n.FromContext(ctx)
 	for i, t := range txs {
 		d.Transactions[i] = TransactionView{UUID: t.ID.String(), Amount: money.New(t.AmountMinor, t.Currency), Date: t.Date,
 			Status: t.Status, StatusDetail: t.StatusDetail, Period: nonEmpty(t.Period), Attempt: int(t.Attempt),
 			PaymentID: t.PaymentID}
+		if n, ok := receipts[t.ID]; ok {
+			d.Transactions[i].Receipt = &n
+		}
 		if dc := gateway.DeclineOf(t.StatusDetail); dc != "" && t.Status == "rejected" {
 			d.Transactions[i].Decline = i18n.T(lang, "decline."+string(dc))
 		}

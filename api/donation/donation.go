@@ -24,6 +24,7 @@ import (
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/newdonation"
 	"github.com/aporta/aporta/internal/processing"
+	"github.com/aporta/aporta/internal/receipt"
 	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/internal/thanks"
 	"github.com/aporta/aporta/tenants"
@@ -114,8 +115,10 @@ type Service struct {
 	secret   []byte
 	receipts thanks.Receipts
 	thanks   thanks.Mailer
-	now      func() time.Time
-	log      *slog.Logger
+	// receiptLinks checks the receipt e-mail's download links.
+	receiptLinks receipt.Links
+	now          func() time.Time
+	log          *slog.Logger
 }
 
 // Deps are the service's collaborators.
@@ -150,9 +153,12 @@ func NewService(d Deps) *Service {
 		d.Log = slog.Default()
 	}
 	receipts := thanks.Receipts{Secret: d.Secret}
+	receiptLinks := receipt.Links{Secret: d.Secret, Now: d.Now}
 	return &Service{forms: d.Forms, tenants: d.Tenants, gateways: d.Gateways, guard: d.Guard, secret: d.Secret,
-		first:    firstcharge.Settler{Recurring: d.Recurring, Log: d.Log},
-		receipts: receipts, thanks: thanks.Mailer{Outbox: d.Mail, Receipts: receipts, PublicURL: d.PublicURL, Now: d.Now, Log: d.Log},
+		first: firstcharge.Settler{Recurring: d.Recurring, Log: d.Log,
+			Receipts: receipt.Mailer{Outbox: d.Mail, Links: receiptLinks, PublicURL: d.PublicURL}},
+		receiptLinks: receiptLinks,
+		receipts:     receipts, thanks: thanks.Mailer{Outbox: d.Mail, Receipts: receipts, PublicURL: d.PublicURL, Now: d.Now, Log: d.Log},
 		now: d.Now, log: d.Log}
 }
 

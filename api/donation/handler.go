@@ -34,6 +34,7 @@ func NewHandler(svc *Service) *Handler {
 func (h *Handler) Mount(g endpoint.Groups) {
 	g.Public.POST("/d/:slug", h.submit.PerIP(), endpoint.Handle(h.Post))
 	g.Public.GET("/api/public/campaigns/:slug/receipts/:ref", noStore, endpoint.Handle(h.GetReceipt))
+	g.Public.GET("/api/public/receipts/:ref", h.ReceiptLink)
 	g.Public.GET("/api/public/donations/:uuid/convert", noStore, endpoint.Handle(h.GetConvert))
 	g.Public.POST("/api/public/donations/:uuid/convert", noStore, endpoint.Handle(h.PostConvert))
 }

@@ -94,6 +94,8 @@ func (h *ManageHandler) Mount(g endpoint.Groups) {
 	m.POST("/donations/:uuid/payment_method", change, idem, endpoint.Handle(s.PaymentMethod))
 	m.GET("/donations/:uuid/versions", view, endpoint.Handle(s.Versions))
 	m.GET("/donations/:uuid/support", view, endpoint.Handle(s.Support))
+	m.GET("/donations/:uuid/receipts/:number", view, s.ManageReceipt)
+	m.GET("/donations/:uuid/summaries/:year", view, s.ManageSummary)
 	m.POST("/donations/:uuid/upgrades", change, idem, endpoint.Handle(s.AddUpgrade))
 	m.PATCH("/donations/:uuid/upgrades/:id", change, idem, endpoint.Handle(s.EditUpgrade))
 	m.DELETE("/donations/:uuid/upgrades/:id", change, idem, endpoint.Handle(s.RemoveUpgrade))
@@ -479,7 +481,7 @@ func (s *ManageService) awaitCollect(ctx context.Context, id uuid.UUID, before c
 		if err != nil {
 			continue
 		}
-		if st.ChargedPeriods > before.ChargedPeriods && len(st.Recent) > 0 {
+		if settledSince(before, st) {
 			last := st.Recent[len(st.Recent)-1]
 			return CollectView{Period: last.Period.String(), Status: last.Status, Approved: last.Approved,
 				PaymentID: last.PaymentID, Attempts: last.Attempts}
@@ -487,13 +489,20 @@ func (s *ManageService) awaitCollect(ctx context.Context, id uuid.UUID, before c
 		if st.Status != collection.StatusActive {
 			// Paused by the charge (expired card, a hard decline): the detail says why.
 			res.Status = "rejected"
-			if len(st.Recent) > len(before.Recent) || st.ChargedPeriods > before.ChargedPeriods {
+			if settledSince(before, st) {
 				last := st.Recent[len(st.Recent)-1]
 				res = CollectView{Period: last.Period.String(), Status: last.Status, PaymentID: last.PaymentID, Attempts: last.Attempts}
 			}
 			return res
 		}
 	}
+}
+
+// settledSince says whether a period was settled between the two states: a new one, or the last
+// one settled again (a retried period replaces its result and counts once).
+func settledSince(before, st collection.State) bool {
+	n, b := len(st.Recent), len(before.Recent)
+	return n > 0 && (st.ChargedPeriods > before.ChargedPeriods || b == 0 || st.Recent[n-1] != before.Recent[b-1])
 }
 
 // CollectView is the outcome of collect_payment.

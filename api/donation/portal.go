@@ -76,7 +76,7 @@ func (h *PortalHandler) Mount(g *gin.RouterGroup) {
 	g.Use(noStore)
 	g.POST("/links", h.perIP.PerIP(), endpoint.Handle(h.RequestLink))
 	g.POST("/session", h.perIP.PerIP(), endpoint.Handle(h.OpenSession))
-	g.DELETE("/session", endpoint.Handle(h.CloseSession))
+	g.DELETE("/session", h.CloseSession)
 	s := g.Group("", h.session)
 	s.GET("/donations", endpoint.Handle(h.List))
 	s.GET("/donations/:uuid", endpoint.Handle(h.Get))
@@ -85,6 +85,8 @@ func (h *PortalHandler) Mount(g *gin.RouterGroup) {
 	s.POST("/donations/:uuid/pause", endpoint.Handle(h.Pause))
 	s.POST("/donations/:uuid/resume", endpoint.Handle(h.Resume))
 	s.POST("/donations/:uuid/cancel", endpoint.Handle(h.Cancel))
+	s.GET("/receipts/:number", h.Receipt)
+	s.GET("/summaries/:year", h.Summary)
 }
 
 // LinkRequest is POST /api/public/portal/links: the e-mail and the campaign form the donor came
@@ -188,7 +190,11 @@ func (h *PortalHandler) OpenSession(ctx context.Context, req *SessionRequest) (*
 	if err != nil {
 		return nil, err
 	}
-	out := &SessionView{cookie: h.cookie(h.d.Keys.Session(orgID, donor), int(portal.SessionTTL/time.Second))}
+	session, err := h.d.Keys.OpenSession(ctx, scope.Store(), orgID, donor)
+	if err != nil {
+		return nil, err
+	}
+	out := &SessionView{cookie: h.cookie(session, int(portal.SessionTTL/time.Second))}
 	if org, err := scope.Store().OrganizationFacts(ctx, scope.OrgID); err == nil {
 		out.Organization = org.Name
 	}
@@ -196,9 +202,23 @@ func (h *PortalHandler) OpenSession(ctx context.Context, req *SessionRequest) (*
 	return out, nil
 }
 
-// CloseSession answers DELETE /session: the cookie is cleared.
-func (h *PortalHandler) CloseSession(context.Context, *struct{}) (*SessionView, error) {
-	return &SessionView{cookie: h.cookie("", -1)}, nil
+// CloseSession answers DELETE /session: the session ends on the server (a copy of its cookie is
+// refused from now on) and the cookie is cleared.
+func (h *PortalHandler) CloseSession(c *gin.Context) {
+	ctx := c.Request.Context()
+	v, _ := c.Cookie(SessionCookie)
+	if orgID, id, ok := h.d.Keys.ParseSession(v); ok {
+		scope, err := h.d.Tenants.ForOrganization(ctx, orgID)
+		if err == nil {
+			err = h.d.Keys.RevokeSession(ctx, scope.Store(), orgID, id)
+		}
+		if err != nil {
+			apierror.Abort(c, err)
+			return
+		}
+	}
+	http.SetCookie(c.Writer, h.cookie("", -1))
+	c.Status(http.StatusNoContent)
 }
 
 type donorKey struct{}
@@ -206,17 +226,28 @@ type donorKey struct{}
 // donorSession is the session's donor.
 type donorSession struct{ OrgID, DonorID uuid.UUID }
 
-// session requires the portal cookie: the organisation's scope and the donor go in the context.
+// session requires the portal cookie of a session that stands (not revoked, not expired): the
+// organisation's scope and the donor go in the context.
 func (h *PortalHandler) session(c *gin.Context) {
+	expired := apierror.New(http.StatusUnauthorized, "portal.session_expired")
 	v, _ := c.Cookie(SessionCookie)
-	orgID, donor, ok := h.d.Keys.ParseSession(v)
+	orgID, id, ok := h.d.Keys.ParseSession(v)
 	if !ok {
-		apierror.Abort(c, apierror.New(http.StatusUnauthorized, "portal.session_expired"))
+		apierror.Abort(c, expired)
 		return
 	}
 	scope, err := h.d.Tenants.ForOrganization(c.Request.Context(), orgID)
 	if err != nil {
-		apierror.Abort(c, apierror.New(http.StatusUnauthorized, "portal.session_expired"))
+		apierror.Abort(c, expired)
+		return
+	}
+	donor, err := h.d.Keys.SessionDonor(c.Request.Context(), scope.Store(), orgID, id)
+	if errors.Is(err, portal.ErrInvalid) {
+		apierror.Abort(c, expired)
+		return
+	}
+	if err != nil {
+		apierror.Abort(c, err)
 		return
 	}
 	ctx := context.WithValue(c.Request.Context(), donorKey{}, donorSession{OrgID: orgID, DonorID: donor})
@@ -279,6 +310,7 @@ type PortalCharge struct {
 	Amount  money.Amount `json:"amount"`
 	Status  string       `json:"status"`
 	Decline string       `json:"decline,omitempty"`
+	Receipt *int64       `json:"receipt,omitempty"` // its receipt's number (GET /receipts/{number})
 }
 
 // PortalLimits are the amounts the campaign's form accepts.
@@ -355,7 +387,8 @@ func (h *PortalHandler) view(ctx context.Context, det Detail) PortalDonation {
 		v.Card = &PortalCard{Brand: pm.Brand, LastFour: pm.LastFour, Expiry: pm.Expiry}
 	}
 	for _, t := range det.Transactions {
-		v.Charges = append(v.Charges, PortalCharge{Date: t.Date, Period: t.Period, Amount: t.Amount, Status: t.Status, Decline: t.Decline})
+		v.Charges = append(v.Charges, PortalCharge{Date: t.Date, Period: t.Period, Amount: t.Amount, Status: t.Status, Decline: t.Decline,
+			Receipt: t.Receipt})
 	}
 	if dd.Recurrence != 1 || dd.Status == collection.StatusDiscarded || dd.Status == "pending" || dd.Status == "rejected" {
 		return v

@@ -87,6 +87,17 @@ func TestOrganisationCannotActivatePlanWithoutPaying(t *testing.T) {
 	require.Equal(t, "grant_plan", detail.AuditLog[0].Action)
 	require.Equal(t, "professional_yearly", *detail.AuditLog[0].PlanCode)
 	require.Equal(t, "Bank transfer 123", *detail.AuditLog[0].Reason)
+	// The directory's audit log holds exactly that grant, by that staff member: the refused ones
+	// (not staff, bad plan, no reason) wrote nothing.
+	var rows int
+	var who, email, plan, reason string
+	require.NoError(t, s.Tenants.Directory().QueryRow(context.Background(), `SELECT count(*) OVER (), staff_user_id::text, staff_email,
+		plan_code, reason FROM staff_audit_log WHERE organization_id = $1 AND action = 'grant_plan'`, admin.OrgID).Scan(&rows, &who, &email, &plan, &reason))
+	require.Equal(t, 1, rows)
+	require.Equal(t, st.UserID.String(), who)
+	require.Equal(t, st.Email, email)
+	require.Equal(t, "professional_yearly", plan)
+	require.Equal(t, "Bank transfer 123", reason)
 
 	res = admin.JSON(http.MethodGet, "/manage/api/subscription", nil)
 	res.Decode(t, &got)

@@ -20,6 +20,7 @@ import (
 	"github.com/aporta/aporta/api/gateways"
 	"github.com/aporta/aporta/api/integration"
 	"github.com/aporta/aporta/api/processors"
+	"github.com/aporta/aporta/api/rates"
 	"github.com/aporta/aporta/api/staff"
 	"github.com/aporta/aporta/api/subscription"
 	"github.com/aporta/aporta/api/user"
@@ -76,6 +77,8 @@ var roots = []root{
 	{"AgencyAcquisitions", reflect.TypeFor[agency.Acquisitions]()},
 	{"AgencyAcquisitionReply", reflect.TypeFor[agency.AcquisitionReply]()},
 	{"AgencyAcquireRequest", reflect.TypeFor[agency.AcquireRequest]()},
+	{"MepNote", reflect.TypeFor[rates.Note]()},
+	{"MepHistory", reflect.TypeFor[rates.History]()},
 }
 
 func main() {

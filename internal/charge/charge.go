@@ -20,6 +20,7 @@ import (
 	"github.com/aporta/aporta/internal/crmlink"
 	"github.com/aporta/aporta/internal/dberr"
 	"github.com/aporta/aporta/internal/gateway"
+	"github.com/aporta/aporta/internal/receipt"
 	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/tenants"
 )
@@ -197,8 +198,9 @@ func Fee(amount int64, bps int32) int64 { return (amount*int64(bps) + 5000) / 10
 
 // Record stores an outcome on its transaction: the row written before the charge (found by id, or
 // by donation, period and attempt), else a new row for the attempt. An approval is stored with
-// the post-trial commission its organisation owes and, made through a processor, the processor's
-// fee and descriptor, in the same database transaction, so a charge is never approved without them.
+// the post-trial commission its organisation owes, its receipt (receipt.Issue: numbered without
+// gaps) and, made through a processor, the processor's fee and descriptor, in the same database
+// transaction, so a charge is never approved without them.
 func Record(ctx context.Context, scope tenants.Scope, t Transaction, o Outcome) error {
 	at := o.At
 	if at.IsZero() {
@@ -232,6 +234,11 @@ func Record(ctx context.Context, scope tenants.Scope, t Transaction, o Outcome) 
 				return nil
 			}
 			if _, err = q.RecordTransactionCommission(ctx, sharddb.RecordTransactionCommissionParams{OrganizationID: scope.OrgID, TransactionID: id}); err != nil {
+				return err
+			}
+			// The receipt's number comes from the organisation's counter, locked until COMMIT (before
+			// the rollup rows, which WithRollup locks last).
+			if _, err := receipt.Issue(ctx, q, scope.OrgID, id); err != nil {
 				return err
 			}
 			if p := o.Processor; p != nil {

@@ -58,6 +58,10 @@ type Config struct {
 	// and DLocalSecret sign its requests) at DLocalURL; DLocalPublicURL is its tokeniser as donors'
 	// browsers reach it. Dev and test default to the sandbox.
 	DLocalURL, DLocalPublicURL, DLocalLogin, DLocalTransKey, DLocalSecret string
+	// BankDebitURL and BankDebitToken reach the bank-debit network that collects subscriptions paid
+	// by CBU direct debit (internal/bankdebit); MEPURL answers the dollar MEP quote (internal/mep)
+	// and MEPSource names it where the rate is shown.
+	BankDebitURL, BankDebitToken, MEPURL, MEPSource string
 
 	// TrustedProxies are the CIDRs of the reverse proxies in front of `serve`: only from them is
 	// X-Forwarded-For believed. None by default, so the client IP is the socket's address.
@@ -86,6 +90,9 @@ type Config struct {
 	SMTPTimeout     time.Duration
 	OutboxRetention time.Duration
 
+	// WorkerHealthAddr is where `aporta worker` answers /healthz and /readyz (its probes).
+	WorkerHealthAddr string
+
 	DB DBConfig
 }
 
@@ -103,6 +110,7 @@ func FromEnv() (*Config, error) {
 	c := &Config{
 		Env:                  os.Getenv("APORTA_ENV"), // required: no default, so production never starts as dev
 		HTTPAddr:             get("APORTA_HTTP_ADDR", ":8080"),
+		WorkerHealthAddr:     get("APORTA_WORKER_HEALTH_ADDR", ":8081"),
 		PublicURL:            strings.TrimRight(get("APORTA_PUBLIC_URL", "http://localhost:8080"), "/"),
 		DirectoryDSN:         os.Getenv("APORTA_DIRECTORY_DSN"),
 		TemporalAddr:         get("APORTA_TEMPORAL_ADDR", "127.0.0.1:7233"),
@@ -128,6 +136,10 @@ func FromEnv() (*Config, error) {
 		DLocalLogin:          os.Getenv("APORTA_DLOCAL_LOGIN"),
 		DLocalTransKey:       os.Getenv("APORTA_DLOCAL_TRANS_KEY"),
 		DLocalSecret:         os.Getenv("APORTA_DLOCAL_SECRET"),
+		BankDebitURL:         strings.TrimRight(os.Getenv("APORTA_BANK_DEBIT_URL"), "/"),
+		BankDebitToken:       os.Getenv("APORTA_BANK_DEBIT_TOKEN"),
+		MEPURL:               os.Getenv("APORTA_MEP_URL"),
+		MEPSource:            os.Getenv("APORTA_MEP_SOURCE"),
 		BlobURL:              os.Getenv("APORTA_BLOB_URL"),
 		Secret:               []byte(os.Getenv("APORTA_SECRET")),
 		LogLevel:             get("APORTA_LOG_LEVEL", "info"),
@@ -284,6 +296,10 @@ func (c *Config) defaultConnections() []error {
 		{"APORTA_MP_CLIENT_ID", &c.MPClientID, "8808000000000001"},
 		{"APORTA_MP_CLIENT_SECRET", &c.MPClientSecret, "TEST-aporta-client-secret"},
 		{"APORTA_CENTRALPOS_PARTNER_KEY", &c.CentralPosPartnerKey, "TEST-aporta-centralpos-partner"},
+		{"APORTA_BANK_DEBIT_URL", &c.BankDebitURL, c.GatewayURL + "/bankdebit/v1"},
+		{"APORTA_BANK_DEBIT_TOKEN", &c.BankDebitToken, c.GatewayToken},
+		{"APORTA_MEP_URL", &c.MEPURL, c.GatewayURL + "/mep/v1/dolares/bolsa"},
+		{"APORTA_MEP_SOURCE", &c.MEPSource, "Sandbox MEP"},
 	} {
 		if *v.value != "" {
 			continue

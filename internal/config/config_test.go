@@ -35,6 +35,10 @@ func productionEnv(t *testing.T) {
 		"APORTA_DLOCAL_LOGIN":           "live-login",
 		"APORTA_DLOCAL_TRANS_KEY":       "live-trans-key",
 		"APORTA_DLOCAL_SECRET":          "live-secret",
+		"APORTA_BANK_DEBIT_URL":         "https://debin.bank.example/v1",
+		"APORTA_BANK_DEBIT_TOKEN":       "live-debit-token",
+		"APORTA_MEP_URL":                "https://dolarapi.com/v1/dolares/bolsa",
+		"APORTA_MEP_SOURCE":             "DolarApi (dólar bolsa)",
 	} {
 		t.Setenv(k, v)
 	}

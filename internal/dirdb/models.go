@@ -40,6 +40,18 @@ type EmailChange struct {
 	SentAt      time.Time
 }
 
+type ExchangeRate struct {
+	ID          int64
+	Currency    string
+	RateMinor   int64
+	Source      string
+	AsOf        time.Time
+	StaffUserID *uuid.UUID
+	StaffEmail  *string
+	Reason      *string
+	CreatedAt   time.Time
+}
+
 type IdempotencyKey struct {
 	OrganizationID uuid.UUID
 	Key            string

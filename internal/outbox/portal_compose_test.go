@@ -10,13 +10,13 @@ import (
 )
 
 // The donor portal's e-mails exist in the three languages, and the thank-you carries the portal's
-// page when it is given one.
+// page when it is given one; the receipt e-mail says its number.
 func TestPortalEmailsRenderInEachLanguage(t *testing.T) {
 	t.Parallel()
 	data := map[string]any{"Org": "Org", "Name": "Ana", "URL": "https://aporta.test/d/x/portal?token=t", "Minutes": 30,
 		"Campaign": "Campaña", "Change": "monto $ 2.000,00", "Amount": "$ 1", "Reason": "fondos insuficientes", "Paused": false,
-		"Final": true, "Subject": "s", "Message": "m", "Frequency": "mensual", "Portal": "https://aporta.test/d/x/portal"}
-	for _, kind := range []string{"donor_portal_link", "donor_portal_change", "donation_card_declined", "donation_thanks"} {
+		"Final": true, "Subject": "s", "Message": "m", "Frequency": "mensual", "Portal": "https://aporta.test/d/x/portal", "Number": "00000042"}
+	for _, kind := range []string{"donor_portal_link", "donor_portal_change", "donation_card_declined", "donation_thanks", "donation_receipt"} {
 		for _, l := range []i18n.Lang{i18n.ES, i18n.EN, i18n.PT} {
 			m, err := outbox.Compose("x@example.test", kind, l, data)
 			require.NoError(t, err, kind)
@@ -26,6 +26,9 @@ func TestPortalEmailsRenderInEachLanguage(t *testing.T) {
 				require.NotContains(t, s, "%!", kind)
 			}
 			require.Contains(t, m.Body, "https://aporta.test/d/x/portal", kind)
+			if kind == "donation_receipt" {
+				require.Contains(t, m.Body, "00000042")
+			}
 		}
 	}
 }

@@ -1,9 +1,10 @@
 // Package portal is the donor portal's access: magic links a donor gets by e-mail and the session
 // a link opens. A link is signed with the platform's secret (organisation, link id, expiry) and
 // names a donor_portal_links row that the first use consumes, so it opens one session only, and
-// only until it expires. The session is a signed cookie value (organisation, donor, expiry): it
-// reaches that donor's donations in that organisation and nothing else, and it is not a Kratos
-// session (staff and organisation users sign in elsewhere).
+// only until it expires. The session is a donor_portal_sessions row named by a signed cookie value
+// (organisation, session, expiry): it reaches that donor's donations in that organisation and
+// nothing else, ends when its hour does or when the donor signs out (the row is revoked), and it
+// is not a Kratos session (staff and organisation users sign in elsewhere).
 package portal
 
 import (
@@ -101,14 +102,39 @@ func (k Keys) Consume(ctx context.Context, q *sharddb.Queries, token string) (or
 	return org, donor, nil
 }
 
-// Session is the signed session value for the donor in the organisation, valid for SessionTTL.
-func (k Keys) Session(orgID, donorID uuid.UUID) string {
-	return k.Sign(sessionPurpose, orgID, donorID, k.now().Add(SessionTTL))
+// OpenSession stores a session of the donor and returns its signed value (organisation, session
+// id, expiry), valid for SessionTTL unless revoked before.
+func (k Keys) OpenSession(ctx context.Context, q *sharddb.Queries, orgID, donorID uuid.UUID) (string, error) {
+	now := k.now()
+	id, exp := uuid.New(), now.Add(SessionTTL)
+	if err := q.InsertPortalSession(ctx, sharddb.InsertPortalSessionParams{OrganizationID: orgID, ID: id, DonorID: donorID,
+		ExpiresAt: exp}); err != nil {
+		return "", err
+	}
+	if err := q.SweepPortalSessions(ctx, sharddb.SweepPortalSessionsParams{OrganizationID: orgID, Before: now.Add(-24 * time.Hour)}); err != nil {
+		return "", err
+	}
+	return k.Sign(sessionPurpose, orgID, id, exp), nil
 }
 
-// ParseSession checks a session value: its organisation and donor while it has not expired.
-func (k Keys) ParseSession(v string) (orgID, donorID uuid.UUID, ok bool) {
+// ParseSession checks a session value's signature and expiry: its organisation and session id
+// (SessionDonor tells whether the session still stands).
+func (k Keys) ParseSession(v string) (orgID, sessionID uuid.UUID, ok bool) {
 	return k.Parse(sessionPurpose, v)
+}
+
+// SessionDonor is the donor of a stored session neither revoked nor expired; otherwise ErrInvalid.
+func (k Keys) SessionDonor(ctx context.Context, q *sharddb.Queries, orgID, sessionID uuid.UUID) (uuid.UUID, error) {
+	donor, err := q.PortalSessionDonor(ctx, sharddb.PortalSessionDonorParams{OrganizationID: orgID, ID: sessionID, Now: k.now()})
+	if errors.Is(err, dberr.ErrNotFound) {
+		return uuid.Nil, ErrInvalid
+	}
+	return donor, err
+}
+
+// RevokeSession ends a session before its hour does (signing out).
+func (k Keys) RevokeSession(ctx context.Context, q *sharddb.Queries, orgID, sessionID uuid.UUID) error {
+	return q.RevokePortalSession(ctx, sharddb.RevokePortalSessionParams{OrganizationID: orgID, ID: sessionID, Now: k.now()})
 }
 
 // URL is the portal page (the web app's /donor/{slug}) of the organisation whose campaign form

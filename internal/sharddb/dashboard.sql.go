@@ -31,7 +31,7 @@ func (q *Queries) DashboardCampaignExists(ctx context.Context, arg DashboardCamp
 const dashboardDaily = `-- name: DashboardDaily :many
 SELECT date_trunc($1::text, r.day::timestamp)::date AS bucket, r.currency,
        sum(r.raised_minor)::bigint AS raised_minor, sum(r.raised_count)::bigint AS raised_count,
-       sum(r.new_donations)::bigint AS new_donations
+       sum(r.new_donations)::bigint AS new_donations, sum(r.processor_fees_minor)::bigint AS processor_fees_minor
 FROM dashboard_daily r
 WHERE r.organization_id = $2 AND r.day >= $3::date AND r.day <= $4::date
   AND ($5::uuid IS NULL OR r.campaign_id = $5)
@@ -50,17 +50,19 @@ type DashboardDailyParams struct {
 }
 
 type DashboardDailyRow struct {
-	Bucket       time.Time
-	Currency     string
-	RaisedMinor  int64
-	RaisedCount  int64
-	NewDonations int64
+	Bucket             time.Time
+	Currency           string
+	RaisedMinor        int64
+	RaisedCount        int64
+	NewDonations       int64
+	ProcessorFeesMinor int64
 }
 
 // Per bucket and currency, from the daily rollup: approved transactions charged in the period
 // (created_at when charged_at is missing) and donations created in it (pending and rejected ones,
-// whose first charge is not settled or was refused, are not donations yet). The handler adds the
-// buckets up for the totals and the currencies up for the new donations.
+// whose first charge is not settled or was refused, are not donations yet), and the integrated payments
+// processors' fees of those transactions (0390). The handler adds the buckets up for the totals and the
+// currencies up for the new donations.
 func (q *Queries) DashboardDaily(ctx context.Context, arg DashboardDailyParams) ([]DashboardDailyRow, error) {
 	rows, err := q.db.Query(ctx, dashboardDaily,
 		arg.Bucket,
@@ -83,6 +85,7 @@ func (q *Queries) DashboardDaily(ctx context.Context, arg DashboardDailyParams) 
 			&i.RaisedMinor,
 			&i.RaisedCount,
 			&i.NewDonations,
+			&i.ProcessorFeesMinor,
 		); err != nil {
 			return nil, err
 		}

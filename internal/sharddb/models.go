@@ -237,14 +237,15 @@ type Currency struct {
 }
 
 type DashboardDaily struct {
-	OrganizationID uuid.UUID
-	Day            time.Time
-	CampaignID     uuid.UUID
-	Recurrence     int16
-	Currency       string
-	RaisedMinor    int64
-	RaisedCount    int64
-	NewDonations   int64
+	OrganizationID     uuid.UUID
+	Day                time.Time
+	CampaignID         uuid.UUID
+	Recurrence         int16
+	Currency           string
+	RaisedMinor        int64
+	RaisedCount        int64
+	NewDonations       int64
+	ProcessorFeesMinor int64
 }
 
 type DashboardDailyDiscard struct {
@@ -354,6 +355,15 @@ type DonorPortalLink struct {
 	Purpose        string
 	ExpiresAt      time.Time
 	UsedAt         *time.Time
+	CreatedAt      time.Time
+}
+
+type DonorPortalSession struct {
+	OrganizationID uuid.UUID
+	ID             uuid.UUID
+	DonorID        uuid.UUID
+	ExpiresAt      time.Time
+	RevokedAt      *time.Time
 	CreatedAt      time.Time
 }
 
@@ -571,6 +581,30 @@ type PlanPrice struct {
 	Country            string
 	PlanCode           string
 	LocalizePriceMinor int64
+}
+
+type Receipt struct {
+	OrganizationID uuid.UUID
+	Number         int64
+	TransactionID  uuid.UUID
+	DonationID     uuid.UUID
+	DonorID        uuid.UUID
+	AmountMinor    int64
+	Currency       string
+	ChargedAt      time.Time
+	CampaignTitle  string
+	DonorName      string
+	DonorEmail     string
+	DonorTaxID     string
+	OrgLegalName   string
+	OrgTaxID       string
+	OrgAddress     string
+	IssuedAt       time.Time
+}
+
+type ReceiptCounter struct {
+	OrganizationID uuid.UUID
+	LastNumber     int64
 }
 
 type SubscriptionAuthorization struct {

@@ -106,6 +106,29 @@ func (q *Queries) InsertPortalLink(ctx context.Context, arg InsertPortalLinkPara
 	return err
 }
 
+const insertPortalSession = `-- name: InsertPortalSession :exec
+INSERT INTO donor_portal_sessions (organization_id, id, donor_id, expires_at)
+VALUES ($1, $2, $3, $4)
+`
+
+type InsertPortalSessionParams struct {
+	OrganizationID uuid.UUID
+	ID             uuid.UUID
+	DonorID        uuid.UUID
+	ExpiresAt      time.Time
+}
+
+// A session a link opened; its cookie names the row. Sessions past their hour go as new ones come.
+func (q *Queries) InsertPortalSession(ctx context.Context, arg InsertPortalSessionParams) error {
+	_, err := q.db.Exec(ctx, insertPortalSession,
+		arg.OrganizationID,
+		arg.ID,
+		arg.DonorID,
+		arg.ExpiresAt,
+	)
+	return err
+}
+
 const portalDonationIDs = `-- name: PortalDonationIDs :many
 SELECT id FROM donations
 WHERE organization_id = $1 AND donor_id = $2 AND status <> 'rejected'
@@ -177,6 +200,42 @@ func (q *Queries) PortalDonorName(ctx context.Context, arg PortalDonorNameParams
 	return first_name, err
 }
 
+const portalSessionDonor = `-- name: PortalSessionDonor :one
+SELECT donor_id FROM donor_portal_sessions
+WHERE organization_id = $1 AND id = $2 AND revoked_at IS NULL AND expires_at > $3::timestamptz
+`
+
+type PortalSessionDonorParams struct {
+	OrganizationID uuid.UUID
+	ID             uuid.UUID
+	Now            time.Time
+}
+
+// The donor of a session that is neither revoked nor expired.
+func (q *Queries) PortalSessionDonor(ctx context.Context, arg PortalSessionDonorParams) (uuid.UUID, error) {
+	row := q.db.QueryRow(ctx, portalSessionDonor, arg.OrganizationID, arg.ID, arg.Now)
+	var donor_id uuid.UUID
+	err := row.Scan(&donor_id)
+	return donor_id, err
+}
+
+const revokePortalSession = `-- name: RevokePortalSession :exec
+UPDATE donor_portal_sessions SET revoked_at = $3::timestamptz
+WHERE organization_id = $1 AND id = $2 AND revoked_at IS NULL
+`
+
+type RevokePortalSessionParams struct {
+	OrganizationID uuid.UUID
+	ID             uuid.UUID
+	Now            time.Time
+}
+
+// Signing out ends the session before its hour does.
+func (q *Queries) RevokePortalSession(ctx context.Context, arg RevokePortalSessionParams) error {
+	_, err := q.db.Exec(ctx, revokePortalSession, arg.OrganizationID, arg.ID, arg.Now)
+	return err
+}
+
 const sweepPortalLinks = `-- name: SweepPortalLinks :exec
 DELETE FROM donor_portal_links WHERE organization_id = $1 AND expires_at < $2::timestamptz
 `
@@ -189,5 +248,19 @@ type SweepPortalLinksParams struct {
 // The organisation's links expired a day ago or more (run when a link is issued).
 func (q *Queries) SweepPortalLinks(ctx context.Context, arg SweepPortalLinksParams) error {
 	_, err := q.db.Exec(ctx, sweepPortalLinks, arg.OrganizationID, arg.Before)
+	return err
+}
+
+const sweepPortalSessions = `-- name: SweepPortalSessions :exec
+DELETE FROM donor_portal_sessions WHERE organization_id = $1 AND expires_at < $2::timestamptz
+`
+
+type SweepPortalSessionsParams struct {
+	OrganizationID uuid.UUID
+	Before         time.Time
+}
+
+func (q *Queries) SweepPortalSessions(ctx context.Context, arg SweepPortalSessionsParams) error {
+	_, err := q.db.Exec(ctx, sweepPortalSessions, arg.OrganizationID, arg.Before)
 	return err
 }

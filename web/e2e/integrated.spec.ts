@@ -1,12 +1,18 @@
 import { expect, test, type Page } from '@playwright/test';
-import { DEMO_ORG, ensureEnabledOrg, pageApi, shardValue, signIn } from './campaign-helpers';
+import {
+  createPublishedCampaign, DEMO_ORG, ensureEnabledOrg, fillDonationForm, pageApi, sandboxPaymentsFor, shardValue, signIn,
+} from './campaign-helpers';
 import { screenshotAll, viewports } from './screens';
 
-// Issue #13, integrated payments on /manage/settings/gateways: the payout bank account (a wrong CBU check digit is
-// a field error first, the saved number is shown masked, unsaved edits ask before being thrown away).
-// Runs against the real stack (deploy/stack.sh test … with its env sourced).
+// Issue #13, integrated payments end to end, as one organisation goes through it: the payout bank account on
+// /manage/settings/gateways (a wrong CBU check digit is a field error first, the number shown masked, unsaved edits
+// ask before being thrown away), local payments with a descriptor, a global processor whose rules retry declines
+// and route a campaign to it, a donation on that campaign tokenised at the processor from the public form, the
+// charge with its descriptor and fee in the processor's ledger (the dLocal sandbox's page) and in the manage
+// transactions summary, and the processor discarded. Runs against the real stack (deploy/stack.sh test … with its
+// env sourced).
 
-test.describe.configure({ mode: 'serial', timeout: 120_000 });
+test.describe.configure({ mode: 'serial', timeout: 300_000 });
 test.use({ actionTimeout: 15_000 });
 
 const MACRO_CBU = '2850590940090418135201';
@@ -16,15 +22,14 @@ test.beforeAll(() => {
   // This run starts from no bank account.
   shardValue(`DELETE FROM payment_processors WHERE organization_id = '${DEMO_ORG}'`);
   shardValue(`DELETE FROM bank_accounts WHERE organization_id = '${DEMO_ORG}'`);
+  shardValue(`DELETE FROM track_events WHERE organization_id = '${DEMO_ORG}'`);
   shardValue(`UPDATE organizations SET features = '{}' WHERE organization_id = '${DEMO_ORG}'`);
 });
 
-test.beforeEach(async ({ page }) => {
-  await page.setViewportSize(viewports.desktop);
-  await signIn(page);
-});
 
 const block = (page: Page) => page.locator('[data-gateway="integrated_payments"]');
+const item = (page: Page, family: string, status: 'active' | 'inactive') =>
+  block(page).locator(`[data-processor="${family}"][data-status="${status}"]`);
 
 async function openIntegrated(page: Page) {
   await page.goto('/manage/settings/gateways');
@@ -32,147 +37,208 @@ async function openIntegrated(page: Page) {
   await expect(block(page).getByTestId('bank-account')).toBeVisible();
 }
 
-test('bank account: a wrong CBU check digit is a field error, the saved account shows masked', async ({ page }) => {
-  await openIntegrated(page);
-  await expect(block(page).getByText('Todavía no cargaste la cuenta')).toBeVisible();
-  await block(page).getByRole('button', { name: 'Agregar cuenta bancaria' }).click();
-  const modal = page.getByRole('dialog', { name: 'Agregar cuenta bancaria' });
-  await expect(modal).toBeVisible();
+test('integrated payments: bank account, local and global processors, a routed donation in the ledger and summary, discard', async ({ page, baseURL }) => {
+  await page.setViewportSize(viewports.desktop);
+  await signIn(page);
 
-  // Nothing filled: every required field says so, and the summary asks to check them.
-  await modal.getByRole('button', { name: 'Guardar cuenta' }).click();
-  await expect(modal.getByRole('alert')).toContainText('Revisa los campos marcados');
-  await expect(modal.getByText('Este campo es obligatorio.')).toHaveCount(6);
+  await test.step('bank account: a wrong CBU check digit is a field error, the saved account shows masked', async () => {
+    await openIntegrated(page);
+    await expect(block(page).getByText('Todavía no cargaste la cuenta')).toBeVisible();
+    await block(page).getByRole('button', { name: 'Agregar cuenta bancaria' }).click();
+    const modal = page.getByRole('dialog', { name: 'Agregar cuenta bancaria' });
+    await expect(modal).toBeVisible();
 
-  // The bank list filters as typed, case-insensitively; Argentina asks no account type.
-  await modal.getByRole('combobox', { name: 'Banco' }).fill('macro');
-  await page.getByRole('option', { name: 'Banco Macro' }).click();
-  await expect(modal.getByRole('combobox', { name: 'Tipo de cuenta' })).toHaveCount(0);
-  await modal.getByLabel('Número de cuenta').fill(MACRO_CBU.slice(0, 21) + '2');
-  await modal.getByLabel('Nombre del contacto').fill('Ana');
-  await modal.getByLabel('Apellido del contacto').fill('Pérez');
-  await modal.getByLabel('E-mail del contacto').fill('tesoreria@demo.aporta.test');
-  await modal.getByLabel('Teléfono del contacto').fill('+54 11 5555-1234');
-  await modal.getByRole('button', { name: 'Guardar cuenta' }).click();
-  await expect(modal.getByText('un dígito verificador no coincide')).toBeVisible();
-  expect(shardValue(`SELECT count(*) FROM bank_accounts WHERE organization_id = '${DEMO_ORG}'`)).toBe('0');
-  await screenshotAll(page, 'bank-account-invalid', false);
+    // Nothing filled: every required field says so, and the summary asks to check them.
+    await modal.getByRole('button', { name: 'Guardar cuenta' }).click();
+    await expect(modal.getByRole('alert')).toContainText('Revisa los campos marcados');
+    await expect(modal.getByText('Este campo es obligatorio.')).toHaveCount(6);
 
-  await modal.getByLabel('Número de cuenta').fill(MACRO_CBU);
-  await modal.getByRole('button', { name: 'Guardar cuenta' }).click();
-  await expect(modal).toBeHidden();
-  const card = block(page).getByTestId('bank-account');
-  await expect(card.locator('[data-field="bank_name"]')).toHaveText('Banco Macro');
-  await expect(card.locator('[data-field="account_number"]')).toHaveText('•••• 5201');
-  await expect(card).not.toContainText(MACRO_CBU);
-  await screenshotAll(page, 'bank-account-saved');
+    // The bank list filters as typed, case-insensitively; Argentina asks no account type.
+    await modal.getByRole('combobox', { name: 'Banco' }).fill('macro');
+    await page.getByRole('option', { name: 'Banco Macro' }).click();
+    await expect(modal.getByRole('combobox', { name: 'Tipo de cuenta' })).toHaveCount(0);
+    await modal.getByLabel('Número de cuenta').fill(MACRO_CBU.slice(0, 21) + '2');
+    await modal.getByLabel('Nombre del contacto').fill('Ana');
+    await modal.getByLabel('Apellido del contacto').fill('Pérez');
+    await modal.getByLabel('E-mail del contacto').fill('tesoreria@demo.aporta.test');
+    await modal.getByLabel('Teléfono del contacto').fill('+54 11 5555-1234');
+    await modal.getByRole('button', { name: 'Guardar cuenta' }).click();
+    await expect(modal.getByText('un dígito verificador no coincide')).toBeVisible();
+    expect(shardValue(`SELECT count(*) FROM bank_accounts WHERE organization_id = '${DEMO_ORG}'`)).toBe('0');
+    await screenshotAll(page, 'bank-account-invalid', false);
 
-  // The API answers the number masked too; at rest it is sealed.
-  const res = await pageApi<{ bank_accounts: { account_number: string }[] }>(page, 'GET', '/manage/api/bank_accounts');
-  expect(res.body.bank_accounts.map((a) => a.account_number)).toEqual(['•••• 5201']);
-  expect(shardValue(`SELECT position('0418135201' in encode(account_number, 'escape')) FROM bank_accounts WHERE organization_id = '${DEMO_ORG}'`)).toBe('0');
-});
+    await modal.getByLabel('Número de cuenta').fill(MACRO_CBU);
+    await modal.getByRole('button', { name: 'Guardar cuenta' }).click();
+    await expect(modal).toBeHidden();
+    const card = block(page).getByTestId('bank-account');
+    await expect(card.locator('[data-field="bank_name"]')).toHaveText('Banco Macro');
+    await expect(card.locator('[data-field="account_number"]')).toHaveText('•••• 5201');
+    await expect(card).not.toContainText(MACRO_CBU);
+    await screenshotAll(page, 'bank-account-saved');
 
-test('bank account edit: unsaved changes ask before being discarded', async ({ page }) => {
-  await openIntegrated(page);
-  await block(page).getByRole('button', { name: 'Editar' }).click();
-  const modal = page.getByRole('dialog', { name: 'Editar cuenta bancaria' });
-  await expect(modal.getByRole('note')).toContainText('un cambio vale para las próximas transferencias');
-  await expect(modal.getByLabel('Nombre del contacto')).toHaveValue('Ana');
+    // The API answers the number masked too; at rest it is sealed.
+    const res = await pageApi<{ bank_accounts: { account_number: string }[] }>(page, 'GET', '/manage/api/bank_accounts');
+    expect(res.body.bank_accounts.map((a) => a.account_number)).toEqual(['•••• 5201']);
+    expect(shardValue(`SELECT position('0418135201' in encode(account_number, 'escape')) FROM bank_accounts WHERE organization_id = '${DEMO_ORG}'`)).toBe('0');
+  });
 
-  // Unchanged: Cancel closes at once.
-  await modal.getByRole('button', { name: 'Cancelar' }).click();
-  await expect(modal).toBeHidden();
+  await test.step('bank account edit: unsaved changes ask before being discarded', async () => {
+    await openIntegrated(page);
+    await block(page).getByRole('button', { name: 'Editar' }).click();
+    const modal = page.getByRole('dialog', { name: 'Editar cuenta bancaria' });
+    await expect(modal.getByRole('note')).toContainText('un cambio vale para las próximas transferencias');
+    await expect(modal.getByLabel('Nombre del contacto')).toHaveValue('Ana');
 
-  await block(page).getByRole('button', { name: 'Editar' }).click();
-  await modal.getByLabel('Nombre del contacto').fill('Eva');
-  await page.keyboard.press('Escape');
-  const confirm = page.getByRole('dialog', { name: '¿Descartar los cambios?' });
-  await expect(confirm).toBeVisible();
-  await screenshotAll(page, 'bank-account-discard', false);
-  await confirm.getByRole('button', { name: 'Seguir editando' }).click();
-  await expect(modal.getByLabel('Nombre del contacto')).toHaveValue('Eva');
-  await modal.getByRole('button', { name: 'Cancelar' }).click();
-  await confirm.getByRole('button', { name: 'Descartar' }).click();
-  await expect(modal).toBeHidden();
-  await expect(block(page).getByTestId('bank-account')).toContainText('Ana Pérez');
+    // Unchanged: Cancel closes at once.
+    await modal.getByRole('button', { name: 'Cancelar' }).click();
+    await expect(modal).toBeHidden();
 
-  // Saved without retyping the number: the stored one stays.
-  await block(page).getByRole('button', { name: 'Editar' }).click();
-  await modal.getByLabel('Nombre del contacto').fill('Eva');
-  await modal.getByRole('button', { name: 'Guardar cuenta' }).click();
-  await expect(modal).toBeHidden();
-  await expect(block(page).getByTestId('bank-account')).toContainText('Eva Pérez');
-  await expect(block(page).locator('[data-field="account_number"]')).toHaveText('•••• 5201');
-});
+    await block(page).getByRole('button', { name: 'Editar' }).click();
+    await modal.getByLabel('Nombre del contacto').fill('Eva');
+    await page.keyboard.press('Escape');
+    const confirm = page.getByRole('dialog', { name: '¿Descartar los cambios?' });
+    await expect(confirm).toBeVisible();
+    await screenshotAll(page, 'bank-account-discard', false);
+    await confirm.getByRole('button', { name: 'Seguir editando' }).click();
+    await expect(modal.getByLabel('Nombre del contacto')).toHaveValue('Eva');
+    await modal.getByRole('button', { name: 'Cancelar' }).click();
+    await confirm.getByRole('button', { name: 'Descartar' }).click();
+    await expect(modal).toBeHidden();
+    await expect(block(page).getByTestId('bank-account')).toContainText('Ana Pérez');
 
-const item = (page: Page, family: string, status: 'active' | 'inactive') =>
-  block(page).locator(`[data-processor="${family}"][data-status="${status}"]`);
+    // Saved without retyping the number: the stored one stays.
+    await block(page).getByRole('button', { name: 'Editar' }).click();
+    await modal.getByLabel('Nombre del contacto').fill('Eva');
+    await modal.getByRole('button', { name: 'Guardar cuenta' }).click();
+    await expect(modal).toBeHidden();
+    await expect(block(page).getByTestId('bank-account')).toContainText('Eva Pérez');
+    await expect(block(page).locator('[data-field="account_number"]')).toHaveText('•••• 5201');
+  });
 
-test('local payments: setup with a descriptor, global payments not available on the plan', async ({ page }) => {
-  await openIntegrated(page);
-  await expect(item(page, 'local_payments', 'inactive')).toContainText('Costo por cobro aprobado: 3.99 %');
+  await test.step('local payments: setup with a descriptor, global payments not available on the plan', async () => {
+    await openIntegrated(page);
+    await expect(item(page, 'local_payments', 'inactive')).toContainText('Costo por cobro aprobado: 3.99 %');
 
-  // Global payments without the flag: Choose explains, links to the plans and records the click.
-  await item(page, 'global_payments', 'inactive').getByRole('button', { name: 'Elegir' }).click();
-  const note = page.getByRole('note').filter({ hasText: 'no están disponibles en tu plan' });
-  await expect(note).toBeVisible();
-  await expect(note.getByRole('link', { name: 'Ver planes' })).toHaveAttribute('href', '/account/subscriptions/choose');
-  await screenshotAll(page, 'integrated-not-available', false);
-  await expect
-    .poll(() => shardValue(`SELECT count(*) FROM track_events WHERE organization_id = '${DEMO_ORG}' AND event = 'click_disabled_global_payments_message'`))
-    .toBe('1');
-  await page.keyboard.press('Escape');
+    // Global payments without the flag: Choose explains, links to the plans and records the click.
+    await item(page, 'global_payments', 'inactive').getByRole('button', { name: 'Elegir' }).click();
+    const note = page.getByRole('note').filter({ hasText: 'no están disponibles en tu plan' });
+    await expect(note).toBeVisible();
+    await expect(note.getByRole('link', { name: 'Ver planes' })).toHaveAttribute('href', '/account/subscriptions/choose');
+    await screenshotAll(page, 'integrated-not-available', false);
+    await expect
+      .poll(() => shardValue(`SELECT count(*) FROM track_events WHERE organization_id = '${DEMO_ORG}' AND event = 'click_disabled_global_payments_message'`))
+      .toBe('1');
+    await page.keyboard.press('Escape');
 
-  await item(page, 'local_payments', 'inactive').getByRole('button', { name: 'Elegir' }).click();
-  const modal = page.getByRole('dialog', { name: 'Pagos locales' });
-  await expect(modal.getByText('Para activar Pagos locales necesitamos:')).toBeVisible();
-  await screenshotAll(page, 'integrated-setup-intro', false);
-  await modal.getByRole('button', { name: 'Continuar' }).click();
-  const descriptor = modal.getByLabel('Nombre en el resumen de tarjeta');
-  await descriptor.fill('Demo "2026"');
-  await modal.getByRole('button', { name: 'Activar' }).click();
-  await expect(modal.getByText('El descriptor no puede contener')).toBeVisible();
-  await descriptor.fill('Fundación Demo');
-  await expect(modal.getByText('MP*Fundación Demo')).toBeVisible();
-  await screenshotAll(page, 'integrated-setup-local', false);
-  await modal.getByRole('button', { name: 'Activar' }).click();
-  const success = page.getByRole('dialog', { name: '¡Pagos locales activados!' });
-  await expect(success).toBeVisible();
-  await success.getByRole('button', { name: 'Entendido' }).click();
-  const active = item(page, 'local_payments', 'active');
-  await expect(active.locator('[data-field="descriptor"]')).toHaveText('MP*Fundación Demo');
-  await expect(active.locator('[data-field="activated_at"]')).toHaveText(/^\p{L}+ \d{2}, \d{4} - \d{2}:\d{2}$/u);
-  // One local processor without the flag: no second Choose.
-  await expect(item(page, 'local_payments', 'inactive')).toHaveCount(0);
-});
+    await item(page, 'local_payments', 'inactive').getByRole('button', { name: 'Elegir' }).click();
+    const modal = page.getByRole('dialog', { name: 'Pagos locales' });
+    await expect(modal.getByText('Para activar Pagos locales necesitamos:')).toBeVisible();
+    await screenshotAll(page, 'integrated-setup-intro', false);
+    await modal.getByRole('button', { name: 'Continuar' }).click();
+    const descriptor = modal.getByLabel('Nombre en el resumen de tarjeta');
+    await descriptor.fill('Demo "2026"');
+    await modal.getByRole('button', { name: 'Activar' }).click();
+    await expect(modal.getByText('El descriptor no puede contener')).toBeVisible();
+    await descriptor.fill('Fundación Demo');
+    await expect(modal.getByText('MP*Fundación Demo')).toBeVisible();
+    await screenshotAll(page, 'integrated-setup-local', false);
+    await modal.getByRole('button', { name: 'Activar' }).click();
+    const success = page.getByRole('dialog', { name: '¡Pagos locales activados!' });
+    await expect(success).toBeVisible();
+    await success.getByRole('button', { name: 'Entendido' }).click();
+    const active = item(page, 'local_payments', 'active');
+    await expect(active.locator('[data-field="descriptor"]')).toHaveText('MP*Fundación Demo');
+    await expect(active.locator('[data-field="activated_at"]')).toHaveText(/^\p{L}+ \d{2}, \d{4} - \d{2}:\d{2}$/u);
+    // One local processor without the flag: no second Choose.
+    await expect(item(page, 'local_payments', 'inactive')).toHaveCount(0);
+  });
 
-test('global payments: rules required, retry rule saved, discarded after confirming', async ({ page }) => {
-  // Staff granted the flag (the console's audited endpoint is covered by the Go tests).
-  shardValue(`UPDATE organizations SET features = '{global_payments}' WHERE organization_id = '${DEMO_ORG}'`);
-  await openIntegrated(page);
-  await item(page, 'global_payments', 'inactive').getByRole('button', { name: 'Elegir' }).click();
-  const modal = page.getByRole('dialog', { name: 'Pagos globales' });
-  await expect(modal.getByText('Las reglas que deciden qué cobros pasan por pagos globales.')).toBeVisible();
-  await modal.getByRole('button', { name: 'Continuar' }).click();
-  await modal.getByLabel('Nombre en el resumen de tarjeta').fill('Fundación Demo');
-  await modal.getByRole('button', { name: 'Activar' }).click();
-  await expect(modal.getByText('Elige al menos una regla.')).toBeVisible();
-  await modal.getByRole('switch', { name: 'Reintentar con pagos globales los cobros que tu pasarela rechace' }).click();
-  await expect(modal.getByText('Elige al menos una regla.')).toHaveCount(0);
-  await screenshotAll(page, 'integrated-setup-global', false);
-  await modal.getByRole('button', { name: 'Activar' }).click();
-  await page.getByRole('dialog', { name: '¡Pagos globales activados!' }).getByRole('button', { name: 'Entendido' }).click();
-  const active = item(page, 'global_payments', 'active');
-  await expect(active.locator('[data-field="descriptor"]')).toHaveText('APORTA*Fundación Demo');
-  await expect(active.locator('[data-field="rules"]')).toHaveText('Reintenta los cobros rechazados');
-  await screenshotAll(page, 'integrated-active');
+  // A published campaign the global processor's rule will route.
+  const campaign = await createPublishedCampaign(page, `Huerta Comunitaria ${Date.now().toString(36)}`);
 
-  await active.getByRole('button', { name: 'Descartar' }).click();
-  const confirm = page.getByRole('dialog', { name: '¿Descartar Pagos globales?' });
-  await confirm.getByRole('button', { name: 'Descartar' }).click();
-  await expect(confirm).toBeHidden();
-  await expect(item(page, 'global_payments', 'active')).toHaveCount(0);
-  await expect(item(page, 'global_payments', 'inactive')).toBeVisible();
-  expect(shardValue(`SELECT count(*) FROM payment_processors WHERE organization_id = '${DEMO_ORG}' AND family = 'global_payments'`)).toBe('0');
+  await test.step('global payments: rules required, retry and campaign rules saved', async () => {
+    // Staff granted the flag (the console's audited endpoint is covered by the Go tests).
+    shardValue(`UPDATE organizations SET features = '{global_payments}' WHERE organization_id = '${DEMO_ORG}'`);
+    await openIntegrated(page);
+    await item(page, 'global_payments', 'inactive').getByRole('button', { name: 'Elegir' }).click();
+    const modal = page.getByRole('dialog', { name: 'Pagos globales' });
+    await expect(modal.getByText('Las reglas que deciden qué cobros pasan por pagos globales.')).toBeVisible();
+    await modal.getByRole('button', { name: 'Continuar' }).click();
+    await modal.getByLabel('Nombre en el resumen de tarjeta').fill('Fundación Demo');
+    await modal.getByRole('button', { name: 'Activar' }).click();
+    await expect(modal.getByText('Elige al menos una regla.')).toBeVisible();
+    await modal.getByRole('switch', { name: 'Reintentar con pagos globales los cobros que tu pasarela rechace' }).click();
+    await expect(modal.getByText('Elige al menos una regla.')).toHaveCount(0);
+    await modal.getByRole('switch', { name: 'Cobrar con pagos globales las donaciones de estas campañas' }).click();
+    await modal.getByRole('button', { name: 'Activar' }).click();
+    await expect(modal.getByText('Elige al menos una campaña.')).toBeVisible();
+    await modal.getByRole('combobox', { name: 'Campañas' }).fill(campaign.title.slice(0, 12));
+    await page.getByRole('option', { name: campaign.title }).click();
+    await page.keyboard.press('Tab'); // leaves the field: its list closes
+    await expect(page.getByRole('option', { name: campaign.title })).toBeHidden();
+    await expect(modal.getByText('Elige al menos una campaña.')).toHaveCount(0);
+    await screenshotAll(page, 'integrated-setup-global', false);
+    await modal.getByRole('button', { name: 'Activar' }).click();
+    await page.getByRole('dialog', { name: '¡Pagos globales activados!' }).getByRole('button', { name: 'Entendido' }).click();
+    const active = item(page, 'global_payments', 'active');
+    await expect(active.locator('[data-field="descriptor"]')).toHaveText('APORTA*Fundación Demo');
+    await expect(active.locator('[data-field="rules"]')).toContainText('Reintenta los cobros rechazados');
+    await expect(active.locator('[data-field="rules"]')).toContainText(campaign.title);
+    await screenshotAll(page, 'integrated-active');
+  });
+
+  const login = shardValue(`SELECT merchant_login FROM payment_processors WHERE organization_id = '${DEMO_ORG}' AND family = 'global_payments'`);
+  expect(login).toMatch(/^dl_login_/);
+  const email = `ana.global.${Date.now().toString(36)}@example.org`;
+
+  await test.step('a donation on the routed campaign is tokenised and charged at the global processor', async () => {
+    const ownOrigin = new URL(baseURL!).origin;
+    const tokenised: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && new URL(r.url()).origin !== ownOrigin) tokenised.push(new URL(r.url()).pathname);
+    });
+    await page.goto(`/d/${campaign.slug}`);
+    await fillDonationForm(page, { holder: 'APRO', email, monthly: false, amountIndex: 1 });
+    await page.getByRole('button', { name: 'Donar $ 3.000,00' }).click();
+    await expect(page.getByTestId('thanks-message')).toContainText('¡Gracias Ana! Tu aporte de $\u00a03.000,00');
+    expect(tokenised).toContain('/dlocal/tokens');
+    expect(await sandboxPaymentsFor(email), 'nothing charged at the connected MercadoPago account').toEqual([]);
+  });
+
+  await test.step('the sandbox ledger shows the charge with the processor descriptor and fee', async () => {
+    const ref = shardValue(`SELECT t.id FROM transactions t JOIN donations d ON d.organization_id = t.organization_id AND d.id = t.donation_id
+      JOIN donors o ON o.organization_id = d.organization_id AND o.id = d.donor_id
+      WHERE t.organization_id = '${DEMO_ORG}' AND o.email = '${email}'`);
+    await page.goto(`${process.env.APORTA_GATEWAY_URL}/__sandbox/dlocal/ledger?x_login=${login}`);
+    const row = page.getByRole('table', { name: 'Payments' }).locator(`tr[data-order="${ref}"]`);
+    await expect(row.locator('[data-field="status"]')).toHaveText('PAID');
+    await expect(row.locator('[data-field="amount"]')).toHaveText('3000.00 ARS');
+    await expect(row.locator('[data-field="descriptor"]')).toHaveText('APORTA*Fundación Demo');
+    await expect(row.locator('[data-field="fee"]')).toHaveText('164.70 ARS'); // 5.49 % of 3000.00
+    await screenshotAll(page, 'integrated-sandbox-ledger');
+  });
+
+  await test.step('the transactions summary and the dashboard show the processor fee', async () => {
+    await page.goto('/manage/transactions');
+    const fees = page.locator('[data-fees="ARS"]');
+    await expect(fees.locator('[data-processor-fees]')).toHaveText('Comisiones de procesadores: $ 164,70');
+    await screenshotAll(page, 'integrated-transactions-fees');
+    // The dashboard's rollup carries the fee too.
+    await page.goto('/manage/dashboard');
+    await expect(page.locator('[data-widget="raised"] [data-processor-fees]')).toHaveText('Comisiones de procesadores: $ 164,70');
+    await screenshotAll(page, 'integrated-dashboard-fees');
+  });
+
+  await test.step('discarding the global processor asks first, then removes it', async () => {
+    await openIntegrated(page);
+    const active = item(page, 'global_payments', 'active');
+    await active.getByRole('button', { name: 'Descartar' }).click();
+    const confirm = page.getByRole('dialog', { name: '¿Descartar Pagos globales?' });
+    await screenshotAll(page, 'integrated-discard', false);
+    await confirm.getByRole('button', { name: 'Descartar' }).click();
+    await expect(confirm).toBeHidden();
+    await expect(item(page, 'global_payments', 'active')).toHaveCount(0);
+    await expect(item(page, 'global_payments', 'inactive')).toBeVisible();
+    expect(shardValue(`SELECT count(*) FROM payment_processors WHERE organization_id = '${DEMO_ORG}' AND family = 'global_payments'`)).toBe('0');
+  });
 });

@@ -1,8 +1,11 @@
 // The donor portal and failed-payment recovery (issue 20) against the real test stack: a monthly donation whose
 // card is declined e-mails the donor a link; the link opens the portal, a new card charges the period once; cancel
-// offers a pause first and the donor pauses for two months; another donor's donation is refused.
+// offers a pause first and the donor pauses for two months; another donor's donation is refused. The approved charge
+// has its receipt: the donor and the organisation download it (and the yearly summary) and its text is checked.
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { createPublishedCampaign, ensureEnabledOrg, pageApi, sandboxPaymentsFor, screenshotAll, signIn, TEST_CVV, TEST_VISA, type CreatedCampaign } from './campaign-helpers';
 
 test.describe.configure({ mode: 'serial' });
@@ -38,6 +41,14 @@ async function donate(page: Page, email: string, holder: string) {
   });
   expect([200, 201], JSON.stringify(res.body)).toContain(res.status);
   return res.body.donation.uuid;
+}
+
+/** Clicks a download link and answers the PDF's text as pdftotext reads it, spaces collapsed. */
+async function downloadText(page: Page, link: Locator): Promise<string> {
+  const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+  const pdf = readFileSync(await download.path());
+  expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+  return execFileSync('pdftotext', ['-layout', '-enc', 'UTF-8', '-', '-'], { input: pdf }).toString().replace(/\s+/g, ' ');
 }
 
 /** The newest e-mail of a kind the dev outbox holds for a recipient, once it arrives. */
@@ -98,6 +109,18 @@ test('a declined monthly donation recovers with the donor\'s new card; cancel of
   await page.waitForTimeout(2_000);
   expect((await sandboxPaymentsFor(ana)).filter((p) => p.status === 'approved')).toHaveLength(1);
 
+  // The approved charge has its receipt: the donor downloads it, with the legal data and the amount in words.
+  const receiptLink = card.getByTestId('receipt-pdf').first();
+  await expect(receiptLink).toBeVisible();
+  await screenshotAll(page, 'portal-receipts');
+  const receipt = await downloadText(page, receiptLink);
+  for (const want of ['Recibo de donación N.º', 'Ana Portal', 'DNI 30123456', '$ 1.500,00 ARS', 'mil quinientos pesos', campaign.title]) {
+    expect(receipt).toContain(want);
+  }
+  const summary = await downloadText(page, page.getByTestId('receipt-summary').first());
+  expect(summary).toContain(`Resumen anual de donaciones ${new Date().getFullYear()}`);
+  expect(summary).toContain('mil quinientos pesos');
+
   // Cancel asks first, and offers a pause instead: two months.
   await card.getByRole('button', { name: 'Cancelar donación' }).click();
   await expect(page.getByRole('dialog')).toContainText('¿Seguro que quieres cancelar?');
@@ -121,6 +144,11 @@ test('a declined monthly donation recovers with the donor\'s new card; cancel of
   }, uuids.bruno);
   expect(other).toEqual([404, 404]);
 
+  // Signing out ends the session on the server: the portal asks for a link again.
+  await page.getByRole('button', { name: 'Salir' }).click();
+  await expect(page.getByRole('button', { name: 'Enviarme el enlace' })).toBeVisible();
+  expect(await page.evaluate(async () => (await fetch('/api/public/portal/donations')).status)).toBe(401);
+
   // The organisation sees the donor's changes as the donor's.
   await signIn(page);
   await page.goto(`/manage/donations/${uuids.ana}`);
@@ -128,6 +156,12 @@ test('a declined monthly donation recovers with the donor\'s new card; cancel of
   await page.getByRole('tab', { name: /Cambios/ }).click();
   await expect(page.getByTestId('donation-versions').getByText('por el donante').first()).toBeVisible({ timeout: 15_000 });
   await screenshotAll(page, 'manage-donation-by-donor');
+  // The organisation downloads the same receipt from the donation's transactions.
+  await page.getByRole('tab', { name: /Transacciones/ }).click();
+  await screenshotAll(page, 'manage-donation-receipts');
+  const fromManage = await downloadText(page, page.getByTestId('donation-transactions').getByTestId('receipt-pdf').first());
+  expect(fromManage).toContain('Ana Portal');
+  expect(fromManage).toContain('mil quinientos pesos');
 });
 
 test('without a session the portal asks for the e-mail and answers the same for any address', async ({ page }) => {

@@ -31,6 +31,7 @@ import { Route as ManageIndexRouteImport } from './routes/manage/index'
 import { Route as ManageDashboardRouteImport } from './routes/manage/dashboard'
 import { Route as ManageTransactionsRouteImport } from './routes/manage/transactions'
 import { Route as StaffIndexRouteImport } from './routes/staff/index'
+import { Route as StaffMepRouteImport } from './routes/staff/mep'
 import { Route as AccountOnboardingDocumentsRouteImport } from './routes/account/onboarding/documents'
 import { Route as AccountOnboardingPayment_gatewaysRouteImport } from './routes/account/onboarding/payment_gateways'
 import { Route as AccountSubscriptionsChooseRouteImport } from './routes/account/subscriptions/choose'
@@ -162,6 +163,11 @@ const StaffIndexRoute = StaffIndexRouteImport.update({
   path: '/',
   getParentRoute: () => StaffRouteRoute,
 } as any)
+const StaffMepRoute = StaffMepRouteImport.update({
+  id: '/mep',
+  path: '/mep',
+  getParentRoute: () => StaffRouteRoute,
+} as any)
 const AccountOnboardingDocumentsRoute =
   AccountOnboardingDocumentsRouteImport.update({
     id: '/documents',
@@ -289,6 +295,7 @@ export interface FileRoutesByFullPath {
   '/donor/$slug': typeof DonorSlugRoute
   '/manage/dashboard': typeof ManageDashboardRoute
   '/manage/transactions': typeof ManageTransactionsRoute
+  '/staff/mep': typeof StaffMepRoute
   '/manage/': typeof ManageIndexRoute
   '/staff/': typeof StaffIndexRoute
   '/account/onboarding/documents': typeof AccountOnboardingDocumentsRoute
@@ -330,6 +337,7 @@ export interface FileRoutesByTo {
   '/donor/$slug': typeof DonorSlugRoute
   '/manage/dashboard': typeof ManageDashboardRoute
   '/manage/transactions': typeof ManageTransactionsRoute
+  '/staff/mep': typeof StaffMepRoute
   '/manage': typeof ManageIndexRoute
   '/staff': typeof StaffIndexRoute
   '/account/onboarding/documents': typeof AccountOnboardingDocumentsRoute
@@ -374,6 +382,7 @@ export interface FileRoutesById {
   '/donor/$slug': typeof DonorSlugRoute
   '/manage/dashboard': typeof ManageDashboardRoute
   '/manage/transactions': typeof ManageTransactionsRoute
+  '/staff/mep': typeof StaffMepRoute
   '/manage/': typeof ManageIndexRoute
   '/staff/': typeof StaffIndexRoute
   '/account/onboarding/documents': typeof AccountOnboardingDocumentsRoute
@@ -419,6 +428,7 @@ export interface FileRouteTypes {
     | '/donor/$slug'
     | '/manage/dashboard'
     | '/manage/transactions'
+    | '/staff/mep'
     | '/manage/'
     | '/staff/'
     | '/account/onboarding/documents'
@@ -460,6 +470,7 @@ export interface FileRouteTypes {
     | '/donor/$slug'
     | '/manage/dashboard'
     | '/manage/transactions'
+    | '/staff/mep'
     | '/manage'
     | '/staff'
     | '/account/onboarding/documents'
@@ -503,6 +514,7 @@ export interface FileRouteTypes {
     | '/donor/$slug'
     | '/manage/dashboard'
     | '/manage/transactions'
+    | '/staff/mep'
     | '/manage/'
     | '/staff/'
     | '/account/onboarding/documents'
@@ -703,6 +715,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof StaffIndexRouteImport
       parentRoute: typeof StaffRouteRoute
     }
+    '/staff/mep': {
+      id: '/staff/mep'
+      path: '/mep'
+      fullPath: '/staff/mep'
+      preLoaderRoute: typeof StaffMepRouteImport
+      parentRoute: typeof StaffRouteRoute
+    }
     '/account/onboarding/documents': {
       id: '/account/onboarding/documents'
       path: '/documents'
@@ -886,11 +905,13 @@ const ManageRouteRouteWithChildren = ManageRouteRoute._addFileChildren(
 )
 
 interface StaffRouteRouteChildren {
+  StaffMepRoute: typeof StaffMepRoute
   StaffIndexRoute: typeof StaffIndexRoute
   StaffOrganizationsIdRoute: typeof StaffOrganizationsIdRoute
 }
 
 const StaffRouteRouteChildren: StaffRouteRouteChildren = {
+  StaffMepRoute: StaffMepRoute,
   StaffIndexRoute: StaffIndexRoute,
   StaffOrganizationsIdRoute: StaffOrganizationsIdRoute,
 }

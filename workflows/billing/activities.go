@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/aporta/aporta/internal/bankdebit"
 	"github.com/aporta/aporta/internal/charge"
 	"github.com/aporta/aporta/internal/dberr"
 	"github.com/aporta/aporta/internal/gateway"
@@ -36,11 +37,19 @@ type Plans interface {
 	Lapse(ctx context.Context, orgID uuid.UUID) error
 }
 
+// DirectDebits is the bank-debit network the platform collects CBU debits through
+// (*bankdebit.Client).
+type DirectDebits interface {
+	Submit(ctx context.Context, key string, d bankdebit.Debit) (bankdebit.Debit, error)
+	Find(ctx context.Context, reference string) ([]bankdebit.Debit, error)
+}
+
 // Activities hold the billing workflow's side effects. The API's checkout charges the first period
 // through the same ChargePeriod and Activate.
 type Activities struct {
 	Tenants   *tenants.Tenants
 	Platform  Platform
+	Debits    DirectDebits
 	Plans     Plans
 	Mail      outbox.Mailer
 	PublicURL string // links the e-mails to /manage/settings/subscription
@@ -91,10 +100,11 @@ func (a *Activities) Load(ctx context.Context, orgID, subID string) (State, erro
 }
 
 // ChargePeriod makes one attempt at the period starting at.PeriodStart and answers the outcome.
-// Safe to run again: a paid period is never charged, an approved or undecided payment under the
-// period's reference is read back instead of charging, and a retried attempt sends the same
-// idempotency key. A CBU debit or a bank transfer is pending until it is reconciled (staff record
-// it), so only a card is charged here.
+// Safe to run again: a paid period is never charged, an approved or undecided payment (or debit)
+// under the period's reference is read back instead of charging, and a retried attempt sends the
+// same idempotency key. A card is charged at once; a CBU debit is submitted to the bank, which
+// decides it later (OutcomeSubmitted: call again to read it back); a bank transfer is pending until
+// staff record it.
 func (a *Activities) ChargePeriod(ctx context.Context, at Attempt) (string, error) {
 	s, sub, err := a.scope(ctx, at.OrganizationID, at.SubscriptionID)
 	if err != nil {
@@ -133,6 +143,9 @@ func (a *Activities) ChargePeriod(ctx context.Context, at Attempt) (string, erro
 	record := func(status, paymentID, detail string) (string, error) {
 		p := sharddb.RecordSubscriptionInvoiceParams{OrganizationID: s.OrgID, SubscriptionID: sub.ID, PeriodStart: start,
 			Status: status, Attempt: int32(at.Number), Now: time.Now()}
+		if status == OutcomeSubmitted {
+			p.Status = OutcomePending
+		}
 		if paymentID != "" {
 			p.GatewayPaymentID = &paymentID
 		}
@@ -143,6 +156,8 @@ func (a *Activities) ChargePeriod(ctx context.Context, at Attempt) (string, erro
 			return "", err
 		}
 		switch status {
+		case OutcomeSubmitted: // the invoice is pending while the bank decides
+			return status, nil
 		case OutcomePaid:
 			return status, paidThrough(ctx, s, sub.ID, inv.PeriodStart, inv.PeriodEnd)
 		case OutcomeFailed:
@@ -153,10 +168,15 @@ func (a *Activities) ChargePeriod(ctx context.Context, at Attempt) (string, erro
 		}
 		return status, nil
 	}
-	if sub.PaymentMode != "card" {
+	var status, paymentID, detail string
+	switch sub.PaymentMode {
+	case "card":
+		status, paymentID, detail, err = a.chargeCard(ctx, s, sub, inv, Reference(sub.ID, start), at.Number)
+	case "cbu":
+		status, paymentID, detail, err = a.debitCBU(ctx, s, sub, inv, Reference(sub.ID, start), at.Number)
+	default:
 		return record(OutcomePending, "", "")
 	}
-	status, paymentID, detail, err := a.chargeCard(ctx, s, sub, inv, Reference(sub.ID, start), at.Number)
 	if err != nil {
 		return "", err
 	}
@@ -212,8 +232,58 @@ func (a *Activities) chargeCard(ctx context.Context, s tenants.Scope, sub shardd
 	}
 }
 
-// RecordPayment records a payment made outside the gateway (staff saw the bank transfer, or the
-// bank collected the CBU debit) on the organisation's live subscription of plan: its oldest unpaid
+// debitCBU collects an invoice by direct debit against the subscription's CBU mandate under ref and
+// answers the outcome (submitted, paid or failed), the debit and the bank's reason. One debit per
+// attempt at most: a debit already confirmed pays the period, one the bank has not decided is
+// awaited, and the latest one rejected is this attempt's failure once the invoice counts this
+// attempt (it is recorded when submitted). Attempt n submits with the key ref/n, so a retried
+// activity gets its debit back. An error is an unknown outcome: the caller retries.
+func (a *Activities) debitCBU(ctx context.Context, s tenants.Scope, sub sharddb.OrganizationSubscription, inv sharddb.SubscriptionInvoice, ref string, n int) (string, string, string, error) {
+	if a.Debits == nil {
+		return "", "", "", temporal.NewNonRetryableApplicationError("no bank-debit network", "NoBankDebit", nil)
+	}
+	debits, err := a.Debits.Find(ctx, ref)
+	if err != nil {
+		return "", "", "", err
+	}
+	for _, d := range debits {
+		if d.Status == bankdebit.Confirmed {
+			return OutcomePaid, d.ID, "", nil
+		}
+	}
+	if len(debits) > 0 {
+		switch last := debits[len(debits)-1]; {
+		case last.Status == bankdebit.Submitted:
+			return OutcomeSubmitted, last.ID, "", nil
+		case last.Status == bankdebit.Rejected && int(inv.Attempts) >= n:
+			return OutcomeFailed, last.ID, last.Reason, nil
+		}
+	}
+	auth, err := s.Store().SubscriptionAuthorization(ctx, sharddb.SubscriptionAuthorizationParams{OrganizationID: s.OrgID, ID: sub.AuthorizationID})
+	if err != nil {
+		return "", "", "", err
+	}
+	if auth.Cbu == nil || auth.MandateAcceptedAt == nil {
+		return OutcomeFailed, "", "no CBU mandate", nil
+	}
+	d, err := a.Debits.Submit(ctx, fmt.Sprintf("%s/%d", ref, n), bankdebit.Debit{
+		MandateID: auth.ID.String(), CBU: *auth.Cbu, AmountMinor: inv.AmountMinor, Currency: inv.Currency,
+		Reference: ref, Description: "Aporta " + inv.PlanCode,
+	})
+	var refused *gateway.Error
+	switch {
+	case errors.As(err, new(*gateway.UnknownOutcomeError)):
+		return "", "", "", err
+	case errors.As(err, &refused):
+		return OutcomeFailed, "", refused.Error(), nil
+	case err != nil:
+		return "", "", "", err
+	}
+	return OutcomeSubmitted, d.ID, "", nil
+}
+
+// RecordPayment records a payment made outside the gateway (staff saw the bank transfer, or a CBU
+// debit collected outside the network) on the organisation's live subscription of plan: its oldest unpaid
 // invoice is paid and the paid window moves. It reports whether there was one; the caller then
 // wakes the workflow (Client.Changed), which applies the plan on its next look.
 func RecordPayment(ctx context.Context, s tenants.Scope, plan string) (uuid.UUID, bool, error) {

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.temporal.io/sdk/worker"
 
+	"github.com/aporta/aporta/internal/bankdebit"
 	"github.com/aporta/aporta/internal/charge"
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/gateway/mercadopago"
@@ -145,4 +146,94 @@ func cardSubscription(t *testing.T, tt *tenants.Tenants, sandboxURL string, mp *
 		OrganizationID: scope.OrgID, ID: uuid.New(), PlanCode: plan, PaymentMode: "card", AuthorizationID: auth.ID})
 	require.NoError(t, err)
 	return scope, sub
+}
+
+// lostDebit is the bank-debit network whose answer to the n-th submission is lost after the bank
+// took the debit.
+type lostDebit struct {
+	*bankdebit.Client
+	lose    int32
+	submits atomic.Int32
+}
+
+func (l *lostDebit) Submit(ctx context.Context, key string, d bankdebit.Debit) (bankdebit.Debit, error) {
+	out, err := l.Client.Submit(ctx, key, d)
+	if l.submits.Add(1) == l.lose && err == nil {
+		return bankdebit.Debit{}, &gateway.UnknownOutcomeError{Err: errors.New("connection reset after the request")}
+	}
+	return out, err
+}
+
+// TestCBUDebitRejectedThenRetried runs the billing workflow on the stack's Temporal for a
+// subscription paid by CBU debit, against the sandbox's bank-debit network: the first debit is
+// rejected by the bank (the invoice fails, the subscription is not active), the retry submits a
+// second one whose answer is lost, the activity reads it back by the period's reference instead of
+// submitting a third, and the bank confirms it: the period is paid once, the plan applies.
+func TestCBUDebitRejectedThenRetried(t *testing.T) {
+	cfg := tenantstest.Config(t)
+	tt := tenantstest.Open(t)
+	ctx := context.Background()
+
+	sb, err := sandbox.New(sandbox.Options{Currency: "ARS", PlatformToken: "platform-token"})
+	require.NoError(t, err)
+	srv := httptest.NewServer(sb)
+	t.Cleanup(srv.Close)
+	const cbu = "2850590940090418135201"
+	res, err := http.Post(srv.URL+"/__sandbox/bankdebit/outcomes", "application/json",
+		bytes.NewBufferString(`{"cbu":"`+cbu+`","outcomes":["rejected:insufficient_funds","confirmed"]}`))
+	require.NoError(t, err)
+	res.Body.Close()
+
+	scope := tenantstest.ArgentineOrganization(t, tt, "Billing CBU", "enabled", "original")
+	plan, now := "professional_monthly", time.Now()
+	cbuValue := cbu
+	auth, err := scope.Store().InsertSubscriptionAuthorization(ctx, sharddb.InsertSubscriptionAuthorizationParams{
+		OrganizationID: scope.OrgID, ID: uuid.New(), Kind: "cbu", IdentityID: uuid.New(), Cbu: &cbuValue,
+		MandateAcceptedAt: &now, ExpiresAt: now.Add(time.Hour)})
+	require.NoError(t, err)
+	sub, err := scope.Store().InsertOrganizationSubscription(ctx, sharddb.InsertOrganizationSubscriptionParams{
+		OrganizationID: scope.OrgID, ID: uuid.New(), PlanCode: plan, PaymentMode: "cbu", AuthorizationID: auth.ID})
+	require.NoError(t, err)
+
+	debits := &lostDebit{Client: &bankdebit.Client{BaseURL: srv.URL + "/bankdebit/v1", Token: "platform-token"}, lose: 2}
+	c := workflowtest.Client(t)
+	plans := workflowtest.Worker(t, c, "billing-cbu-plans-", func(r worker.Registry) {
+		subscription.Register(r, subscription.NewActivities(cfg, tt))
+	})
+	queue := workflowtest.Worker(t, c, "billing-cbu-", func(r worker.Registry) {
+		billing.Register(r, &billing.Activities{Tenants: tt, Debits: debits, Plans: subscription.Plans{Temporal: c, Queue: plans},
+			Mail: outbox.NewMailer(cfg, tt.Directory()), PublicURL: cfg.PublicURL})
+	})
+	require.NoError(t, billing.Client{Temporal: c, Queue: queue}.StartInput(ctx, billing.Input{OrganizationID: scope.OrgID.String(),
+		SubscriptionID: sub.ID.String(), RetryDelays: []time.Duration{time.Second, time.Second}, DebitPoll: 300 * time.Millisecond}))
+	t.Cleanup(func() {
+		_ = c.TerminateWorkflow(context.Background(), billing.WorkflowID(scope.OrgID.String(), sub.ID.String()), "", "test over")
+		_ = c.TerminateWorkflow(context.Background(), subscription.WorkflowID(scope.OrgID.String()), "", "test over")
+	})
+
+	require.Eventually(t, func() bool {
+		facts, err := scope.Store().OrganizationFacts(ctx, scope.OrgID)
+		return err == nil && facts.PlanCode == plan
+	}, 60*time.Second, 200*time.Millisecond, "the plan applies once the bank confirms the retry's debit")
+
+	start := billing.FirstPeriodStart(sub.CreatedAt)
+	found, err := debits.Find(ctx, billing.Reference(sub.ID, start))
+	require.NoError(t, err)
+	require.Len(t, found, 2, "the rejected debit and the retry's; the lost answer was read back, not submitted again")
+	require.Equal(t, bankdebit.Rejected, found[0].Status)
+	require.Equal(t, bankdebit.Confirmed, found[1].Status)
+	require.Equal(t, auth.ID.String(), found[1].MandateID)
+	require.EqualValues(t, 2, debits.submits.Load(), "the retried activity read the lost debit back instead of submitting again")
+
+	invs, err := scope.Store().SubscriptionInvoices(ctx, sharddb.SubscriptionInvoicesParams{OrganizationID: scope.OrgID})
+	require.NoError(t, err)
+	require.Len(t, invs, 1)
+	require.Equal(t, "paid", invs[0].Status)
+	require.EqualValues(t, 2, invs[0].Attempts)
+	require.Equal(t, found[1].ID, *invs[0].GatewayPaymentID)
+	require.Equal(t, found[1].AmountMinor, invs[0].AmountMinor)
+	got, err := scope.Store().OrganizationSubscription(ctx, sharddb.OrganizationSubscriptionParams{OrganizationID: scope.OrgID})
+	require.NoError(t, err)
+	require.Equal(t, "active", got.Status)
+	require.True(t, got.PaidUntil.Equal(start.AddDate(0, 1, 0)), "paid through one month")
 }

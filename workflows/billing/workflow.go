@@ -1,14 +1,16 @@
 // Package billing charges an organisation's own subscription to an Aporta plan (organisation-and-
 // account §4 "Subscription flow", "Payment flow", "Trial and plans"; issue #14). One workflow per
 // subscription: it sleeps until the paid period ends, charges the next one through the platform's
-// gateway account (card) or waits for its reconciliation (CBU debit, bank transfer), retries a
+// gateway account (card) or the bank-debit network (CBU debit: submitted, then read back until the
+// bank confirms or rejects it) or waits for staff to record it (bank transfer), retries a
 // failed charge on a schedule, e-mails the administrators on each failure, and after the last
 // retry ends the subscription, which puts the organisation back under the restriction. A cancelled
 // subscription keeps its plan to the end of the paid period.
 //
 // A period is charged at most once: its invoice is keyed by the period, the gateway payment's
-// external reference names the period, and each attempt's idempotency key is the reference plus the
-// attempt number, so a retried activity gets the first payment back instead of a second one.
+// external reference (or debit reference) names the period, and each attempt's idempotency key is
+// the reference plus the attempt number, so a retried activity gets the first payment back instead
+// of a second one.
 package billing
 
 import (
@@ -39,7 +41,17 @@ var DefaultRetryDelays = []time.Duration{24 * time.Hour, 3 * 24 * time.Hour, 5 *
 const (
 	OutcomePaid    = "paid"
 	OutcomeFailed  = "failed"  // the gateway refused: a retry, an e-mail
-	OutcomePending = "pending" // not decided yet (a debit or transfer awaiting reconciliation)
+	OutcomePending = "pending" // not decided yet (a transfer awaiting staff, a card payment in review)
+	// OutcomeSubmitted: a CBU debit the bank has not decided yet; the workflow reads it back.
+	OutcomeSubmitted = "submitted"
+)
+
+// DefaultDebitPoll is how long the workflow waits before reading back a submitted CBU debit, and
+// MaxDebitPolls how many times before the attempt counts as undecided (the retry schedule goes on;
+// the same debit is still read back, never submitted twice).
+const (
+	DefaultDebitPoll = 12 * time.Hour
+	MaxDebitPolls    = 10
 )
 
 // Subscription statuses (organization_subscriptions.status).
@@ -56,6 +68,7 @@ type Input struct {
 	OrganizationID string          `json:"organization_id"`
 	SubscriptionID string          `json:"subscription_id"`
 	RetryDelays    []time.Duration `json:"retry_delays,omitempty"` // tests; DefaultRetryDelays when empty
+	DebitPoll      time.Duration   `json:"debit_poll,omitempty"`   // tests; DefaultDebitPoll when zero
 }
 
 // State is the subscription as the workflow reads it (activity Load).
@@ -95,6 +108,10 @@ func Workflow(ctx workflow.Context, in Input) error {
 	delays := in.RetryDelays
 	if len(delays) == 0 {
 		delays = DefaultRetryDelays
+	}
+	poll := in.DebitPoll
+	if poll <= 0 {
+		poll = DefaultDebitPoll
 	}
 	changed := workflow.GetSignalChannel(ctx, SignalChanged)
 	// reload is changed's twin for this workflow's own plan changes.
@@ -187,6 +204,13 @@ func Workflow(ctx workflow.Context, in Input) error {
 			at := Attempt{OrganizationID: in.OrganizationID, SubscriptionID: in.SubscriptionID, PeriodStart: start, Number: n}
 			if err := workflow.ExecuteActivity(ctx, a.ChargePeriod, at).Get(ctx, &outcome); err != nil {
 				return err
+			}
+			// A CBU debit is decided by the bank later: read it back (the same attempt, so the same debit).
+			for polls := 0; outcome == OutcomeSubmitted && polls < MaxDebitPolls; polls++ {
+				wait(poll)
+				if err := workflow.ExecuteActivity(ctx, a.ChargePeriod, at).Get(ctx, &outcome); err != nil {
+					return err
+				}
 			}
 			if outcome == OutcomePaid {
 				paid = true

@@ -19,6 +19,7 @@ type fake struct {
 	outcomes []string                  // ChargePeriod's answers in turn; then paid
 	charged  []time.Duration           // when each attempt ran, after the start
 	periods  []time.Time               // the period each attempt was for
+	numbers  []int                     // the attempt number of each call
 	failed   int                       // payment-failed e-mails
 	ended    []bool                    // End's lapsed argument
 	active   int                       // Activate calls
@@ -40,6 +41,7 @@ func run(t *testing.T, f *fake, in Input, callbacks map[time.Duration]func()) *f
 	env.OnActivity(a.ChargePeriod, mock.Anything, mock.Anything).Return(func(_ context.Context, at Attempt) (string, error) {
 		f.charged = append(f.charged, env.Now().Sub(f.start))
 		f.periods = append(f.periods, at.PeriodStart)
+		f.numbers = append(f.numbers, at.Number)
 		if f.st.NextPlanCode != "" { // the waiting plan takes over with the period (RenewWithNextPlan)
 			f.st.PlanCode, f.st.NextPlanCode = f.st.NextPlanCode, ""
 		}
@@ -214,4 +216,49 @@ func TestProrata(t *testing.T) {
 	require.Equal(t, int64(1), Prorata(100, 101, from, until, until.Add(-time.Second)), "a second left still costs the smallest unit")
 	require.Zero(t, Prorata(20000, 10000, from, until, from), "a cheaper plan")
 	require.Zero(t, Prorata(10000, 20000, from, until, until), "the period is over")
+}
+
+// A renewal by CBU debit: the debit is submitted at the period's start and read back after the
+// poll delay; the bank rejects it (an e-mail), the retry a day later submits attempt 2, which the
+// bank confirms at the next read. Every call is for the same period; a read-back keeps its attempt.
+func TestCBUDebitRejectedThenRetriedAndConfirmed(t *testing.T) {
+	f := &fake{outcomes: []string{OutcomeSubmitted, OutcomeFailed, OutcomeSubmitted, OutcomeSubmitted, OutcomePaid}}
+	var paid time.Time
+	f.init = func(now time.Time) State {
+		paid = now.Add(day)
+		return State{Status: StatusActive, PaymentMode: "cbu", PlanCode: "essential_monthly", CreatedAt: now.Add(-29 * day), PaidUntil: &paid}
+	}
+	poll := 6 * time.Hour
+	withPoll := in
+	withPoll.DebitPoll = poll
+	run(t, f, withPoll, map[time.Duration]func(){
+		10 * day: func() { f.st.Status = StatusCancelled; f.env.SignalWorkflow(SignalChanged, nil) },
+	})
+	require.Equal(t, []time.Duration{day, day + poll, 2*day + poll, 2*day + 2*poll, 2*day + 3*poll}, f.charged)
+	require.Equal(t, []int{1, 1, 2, 2, 2}, f.numbers, "reading a debit back is the same attempt")
+	for _, p := range f.periods {
+		require.True(t, p.Equal(paid), "every call is for the same period")
+	}
+	require.Equal(t, 1, f.failed, "one e-mail, for the rejected debit")
+	require.Equal(t, []bool{false}, f.ended, "paid, then cancelled: not lapsed")
+}
+
+// A debit the bank never decides is read back MaxDebitPolls times, then the attempt counts as
+// undecided and the retry schedule goes on (reading the same debit back, never failing it).
+func TestCBUDebitUndecidedFollowsTheSchedule(t *testing.T) {
+	outcomes := make([]string, 4*(MaxDebitPolls+1))
+	for i := range outcomes {
+		outcomes[i] = OutcomeSubmitted
+	}
+	f := &fake{outcomes: outcomes}
+	f.init = func(now time.Time) State {
+		paid := now.Add(day)
+		return State{Status: StatusActive, PaymentMode: "cbu", PlanCode: "essential_monthly", CreatedAt: now.Add(-29 * day), PaidUntil: &paid}
+	}
+	withPoll := in
+	withPoll.DebitPoll = time.Hour
+	run(t, f, withPoll, nil)
+	require.Len(t, f.charged, 4*(MaxDebitPolls+1))
+	require.Zero(t, f.failed, "undecided is no failure: no e-mail")
+	require.Equal(t, []bool{true}, f.ended, "after the last retry the plan lapses")
 }

@@ -104,6 +104,12 @@ func TestDonorCardResumesACardDeclinePause(t *testing.T) {
 	require.Len(t, h.notices, 1)
 	require.Equal(t, "last_transaction_card_cancelled", h.notices[0].PausedReason)
 	require.True(t, h.notices[0].Final)
+	// March settled twice (declined, then retried and approved) is one period; April the second.
+	st := h.state()
+	require.Equal(t, 2, st.ChargedPeriods)
+	require.Len(t, st.Recent, 2)
+	require.True(t, st.Recent[0].Approved, "March's result is the retry's")
+	require.Equal(t, 2, st.Recent[0].Attempts)
 }
 
 // Declines a new card does not fix send no e-mail; the manage area's card change (no RetryDue)

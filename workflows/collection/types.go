@@ -138,7 +138,8 @@ type State struct {
 	MaxFailedPeriods  int               `json:"max_failed_periods"`
 	// Recent holds the last 12 periods' results, so the state stays small across years.
 	Recent []PeriodResult `json:"recent,omitempty"`
-	// ChargedPeriods counts every settled period since the donation started.
+	// ChargedPeriods counts every settled period since the donation started, each once: a period a
+	// new card retries after a decline paused it replaces its result instead of counting again.
 	ChargedPeriods int `json:"charged_periods"`
 	// ResumeAt is when a pause for some months ends on its own (zero: a pause until restored).
 	ResumeAt time.Time `json:"resume_at,omitzero"`
@@ -149,6 +150,10 @@ type State struct {
 }
 
 func (s *State) addResult(r PeriodResult) {
+	if n := len(s.Recent); n > 0 && s.Recent[n-1].Period == r.Period {
+		s.Recent[n-1] = r // the same period settled again (retried after a card-decline pause)
+		return
+	}
 	s.Recent = append(s.Recent, r)
 	if len(s.Recent) > 12 {
 		s.Recent = slices.Clone(s.Recent[len(s.Recent)-12:])

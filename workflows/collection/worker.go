@@ -11,6 +11,7 @@ import (
 	_ "time/tzdata" // organisation timezones resolve even on hosts without zone files
 
 	"github.com/aporta/aporta/internal/charge"
+	"github.com/aporta/aporta/internal/receipt"
 	"github.com/aporta/aporta/tenants"
 )
 
@@ -18,11 +19,13 @@ import (
 // (at most one) e-mails donors; without it no decline e-mail is sent.
 func Register(w worker.Registry, t *tenants.Tenants, gateways charge.Gateways, notices ...*Notices) {
 	w.RegisterWorkflow(Workflow)
-	w.RegisterActivity(&Activities{Tenants: t, Gateways: gateways})
 	n := &Notices{Tenants: t}
 	if len(notices) > 0 {
 		n = notices[0]
 	}
+	// Receipts are e-mailed as the notices are: by the same outbox, with the same secret signing links.
+	w.RegisterActivity(&Activities{Tenants: t, Gateways: gateways,
+		Receipts: receipt.Mailer{Outbox: n.Mail, Links: receipt.Links{Secret: n.Keys.Secret}, PublicURL: n.PublicURL}})
 	w.RegisterActivity(n)
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/aporta/aporta/internal/crmlink"
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/money"
+	"github.com/aporta/aporta/internal/receipt"
 	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/tenants"
 )
@@ -70,6 +71,7 @@ type RecurringStarter interface {
 // activity share it, so a first charge is settled the same way whoever finds its outcome.
 type Settler struct {
 	Recurring RecurringStarter // nil: no monthly collection is started
+	Receipts  receipt.Mailer   // e-mails the approved charge's receipt (no Outbox: none)
 	Log       *slog.Logger
 }
 
@@ -119,7 +121,15 @@ func (s Settler) settled(ctx context.Context, scope tenants.Scope, d Donation, o
 			n := d.CollectDay.After(today)
 			next = &n
 		}
-		return StatusApproved, s.activate(ctx, scope, d, "active", next)
+		if err := s.activate(ctx, scope, d, "active", next); err != nil {
+			return "", err
+		}
+		// The receipt was issued with the approval (charge.Record); its e-mail is sent once per
+		// receipt, and a failure is logged: the portal lists the receipt all the same.
+		if err := s.Receipts.Send(ctx, scope, receipt.Charge{DonationID: d.ID, TransactionID: charge.FirstTransactionID(d.ID)}); err != nil {
+			s.log().ErrorContext(ctx, "donation: receipt e-mail", "donation_id", d.ID, "error", err)
+		}
+		return StatusApproved, nil
 	case gateway.StatusRejected, gateway.StatusCancelled:
 		return StatusRejected, s.activate(ctx, scope, d, "rejected", nil)
 	default:

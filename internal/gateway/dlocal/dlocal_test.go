@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -109,6 +110,18 @@ func TestChargeWithDescriptorFeeAndIdempotentOrder(t *testing.T) {
 	require.Equal(t, "MP*FUNDACIONSUR", l.Payments[0].Descriptor)
 	require.Equal(t, "59.85", l.Payments[0].Fee) // 3.99% of 1500.00
 	require.Equal(t, "PAID", l.Payments[0].Status)
+
+	// A browser reads the same ledger as a page.
+	req, _ := http.NewRequest(http.MethodGet, srv.URL+"/__sandbox/dlocal/ledger?x_login="+m.Login, nil)
+	req.Header.Set("Accept", "text/html,application/xhtml+xml")
+	res, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	page, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	require.Equal(t, "text/html; charset=utf-8", res.Header.Get("Content-Type"))
+	require.Contains(t, string(page), `<tr data-order="don-1/2026-11">`)
+	require.Contains(t, string(page), `<td data-field="descriptor">MP*FUNDACIONSUR</td>`)
+	require.Contains(t, string(page), `<td class="num" data-field="fee">59.85 ARS</td>`)
 
 	// A refused card is a payment REJECTED with its status code; a refusal that will repeat pauses.
 	rej, err := acct.Charge(ctx, gateway.Charge{ExternalReference: "don-2", Amount: money.New(150000, "ARS"), Email: "b@example.org",

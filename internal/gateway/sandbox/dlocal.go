@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/subtle"
 	"encoding/json"
+	"html/template"
 	"io"
 	"net/http"
 	"slices"
@@ -37,7 +38,8 @@ import (
 //	                                   (the amount range is the country's local-payment range, decimals)
 //	POST /refunds                      signed {payment_id,amount?,notification_url} → {id,payment_id,amount,status:"SUCCESS"}
 //	POST /payouts                      signed {external_id,amount,currency,country,beneficiary{name,document,bank_code,account}}
-//	GET  /__sandbox/dlocal/ledger?x_login=   tests: the merchant's payments (with descriptor and fee) and payouts, oldest first
+//	GET  /__sandbox/dlocal/ledger?x_login=   tests: the merchant's payments (with descriptor and fee) and payouts, oldest first;
+//	                                   a page when the browser asks for HTML
 //
 // The cardholder's name decides a payment as on the other gateways (APRO, FUND, SECU, CONT…; see
 // dlOutcomes). Card vault tokens (POST /cvault/credit-card/temporal) are taken as card.token too.
@@ -580,9 +582,45 @@ func (s *Server) dlLedger(w http.ResponseWriter, r *http.Request) {
 	}
 	slices.SortFunc(payments, func(a, b *dlPayment) int { return int(a.Seq - b.Seq) })
 	slices.SortFunc(payouts, func(a, b *dlPayout) int { return int(a.Seq - b.Seq) })
-	writeJSON(w, http.StatusOK, map[string]any{"merchant": map[string]any{"x_login": m.Login, "name": m.Name, "country": m.Country,
-		"fee_bps": m.FeeBps}, "payments": payments, "payouts": payouts})
+	merchant := map[string]any{"x_login": m.Login, "name": m.Name, "country": m.Country, "fee_bps": m.FeeBps}
+	if wantsHTML(r) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-store")
+		_ = dlLedgerPage.Execute(w, map[string]any{"Merchant": merchant, "Payments": payments, "Payouts": payouts})
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"merchant": merchant, "payments": payments, "payouts": payouts})
 }
+
+// wantsHTML says a browser asks (its Accept names text/html): tests and people read the ledger as a page.
+func wantsHTML(r *http.Request) bool { return strings.Contains(r.Header.Get("Accept"), "text/html") }
+
+// dlLedgerPage is the merchant's ledger as dLocal's dashboard lists it: each payment with its
+// statement descriptor and fee, then the payouts.
+var dlLedgerPage = template.Must(template.New("ledger").Parse(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>dLocal (sandbox) · {{.Merchant.name}}</title>
+<style>body{font-family:sans-serif;margin:2rem;color:#1b1b1b}table{border-collapse:collapse;width:100%;margin-bottom:2rem}
+th,td{border-bottom:1px solid #ddd;padding:.4rem .6rem;text-align:left;font-size:.9rem}th{background:#f3f5f9}
+td.num{text-align:right;font-variant-numeric:tabular-nums}</style>
+</head><body>
+<h1>dLocal (sandbox) · {{.Merchant.name}}</h1>
+<p><small>Sandbox: no real money moves.</small> Merchant <code>{{.Merchant.x_login}}</code>, {{.Merchant.country}}, fee {{.Merchant.fee_bps}} bps.</p>
+<h2>Payments</h2>
+<table aria-label="Payments"><thead><tr><th>Payment</th><th>Order</th><th>Date</th><th>Status</th><th>Amount</th><th>Descriptor</th><th>Fee</th><th>Card</th></tr></thead><tbody>
+{{range .Payments}}<tr data-order="{{.OrderID}}"><td>{{.ID}}</td><td>{{.OrderID}}</td><td>{{.CreatedDate.Format "2006-01-02 15:04:05"}}</td>
+<td data-field="status">{{.Status}}</td><td class="num" data-field="amount">{{.Amount}} {{.Currency}}</td>
+<td data-field="descriptor">{{.Descriptor}}</td><td class="num" data-field="fee">{{.Fee}} {{.Currency}}</td>
+<td>{{.Card.Brand}} •••• {{.Card.Last4}}</td></tr>
+{{else}}<tr><td colspan="8">No payments yet.</td></tr>{{end}}
+</tbody></table>
+<h2>Payouts</h2>
+<table aria-label="Payouts"><thead><tr><th>Payout</th><th>External id</th><th>Date</th><th>Status</th><th>Amount</th></tr></thead><tbody>
+{{range .Payouts}}<tr><td>{{.ID}}</td><td>{{.ExternalID}}</td><td>{{.CreatedDate.Format "2006-01-02 15:04:05"}}</td><td>{{.Status}}</td>
+<td class="num">{{.Amount}} {{.Currency}}</td></tr>
+{{else}}<tr><td colspan="5">No payouts yet.</td></tr>{{end}}
+</tbody></table>
+</body></html>`))
 
 func (s *Server) dlMethods(w http.ResponseWriter, _ *http.Request, m *dlMerchant, _ []byte) {
 	methods := []map[string]any{}

@@ -132,6 +132,8 @@ func (s *Server) touched(delta *state, body any) {
 		if t := s.st.CPTokens[b.token]; t != nil {
 			delta.CPTokens = map[string]*cpToken{t.ID: t}
 		}
+	case *bankDebit:
+		delta.Debits = map[string]*bankDebit{b.ID: b}
 	case cpRefund:
 		delta.CPCharges = map[string]*cpCharge{b.Charge: s.st.CPCharges[b.Charge]}
 	}

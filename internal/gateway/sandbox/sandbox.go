@@ -22,7 +22,8 @@
 // MercadoPago's OAuth (oauth.go: GET/POST /authorization, POST /oauth/token, GET /users/me; admin
 // POST /__sandbox/accounts, /__sandbox/oauth/revoke and /__sandbox/oauth/expire). A token the
 // sandbox never issued is refused with 401. CentralPos, a second gateway, is in centralpos.go; dLocal,
-// the processor of integrated payments, in dlocal.go.
+// the processor of integrated payments, in dlocal.go; the bank-debit network of CBU direct debits in
+// bankdebit.go; the dollar MEP quote in mep.go.
 package sandbox
 
 import (
@@ -88,6 +89,7 @@ type Server struct {
 	fault     Fault
 	limits    Limits
 	keyLimits map[string]Limits // set per access token or public key (see Limits)
+	mep       mepQuote          // the dollar MEP quote (mep.go)
 	// journal is path+".journal", open for appending; journaled counts its entries.
 	journal   *os.File
 	journaled int
@@ -121,6 +123,9 @@ type state struct {
 	DLCards     map[string]*dlSavedCard `json:"dlocal_cards,omitempty"`
 	DLPayments  map[string]*dlPayment   `json:"dlocal_payments,omitempty"`
 	DLPayouts   map[string]*dlPayout    `json:"dlocal_payouts,omitempty"`
+	// The bank-debit network's debits (by id) and the outcomes armed per CBU (bankdebit.go).
+	Debits        map[string]*bankDebit `json:"bankdebit_debits,omitempty"`
+	DebitOutcomes map[string][]string   `json:"bankdebit_outcomes,omitempty"`
 }
 
 type replay struct {
@@ -142,6 +147,7 @@ func New(opts Options) (*Server, error) {
 		now:           opts.Now,
 		limits:        DefaultLimits,
 		keyLimits:     map[string]Limits{},
+		mep:           DefaultMEP,
 		st: state{
 			NextID:        1_000_000_001,
 			Accounts:      map[string]*account{},
@@ -164,6 +170,8 @@ func New(opts Options) (*Server, error) {
 			DLCards:       map[string]*dlSavedCard{},
 			DLPayments:    map[string]*dlPayment{},
 			DLPayouts:     map[string]*dlPayout{},
+			Debits:        map[string]*bankDebit{},
+			DebitOutcomes: map[string][]string{},
 		},
 	}
 	if s.now == nil {
@@ -211,6 +219,8 @@ func (s *Server) routes() {
 	m.HandleFunc("DELETE /centralpos/v1/links/{merchant_id}", s.cpUnlink)
 	s.cpPaymentRoutes(m)
 	s.dlocalRoutes(m)
+	s.bankDebitRoutes(m)
+	s.mepRoutes(m)
 	m.HandleFunc("POST /__sandbox/faults", s.setFault)
 	m.HandleFunc("GET /__sandbox/payments", s.adminPayments)
 	m.HandleFunc("POST /__sandbox/limits", s.setLimits)
@@ -307,6 +317,8 @@ func (st *state) merge(d state) {
 	maps.Copy(st.DLCards, d.DLCards)
 	maps.Copy(st.DLPayments, d.DLPayments)
 	maps.Copy(st.DLPayouts, d.DLPayouts)
+	maps.Copy(st.Debits, d.Debits)
+	maps.Copy(st.DebitOutcomes, d.DebitOutcomes)
 }
 
 // adoptOrphans gives the records of a state kept before accounts existed to the platform account.
@@ -326,7 +338,8 @@ func (st *state) records() int {
 	return len(st.Accounts) + len(st.Customers) + len(st.Cards) + len(st.Tokens) + len(st.Payments) + len(st.Replays) +
 		len(st.Codes) + len(st.AccessTokens) + len(st.RefreshTokens) + len(st.CPCodes) + len(st.CPMerchants) +
 		len(st.CPTokens) + len(st.CPCustomers) + len(st.CPInstruments) + len(st.CPCharges) +
-		len(st.DLMerchants) + len(st.DLTokens) + len(st.DLCards) + len(st.DLPayments) + len(st.DLPayouts)
+		len(st.DLMerchants) + len(st.DLTokens) + len(st.DLCards) + len(st.DLPayments) + len(st.DLPayouts) +
+		len(st.Debits) + len(st.DebitOutcomes)
 }
 
 // persist keeps a change: the records it touched (delta) are appended to the

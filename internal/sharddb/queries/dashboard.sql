@@ -23,11 +23,12 @@ SELECT EXISTS (SELECT 1 FROM campaigns WHERE organization_id = $1 AND id = $2);
 -- name: DashboardDaily :many
 -- Per bucket and currency, from the daily rollup: approved transactions charged in the period
 -- (created_at when charged_at is missing) and donations created in it (pending and rejected ones,
--- whose first charge is not settled or was refused, are not donations yet). The handler adds the
--- buckets up for the totals and the currencies up for the new donations.
+-- whose first charge is not settled or was refused, are not donations yet), and the integrated payments
+-- processors' fees of those transactions (0390). The handler adds the buckets up for the totals and the
+-- currencies up for the new donations.
 SELECT date_trunc(sqlc.arg(bucket)::text, r.day::timestamp)::date AS bucket, r.currency,
        sum(r.raised_minor)::bigint AS raised_minor, sum(r.raised_count)::bigint AS raised_count,
-       sum(r.new_donations)::bigint AS new_donations
+       sum(r.new_donations)::bigint AS new_donations, sum(r.processor_fees_minor)::bigint AS processor_fees_minor
 FROM dashboard_daily r
 WHERE r.organization_id = sqlc.arg(organization_id) AND r.day >= sqlc.arg(first_day)::date AND r.day <= sqlc.arg(last_day)::date
   AND (sqlc.narg(campaign)::uuid IS NULL OR r.campaign_id = sqlc.narg(campaign))

@@ -40,3 +40,21 @@ SELECT id, first_name FROM donors WHERE organization_id = $1 AND email = $2;
 
 -- name: PortalDonorName :one
 SELECT first_name FROM donors WHERE organization_id = $1 AND id = $2;
+
+-- name: InsertPortalSession :exec
+-- A session a link opened; its cookie names the row. Sessions past their hour go as new ones come.
+INSERT INTO donor_portal_sessions (organization_id, id, donor_id, expires_at)
+VALUES (sqlc.arg(organization_id), sqlc.arg(id), sqlc.arg(donor_id), sqlc.arg(expires_at));
+
+-- name: PortalSessionDonor :one
+-- The donor of a session that is neither revoked nor expired.
+SELECT donor_id FROM donor_portal_sessions
+WHERE organization_id = $1 AND id = $2 AND revoked_at IS NULL AND expires_at > sqlc.arg(now)::timestamptz;
+
+-- name: RevokePortalSession :exec
+-- Signing out ends the session before its hour does.
+UPDATE donor_portal_sessions SET revoked_at = sqlc.arg(now)::timestamptz
+WHERE organization_id = $1 AND id = $2 AND revoked_at IS NULL;
+
+-- name: SweepPortalSessions :exec
+DELETE FROM donor_portal_sessions WHERE organization_id = $1 AND expires_at < sqlc.arg(before)::timestamptz;

@@ -307,6 +307,7 @@ export interface Dashboard {
   filters: Filters;
   raised: Raised[];
   average: Money[];
+  processor_fees: Money[];
   new_donations: number;
   paused_donations: number;
   paused_in_grace: number;
@@ -436,6 +437,16 @@ export interface DonorView {
   discard_reason: string;
 }
 
+export interface Entry {
+  rate: Money;
+  source: string;
+  as_of: string;
+  override: boolean;
+  staff_email: string | null;
+  reason: string | null;
+  created_at: string;
+}
+
 export interface FieldOut {
   name: string;
   label: string;
@@ -488,6 +499,16 @@ export interface Invoice {
   kind: string;
   status: string;
   paid_at: string | null;
+}
+
+export interface MepHistory {
+  current: Quote;
+  entries: Entry[];
+}
+
+export interface MepNote {
+  mep: Quote;
+  prices: Record<string, Money>;
 }
 
 export interface Money {
@@ -634,6 +655,13 @@ export interface PublicCardMethod {
   luhn: boolean;
 }
 
+export interface Quote {
+  rate: Money;
+  source: string;
+  as_of: string;
+  override: boolean;
+}
+
 export interface Raised {
   amount: Money;
   transactions: number;
@@ -751,6 +779,7 @@ export interface TransactionView {
   attempt: number;
   payment_id: string;
   payment_method: CardRef | null;
+  receipt: number | null;
 }
 
 export interface TxRow {
@@ -764,6 +793,7 @@ export interface TxRow {
   attempt: number;
   payment_id: string;
   payment_method: CardRef | null;
+  receipt: number | null;
   donation_uuid: string;
   frequency: string;
   campaign: CampaignRef;

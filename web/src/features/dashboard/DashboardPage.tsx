@@ -109,7 +109,15 @@ function Widgets({ data, pauseLabel, discardLabel }: { data: Dashboard; pauseLab
     <Stack gap="lg">
       <SimpleGrid cols={{ base: 2, sm: 3, lg: 4 }} spacing="md">
         <Widget testId="raised" label={raisedLabel} value={<MoneyList items={data.raised.map((r) => r.amount)} />}
-          hint={<FormattedMessage id="dashboard.raisedHint" defaultMessage="{n, plural, one {# cobro aprobado} other {# cobros aprobados}}" values={{ n: txCount }} />} tone="brand.8" />
+          hint={<>
+            <FormattedMessage id="dashboard.raisedHint" defaultMessage="{n, plural, one {# cobro aprobado} other {# cobros aprobados}}" values={{ n: txCount }} />
+            {data.processor_fees.length > 0 && (
+              <span style={{ display: 'block' }} data-processor-fees>
+                <FormattedMessage id="dashboard.processorFees" defaultMessage="Comisiones de procesadores: {amount}"
+                  values={{ amount: data.processor_fees.map((m) => m.formatted).join(' · ') }} />
+              </span>
+            )}
+          </>} tone="brand.8" />
         <Widget testId="average" label={intl.formatMessage({ id: 'dashboard.average', defaultMessage: 'Donación promedio' })} value={<MoneyList items={data.average} />} />
         <Widget testId="new_donations" label={donationsLabel} value={intl.formatNumber(data.new_donations)} />
         <Widget testId="conversion" label={intl.formatMessage({ id: 'dashboard.conversion', defaultMessage: 'Conversión' })} value={formatConversion(data.conversion, intl.locale)}

@@ -20,6 +20,7 @@ import { AmountCell, CardCell, TxStatusCell } from './cells';
 import { paymentMethodPayload, tokenizeCard } from './card';
 import { CardDialog, ConfirmDialog, DonorDialog, EditDonationDialog, PauseDialog, UpgradeDialog } from './dialogs';
 import { fmtDate, frequencyLabel, statusColor, statusLabel, txStatusLabel } from './labels';
+import { ReceiptLink, YearSummaries, receiptYears } from './receipts';
 import { Crumbs } from '../../components/PageHeader';
 
 type Dialog = null | 'pause' | 'discard' | 'edit' | 'upgrade' | 'removeUpgrade' | 'donor' | 'card' | 'collect' | 'restore' | 'discardDonor' | 'reactivateDonor';
@@ -256,6 +257,7 @@ export function DonationDetailPage({ me, uuid }: { me: CurrentUser; uuid: string
 
 function TransactionsTable({ data }: { data: DonationDetail }) {
   const intl = useIntl();
+  const base = `/manage/api/donations/${encodeURIComponent(data.donation.uuid)}`;
   const columns: ColumnDef<Transaction, unknown>[] = [
     { id: 'date', header: intl.formatMessage({ id: 'tx.col.date', defaultMessage: 'Fecha' }), cell: ({ row }) => intl.formatDate(row.original.date, { dateStyle: 'medium', timeStyle: 'short' }) },
     { id: 'amount', header: intl.formatMessage({ id: 'tx.col.amount', defaultMessage: 'Monto' }), cell: ({ row }) => <AmountCell amount={row.original.amount} /> },
@@ -268,16 +270,23 @@ function TransactionsTable({ data }: { data: DonationDetail }) {
     ) },
     { id: 'period', header: intl.formatMessage({ id: 'tx.col.period', defaultMessage: 'Período' }), cell: ({ row }) => row.original.period ?? '—' },
     { id: 'card', header: intl.formatMessage({ id: 'tx.col.card', defaultMessage: 'Tarjeta' }), cell: ({ row }) => <CardCell card={row.original.payment_method} /> },
+    { id: 'receipt', header: intl.formatMessage({ id: 'tx.col.receipt', defaultMessage: 'Recibo' }), cell: ({ row }) => {
+      const n = row.original.receipt;
+      return n ? <ReceiptLink href={`${base}/receipts/${n}`} number={n} /> : '—';
+    } },
   ];
   return (
-    <DataTable
-      data={data.transactions}
-      columns={columns}
-      getRowId={(t) => t.uuid}
-      minWidth={560}
-      testId="donation-transactions"
-      empty={<EmptyState title={<FormattedMessage id="donation.tx.empty" defaultMessage="Sin transacciones" />} description={<FormattedMessage id="donation.tx.emptyBody" defaultMessage="Los cobros de esta donación aparecerán aquí." />} />}
-    />
+    <Stack gap="sm">
+      <YearSummaries years={receiptYears(data.transactions)} href={(y) => `${base}/summaries/${y}`} />
+      <DataTable
+        data={data.transactions}
+        columns={columns}
+        getRowId={(t) => t.uuid}
+        minWidth={640}
+        testId="donation-transactions"
+        empty={<EmptyState title={<FormattedMessage id="donation.tx.empty" defaultMessage="Sin transacciones" />} description={<FormattedMessage id="donation.tx.emptyBody" defaultMessage="Los cobros de esta donación aparecerán aquí." />} />}
+      />
+    </Stack>
   );
 }
 

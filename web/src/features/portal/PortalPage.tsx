@@ -9,6 +9,7 @@ import { Button, StatusBadge, type BadgeColor } from '../../components/variants'
 import { brandName } from '../../donate/lib/brand';
 import { paymentMethodPayload, tokenizeCard } from '../donations/card';
 import { CardDialog, EditDonationDialog } from '../donations/dialogs';
+import { ReceiptLink, YearSummaries, receiptYears } from '../donations/receipts';
 import type { Donor } from '../donations/api';
 import { CANCEL_REASONS, portal, type PortalDonation } from './api';
 
@@ -46,6 +47,7 @@ export function PortalPage({ slug, token, onTokenUsed }: { slug: string; token?:
         <>
           {list.data.donations.length === 0 && <Text c="dimmed"><FormattedMessage id="portal.empty" defaultMessage="No encontramos donaciones." /></Text>}
           {list.data.donations.map((d) => <DonationCard key={d.uuid} donation={d} />)}
+          <YearSummaries years={receiptYears(list.data.donations.flatMap((d) => d.charges))} href={portal.summaryUrl} />
           <Group justify="flex-end">
             <Button variant="ghost" onClick={() => void portal.close().then(() => qc.invalidateQueries({ queryKey: donationsKey }))}>
               <FormattedMessage id="portal.signOut" defaultMessage="Salir" />
@@ -181,13 +183,14 @@ function DonationCard({ donation }: { donation: PortalDonation }) {
           </Group>
         )}
         {d.charges.length > 0 && (
-          <Table.ScrollContainer minWidth={420}>
+          <Table.ScrollContainer minWidth={520}>
             <Table striped aria-label={intl.formatMessage({ id: 'portal.charges', defaultMessage: 'Cobros' })}>
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th><FormattedMessage id="portal.charge.date" defaultMessage="Fecha" /></Table.Th>
                   <Table.Th><FormattedMessage id="portal.charge.amount" defaultMessage="Monto" /></Table.Th>
                   <Table.Th><FormattedMessage id="portal.charge.status" defaultMessage="Estado" /></Table.Th>
+                  <Table.Th><FormattedMessage id="portal.charge.receipt" defaultMessage="Recibo" /></Table.Th>
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
@@ -196,6 +199,7 @@ function DonationCard({ donation }: { donation: PortalDonation }) {
                     <Table.Td>{intl.formatDate(c.date, { dateStyle: 'medium' })}</Table.Td>
                     <Table.Td>{c.amount.formatted}</Table.Td>
                     <Table.Td>{chargeStatus(intl, c.status)}{c.decline ? ` · ${c.decline}` : ''}</Table.Td>
+                    <Table.Td>{c.receipt ? <ReceiptLink href={portal.receiptUrl(c.receipt)} number={c.receipt} /> : '—'}</Table.Td>
                   </Table.Tr>
                 ))}
               </Table.Tbody>

@@ -4,7 +4,7 @@ import type { CardRule } from '../../donate/lib/brand';
 import type { Money } from '../../donate/lib/money';
 import type { DonationEdit } from '../donations/api';
 
-export interface PortalCharge { date: string; period: string | null; amount: Money; status: string; decline?: string }
+export interface PortalCharge { date: string; period: string | null; amount: Money; status: string; decline?: string; receipt?: number }
 
 export interface PortalDonation {
   uuid: string;
@@ -39,6 +39,9 @@ export const portal = {
   pause: (uuid: string, months: number) => apiFetch<PortalDonation>(`${one(uuid)}/pause`, { method: 'POST', body: { months } }),
   resume: (uuid: string) => apiFetch<PortalDonation>(`${one(uuid)}/resume`, { method: 'POST', body: {} }),
   cancel: (uuid: string, reason: string) => apiFetch<PortalDonation>(`${one(uuid)}/cancel`, { method: 'POST', body: { reason } }),
+  /** PDF downloads: a receipt of the donor's, their summary of a year. */
+  receiptUrl: (n: number) => `${base}/receipts/${n}`,
+  summaryUrl: (year: number) => `${base}/summaries/${year}`,
 };
 
 /** The cancel reasons the portal offers (the manage area's discard reasons, api/donation DiscardReasons). */

@@ -19,9 +19,14 @@ export function StaffShell() {
                 </Badge>
               </Brand>
               <Box component="nav" visibleFrom="xs" aria-label={intl.formatMessage({ id: 'nav.label', defaultMessage: 'Principal' })}>
-                <Anchor component={Link} to="/staff" size="sm" fw={600} c="gray.8">
-                  <FormattedMessage id="staff.nav.organizations" defaultMessage="Organizaciones" />
-                </Anchor>
+                <Group gap="md" wrap="nowrap">
+                  <Anchor component={Link} to="/staff" size="sm" fw={600} c="gray.8">
+                    <FormattedMessage id="staff.nav.organizations" defaultMessage="Organizaciones" />
+                  </Anchor>
+                  <Anchor component={Link} to="/staff/mep" size="sm" fw={600} c="gray.8">
+                    <FormattedMessage id="staff.nav.mep" defaultMessage="Tipo de cambio" />
+                  </Anchor>
+                </Group>
               </Box>
             </Group>
             <Group gap="sm" wrap="nowrap">

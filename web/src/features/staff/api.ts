@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { apiFetch } from '../../api/client';
-import type { AuditEntry, WaitingOrganization } from '../../api/types.gen';
+import type { AuditEntry, MepHistory, WaitingOrganization } from '../../api/types.gen';
 import type { Organization } from '../documents/api';
 
 export type { AuditEntry, WaitingOrganization };
@@ -47,3 +47,14 @@ export function hoursLeft(dueAt: string, now: Date = new Date()) {
   const ms = new Date(dueAt).getTime() - now.getTime();
   return ms <= 0 ? 0 : Math.ceil(ms / 3_600_000);
 }
+
+/** The dollar MEP rate in force and its history: provider quotes and staff overrides (GET /staff/api/mep). */
+export const mepHistoryQuery = () =>
+  queryOptions({
+    queryKey: ['staff', 'mep'],
+    queryFn: ({ signal }) => apiFetch<MepHistory>('/staff/api/mep', { signal }),
+    retry: false,
+  });
+
+/** Overrides the rate of a day (today or earlier), with the reason kept beside it. */
+export const overrideMep = (body: { rate: string; as_of: string; reason: string }) => apiFetch<MepHistory>('/staff/api/mep', { method: 'POST', body });

@@ -1,24 +1,36 @@
 import { Alert, Anchor, Button as MantineButton, Group, Paper, SegmentedControl, SimpleGrid, Stack, Stepper, Text } from '@mantine/core';
-import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
-import { FormattedMessage, useIntl } from 'react-intl';
+import { FormattedDate, FormattedMessage, useIntl } from 'react-intl';
 import { GenericModal } from '../../components/GenericModal';
 import { PageHeader } from '../../components/PageHeader';
 import { Button } from '../../components/variants';
 import { countriesQuery } from '../accounts/api';
 import { organizationQuery } from '../documents/api';
-import { paidPlans, planOf, subscribe, subscriptionPageQuery, type Period, type Plan } from './api';
+import { mepQuery, paidPlans, planOf, subscribe, subscriptionPageQuery, type Period, type Plan } from './api';
 import { PaymentMethodForm } from './PaymentMethodForm';
 import { PlanCard } from './PricingPage';
 
-/** §9's ARS note: the plan's list price is in USD and is paid in pesos at the MEP rate. */
+/**
+ * §9's ARS note: the plan's list price is in USD and is paid in pesos at the MEP rate, shown with the rate, its source and
+ * its day. Without a rate (the provider never answered) the note still says how the price is paid.
+ */
 export function MepNote({ plan }: { plan: Plan }) {
-  if (plan.localize_price.currency !== 'ARS') return null;
+  const ars = plan.localize_price.currency === 'ARS';
+  const { data } = useQuery({ ...mepQuery(), enabled: ars });
+  if (!ars) return null;
+  const price = data?.prices[plan.code];
   return (
     <Text size="sm" c="dimmed" data-testid="mep-note">
-      <FormattedMessage id="checkout.mepNote" defaultMessage="Precio de lista: {usd} USD. En Argentina lo pagas en pesos al tipo de cambio MEP: {ars}."
-        values={{ usd: plan.usd_price.decimal, ars: plan.localize_price.formatted }} />
+      {data && price ? (
+        <FormattedMessage id="checkout.mepNote" defaultMessage="Precio de lista: {usd} USD. En Argentina lo pagas en pesos al tipo de cambio MEP: {ars} ({rate} por dólar, {source}, {date})."
+          values={{ usd: plan.usd_price.decimal, ars: price.formatted, rate: data.mep.rate.formatted, source: data.mep.source,
+            date: <FormattedDate value={data.mep.as_of} timeZone="UTC" dateStyle="medium" /> }} />
+      ) : (
+        <FormattedMessage id="checkout.mepNoteNoRate" defaultMessage="Precio de lista: {usd} USD. En Argentina lo pagas en pesos al tipo de cambio MEP del día del cobro."
+          values={{ usd: plan.usd_price.decimal }} />
+      )}
     </Text>
   );
 }

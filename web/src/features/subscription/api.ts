@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { apiFetch } from '../../api/client';
-import type { Money, PaymentAuthorization, Plan, Subscription, SubscriptionPage } from '../../api/types.gen';
+import type { MepNote, Money, PaymentAuthorization, Plan, Subscription, SubscriptionPage } from '../../api/types.gen';
 
 export type { Plan, Subscription };
 
@@ -71,3 +71,15 @@ export const cancelSubscription = () => apiFetch<SubscriptionPage>('/manage/api/
 
 /** A CBU as typed: its digits only. */
 export const cbuDigits = (v: string) => v.replace(/\D/g, '');
+
+/**
+ * §9's ARS note: the MEP rate in force (its source and day) and each Argentine plan's USD price in pesos at it, reckoned by
+ * the server (GET /api/public/mep). Not suspended: the pages stand without it when no rate can be had.
+ */
+export const mepQuery = () =>
+  queryOptions({
+    queryKey: ['mep'],
+    queryFn: ({ signal }) => apiFetch<MepNote>('/api/public/mep', { signal }),
+    staleTime: 5 * 60_000,
+    retry: false,
+  });

@@ -60,7 +60,7 @@ export function ProcessorItem({ option, processor, timezone, onChoose, onEdit, o
           )}
         </Group>
         {processor ? (
-          <Box component="dl" m={0} style={{ display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 16, rowGap: 4 }}>
+          <Box component="dl" m={0} style={{ display: 'grid', gridTemplateColumns: 'max-content minmax(0, 1fr)', columnGap: 16, rowGap: 4 }}>
             {dt(<FormattedMessage id="gateways.activatedAt" defaultMessage="Activa desde" />, <Text size="sm" fw={600}>{formatActivation(processor.created_at, intl.locale, timezone)}</Text>, 'activated_at')}
             {dt(<FormattedMessage id="processor.descriptorShort" defaultMessage="Descriptor" />, <Text size="sm" fw={600}>{processor.statement_descriptor}</Text>, 'descriptor')}
             {isGlobal &&
@@ -73,9 +73,10 @@ export function ProcessorItem({ option, processor, timezone, onChoose, onEdit, o
                     </Text>
                   )}
                   {processor.rules.campaigns.length > 0 && (
-                    <Group gap={6}>
+                    <Group gap={6} miw={0}>
                       {processor.rules.campaigns.map((c) => (
-                        <Chip key={c.uuid} checked={false} size="xs" variant="outline" readOnly>
+                        <Chip key={c.uuid} checked={false} size="xs" variant="outline" readOnly maw="100%"
+                          styles={{ label: { maxWidth: '100%', overflow: 'hidden', textOverflow: 'ellipsis' } }} title={c.title}>
                           {c.title}
                         </Chip>
                       ))}

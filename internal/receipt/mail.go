@@ -1,0 +1,106 @@
+package receipt
+
+import (
+	"context"
+	"net/url"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/aporta/aporta/internal/i18n"
+	"github.com/aporta/aporta/internal/money"
+	"github.com/aporta/aporta/internal/outbox"
+	"github.com/aporta/aporta/internal/portal"
+	"github.com/aporta/aporta/internal/sharddb"
+	"github.com/aporta/aporta/tenants"
+)
+
+// EmailKind is the receipt e-mail's template.
+const EmailKind = "donation_receipt"
+
+// LinkTTL is how long the download link of a receipt e-mail works; the portal lists every receipt.
+const LinkTTL = 365 * 24 * time.Hour
+
+const linkPurpose = "donation-receipt-pdf:"
+
+// Links signs and checks receipt download references: (organisation, transaction, expiry).
+type Links struct {
+	Secret []byte
+	Now    func() time.Time // nil: time.Now
+}
+
+func (l Links) keys() portal.Keys { return portal.Keys{Secret: l.Secret, Now: l.Now} }
+
+// Ref signs the download of a transaction's receipt until LinkTTL from now.
+func (l Links) Ref(orgID, transactionID uuid.UUID) string {
+	now := time.Now
+	if l.Now != nil {
+		now = l.Now
+	}
+	return l.keys().Sign(linkPurpose, orgID, transactionID, now().Add(LinkTTL))
+}
+
+// Parse checks a reference's signature and expiry.
+func (l Links) Parse(ref string) (orgID, transactionID uuid.UUID, ok bool) {
+	return l.keys().Parse(linkPurpose, ref)
+}
+
+// DownloadURL is where a receipt e-mail's reference downloads the PDF, in the language.
+func DownloadURL(publicURL, ref string, lang i18n.Lang) string {
+	return publicURL + "/api/public/receipts/" + url.PathEscape(ref) + "?locale=" + url.QueryEscape(string(lang.Base()))
+}
+
+// Outbox queues an e-mail once per key (outbox.Mailer).
+type Outbox interface {
+	SendOnce(ctx context.Context, key string, msg outbox.Message) error
+}
+
+// Mailer e-mails a donor the receipt of an approved charge, once per receipt however often asked.
+type Mailer struct {
+	Outbox    Outbox // nil: no receipt e-mails
+	Links     Links
+	PublicURL string
+}
+
+// Charge names an approved charge as its charger knows it: the transaction it charged, and for a
+// monthly donation its period (whose approved transaction may be the form's first one).
+type Charge struct {
+	DonationID, TransactionID uuid.UUID
+	Period                    string // YYYY-MM; "" for a one-time donation
+}
+
+// Send e-mails the charge's receipt in the organisation's language.
+func (m Mailer) Send(ctx context.Context, scope tenants.Scope, c Charge) error {
+	if m.Outbox == nil {
+		return nil
+	}
+	q := scope.Store()
+	var period *string
+	if c.Period != "" {
+		period = &c.Period
+	}
+	n, err := q.ChargeReceiptNumber(ctx, sharddb.ChargeReceiptNumberParams{OrganizationID: scope.OrgID,
+		DonationID: c.DonationID, TransactionID: c.TransactionID, Period: period})
+	if err != nil {
+		return err
+	}
+	r, err := q.ReceiptByNumber(ctx, sharddb.ReceiptByNumberParams{OrganizationID: scope.OrgID, Number: n})
+	if err != nil {
+		return err
+	}
+	notice, err := q.DonationNotice(ctx, sharddb.DonationNoticeParams{OrganizationID: scope.OrgID, ID: r.Receipt.DonationID})
+	if err != nil {
+		return err
+	}
+	lang, _ := i18n.Parse(r.OrgLocale)
+	msg, err := outbox.Compose(r.Receipt.DonorEmail, EmailKind, lang, map[string]any{
+		"Name": notice.FirstName, "Org": r.Receipt.OrgLegalName, "Campaign": r.Receipt.CampaignTitle,
+		"Amount": money.New(r.Receipt.AmountMinor, r.Receipt.Currency).Format(), "Number": Number(n),
+		"URL":    DownloadURL(m.PublicURL, m.Links.Ref(scope.OrgID, r.Receipt.TransactionID), lang),
+		"Portal": portal.URL(m.PublicURL, notice.Slug, ""),
+	})
+	if err != nil {
+		return err
+	}
+	return m.Outbox.SendOnce(ctx, EmailKind+"/"+scope.OrgID.String()+"/"+r.Receipt.TransactionID.String(), msg)
+}
