@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -27,6 +26,7 @@ import (
 	"github.com/aporta/aporta/internal/connections"
 	"github.com/aporta/aporta/internal/connections/sandboxauth"
 	"github.com/aporta/aporta/internal/gateway"
+	"github.com/aporta/aporta/internal/gateway/sandbox/sandboxtest"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/tenants/tenantstest"
 	"github.com/aporta/aporta/workflows/collection"
@@ -93,17 +93,7 @@ func token(t *testing.T, cfg *config.Config, holder string) string {
 // tokenFor tokenises a card number at the sandbox, as the browser does.
 func tokenFor(t *testing.T, cfg *config.Config, pan, holder string) string {
 	t.Helper()
-	body := fmt.Sprintf(`{"card_number":%q,"security_code":"123","expiration_month":11,"expiration_year":%d,
-		"cardholder":{"name":%q,"identification":{"type":"DNI","number":"12345678"}}}`, pan, time.Now().Year()+3, holder)
-	res, err := http.Post(cfg.GatewayURL+"/v1/card_tokens", "application/json", strings.NewReader(body))
-	require.NoError(t, err)
-	defer res.Body.Close()
-	var out struct {
-		ID string `json:"id"`
-	}
-	require.NoError(t, json.NewDecoder(res.Body).Decode(&out))
-	require.Equal(t, http.StatusCreated, res.StatusCode)
-	return out.ID
+	return sandboxtest.CardToken(t, cfg.GatewayURL, "", pan, holder)
 }
 
 func payload(tok string, recurrency int, amount any, email, key string) map[string]any {

@@ -2,8 +2,6 @@ package donation
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -65,18 +63,10 @@ func TestSettleFirstChargeReadsBackWhatTheRequestLeftPending(t *testing.T) {
 	}
 	// pending submits a one-time donation whose charge fails at the gateway without moving money.
 	pending := func(email string) Outcome {
-		res, err := http.Post(gwSrv.URL+"/v1/card_tokens", "application/json", strings.NewReader(fmt.Sprintf(
-			`{"card_number":"4509953566233704","security_code":"123","expiration_month":11,"expiration_year":%d,"cardholder":{"name":"APRO","identification":{"type":"DNI","number":"12345678"}}}`,
-			time.Now().Year()+3)))
-		require.NoError(t, err)
-		defer res.Body.Close()
-		var tok struct{ ID string }
-		require.NoError(t, json.NewDecoder(res.Body).Decode(&tok))
-		require.Equal(t, http.StatusCreated, res.StatusCode)
-		require.NotEmpty(t, tok.ID)
+		tok := sandboxtest.CardToken(t, gwSrv.URL, "", sandbox.Visa, "APRO")
 		adminPost("/__sandbox/faults", `{"mode": "error500", "count": 1}`)
 		out, err := svc.Create(ctx, form, Submission{Recurrency: 0, Amount: 150000, Items: []storedItem{{Amount: 150000, ItemName: "Donación", Quantity: 1}},
-			Card:  CardData{Gateway: "mercadopago", Token: tok.ID, MethodID: "visa", BIN: "450995", LastFour: "3704", ExpMonth: 11, ExpYear: time.Now().Year() + 3, HolderName: "APRO", DonorIsCardholder: true},
+			Card:  CardData{Gateway: "mercadopago", Token: tok, MethodID: "visa", BIN: "450995", LastFour: "3704", ExpMonth: 11, ExpYear: time.Now().Year() + 3, HolderName: "APRO", DonorIsCardholder: true},
 			Donor: Donor{FirstName: "Ana", LastName: "Pérez", Email: email}, FormValues: []storedValue{}, IdempotencyKey: uuid.NewString()})
 		require.NoError(t, err)
 		require.Equal(t, "unknown", out.Status)

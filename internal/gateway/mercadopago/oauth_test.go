@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
-	"encoding/json"
 	"net/http"
 	"net/url"
 	"strings"
@@ -137,15 +136,5 @@ func TestOAuthRefusalsThatAreNotTheGrants(t *testing.T) {
 // tokenizeWith is the browser's tokenisation with the account's public key.
 func tokenizeWith(t *testing.T, base, publicKey string) string {
 	t.Helper()
-	body := `{"card_number":"4509953566233704","security_code":"123","expiration_month":11,"expiration_year":` +
-		time.Now().AddDate(3, 0, 0).Format("2006") + `,"cardholder":{"name":"APRO","identification":{"type":"DNI","number":"12345678"}}}`
-	res, err := http.Post(base+"/v1/card_tokens?public_key="+url.QueryEscape(publicKey), "application/json", strings.NewReader(body))
-	require.NoError(t, err)
-	defer res.Body.Close()
-	require.Equal(t, http.StatusCreated, res.StatusCode)
-	var tok struct {
-		ID string `json:"id"`
-	}
-	require.NoError(t, json.NewDecoder(res.Body).Decode(&tok))
-	return tok.ID
+	return sandboxtest.CardToken(t, base, publicKey, sandbox.Visa, "APRO")
 }
