@@ -97,7 +97,7 @@ func (h *Handler) current(ctx context.Context) (mep.Quote, error) {
 // History is GET /staff/api/mep: the rate in force and the newest rows (quotes and overrides).
 type History struct {
 	Current mep.Quote   `json:"current"`
-	Entries []mep.Entry `json:"entries"`
+	Entries []mep.RateEntry `json:"entries"`
 }
 
 // Staff answers the history.

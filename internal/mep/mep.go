@@ -190,8 +190,8 @@ func (r *Rates) Override(ctx context.Context, by Staff, rate money.Amount, day t
 	return quoteOf(row), nil
 }
 
-// Entry is one row of the rate's history, as the staff console lists it.
-type Entry struct {
+// RateEntry is one row of the rate's history, as the staff console lists it.
+type RateEntry struct {
 	Quote
 	StaffEmail *string   `json:"staff_email"`
 	Reason     *string   `json:"reason"`
@@ -199,14 +199,14 @@ type Entry struct {
 }
 
 // History is the newest n rows.
-func (r *Rates) History(ctx context.Context, n int32) ([]Entry, error) {
+func (r *Rates) History(ctx context.Context, n int32) ([]RateEntry, error) {
 	rows, err := r.Directory.ExchangeRateHistory(ctx, dirdb.ExchangeRateHistoryParams{Currency: Currency, Limit: n})
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Entry, len(rows))
+	out := make([]RateEntry, len(rows))
 	for i, row := range rows {
-		out[i] = Entry{Quote: quoteOf(row), StaffEmail: row.StaffEmail, Reason: row.Reason, CreatedAt: row.CreatedAt}
+		out[i] = RateEntry{Quote: quoteOf(row), StaffEmail: row.StaffEmail, Reason: row.Reason, CreatedAt: row.CreatedAt}
 	}
 	return out, nil
 }

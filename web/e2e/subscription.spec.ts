@@ -1,7 +1,10 @@
 // Plans: the public /pricing page from the country data, and the one allowedByPlan rule on the
 // effective plan (a trial organisation downloads QRs; a restricted one sees the plan hint).
 import { expect, test } from '@playwright/test';
+import { execFileSync } from 'node:child_process';
 import { createPublishedCampaign, DEMO_ORG, ensureEnabledOrg, screenshotAll, shardValue, signIn } from './campaign-helpers';
+import { viewports } from './screens';
+import { seededStaffSecret, totp } from './totp';
 
 test('pricing lists a country\'s plans monthly and yearly, in its currency and in USD', async ({ page }) => {
   await page.goto('/pricing');
@@ -60,4 +63,45 @@ test('QR download follows the effective plan: allowed in the trial, refused once
     shardValue(`UPDATE organizations SET plan_code = 'professional_monthly', subscription_status = 'active',
       trial_started_at = NULL, trial_ends_at = NULL WHERE organization_id = '${DEMO_ORG}'`);
   }
+});
+
+test('staff override the MEP rate of a day, with a reason kept beside it; the ARS note follows', async ({ browser, request }) => {
+  test.setTimeout(120_000);
+  const root = process.env.APORTA_ROOT;
+  test.skip(!root, 'APORTA_ROOT is not set: run through deploy/stack.sh test');
+  const seeded = execFileSync(`${root}/bin/aporta`, ['seed'], { env: process.env, stdio: ['ignore', 'pipe', 'ignore'], encoding: 'utf8', timeout: 60_000 });
+  const context = await browser.newContext({ locale: 'es-AR', viewport: viewports.desktop });
+  const staff = await context.newPage();
+  await staff.goto('/account/login');
+  await staff.getByLabel('E-mail').fill('staff@aporta.test');
+  await staff.locator('input[type=password]').fill('Staff-Aporta-2026');
+  await staff.getByRole('button', { name: 'Entrar' }).click();
+  await staff.getByLabel('Código de la app de autenticación').fill(totp(seededStaffSecret(seeded)));
+  await staff.getByRole('button', { name: 'Verificar' }).click();
+  await staff.waitForURL((url) => !url.pathname.startsWith('/account/login') && !url.pathname.startsWith('/.ory'), { timeout: 15_000 });
+
+  await staff.goto('/staff');
+  await staff.getByRole('link', { name: 'Tipo de cambio' }).click();
+  await expect(staff.getByRole('heading', { name: 'Tipo de cambio MEP' })).toBeVisible();
+  await expect(staff.getByTestId('mep-current')).toContainText('Sandbox MEP'); // the provider's quote, cached
+  await screenshotAll(staff, 'staff-mep');
+
+  // Refused without a reason (the server's message, in the console's language); nothing changes.
+  await staff.getByLabel(/Un dólar en pesos/).fill('1502.75');
+  await staff.getByRole('button', { name: 'Guardar tipo de cambio' }).click();
+  await expect(staff.getByText('Escribí por qué cambiás el tipo de cambio')).toBeVisible();
+  await staff.getByLabel(/Motivo/).fill('El proveedor publicó el valor de ayer');
+  await staff.getByRole('button', { name: 'Guardar tipo de cambio' }).click();
+  await expect(staff.getByTestId('mep-current')).toContainText('$ 1.502,75 por dólar');
+  await expect(staff.getByTestId('mep-current')).toContainText('Aporta');
+  const row = staff.getByTestId('mep-history').getByRole('row').filter({ hasText: 'El proveedor publicó el valor de ayer' });
+  await expect(row).toContainText('staff@aporta.test');
+  await screenshotAll(staff, 'staff-mep-overridden');
+
+  // The public note now prices Professional yearly's USD 1490 at the override: 1490 × 1502.75 = 2,239,097.50.
+  const note = await (await request.get('/api/public/mep')).json();
+  expect(note.mep.rate.decimal).toBe('1502.75');
+  expect(note.mep.override).toBe(true);
+  expect(note.prices.professional_yearly.formatted).toBe('$ 2.239.097,50');
+  await context.close();
 });

@@ -437,16 +437,6 @@ export interface DonorView {
   discard_reason: string;
 }
 
-export interface Entry {
-  rate: Money;
-  source: string;
-  as_of: string;
-  override: boolean;
-  staff_email: string | null;
-  reason: string | null;
-  created_at: string;
-}
-
 export interface FieldOut {
   name: string;
   label: string;
@@ -503,7 +493,7 @@ export interface Invoice {
 
 export interface MepHistory {
   current: Quote;
-  entries: Entry[];
+  entries: RateEntry[];
 }
 
 export interface MepNote {
@@ -665,6 +655,16 @@ export interface Quote {
 export interface Raised {
   amount: Money;
   transactions: number;
+}
+
+export interface RateEntry {
+  rate: Money;
+  source: string;
+  as_of: string;
+  override: boolean;
+  staff_email: string | null;
+  reason: string | null;
+  created_at: string;
 }
 
 export interface Reason {

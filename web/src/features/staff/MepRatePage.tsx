@@ -4,7 +4,7 @@ import type { ColumnDef } from '@tanstack/react-table';
 import { useState, type FormEvent } from 'react';
 import { FormattedDate, FormattedMessage, useIntl } from 'react-intl';
 import { ApiError } from '../../api/client';
-import type { Entry } from '../../api/types.gen';
+import type { RateEntry } from '../../api/types.gen';
 import { DataTable } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
 import { showToast } from '../../components/Toasts';
@@ -53,7 +53,7 @@ export function MepRatePage() {
     }
   };
 
-  const columns: ColumnDef<Entry, unknown>[] = [
+  const columns: ColumnDef<RateEntry, unknown>[] = [
     { id: 'day', header: intl.formatMessage({ id: 'staff.mep.col.day', defaultMessage: 'Día' }), cell: ({ row: { original: r } }) => day(r.as_of) },
     { id: 'rate', header: intl.formatMessage({ id: 'staff.mep.col.rate', defaultMessage: 'Un dólar' }), cell: ({ row: { original: r } }) => r.rate.formatted },
     { id: 'source', header: intl.formatMessage({ id: 'staff.mep.col.source', defaultMessage: 'Fuente' }), cell: ({ row: { original: r } }) => r.source },
