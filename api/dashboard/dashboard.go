@@ -175,10 +175,7 @@ func (h *Handler) Get(ctx context.Context, r *Request) (*Dashboard, error) {
 		return nil, err
 	}
 	var out *Dashboard
-	err = scope.Tx(ctx, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY"); err != nil {
-			return err
-		}
+	err = scope.ReadTx(ctx, func(tx pgx.Tx) error {
 		out, err = h.load(ctx, sharddb.Store(planEach{tx}), scope.OrgID, authz.CurrentUser(ctx).ID, r)
 		return err
 	})
