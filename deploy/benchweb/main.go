@@ -279,6 +279,18 @@ func lighthouse(bin, chrome string) error {
 	for u := range external {
 		fmt.Printf("    external: %s\n", u)
 	}
+	// What Lighthouse flags for performance besides the metrics themselves (render-blocking resources,
+	// unused JavaScript…), with its estimate, so a lower score says where to look.
+	var flagged []string
+	for _, ref := range r.Categories["performance"].AuditRefs {
+		if a := r.Audits[ref.ID]; ref.Weight == 0 && a.Score != nil && *a.Score < 0.9 {
+			flagged = append(flagged, strings.TrimSpace(ref.ID+" "+a.DisplayValue))
+		}
+	}
+	sort.Strings(flagged)
+	if len(flagged) > 0 {
+		fmt.Printf("  performance audits flagged: %s\n", strings.Join(flagged, "; "))
+	}
 	var failing []string
 	for _, ref := range r.Categories["accessibility"].AuditRefs {
 		if a := r.Audits[ref.ID]; ref.Weight > 0 && a.Score != nil && *a.Score < 1 {
