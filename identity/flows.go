@@ -506,6 +506,7 @@ func (k *Kratos) CreateWithMetadata(ctx context.Context, u NewUser, metadata map
 
 // Patch applies JSON-patch operations to an identity (traits, metadata).
 func (k *Kratos) Patch(ctx context.Context, id uuid.UUID, ops ...kratos.JsonPatch) error {
+	defer forgetIdentity(id) // the cached sessions (sessioncache.go) are stale now
 	_, res, err := k.admin.IdentityAPI.PatchIdentity(ctx, id.String()).JsonPatch(ops).Execute()
 	if res != nil && res.StatusCode == http.StatusConflict {
 		return ErrExists
@@ -528,6 +529,7 @@ func RemoveTrait(path string) kratos.JsonPatch {
 
 // SetPassword replaces the identity's password credential.
 func (k *Kratos) SetPassword(ctx context.Context, id uuid.UUID, password string) error {
+	defer forgetIdentity(id) // the cached sessions (sessioncache.go) are stale now
 	i, _, err := k.admin.IdentityAPI.GetIdentity(ctx, id.String()).Execute()
 	if err != nil {
 		return fmt.Errorf("kratos get identity: %w", err)
@@ -550,6 +552,7 @@ func (k *Kratos) SetPassword(ctx context.Context, id uuid.UUID, password string)
 
 // RevokeOtherSessions ends every session of an identity but keep (the one making the request).
 func (k *Kratos) RevokeOtherSessions(ctx context.Context, id, keep uuid.UUID) error {
+	defer forgetIdentity(id) // the cached sessions (sessioncache.go) are stale now
 	sessions, res, err := k.admin.IdentityAPI.ListIdentitySessions(ctx, id.String()).Active(true).PageSize(1000).Execute()
 	if res != nil && res.StatusCode == http.StatusNotFound {
 		return nil
@@ -596,6 +599,7 @@ func (k *Kratos) TOTPSecret(ctx context.Context, id uuid.UUID) (secret string, o
 
 // RevokeSessions ends every session of an identity.
 func (k *Kratos) RevokeSessions(ctx context.Context, id uuid.UUID) error {
+	defer forgetIdentity(id) // the cached sessions (sessioncache.go) are stale now
 	res, err := k.admin.IdentityAPI.DeleteIdentitySessions(ctx, id.String()).Execute()
 	if res != nil && res.StatusCode == http.StatusNotFound {
 		return nil // no sessions
@@ -608,6 +612,7 @@ func (k *Kratos) RevokeSessions(ctx context.Context, id uuid.UUID) error {
 
 // Delete removes an identity (compensation of a failed invitation).
 func (k *Kratos) Delete(ctx context.Context, id uuid.UUID) error {
+	defer forgetIdentity(id) // the cached sessions (sessioncache.go) are stale now
 	res, err := k.admin.IdentityAPI.DeleteIdentity(ctx, id.String()).Execute()
 	if res != nil && res.StatusCode == http.StatusNotFound {
 		return nil
@@ -617,6 +622,7 @@ func (k *Kratos) Delete(ctx context.Context, id uuid.UUID) error {
 
 // Revoke removes a user's relation on an object (idempotent in Keto).
 func (k *Keto) Revoke(ctx context.Context, namespace, object, relation, userID string) error {
+	defer forgetPermits() // the cached checks (sessioncache.go) may be stale now
 	_, err := k.write.RelationshipApi.DeleteRelationships(ctx).
 		Namespace(namespace).Object(object).Relation(relation).
 		SubjectSetNamespace(NamespaceUser).SubjectSetObject(userID).SubjectSetRelation("").Execute()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"time"
 
 	keto "github.com/ory/keto-client-go"
 )
@@ -54,6 +55,7 @@ func NewKeto(readURL, writeURL string, hc *http.Client) *Keto {
 
 // Grant relates a user to an object (idempotent in Keto).
 func (k *Keto) Grant(ctx context.Context, namespace, object, relation, userID string) error {
+	defer forgetPermits() // the cached checks (sessioncache.go) may be stale now
 	body := keto.CreateRelationshipBody{
 		Namespace: &namespace, Object: &object, Relation: &relation,
 		SubjectSet: &keto.SubjectSet{Namespace: NamespaceUser, Object: userID, Relation: ""},
@@ -65,8 +67,15 @@ func (k *Keto) Grant(ctx context.Context, namespace, object, relation, userID st
 	return nil
 }
 
-// Check asks whether the user has the permit (or relation) on the object.
+// Check asks whether the user has the permit (or relation) on the object. A permission granted is reused for
+// CacheTTL (sessioncache.go); a refusal is not kept, so a grant made by another process (the worker's
+// registration) counts at once.
 func (k *Keto) Check(ctx context.Context, namespace, object, permit, userID string) (bool, error) {
+	key, now := permitKey{namespace, object, permit, userID}, time.Now()
+	_, gen, hit := permits.get(key, now)
+	if hit {
+		return true, nil
+	}
 	res, _, err := k.read.PermissionApi.CheckPermission(ctx).
 		Namespace(namespace).Object(object).Relation(permit).
 		SubjectSetNamespace(NamespaceUser).SubjectSetObject(userID).SubjectSetRelation("").
@@ -74,12 +83,16 @@ func (k *Keto) Check(ctx context.Context, namespace, object, permit, userID stri
 	if err != nil {
 		return false, fmt.Errorf("keto check %s:%s#%s: %w", namespace, object, permit, err)
 	}
+	if res.Allowed {
+		permits.put(key, struct{}{}, now.Add(CacheTTL), gen)
+	}
 	return res.Allowed, nil
 }
 
 // Relate makes an object a subject of another's relation (Campaign:c#agencies@Agency:a), so a
 // permit can traverse to the subject's permits.
 func (k *Keto) Relate(ctx context.Context, namespace, object, relation, subjectNamespace, subjectObject string) error {
+	defer forgetPermits() // the cached checks (sessioncache.go) may be stale now
 	body := keto.CreateRelationshipBody{
 		Namespace: &namespace, Object: &object, Relation: &relation,
 		SubjectSet: &keto.SubjectSet{Namespace: subjectNamespace, Object: subjectObject, Relation: ""},
@@ -93,6 +106,7 @@ func (k *Keto) Relate(ctx context.Context, namespace, object, relation, subjectN
 
 // Unrelate deletes what Relate wrote (idempotent in Keto).
 func (k *Keto) Unrelate(ctx context.Context, namespace, object, relation, subjectNamespace, subjectObject string) error {
+	defer forgetPermits() // the cached checks (sessioncache.go) may be stale now
 	_, err := k.write.RelationshipApi.DeleteRelationships(ctx).
 		Namespace(namespace).Object(object).Relation(relation).
 		SubjectSetNamespace(subjectNamespace).SubjectSetObject(subjectObject).SubjectSetRelation("").Execute()
@@ -104,6 +118,7 @@ func (k *Keto) Unrelate(ctx context.Context, namespace, object, relation, subjec
 
 // RevokeAll deletes every subject of an object's relation (a discarded agency's people, say).
 func (k *Keto) RevokeAll(ctx context.Context, namespace, object, relation string) error {
+	defer forgetPermits() // the cached checks (sessioncache.go) may be stale now
 	_, err := k.write.RelationshipApi.DeleteRelationships(ctx).Namespace(namespace).Object(object).Relation(relation).Execute()
 	if err != nil {
 		return fmt.Errorf("keto revoke all %s:%s#%s: %w", namespace, object, relation, err)

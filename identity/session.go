@@ -66,10 +66,21 @@ func NewSessions(publicURL string, hc *http.Client) *Sessions {
 	return &Sessions{public: kratosClient(publicURL, hc)}
 }
 
-// FromCookie returns the session's user for a request's Cookie header.
+// FromCookie returns the session's user for a request's Cookie header: from Kratos, or what Kratos said of the
+// same session within CacheTTL (sessioncache.go).
 func (s *Sessions) FromCookie(ctx context.Context, cookieHeader string) (User, error) {
 	if cookieHeader == "" {
 		return User{}, ErrNoSession
+	}
+	key, cacheable := sessionKey(cookieHeader)
+	now := time.Now()
+	var gen uint64
+	if cacheable {
+		u, g, hit := sessions.get(key, now)
+		if hit {
+			return u, nil
+		}
+		gen = g
 	}
 	sess, res, err := s.public.FrontendAPI.ToSession(ctx).Cookie(cookieHeader).Execute()
 	if res != nil && res.StatusCode == http.StatusForbidden && errorID(err) == "session_aal2_required" {
@@ -94,6 +105,15 @@ func (s *Sessions) FromCookie(ctx context.Context, cookieHeader string) (User, e
 	}
 	if sess.AuthenticatorAssuranceLevel != nil {
 		u.Session.AAL = string(*sess.AuthenticatorAssuranceLevel)
+	}
+	// An unverified user is not kept: the link that verifies them may be opened in another browser, past the
+	// proxy's reach, and their next request must see it.
+	if cacheable && u.EmailVerified {
+		until := now.Add(CacheTTL)
+		if sess.ExpiresAt != nil && sess.ExpiresAt.Before(until) {
+			until = *sess.ExpiresAt
+		}
+		sessions.put(key, u, until, gen)
 	}
 	return u, nil
 }

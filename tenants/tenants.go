@@ -165,6 +165,14 @@ func (s Scope) Tx(ctx context.Context, fn func(pgx.Tx) error) error {
 	return pgx.BeginFunc(ctx, s.pool, fn)
 }
 
+// ReadTx runs fn in a REPEATABLE READ READ ONLY transaction on the organisation's shard: several reads that
+// agree with each other, the mode set by the BEGIN itself (no round trip of its own).
+func (s Scope) ReadTx(ctx context.Context, fn func(pgx.Tx) error) error {
+	return pgx.BeginTxFunc(ctx, s.pool, readOnlySnapshot, fn)
+}
+
+var readOnlySnapshot = pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
+
 // ReadSnapshot runs fn in a REPEATABLE READ READ ONLY transaction on a connection of its own, outside
 // the pool: a long read (an export streamed to object storage) sees one consistent snapshot without
 // holding one of the pool's connections for minutes. The connection has the pool's settings
@@ -175,5 +183,5 @@ func (s Scope) ReadSnapshot(ctx context.Context, fn func(pgx.Tx) error) error {
 		return err
 	}
 	defer conn.Close(context.WithoutCancel(ctx))
-	return pgx.BeginTxFunc(ctx, conn, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, fn)
+	return pgx.BeginTxFunc(ctx, conn, readOnlySnapshot, fn)
 }

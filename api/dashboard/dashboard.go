@@ -176,11 +176,8 @@ func (h *Handler) Get(ctx context.Context, r *Request) (*Dashboard, error) {
 		return nil, err
 	}
 	var out *Dashboard
-	err = scope.Tx(ctx, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY"); err != nil {
-			return err
-		}
-		out, err = h.load(ctx, sharddb.Store(planEach{tx}), scope.OrgID, authz.CurrentUser(ctx).ID, r)
+	err = scope.ReadTx(ctx, func(tx pgx.Tx) error {
+		out, err = h.load(ctx, tx, scope.OrgID, authz.CurrentUser(ctx).ID, r)
 		return err
 	})
 	return out, err
@@ -202,8 +199,10 @@ func (p planEach) QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
 	return p.db.QueryRow(ctx, sql, append([]any{pgx.QueryExecModeExec}, args...)...)
 }
 
-// load reads the organisation, resolves the period and fills every widget.
-func (h *Handler) load(ctx context.Context, store *sharddb.Queries, org, user uuid.UUID, r *Request) (*Dashboard, error) {
+// load reads the organisation, resolves the period and fills every widget, the widgets' statements in one round
+// trip (pipelined).
+func (h *Handler) load(ctx context.Context, tx pgx.Tx, org, user uuid.UUID, r *Request) (*Dashboard, error) {
+	store := sharddb.Store(planEach{tx})
 	d := &Dashboard{Filters: Filters{Campaign: r.campaign, Frequency: r.frequency}}
 	loc, err := loadOrganization(ctx, store, org, user, d)
 	if err != nil {
@@ -217,12 +216,19 @@ func (h *Handler) load(ctx context.Context, store *sharddb.Queries, org, user uu
 		return nil, err
 	}
 	d.Period = p.view()
-	w := widgets{store: store, d: d, series: newSeries(p), period: p, org: org, campaign: r.campaign, recurrence: r.recurrence}
-	// visits runs after daily: the conversion needs the new donations.
-	for _, fill := range []func(context.Context) error{w.daily, w.visits, w.discarded, w.paused, w.recovered} {
-		if err := fill(ctx); err != nil {
-			return nil, err
+	w := widgets{d: d, series: newSeries(p), period: p, org: org, campaign: r.campaign, recurrence: r.recurrence}
+	err = pipelined(ctx, tx, func(store *sharddb.Queries) error {
+		w.store = store
+		// visits runs after daily: the conversion needs the new donations.
+		for _, fill := range []func(context.Context) error{w.daily, w.visits, w.discarded, w.paused, w.recovered} {
+			if err := fill(ctx); err != nil {
+				return err
+			}
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	d.Series = w.series.points
 	return d, nil

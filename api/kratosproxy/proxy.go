@@ -136,6 +136,8 @@ func New(target string) (gin.HandlerFunc, error) {
 			}
 		}
 		p.ServeHTTP(c.Writer, c.Request)
+		// A sign-out, a settings change or a verification changes the session: the API resolves it afresh.
+		identity.ForgetSession(c.GetHeader("Cookie"))
 	}, nil
 }
 

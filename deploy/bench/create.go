@@ -15,7 +15,10 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/aporta/aporta/internal/config"
+	"github.com/aporta/aporta/internal/connections"
+	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/gateway/sandbox"
+	"github.com/aporta/aporta/internal/money"
 	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/tenants"
 )
@@ -23,9 +26,13 @@ import (
 // benchCreate measures donation creation end to end on the public form (issue 19): clients POST
 // /d/{slug} one-time donations whose card the sandbox gateway approves, each from its own loopback
 // address (the per-IP limit sees one donor each); the cards are tokenised before the clock starts, as
-// browsers do before they submit. The reference writes the same rows in one hand-written pgx
-// transaction: a donor, its card, the donation and its approved first charge, with the dashboard
-// rollup kept (sharddb.WithRollup), and no gateway call (the stub's answer is taken as approved).
+// browsers do before they submit. The reference does the least the same donation needs: the gateway
+// calls the real path makes to the same sandbox through the same adapter (card brand of the BIN, the
+// customer, the saved card, the charge), then the same rows in one hand-written pgx transaction: a
+// donor, its card, the donation and its approved first charge, with the dashboard rollup kept
+// (sharddb.WithRollup). What the real path does beyond it: HTTP and JSON, the form's checks and
+// limits, the idempotency lookups, a pending donation written before the charge and settled after it
+// (two transactions), the first-charge guard, the receipt and the outbox.
 func benchCreate(ctx context.Context, cfg *config.Config, t *tenants.Tenants, clients int, d time.Duration, ownAddrs bool) {
 	org, slug, publicKey, err := donorCampaign(ctx, cfg, t)
 	if err != nil {
@@ -42,8 +49,18 @@ func benchCreate(ctx context.Context, cfg *config.Config, t *tenants.Tenants, cl
 		fmt.Println("donation creation: not run:", err)
 		return
 	}
-	// Enough cards for the run at a few hundred donations a second.
-	tokens := make(chan string, 200*int(d/time.Second)+clients)
+	store, err := connections.Open(ctx, cfg)
+	if err != nil {
+		fmt.Println("donation creation: not run:", err)
+		return
+	}
+	gw, _, err := (&connections.Clients{Store: store, Tenants: t, BaseURL: cfg.GatewayURL}).ForScope(ctx, scope, connections.MercadoPago, "ARS")
+	if err != nil {
+		fmt.Println("donation creation: not run:", err)
+		return
+	}
+	// Enough cards for both sides of the run at a few hundred donations a second.
+	tokens := make(chan string, 400*int(d/time.Second)+2*clients)
 	tokenise(ctx, cfg, publicKey, cap(tokens), tokens)
 	runID := uuid.NewString()[:8]
 	var n atomic.Int64
@@ -74,35 +91,57 @@ func benchCreate(ctx context.Context, cfg *config.Config, t *tenants.Tenants, cl
 		return nil
 	}
 	ref := func() error {
+		tok, ok := <-tokens
+		if !ok {
+			return errNoCards
+		}
 		i := n.Add(1)
+		email := fmt.Sprintf("ref-%s-%d@example.org", runID, i)
+		if _, err := gw.PaymentMethod(ctx, "450995"); err != nil {
+			return err
+		}
+		cust, err := gw.EnsureCustomer(ctx, gateway.Customer{Email: email, FirstName: "Ana", LastName: "Bench", IDType: "DNI", IDNumber: "30111222"})
+		if err != nil {
+			return err
+		}
+		saved, err := gw.SaveCard(ctx, cust.ID, tok)
+		if err != nil {
+			return err
+		}
+		ref := fmt.Sprintf("ref-%s-%d", runID, i)
+		pay, err := gw.Charge(ctx, gateway.Charge{IdempotencyKey: ref, ExternalReference: ref, Amount: money.New(150000, "ARS"),
+			Description: "Donación", CustomerID: cust.ID, Email: email, CardID: saved.ID, PaymentMethodID: "visa"})
+		if err != nil {
+			return err
+		}
 		return scope.Tx(ctx, func(tx pgx.Tx) error {
 			q := sharddb.Store(tx)
 			donor, donation, card := uuid.New(), uuid.New(), uuid.New()
 			if _, err := tx.Exec(ctx, `INSERT INTO donors (organization_id, id, email, first_name, last_name, uid_type, uid_number)
-				VALUES ($1, $2, $3, 'Ana', 'Bench', 'DNI', '30111222')`, org, donor, fmt.Sprintf("ref-%s-%d@example.org", runID, i)); err != nil {
+				VALUES ($1, $2, $3, 'Ana', 'Bench', 'DNI', '30111222')`, org, donor, email); err != nil {
 				return err
 			}
 			if _, err := tx.Exec(ctx, `INSERT INTO payment_methods (organization_id, id, donor_id, gateway, customer_id, card_id, brand, bin,
 				last_four, expiry_month, expiry_year, holder_name, holder_id_type, holder_id_number, donor_is_cardholder)
 				VALUES ($1, $2, $3, 'mercadopago', $4, $5, 'visa', '450995', '3704', 11, $6, 'APRO Bench', 'DNI', '30111222', true)`,
-				org, card, donor, "cus-"+card.String(), "card-"+card.String(), time.Now().Year()+3); err != nil {
+				org, card, donor, cust.ID, saved.ID, time.Now().Year()+3); err != nil {
 				return err
 			}
 			return q.WithRollup(ctx, org, []uuid.UUID{donation}, func() error {
 				if _, err := tx.Exec(ctx, `INSERT INTO donations (organization_id, id, campaign_id, donor_id, amount_minor, currency, recurrence,
 					status, payment_method_id, idempotency_key, items)
 					VALUES ($1, $2, $3, $4, 150000, 'ARS', 0, 'active', $5, $6, '[{"item_name":"Donación","quantity":1,"amount":150000}]')`,
-					org, donation, campaignID, donor, card, fmt.Sprintf("ref-%s-%d", runID, i)); err != nil {
+					org, donation, campaignID, donor, card, ref); err != nil {
 					return err
 				}
 				_, err := tx.Exec(ctx, `INSERT INTO transactions (organization_id, id, donation_id, amount_minor, currency, status, attempt,
 					payment_method_id, gateway_payment_id, charged_at)
-					VALUES ($1, $2, $3, 150000, 'ARS', 'approved', 1, $4, $5, now())`, org, uuid.New(), donation, card, "ref-"+donation.String())
+					VALUES ($1, $2, $3, 150000, 'ARS', 'approved', 1, $4, $5, now())`, org, uuid.New(), donation, card, pay.ID)
 				return err
 			})
 		})
 	}
-	compare("POST /d/{slug}: one-time donation, sandbox approves", "one pgx transaction, same rows, no gateway call",
+	compare("POST /d/{slug}: one-time donation, sandbox approves", "same gateway calls + one pgx transaction, same rows",
 		run(form, clients, d), run(ref, clients, d))
 }
 

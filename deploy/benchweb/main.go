@@ -58,7 +58,10 @@ func main() {
 	fmt.Printf("%-52s %8d %12s %12s   %.2f× of reference\n", "donate page initial JS (donate.html)", len(donate.files),
 		kib(donate.raw), kib(donate.gz), float64(donate.gz)/float64(manage.gz))
 	fmt.Printf("%-52s %8d %12s %12s\n", "  reference: manage app initial JS (index.html)", len(manage.files), kib(manage.raw), kib(manage.gz))
-	fmt.Printf("  donate chunks: %s\n", strings.Join(donate.files, ", "))
+	fmt.Println("  donate chunks (gzipped):")
+	for _, f := range donate.files {
+		fmt.Printf("    %-48s %12s\n", f.name, kib(f.gz))
+	}
 
 	if *skipLH {
 		return
@@ -70,8 +73,13 @@ func main() {
 }
 
 type weight struct {
-	files   []string
+	files   []chunk
 	raw, gz int
+}
+
+type chunk struct {
+	name string
+	gz   int
 }
 
 var (
@@ -106,16 +114,17 @@ func initialJS(dist, page string) (weight, error) {
 		if err != nil {
 			return w, err
 		}
-		w.files = append(w.files, path.Base(u))
+		gz := gzipped(data)
+		w.files = append(w.files, chunk{path.Base(u), gz})
 		w.raw += len(data)
-		w.gz += gzipped(data)
+		w.gz += gz
 		for _, m := range staticImps.FindAllStringSubmatch(string(data), -1) {
 			if strings.HasPrefix(m[1], ".") || strings.HasPrefix(m[1], "/") {
 				queue = append(queue, path.Join(path.Dir(u), m[1]))
 			}
 		}
 	}
-	sort.Strings(w.files)
+	sort.Slice(w.files, func(i, j int) bool { return w.files[i].gz > w.files[j].gz })
 	return w, nil
 }
 
@@ -269,6 +278,18 @@ func lighthouse(bin, chrome string) error {
 	fmt.Printf("  page requests: %d, outside %s: %d\n", requests, base, len(external))
 	for u := range external {
 		fmt.Printf("    external: %s\n", u)
+	}
+	// What Lighthouse flags for performance besides the metrics themselves (render-blocking resources,
+	// unused JavaScript…), with its estimate, so a lower score says where to look.
+	var flagged []string
+	for _, ref := range r.Categories["performance"].AuditRefs {
+		if a := r.Audits[ref.ID]; ref.Weight == 0 && a.Score != nil && *a.Score < 0.9 {
+			flagged = append(flagged, strings.TrimSpace(ref.ID+" "+a.DisplayValue))
+		}
+	}
+	sort.Strings(flagged)
+	if len(flagged) > 0 {
+		fmt.Printf("  performance audits flagged: %s\n", strings.Join(flagged, "; "))
 	}
 	var failing []string
 	for _, ref := range r.Categories["accessibility"].AuditRefs {
