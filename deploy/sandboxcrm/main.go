@@ -5,7 +5,8 @@
 //
 // An integration's login URL is its address; the org of the dev stack answers to client id
 // aporta-sandbox-crm and secret sandbox-crm-secret, and tests make their own with POST /__sandbox/orgs.
-// See package internal/crm/sandbox for the endpoints, budgets and fault injection.
+// See package internal/crm/sandbox for the endpoints, budgets and fault injection. It also serves a
+// webhook receiver for organisations' endpoints under /__webhooks/ (internal/webhook/receiver).
 package main
 
 import (
@@ -20,6 +21,7 @@ import (
 	"time"
 
 	"github.com/aporta/aporta/internal/crm/sandbox"
+	"github.com/aporta/aporta/internal/webhook/receiver"
 )
 
 func main() {
@@ -40,10 +42,13 @@ func run(addr string, opts sandbox.Options) error {
 	if err != nil {
 		return err
 	}
+	mux := http.NewServeMux()
+	receiver.New().Mount(mux)
+	mux.Handle("/", crm)
 	// Access tokens travel in headers and query strings carry donor e-mails: only method, path and status are logged.
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		crm.ServeHTTP(w, r)
+		mux.ServeHTTP(w, r)
 		log.Info("request", "method", r.Method, "path", r.URL.Path, "duration", time.Since(start))
 	})
 	srv := &http.Server{Addr: addr, Handler: h, ReadHeaderTimeout: 10 * time.Second}
