@@ -90,7 +90,9 @@ export function DeliveryLog({ endpointId, active }: { endpointId: string; active
                     </Text>
                   </Table.Td>
                   <Table.Td>
-                    <StatusBadge color={statusColor[d.status as keyof typeof statusColor] ?? 'blue'}>{label(intl, d.status)}</StatusBadge>
+                    <div style={{ width: 'max-content' }}>
+                      <StatusBadge color={statusColor[d.status as keyof typeof statusColor] ?? 'blue'}>{label(intl, d.status)}</StatusBadge>
+                    </div>
                   </Table.Td>
                   <Table.Td>
                     <FormattedNumber value={d.attempts} />

@@ -147,7 +147,11 @@ function EndpointCard({ endpoint: e, onSecret }: { endpoint: WebhookEndpoint; on
       id={titleId}
       title={<span style={{ overflowWrap: 'anywhere' }}>{e.url}</span>}
       lead={e.description || undefined}
-      aside={<StatusBadge color={active ? 'green' : 'red'}>{label(intl, e.status)}</StatusBadge>}
+      aside={
+        <div style={{ flexShrink: 0 }}>
+          <StatusBadge color={active ? 'green' : 'red'}>{label(intl, e.status)}</StatusBadge>
+        </div>
+      }
     >
       {!active && e.disabled_at && (
         <Alert color="red">
