@@ -51,6 +51,7 @@ import (
 	"github.com/aporta/aporta/internal/outbox"
 	"github.com/aporta/aporta/internal/portal"
 	"github.com/aporta/aporta/internal/processing"
+	"github.com/aporta/aporta/internal/readiness"
 	internalwebhook "github.com/aporta/aporta/internal/webhook"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/web"
@@ -251,31 +252,16 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 
 func readinessChecks(d Deps) []health.Check {
 	hc := &http.Client{Timeout: 2 * time.Second} // shorter than the readiness deadline
-	checks := []health.Check{
-		{Name: "directory", Probe: d.Tenants.Directory().Ping},
-		{Name: "temporal", Probe: func(ctx context.Context) error {
-			_, err := d.Temporal.CheckHealth(ctx, &client.CheckHealthRequest{})
-			return err
-		}},
-		{Name: "kratos", Probe: health.HTTP(hc, d.Config.KratosAdmin+"/health/ready")},
-		{Name: "keto", Probe: health.HTTP(hc, d.Config.KetoRead+"/health/ready")},
-	}
-	for _, country := range config.Countries {
-		pool, err := d.Tenants.Shard(country)
-		probe := func(ctx context.Context) error { return err }
-		if err == nil {
-			probe = pool.Ping
-		}
-		checks = append(checks, health.Check{Name: "shard_" + strings.ToLower(country), Probe: probe})
-	}
-	return checks
+	return append(readiness.Stores(d.Tenants, d.Temporal),
+		health.Check{Name: "kratos", Probe: readiness.HTTP(hc, d.Config.KratosAdmin+"/health/ready")},
+		health.Check{Name: "keto", Probe: readiness.HTTP(hc, d.Config.KetoRead+"/health/ready")})
 }
 
 // staffOrLocal lets staff (with their second factor, as the console requires) and probes on the
 // machine itself see /readyz's checks.
 func staffOrLocal(sessions *identity.Sessions, console *staff.Handler) func(*gin.Context) bool {
 	return func(c *gin.Context) bool {
-		if health.Local(c.Request) {
+		if readiness.Local(c.Request) {
 			return true
 		}
 		u, err := sessions.FromCookie(c.Request.Context(), c.GetHeader("Cookie"))

@@ -29,7 +29,7 @@ case $profile in
     data=$root/.data
     app_port=${APORTA_PORT:-8080} pg_port=15430 temporal_port=7233 temporal_ui_port=8233
     kratos_public_port=4433 kratos_admin_port=4434 keto_port=4466 gateway_port=8090
-    crm_port=8091
+    crm_port=8091 worker_health_port=8092
     bcrypt_cost=10
     ;;
   test)
@@ -42,7 +42,7 @@ case $profile in
     rm -rf "$data" # every test run starts from empty databases
     app_port=$((18080 + o)) pg_port=$((15440 + o)) temporal_port=$((17233 + o)) temporal_ui_port=$((18233 + o))
     kratos_public_port=$((14433 + o)) kratos_admin_port=$((14434 + o)) keto_port=$((14466 + o)) gateway_port=$((18090 + o))
-    crm_port=$((18091 + o))
+    crm_port=$((18091 + o)) worker_health_port=$((18092 + o))
     bcrypt_cost=4 # the lowest Kratos allows: hashing speed is not what the tests check
     ;;
   *) echo "unknown profile $profile" >&2; exit 2 ;;
@@ -190,6 +190,7 @@ for c in AR BR CL CO MX PE UY; do shards+="${shards:+,}$c=$(dsn "aporta_shard_${
 export APORTA_ROOT=$root
 export APORTA_ENV=$profile
 export APORTA_HTTP_ADDR=127.0.0.1:$app_port
+export APORTA_WORKER_HEALTH_ADDR=127.0.0.1:$worker_health_port # the worker's /healthz and /readyz
 export APORTA_PUBLIC_URL=http://localhost:$app_port
 export APORTA_INTERNAL_URL=http://127.0.0.1:$app_port
 export APORTA_DIRECTORY_DSN=$(dsn aporta_directory)
@@ -287,6 +288,7 @@ wait_for crm "$crm_port"
 start serve "$root/bin/aporta" serve
 start worker "$root/bin/aporta" worker
 wait_for serve "http://127.0.0.1:$app_port/readyz"
+wait_for worker "http://127.0.0.1:$worker_health_port/readyz" # every task queue polled
 
 if [[ $profile == dev ]]; then
   "$root/bin/aporta" seed >"$data/seed.txt" 2>>"$logs/aporta-seed.log" || { tail -n 20 "$logs/aporta-seed.log" >&2; die "seeding failed"; }

@@ -20,6 +20,7 @@ import (
 	"github.com/aporta/aporta/internal/outbox"
 	"github.com/aporta/aporta/internal/portal"
 	"github.com/aporta/aporta/internal/processing"
+	"github.com/aporta/aporta/internal/readiness"
 	"github.com/aporta/aporta/internal/thanks"
 	"github.com/aporta/aporta/internal/webhook"
 	"github.com/aporta/aporta/tenants"
@@ -111,9 +112,16 @@ func Run(ctx context.Context, cfg *config.Config, c client.Client, t *tenants.Te
 	}
 	go export.KeepCleanupSchedule(ctx, c, export.TaskQueue)
 	go outboxsweep.KeepSchedule(ctx, c, outboxsweep.TaskQueue, outboxsweep.Input{Retention: cfg.OutboxRetention})
+	health := newHealth(readiness.Stores(t, c))
+	if err := health.serve(ctx, cfg.WorkerHealthAddr); err != nil {
+		return fmt.Errorf("health: %w", err)
+	}
+	// A worker that stops on a fatal error (its namespace gone, say) ends the process, so it restarts
+	// instead of running on without polling.
+	fatal := make(chan error, len(queues))
 	var workers []worker.Worker
 	for queue, register := range queues {
-		w := worker.New(c, queue, worker.Options{})
+		w := worker.New(c, queue, worker.Options{OnFatalError: func(err error) { fatal <- fmt.Errorf("worker %s: %w", queue, err) }})
 		register(w)
 		if err := w.Start(); err != nil {
 			for _, started := range workers {
@@ -123,9 +131,13 @@ func Run(ctx context.Context, cfg *config.Config, c client.Client, t *tenants.Te
 		}
 		workers = append(workers, w)
 	}
-	<-ctx.Done()
+	health.started.Store(true)
+	select {
+	case <-ctx.Done():
+	case err = <-fatal:
+	}
 	for _, w := range workers {
 		w.Stop()
 	}
-	return nil
+	return err
 }

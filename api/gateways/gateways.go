@@ -71,8 +71,8 @@ type Connection struct {
 	ActivatedAt time.Time `json:"activated_at"`
 	AccountName string    `json:"account_name"`
 	LiveMode    bool      `json:"live_mode"`
-	// ReceivesNewDonations marks the connection new donations charge through: of the active ones,
-	// the one activated last (connections.Clients.ForOrganization picks it the same way).
+	// ReceivesNewDonations marks the connection new donations charge through
+	// (connections.Store.ActiveConnection with no gateway, as connections.Clients.ForOrganization reads it).
 	ReceivesNewDonations bool `json:"receives_new_donations"`
 }
 
@@ -120,22 +120,24 @@ func (s *Service) List(ctx context.Context, _ *struct{}) (*List, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The mark is read through the query charges use, so the page cannot disagree with them.
+	receiving, err := s.Store.ActiveConnection(ctx, scope, "")
+	if errors.Is(err, connections.ErrNotConnected) {
+		receiving, err = connections.Connection{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
 	out := &List{OrganizationID: scope.OrgID, Gateways: []Gateway{}}
-	var receiving *Connection
 	for _, id := range s.offered() {
 		g := Gateway{ID: id}
 		for _, c := range conns {
 			if c.Gateway == id {
 				g.Enabled, g.Connection = true, present(c)
-				if c.Active() && (receiving == nil || c.ActivatedAt.After(receiving.ActivatedAt)) {
-					receiving = g.Connection
-				}
+				g.Connection.ReceivesNewDonations = c.ID == receiving.ID
 			}
 		}
 		out.Gateways = append(out.Gateways, g)
-	}
-	if receiving != nil {
-		receiving.ReceivesNewDonations = true
 	}
 	return out, nil
 }

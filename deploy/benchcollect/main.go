@@ -252,7 +252,7 @@ func measure(ctx context.Context, cfg *config.Config, tt *tenants.Tenants, c cli
 		mib(refMem.rss), mib(refMem.heap))
 	fmt.Printf("  (starting the workflows took %s for collection, %s for the reference; sandbox payments: %d;\n"+
 		"   memory is this whole process: worker + starter + in-memory sandbox; collection runs per donation one activity,\n"+
-		"   the charge, and three local activities: load, sync, sync)\n", started.Round(100*time.Millisecond), refStarted.Round(100*time.Millisecond), sbPayments)
+		"   the charge, which also writes the approved period's row, and one local activity: open (load and sync))\n", started.Round(100*time.Millisecond), refStarted.Round(100*time.Millisecond), sbPayments)
 	return cps, rps, nil
 }
 

@@ -10,16 +10,12 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"flag"
 	"log/slog"
 	"net/http"
 	"os"
-	"os/signal"
-	"syscall"
-	"time"
 
+	"github.com/aporta/aporta/deploy/sandboxserve"
 	"github.com/aporta/aporta/internal/crm/sandbox"
 	"github.com/aporta/aporta/internal/webhook/receiver"
 )
@@ -37,7 +33,6 @@ func main() {
 }
 
 func run(addr string, opts sandbox.Options) error {
-	log := opts.Logger
 	crm, err := sandbox.New(opts)
 	if err != nil {
 		return err
@@ -45,29 +40,5 @@ func run(addr string, opts sandbox.Options) error {
 	mux := http.NewServeMux()
 	receiver.New().Mount(mux)
 	mux.Handle("/", crm)
-	// Access tokens travel in headers and query strings carry donor e-mails: only method, path and status are logged.
-	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		start := time.Now()
-		mux.ServeHTTP(w, r)
-		log.Info("request", "method", r.Method, "path", r.URL.Path, "duration", time.Since(start))
-	})
-	srv := &http.Server{Addr: addr, Handler: h, ReadHeaderTimeout: 10 * time.Second}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	errc := make(chan error, 1)
-	go func() { errc <- srv.ListenAndServe() }()
-	log.Info("sandboxcrm listening", "addr", addr, "state", opts.StatePath)
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-	}
-	// Fault-injected requests hang until their clients give up: do not wait for them forever.
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := srv.Shutdown(shutdownCtx); errors.Is(err, context.DeadlineExceeded) {
-		return srv.Close()
-	} else {
-		return err
-	}
+	return sandboxserve.Run("sandboxcrm", addr, mux, opts.Logger, "state", opts.StatePath)
 }

@@ -9,16 +9,11 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"flag"
 	"log/slog"
-	"net/http"
 	"os"
-	"os/signal"
-	"syscall"
-	"time"
 
+	"github.com/aporta/aporta/deploy/sandboxserve"
 	"github.com/aporta/aporta/internal/gateway/sandbox"
 )
 
@@ -36,60 +31,16 @@ func main() {
 
 	opts.StatePath = *statePath
 	opts.Logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
-	log := opts.Logger
 	if err := run(*addr, opts); err != nil {
-		log.Error("sandboxgw stopped", "err", err)
+		opts.Logger.Error("sandboxgw stopped", "err", err)
 		os.Exit(1)
 	}
 }
 
 func run(addr string, opts sandbox.Options) error {
-	log := opts.Logger
 	gw, err := sandbox.New(opts)
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Addr: addr, Handler: logRequests(gw, log), ReadHeaderTimeout: 10 * time.Second}
-
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	errc := make(chan error, 1)
-	go func() { errc <- srv.ListenAndServe() }()
-	log.Info("sandboxgw listening", "addr", addr, "state", opts.StatePath, "currency", opts.Currency)
-
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-	}
-	log.Info("sandboxgw shutting down")
-	// Hanging fault-injected requests end when their clients give up; do not wait for them forever.
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	err = srv.Shutdown(shutdownCtx)
-	if errors.Is(err, context.DeadlineExceeded) {
-		err = srv.Close()
-	}
-	return err
-}
-
-type statusWriter struct {
-	http.ResponseWriter
-	status int
-}
-
-func (w *statusWriter) WriteHeader(status int) {
-	w.status = status
-	w.ResponseWriter.WriteHeader(status)
-}
-
-// logRequests logs method, path and status only: card data and OAuth codes and tokens travel in
-// request bodies, and query strings carry donor e-mails and OAuth state, so neither is logged.
-func logRequests(h http.Handler, log *slog.Logger) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		start := time.Now()
-		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
-		h.ServeHTTP(sw, r)
-		log.Info("request", "method", r.Method, "path", r.URL.Path, "status", sw.status, "duration", time.Since(start))
-	})
+	return sandboxserve.Run("sandboxgw", addr, gw, opts.Logger, "state", opts.StatePath, "currency", opts.Currency)
 }

@@ -91,6 +91,9 @@ type Config struct {
 	SMTPTimeout     time.Duration
 	OutboxRetention time.Duration
 
+	// WorkerHealthAddr is where `aporta worker` answers /healthz and /readyz (its probes).
+	WorkerHealthAddr string
+
 	DB DBConfig
 }
 
@@ -108,6 +111,7 @@ func FromEnv() (*Config, error) {
 	c := &Config{
 		Env:                  os.Getenv("APORTA_ENV"), // required: no default, so production never starts as dev
 		HTTPAddr:             get("APORTA_HTTP_ADDR", ":8080"),
+		WorkerHealthAddr:     get("APORTA_WORKER_HEALTH_ADDR", ":8081"),
 		PublicURL:            strings.TrimRight(get("APORTA_PUBLIC_URL", "http://localhost:8080"), "/"),
 		DirectoryDSN:         os.Getenv("APORTA_DIRECTORY_DSN"),
 		TemporalAddr:         get("APORTA_TEMPORAL_ADDR", "127.0.0.1:7233"),

@@ -64,6 +64,45 @@ func (s Snapshot) state() *State {
 // LoadDonation reads the donation, its organisation's timezone, its donor's e-mail and its card.
 func (a *Activities) LoadDonation(ctx context.Context, orgID, donationID string) (Snapshot, error) {
 	defer keepAlive(ctx)()
+	return a.loadDonation(ctx, orgID, donationID)
+}
+
+// OpenRequest opens a donation's workflow: Now is the workflow's clock.
+type OpenRequest struct {
+	OrganizationID string
+	DonationID     string
+	Now            time.Time
+}
+
+// OpenDonation loads the donation (LoadDonation), sets the first period to charge from now, writes
+// its next charge date to the row (SyncDonation) and answers the state the workflow starts from: the
+// first task of a new workflow in one local activity.
+func (a *Activities) OpenDonation(ctx context.Context, r OpenRequest) (State, error) {
+	defer keepAlive(ctx)()
+	snap, err := a.loadDonation(ctx, r.OrganizationID, r.DonationID)
+	if err != nil {
+		return State{}, err
+	}
+	st, err := snap.opened(r.Now)
+	if err != nil {
+		return State{}, err
+	}
+	return st, a.syncDonation(ctx, st)
+}
+
+// opened is the state a workflow that loaded s at now starts from: its first period to charge set.
+func (s Snapshot) opened(now time.Time) (State, error) {
+	st := s.state()
+	loc, err := location(st.Timezone)
+	if err != nil {
+		return State{}, temporal.NewNonRetryableApplicationError("timezone "+st.Timezone, "invalid_timezone", err)
+	}
+	st.NextPeriod = st.CollectDay.First(now, loc)
+	st.NextChargeDate = st.CollectDay.Date(st.NextPeriod, loc)
+	return *st, nil
+}
+
+func (a *Activities) loadDonation(ctx context.Context, orgID, donationID string) (Snapshot, error) {
 	scope, did, err := a.scope(ctx, orgID, donationID)
 	if err != nil {
 		return Snapshot{}, err
@@ -96,6 +135,9 @@ type ChargeRequest struct {
 	Currency       string
 	Email          string
 	PaymentMethod  PaymentMethod
+	// SyncOnApproval is the donation's state once this period is approved: written to its row when
+	// the attempt is, instead of by a bookkeeping activity after it (nil: the workflow writes it).
+	SyncOnApproval *State `json:",omitempty"`
 }
 
 // ChargeResult is what the gateway decided for the period.
@@ -108,6 +150,8 @@ type ChargeResult struct {
 	// GatewayMissing: the organisation has no usable gateway connection; nothing was charged or
 	// recorded, and the attempt waits for the connection.
 	GatewayMissing bool `json:",omitempty"`
+	// Synced: the approval's state (ChargeRequest.SyncOnApproval) is written to the donation's row.
+	Synced bool `json:",omitempty"`
 }
 
 // Approved says whether the period is paid.
@@ -120,8 +164,24 @@ func (r ChargeResult) Approved() bool { return r.Status == string(gateway.Status
 //  2. otherwise it charges the attempt (charge.Charge: its key, read back on an unknown outcome);
 //     when the gateway has no record of an unknown outcome yet, the activity fails and Temporal
 //     retries it, starting again at 1 with the same key.
+//
+// An approval then writes r.SyncOnApproval to the donation's row. That write failing leaves the
+// result unsynced, and the workflow writes the row itself: the charge is settled either way.
 func (a *Activities) Charge(ctx context.Context, r ChargeRequest) (ChargeResult, error) {
 	defer keepAlive(ctx)()
+	res, err := a.chargeAttempt(ctx, r)
+	if err != nil || !res.Approved() || r.SyncOnApproval == nil {
+		return res, err
+	}
+	if err := a.syncDonation(ctx, *r.SyncOnApproval); err != nil {
+		activity.GetLogger(ctx).Warn("sync on approval", "error", err)
+		return res, nil
+	}
+	res.Synced = true
+	return res, nil
+}
+
+func (a *Activities) chargeAttempt(ctx context.Context, r ChargeRequest) (ChargeResult, error) {
 	scope, did, err := a.scope(ctx, r.OrganizationID, r.DonationID)
 	if err != nil {
 		return ChargeResult{}, err
@@ -203,6 +263,29 @@ func refusalReason(e *gateway.Error) string {
 // every charge already pays for in charge.Record; a change of status or discard goes through it.
 func (a *Activities) SyncDonation(ctx context.Context, st State) error {
 	defer keepAlive(ctx)()
+	return a.syncDonation(ctx, st)
+}
+
+// syncedRow is what SyncDonation writes of a state: two states with equal rows leave the donation's
+// row alike. (With an upgrade they are never compared: its rows are the workflow's to write.)
+type syncedRow struct {
+	status, pausedReason, discardReason, paymentMethodID, timezone string
+	pausedSince, discardedAt                                       time.Time
+	nextPeriod                                                     collectday.Period
+	collectDay                                                     collectday.Day
+	consecutiveFailed                                              int
+	amount                                                         int64
+	upgrade                                                        bool
+}
+
+func (st *State) row() syncedRow {
+	return syncedRow{status: st.Status, pausedReason: st.PausedReason, discardReason: st.DiscardReason,
+		paymentMethodID: st.PaymentMethod.ID, timezone: st.Timezone, pausedSince: st.PausedSince, discardedAt: st.DiscardedAt,
+		nextPeriod: st.NextPeriod, collectDay: st.CollectDay, consecutiveFailed: st.ConsecutiveFailed, amount: st.Amount,
+		upgrade: st.Upgrade != nil}
+}
+
+func (a *Activities) syncDonation(ctx context.Context, st State) error {
 	scope, did, err := a.scope(ctx, st.OrganizationID, st.DonationID)
 	if err != nil {
 		return err

@@ -8,14 +8,16 @@ import (
 )
 
 // TestReplaySavedHistory replays histories recorded from real runs on the Temporal dev server
-// (TestMonthlyDonationAcrossMonths with APORTA_RECORD_HISTORY=1: five periods charged, an amount
-// change, collect-now updates, a discard): donation_history.json from before the activity
-// versions, donation_history_v2.json with local bookkeeping activities and a collect-day change
-// sent right after the start. A change to the workflow that is not guarded with
-// workflow.GetVersion fails here with a non-determinism error.
+// (the integration test of the time with APORTA_RECORD_HISTORY=1): donation_history.json from
+// before the activity versions (five periods charged, an amount change, collect-now updates, a
+// discard), donation_history_v2.json with local bookkeeping activities and a collect-day change
+// sent right after the start, donation_history_v3.json with the folded bookkeeping (OpenDonation,
+// the charge writing the approved period's row; TestMonthlyDonationOnTheRealStack: a collect-day
+// change right after the start, one period charged, an amount change, a discard). A change to the
+// workflow that is not guarded with workflow.GetVersion fails here with a non-determinism error.
 func TestReplaySavedHistory(t *testing.T) {
 	t.Parallel()
-	for _, file := range []string{"testdata/donation_history.json", "testdata/donation_history_v2.json"} {
+	for _, file := range []string{"testdata/donation_history.json", "testdata/donation_history_v2.json", "testdata/donation_history_v3.json"} {
 		r := worker.NewWorkflowReplayer()
 		r.RegisterWorkflow(Workflow)
 		require.NoError(t, r.ReplayWorkflowHistoryFromJSONFile(nil, file), file)

@@ -171,7 +171,8 @@ type donation struct {
 // fails the run, visibly). From versionHeartbeat 1 on they also carry a
 // heartbeat timeout (the activities heartbeat while they run, see keepAlive), so an attempt lost
 // with its worker (killed, OOM, host gone) is retried within seconds instead of after the
-// start-to-close timeout. From version 2 on they run as local activities (see bookkeeping).
+// start-to-close timeout. From version 2 on they run as local activities (see bookkeeping), and
+// from version 3 on a charged period needs none of its own (see versionFoldedBookkeeping).
 func withActivityOptions(ctx workflow.Context) workflow.Context {
 	retry := &temporal.RetryPolicy{InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: 5 * time.Minute}
 	opts := workflow.ActivityOptions{StartToCloseTimeout: time.Minute, ScheduleToCloseTimeout: BookkeepingRetryLimit, RetryPolicy: retry}
@@ -192,16 +193,25 @@ const BookkeepingRetryLimit = 24 * time.Hour
 const ActivityHeartbeatTimeout = 5 * time.Second
 
 // versionHeartbeat versions how activities run. Version 1 adds HeartbeatTimeout to every
-// activity; version 2 runs the bookkeeping ones as local activities. Runs recorded before keep
-// what they were scheduled with. The version is recorded once per run (a marker), the first time
-// any code path asks.
+// activity; version 2 runs the bookkeeping ones as local activities; version 3 folds a donation's
+// first load and sync into one (OpenDonation) and lets the charge activity write the row of an
+// approved period (ChargeRequest.SyncOnApproval), so a run's first charge costs the charge and one
+// local activity instead of three (deploy/benchcollect). Runs recorded before keep what they were
+// scheduled with. The version is recorded once per run (a marker), the first time any code path asks.
 const (
-	versionHeartbeat        = "activity-heartbeat"
-	versionLocalBookkeeping = 2
+	versionHeartbeat         = "activity-heartbeat"
+	versionLocalBookkeeping  = 2
+	versionFoldedBookkeeping = 3
 )
 
 func activitiesVersion(ctx workflow.Context) workflow.Version {
-	return workflow.GetVersion(ctx, versionHeartbeat, workflow.DefaultVersion, versionLocalBookkeeping)
+	return workflow.GetVersion(ctx, versionHeartbeat, workflow.DefaultVersion, versionFoldedBookkeeping)
+}
+
+// foldsBookkeeping says whether this run's first load syncs the row itself and its charges write the
+// row of an approved period.
+func foldsBookkeeping(ctx workflow.Context) bool {
+	return activitiesVersion(ctx) >= versionFoldedBookkeeping
 }
 
 // heartbeats says whether this run's activities are scheduled with a heartbeat timeout.
@@ -238,15 +248,27 @@ func Workflow(ctx workflow.Context, in Input) (State, error) {
 	if err := d.register(); err != nil {
 		return State{}, err
 	}
-	if in.State != nil {
+	opened := in.State == nil && foldsBookkeeping(ctx)
+	switch {
+	case in.State != nil:
 		st := *in.State
 		d.st = &st
-	} else {
+	case opened:
+		// Loaded, its next charge date set and written in one local activity.
+		var st State
+		open := OpenRequest{OrganizationID: in.OrganizationID, DonationID: in.DonationID, Now: workflow.Now(ctx)}
+		if err := d.bookkeeping(ctx, d.acts.OpenDonation, open).Get(ctx, &st); err != nil {
+			return State{}, err
+		}
+		d.st = &st
+	default:
 		var snap Snapshot
 		if err := d.bookkeeping(ctx, d.acts.LoadDonation, in.OrganizationID, in.DonationID).Get(ctx, &snap); err != nil {
 			return State{}, err
 		}
 		d.st = snap.state()
+	}
+	if in.State == nil {
 		if d.st.MaxFailedPeriods = in.MaxFailedPeriods; d.st.MaxFailedPeriods <= 0 {
 			d.st.MaxFailedPeriods = DefaultMaxFailedPeriods
 		}
@@ -261,7 +283,7 @@ func Workflow(ctx workflow.Context, in Input) (State, error) {
 	}
 	d.st.NextChargeDate = d.st.CollectDay.Date(d.st.NextPeriod, loc)
 	d.loaded = true
-	if in.State == nil {
+	if in.State == nil && !opened {
 		d.sync(ctx)
 	}
 	return d.run()
@@ -351,6 +373,7 @@ func (d *donation) chargePeriod(p collectday.Period) {
 
 	result := PeriodResult{Period: p, Amount: st.Amount}
 	var waiting time.Time // since when the attempt waits for the gateway connection
+	var synced *State     // what the approving charge activity wrote to the row (SyncOnApproval)
 	// A period the donor's new card retries goes on from its last attempt (see retryDue); every
 	// other period starts at attempt 1.
 	first := max(st.RetryAttempt, 1)
@@ -381,6 +404,12 @@ func (d *donation) chargePeriod(p collectday.Period) {
 			OrganizationID: st.OrganizationID, DonationID: st.DonationID, Period: p.String(), Attempt: attempt,
 			Amount: st.Amount, Currency: st.Currency, Email: st.Email, PaymentMethod: st.PaymentMethod,
 		}
+		if foldsBookkeeping(ctx) && workflow.AllHandlersFinished(ctx) && !d.syncing {
+			// Only while nothing else may write the row: an update's sync in flight could land
+			// after the charge's, with the state from before the approval. (An update that comes
+			// in while it charges is seen below, and the workflow then writes the row itself.)
+			req.SyncOnApproval = d.approvedState(p)
+		}
 		chargeOpts := workflow.ActivityOptions{
 			StartToCloseTimeout: 2 * time.Minute,
 			// An unknown outcome that the read-back cannot settle is retried with the same
@@ -399,6 +428,7 @@ func (d *donation) chargePeriod(p collectday.Period) {
 		actx := workflow.WithActivityOptions(ctx, chargeOpts)
 		var res ChargeResult
 		d.charging = true
+		changes := d.changes
 		err := workflow.ExecuteActivity(actx, d.acts.Charge, req).Get(ctx, &res)
 		d.charging = false
 		if err == nil && res.GatewayMissing {
@@ -432,6 +462,11 @@ func (d *donation) chargePeriod(p collectday.Period) {
 		result.Attempts, result.Status, result.PaymentID = res.Attempt, res.Status, res.PaymentID
 		if res.Approved() {
 			result.Approved = true
+			if res.Synced && d.changes == changes {
+				// No change came in while it charged: the row it wrote is the state below, unless the
+				// month turned meanwhile (compared at the end).
+				synced = req.SyncOnApproval
+			}
 			break
 		}
 		if res.PausedReason != "" {
@@ -451,18 +486,41 @@ func (d *donation) chargePeriod(p collectday.Period) {
 	} else if result.Attempts > 0 {
 		st.ConsecutiveFailed++
 	}
-	st.NextPeriod = p.Next()
-	if now := workflow.Now(ctx); st.NextPeriod.Before(collectday.PeriodOf(now.In(d.loc))) {
-		// A period left far behind (a worker down for months) is not charged late: resume at the
-		// current month, or the next one if this month's day has passed.
-		st.NextPeriod = st.CollectDay.First(now, d.loc)
-	}
+	st.NextPeriod = d.periodAfter(p)
 	st.NextChargeDate = st.CollectDay.Date(st.NextPeriod, d.loc)
 	if st.Status == StatusActive && st.ConsecutiveFailed >= st.MaxFailedPeriods {
 		d.autoPause(ctx, PausedLastXMonths)
 		return
 	}
+	if synced != nil && synced.row() == st.row() {
+		return
+	}
 	d.sync(ctx)
+}
+
+// periodAfter is the period to charge after p is settled. A period left far behind (a worker down
+// for months) is not charged late: it resumes at the current month, or the next one if this month's
+// day has passed.
+func (d *donation) periodAfter(p collectday.Period) collectday.Period {
+	now := workflow.Now(d.ctx)
+	if next := p.Next(); !next.Before(collectday.PeriodOf(now.In(d.loc))) {
+		return next
+	}
+	return d.st.CollectDay.First(now, d.loc)
+}
+
+// approvedState is the donation's state once period p is approved, for the charge activity to write
+// to the row (ChargeRequest.SyncOnApproval); nil with an upgrade, whose rows the workflow writes.
+func (d *donation) approvedState(p collectday.Period) *State {
+	if d.st.Upgrade != nil {
+		return nil
+	}
+	s := *d.st
+	s.Recent = nil
+	s.ConsecutiveFailed = 0
+	s.NextPeriod = d.periodAfter(p)
+	s.NextChargeDate = s.CollectDay.Date(s.NextPeriod, d.loc)
+	return &s
 }
 
 // applyUpgrade raises the amount when the upgrade is due for period p.

@@ -77,6 +77,15 @@ func newHarness(t *testing.T, start time.Time, snap Snapshot) *harness {
 		snap.Currency = "ARS"
 	}
 	env.OnActivity(a.LoadDonation, mock.Anything, testOrg, snap.DonationID).Return(snap, nil)
+	env.OnActivity(a.OpenDonation, mock.Anything, mock.Anything).Return(func(_ context.Context, r OpenRequest) (State, error) {
+		require.Equal(t, testOrg, r.OrganizationID)
+		require.True(t, r.Now.Equal(env.Now()), "opened at the workflow's time")
+		st, err := snap.opened(r.Now)
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		h.synced = append(h.synced, st)
+		return st, err
+	})
 	env.OnActivity(a.Charge, mock.Anything, mock.Anything).Return(func(_ context.Context, r ChargeRequest) (ChargeResult, error) {
 		h.mu.Lock()
 		defer h.mu.Unlock()
@@ -86,6 +95,10 @@ func newHarness(t *testing.T, start time.Time, snap Snapshot) *harness {
 			res.Attempt = r.Attempt
 		}
 		h.charges = append(h.charges, chargeCall{At: env.Now().In(ba), Req: r, Outcome: res})
+		if res.Approved() && r.SyncOnApproval != nil {
+			h.synced = append(h.synced, *r.SyncOnApproval)
+			res.Synced = true
+		}
 		return res, nil
 	})
 	env.OnActivity(a.SyncDonation, mock.Anything, mock.Anything).Return(func(_ context.Context, st State) error {
@@ -616,4 +629,36 @@ func TestChargePausesAfterAWeekWithoutGateway(t *testing.T) {
 		require.True(t, c.Outcome.GatewayMissing)
 	}
 	require.Len(t, h.charges, 7*24+1)
+}
+
+// TestApprovedPeriodsNeedNoBookkeepingActivity: a new run loads and writes its row in one local
+// activity (OpenDonation), and each approved charge writes the row as the workflow then holds it
+// (SyncOnApproval), so a year of approved periods runs no SyncDonation; a period left unpaid is
+// synced by the workflow.
+func TestApprovedPeriodsNeedNoBookkeepingActivity(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, date(2028, 1, 2).Add(10*time.Hour), Snapshot{
+		Amount: 150000, CollectDay: 10, Email: "ana@example.org", PaymentMethod: card("a", 12, 2031)})
+	h.decide = func(r ChargeRequest, n int) ChargeResult {
+		if r.Period == "2028-03" {
+			return ChargeResult{Status: "rejected", StatusDetail: "cc_rejected_insufficient_amount"}
+		}
+		return ChargeResult{Status: "approved", PaymentID: "p"}
+	}
+	h.run(Input{})
+	h.env.AssertNotCalled(t, "LoadDonation", mock.Anything, mock.Anything, mock.Anything)
+	h.env.AssertNumberOfCalls(t, "OpenDonation", 1)
+	h.env.AssertNumberOfCalls(t, "SyncDonation", 1) // March, unpaid after its four attempts
+	require.Len(t, h.charges, 11+4)
+	for _, c := range h.charges {
+		require.NotNil(t, c.Req.SyncOnApproval)
+		require.Equal(t, collectday.PeriodOf(c.At).Next(), c.Req.SyncOnApproval.NextPeriod, c.Req.Period)
+		require.Zero(t, c.Req.SyncOnApproval.ConsecutiveFailed)
+	}
+	require.Len(t, h.synced, 1+11+1, "the open, a row per approved period, March's")
+	require.Equal(t, 1, h.synced[3].ConsecutiveFailed, "March")
+	require.Equal(t, collectday.Period{Year: 2028, Month: time.April}, h.synced[3].NextPeriod)
+	last := h.synced[len(h.synced)-1]
+	require.Equal(t, collectday.Period{Year: 2029, Month: time.January}, last.NextPeriod)
+	require.Zero(t, last.ConsecutiveFailed)
 }

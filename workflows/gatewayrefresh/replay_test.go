@@ -3,8 +3,7 @@ package gatewayrefresh
 import (
 	"testing"
 
-	"github.com/stretchr/testify/require"
-	"go.temporal.io/sdk/worker"
+	"github.com/aporta/aporta/workflows/workflowtest"
 )
 
 // TestReplaySavedHistory replays histories recorded on the Temporal dev server with stub
@@ -13,9 +12,5 @@ import (
 // signal about an older version ignored, then one about the current version cutting the wait
 // short). A change not guarded with workflow.GetVersion fails here with a non-determinism error.
 func TestReplaySavedHistory(t *testing.T) {
-	for _, file := range []string{"testdata/refused_before_signal.json", "testdata/refused_after_signal.json"} {
-		r := worker.NewWorkflowReplayer()
-		r.RegisterWorkflow(Workflow)
-		require.NoError(t, r.ReplayWorkflowHistoryFromJSONFile(nil, file), file)
-	}
+	workflowtest.Replay(t, Workflow, "testdata/refused_before_signal.json", "testdata/refused_after_signal.json")
 }

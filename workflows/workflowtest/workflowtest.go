@@ -59,3 +59,14 @@ func Worker(t testing.TB, c client.Client, prefix string, register func(worker.R
 	t.Cleanup(w.Stop)
 	return queue
 }
+
+// Replay replays saved histories (SaveHistory's files) against the workflow as it is now: a change
+// not guarded with workflow.GetVersion fails with a non-determinism error.
+func Replay(t *testing.T, workflow any, files ...string) {
+	t.Helper()
+	for _, file := range files {
+		r := worker.NewWorkflowReplayer()
+		r.RegisterWorkflow(workflow)
+		require.NoError(t, r.ReplayWorkflowHistoryFromJSONFile(nil, file), file)
+	}
+}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"sync"
 	"time"
 
 	"github.com/aporta/aporta/internal/gateway"
@@ -21,7 +20,7 @@ import (
 type Account struct {
 	rest     *rest.Client
 	currency string
-	brands   brandsCache
+	brands   gateway.Cached[brands]
 }
 
 var _ gateway.Account = (*Account)(nil)
@@ -249,18 +248,11 @@ type brands struct {
 	limits  gateway.AmountLimits
 }
 
-type brandsCache struct {
-	mu      sync.Mutex
-	last    brands
-	expires time.Time
+func (a *Account) cardBrands(ctx context.Context) (brands, error) {
+	return a.brands.Get(ctx, brandsTTL, a.readCardBrands)
 }
 
-func (a *Account) cardBrands(ctx context.Context) (brands, error) {
-	a.brands.mu.Lock()
-	defer a.brands.mu.Unlock()
-	if time.Now().Before(a.brands.expires) {
-		return a.brands.last, nil
-	}
+func (a *Account) readCardBrands(ctx context.Context) (brands, error) {
 	var out struct {
 		Currency string `json:"currency"`
 		Min      int64  `json:"min_amount"`
@@ -287,7 +279,6 @@ func (a *Account) cardBrands(ctx context.Context) (brands, error) {
 		b.methods = append(b.methods, gateway.CardMethod{ID: brandOf(m.Brand, m.Funding), Name: m.Name, PaymentType: m.Funding + "_card",
 			BINPattern: m.BINPattern, ExclusionPattern: m.BINExclusion, Lengths: m.Lengths, SecurityCodeLength: m.CVCLength, Luhn: m.Luhn})
 	}
-	a.brands.last, a.brands.expires = b, time.Now().Add(brandsTTL)
 	return b, nil
 }
 

@@ -19,7 +19,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/aporta/aporta/internal/card"
@@ -101,7 +100,7 @@ type Account struct {
 	rest              *rest.Client
 	country, currency string
 	publicKey         string
-	methods           methodsCache
+	methods           gateway.Cached[methods]
 }
 
 // PublicKey is the key donors' browsers tokenise cards for this merchant with.
@@ -294,19 +293,12 @@ type methods struct {
 	limits gateway.AmountLimits
 }
 
-type methodsCache struct {
-	mu      sync.Mutex
-	last    methods
-	expires time.Time
-}
-
 // paymentMethods is GET /payments-methods: the country's card brands and its local-payment range.
 func (a *Account) paymentMethods(ctx context.Context) (methods, error) {
-	a.methods.mu.Lock()
-	defer a.methods.mu.Unlock()
-	if time.Now().Before(a.methods.expires) {
-		return a.methods.last, nil
-	}
+	return a.methods.Get(ctx, methodsTTL, a.readPaymentMethods)
+}
+
+func (a *Account) readPaymentMethods(ctx context.Context) (methods, error) {
 	var out struct {
 		Currency string `json:"currency"`
 		Min      int64  `json:"min_amount"`
@@ -334,7 +326,6 @@ func (a *Account) paymentMethods(ctx context.Context) (methods, error) {
 		m.cards = append(m.cards, gateway.CardMethod{ID: c.Brand, Name: c.Name, PaymentType: c.Type, BINPattern: c.BINPattern,
 			ExclusionPattern: c.Exclusion, Lengths: c.Lengths, SecurityCodeLength: c.CVVLength, Luhn: c.Luhn})
 	}
-	a.methods.last, a.methods.expires = m, time.Now().Add(methodsTTL)
 	return m, nil
 }
 

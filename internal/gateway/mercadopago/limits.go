@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"sync"
 	"time"
 
 	"github.com/aporta/aporta/internal/gateway"
@@ -16,22 +15,14 @@ import (
 // every load and submission, and MercadoPago changes them rarely.
 const limitsTTL = time.Minute
 
-// limitsCache keeps the last answer of GET /v1/payment_methods.
-type limitsCache struct {
-	mu      sync.Mutex
-	limits  gateway.AmountLimits
-	expires time.Time
-}
-
 // AmountLimits reads min_allowed_amount and max_allowed_amount of the account's card payment
 // methods (GET /v1/payment_methods) and returns the widest range any card accepts. Answers are
 // cached for a minute; errors are not, so the caller's defaults apply only while it fails.
 func (c *Client) AmountLimits(ctx context.Context) (gateway.AmountLimits, error) {
-	c.limits.mu.Lock()
-	defer c.limits.mu.Unlock()
-	if time.Now().Before(c.limits.expires) {
-		return c.limits.limits, nil
-	}
+	return c.limits.Get(ctx, limitsTTL, c.readAmountLimits)
+}
+
+func (c *Client) readAmountLimits(ctx context.Context) (gateway.AmountLimits, error) {
 	var methods []struct {
 		PaymentTypeID string      `json:"payment_type_id"`
 		Status        string      `json:"status"`
@@ -64,6 +55,5 @@ func (c *Client) AmountLimits(ctx context.Context) (gateway.AmountLimits, error)
 	if !found {
 		return gateway.AmountLimits{}, errors.New("mercadopago: no card payment method states its amount limits")
 	}
-	c.limits.limits, c.limits.expires = out, time.Now().Add(limitsTTL)
 	return out, nil
 }

@@ -35,7 +35,7 @@ type Config struct {
 type Client struct {
 	rest     *rest.Client
 	currency string
-	limits   limitsCache
+	limits   gateway.Cached[gateway.AmountLimits]
 	account  [sha256.Size]byte // identifies the account in caches shared across clients
 }
 

@@ -1,4 +1,4 @@
-import { Anchor, Group, SegmentedControl, Text, VisuallyHidden } from '@mantine/core';
+import { Anchor, AppShell, Container, Group, SegmentedControl, Text, VisuallyHidden } from '@mantine/core';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useId, type ReactNode } from 'react';
 import { FormattedMessage } from 'react-intl';
@@ -26,6 +26,17 @@ export function Brand({ to = '/', children }: { to?: '/' | '/manage/dashboard' |
         {children}
       </Group>
     </Anchor>
+  );
+}
+
+/** The page under an area's header: every shell's content column. */
+export function ShellMain({ children }: { children: ReactNode }) {
+  return (
+    <AppShell.Main bg="gray.0">
+      <Container size="lg" py={{ base: 'lg', sm: 'xl' }} px={{ base: 'md', sm: 'lg' }}>
+        {children}
+      </Container>
+    </AppShell.Main>
   );
 }
 

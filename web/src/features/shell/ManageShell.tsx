@@ -1,4 +1,4 @@
-import { AppShell, Badge, Burger, Container, Group, NavLink, ScrollArea, Stack, Text } from '@mantine/core';
+import { AppShell, Badge, Burger, Group, NavLink, ScrollArea, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { Link, Outlet, useRouterState } from '@tanstack/react-router';
@@ -7,7 +7,7 @@ import { defineMessages, useIntl, type MessageDescriptor } from 'react-intl';
 import { Icon } from '../../components/Icon';
 import { currentUserQuery } from '../accounts/api';
 import { organizationQuery, type AccountState } from '../documents/api';
-import { Brand } from './AppHeader';
+import { Brand, ShellMain } from './AppHeader';
 import { allowedEntries, groupLabels, type NavEntry } from './navigation';
 import classes from './ManageShell.module.css';
 import { UserMenu } from './UserMenu';
@@ -114,11 +114,7 @@ export function ManageShell() {
           <Navigation abilities={me.abilities} onChoose={close} />
         </AppShell.Section>
       </AppShell.Navbar>
-      <AppShell.Main bg="gray.0">
-        <Container size="lg" py={{ base: 'lg', sm: 'xl' }} px={{ base: 'md', sm: 'lg' }}>
-          <Outlet />
-        </Container>
-      </AppShell.Main>
+      <ShellMain><Outlet /></ShellMain>
     </AppShell>
   );
 }

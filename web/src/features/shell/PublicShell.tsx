@@ -1,7 +1,7 @@
 import { AppShell, Container, Group } from '@mantine/core';
 import type { ReactNode } from 'react';
 import type { Locale } from '../../i18n/locale';
-import { Brand, LanguageSwitch } from './AppHeader';
+import { Brand, LanguageSwitch, ShellMain } from './AppHeader';
 
 /** The frame of the public pages (landing, signup, sign-in, onboarding): the brand and the language switch. */
 export function PublicShell({ locale, children }: { locale: Locale; children: ReactNode }) {
@@ -15,11 +15,7 @@ export function PublicShell({ locale, children }: { locale: Locale; children: Re
           </Group>
         </Container>
       </AppShell.Header>
-      <AppShell.Main bg="gray.0">
-        <Container size="lg" py={{ base: 'lg', sm: 'xl' }} px={{ base: 'md', sm: 'lg' }}>
-          {children}
-        </Container>
-      </AppShell.Main>
+      <ShellMain>{children}</ShellMain>
     </AppShell>
   );
 }

@@ -2,7 +2,7 @@ import { Anchor, AppShell, Badge, Box, Container, Group } from '@mantine/core';
 import { Link, Outlet } from '@tanstack/react-router';
 import { FormattedMessage, useIntl } from 'react-intl';
 import type { Locale } from '../../i18n/locale';
-import { Brand, LanguageSwitch } from './AppHeader';
+import { Brand, LanguageSwitch, ShellMain } from './AppHeader';
 
 /** The staff console's frame: staff verify organisations, so it has its own header and none of an organisation's sections. */
 export function StaffShell() {
@@ -33,11 +33,7 @@ export function StaffShell() {
           </Group>
         </Container>
       </AppShell.Header>
-      <AppShell.Main bg="gray.0">
-        <Container size="lg" py={{ base: 'lg', sm: 'xl' }} px={{ base: 'md', sm: 'lg' }}>
-          <Outlet />
-        </Container>
-      </AppShell.Main>
+      <ShellMain><Outlet /></ShellMain>
     </AppShell>
   );
 }
