@@ -54,7 +54,7 @@ test('an endpoint gets a donation signed, the log shows it and resending deliver
   await page.getByRole('checkbox', { name: /Donación modificada/ }).uncheck();
   await page.getByRole('button', { name: 'Agregar endpoint' }).click();
   const modal = page.getByRole('dialog', { name: /El secreto del endpoint/ });
-  await expect(modal).toBeVisible();
+  await expect(modal).toBeVisible({ timeout: 20_000 }); // creation checks the address and starts the endpoint's workflow
   const secret = (await modal.getByTestId('webhook-secret').textContent())!.trim();
   expect(secret).toMatch(/^whsec_/);
   await screenshotAll(page, 'webhooks-secret', false);
