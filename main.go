@@ -24,6 +24,7 @@ import (
 	"github.com/aporta/aporta/internal/config"
 	"github.com/aporta/aporta/internal/connections"
 	"github.com/aporta/aporta/internal/crmlink"
+	"github.com/aporta/aporta/internal/webhook"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/workflows"
 	"github.com/aporta/aporta/workflows/gatewayrefresh"
@@ -72,9 +73,10 @@ func run(ctx context.Context, command string) error {
 		if err != nil {
 			return err
 		}
-		// Bank account numbers and CRM client secrets share the tokens' box.
-		n, err := conns.RotateAll(ctx, t, (&bankaccounts.Store{Box: conns.Box}).RotateKeys, (&crmlink.Vault{Box: conns.Box}).RotateKeys)
-		fmt.Printf("re-wrapped %d gateway connections' tokens, bank account numbers and CRM client secrets with key %s\n", n, conns.Box.KeyID())
+		// Bank account numbers, CRM client secrets and webhook secrets share the tokens' box.
+		n, err := conns.RotateAll(ctx, t, (&bankaccounts.Store{Box: conns.Box}).RotateKeys, (&crmlink.Vault{Box: conns.Box}).RotateKeys,
+			webhook.Vault{Box: conns.Box}.RotateKeys)
+		fmt.Printf("re-wrapped %d gateway connections' tokens, bank account numbers, CRM client secrets and webhook secrets with key %s\n", n, conns.Box.KeyID())
 		return err
 	}
 

@@ -40,6 +40,7 @@ import (
 	"github.com/aporta/aporta/api/subscription"
 	"github.com/aporta/aporta/api/tour"
 	"github.com/aporta/aporta/api/user"
+	"github.com/aporta/aporta/api/webhook"
 	"github.com/aporta/aporta/identity"
 	"github.com/aporta/aporta/internal/blob"
 	"github.com/aporta/aporta/internal/charge"
@@ -53,6 +54,7 @@ import (
 	"github.com/aporta/aporta/internal/portal"
 	"github.com/aporta/aporta/internal/processing"
 	"github.com/aporta/aporta/internal/readiness"
+	internalwebhook "github.com/aporta/aporta/internal/webhook"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/web"
 	"github.com/aporta/aporta/workflows/agencysync"
@@ -63,6 +65,7 @@ import (
 	"github.com/aporta/aporta/workflows/gatewayrefresh"
 	"github.com/aporta/aporta/workflows/onboarding"
 	subscriptionflow "github.com/aporta/aporta/workflows/subscription"
+	"github.com/aporta/aporta/workflows/webhooks"
 )
 
 // Deps are the server's collaborators, built once by `aporta serve`.
@@ -204,6 +207,9 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 		return nil, err
 	}
 	integration.NewHandler(&integration.Service{Vault: crmVault, Sync: crmsync.Client{Temporal: d.Temporal}}).Mount(groups)
+	// Webhook secrets share the CRM secrets' box (the gateway tokens' keys).
+	webhook.NewHandler(&webhook.Service{Vault: internalwebhook.Vault{Box: crmVault.Box}, Guard: internalwebhook.NewGuard(d.Config),
+		Workers: webhooks.Client{Temporal: d.Temporal}}).Mount(groups)
 	// The agencies' work area: its own prefix, the same guards as the manage area.
 	agency.NewHandler(agency.Deps{Config: d.Config, Tenants: d.Tenants, Keto: keto,
 		Cards: func(ctx context.Context, orgID uuid.UUID, currency string) (gateway.Customers, string, error) {

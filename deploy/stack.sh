@@ -208,6 +208,7 @@ export APORTA_MP_CLIENT_ID=8808000000000001 APORTA_MP_CLIENT_SECRET=TEST-aporta-
 export APORTA_CENTRALPOS_PARTNER_KEY=TEST-aporta-centralpos-partner
 export APORTA_BLOB_URL=file://$data/blobs
 export APORTA_SANDBOX_CRM_URL=http://127.0.0.1:$crm_port # the sandbox CRM (deploy/sandboxcrm): an integration's login URL in dev and test
+export APORTA_WEBHOOK_ALLOWED_NETS=127.0.0.1/32,::1/128 # webhooks may reach the sandbox receiver ($APORTA_SANDBOX_CRM_URL/__webhooks/…) on loopback
 export APORTA_SECRET=$(secret app)
 export APORTA_COURIER_SECRET=$(secret courier)
 export APORTA_TEMPORAL_BIN=$bin/temporal

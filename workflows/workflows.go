@@ -24,6 +24,7 @@ import (
 	"github.com/aporta/aporta/internal/readiness"
 	"github.com/aporta/aporta/internal/receipt"
 	"github.com/aporta/aporta/internal/thanks"
+	"github.com/aporta/aporta/internal/webhook"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/workflows/agencysync"
 	"github.com/aporta/aporta/workflows/billing"
@@ -36,6 +37,7 @@ import (
 	"github.com/aporta/aporta/workflows/outboxsweep"
 	"github.com/aporta/aporta/workflows/registration"
 	"github.com/aporta/aporta/workflows/subscription"
+	"github.com/aporta/aporta/workflows/webhooks"
 )
 
 // Dial returns a lazy client: it connects on first use, so `aporta serve` starts (and reports
@@ -87,7 +89,11 @@ func Run(ctx context.Context, cfg *config.Config, c client.Client, t *tenants.Te
 		return fmt.Errorf("crm vault: %w", err)
 	}
 	queues := map[string]func(worker.Registry){
-		crmsync.TaskQueue:      func(r worker.Registry) { crmsync.Register(r, &crmsync.Activities{Tenants: t, Vault: crmVault}) },
+		crmsync.TaskQueue: func(r worker.Registry) { crmsync.Register(r, &crmsync.Activities{Tenants: t, Vault: crmVault}) },
+		webhooks.TaskQueue: func(r worker.Registry) {
+			webhooks.Register(r, &webhooks.Activities{Tenants: t, Vault: webhook.Vault{Box: crmVault.Box}, Guard: webhook.NewGuard(cfg),
+				Temporal: c, Mail: outbox.NewMailer(cfg, t.Directory()), PublicURL: cfg.PublicURL})
+		},
 		onboarding.TaskQueue:   func(r worker.Registry) { onboarding.Register(r, t, onboarding.NewMailer(cfg, t), cfg.StaffInbox) },
 		registration.TaskQueue: func(r worker.Registry) { registration.Register(r, t, c) },
 		collection.TaskQueue: func(r worker.Registry) {

@@ -24,6 +24,7 @@ import (
 	"github.com/aporta/aporta/api/staff"
 	"github.com/aporta/aporta/api/subscription"
 	"github.com/aporta/aporta/api/user"
+	"github.com/aporta/aporta/api/webhook"
 	bankstore "github.com/aporta/aporta/internal/bankaccounts"
 	"github.com/aporta/aporta/internal/descriptor"
 	"github.com/aporta/aporta/internal/reference"
@@ -69,6 +70,9 @@ var roots = []root{
 	{"CrmSetup", reflect.TypeFor[integration.Setup]()},
 	{"CrmIntegrationList", reflect.TypeFor[integration.List]()},
 	{"CrmRequests", reflect.TypeFor[integration.Requests]()},
+	{"WebhookList", reflect.TypeFor[webhook.List]()},
+	{"WebhookWithSecret", reflect.TypeFor[webhook.WithSecret]()},
+	{"WebhookDeliveries", reflect.TypeFor[webhook.Deliveries]()},
 	{"AgencyList", reflect.TypeFor[agency.List]()},
 	{"AgencyDetail", reflect.TypeFor[agency.One]()},
 	{"AgencyUser", reflect.TypeFor[agency.User]()},

@@ -5,16 +5,19 @@
 //
 // An integration's login URL is its address; the org of the dev stack answers to client id
 // aporta-sandbox-crm and secret sandbox-crm-secret, and tests make their own with POST /__sandbox/orgs.
-// See package internal/crm/sandbox for the endpoints, budgets and fault injection.
+// See package internal/crm/sandbox for the endpoints, budgets and fault injection. It also serves a
+// webhook receiver for organisations' endpoints under /__webhooks/ (internal/webhook/receiver).
 package main
 
 import (
 	"flag"
 	"log/slog"
+	"net/http"
 	"os"
 
 	"github.com/aporta/aporta/deploy/sandboxserve"
 	"github.com/aporta/aporta/internal/crm/sandbox"
+	"github.com/aporta/aporta/internal/webhook/receiver"
 )
 
 func main() {
@@ -34,5 +37,8 @@ func run(addr string, opts sandbox.Options) error {
 	if err != nil {
 		return err
 	}
-	return sandboxserve.Run("sandboxcrm", addr, crm, opts.Logger, "state", opts.StatePath)
+	mux := http.NewServeMux()
+	receiver.New().Mount(mux)
+	mux.Handle("/", crm)
+	return sandboxserve.Run("sandboxcrm", addr, mux, opts.Logger, "state", opts.StatePath)
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/receipt"
 	"github.com/aporta/aporta/internal/sharddb"
+	"github.com/aporta/aporta/internal/webhook"
 	"github.com/aporta/aporta/tenants"
 )
 
@@ -230,6 +231,9 @@ func Record(ctx context.Context, scope tenants.Scope, t Transaction, o Outcome) 
 			if err := crmlink.Enqueue(ctx, q, scope.OrgID, crmlink.Donation, t.DonationID); err != nil {
 				return err
 			}
+			if err := enqueueWebhook(ctx, q, scope.OrgID, id, t, o); err != nil {
+				return err
+			}
 			if !o.Approved() {
 				return nil
 			}
@@ -253,4 +257,15 @@ func Record(ctx context.Context, scope tenants.Scope, t Transaction, o Outcome) 
 		}
 		return nil
 	})
+}
+
+// enqueueWebhook queues the charge.approved or charge.declined event of the recorded transaction id.
+func enqueueWebhook(ctx context.Context, q *sharddb.Queries, orgID, id uuid.UUID, t Transaction, o Outcome) error {
+	typ := webhook.ChargeType(string(o.Status))
+	if typ == "" {
+		return nil
+	}
+	return webhook.Enqueue(ctx, q, orgID, webhook.EventID(id, typ), typ, webhook.Charge{TransactionID: id, DonationID: t.DonationID,
+		Period: t.Period, Attempt: t.Attempt, Amount: webhook.Amount{Minor: t.Amount, Currency: t.Currency}, Status: string(o.Status),
+		StatusDetail: o.Detail, GatewayPaymentID: o.PaymentID})
 }

@@ -67,6 +67,11 @@ type Config struct {
 	// X-Forwarded-For believed. None by default, so the client IP is the socket's address.
 	TrustedProxies []string
 
+	// WebhookAllowedNets are networks organisations' webhook endpoints may reach although they are
+	// not public (internal/webhook.Guard): in dev and test the sandbox receiver on loopback; none, and
+	// refused, in production, where endpoints must be public https addresses.
+	WebhookAllowedNets []netip.Prefix
+
 	// SecretsURL is the gocloud.dev/secrets key that wraps organisations' gateway tokens (a KMS in
 	// production); empty: a key derived from Secret. SecretsPreviousURLs are keys values may still
 	// be sealed by during a rotation (internal/secrets), space-separated in the environment.
@@ -172,6 +177,9 @@ func FromEnv() (*Config, error) {
 		return nil, err
 	}
 	if c.TrustedProxies, err = parseCIDRs(os.Getenv("APORTA_TRUSTED_PROXIES")); err != nil {
+		return nil, err
+	}
+	if c.WebhookAllowedNets, err = parsePrefixes("APORTA_WEBHOOK_ALLOWED_NETS", os.Getenv("APORTA_WEBHOOK_ALLOWED_NETS")); err != nil {
 		return nil, err
 	}
 	return c, c.validate()
@@ -341,6 +349,9 @@ func (c *Config) validateProduction() []error {
 	if c.SMSAdapter == "outbox" {
 		errs = append(errs, errors.New("APORTA_SMS_ADAPTER must be a real adapter (http) in production"))
 	}
+	if len(c.WebhookAllowedNets) > 0 {
+		errs = append(errs, errors.New("APORTA_WEBHOOK_ALLOWED_NETS must be empty in production: webhooks reach only public addresses"))
+	}
 	if weakSecret(c.Secret) {
 		errs = append(errs, errors.New("APORTA_SECRET looks like a placeholder: use at least 32 random bytes"))
 	}
@@ -384,18 +395,12 @@ func parseShards(s string) (map[string]string, error) {
 
 // parseCIDRs reads "10.0.0.0/8, 192.168.1.10/32".
 func parseCIDRs(s string) ([]string, error) {
+	ps, err := parsePrefixes("APORTA_TRUSTED_PROXIES", s)
 	var out []string
-	for _, part := range strings.Split(s, ",") {
-		part = strings.TrimSpace(part)
-		if part == "" {
-			continue
-		}
-		if _, err := netip.ParsePrefix(part); err != nil {
-			return nil, fmt.Errorf("APORTA_TRUSTED_PROXIES: %q is not a CIDR", part)
-		}
-		out = append(out, part)
+	for _, p := range ps {
+		out = append(out, p.String())
 	}
-	return out, nil
+	return out, err
 }
 
 // IsCountry reports whether c is one of the operating countries.
@@ -409,4 +414,20 @@ func get(key, def string) string {
 		return v
 	}
 	return def
+}
+
+// parsePrefixes reads the CIDRs s of the variable key ("127.0.0.1/32, ::1/128").
+func parsePrefixes(key, s string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, part := range strings.Split(s, ",") {
+		if part = strings.TrimSpace(part); part == "" {
+			continue
+		}
+		p, err := netip.ParsePrefix(part)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %q is not a CIDR", key, part)
+		}
+		out = append(out, p)
+	}
+	return out, nil
 }

@@ -39,6 +39,7 @@ func productionEnv(t *testing.T) {
 		"APORTA_BANK_DEBIT_TOKEN":       "live-debit-token",
 		"APORTA_MEP_URL":                "https://dolarapi.com/v1/dolares/bolsa",
 		"APORTA_MEP_SOURCE":             "DolarApi (dólar bolsa)",
+		"APORTA_WEBHOOK_ALLOWED_NETS":   "", // the test stack's loopback allowance must not leak in
 	} {
 		t.Setenv(k, v)
 	}
@@ -151,5 +152,23 @@ func TestDBDefaultsAndOverrides(t *testing.T) {
 				t.Fatalf("%s=%s accepted: %v", k, v, err)
 			}
 		})
+	}
+}
+
+// Production refuses networks webhooks could reach although not public; dev and test read them.
+func TestWebhookAllowedNets(t *testing.T) {
+	productionEnv(t)
+	t.Setenv("APORTA_WEBHOOK_ALLOWED_NETS", "127.0.0.1/32")
+	if _, err := FromEnv(); err == nil || !strings.Contains(err.Error(), "APORTA_WEBHOOK_ALLOWED_NETS must be empty in production") {
+		t.Fatalf("production with allowed nets: %v", err)
+	}
+	t.Setenv("APORTA_ENV", "test")
+	c, err := FromEnv()
+	if err != nil || len(c.WebhookAllowedNets) != 1 || c.WebhookAllowedNets[0].String() != "127.0.0.1/32" {
+		t.Fatalf("test with allowed nets: %v %v", c, err)
+	}
+	t.Setenv("APORTA_WEBHOOK_ALLOWED_NETS", "localhost")
+	if _, err := FromEnv(); err == nil || !strings.Contains(err.Error(), `APORTA_WEBHOOK_ALLOWED_NETS: "localhost" is not a CIDR`) {
+		t.Fatalf("not a CIDR: %v", err)
 	}
 }

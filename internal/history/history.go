@@ -12,6 +12,7 @@ import (
 
 	"github.com/aporta/aporta/internal/crmlink"
 	"github.com/aporta/aporta/internal/sharddb"
+	"github.com/aporta/aporta/internal/webhook"
 )
 
 // Version is one change of a donation.
@@ -56,8 +57,12 @@ func Record(ctx context.Context, q *sharddb.Queries, orgID uuid.UUID, v Version)
 			return err
 		}
 	}
-	// Every change of a donation goes through here: its CRM sync is queued with it.
-	return crmlink.Enqueue(ctx, q, orgID, crmlink.Donation, v.DonationID)
+	// Every change of a donation goes through here: its CRM sync and its webhook event are queued with it.
+	if err := crmlink.Enqueue(ctx, q, orgID, crmlink.Donation, v.DonationID); err != nil {
+		return err
+	}
+	return webhook.Enqueue(ctx, q, orgID, v.ID, webhook.ChangeType(v.Field, after),
+		webhook.Change{DonationID: v.DonationID, Field: v.Field, Before: before, After: after, Actor: v.Actor})
 }
 
 func jsonOrNil(v any) (json.RawMessage, error) {

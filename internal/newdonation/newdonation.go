@@ -1,7 +1,7 @@
 // Package newdonation writes a new donation the one way every channel does: the public form
 // (api/donation) and an agency's synced street sign-up (workflows/agencysync). In the caller's
 // transaction it links the donor by e-mail, stores the payment method, the donation (once per
-// idempotency key), its pending or planned first transaction, and queues both for the CRM.
+// idempotency key), its pending or planned first transaction, and queues both for the CRM and the donation.created webhook.
 package newdonation
 
 import (
@@ -17,6 +17,7 @@ import (
 	"github.com/aporta/aporta/internal/crmlink"
 	"github.com/aporta/aporta/internal/dberr"
 	"github.com/aporta/aporta/internal/sharddb"
+	"github.com/aporta/aporta/internal/webhook"
 )
 
 // Donor is who the donation is from, as the channel collected them.
@@ -74,6 +75,13 @@ func Write(ctx context.Context, q *sharddb.Queries, n New) (Written, error) {
 	}
 	if err := crmlink.Enqueue(ctx, q, n.OrgID, crmlink.Donation, d.ID); err != nil {
 		return Written{}, err
+	}
+	if d.ID == row.ID { // this call wrote it (not a concurrent twin with the same key)
+		if err := webhook.Enqueue(ctx, q, n.OrgID, webhook.EventID(d.ID, webhook.DonationCreated), webhook.DonationCreated,
+			webhook.Donation{DonationID: d.ID, CampaignID: d.CampaignID, DonorID: d.DonorID, Status: d.Status, Monthly: n.Period != nil,
+				Amount: webhook.Amount{Minor: d.AmountMinor, Currency: d.Currency}}); err != nil {
+			return Written{}, err
+		}
 	}
 	return d, q.InsertFirstTransaction(ctx, sharddb.InsertFirstTransactionParams{OrganizationID: n.OrgID,
 		ID: charge.FirstTransactionID(d.ID), DonationID: d.ID, Period: n.Period, AmountMinor: d.AmountMinor, Currency: d.Currency,

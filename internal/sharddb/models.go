@@ -725,3 +725,36 @@ type UpgradeHistory struct {
 	NewAmountMinor int64
 	CreatedAt      time.Time
 }
+
+type WebhookDelivery struct {
+	OrganizationID uuid.UUID
+	EndpointID     uuid.UUID
+	ID             uuid.UUID
+	EventID        uuid.UUID
+	EventType      string
+	Body           json.RawMessage
+	ResentFrom     *uuid.UUID
+	Status         string
+	DispatchedAt   *time.Time
+	Attempts       int32
+	LastAttemptAt  *time.Time
+	LastStatusCode *int32
+	LastDurationMs *int32
+	LastError      *string
+	CreatedAt      time.Time
+}
+
+type WebhookEndpoint struct {
+	OrganizationID uuid.UUID
+	ID             uuid.UUID
+	Url            string
+	Description    string
+	Events         []string
+	Secret         []byte
+	KeyID          string
+	Status         string
+	DisabledAt     *time.Time
+	LastSuccessAt  *time.Time
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
+}

@@ -46,6 +46,7 @@ import { Route as ManageSettingsGatewaysRouteImport } from './routes/manage/sett
 import { Route as ManageSettingsOrganizationRouteImport } from './routes/manage/settings/organization'
 import { Route as ManageSettingsSubscriptionRouteImport } from './routes/manage/settings/subscription'
 import { Route as ManageSettingsUsersRouteImport } from './routes/manage/settings/users'
+import { Route as ManageSettingsWebhooksRouteImport } from './routes/manage/settings/webhooks'
 import { Route as StaffOrganizationsIdRouteImport } from './routes/staff/organizations/$id'
 import { Route as ManageSettingsAgenciesIndexRouteImport } from './routes/manage/settings/agencies/index'
 import { Route as ManageSettingsAgenciesTokenRouteImport } from './routes/manage/settings/agencies/$token'
@@ -244,6 +245,11 @@ const ManageSettingsUsersRoute = ManageSettingsUsersRouteImport.update({
   path: '/settings/users',
   getParentRoute: () => ManageRouteRoute,
 } as any)
+const ManageSettingsWebhooksRoute = ManageSettingsWebhooksRouteImport.update({
+  id: '/settings/webhooks',
+  path: '/settings/webhooks',
+  getParentRoute: () => ManageRouteRoute,
+} as any)
 const StaffOrganizationsIdRoute = StaffOrganizationsIdRouteImport.update({
   id: '/organizations/$id',
   path: '/organizations/$id',
@@ -309,6 +315,7 @@ export interface FileRoutesByFullPath {
   '/manage/settings/organization': typeof ManageSettingsOrganizationRoute
   '/manage/settings/subscription': typeof ManageSettingsSubscriptionRoute
   '/manage/settings/users': typeof ManageSettingsUsersRoute
+  '/manage/settings/webhooks': typeof ManageSettingsWebhooksRoute
   '/staff/organizations/$id': typeof StaffOrganizationsIdRoute
   '/manage/campaigns/': typeof ManageCampaignsIndexRoute
   '/manage/donations/': typeof ManageDonationsIndexRoute
@@ -351,6 +358,7 @@ export interface FileRoutesByTo {
   '/manage/settings/organization': typeof ManageSettingsOrganizationRoute
   '/manage/settings/subscription': typeof ManageSettingsSubscriptionRoute
   '/manage/settings/users': typeof ManageSettingsUsersRoute
+  '/manage/settings/webhooks': typeof ManageSettingsWebhooksRoute
   '/staff/organizations/$id': typeof StaffOrganizationsIdRoute
   '/manage/campaigns': typeof ManageCampaignsIndexRoute
   '/manage/donations': typeof ManageDonationsIndexRoute
@@ -396,6 +404,7 @@ export interface FileRoutesById {
   '/manage/settings/organization': typeof ManageSettingsOrganizationRoute
   '/manage/settings/subscription': typeof ManageSettingsSubscriptionRoute
   '/manage/settings/users': typeof ManageSettingsUsersRoute
+  '/manage/settings/webhooks': typeof ManageSettingsWebhooksRoute
   '/staff/organizations/$id': typeof StaffOrganizationsIdRoute
   '/manage/campaigns/': typeof ManageCampaignsIndexRoute
   '/manage/donations/': typeof ManageDonationsIndexRoute
@@ -442,6 +451,7 @@ export interface FileRouteTypes {
     | '/manage/settings/organization'
     | '/manage/settings/subscription'
     | '/manage/settings/users'
+    | '/manage/settings/webhooks'
     | '/staff/organizations/$id'
     | '/manage/campaigns/'
     | '/manage/donations/'
@@ -484,6 +494,7 @@ export interface FileRouteTypes {
     | '/manage/settings/organization'
     | '/manage/settings/subscription'
     | '/manage/settings/users'
+    | '/manage/settings/webhooks'
     | '/staff/organizations/$id'
     | '/manage/campaigns'
     | '/manage/donations'
@@ -528,6 +539,7 @@ export interface FileRouteTypes {
     | '/manage/settings/organization'
     | '/manage/settings/subscription'
     | '/manage/settings/users'
+    | '/manage/settings/webhooks'
     | '/staff/organizations/$id'
     | '/manage/campaigns/'
     | '/manage/donations/'
@@ -820,6 +832,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof ManageSettingsUsersRouteImport
       parentRoute: typeof ManageRouteRoute
     }
+    '/manage/settings/webhooks': {
+      id: '/manage/settings/webhooks'
+      path: '/settings/webhooks'
+      fullPath: '/manage/settings/webhooks'
+      preLoaderRoute: typeof ManageSettingsWebhooksRouteImport
+      parentRoute: typeof ManageRouteRoute
+    }
     '/staff/organizations/$id': {
       id: '/staff/organizations/$id'
       path: '/organizations/$id'
@@ -870,6 +889,7 @@ interface ManageRouteRouteChildren {
   ManageSettingsOrganizationRoute: typeof ManageSettingsOrganizationRoute
   ManageSettingsSubscriptionRoute: typeof ManageSettingsSubscriptionRoute
   ManageSettingsUsersRoute: typeof ManageSettingsUsersRoute
+  ManageSettingsWebhooksRoute: typeof ManageSettingsWebhooksRoute
   ManageCampaignsIndexRoute: typeof ManageCampaignsIndexRoute
   ManageDonationsIndexRoute: typeof ManageDonationsIndexRoute
   ManageSettingsIndexRoute: typeof ManageSettingsIndexRoute
@@ -891,6 +911,7 @@ const ManageRouteRouteChildren: ManageRouteRouteChildren = {
   ManageSettingsOrganizationRoute: ManageSettingsOrganizationRoute,
   ManageSettingsSubscriptionRoute: ManageSettingsSubscriptionRoute,
   ManageSettingsUsersRoute: ManageSettingsUsersRoute,
+  ManageSettingsWebhooksRoute: ManageSettingsWebhooksRoute,
   ManageCampaignsIndexRoute: ManageCampaignsIndexRoute,
   ManageDonationsIndexRoute: ManageDonationsIndexRoute,
   ManageSettingsIndexRoute: ManageSettingsIndexRoute,

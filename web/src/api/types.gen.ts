@@ -322,6 +322,20 @@ export interface Dashboard {
   campaign_guide: Guide;
 }
 
+export interface Delivery {
+  id: string;
+  event_id: string;
+  event_type: string;
+  status: string;
+  attempts: number;
+  last_attempt_at: string | null;
+  last_status_code: number | null;
+  last_duration_ms: number | null;
+  last_error: string | null;
+  resent_from: string | null;
+  created_at: string;
+}
+
 export interface DescriptorRule {
   soft: boolean;
   max_chars?: number;
@@ -435,6 +449,17 @@ export interface DonorView {
   discarded: boolean;
   discarded_at: string | null;
   discard_reason: string;
+}
+
+export interface Endpoint {
+  id: string;
+  url: string;
+  description: string;
+  events: string[];
+  status: string;
+  disabled_at: string | null;
+  last_success_at: string | null;
+  created_at: string;
 }
 
 export interface FieldOut {
@@ -860,4 +885,21 @@ export interface WaitingOrganization {
   hours_left: number;
   overdue: boolean;
   reminded_at: string | null;
+}
+
+export interface WebhookDeliveries {
+  deliveries: Delivery[];
+  page: number;
+  total_pages: number;
+  total: number;
+}
+
+export interface WebhookList {
+  endpoints: Endpoint[];
+  events: string[];
+}
+
+export interface WebhookWithSecret {
+  endpoint: Endpoint;
+  secret: string;
 }

@@ -29,6 +29,7 @@ const label = defineMessages({
   subscription: { id: 'billing.title', defaultMessage: 'Suscripción' },
   integrations: { id: 'nav.integrations', defaultMessage: 'Integraciones' },
   agencies: { id: 'nav.agencies', defaultMessage: 'Equipos externos' },
+  webhooks: { id: 'nav.webhooks', defaultMessage: 'Webhooks' },
 });
 
 export const groupLabels = defineMessages({
@@ -47,6 +48,7 @@ export const NAV: NavEntry[] = [
   { to: '/manage/settings/gateways', label: label.gateways, icon: 'M2 5h20v14H2zM2 10h20M6 15h4', ability: 'manage_organization', group: 'settings' },
   { to: '/manage/settings/subscription', label: label.subscription, icon: 'M12 2v20M17 5H9.5a3.5 3.5 0 0 0 0 7h5a3.5 3.5 0 0 1 0 7H6', group: 'settings' },
   { to: '/manage/settings/integrations', label: label.integrations, icon: 'M9 3v4M15 3v4M7 7h10v4a5 5 0 0 1-10 0zM12 16v5', ability: 'manage_organization', group: 'settings' },
+  { to: '/manage/settings/webhooks', label: label.webhooks, icon: 'M18 16.98h-5.99c-1.1 0-1.95.94-2.48 1.9A4 4 0 0 1 2 17c.01-.7.2-1.4.57-2M6 17l3.13-5.78c.53-.97.1-2.18-.5-3.1a4 4 0 1 1 6.89-4.06M12 6l3.13 5.73C15.66 12.7 16.9 13 18 13a4 4 0 0 1 0 8', ability: 'manage_organization', group: 'settings' },
 ];
 
 /** The entries a user with these abilities may open, in the list's order. */
