@@ -165,6 +165,7 @@ test('a declined monthly donation recovers with the donor\'s new card; cancel of
 });
 
 test('without a session the portal asks for the e-mail and answers the same for any address', async ({ page }) => {
+  test.setTimeout(90_000); // screenshots in every viewport take long on a loaded machine
   await page.goto(`/donor/${campaign.slug}`);
   await page.getByLabel('E-mail').fill(`nadie.${tag}@example.org`);
   await page.getByRole('button', { name: 'Enviarme el enlace' }).click();
