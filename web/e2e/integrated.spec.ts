@@ -144,7 +144,7 @@ test('integrated payments: bank account, local and global processors, a routed d
     await screenshotAll(page, 'integrated-setup-local', false);
     await modal.getByRole('button', { name: 'Activar' }).click();
     const success = page.getByRole('dialog', { name: '¡Pagos locales activados!' });
-    await expect(success).toBeVisible();
+    await expect(success).toBeVisible({ timeout: 15_000 }); // the processor's merchant account is opened first
     await success.getByRole('button', { name: 'Entendido' }).click();
     const active = item(page, 'local_payments', 'active');
     await expect(active.locator('[data-field="descriptor"]')).toHaveText('MP*Fundación Demo');
