@@ -245,6 +245,7 @@ type DashboardDaily struct {
 	RaisedMinor    int64
 	RaisedCount    int64
 	NewDonations   int64
+	AgencyID       uuid.UUID
 }
 
 type DashboardDailyDiscard struct {
@@ -254,6 +255,7 @@ type DashboardDailyDiscard struct {
 	Recurrence     int16
 	Reason         string
 	Donations      int64
+	AgencyID       uuid.UUID
 }
 
 type DashboardPause struct {

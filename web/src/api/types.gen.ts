@@ -8,6 +8,7 @@ export interface Acquisition {
   campaign_title?: string;
   mode: string;
   status: string;
+  donation_status?: string;
   void_reason?: string;
   amount: Money;
   recurrence: number;
@@ -446,6 +447,7 @@ export interface FieldOut {
 export interface Filters {
   campaign: string | null;
   frequency: string | null;
+  agency: string | null;
 }
 
 export interface Gateway {
