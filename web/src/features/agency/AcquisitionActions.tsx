@@ -22,7 +22,7 @@ const buttons = defineMessages({
 });
 
 /** What one sign-up's row may do, as the manage area's donation detail decides it (api/donation actions). */
-export function actionsFor(a: Acquisition, me: AgencyMe): Dialog[] {
+function actionsFor(a: Acquisition, me: AgencyMe): Dialog[] {
   if (a.status === 'pending') return ['amount', 'void'];
   if (a.status !== 'synced' || !me.permissions.includes('manage_donors') || a.donation_status === 'discarded') return [];
   const out: Dialog[] = [];

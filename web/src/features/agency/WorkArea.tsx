@@ -205,7 +205,7 @@ function StatusBadge({ status }: { status: string }) {
     voided: intl.formatMessage({ id: 'agency.status.voided', defaultMessage: 'Anulada' }),
   };
   return (
-    <Badge color={statusColor[status] ?? 'gray'} variant="light">
+    <Badge color={statusColor[status] ?? 'gray'} variant="light" style={{ flexShrink: 0 }}>
       {names[status] ?? status}
     </Badge>
   );
