@@ -43,6 +43,8 @@ type Donations interface {
 	Pause(ctx context.Context, donationID uuid.UUID, reason string) error
 	Discard(ctx context.Context, donationID uuid.UUID, reason string) error
 	Restore(ctx context.Context, donationID uuid.UUID) error
+	// Reasons is the manage area's GET /manage/api/donation_reasons answer, in the request's language.
+	Reasons(ctx context.Context) (any, error)
 }
 
 var (
@@ -124,13 +126,17 @@ type Acquisition struct {
 	Mode       string       `json:"mode"`
 	Status     string       `json:"status"` // practice | pending | synced | voided
 	VoidReason string       `json:"void_reason,omitempty"`
-	Amount     money.Amount `json:"amount"`
+	Amount     money.Amount `json:"amount"` // in the list, the synced donation's amount now
 	Recurrence int          `json:"recurrence"`
 	DonorName  string       `json:"donor_name"`
 	DonorEmail string       `json:"donor_email"`
 	LastFour   string       `json:"last_four"`
 	SyncAt     *time.Time   `json:"sync_at"`
 	CreatedAt  time.Time    `json:"created_at"`
+
+	// DonationStatus is the synced donation's (active, paused, discarded…), which tells the
+	// management actions that apply; only in the list.
+	DonationStatus string `json:"donation_status,omitempty"`
 }
 
 func acquisitionView(a sharddb.AgencyAcquisition, title string) Acquisition {
@@ -306,6 +312,8 @@ func (h *Handler) acquisitions(ctx context.Context, _ *EmptyRequest) (*Acquisiti
 	out := &Acquisitions{Acquisitions: make([]Acquisition, len(rows))}
 	for i, r := range rows {
 		out.Acquisitions[i] = acquisitionView(r.AgencyAcquisition, r.CampaignTitle)
+		out.Acquisitions[i].DonationStatus = r.DonationStatus
+		out.Acquisitions[i].Amount = money.New(r.AmountNow, r.AgencyAcquisition.Currency)
 	}
 	return out, nil
 }

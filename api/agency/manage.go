@@ -70,3 +70,13 @@ func (h *Handler) discardDonation(ctx context.Context, r *ReasonRequest) (*Acqui
 func (h *Handler) restore(ctx context.Context, r *AcquisitionRequest) (*AcquisitionReply, error) {
 	return h.managed(ctx, *r, func(id uuid.UUID) error { return h.donations.Restore(ctx, id) })
 }
+
+// reasons is GET /agency/api/donation_reasons: the manage area's pause and discard reasons, as its
+// dialogs (which the work area shares) take them.
+func (h *Handler) reasons(ctx context.Context, _ *EmptyRequest) (*any, error) {
+	r, err := h.donations.Reasons(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &r, nil
+}

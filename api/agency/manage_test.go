@@ -114,6 +114,25 @@ func TestAgencyManagementRoutesFollowKeto(t *testing.T) {
 			require.Equal(t, 1, count(t, s, admin.OrgID, "SELECT count(*) FROM donations WHERE organization_id = $1 AND id = $2 AND status = 'discarded'", id))
 		}
 	}
+	// The list shows the donation as the changes left it: its amount now and its status.
+	var list agency.Acquisitions
+	res = managers[0].JSON(http.MethodGet, "/agency/api/acquisitions", nil)
+	require.Equal(t, http.StatusOK, res.Status, string(res.Body))
+	res.Decode(t, &list)
+	require.Len(t, list.Acquisitions, 1)
+	require.Equal(t, "discarded", list.Acquisitions[0].DonationStatus)
+	require.EqualValues(t, 120000, list.Acquisitions[0].Amount.Minor)
+	// The dialogs' reasons, in the agent's language, to anyone of the agency.
+	var reasons struct {
+		Pause []struct{ Code, Label string } `json:"pause_reasons"`
+	}
+	res = acquirer.JSON(http.MethodGet, "/agency/api/donation_reasons?locale=en", nil)
+	require.Equal(t, http.StatusOK, res.Status, string(res.Body))
+	res.Decode(t, &reasons)
+	require.NotEmpty(t, reasons.Pause)
+	require.NotEqual(t, reasons.Pause[0].Code, reasons.Pause[0].Label)
+	requireCode(t, admin.JSON(http.MethodGet, "/agency/api/donation_reasons", nil), http.StatusForbidden, "forbidden")
+
 	// Every change is in the donation's history under the agent who made it.
 	require.GreaterOrEqual(t, count(t, s, admin.OrgID, "SELECT count(*) FROM donation_versions WHERE organization_id = $1 AND donation_id = $2 AND actor = ANY($3)",
 		id, []string{managers[0].UserID.String(), managers[1].UserID.String(), managers[2].UserID.String(), managers[3].UserID.String(), managers[4].UserID.String()}), 5)

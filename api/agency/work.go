@@ -51,6 +51,7 @@ func agentOf(ctx context.Context) (agent, error) {
 //	POST  /acquisitions/:uuid/pause            {reason}: cancel
 //	POST  /acquisitions/:uuid/discard          {reason}
 //	POST  /acquisitions/:uuid/restore          reactivate the donor's donation
+//	GET   /donation_reasons                    the pause and discard reasons those offer
 func (h *Handler) mountWork(w *gin.RouterGroup) {
 	w.Use(h.requireAgent())
 	w.GET("/me", endpoint.Handle(h.me))
@@ -62,6 +63,7 @@ func (h *Handler) mountWork(w *gin.RouterGroup) {
 	w.POST("/acquisitions/:uuid/pause", endpoint.Handle(h.pause))
 	w.POST("/acquisitions/:uuid/discard", endpoint.Handle(h.discardDonation))
 	w.POST("/acquisitions/:uuid/restore", endpoint.Handle(h.restore))
+	w.GET("/donation_reasons", endpoint.Handle(h.reasons))
 }
 
 // requireAgent lets through a person Keto says works for their (not discarded) agency, and puts

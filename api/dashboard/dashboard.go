@@ -1,5 +1,5 @@
 // Package dashboard serves the management dashboard (donor spec §2 screen 5, issue 6):
-// GET /manage/api/dashboard?from=YYYY-MM-DD&to=YYYY-MM-DD&campaign=<uuid>&frequency=monthly|one_time.
+// GET /manage/api/dashboard?from=YYYY-MM-DD&to=YYYY-MM-DD&campaign=<uuid>&frequency=monthly|one_time&agency=<uuid>.
 //
 // Every widget is one aggregate over the organisation's daily rollup (money, new donations,
 // discards), daily visits or pause history in its shard, read in one read-only repeatable-read
@@ -10,6 +10,7 @@ package dashboard
 
 import (
 	"context"
+	"errors"
 	"math"
 	"slices"
 	"sort"
@@ -90,6 +91,7 @@ type Period struct {
 type Filters struct {
 	Campaign  *uuid.UUID `json:"campaign"`
 	Frequency *string    `json:"frequency"`
+	Agency    *uuid.UUID `json:"agency"`
 }
 
 // Guide is the campaign guide's state for the signed-in user.
@@ -122,16 +124,19 @@ type Dashboard struct {
 }
 
 // Request is the dashboard's filters: from and to (YYYY-MM-DD, days in the organisation's time
-// zone; default the last 30 days), a campaign and a frequency (monthly or one_time).
+// zone; default the last 30 days), a campaign, a frequency (monthly or one_time) and an agency (the
+// donations it acquired; visits, which come from the public form, are none then).
 type Request struct {
 	From      string `query:"from" json:"-"`
 	To        string `query:"to" json:"-"`
 	Campaign  string `query:"campaign" json:"-"`
 	Frequency string `query:"frequency" json:"-"`
+	Agency    string `query:"agency" json:"-"`
 
 	campaign   *uuid.UUID
 	recurrence *int16
 	frequency  *string
+	agency     *uuid.UUID
 }
 
 // Validate checks the filters' shapes and parses them; the period itself is checked once the
@@ -149,6 +154,14 @@ func (r *Request) Validate() error {
 			fields["campaign"] = "dashboard.invalid_campaign"
 		} else {
 			r.campaign = &id
+		}
+	}
+	if r.Agency != "" {
+		id, err := uuid.Parse(r.Agency)
+		if err != nil {
+			fields["agency"] = "dashboard.invalid_agency"
+		} else {
+			r.agency = &id
 		}
 	}
 	switch v := r.Frequency; v {
@@ -203,7 +216,7 @@ func (p planEach) QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
 // trip (pipelined).
 func (h *Handler) load(ctx context.Context, tx pgx.Tx, org, user uuid.UUID, r *Request) (*Dashboard, error) {
 	store := sharddb.Store(planEach{tx})
-	d := &Dashboard{Filters: Filters{Campaign: r.campaign, Frequency: r.frequency}}
+	d := &Dashboard{Filters: Filters{Campaign: r.campaign, Frequency: r.frequency, Agency: r.agency}}
 	loc, err := loadOrganization(ctx, store, org, user, d)
 	if err != nil {
 		return nil, err
@@ -215,8 +228,11 @@ func (h *Handler) load(ctx context.Context, tx pgx.Tx, org, user uuid.UUID, r *R
 	if err := checkCampaign(ctx, store, org, r.campaign); err != nil {
 		return nil, err
 	}
+	if err := checkAgency(ctx, store, org, r.agency); err != nil {
+		return nil, err
+	}
 	d.Period = p.view()
-	w := widgets{d: d, series: newSeries(p), period: p, org: org, campaign: r.campaign, recurrence: r.recurrence}
+	w := widgets{d: d, series: newSeries(p), period: p, org: org, campaign: r.campaign, recurrence: r.recurrence, agency: r.agency}
 	err = pipelined(ctx, tx, func(store *sharddb.Queries) error {
 		w.store = store
 		// visits runs after daily: the conversion needs the new donations.
@@ -263,6 +279,19 @@ func checkCampaign(ctx context.Context, store *sharddb.Queries, org uuid.UUID, c
 		return apierror.Validation(map[string]string{"campaign": "dashboard.unknown_campaign"})
 	}
 	return nil
+}
+
+// checkAgency refuses an agency filter naming no agency of the organisation (a discarded one is
+// still its: its donations stay).
+func checkAgency(ctx context.Context, store *sharddb.Queries, org uuid.UUID, agency *uuid.UUID) error {
+	if agency == nil {
+		return nil
+	}
+	_, err := store.Agency(ctx, sharddb.AgencyParams{OrganizationID: org, ID: *agency})
+	if errors.Is(err, dberr.ErrNotFound) {
+		return apierror.Validation(map[string]string{"agency": "dashboard.unknown_agency"})
+	}
+	return err
 }
 
 // period is the resolved period: its first and last days (civil dates, as UTC midnights) in loc.
@@ -354,13 +383,14 @@ type widgets struct {
 	org        uuid.UUID
 	campaign   *uuid.UUID
 	recurrence *int16
+	agency     *uuid.UUID
 }
 
 // daily fills, from the daily rollup, the money raised and the average gift per currency, the count
 // of new donations, and their series.
 func (w widgets) daily(ctx context.Context) error {
 	rows, err := w.store.DashboardDaily(ctx, sharddb.DashboardDailyParams{Bucket: w.period.bucket, OrganizationID: w.org,
-		FirstDay: w.period.from, LastDay: w.period.to, Campaign: w.campaign, Recurrence: w.recurrence})
+		FirstDay: w.period.from, LastDay: w.period.to, Campaign: w.campaign, Recurrence: w.recurrence, Agency: w.agency})
 	if err != nil {
 		return err
 	}
@@ -402,7 +432,7 @@ func (w widgets) daily(ctx context.Context) error {
 // visits fills the visits, their series and the conversion (new donations per visit).
 func (w widgets) visits(ctx context.Context) error {
 	rows, err := w.store.DashboardVisits(ctx, sharddb.DashboardVisitsParams{Bucket: w.period.bucket, OrganizationID: w.org,
-		FirstDay: w.period.from, LastDay: w.period.to, Campaign: w.campaign})
+		FirstDay: w.period.from, LastDay: w.period.to, Campaign: w.campaign, Agency: w.agency})
 	if err != nil {
 		return err
 	}
@@ -422,7 +452,7 @@ func (w widgets) visits(ctx context.Context) error {
 // discarded fills the discarded donations and their top reasons.
 func (w widgets) discarded(ctx context.Context) error {
 	rows, err := w.store.DashboardDiscarded(ctx, sharddb.DashboardDiscardedParams{OrganizationID: w.org,
-		FirstDay: w.period.from, LastDay: w.period.to, Campaign: w.campaign, Recurrence: w.recurrence})
+		FirstDay: w.period.from, LastDay: w.period.to, Campaign: w.campaign, Recurrence: w.recurrence, Agency: w.agency})
 	if err != nil {
 		return err
 	}
@@ -442,7 +472,7 @@ func (w widgets) discarded(ctx context.Context) error {
 // recovered fills the donations the donors recovered after a decline.
 func (w widgets) recovered(ctx context.Context) error {
 	n, err := w.store.DashboardRecovered(ctx, sharddb.DashboardRecoveredParams{OrganizationID: w.org,
-		Start: w.period.start(), EndAt: w.period.end(), Campaign: w.campaign, Recurrence: w.recurrence})
+		Start: w.period.start(), EndAt: w.period.end(), Campaign: w.campaign, Recurrence: w.recurrence, Agency: w.agency})
 	w.d.Recovered = n
 	return err
 }
@@ -451,7 +481,7 @@ func (w widgets) recovered(ctx context.Context) error {
 // reasons.
 func (w widgets) paused(ctx context.Context) error {
 	rows, err := w.store.DashboardPaused(ctx, sharddb.DashboardPausedParams{OrganizationID: w.org,
-		Start: w.period.start(), EndAt: w.period.end(), Now: w.period.now, Campaign: w.campaign, Recurrence: w.recurrence})
+		Start: w.period.start(), EndAt: w.period.end(), Now: w.period.now, Campaign: w.campaign, Recurrence: w.recurrence, Agency: w.agency})
 	if err != nil {
 		return err
 	}
@@ -523,6 +553,16 @@ func init() {
 			i18n.ES: "No encontramos esa campaña en tu organización.",
 			i18n.EN: "We could not find that campaign in your organisation.",
 			i18n.PT: "Não encontramos essa campanha na sua organização.",
+		},
+		"dashboard.invalid_agency": {
+			i18n.ES: "El equipo externo no es válido.",
+			i18n.EN: "The external team is not valid.",
+			i18n.PT: "A equipe externa não é válida.",
+		},
+		"dashboard.unknown_agency": {
+			i18n.ES: "No encontramos ese equipo externo en tu organización.",
+			i18n.EN: "We could not find that external team in your organisation.",
+			i18n.PT: "Não encontramos essa equipe externa na sua organização.",
 		},
 		"dashboard.invalid_frequency": {
 			i18n.ES: "La frecuencia debe ser mensual o única.",

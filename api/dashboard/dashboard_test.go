@@ -79,6 +79,7 @@ type don struct {
 	reason    string // paused_reason
 	discarded string // discarded_at, local
 	discardBy string // discard_reason
+	agency    *uuid.UUID
 }
 
 func (f *fixture) donation(d don) uuid.UUID {
@@ -104,9 +105,16 @@ func (f *fixture) donation(d don) uuid.UUID {
 		return &s
 	}
 	f.write([]uuid.UUID{id}, `INSERT INTO donations (organization_id, id, campaign_id, donor_id, amount_minor, currency, recurrence, status,
-			created_at, paused_since, paused_reason, discarded_at, discard_reason)
-		VALUES ($1, $2, $3, $4, 10000, 'ARS', $5, $6, $7, $8, $9, $10, $11)`,
-		f.scope.OrgID, id, d.campaign, donor, rec, d.status, f.at(d.created), opt(d.paused), str(d.reason), opt(d.discarded), str(d.discardBy))
+			created_at, paused_since, paused_reason, discarded_at, discard_reason, agency_id)
+		VALUES ($1, $2, $3, $4, 10000, 'ARS', $5, $6, $7, $8, $9, $10, $11, $12)`,
+		f.scope.OrgID, id, d.campaign, donor, rec, d.status, f.at(d.created), opt(d.paused), str(d.reason), opt(d.discarded), str(d.discardBy), d.agency)
+	return id
+}
+
+// agency adds an external team (its donations carry its id).
+func (f *fixture) agency(name string) uuid.UUID {
+	id := uuid.New()
+	f.exec(`INSERT INTO agencies (organization_id, id, name, mode, sync_delay) VALUES ($1, $2, $3, 'live', 0)`, f.scope.OrgID, id, name)
 	return id
 }
 
@@ -177,23 +185,24 @@ func TestWidgetsAgreeWithTheRows(t *testing.T) {
 	admin := s.NewOrgAdmin(t, "AR")
 	f := newFixture(t, s, admin.OrgID)
 	c1, c2 := f.campaign("uno"), f.campaign("dos")
+	street := f.agency("Calle") // acquired d2, d7 and d10
 
 	// Period under test: 2026-03-01 … 2026-03-31 in Buenos Aires (03-01 03:00Z … 04-01 03:00Z).
-	d1 := f.donation(don{campaign: c1, monthly: true, status: "active", created: "2026-03-05 12:00"})                                                        // new
-	d2 := f.donation(don{campaign: c1, monthly: false, status: "active", created: "2026-03-10 09:00"})                                                       // new, one-time
-	f.donation(don{campaign: c2, monthly: true, status: "pending", created: "2026-03-11 09:00"})                                                             // not new: pending
-	f.donation(don{campaign: c2, monthly: true, status: "rejected", created: "2026-03-12 09:00"})                                                            // not new: rejected
-	d5 := f.donation(don{campaign: c2, monthly: true, status: "paused", created: "2026-02-20 09:00", paused: "2026-03-15 10:00", reason: "cc_expired"})      // paused, never restored
-	d6 := f.donation(don{campaign: c1, monthly: true, status: "active", created: "2026-02-01 09:00"})                                                        // paused, restored after 4 days
-	d7 := f.donation(don{campaign: c1, monthly: true, status: "active", created: "2026-02-01 10:00"})                                                        // paused, restored after 9 days
-	f.donation(don{campaign: c2, monthly: true, status: "paused", created: "2026-01-20 09:00", paused: "2026-03-25 10:00", reason: "cc_expired"})            // paused, no version row
-	f.donation(don{campaign: c1, monthly: true, status: "paused", created: "2026-01-25 09:00", paused: "2026-04-02 10:00", reason: "unknown"})               // paused after the period
-	d10 := f.donation(don{campaign: c1, monthly: true, status: "discarded", created: "2026-03-02 09:00", discarded: "2026-03-18 10:00", discardBy: "moved"}) // new and discarded
-	f.donation(don{campaign: c2, monthly: false, status: "discarded", created: "2026-01-10 09:00", discarded: "2026-03-31 23:30"})                           // discarded (04-01 02:30Z), no reason
-	f.donation(don{campaign: c2, monthly: true, status: "discarded", created: "2026-01-05 09:00", discarded: "2026-04-01 00:30", discardBy: "other"})        // discarded after the period
-	d13 := f.donation(don{campaign: c1, monthly: true, status: "active", created: "2026-03-31 23:59"})                                                       // new (04-01 02:59Z)
-	f.donation(don{campaign: c1, monthly: true, status: "active", created: "2026-02-28 23:30"})                                                              // not new (03-01 02:30Z)
-	d15 := f.donation(don{campaign: c2, monthly: true, status: "paused", created: "2026-01-15 09:00", paused: "2026-03-03 08:00", reason: "cc_expired"})     // paused with its version row
+	d1 := f.donation(don{campaign: c1, monthly: true, status: "active", created: "2026-03-05 12:00"})                                                                         // new
+	d2 := f.donation(don{campaign: c1, monthly: false, status: "active", created: "2026-03-10 09:00", agency: &street})                                                       // new, one-time
+	f.donation(don{campaign: c2, monthly: true, status: "pending", created: "2026-03-11 09:00"})                                                                              // not new: pending
+	f.donation(don{campaign: c2, monthly: true, status: "rejected", created: "2026-03-12 09:00"})                                                                             // not new: rejected
+	d5 := f.donation(don{campaign: c2, monthly: true, status: "paused", created: "2026-02-20 09:00", paused: "2026-03-15 10:00", reason: "cc_expired"})                       // paused, never restored
+	d6 := f.donation(don{campaign: c1, monthly: true, status: "active", created: "2026-02-01 09:00"})                                                                         // paused, restored after 4 days
+	d7 := f.donation(don{campaign: c1, monthly: true, status: "active", created: "2026-02-01 10:00", agency: &street})                                                        // paused, restored after 9 days
+	f.donation(don{campaign: c2, monthly: true, status: "paused", created: "2026-01-20 09:00", paused: "2026-03-25 10:00", reason: "cc_expired"})                             // paused, no version row
+	f.donation(don{campaign: c1, monthly: true, status: "paused", created: "2026-01-25 09:00", paused: "2026-04-02 10:00", reason: "unknown"})                                // paused after the period
+	d10 := f.donation(don{campaign: c1, monthly: true, status: "discarded", created: "2026-03-02 09:00", discarded: "2026-03-18 10:00", discardBy: "moved", agency: &street}) // new and discarded
+	f.donation(don{campaign: c2, monthly: false, status: "discarded", created: "2026-01-10 09:00", discarded: "2026-03-31 23:30"})                                            // discarded (04-01 02:30Z), no reason
+	f.donation(don{campaign: c2, monthly: true, status: "discarded", created: "2026-01-05 09:00", discarded: "2026-04-01 00:30", discardBy: "other"})                         // discarded after the period
+	d13 := f.donation(don{campaign: c1, monthly: true, status: "active", created: "2026-03-31 23:59"})                                                                        // new (04-01 02:59Z)
+	f.donation(don{campaign: c1, monthly: true, status: "active", created: "2026-02-28 23:30"})                                                                               // not new (03-01 02:30Z)
+	d15 := f.donation(don{campaign: c2, monthly: true, status: "paused", created: "2026-01-15 09:00", paused: "2026-03-03 08:00", reason: "cc_expired"})                      // paused with its version row
 	f.pause(d5, "cc_expired", f.at("2026-03-15 10:00"))
 	f.pause(d6, "by_org", f.at("2026-03-08 10:00"))
 	f.restore(d6, f.at("2026-03-12 10:00"))
@@ -227,6 +236,7 @@ func TestWidgetsAgreeWithTheRows(t *testing.T) {
 	g.tx(od, "approved", 999900, "ARS", "2026-03-05 12:00", "")
 	g.pause(od, "cc_expired", g.at("2026-03-05 13:00"))
 	g.visits(oc, "2026-03-05", 1000)
+	otherAgency := g.agency("Otra calle")
 
 	t.Run("all", func(t *testing.T) {
 		d := get(t, admin, "?from=2026-03-01&to=2026-03-31")
@@ -271,6 +281,23 @@ func TestWidgetsAgreeWithTheRows(t *testing.T) {
 		require.Equal(t, []dashboard.Reason{{Reason: ptr("moved"), Count: 1}}, d.DiscardReasons)
 	})
 
+	t.Run("agency", func(t *testing.T) {
+		d := get(t, admin, "?from=2026-03-01&to=2026-03-31&agency="+street.String())
+		require.Equal(t, dashboard.Filters{Agency: &street}, d.Filters)
+		require.Equal(t, []dashboard.Raised{{Amount: ars(60050), Transactions: 2}}, d.Raised) // d2 50050, d7 10000
+		require.EqualValues(t, 2, d.NewDonations)                                             // d2, d10
+		require.EqualValues(t, 1, d.PausedDonations)                                          // d7
+		require.EqualValues(t, 1, d.DiscardedDonations)                                       // d10
+		require.Equal(t, []dashboard.Reason{{Reason: ptr("moved"), Count: 1}}, d.DiscardReasons)
+		require.EqualValues(t, 0, d.Visits) // street sign-ups come from no visit
+		require.Nil(t, d.Conversion)
+		require.Equal(t, dashboard.Point{Bucket: "2026-03-10", Raised: []money.Amount{ars(50050)}, NewDonations: 1}, point(d, "2026-03-10"))
+		// With the campaign and frequency filters too: the agency's monthly ones on c1.
+		d = get(t, admin, "?from=2026-03-01&to=2026-03-31&frequency=monthly&campaign="+c1.String()+"&agency="+street.String())
+		require.Equal(t, []dashboard.Raised{{Amount: ars(10000), Transactions: 1}}, d.Raised)
+		require.EqualValues(t, 1, d.NewDonations) // d10
+	})
+
 	t.Run("one-time", func(t *testing.T) {
 		d := get(t, admin, "?from=2026-03-01&to=2026-03-31&frequency=one_time")
 		require.Equal(t, dashboard.Filters{Frequency: ptr("one_time")}, d.Filters)
@@ -304,14 +331,17 @@ func TestWidgetsAgreeWithTheRows(t *testing.T) {
 
 	t.Run("validation", func(t *testing.T) {
 		for q, field := range map[string]string{
-			"?from=2026-13-01":               "from",
-			"?to=yesterday":                  "to",
-			"?frequency=weekly":              "frequency",
-			"?campaign=abc":                  "campaign",
-			"?campaign=" + uuid.NewString():  "campaign",
-			"?campaign=" + oc.String():       "campaign", // another organisation's campaign
-			"?from=2026-03-02&to=2026-03-01": "to",
-			"?from=2010-01-01&to=2026-03-01": "from",
+			"?from=2026-13-01":                "from",
+			"?to=yesterday":                   "to",
+			"?frequency=weekly":               "frequency",
+			"?campaign=abc":                   "campaign",
+			"?campaign=" + uuid.NewString():   "campaign",
+			"?campaign=" + oc.String():        "campaign", // another organisation's campaign
+			"?agency=abc":                     "agency",
+			"?agency=" + uuid.NewString():     "agency",
+			"?agency=" + otherAgency.String(): "agency", // another organisation's agency
+			"?from=2026-03-02&to=2026-03-01":  "to",
+			"?from=2010-01-01&to=2026-03-01":  "from",
 		} {
 			res := admin.JSON(http.MethodGet, "/manage/api/dashboard"+q, nil)
 			require.Equal(t, http.StatusUnprocessableEntity, res.Status, q)

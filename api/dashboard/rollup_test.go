@@ -23,37 +23,37 @@ import (
 // fromRows recomputes the rollup's non-empty rows straight from donations and transactions, and the
 // pause facts from the version history (each pause with its first later restore), one line per row.
 const fromRows = `
-SELECT format('raised %s %s %s %s %s %s', day, campaign_id, recurrence, currency, sum(amount_minor), count(*))
+SELECT format('raised %s %s %s %s %s %s%s', day, campaign_id, recurrence, currency, sum(amount_minor), count(*), ' agency ' || agency_id)
 FROM (SELECT (COALESCE(t.charged_at, t.created_at) AT TIME ZONE o.timezone)::date AS day, d.campaign_id, d.recurrence,
-             t.currency, t.amount_minor
+             t.currency, t.amount_minor, d.agency_id
       FROM transactions t
       JOIN donations d ON d.organization_id = t.organization_id AND d.id = t.donation_id
       JOIN organizations o ON o.organization_id = t.organization_id
       WHERE t.organization_id = $1 AND t.status = 'approved') x
-GROUP BY day, campaign_id, recurrence, currency
+GROUP BY day, campaign_id, recurrence, currency, agency_id
 UNION ALL
-SELECT format('fees %s %s %s %s %s', day, campaign_id, recurrence, currency, sum(amount_minor))
+SELECT format('fees %s %s %s %s %s%s', day, campaign_id, recurrence, currency, sum(amount_minor), ' agency ' || agency_id)
 FROM (SELECT (COALESCE(t.charged_at, t.created_at) AT TIME ZONE o.timezone)::date AS day, d.campaign_id, d.recurrence,
-             t.currency, f.amount_minor
+             t.currency, f.amount_minor, d.agency_id
       FROM transactions t
       JOIN donations d ON d.organization_id = t.organization_id AND d.id = t.donation_id
       JOIN transaction_processor_fees f ON f.organization_id = t.organization_id AND f.transaction_id = t.id
       JOIN organizations o ON o.organization_id = t.organization_id
       WHERE t.organization_id = $1 AND t.status = 'approved') x
-GROUP BY day, campaign_id, recurrence, currency
+GROUP BY day, campaign_id, recurrence, currency, agency_id
 UNION ALL
-SELECT format('new %s %s %s %s %s', day, campaign_id, recurrence, currency, count(*))
-FROM (SELECT (d.created_at AT TIME ZONE o.timezone)::date AS day, d.campaign_id, d.recurrence, d.currency
+SELECT format('new %s %s %s %s %s%s', day, campaign_id, recurrence, currency, count(*), ' agency ' || agency_id)
+FROM (SELECT (d.created_at AT TIME ZONE o.timezone)::date AS day, d.campaign_id, d.recurrence, d.currency, d.agency_id
       FROM donations d JOIN organizations o ON o.organization_id = d.organization_id
       WHERE d.organization_id = $1 AND d.status NOT IN ('pending', 'rejected')) x
-GROUP BY day, campaign_id, recurrence, currency
+GROUP BY day, campaign_id, recurrence, currency, agency_id
 UNION ALL
-SELECT format('discarded %s %s %s %s %s', day, campaign_id, recurrence, reason, count(*))
+SELECT format('discarded %s %s %s %s %s%s', day, campaign_id, recurrence, reason, count(*), ' agency ' || agency_id)
 FROM (SELECT (d.discarded_at AT TIME ZONE o.timezone)::date AS day, d.campaign_id, d.recurrence,
-             COALESCE(d.discard_reason, '') AS reason
+             COALESCE(d.discard_reason, '') AS reason, d.agency_id
       FROM donations d JOIN organizations o ON o.organization_id = d.organization_id
       WHERE d.organization_id = $1 AND d.discarded_at IS NOT NULL) x
-GROUP BY day, campaign_id, recurrence, reason
+GROUP BY day, campaign_id, recurrence, reason, agency_id
 UNION ALL
 SELECT format('pause %s %s %s %s', v.donation_id, v.created_at, v.after ->> 'paused_reason',
               (SELECT min(r.created_at) FROM donation_versions r
@@ -63,18 +63,18 @@ FROM donation_versions v
 WHERE v.organization_id = $1 AND v.field = 'status' AND v.after ->> 'status' = 'paused'
 ORDER BY 1`
 
-// rollup is the same lines read from the rollup tables.
+// rollup is the same lines read from the rollup tables (the nil agency is no agency's).
 const rollup = `
-SELECT format('raised %s %s %s %s %s %s', day, campaign_id, recurrence, currency, raised_minor, raised_count)
+SELECT format('raised %s %s %s %s %s %s%s', day, campaign_id, recurrence, currency, raised_minor, raised_count, ' agency ' || NULLIF(agency_id, '00000000-0000-0000-0000-000000000000'))
 FROM dashboard_daily WHERE organization_id = $1 AND raised_count <> 0
 UNION ALL
-SELECT format('fees %s %s %s %s %s', day, campaign_id, recurrence, currency, processor_fees_minor)
+SELECT format('fees %s %s %s %s %s%s', day, campaign_id, recurrence, currency, processor_fees_minor, ' agency ' || NULLIF(agency_id, '00000000-0000-0000-0000-000000000000'))
 FROM dashboard_daily WHERE organization_id = $1 AND processor_fees_minor <> 0
 UNION ALL
-SELECT format('new %s %s %s %s %s', day, campaign_id, recurrence, currency, new_donations)
+SELECT format('new %s %s %s %s %s%s', day, campaign_id, recurrence, currency, new_donations, ' agency ' || NULLIF(agency_id, '00000000-0000-0000-0000-000000000000'))
 FROM dashboard_daily WHERE organization_id = $1 AND new_donations <> 0
 UNION ALL
-SELECT format('discarded %s %s %s %s %s', day, campaign_id, recurrence, reason, donations)
+SELECT format('discarded %s %s %s %s %s%s', day, campaign_id, recurrence, reason, donations, ' agency ' || NULLIF(agency_id, '00000000-0000-0000-0000-000000000000'))
 FROM dashboard_daily_discards WHERE organization_id = $1 AND donations <> 0
 UNION ALL
 SELECT format('pause %s %s %s %s', donation_id, paused_at, reason, resumed_at)
@@ -180,6 +180,18 @@ func TestRollupMatchesRows(t *testing.T) {
 	require.Contains(t, f.agrees(), fmt.Sprintf("fees 2026-03-27 %s 0 ARS 1098", c2))
 	require.Equal(t, []money.Amount{money.New(1098, "ARS")}, get(t, admin, "?from=2026-03-27&to=2026-03-27").ProcessorFees)
 	require.Empty(t, get(t, admin, "?from=2026-03-26&to=2026-03-26").ProcessorFees, "a day without processor charges")
+
+	// An agency's donation (synced from the street) counts under its agency, beside the form's of the
+	// same day, campaign and frequency; its discard too.
+	street := f.agency("Calle")
+	d9 := f.donation(don{campaign: c2, monthly: true, status: "active", created: "2026-03-26 10:00", agency: &street})
+	f.tx(d9, "approved", 3000, "ARS", "2026-03-26 10:00", "")
+	lines = f.agrees()
+	require.Contains(t, lines, fmt.Sprintf("raised 2026-03-26 %s 1 ARS 3000 1 agency %s", c2, street))
+	f.write(ids(d9), `UPDATE donations SET status = 'discarded', discarded_at = $3, discard_reason = 'donor_request' WHERE organization_id = $1 AND id = $2`,
+		org, d9, f.at("2026-03-27 10:00"))
+	lines = f.agrees()
+	require.Contains(t, lines, fmt.Sprintf("discarded 2026-03-27 %s 1 donor_request 1 agency %s", c2, street))
 
 	// Another organisation's writes and a time-zone change (days move) keep both right.
 	other := s.NewOrgAdmin(t, "AR")

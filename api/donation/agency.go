@@ -56,3 +56,6 @@ func (a ForAgencies) Restore(ctx context.Context, id uuid.UUID) error {
 	_, err := a.S.Restore(ctx, &DonationRequest{ID: id})
 	return err
 }
+
+// Reasons is GET /manage/api/donation_reasons's answer.
+func (a ForAgencies) Reasons(ctx context.Context) (any, error) { return a.S.Reasons(ctx, nil) }

@@ -96,7 +96,7 @@ func (h *Handler) current(ctx context.Context) (mep.Quote, error) {
 
 // History is GET /staff/api/mep: the rate in force and the newest rows (quotes and overrides).
 type History struct {
-	Current mep.Quote   `json:"current"`
+	Current mep.Quote       `json:"current"`
 	Entries []mep.RateEntry `json:"entries"`
 }
 

@@ -441,8 +441,11 @@ func (q *Queries) InsertAgency(ctx context.Context, arg InsertAgencyParams) (Age
 }
 
 const listAcquisitions = `-- name: ListAcquisitions :many
-SELECT a.organization_id, a.id, a.agency_id, a.campaign_id, a.agent_id, a.mode, a.status, a.void_reason, a.amount_minor, a.currency, a.recurrence, a.email, a.first_name, a.last_name, a.uid_type, a.uid_number, a.customer_id, a.card_id, a.brand, a.bin, a.last_four, a.expiry_month, a.expiry_year, a.holder_name, a.sync_delay, a.sync_at, a.donation_id, a.idempotency_key, a.created_at, a.updated_at, a.gateway, c.title AS campaign_title FROM agency_acquisitions a
+SELECT a.organization_id, a.id, a.agency_id, a.campaign_id, a.agent_id, a.mode, a.status, a.void_reason, a.amount_minor, a.currency, a.recurrence, a.email, a.first_name, a.last_name, a.uid_type, a.uid_number, a.customer_id, a.card_id, a.brand, a.bin, a.last_four, a.expiry_month, a.expiry_year, a.holder_name, a.sync_delay, a.sync_at, a.donation_id, a.idempotency_key, a.created_at, a.updated_at, a.gateway, c.title AS campaign_title, COALESCE(d.status, '')::text AS donation_status,
+       COALESCE(d.amount_minor, a.amount_minor)::bigint AS amount_now
+FROM agency_acquisitions a
 JOIN campaigns c ON c.organization_id = a.organization_id AND c.id = a.campaign_id
+LEFT JOIN donations d ON d.organization_id = $1 AND d.id = a.donation_id
 WHERE a.organization_id = $1 AND a.agency_id = $2
 ORDER BY a.created_at DESC, a.id
 LIMIT 200
@@ -456,8 +459,12 @@ type ListAcquisitionsParams struct {
 type ListAcquisitionsRow struct {
 	AgencyAcquisition AgencyAcquisition
 	CampaignTitle     string
+	DonationStatus    string
+	AmountNow         int64
 }
 
+// With the synced donation's status (” before the sync), which tells the management actions the list
+// offers, and its amount now (a management change moves it; the acquisition keeps the signed one).
 func (q *Queries) ListAcquisitions(ctx context.Context, arg ListAcquisitionsParams) ([]ListAcquisitionsRow, error) {
 	rows, err := q.db.Query(ctx, listAcquisitions, arg.OrganizationID, arg.AgencyID)
 	if err != nil {
@@ -500,6 +507,8 @@ func (q *Queries) ListAcquisitions(ctx context.Context, arg ListAcquisitionsPara
 			&i.AgencyAcquisition.UpdatedAt,
 			&i.AgencyAcquisition.Gateway,
 			&i.CampaignTitle,
+			&i.DonationStatus,
+			&i.AmountNow,
 		); err != nil {
 			return nil, err
 		}

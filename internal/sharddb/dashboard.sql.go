@@ -36,6 +36,7 @@ FROM dashboard_daily r
 WHERE r.organization_id = $2 AND r.day >= $3::date AND r.day <= $4::date
   AND ($5::uuid IS NULL OR r.campaign_id = $5)
   AND ($6::smallint IS NULL OR r.recurrence = $6)
+  AND ($7::uuid IS NULL OR r.agency_id = $7)
 GROUP BY 1, 2
 HAVING sum(r.raised_count) <> 0 OR sum(r.new_donations) <> 0
 `
@@ -47,6 +48,7 @@ type DashboardDailyParams struct {
 	LastDay        time.Time
 	Campaign       *uuid.UUID
 	Recurrence     *int16
+	Agency         *uuid.UUID
 }
 
 type DashboardDailyRow struct {
@@ -71,6 +73,7 @@ func (q *Queries) DashboardDaily(ctx context.Context, arg DashboardDailyParams) 
 		arg.LastDay,
 		arg.Campaign,
 		arg.Recurrence,
+		arg.Agency,
 	)
 	if err != nil {
 		return nil, err
@@ -103,6 +106,7 @@ FROM dashboard_daily_discards r
 WHERE r.organization_id = $1 AND r.day >= $2::date AND r.day <= $3::date
   AND ($4::uuid IS NULL OR r.campaign_id = $4)
   AND ($5::smallint IS NULL OR r.recurrence = $5)
+  AND ($6::uuid IS NULL OR r.agency_id = $6)
 GROUP BY 1
 HAVING sum(r.donations) <> 0
 `
@@ -113,6 +117,7 @@ type DashboardDiscardedParams struct {
 	LastDay        time.Time
 	Campaign       *uuid.UUID
 	Recurrence     *int16
+	Agency         *uuid.UUID
 }
 
 type DashboardDiscardedRow struct {
@@ -128,6 +133,7 @@ func (q *Queries) DashboardDiscarded(ctx context.Context, arg DashboardDiscarded
 		arg.LastDay,
 		arg.Campaign,
 		arg.Recurrence,
+		arg.Agency,
 	)
 	if err != nil {
 		return nil, err
@@ -172,7 +178,8 @@ type DashboardOrganizationRow struct {
 // Dashboard widgets (api/dashboard, donor spec §2 screen 5). Shared parameters: the organisation;
 // first_day, last_day: the period's days in the organisation's time zone (Paused: start and end, the
 // timestamptz of its first day and of the day after its last); campaign (NULL: all); recurrence
-// (NULL: both, 1 monthly, 0 one-time); bucket: 'day' or 'month'. Money, new donations and discards
+// (NULL: both, 1 monthly, 0 one-time); agency (NULL: every channel; else the donations that agency
+// acquired, a key of the rollup since migrations/shard/0410_dashboard_agency.sql); bucket: 'day' or 'month'. Money, new donations and discards
 // read the daily rollup of migrations/shard/0080_dashboard_rollup.sql, so their cost is days ×
 // campaigns; visits are daily rows already; pauses read one pause fact per pause in the period
 // (migrations/shard/0370_dashboard_pauses.sql: a donation counts once in a period, which no sum of days can tell).
@@ -205,10 +212,11 @@ WITH pauses AS (
     -- Without filters (the handler plans with the actual values) no donation is read.
     SELECT DISTINCT ON (u.donation_id, u.settled) u.donation_id, u.settled, u.reason
     FROM unresumed u
-    WHERE ($5::uuid IS NULL AND $6::smallint IS NULL) OR EXISTS (
+    WHERE ($5::uuid IS NULL AND $6::smallint IS NULL AND $7::uuid IS NULL) OR EXISTS (
         SELECT 1 FROM donations d
         WHERE d.organization_id = $1 AND d.id = u.donation_id
-          AND ($5::uuid IS NULL OR d.campaign_id = $5::uuid) AND ($6::smallint IS NULL OR d.recurrence = $6::smallint))
+          AND ($5::uuid IS NULL OR d.campaign_id = $5::uuid) AND ($6::smallint IS NULL OR d.recurrence = $6::smallint)
+          AND ($7::uuid IS NULL OR d.agency_id = $7::uuid))
     ORDER BY u.donation_id, u.settled, u.at DESC
 )
 SELECT COALESCE(reason, 'unknown')::text AS reason, count(*) FILTER (WHERE settled) AS counted,
@@ -225,6 +233,7 @@ type DashboardPausedParams struct {
 	Now            time.Time
 	Campaign       *uuid.UUID
 	Recurrence     *int16
+	Agency         *uuid.UUID
 }
 
 type DashboardPausedRow struct {
@@ -249,6 +258,7 @@ func (q *Queries) DashboardPaused(ctx context.Context, arg DashboardPausedParams
 		arg.Now,
 		arg.Campaign,
 		arg.Recurrence,
+		arg.Agency,
 	)
 	if err != nil {
 		return nil, err
@@ -276,6 +286,7 @@ WHERE v.organization_id = $1 AND v.field = 'payment_method' AND v.actor LIKE 'do
   AND v.created_at >= $2::timestamptz AND v.created_at < $3::timestamptz
   AND ($4::uuid IS NULL OR d.campaign_id = $4::uuid)
   AND ($5::smallint IS NULL OR d.recurrence = $5::smallint)
+  AND ($6::uuid IS NULL OR d.agency_id = $6::uuid)
   AND EXISTS (SELECT 1 FROM transactions t WHERE t.organization_id = $1 AND t.donation_id = v.donation_id
               AND t.status = 'rejected' AND t.created_at < v.created_at)
   AND EXISTS (SELECT 1 FROM transactions t WHERE t.organization_id = $1 AND t.donation_id = v.donation_id
@@ -288,6 +299,7 @@ type DashboardRecoveredParams struct {
 	EndAt          time.Time
 	Campaign       *uuid.UUID
 	Recurrence     *int16
+	Agency         *uuid.UUID
 }
 
 // Donations recovered in the period (issue 20): a charge was declined, the donor gave a new card in
@@ -300,6 +312,7 @@ func (q *Queries) DashboardRecovered(ctx context.Context, arg DashboardRecovered
 		arg.EndAt,
 		arg.Campaign,
 		arg.Recurrence,
+		arg.Agency,
 	)
 	var recovered int64
 	err := row.Scan(&recovered)
@@ -311,6 +324,7 @@ SELECT date_trunc($1::text, v.day::timestamp)::date AS bucket, sum(v.visits)::bi
 FROM campaign_visits v
 WHERE v.organization_id = $2 AND v.day >= $3::date AND v.day <= $4::date
   AND ($5::uuid IS NULL OR v.campaign_id = $5)
+  AND $6::uuid IS NULL
 GROUP BY 1
 `
 
@@ -320,6 +334,7 @@ type DashboardVisitsParams struct {
 	FirstDay       time.Time
 	LastDay        time.Time
 	Campaign       *uuid.UUID
+	Agency         *uuid.UUID
 }
 
 type DashboardVisitsRow struct {
@@ -328,7 +343,7 @@ type DashboardVisitsRow struct {
 }
 
 // Visits per bucket. Visits belong to a campaign, not to a frequency, so the frequency filter does
-// not apply.
+// not apply; nor to an agency (its donors sign up on the street, not on the form): none with one.
 func (q *Queries) DashboardVisits(ctx context.Context, arg DashboardVisitsParams) ([]DashboardVisitsRow, error) {
 	rows, err := q.db.Query(ctx, dashboardVisits,
 		arg.Bucket,
@@ -336,6 +351,7 @@ func (q *Queries) DashboardVisits(ctx context.Context, arg DashboardVisitsParams
 		arg.FirstDay,
 		arg.LastDay,
 		arg.Campaign,
+		arg.Agency,
 	)
 	if err != nil {
 		return nil, err

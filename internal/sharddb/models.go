@@ -246,6 +246,7 @@ type DashboardDaily struct {
 	RaisedCount        int64
 	NewDonations       int64
 	ProcessorFeesMinor int64
+	AgencyID           uuid.UUID
 }
 
 type DashboardDailyDiscard struct {
@@ -255,6 +256,7 @@ type DashboardDailyDiscard struct {
 	Recurrence     int16
 	Reason         string
 	Donations      int64
+	AgencyID       uuid.UUID
 }
 
 type DashboardPause struct {

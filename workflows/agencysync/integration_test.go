@@ -3,10 +3,12 @@ package agencysync_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -146,4 +148,88 @@ func TestDiscardedAgencysPendingAcquisitionIsVoided(t *testing.T) {
 	require.Equal(t, "voided", out.Status)
 	require.Zero(t, f.count(t, "SELECT count(*) FROM donations WHERE organization_id = $1 AND id = $2", id))
 	require.Equal(t, 1, f.count(t, "SELECT count(*) FROM agency_acquisitions WHERE organization_id = $1 AND id = $2 AND void_reason = 'agency_discarded'", id))
+}
+
+// TestSyncKilledMidChargeChargesOnce: the worker dies while the sync's first charge is at the
+// gateway (the payment is made, its answer never recorded); another worker retries the sync, which
+// reads the payment back by its reference instead of charging again: one donation, one approved
+// transaction, one payment at the gateway.
+func TestSyncKilledMidChargeChargesOnce(t *testing.T) {
+	c := workflowtest.Client(t)
+	f := setup(t, c)
+	id := f.acquisition(t)
+	charged := make(chan struct{})
+	hanging := &hangAfterCharge{Gateways: f.acts.Gateways, charged: charged}
+	dying := *f.acts
+	dying.Gateways = hanging
+	queue := "agency-sync-test-" + uuid.NewString()
+	first := worker.New(c, queue, worker.Options{})
+	agencysync.Register(first, &dying)
+	require.NoError(t, first.Start())
+	ctx := context.Background()
+	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: agencysync.WorkflowID(id.String()), TaskQueue: queue},
+		agencysync.Workflow, agencysync.Input{OrganizationID: f.scope.OrgID.String(), AcquisitionID: id.String(), DelaySeconds: 0})
+	require.NoError(t, err)
+	select {
+	case <-charged:
+	case <-time.After(60 * time.Second):
+		t.Fatal("the sync never reached the gateway")
+	}
+	first.Stop() // killed with the gateway's answer in flight
+	require.Equal(t, 1, f.count(t, "SELECT count(*) FROM donations WHERE organization_id = $1 AND id = $2", id), "the donation committed before the charge")
+	require.Zero(t, f.count(t, "SELECT count(*) FROM transactions WHERE organization_id = $1 AND donation_id = $2 AND status = 'approved'", id))
+
+	second := worker.New(c, queue, worker.Options{})
+	agencysync.Register(second, f.acts)
+	require.NoError(t, second.Start())
+	t.Cleanup(second.Stop)
+	var out agencysync.Result
+	require.NoError(t, run.Get(ctx, &out))
+	require.Equal(t, agencysync.Result{Status: "already", DonationID: id.String()}, out, "the retry found the donation and only finished its charge")
+	require.Equal(t, 1, f.count(t, "SELECT count(*) FROM donations WHERE organization_id = $1 AND id = $2 AND agency_id = $3", id, f.agency))
+	require.Equal(t, 1, f.count(t, "SELECT count(*) FROM transactions WHERE organization_id = $1 AND donation_id = $2", id))
+	require.Equal(t, 1, f.count(t, "SELECT count(*) FROM transactions WHERE organization_id = $1 AND donation_id = $2 AND status = 'approved'", id))
+	g, err := f.acts.Gateways.Gateway(ctx, f.scope.OrgID, connections.MercadoPago, "ARS")
+	require.NoError(t, err)
+	payments, err := g.FindPayments(ctx, hanging.reference)
+	require.NoError(t, err)
+	require.Len(t, payments, 1, "one payment at the gateway")
+}
+
+// hangAfterCharge makes the first charge at the gateway, then hangs until its worker stops: a
+// worker killed before it recorded the answer.
+type hangAfterCharge struct {
+	charge.Gateways
+	charged   chan struct{}
+	once      sync.Once
+	reference string
+}
+
+func (h *hangAfterCharge) Gateway(ctx context.Context, orgID uuid.UUID, gw, currency string) (charge.Gateway, error) {
+	g, err := h.Gateways.Gateway(ctx, orgID, gw, currency)
+	if err != nil {
+		return nil, err
+	}
+	return hangingGateway{Gateway: g, h: h}, nil
+}
+
+type hangingGateway struct {
+	charge.Gateway
+	h *hangAfterCharge
+}
+
+func (g hangingGateway) Charge(ctx context.Context, c gateway.Charge) (gateway.Payment, error) {
+	p, err := g.Gateway.Charge(ctx, c)
+	if err != nil {
+		return p, err
+	}
+	g.h.once.Do(func() {
+		g.h.reference = c.ExternalReference
+		close(g.h.charged)
+	})
+	select {
+	case <-ctx.Done(): // the worker stopped
+	case <-time.After(time.Minute):
+	}
+	return gateway.Payment{}, errors.New("worker killed before it recorded the answer")
 }

@@ -73,8 +73,13 @@ WHERE organization_id = sqlc.arg(organization_id) AND id = sqlc.arg(id)
   AND (sqlc.narg(agency_id)::uuid IS NULL OR agency_id = sqlc.narg(agency_id));
 
 -- name: ListAcquisitions :many
-SELECT sqlc.embed(a), c.title AS campaign_title FROM agency_acquisitions a
+-- With the synced donation's status ('' before the sync), which tells the management actions the list
+-- offers, and its amount now (a management change moves it; the acquisition keeps the signed one).
+SELECT sqlc.embed(a), c.title AS campaign_title, COALESCE(d.status, '')::text AS donation_status,
+       COALESCE(d.amount_minor, a.amount_minor)::bigint AS amount_now
+FROM agency_acquisitions a
 JOIN campaigns c ON c.organization_id = a.organization_id AND c.id = a.campaign_id
+LEFT JOIN donations d ON d.organization_id = $1 AND d.id = a.donation_id
 WHERE a.organization_id = $1 AND a.agency_id = $2
 ORDER BY a.created_at DESC, a.id
 LIMIT 200;

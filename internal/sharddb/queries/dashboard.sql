@@ -1,7 +1,8 @@
 -- Dashboard widgets (api/dashboard, donor spec §2 screen 5). Shared parameters: the organisation;
 -- first_day, last_day: the period's days in the organisation's time zone (Paused: start and end, the
 -- timestamptz of its first day and of the day after its last); campaign (NULL: all); recurrence
--- (NULL: both, 1 monthly, 0 one-time); bucket: 'day' or 'month'. Money, new donations and discards
+-- (NULL: both, 1 monthly, 0 one-time); agency (NULL: every channel; else the donations that agency
+-- acquired, a key of the rollup since migrations/shard/0410_dashboard_agency.sql); bucket: 'day' or 'month'. Money, new donations and discards
 -- read the daily rollup of migrations/shard/0080_dashboard_rollup.sql, so their cost is days ×
 -- campaigns; visits are daily rows already; pauses read one pause fact per pause in the period
 -- (migrations/shard/0370_dashboard_pauses.sql: a donation counts once in a period, which no sum of days can tell).
@@ -33,16 +34,18 @@ FROM dashboard_daily r
 WHERE r.organization_id = sqlc.arg(organization_id) AND r.day >= sqlc.arg(first_day)::date AND r.day <= sqlc.arg(last_day)::date
   AND (sqlc.narg(campaign)::uuid IS NULL OR r.campaign_id = sqlc.narg(campaign))
   AND (sqlc.narg(recurrence)::smallint IS NULL OR r.recurrence = sqlc.narg(recurrence))
+  AND (sqlc.narg(agency)::uuid IS NULL OR r.agency_id = sqlc.narg(agency))
 GROUP BY 1, 2
 HAVING sum(r.raised_count) <> 0 OR sum(r.new_donations) <> 0;
 
 -- name: DashboardVisits :many
 -- Visits per bucket. Visits belong to a campaign, not to a frequency, so the frequency filter does
--- not apply.
+-- not apply; nor to an agency (its donors sign up on the street, not on the form): none with one.
 SELECT date_trunc(sqlc.arg(bucket)::text, v.day::timestamp)::date AS bucket, sum(v.visits)::bigint AS visits
 FROM campaign_visits v
 WHERE v.organization_id = sqlc.arg(organization_id) AND v.day >= sqlc.arg(first_day)::date AND v.day <= sqlc.arg(last_day)::date
   AND (sqlc.narg(campaign)::uuid IS NULL OR v.campaign_id = sqlc.narg(campaign))
+  AND sqlc.narg(agency)::uuid IS NULL
 GROUP BY 1;
 
 -- name: DashboardDiscarded :many
@@ -52,6 +55,7 @@ FROM dashboard_daily_discards r
 WHERE r.organization_id = sqlc.arg(organization_id) AND r.day >= sqlc.arg(first_day)::date AND r.day <= sqlc.arg(last_day)::date
   AND (sqlc.narg(campaign)::uuid IS NULL OR r.campaign_id = sqlc.narg(campaign))
   AND (sqlc.narg(recurrence)::smallint IS NULL OR r.recurrence = sqlc.narg(recurrence))
+  AND (sqlc.narg(agency)::uuid IS NULL OR r.agency_id = sqlc.narg(agency))
 GROUP BY 1
 HAVING sum(r.donations) <> 0;
 
@@ -81,10 +85,11 @@ WITH pauses AS (
     -- Without filters (the handler plans with the actual values) no donation is read.
     SELECT DISTINCT ON (u.donation_id, u.settled) u.donation_id, u.settled, u.reason
     FROM unresumed u
-    WHERE (sqlc.narg(campaign)::uuid IS NULL AND sqlc.narg(recurrence)::smallint IS NULL) OR EXISTS (
+    WHERE (sqlc.narg(campaign)::uuid IS NULL AND sqlc.narg(recurrence)::smallint IS NULL AND sqlc.narg(agency)::uuid IS NULL) OR EXISTS (
         SELECT 1 FROM donations d
         WHERE d.organization_id = sqlc.arg(organization_id) AND d.id = u.donation_id
-          AND (sqlc.narg(campaign)::uuid IS NULL OR d.campaign_id = sqlc.narg(campaign)::uuid) AND (sqlc.narg(recurrence)::smallint IS NULL OR d.recurrence = sqlc.narg(recurrence)::smallint))
+          AND (sqlc.narg(campaign)::uuid IS NULL OR d.campaign_id = sqlc.narg(campaign)::uuid) AND (sqlc.narg(recurrence)::smallint IS NULL OR d.recurrence = sqlc.narg(recurrence)::smallint)
+          AND (sqlc.narg(agency)::uuid IS NULL OR d.agency_id = sqlc.narg(agency)::uuid))
     ORDER BY u.donation_id, u.settled, u.at DESC
 )
 SELECT COALESCE(reason, 'unknown')::text AS reason, count(*) FILTER (WHERE settled) AS counted,
@@ -105,6 +110,7 @@ WHERE v.organization_id = sqlc.arg(organization_id) AND v.field = 'payment_metho
   AND v.created_at >= sqlc.arg(start)::timestamptz AND v.created_at < sqlc.arg(end_at)::timestamptz
   AND (sqlc.narg(campaign)::uuid IS NULL OR d.campaign_id = sqlc.narg(campaign)::uuid)
   AND (sqlc.narg(recurrence)::smallint IS NULL OR d.recurrence = sqlc.narg(recurrence)::smallint)
+  AND (sqlc.narg(agency)::uuid IS NULL OR d.agency_id = sqlc.narg(agency)::uuid)
   AND EXISTS (SELECT 1 FROM transactions t WHERE t.organization_id = sqlc.arg(organization_id) AND t.donation_id = v.donation_id
               AND t.status = 'rejected' AND t.created_at < v.created_at)
   AND EXISTS (SELECT 1 FROM transactions t WHERE t.organization_id = sqlc.arg(organization_id) AND t.donation_id = v.donation_id

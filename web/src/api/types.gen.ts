@@ -16,6 +16,7 @@ export interface Acquisition {
   last_four: string;
   sync_at: string | null;
   created_at: string;
+  donation_status?: string;
 }
 
 export interface Agency {
@@ -472,6 +473,7 @@ export interface FieldOut {
 export interface Filters {
   campaign: string | null;
   frequency: string | null;
+  agency: string | null;
 }
 
 export interface Gateway {

@@ -1,4 +1,4 @@
-import { Anchor, Group, Paper, SimpleGrid, Stack, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { Anchor, Group, Paper, Select, SimpleGrid, Stack, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
 import { useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import type { ColumnDef } from '@tanstack/react-table';
@@ -13,7 +13,9 @@ import { showToast } from '../../components/Toasts';
 import { Button } from '../../components/variants';
 import type { CurrentUser } from '../accounts/api';
 import { checkEmail } from '../accounts/rules';
-import { agenciesQuery, agencyAdminsQuery, createAgency, discardAgencyAdmin, inviteAgencyAdmin, type Agency, type AgencySettings } from './api';
+import { reactivateUser } from '../users/api';
+import { roleNames } from '../users/UsersPage';
+import { agenciesQuery, agencyAdminsQuery, changeAgencyAdminRole, createAgency, discardAgencyAdmin, inviteAgencyAdmin, type Agency, type AgencySettings } from './api';
 import { delayLabel, ModeBadge } from './labels';
 import { SettingsFields } from './SettingsFields';
 
@@ -115,11 +117,12 @@ function AdminList() {
   const queryClient = useQueryClient();
   const { data = [] } = useQuery(agencyAdminsQuery());
   const [inviting, setInviting] = useState(false);
+  const [editing, setEditing] = useState<OrgUser>();
   const [busy, setBusy] = useState<string>();
-  const discard = async (u: OrgUser) => {
+  const act = async (u: OrgUser, work: (uuid: string) => Promise<unknown>) => {
     setBusy(u.uuid);
     try {
-      await discardAgencyAdmin(u.uuid);
+      await work(u.uuid);
       await queryClient.invalidateQueries({ queryKey: ['users'] });
     } catch (e) {
       showToast({ type: 'fail', message: errorText(e) });
@@ -161,20 +164,30 @@ function AdminList() {
           <FormattedMessage id="agencies.col.actions" defaultMessage="Acciones" />
         </VisuallyHidden>
       ),
-      cell: ({ row: { original: u } }) =>
-        u.status !== 'discarded' && (
+      cell: ({ row: { original: u } }) => {
+        const name = u.full_name || u.email;
+        return u.status === 'discarded' ? (
           <Group justify="flex-end">
-            <Button
-              size="sm"
-              variant="ghost"
-              loading={busy === u.uuid}
-              onClick={() => discard(u)}
-              aria-label={intl.formatMessage({ id: 'agencies.admin.discardNamed', defaultMessage: 'Dar de baja a {name}' }, { name: u.full_name || u.email })}
-            >
+            <Button size="sm" variant="ghost" loading={busy === u.uuid} onClick={() => act(u, reactivateUser)}
+              aria-label={intl.formatMessage({ id: 'agencies.admin.reactivateNamed', defaultMessage: 'Reactivar a {name}' }, { name })}>
+              <FormattedMessage id="agencies.reactivateUser" defaultMessage="Reactivar" />
+            </Button>
+          </Group>
+        ) : (
+          <Group justify="flex-end" gap="xs">
+            {u.status === 'active' && (
+              <Button size="sm" variant="outline" disabled={busy === u.uuid} onClick={() => setEditing(u)}
+                aria-label={intl.formatMessage({ id: 'agencies.admin.editNamed', defaultMessage: 'Editar a {name}' }, { name })}>
+                <FormattedMessage id="agencies.admin.edit" defaultMessage="Editar" />
+              </Button>
+            )}
+            <Button size="sm" variant="ghost" loading={busy === u.uuid} onClick={() => act(u, discardAgencyAdmin)}
+              aria-label={intl.formatMessage({ id: 'agencies.admin.discardNamed', defaultMessage: 'Dar de baja a {name}' }, { name })}>
               <FormattedMessage id="agencies.discardUser" defaultMessage="Dar de baja" />
             </Button>
           </Group>
-        ),
+        );
+      },
     },
   ];
   return (
@@ -200,7 +213,55 @@ function AdminList() {
         empty={<FormattedMessage id="agencies.adminsEmpty" defaultMessage="Sin administradores de equipos." />}
       />
       <NewAdminDialog opened={inviting} onClose={() => setInviting(false)} />
+      {editing && <EditAdminDialog admin={editing} onClose={() => setEditing(undefined)} />}
     </Paper>
+  );
+}
+
+const ADMIN_ROLES = ['agency_admin', 'administrator', 'operator', 'supervisor'] as const;
+
+/** The edit-admin form (spec §2): the person's role in the organisation; another role than agency administrator takes them off the list. */
+function EditAdminDialog({ admin, onClose }: { admin: OrgUser; onClose: () => void }) {
+  const intl = useIntl();
+  const queryClient = useQueryClient();
+  const [role, setRole] = useState<string>(admin.role);
+  const [error, setError] = useState<string>();
+  const label = (r: (typeof ADMIN_ROLES)[number]) =>
+    r === 'agency_admin' ? intl.formatMessage({ id: 'agencies.admin.role', defaultMessage: 'Administración de equipos' }) : intl.formatMessage(roleNames[r]);
+  const submit = async () => {
+    try {
+      if (role !== admin.role) await changeAgencyAdminRole(admin.uuid, role);
+    } catch (e) {
+      const fields = e instanceof ApiError ? e.fields : {};
+      if (fields.role) {
+        setError(fields.role);
+        return false;
+      }
+      throw e;
+    }
+    await queryClient.invalidateQueries({ queryKey: ['users'] });
+    return true;
+  };
+  return (
+    <FormModal
+      opened
+      onClose={onClose}
+      title={<FormattedMessage id="agencies.admin.editTitle" defaultMessage="Editar administrador" />}
+      subtitle={admin.full_name ? `${admin.full_name} · ${admin.email}` : admin.email}
+      submit={submit}
+      confirm={<FormattedMessage id="common.save" defaultMessage="Guardar" />}
+    >
+      <Select
+        label={<FormattedMessage id="agencies.admin.roleLabel" defaultMessage="Rol en la organización" />}
+        description={<FormattedMessage id="agencies.admin.roleHint" defaultMessage="Con otro rol deja de ser administrador de equipos y tiene los permisos de ese rol." />}
+        data={ADMIN_ROLES.map((r) => ({ value: r, label: label(r) }))}
+        value={role}
+        onChange={(v) => v && setRole(v)}
+        allowDeselect={false}
+        error={error}
+        comboboxProps={{ withinPortal: true }}
+      />
+    </FormModal>
   );
 }
 

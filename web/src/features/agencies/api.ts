@@ -74,3 +74,5 @@ export const reactivateAgencyUser = (token: string, uuid: string) => apiFetch<{ 
 export const inviteAgencyAdmin = (person: { email: string; first_name: string; last_name: string }) =>
   apiFetch<{ user: OrgUser }>('/manage/api/users', { method: 'POST', body: { ...person, role: 'agency_admin' } });
 export const discardAgencyAdmin = (uuid: string) => apiFetch<{ user: OrgUser }>(`/manage/api/users/${uuid}`, { method: 'DELETE' });
+/** The edit-admin form: an agency administrator's role (another role takes them off this list). */
+export const changeAgencyAdminRole = (uuid: string, role: string) => apiFetch<{ user: OrgUser }>(`/manage/api/users/${uuid}`, { method: 'PATCH', body: { role } });

@@ -21,11 +21,11 @@ export function delayLabel(intl: IntlShape, seconds: number): string {
 
 export function ModeBadge({ mode }: { mode: string }) {
   return mode === 'live' ? (
-    <Badge color="green" variant="light">
+    <Badge color="green" variant="light" style={{ flexShrink: 0 }}>
       <FormattedMessage id="agencies.mode.live" defaultMessage="Real" />
     </Badge>
   ) : (
-    <Badge color="yellow" variant="light">
+    <Badge color="yellow" variant="light" style={{ flexShrink: 0 }}>
       <FormattedMessage id="agencies.mode.sandbox" defaultMessage="Práctica" />
     </Badge>
   );

@@ -10,7 +10,8 @@ import { cleanNumber } from '../../donate/lib/brand';
 import { formatExpiry, parseExpiry } from '../../donate/lib/expiry';
 import { requestCardToken } from '../../donate/lib/tokenizer';
 import { ModeBadge } from '../agencies/labels';
-import { acquire, acquisitionsQuery, agencyMeQuery, correctAmount, voidAcquisition, type Acquisition, type AgencyMe } from './api';
+import { AcquisitionActions } from './AcquisitionActions';
+import { acquire, acquisitionsQuery, agencyMeQuery, type AgencyMe } from './api';
 
 /** /agency: the agency's work area, phone and tablet first — sign a donor up, then follow the team's sign-ups. */
 export function WorkArea() {
@@ -204,32 +205,14 @@ function StatusBadge({ status }: { status: string }) {
     voided: intl.formatMessage({ id: 'agency.status.voided', defaultMessage: 'Anulada' }),
   };
   return (
-    <Badge color={statusColor[status] ?? 'gray'} variant="light">
+    <Badge color={statusColor[status] ?? 'gray'} variant="light" style={{ flexShrink: 0 }}>
       {names[status] ?? status}
     </Badge>
   );
 }
 
 function SignUps({ me }: { me: AgencyMe }) {
-  const intl = useIntl();
-  const queryClient = useQueryClient();
   const { data } = useSuspenseQuery(acquisitionsQuery());
-  const [busy, setBusy] = useState<string>();
-  const act = async (a: Acquisition, work: () => Promise<unknown>) => {
-    setBusy(a.uuid);
-    try {
-      await work();
-      await queryClient.invalidateQueries({ queryKey: ['agency', 'acquisitions'] });
-    } catch (e) {
-      showToast({ type: 'fail', message: errorText(e) });
-    } finally {
-      setBusy(undefined);
-    }
-  };
-  const change = (a: Acquisition) => {
-    const amount = window.prompt(intl.formatMessage({ id: 'agency.newAmount', defaultMessage: 'Nuevo monto' }), a.amount.decimal);
-    if (amount) void act(a, () => correctAmount(a.uuid, amount.trim()));
-  };
   return (
     <Paper withBorder radius="lg" p="md" component="section" aria-labelledby="signups-title">
       <Title order={2} size="h4" id="signups-title" mb="sm">
@@ -260,18 +243,7 @@ function SignUps({ me }: { me: AgencyMe }) {
                 </div>
                 <StatusBadge status={a.status} />
               </Group>
-              {(a.status === 'pending' || (a.status === 'synced' && me.permissions.includes('manage_donors'))) && (
-                <Group gap="xs" mt="xs">
-                  <Button size="sm" variant="outline" loading={busy === a.uuid} onClick={() => change(a)}>
-                    <FormattedMessage id="agency.changeAmount" defaultMessage="Cambiar monto" />
-                  </Button>
-                  {a.status === 'pending' && (
-                    <Button size="sm" variant="ghost" disabled={busy === a.uuid} onClick={() => act(a, () => voidAcquisition(a.uuid))}>
-                      <FormattedMessage id="agency.void" defaultMessage="Anular" />
-                    </Button>
-                  )}
-                </Group>
-              )}
+              <AcquisitionActions a={a} me={me} />
             </Paper>
           ))}
         </Stack>

@@ -1,10 +1,12 @@
 import '@mantine/charts/styles.css';
 import { AreaChart, BarChart } from '@mantine/charts';
 import { Paper, SegmentedControl, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { EmptyState } from '../../components/EmptyState';
+import type { CurrentUser } from '../accounts/api';
+import { agenciesQuery } from '../agencies/api';
 import { formatMoney, type Money } from '../../donate/lib/money';
 import { campaignsQuery } from '../campaigns/api';
 import { AccountStateBanner } from '../documents/AccountStateBanner';
@@ -31,7 +33,7 @@ function MoneyList({ items }: { items: Money[] }) {
   return <Stack gap={0}>{items.map((m) => <span key={m.currency}>{m.formatted}</span>)}</Stack>;
 }
 
-export function DashboardPage({ search, onSearch }: { search: DashboardSearch; onSearch: (s: DashboardSearch) => void }) {
+export function DashboardPage({ me, search, onSearch }: { me: CurrentUser; search: DashboardSearch; onSearch: (s: DashboardSearch) => void }) {
   const intl = useIntl();
   const qc = useQueryClient();
   // The route's loader has all four in the cache.
@@ -40,6 +42,9 @@ export function DashboardPage({ search, onSearch }: { search: DashboardSearch; o
   const { data: campaigns } = useSuspenseQuery(campaignsQuery());
   const { data: reasons } = useSuspenseQuery(reasonsQuery(intl.locale));
   const preset = activePreset(search);
+  // The agencies (discarded ones too: their donations stay) to whoever runs them, as on the donations list.
+  const canFilterAgencies = me.abilities.includes('manage_agencies');
+  const { data: agencies = [] } = useQuery({ ...agenciesQuery('all'), enabled: canFilterAgencies });
 
   const dismissGuide = () => {
     qc.setQueryData(dashboardQuery(search).queryKey, (d: Dashboard | undefined) => (d ? { ...d, campaign_guide: { ...d.campaign_guide, step: 1, show: false } } : d));
@@ -67,7 +72,7 @@ export function DashboardPage({ search, onSearch }: { search: DashboardSearch; o
               { value: 'custom', label: intl.formatMessage({ id: 'dashboard.preset.custom', defaultMessage: 'Otro' }), disabled: preset !== 'custom' },
             ]}
           />
-          <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="sm">
+          <SimpleGrid cols={{ base: 1, xs: 2, md: canFilterAgencies ? 5 : 4 }} spacing="sm">
             <DateField label={intl.formatMessage({ id: 'dashboard.from', defaultMessage: 'Desde' })} value={search.from ?? data.period.from} maxDate={search.to ?? data.period.to} onChange={(from) => onSearch({ ...search, from, to: search.to ?? data.period.to })} />
             <DateField label={intl.formatMessage({ id: 'dashboard.to', defaultMessage: 'Hasta' })} value={search.to ?? data.period.to} minDate={search.from ?? data.period.from} onChange={(to) => onSearch({ ...search, to, from: search.from ?? data.period.from })} />
             <Select label={intl.formatMessage({ id: 'dashboard.campaign', defaultMessage: 'Campaña' })} placeholder={intl.formatMessage({ id: 'donations.filter.allFem', defaultMessage: 'Todas' })} clearable searchable
@@ -75,6 +80,10 @@ export function DashboardPage({ search, onSearch }: { search: DashboardSearch; o
             <Select label={intl.formatMessage({ id: 'dashboard.frequency', defaultMessage: 'Frecuencia' })} placeholder={intl.formatMessage({ id: 'donations.filter.allFem', defaultMessage: 'Todas' })} clearable
               data={[{ value: 'monthly', label: frequencyLabel(intl, 'monthly') }, { value: 'one_time', label: frequencyLabel(intl, 'one_time') }]}
               value={search.frequency ?? null} onChange={(v) => onSearch({ ...search, frequency: (v as DashboardSearch['frequency']) ?? undefined })} />
+            {canFilterAgencies && (
+              <Select label={intl.formatMessage({ id: 'dashboard.agency', defaultMessage: 'Equipo externo' })} placeholder={intl.formatMessage({ id: 'donations.filter.all', defaultMessage: 'Todos' })} clearable searchable
+                data={agencies.map((a) => ({ value: a.uuid, label: a.agency_name }))} value={search.agency ?? null} onChange={(v) => onSearch({ ...search, agency: v ?? undefined })} />
+            )}
           </SimpleGrid>
         </Stack>
       </Paper>

@@ -3,12 +3,13 @@ import { z } from 'zod';
 const ymd = /^\d{4}-\d{2}-\d{2}$/;
 const uuidRe = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The dashboard's URL state (period, campaign, frequency); malformed values fall back to the defaults. */
+/** The dashboard's URL state (period, campaign, frequency, agency); malformed values fall back to the defaults. */
 export const dashboardSearch = z.object({
   from: z.string().regex(ymd).optional().catch(undefined),
   to: z.string().regex(ymd).optional().catch(undefined),
   campaign: z.string().regex(uuidRe).optional().catch(undefined),
   frequency: z.enum(['monthly', 'one_time']).optional().catch(undefined),
+  agency: z.string().regex(uuidRe).optional().catch(undefined),
 });
 export type DashboardSearch = z.infer<typeof dashboardSearch>;
 
@@ -35,7 +36,7 @@ export function activePreset(s: DashboardSearch, today = new Date()): Preset | '
 
 export function dashboardQueryString(s: DashboardSearch): string {
   const p = new URLSearchParams();
-  for (const k of ['from', 'to', 'campaign', 'frequency'] as const) if (s[k]) p.set(k, s[k]!);
+  for (const k of ['from', 'to', 'campaign', 'frequency', 'agency'] as const) if (s[k]) p.set(k, s[k]!);
   return p.toString();
 }
 

@@ -159,7 +159,7 @@ export function DonorDialog({ opened, onClose, donor, onConfirm }: { opened: boo
 
 /** The card-change dialog; rules are the brands the organisation's gateway account takes (the static table without them). */
 export function CardDialog({ opened, onClose, donor, rules, onConfirm }: {
-  opened: boolean; onClose: () => void; donor: Donor; rules?: CardRule[]; onConfirm: (v: CardValues) => Promise<void>;
+  opened: boolean; onClose: () => void; donor: Pick<Donor, 'uid_type' | 'uid_number'>; rules?: CardRule[]; onConfirm: (v: CardValues) => Promise<void>;
 }) {
   const [v, setV] = useState<CardValues>({ number: '', expiry: '', cvv: '', holder: '', idType: donor.uid_type || 'DNI', idNumber: donor.uid_number });
   const [errors, setErrors] = useState<CardErrors>({});

@@ -17,8 +17,9 @@ export const Route = createFileRoute('/manage/dashboard')({
       queryClient.ensureQueryData(reasonsQuery(locale)),
     ]),
   component: function DashboardRoute() {
+    const { me } = Route.useRouteContext();
     const search = Route.useSearch();
     const navigate = Route.useNavigate();
-    return <DashboardPage search={search} onSearch={(next) => navigate({ search: (prev) => ({ ...prev, ...next }), replace: true })} />;
+    return <DashboardPage me={me} search={search} onSearch={(next) => navigate({ search: (prev) => ({ ...prev, ...next }), replace: true })} />;
   },
 });
