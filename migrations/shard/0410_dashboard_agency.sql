@@ -70,7 +70,8 @@ BEGIN
                sum(c.sign * c.discards) AS discards, sum(c.sign * c.processor_fees_minor) AS processor_fees_minor
         FROM (SELECT 1 AS sign, a.discard, a.day, a.campaign_id, a.recurrence, a.label,
                      COALESCE(a.agency_id, '00000000-0000-0000-0000-000000000000') AS agency_id,
-                     a.raised_minor, a.raised_count, a.new_donations, a.discards, COALESCE(a.processor_fees_minor, 0)
+                     a.raised_minor, a.raised_count, a.new_donations, a.discards,
+                     COALESCE(a.processor_fees_minor, 0) AS processor_fees_minor
               FROM jsonb_to_recordset(after) AS a(discard boolean, day date, campaign_id uuid, recurrence smallint, label text,
                   agency_id uuid, raised_minor bigint, raised_count bigint, new_donations bigint, discards bigint,
                   processor_fees_minor bigint)
