@@ -13,6 +13,7 @@ import (
 
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/authz"
+	"github.com/aporta/aporta/api/endpoint"
 	"github.com/aporta/aporta/internal/dberr"
 	"github.com/aporta/aporta/internal/i18n"
 	"github.com/aporta/aporta/internal/receipt"
@@ -24,14 +25,6 @@ import (
 // donor (the portal's session, or the signed link of the receipt e-mail) and for the organisation
 // (the donation's detail). Each is written in the reader's language; another organisation's or
 // another donor's number is 404, as an unknown one.
-
-// sendPDF writes a document as a download.
-func sendPDF(c *gin.Context, name string, pdf []byte) {
-	c.Header("Content-Disposition", fmt.Sprintf(`attachment; filename="%s.pdf"`, name))
-	c.Header("X-Content-Type-Options", "nosniff")
-	c.Header("Cache-Control", "private, no-store")
-	c.Data(http.StatusOK, "application/pdf", pdf)
-}
 
 var errReceiptNotFound = apierror.New(http.StatusNotFound, "receipt.not_found")
 
@@ -84,7 +77,7 @@ func answerPDF(c *gin.Context, render func(ctx context.Context) (string, []byte,
 		apierror.Abort(c, err)
 		return
 	}
-	sendPDF(c, name, pdf)
+	endpoint.SendPDF(c, name, pdf)
 }
 
 // Receipt answers the portal's GET /receipts/:number: one of the session donor's receipts.

@@ -14,6 +14,7 @@ import (
 
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/authz"
+	"github.com/aporta/aporta/api/endpoint"
 	"github.com/aporta/aporta/internal/dberr"
 	"github.com/aporta/aporta/internal/i18n"
 	"github.com/aporta/aporta/internal/money"
@@ -44,10 +45,7 @@ func (h *Handler) InvoicePDF(c *gin.Context) {
 		apierror.Abort(c, err)
 		return
 	}
-	c.Header("Content-Disposition", fmt.Sprintf(`attachment; filename="aporta-%s-%s.pdf"`, inv.PlanCode, inv.PeriodStart.UTC().Format("2006-01-02")))
-	c.Header("X-Content-Type-Options", "nosniff")
-	c.Header("Cache-Control", "private, no-store")
-	c.Data(http.StatusOK, "application/pdf", pdf)
+	endpoint.SendPDF(c, fmt.Sprintf("aporta-%s-%s", inv.PlanCode, inv.PeriodStart.UTC().Format("2006-01-02")), pdf)
 }
 
 // address is the organisation's postal address as organisation settings keep it.
