@@ -1,9 +1,9 @@
 import { Alert, Checkbox, Code, Group, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
-import { useClipboard } from '@mantine/hooks';
 import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { FormattedDate, FormattedMessage, useIntl } from 'react-intl';
 import { ApiError, errorText } from '../../api/client';
+import { CopyButton } from '../../components/CopyLinkButton';
 import { GenericModal } from '../../components/GenericModal';
 import { PageHeader } from '../../components/PageHeader';
 import { SectionCard } from '../../components/SectionCard';
@@ -241,25 +241,18 @@ function SecretModal({ secret, onClose }: { secret?: WebhookWithSecret; onClose:
           />
         </Text>
         <Group justify="flex-end">
-          {secret && <CopySecret value={secret.secret} />}
+          {secret && (
+            <CopyButton
+              value={secret.secret}
+              copy={<FormattedMessage id="webhooks.secretCopy" defaultMessage="Copiar secreto" />}
+              copied={<FormattedMessage id="webhooks.secretCopied" defaultMessage="¡Secreto copiado!" />}
+            />
+          )}
           <Button onClick={onClose}>
             <FormattedMessage id="webhooks.secretDone" defaultMessage="Ya lo guardé" />
           </Button>
         </Group>
       </Stack>
     </GenericModal>
-  );
-}
-
-function CopySecret({ value }: { value: string }) {
-  const clipboard = useClipboard({ timeout: 3000 });
-  return (
-    <Button variant={clipboard.copied ? 'secondary' : 'outline'} onClick={() => clipboard.copy(value)} aria-live="polite">
-      {clipboard.copied ? (
-        <FormattedMessage id="webhooks.secretCopied" defaultMessage="¡Secreto copiado!" />
-      ) : (
-        <FormattedMessage id="webhooks.secretCopy" defaultMessage="Copiar secreto" />
-      )}
-    </Button>
   );
 }
