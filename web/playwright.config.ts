@@ -6,7 +6,14 @@ export default defineConfig({
   outputDir: './test-results/artifacts',
   workers: 1,
   reporter: 'list',
+  // A toPass() without its own timeout would retry until the test's budget is gone.
+  expect: { toPass: { timeout: 60_000 } },
   use: {
+    // No single step may eat a test's whole budget: a click, a screenshot, a waitForEvent/Response/Request or a
+    // navigation that hangs fails in under a minute, naming itself (Playwright's defaults are "no limit").
+    // Generous, because the machine that runs make test is shared and loaded.
+    actionTimeout: 45_000,
+    navigationTimeout: 60_000,
     baseURL: process.env.APORTA_URL ?? 'http://localhost:8080',
     headless: true,
     // A Latin-American browser; the app resolves es-AR to its Spanish catalogue.

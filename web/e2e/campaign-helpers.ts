@@ -64,7 +64,7 @@ export async function signIn(page: Page) {
   await expect(page).not.toHaveURL(/\/account\/login/, { timeout: 20_000 });
 }
 
-/** A same-origin API call from the signed-in page, with the page's CSRF token. */
+/** A same-origin API call from the signed-in page, with the page's CSRF token; page.evaluate has no timeout, the fetch has one. */
 export async function pageApi<T>(page: Page, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
   return page.evaluate(
     async ({ method, path, body }) => {
@@ -73,6 +73,9 @@ export async function pageApi<T>(page: Page, method: string, path: string, body?
         method,
         headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'X-CSRF-Token': token },
         body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(30_000),
+      }).catch((e) => {
+        throw new Error(`${method} ${path}: ${e}`);
       });
       const text = await res.text();
       return { status: res.status, body: text ? JSON.parse(text) : undefined };

@@ -135,7 +135,7 @@ test('donations list: search, filters and sorting live in the URL; CSV and leads
   const csv = page.getByRole('link', { name: 'Exportar CSV' });
   const href = (await csv.getAttribute('href'))!;
   expect(href).toContain('frequency=one_time');
-  const csvText = await page.evaluate(async (u) => (await fetch(u)).text(), href);
+  const csvText = await page.evaluate(async (u) => (await fetch(u, { signal: AbortSignal.timeout(30_000) })).text(), href);
   expect(csvText).toContain(donors.c.email);
   expect(csvText).not.toContain(donors.a.email);
   await page.goto(`/manage/donations?q=nadie-${tag}`);

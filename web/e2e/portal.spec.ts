@@ -136,9 +136,10 @@ test('a declined monthly donation recovers with the donor\'s new card; cancel of
   // Another donor's donation: not found, and nothing changes.
   const other = await page.evaluate(async (id) => {
     const csrf = document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content ?? '';
-    const get = await fetch(`/api/public/portal/donations/${id}`);
+    const get = await fetch(`/api/public/portal/donations/${id}`, { signal: AbortSignal.timeout(30_000) });
     const pause = await fetch(`/api/public/portal/donations/${id}/pause`, {
       method: 'POST', headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': csrf }, body: JSON.stringify({ months: 1 }),
+      signal: AbortSignal.timeout(30_000),
     });
     return [get.status, pause.status];
   }, uuids.bruno);
@@ -147,7 +148,7 @@ test('a declined monthly donation recovers with the donor\'s new card; cancel of
   // Signing out ends the session on the server: the portal asks for a link again.
   await page.getByRole('button', { name: 'Salir' }).click();
   await expect(page.getByRole('button', { name: 'Enviarme el enlace' })).toBeVisible();
-  expect(await page.evaluate(async () => (await fetch('/api/public/portal/donations')).status)).toBe(401);
+  expect(await page.evaluate(async () => (await fetch('/api/public/portal/donations', { signal: AbortSignal.timeout(30_000) })).status)).toBe(401);
 
   // The organisation sees the donor's changes as the donor's.
   await signIn(page);
