@@ -1,4 +1,5 @@
-import { Badge } from '@mantine/core';
+import { Badge, Group } from '@mantine/core';
+import type { ReactNode } from 'react';
 import { defineMessages, FormattedMessage, useIntl, type IntlShape } from 'react-intl';
 
 export const roleNames = defineMessages({
@@ -28,5 +29,21 @@ export function ModeBadge({ mode }: { mode: string }) {
     <Badge color="yellow" variant="light" style={{ flexShrink: 0 }}>
       <FormattedMessage id="agencies.mode.sandbox" defaultMessage="Práctica" />
     </Badge>
+  );
+}
+
+/** A row's flags that are on, as badges (a campaign's options, a person's permissions). */
+export function Flags({ flags }: { flags: { on: boolean; label: ReactNode; color?: string }[] }) {
+  return (
+    <Group gap={4}>
+      {flags.map(
+        (f, i) =>
+          f.on && (
+            <Badge key={i} variant="light" color={f.color}>
+              {f.label}
+            </Badge>
+          ),
+      )}
+    </Group>
   );
 }
