@@ -3,8 +3,8 @@ import { errorText } from '../api/client';
 import { showToast } from './Toasts';
 
 /**
- * A list's row actions: the row whose action runs is `busy`, and a failure's text is kept in `error` for an alert
- * above the list or, with `toast`, said in a toast.
+ * Actions on a list's rows (or a card's buttons): the key of the one that runs is `busy`, and a failure's text is kept
+ * in `error` for an alert above them or, with `toast`, said in a toast.
  */
 export function useRowAction({ toast = false }: { toast?: boolean } = {}) {
   const [busy, setBusy] = useState<string>();
