@@ -1,6 +1,7 @@
 import { Badge, Group } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { defineMessages, FormattedMessage, useIntl, type IntlShape } from 'react-intl';
+import { nameOf } from '../../i18n/nameOf';
 
 export const roleNames = defineMessages({
   manager: { id: 'agencies.role.manager', defaultMessage: 'Gerente' },
@@ -10,7 +11,7 @@ export const roleNames = defineMessages({
 
 export function RoleName({ role }: { role: string }) {
   const intl = useIntl();
-  return <>{Object.hasOwn(roleNames, role) ? intl.formatMessage(roleNames[role as keyof typeof roleNames]) : role}</>;
+  return <>{nameOf(intl, roleNames, role)}</>;
 }
 
 /** A sync delay as the spec's options name it: immediately, 1, 5, 10, 30 minutes, 1 or 2 hours. */

@@ -17,6 +17,7 @@ import { PersonCell, PersonFields, trimPerson } from './person';
 import { PageHeader } from '../../components/PageHeader';
 import { FormSection } from '../../components/SectionCard';
 import { FormModal } from '../../components/FormModal';
+import { nameOf } from '../../i18n/nameOf';
 
 const ROLES = ['administrator', 'operator', 'supervisor'] as const;
 export const roleNames = defineMessages({
@@ -28,7 +29,7 @@ export const roleNames = defineMessages({
 /** A role's translated name; an unknown role (one added on the server only) as it is. */
 function RoleName({ role }: { role: string }) {
   const intl = useIntl();
-  return <>{Object.hasOwn(roleNames, role) ? intl.formatMessage(roleNames[role as keyof typeof roleNames]) : role}</>;
+  return <>{nameOf(intl, roleNames, role)}</>;
 }
 
 function UserState({ status }: { status: OrgUser['status'] }) {
