@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, apiFetch } from './client';
+import { ApiError, apiFetch, fieldErrors } from './client';
 
 const fetchMock = vi.fn<typeof fetch>();
 
@@ -44,5 +44,17 @@ describe('apiFetch', () => {
     await expect(apiFetch('/readyz')).rejects.toMatchObject({ status: 502, code: 'http_502', message: 'Bad Gateway' });
     fetchMock.mockRejectedValue(new TypeError('Failed to fetch'));
     await expect(apiFetch('/readyz')).rejects.toMatchObject({ status: 0, code: 'network_error' });
+  });
+});
+
+describe('fieldErrors', () => {
+  it("keeps the server's per-field messages", () => {
+    const e = new ApiError(422, 'user.invalid', 'Revisa los datos', undefined, { first_name: 'Falta el nombre' });
+    expect(fieldErrors(e, 'email')).toEqual({ first_name: 'Falta el nombre' });
+  });
+
+  it('puts any other failure under the fallback field', () => {
+    expect(fieldErrors(new ApiError(409, 'user.exists', 'Ya existe'), 'email')).toEqual({ email: 'Ya existe' });
+    expect(fieldErrors(new Error('network'), 'agency_name')).toEqual({ agency_name: 'network' });
   });
 });

@@ -19,6 +19,12 @@ export class ApiError extends Error {
 /** What to tell the user about a failed request: the server's first field message, else its message. */
 export const errorText = (e: unknown) => (e instanceof ApiError ? (Object.values(e.fields)[0] ?? e.message) : e instanceof Error ? e.message : String(e));
 
+/** A failure as a form's per-field messages: the server's `fields`, or else its text under `fallback` (the field it shows under). */
+export const fieldErrors = (e: unknown, fallback: string): Record<string, string> => {
+  const fields = e instanceof ApiError ? e.fields : {};
+  return Object.keys(fields).length > 0 ? fields : { [fallback]: errorText(e) };
+};
+
 const envelope = z.object({
   error: z.object({ code: z.string(), message: z.string(), fields: z.record(z.string(), z.string()).optional() }),
 });

@@ -12,6 +12,15 @@ declare module '@tanstack/react-table' {
   }
 }
 
+/** A cell's second line, small and dimmed, broken anywhere so a long error or address never widens the table. */
+export function CellNote({ children }: { children: ReactNode }) {
+  return (
+    <Text size="xs" c="dimmed" mt={2} style={{ overflowWrap: 'anywhere' }}>
+      {children}
+    </Text>
+  );
+}
+
 /** "key" ascending or "-key" descending, as the list endpoints' `sort` parameter takes it. */
 export function parseSort(sort: string | undefined, fallback: string): { key: string; desc: boolean } {
   const s = sort ?? fallback;
@@ -48,6 +57,8 @@ export interface DataTableProps<T> {
   /** A stable id per row (its uuid); defaults to the row's index. */
   getRowId?: (row: T) => string;
   caption?: ReactNode;
+  /** The id of the heading that names the table, when it has no caption of its own. */
+  labelledBy?: string;
   sort?: ServerSort;
   pagination?: ServerPage;
   /** data-* attributes for a row (tests and styles find rows by them). */
@@ -65,7 +76,7 @@ export interface DataTableProps<T> {
  * it is given and reports header clicks and page changes, which the caller keeps in the URL. Below
  * 640 px its first column stays put while the rest scrolls sideways.
  */
-export function DataTable<T>({ data, columns, getRowId, caption, sort, pagination, rowAttributes, empty, minWidth, busy, testId }: DataTableProps<T>) {
+export function DataTable<T>({ data, columns, getRowId, caption, labelledBy, sort, pagination, rowAttributes, empty, minWidth, busy, testId }: DataTableProps<T>) {
   const intl = useIntl();
   const table = useReactTable({ data, columns, getRowId, getCoreRowModel: getCoreRowModel(), manualSorting: true, manualPagination: true });
   if (data.length === 0 && empty) return <>{empty}</>;
@@ -76,7 +87,7 @@ export function DataTable<T>({ data, columns, getRowId, caption, sort, paginatio
   return (
     <div aria-busy={busy || undefined}>
       <ScrollArea type="auto" viewportProps={{ tabIndex: 0 }}>
-        <Table className={classes.table} striped highlightOnHover verticalSpacing="sm" miw={minWidth} data-testid={testId}>
+        <Table className={classes.table} striped highlightOnHover verticalSpacing="sm" miw={minWidth} aria-labelledby={labelledBy} data-testid={testId}>
           {caption && <Table.Caption className={classes.caption}>{caption}</Table.Caption>}
           <Table.Thead>
             {table.getHeaderGroups().map((group) => (

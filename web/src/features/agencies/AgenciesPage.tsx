@@ -1,19 +1,20 @@
-import { Anchor, Group, Paper, Select, SimpleGrid, Stack, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { Anchor, Group, Select, Stack, VisuallyHidden } from '@mantine/core';
 import { useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useState } from 'react';
 import { FormattedDate, FormattedMessage, useIntl } from 'react-intl';
-import { ApiError, errorText } from '../../api/client';
+import { ApiError, fieldErrors } from '../../api/client';
 import type { OrgUser } from '../../api/types.gen';
-import { DataTable } from '../../components/DataTable';
 import { FormModal } from '../../components/FormModal';
+import { ListSection } from '../../components/ListSection';
 import { PageHeader } from '../../components/PageHeader';
-import { showToast } from '../../components/Toasts';
+import { useRowAction } from '../../components/useRowAction';
 import { Button } from '../../components/variants';
 import type { CurrentUser } from '../accounts/api';
 import { checkEmail } from '../accounts/rules';
 import { reactivateUser } from '../users/api';
+import { PersonCell, PersonFields, trimPerson } from '../users/person';
 import { roleNames } from '../users/UsersPage';
 import { agenciesQuery, agencyAdminsQuery, changeAgencyAdminRole, createAgency, discardAgencyAdmin, inviteAgencyAdmin, type Agency, type AgencySettings } from './api';
 import { delayLabel, ModeBadge } from './labels';
@@ -62,18 +63,15 @@ function AgencyList() {
     },
   ];
   return (
-    <Paper withBorder radius="lg" p={{ base: 'md', sm: 'lg' }} component="section" aria-labelledby="agencies-list">
-      <Title order={2} size="h4" id="agencies-list" mb="md">
-        <FormattedMessage id="agencies.list" defaultMessage="Equipos" />
-      </Title>
-      <DataTable
-        data={data}
-        columns={columns}
-        getRowId={(a) => a.uuid}
-        minWidth={520}
-        empty={<FormattedMessage id="agencies.empty" defaultMessage="Todavía no tienes equipos externos." />}
-      />
-    </Paper>
+    <ListSection
+      id="agencies-list"
+      title={<FormattedMessage id="agencies.list" defaultMessage="Equipos" />}
+      data={data}
+      columns={columns}
+      getRowId={(a) => a.uuid}
+      minWidth={520}
+      empty={<FormattedMessage id="agencies.empty" defaultMessage="Todavía no tienes equipos externos." />}
+    />
   );
 }
 
@@ -93,8 +91,7 @@ function NewAgencyDialog({ opened, onClose }: { opened: boolean; onClose: () => 
       await navigate({ to: '/manage/settings/agencies/$token', params: { token: created.agency.uuid } });
       return true;
     } catch (e) {
-      const fields = e instanceof ApiError ? e.fields : {};
-      setErrors(Object.keys(fields).length > 0 ? fields : { agency_name: errorText(e) });
+      setErrors(fieldErrors(e, 'agency_name'));
       return false;
     }
   };
@@ -118,32 +115,17 @@ function AdminList() {
   const { data = [] } = useQuery(agencyAdminsQuery());
   const [inviting, setInviting] = useState(false);
   const [editing, setEditing] = useState<OrgUser>();
-  const [busy, setBusy] = useState<string>();
-  const act = async (u: OrgUser, work: (uuid: string) => Promise<unknown>) => {
-    setBusy(u.uuid);
-    try {
+  const { busy, run } = useRowAction({ toast: true });
+  const act = (u: OrgUser, work: (uuid: string) => Promise<unknown>) =>
+    run(u.uuid, async () => {
       await work(u.uuid);
       await queryClient.invalidateQueries({ queryKey: ['users'] });
-    } catch (e) {
-      showToast({ type: 'fail', message: errorText(e) });
-    } finally {
-      setBusy(undefined);
-    }
-  };
+    });
   const columns: ColumnDef<OrgUser, unknown>[] = [
     {
       id: 'name',
       header: intl.formatMessage({ id: 'agencies.col.person', defaultMessage: 'Persona' }),
-      cell: ({ row: { original: u } }) => (
-        <>
-          <Text fw={600} size="sm">
-            {u.full_name || u.email}
-          </Text>
-          <Text size="xs" c="dimmed">
-            {u.email}
-          </Text>
-        </>
-      ),
+      cell: ({ row: { original: u } }) => <PersonCell name={u.full_name} email={u.email} />,
     },
     {
       id: 'state',
@@ -191,30 +173,24 @@ function AdminList() {
     },
   ];
   return (
-    <Paper withBorder radius="lg" p={{ base: 'md', sm: 'lg' }} component="section" aria-labelledby="agency-admins">
-      <Group justify="space-between" mb="md">
-        <div>
-          <Title order={2} size="h4" id="agency-admins">
-            <FormattedMessage id="agencies.admins" defaultMessage="Administradores de equipos" />
-          </Title>
-          <Text size="sm" c="dimmed">
-            <FormattedMessage id="agencies.adminsLead" defaultMessage="Tienen acceso completo a los equipos externos y a nada más." />
-          </Text>
-        </div>
+    <ListSection
+      id="agency-admins"
+      title={<FormattedMessage id="agencies.admins" defaultMessage="Administradores de equipos" />}
+      lead={<FormattedMessage id="agencies.adminsLead" defaultMessage="Tienen acceso completo a los equipos externos y a nada más." />}
+      action={
         <Button variant="outline" onClick={() => setInviting(true)}>
           <FormattedMessage id="agencies.newAdmin" defaultMessage="Nuevo administrador" />
         </Button>
-      </Group>
-      <DataTable
-        data={data}
-        columns={columns}
-        getRowId={(u) => u.uuid}
-        minWidth={480}
-        empty={<FormattedMessage id="agencies.adminsEmpty" defaultMessage="Sin administradores de equipos." />}
-      />
+      }
+      data={data}
+      columns={columns}
+      getRowId={(u) => u.uuid}
+      minWidth={480}
+      empty={<FormattedMessage id="agencies.adminsEmpty" defaultMessage="Sin administradores de equipos." />}
+    >
       <NewAdminDialog opened={inviting} onClose={() => setInviting(false)} />
       {editing && <EditAdminDialog admin={editing} onClose={() => setEditing(undefined)} />}
-    </Paper>
+    </ListSection>
   );
 }
 
@@ -271,7 +247,7 @@ function NewAdminDialog({ opened, onClose }: { opened: boolean; onClose: () => v
   const [person, setPerson] = useState({ email: '', first_name: '', last_name: '' });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const submit = async () => {
-    const trimmed = { email: person.email.trim(), first_name: person.first_name.trim(), last_name: person.last_name.trim() };
+    const trimmed = trimPerson(person);
     const problem = checkEmail(trimmed.email);
     if (problem) {
       setErrors({ email: intl.formatMessage(problem) });
@@ -280,8 +256,7 @@ function NewAdminDialog({ opened, onClose }: { opened: boolean; onClose: () => v
     try {
       await inviteAgencyAdmin(trimmed);
     } catch (e) {
-      const fields = e instanceof ApiError ? e.fields : {};
-      setErrors(Object.keys(fields).length > 0 ? fields : { email: errorText(e) });
+      setErrors(fieldErrors(e, 'email'));
       return false;
     }
     await queryClient.invalidateQueries({ queryKey: ['users'] });
@@ -298,11 +273,7 @@ function NewAdminDialog({ opened, onClose }: { opened: boolean; onClose: () => v
       submit={submit}
       confirm={<FormattedMessage id="agencies.invite" defaultMessage="Invitar" />}
     >
-      <SimpleGrid cols={{ base: 1, xs: 2 }}>
-        <TextInput label={<FormattedMessage id="signup.user.first" defaultMessage="Nombre" />} required value={person.first_name} onChange={(e) => setPerson({ ...person, first_name: e.currentTarget.value })} error={errors.first_name} data-autofocus />
-        <TextInput label={<FormattedMessage id="signup.user.last" defaultMessage="Apellido" />} required value={person.last_name} onChange={(e) => setPerson({ ...person, last_name: e.currentTarget.value })} error={errors.last_name} />
-      </SimpleGrid>
-      <TextInput label={<FormattedMessage id="signup.user.email" defaultMessage="E-mail" />} type="email" required value={person.email} onChange={(e) => setPerson({ ...person, email: e.currentTarget.value })} error={errors.email} />
+      <PersonFields value={person} onChange={setPerson} errors={errors} />
     </FormModal>
   );
 }

@@ -4,15 +4,11 @@ import {
   Badge,
   Checkbox,
   Group,
-  Paper,
   Select,
-  SimpleGrid,
   Stack,
   Switch,
   TagsInput,
   Text,
-  TextInput,
-  Title,
   VisuallyHidden,
 } from "@mantine/core";
 import { useQueryClient, useSuspenseQuery } from "@tanstack/react-query";
@@ -20,14 +16,18 @@ import { Link } from "@tanstack/react-router";
 import type { ColumnDef } from "@tanstack/react-table";
 import { useState, type FormEvent } from "react";
 import { FormattedMessage, useIntl } from "react-intl";
-import { ApiError, errorText } from "../../api/client";
+import { ApiError, errorText, fieldErrors } from "../../api/client";
 import type { Campaign } from "../../api/types.gen";
+import { checkedField } from "../../components/checkedField";
 import { FormModal } from "../../components/FormModal";
+import { ListSection } from "../../components/ListSection";
 import { PageHeader } from "../../components/PageHeader";
-import { FormSection } from "../../components/SectionCard";
+import { FormSection, SectionCard } from "../../components/SectionCard";
 import { showToast } from "../../components/Toasts";
+import { useRowAction } from "../../components/useRowAction";
 import { Button } from "../../components/variants";
 import { checkEmail } from "../accounts/rules";
+import { PersonCell, PersonFields, trimPerson } from "../users/person";
 import {
   addAgencyUser,
   AGENCY_ROLES,
@@ -46,8 +46,7 @@ import {
   type AgencyUser,
   type Association,
 } from "./api";
-import { ModeBadge, RoleName, roleNames } from "./labels";
-import { Flags, ListSection, useRowAction } from "./ListSection";
+import { Flags, ModeBadge, RoleName, roleNames } from "./labels";
 import { SettingsFields } from "./SettingsFields";
 
 /** /manage/settings/agencies/$token: one agency's settings, authorised campaigns and people (spec §2). */
@@ -133,10 +132,7 @@ function AgencySettingsForm({
         }),
       });
     } catch (e) {
-      const fields = e instanceof ApiError ? e.fields : {};
-      setErrors(
-        Object.keys(fields).length > 0 ? fields : { agency_name: errorText(e) },
-      );
+      setErrors(fieldErrors(e, "agency_name"));
     } finally {
       setSaving(false);
     }
@@ -170,7 +166,7 @@ function Campaigns({
   const intl = useIntl();
   const refresh = useRefresh(token);
   const [editing, setEditing] = useState<Campaign | "new">();
-  const { busy, run } = useRowAction();
+  const { busy, run } = useRowAction({ toast: true });
   const remove = (c: Campaign) =>
     run(c.uuid, async () => refresh(await dissociateCampaign(token, c.uuid)));
   const columns: ColumnDef<Campaign, unknown>[] = [
@@ -281,13 +277,16 @@ function Campaigns({
           defaultMessage="Campañas autorizadas"
         />
       }
-      addLabel={
-        <FormattedMessage
-          id="agencies.associate"
-          defaultMessage="Asociar campaña"
-        />
+      action={
+        !disabled && (
+          <Button variant="outline" onClick={() => setEditing("new")}>
+            <FormattedMessage
+              id="agencies.associate"
+              defaultMessage="Asociar campaña"
+            />
+          </Button>
+        )
       }
-      onAdd={disabled ? undefined : () => setEditing("new")}
       data={data.campaigns}
       columns={columns}
       getRowId={(c) => c.uuid}
@@ -406,10 +405,7 @@ function AssociationDialog({
             defaultMessage="Permite donación única"
           />
         }
-        checked={value.allow_one_time}
-        onChange={(e) =>
-          setValue({ ...value, allow_one_time: e.currentTarget.checked })
-        }
+        {...checkedField(value, setValue, "allow_one_time")}
       />
       <Switch
         label={
@@ -418,10 +414,7 @@ function AssociationDialog({
             defaultMessage="Permite otro monto"
           />
         }
-        checked={value.allow_other_amount}
-        onChange={(e) =>
-          setValue({ ...value, allow_other_amount: e.currentTarget.checked })
-        }
+        {...checkedField(value, setValue, "allow_other_amount")}
       />
       <TagsInput
         label={
@@ -457,7 +450,7 @@ function People({
   const intl = useIntl();
   const refresh = useRefresh(token);
   const [editing, setEditing] = useState<AgencyUser | "new">();
-  const { busy, run } = useRowAction();
+  const { busy, run } = useRowAction({ toast: true });
   const toggle = (u: AgencyUser) =>
     run(u.uuid, async () => {
       await (u.status === "discarded"
@@ -473,14 +466,10 @@ function People({
         defaultMessage: "Persona",
       }),
       cell: ({ row: { original: u } }) => (
-        <>
-          <Text fw={600} size="sm">
-            {`${u.first_name} ${u.last_name}`.trim() || u.email}
-          </Text>
-          <Text size="xs" c="dimmed">
-            {u.email}
-          </Text>
-        </>
+        <PersonCell
+          name={`${u.first_name} ${u.last_name}`.trim()}
+          email={u.email}
+        />
       ),
     },
     {
@@ -625,10 +614,16 @@ function People({
           defaultMessage="Personas del equipo"
         />
       }
-      addLabel={
-        <FormattedMessage id="agencies.newUser" defaultMessage="Nueva persona" />
+      action={
+        !disabled && (
+          <Button variant="outline" onClick={() => setEditing("new")}>
+            <FormattedMessage
+              id="agencies.newUser"
+              defaultMessage="Nueva persona"
+            />
+          </Button>
+        )
       }
-      onAdd={disabled ? undefined : () => setEditing("new")}
       data={data.users}
       columns={columns}
       getRowId={(u) => u.uuid}
@@ -673,12 +668,7 @@ function PersonDialog({
   });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const submit = async () => {
-    const trimmed = {
-      ...person,
-      email: person.email.trim(),
-      first_name: person.first_name.trim(),
-      last_name: person.last_name.trim(),
-    };
+    const trimmed = trimPerson(person);
     if (!existing) {
       const problem = checkEmail(trimmed.email);
       if (problem) {
@@ -695,10 +685,7 @@ function PersonDialog({
         });
       else await addAgencyUser(token, trimmed);
     } catch (e) {
-      const fields = e instanceof ApiError ? e.fields : {};
-      setErrors(
-        Object.keys(fields).length > 0 ? fields : { email: errorText(e) },
-      );
+      setErrors(fieldErrors(e, "email"));
       return false;
     }
     await refresh();
@@ -741,54 +728,7 @@ function PersonDialog({
       confirm={<FormattedMessage id="agencies.save" defaultMessage="Guardar" />}
     >
       {!existing && (
-        <>
-          <SimpleGrid cols={{ base: 1, xs: 2 }}>
-            <TextInput
-              label={
-                <FormattedMessage
-                  id="signup.user.first"
-                  defaultMessage="Nombre"
-                />
-              }
-              required
-              value={person.first_name}
-              onChange={(e) =>
-                setPerson({ ...person, first_name: e.currentTarget.value })
-              }
-              error={errors.first_name}
-              data-autofocus
-            />
-            <TextInput
-              label={
-                <FormattedMessage
-                  id="signup.user.last"
-                  defaultMessage="Apellido"
-                />
-              }
-              required
-              value={person.last_name}
-              onChange={(e) =>
-                setPerson({ ...person, last_name: e.currentTarget.value })
-              }
-              error={errors.last_name}
-            />
-          </SimpleGrid>
-          <TextInput
-            label={
-              <FormattedMessage
-                id="signup.user.email"
-                defaultMessage="E-mail"
-              />
-            }
-            type="email"
-            required
-            value={person.email}
-            onChange={(e) =>
-              setPerson({ ...person, email: e.currentTarget.value })
-            }
-            error={errors.email}
-          />
-        </>
+        <PersonFields value={person} onChange={setPerson} errors={errors} />
       )}
       <Select
         label={<FormattedMessage id="agencies.col.role" defaultMessage="Rol" />}
@@ -815,10 +755,7 @@ function PersonDialog({
               defaultMessage="Captación: registrar donantes nuevos"
             />
           }
-          checked={person.acquisition}
-          onChange={(e) =>
-            setPerson({ ...person, acquisition: e.currentTarget.checked })
-          }
+          {...checkedField(person, setPerson, "acquisition")}
         />
         <Checkbox
           label={
@@ -827,10 +764,7 @@ function PersonDialog({
               defaultMessage="Gestión: cambiar monto o medio de pago, cancelar y reactivar donaciones"
             />
           }
-          checked={person.management}
-          onChange={(e) =>
-            setPerson({ ...person, management: e.currentTarget.checked })
-          }
+          {...checkedField(person, setPerson, "management")}
         />
       </Stack>
     </FormModal>
@@ -841,35 +775,29 @@ function DiscardAgency({ token, name }: { token: string; name: string }) {
   const refresh = useRefresh(token);
   const [confirming, setConfirming] = useState(false);
   return (
-    <Paper
-      withBorder
-      radius="lg"
-      p={{ base: "md", sm: "lg" }}
-      component="section"
-      aria-labelledby="agency-discard"
-    >
-      <Group justify="space-between">
-        <div>
-          <Title order={2} size="h4" id="agency-discard">
-            <FormattedMessage
-              id="agencies.discard"
-              defaultMessage="Dar de baja el equipo"
-            />
-          </Title>
-          <Text size="sm" c="dimmed">
-            <FormattedMessage
-              id="agencies.discardLead"
-              defaultMessage="Sus personas pierden el acceso y se cierran sus sesiones al instante."
-            />
-          </Text>
-        </div>
+    <SectionCard
+      id="agency-discard"
+      title={
+        <FormattedMessage
+          id="agencies.discard"
+          defaultMessage="Dar de baja el equipo"
+        />
+      }
+      lead={
+        <FormattedMessage
+          id="agencies.discardLead"
+          defaultMessage="Sus personas pierden el acceso y se cierran sus sesiones al instante."
+        />
+      }
+      aside={
         <Button variant="destructive" onClick={() => setConfirming(true)}>
           <FormattedMessage
             id="agencies.discard"
             defaultMessage="Dar de baja el equipo"
           />
         </Button>
-      </Group>
+      }
+    >
       <FormModal
         opened={confirming}
         onClose={() => setConfirming(false)}
@@ -900,6 +828,6 @@ function DiscardAgency({ token, name }: { token: string; name: string }) {
       >
         {null}
       </FormModal>
-    </Paper>
+    </SectionCard>
   );
 }

@@ -1,5 +1,7 @@
-import { Badge } from '@mantine/core';
+import { Badge, Group } from '@mantine/core';
+import type { ReactNode } from 'react';
 import { defineMessages, FormattedMessage, useIntl, type IntlShape } from 'react-intl';
+import { nameOf } from '../../i18n/nameOf';
 
 export const roleNames = defineMessages({
   manager: { id: 'agencies.role.manager', defaultMessage: 'Gerente' },
@@ -9,7 +11,7 @@ export const roleNames = defineMessages({
 
 export function RoleName({ role }: { role: string }) {
   const intl = useIntl();
-  return <>{Object.hasOwn(roleNames, role) ? intl.formatMessage(roleNames[role as keyof typeof roleNames]) : role}</>;
+  return <>{nameOf(intl, roleNames, role)}</>;
 }
 
 /** A sync delay as the spec's options name it: immediately, 1, 5, 10, 30 minutes, 1 or 2 hours. */
@@ -28,5 +30,21 @@ export function ModeBadge({ mode }: { mode: string }) {
     <Badge color="yellow" variant="light" style={{ flexShrink: 0 }}>
       <FormattedMessage id="agencies.mode.sandbox" defaultMessage="Práctica" />
     </Badge>
+  );
+}
+
+/** A row's flags that are on, as badges (a campaign's options, a person's permissions). */
+export function Flags({ flags }: { flags: { on: boolean; label: ReactNode; color?: string }[] }) {
+  return (
+    <Group gap={4}>
+      {flags.map(
+        (f, i) =>
+          f.on && (
+            <Badge key={i} variant="light" color={f.color}>
+              {f.label}
+            </Badge>
+          ),
+      )}
+    </Group>
   );
 }

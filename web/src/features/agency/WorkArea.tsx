@@ -4,6 +4,7 @@ import { useState, type FormEvent } from 'react';
 import { FormattedDate, FormattedMessage, useIntl } from 'react-intl';
 import { ApiError, errorText } from '../../api/client';
 import type { Campaign } from '../../api/types.gen';
+import { SectionCard } from '../../components/SectionCard';
 import { showToast } from '../../components/Toasts';
 import { Button } from '../../components/variants';
 import { cleanNumber } from '../../donate/lib/brand';
@@ -214,10 +215,7 @@ function StatusBadge({ status }: { status: string }) {
 function SignUps({ me }: { me: AgencyMe }) {
   const { data } = useSuspenseQuery(acquisitionsQuery());
   return (
-    <Paper withBorder radius="lg" p="md" component="section" aria-labelledby="signups-title">
-      <Title order={2} size="h4" id="signups-title" mb="sm">
-        <FormattedMessage id="agency.signUps" defaultMessage="Altas del equipo" />
-      </Title>
+    <SectionCard id="signups-title" title={<FormattedMessage id="agency.signUps" defaultMessage="Altas del equipo" />}>
       {data.length === 0 ? (
         <Text size="sm" c="dimmed">
           <FormattedMessage id="agency.signUpsEmpty" defaultMessage="Todavía no hay altas." />
@@ -248,6 +246,6 @@ function SignUps({ me }: { me: AgencyMe }) {
           ))}
         </Stack>
       )}
-    </Paper>
+    </SectionCard>
   );
 }

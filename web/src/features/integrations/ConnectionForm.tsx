@@ -1,7 +1,7 @@
 import { Alert, NumberInput, PasswordInput, SimpleGrid, Stack, TextInput } from '@mantine/core';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { ApiError, errorText } from '../../api/client';
+import { useApiForm } from '../../components/useApiForm';
 import { Button } from '../../components/variants';
 import type { CrmSetup, SetupFields } from './api';
 
@@ -17,32 +17,19 @@ export function ConnectionForm({ setup, onSave }: { setup?: CrmSetup; onSave: (f
   const [secret, setSecret] = useState('');
   const [externalID, setExternalID] = useState(setup?.external_id_field ?? 'Aporta_Id__c');
   const [limit, setLimit] = useState<number | string>(setup?.daily_call_limit ?? '');
-  const [pending, setPending] = useState(false);
-  const [error, setError] = useState<unknown>();
-  const fieldError = (name: string) => (error instanceof ApiError ? error.fields[name] : undefined);
-
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setPending(true);
-    setError(undefined);
+  const { pending, onSubmit, fieldError, formError } = useApiForm(async () => {
     const fields: SetupFields = { name, login_url: loginURL, client_id: clientID, external_id_field: externalID, daily_call_limit: limit === '' ? null : Number(limit) };
     if (secret !== '' || !setup) fields.client_secret = secret;
-    try {
-      await onSave(fields);
-      setSecret('');
-    } catch (err) {
-      setError(err);
-    } finally {
-      setPending(false);
-    }
-  };
+    await onSave(fields);
+    setSecret('');
+  });
 
   return (
-    <form onSubmit={submit} noValidate>
+    <form onSubmit={onSubmit} noValidate>
       <Stack gap="md">
-        {error !== undefined && Object.keys(error instanceof ApiError ? error.fields : {}).length === 0 && (
+        {formError && (
           <Alert color="red" role="alert">
-            {errorText(error)}
+            {formError}
           </Alert>
         )}
         <SimpleGrid cols={{ base: 1, sm: 2 }}>

@@ -1,11 +1,14 @@
-import { Alert, Group, Pagination, Table, Text } from '@mantine/core';
+import { Alert, Group, Pagination, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ColumnDef } from '@tanstack/react-table';
 import { useState } from 'react';
 import { FormattedDate, FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
 import { errorText } from '../../api/client';
+import { CellNote, DataTable } from '../../components/DataTable';
 import { SectionCard } from '../../components/SectionCard';
+import { useRowAction } from '../../components/useRowAction';
 import { Button, StatusBadge } from '../../components/variants';
-import { requestsQuery, retryRequest } from './api';
+import { requestsQuery, retryRequest, type CrmRequest } from './api';
 import { label } from './labels';
 
 const outcomeColor = { ok: 'green', partial: 'purple', failed: 'red', limited: 'red', session_expired: 'blue' } as const;
@@ -16,16 +19,70 @@ export function RequestLog({ uuid }: { uuid: string }) {
   const queryClient = useQueryClient();
   const [page, setPage] = useState(1);
   const { data, error } = useQuery(requestsQuery(uuid, page));
-  const [retryError, setRetryError] = useState<string>();
-  const retry = async (id: string) => {
-    setRetryError(undefined);
-    try {
-      await retryRequest(uuid, id);
-      await queryClient.invalidateQueries({ queryKey: ['integrations', uuid] });
-    } catch (e) {
-      setRetryError(errorText(e));
-    }
-  };
+  const retry = useRowAction();
+  const columns: ColumnDef<CrmRequest, unknown>[] = [
+    {
+      id: 'time',
+      header: () => <FormattedMessage id="crm.col.time" defaultMessage="Hora" />,
+      cell: ({ row: { original: r } }) => <FormattedDate value={r.at} dateStyle="short" timeStyle="medium" />,
+    },
+    {
+      id: 'call',
+      header: () => <FormattedMessage id="crm.col.call" defaultMessage="Llamada" />,
+      cell: ({ row: { original: r } }) => (
+        <>
+          {label(intl, r.operation)}
+          {r.object && (
+            <Text span c="dimmed" size="sm">
+              {' '}
+              · {r.object}
+            </Text>
+          )}
+        </>
+      ),
+    },
+    {
+      id: 'records',
+      header: () => <FormattedMessage id="crm.col.records" defaultMessage="Registros" />,
+      cell: ({ row: { original: r } }) => <FormattedNumber value={r.records} />,
+    },
+    {
+      id: 'outcome',
+      header: () => <FormattedMessage id="crm.col.outcome" defaultMessage="Resultado" />,
+      cell: ({ row: { original: r } }) => (
+        <>
+          <StatusBadge color={outcomeColor[r.outcome as keyof typeof outcomeColor] ?? 'blue'}>{label(intl, r.outcome)}</StatusBadge>
+          {r.error && <CellNote>{r.error}</CellNote>}
+        </>
+      ),
+    },
+    {
+      id: 'remaining',
+      header: () => <FormattedMessage id="crm.col.remaining" defaultMessage="Cupo restante" />,
+      cell: ({ row: { original: r } }) =>
+        r.remaining === null ? '—' : <FormattedMessage id="crm.remaining" defaultMessage="{left} de {limit}" values={{ left: r.remaining, limit: r.limit }} />,
+    },
+    {
+      id: 'retry',
+      header: '',
+      cell: ({ row: { original: r } }) =>
+        r.retryable > 0 && (
+          <Button
+            variant="outline"
+            size="sm"
+            loading={retry.busy === r.id}
+            onClick={() =>
+              retry.run(r.id, async () => {
+                await retryRequest(uuid, r.id);
+                await queryClient.invalidateQueries({ queryKey: ['integrations', uuid] });
+              })
+            }
+          >
+            <FormattedMessage id="crm.retry" defaultMessage="Reintentar {count}" values={{ count: r.retryable }} />
+          </Button>
+        ),
+    },
+  ];
   return (
     <SectionCard
       id="crm-requests"
@@ -38,72 +95,12 @@ export function RequestLog({ uuid }: { uuid: string }) {
         )
       }
     >
-      {(error || retryError) && (
+      {(error || retry.error) && (
         <Alert color="red" role="alert">
-          {retryError ?? errorText(error)}
+          {retry.error ?? errorText(error)}
         </Alert>
       )}
-      <Table.ScrollContainer minWidth={720}>
-        <Table striped aria-labelledby="crm-requests" data-testid="crm-requests">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>
-                <FormattedMessage id="crm.col.time" defaultMessage="Hora" />
-              </Table.Th>
-              <Table.Th>
-                <FormattedMessage id="crm.col.call" defaultMessage="Llamada" />
-              </Table.Th>
-              <Table.Th>
-                <FormattedMessage id="crm.col.records" defaultMessage="Registros" />
-              </Table.Th>
-              <Table.Th>
-                <FormattedMessage id="crm.col.outcome" defaultMessage="Resultado" />
-              </Table.Th>
-              <Table.Th>
-                <FormattedMessage id="crm.col.remaining" defaultMessage="Cupo restante" />
-              </Table.Th>
-              <Table.Th />
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {data?.requests.map((r) => (
-              <Table.Tr key={r.id}>
-                <Table.Td>
-                  <FormattedDate value={r.at} dateStyle="short" timeStyle="medium" />
-                </Table.Td>
-                <Table.Td>
-                  {label(intl, r.operation)}
-                  {r.object && (
-                    <Text span c="dimmed" size="sm">
-                      {' '}
-                      · {r.object}
-                    </Text>
-                  )}
-                </Table.Td>
-                <Table.Td>
-                  <FormattedNumber value={r.records} />
-                </Table.Td>
-                <Table.Td>
-                  <StatusBadge color={outcomeColor[r.outcome as keyof typeof outcomeColor] ?? 'blue'}>{label(intl, r.outcome)}</StatusBadge>
-                  {r.error && (
-                    <Text size="xs" c="dimmed" mt={2} style={{ overflowWrap: 'anywhere' }}>
-                      {r.error}
-                    </Text>
-                  )}
-                </Table.Td>
-                <Table.Td>{r.remaining === null ? '—' : <FormattedMessage id="crm.remaining" defaultMessage="{left} de {limit}" values={{ left: r.remaining, limit: r.limit }} />}</Table.Td>
-                <Table.Td>
-                  {r.retryable > 0 && (
-                    <Button variant="outline" size="sm" onClick={() => retry(r.id)}>
-                      <FormattedMessage id="crm.retry" defaultMessage="Reintentar {count}" values={{ count: r.retryable }} />
-                    </Button>
-                  )}
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      <DataTable data={data?.requests ?? []} columns={columns} getRowId={(r) => r.id} minWidth={720} labelledBy="crm-requests" testId="crm-requests" />
       {data && data.totalPages > 1 && (
         <Group justify="center">
           <Pagination total={data.totalPages} value={page} onChange={setPage} size="sm" />

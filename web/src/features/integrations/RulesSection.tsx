@@ -1,8 +1,10 @@
-import { Alert, Group, Select, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Alert, Group, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import type { ColumnDef } from '@tanstack/react-table';
 import { useState, type FormEvent } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { errorText } from '../../api/client';
+import { DataTable } from '../../components/DataTable';
 import { SectionCard } from '../../components/SectionCard';
+import { useRowAction } from '../../components/useRowAction';
 import { Button } from '../../components/variants';
 import { createRule, deleteRule, objectsOf, patchRule, type CrmRule, type CrmSetup } from './api';
 import { attributeLabel, label } from './labels';
@@ -14,17 +16,76 @@ const FORM = 'form:';
 /** The mapping: which of our attributes goes to which field of which CRM object, how, and with which value mapping. */
 export function RulesSection({ setup, onChange }: { setup: CrmSetup; onChange: () => Promise<unknown> }) {
   const intl = useIntl();
-  const [error, setError] = useState<string>();
-  const run = async (fn: () => Promise<unknown>) => {
-    setError(undefined);
-    try {
+  const action = useRowAction();
+  const run = (rowId: string, fn: () => Promise<unknown>) =>
+    action.run(rowId, async () => {
       await fn();
       await onChange();
-    } catch (e) {
-      setError(errorText(e));
-    }
-  };
+    });
   const fieldLabel = (r: CrmRule) => setup.objects[r.crm_object]?.fields.find((f) => f.name === r.field)?.label ?? r.field;
+  const columns: ColumnDef<CrmRule, unknown>[] = [
+    {
+      id: 'attribute',
+      header: () => <FormattedMessage id="crm.col.attribute" defaultMessage="Atributo" />,
+      cell: ({ row: { original: r } }) => (
+        <>
+          {label(intl, r.class_name)} · {attributeLabel(intl, r.class_name, r.attribute)}
+        </>
+      ),
+    },
+    {
+      id: 'field',
+      header: () => <FormattedMessage id="crm.col.field" defaultMessage="Campo del CRM" />,
+      cell: ({ row: { original: r } }) => (
+        <>
+          {label(intl, r.crm_object, true)} · {fieldLabel(r)}
+        </>
+      ),
+    },
+    {
+      id: 'rule',
+      header: () => <FormattedMessage id="crm.col.rule" defaultMessage="Regla" />,
+      cell: ({ row: { original: r } }) => (
+        <Select
+          aria-label={intl.formatMessage({ id: 'crm.col.rule', defaultMessage: 'Regla' })}
+          data={syncRules.map((v) => ({ value: v, label: label(intl, v) }))}
+          value={r.sync_rule}
+          allowDeselect={false}
+          w={200}
+          onChange={(v) =>
+            v &&
+            run(r.id, () => patchRule(setup.uuid, r.id, { attribute: r.attribute, crm_object: r.crm_object, field: r.field, sync_rule: v, value_map: r.value_map }))
+          }
+          size="xs"
+        />
+      ),
+    },
+    {
+      id: 'values',
+      header: () => <FormattedMessage id="crm.col.values" defaultMessage="Valores" />,
+      cell: ({ row: { original: r } }) => (
+        <Text size="sm">
+          {Object.entries(r.value_map)
+            .map(([k, v]) => `${k} → ${v}`)
+            .join(', ') || '—'}
+        </Text>
+      ),
+    },
+    {
+      id: 'remove',
+      header: '',
+      cell: ({ row: { original: r } }) => (
+        <Button
+          variant="ghost"
+          size="sm"
+          onClick={() => run(r.id, () => deleteRule(setup.uuid, r.id))}
+          aria-label={intl.formatMessage({ id: 'crm.deleteRule', defaultMessage: 'Quitar {attribute}' }, { attribute: attributeLabel(intl, r.class_name, r.attribute) })}
+        >
+          <FormattedMessage id="crm.remove" defaultMessage="Quitar" />
+        </Button>
+      ),
+    },
+  ];
 
   return (
     <SectionCard
@@ -32,87 +93,23 @@ export function RulesSection({ setup, onChange }: { setup: CrmSetup; onChange: (
       title={<FormattedMessage id="crm.rules" defaultMessage="Mapeo de atributos" />}
       lead={<FormattedMessage id="crm.rulesLead" defaultMessage="Cada atributo se envía a un campo del CRM. Validamos el campo con el CRM antes de guardarlo." />}
     >
-      {error && (
+      {action.error && (
         <Alert color="red" role="alert">
-          {error}
+          {action.error}
         </Alert>
       )}
-      {setup.rules.length === 0 ? (
-        <Text c="dimmed" size="sm">
-          <FormattedMessage id="crm.noRules" defaultMessage="Todavía no envías ningún atributo." />
-        </Text>
-      ) : (
-        <Table.ScrollContainer minWidth={640}>
-          <Table striped>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>
-                  <FormattedMessage id="crm.col.attribute" defaultMessage="Atributo" />
-                </Table.Th>
-                <Table.Th>
-                  <FormattedMessage id="crm.col.field" defaultMessage="Campo del CRM" />
-                </Table.Th>
-                <Table.Th>
-                  <FormattedMessage id="crm.col.rule" defaultMessage="Regla" />
-                </Table.Th>
-                <Table.Th>
-                  <FormattedMessage id="crm.col.values" defaultMessage="Valores" />
-                </Table.Th>
-                <Table.Th />
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {setup.rules.map((r) => (
-                <Table.Tr key={r.id}>
-                  <Table.Td>
-                    {label(intl, r.class_name)} · {attributeLabel(intl, r.class_name, r.attribute)}
-                  </Table.Td>
-                  <Table.Td>
-                    {label(intl, r.crm_object, true)} · {fieldLabel(r)}
-                  </Table.Td>
-                  <Table.Td>
-                    <Select
-                      aria-label={intl.formatMessage({ id: 'crm.col.rule', defaultMessage: 'Regla' })}
-                      data={syncRules.map((v) => ({ value: v, label: label(intl, v) }))}
-                      value={r.sync_rule}
-                      allowDeselect={false}
-                      w={200}
-                      onChange={(v) =>
-                        v &&
-                        run(() =>
-                          patchRule(setup.uuid, r.id, { attribute: r.attribute, crm_object: r.crm_object, field: r.field, sync_rule: v, value_map: r.value_map }),
-                        )
-                      }
-                      size="xs"
-                    />
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm">
-                      {Object.entries(r.value_map)
-                        .map(([k, v]) => `${k} → ${v}`)
-                        .join(', ') || '—'}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Button
-                      variant="ghost"
-                      size="sm"
-                      onClick={() => run(() => deleteRule(setup.uuid, r.id))}
-                      aria-label={intl.formatMessage(
-                        { id: 'crm.deleteRule', defaultMessage: 'Quitar {attribute}' },
-                        { attribute: attributeLabel(intl, r.class_name, r.attribute) },
-                      )}
-                    >
-                      <FormattedMessage id="crm.remove" defaultMessage="Quitar" />
-                    </Button>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
-      <NewRule setup={setup} onCreate={(rule) => run(() => createRule(setup.uuid, rule))} />
+      <DataTable
+        data={setup.rules}
+        columns={columns}
+        getRowId={(r) => r.id}
+        minWidth={640}
+        empty={
+          <Text c="dimmed" size="sm">
+            <FormattedMessage id="crm.noRules" defaultMessage="Todavía no envías ningún atributo." />
+          </Text>
+        }
+      />
+      <NewRule setup={setup} onCreate={(rule) => run('new', () => createRule(setup.uuid, rule))} />
     </SectionCard>
   );
 }

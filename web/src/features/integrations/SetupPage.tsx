@@ -1,11 +1,11 @@
 import { Alert, Anchor, Group, Progress, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { useState } from 'react';
+import type { ReactNode } from 'react';
 import { FormattedDate, FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
-import { errorText } from '../../api/client';
 import { PageHeader } from '../../components/PageHeader';
 import { SectionCard } from '../../components/SectionCard';
+import { useRowAction } from '../../components/useRowAction';
 import { Button, StatusBadge } from '../../components/variants';
 import { patchSetup, resync, setupQuery } from './api';
 import { ConnectionForm } from './ConnectionForm';
@@ -18,23 +18,12 @@ export function SetupPage({ uuid }: { uuid: string }) {
   const intl = useIntl();
   const queryClient = useQueryClient();
   const { data: setup } = useSuspenseQuery(setupQuery(uuid));
-  const [busy, setBusy] = useState<string>();
-  const [error, setError] = useState<string>();
+  const { busy, error, run } = useRowAction();
   const refresh = (next?: typeof setup) => {
     if (next) queryClient.setQueryData(setupQuery(uuid).queryKey, next);
     return queryClient.invalidateQueries({ queryKey: ['integrations'] });
   };
-  const act = async (what: string, fn: () => Promise<typeof setup>) => {
-    setBusy(what);
-    setError(undefined);
-    try {
-      await refresh(await fn());
-    } catch (e) {
-      setError(errorText(e));
-    } finally {
-      setBusy(undefined);
-    }
-  };
+  const act = (what: string, fn: () => Promise<typeof setup>) => run(what, async () => refresh(await fn()));
   const { pending, failed, resync_total: total } = setup.progress;
   const done = total > 0 ? Math.max(0, Math.min(total, total - pending)) : 0;
   const paused = setup.status === 'paused';
@@ -63,38 +52,23 @@ export function SetupPage({ uuid }: { uuid: string }) {
       )}
       <SectionCard id="crm-sync" title={<FormattedMessage id="crm.sync" defaultMessage="Sincronización" />}>
         <SimpleGrid cols={{ base: 1, sm: 3 }}>
-          <div>
-            <Text size="sm" c="dimmed">
-              <FormattedMessage id="crm.pending" defaultMessage="Cambios por enviar" />
-            </Text>
-            <Text fw={700} data-testid="crm-pending">
-              <FormattedNumber value={pending} />
-            </Text>
-          </div>
-          <div>
-            <Text size="sm" c="dimmed">
-              <FormattedMessage id="crm.failedRecords" defaultMessage="Registros rechazados" />
-            </Text>
-            <Text fw={700}>
-              <FormattedNumber value={failed} />
-            </Text>
-          </div>
-          <div>
-            <Text size="sm" c="dimmed">
-              <FormattedMessage id="crm.budget" defaultMessage="Cupo diario del CRM" />
-            </Text>
-            <Text fw={700}>
-              {setup.usage ? (
-                <FormattedMessage
-                  id="crm.budgetUsed"
-                  defaultMessage="{used} de {max} llamadas usadas"
-                  values={{ used: <FormattedNumber value={setup.usage.used} />, max: <FormattedNumber value={setup.usage.max} /> }}
-                />
-              ) : (
-                '—'
-              )}
-            </Text>
-          </div>
+          <Stat label={<FormattedMessage id="crm.pending" defaultMessage="Cambios por enviar" />} testId="crm-pending">
+            <FormattedNumber value={pending} />
+          </Stat>
+          <Stat label={<FormattedMessage id="crm.failedRecords" defaultMessage="Registros rechazados" />}>
+            <FormattedNumber value={failed} />
+          </Stat>
+          <Stat label={<FormattedMessage id="crm.budget" defaultMessage="Cupo diario del CRM" />}>
+            {setup.usage ? (
+              <FormattedMessage
+                id="crm.budgetUsed"
+                defaultMessage="{used} de {max} llamadas usadas"
+                values={{ used: <FormattedNumber value={setup.usage.used} />, max: <FormattedNumber value={setup.usage.max} /> }}
+              />
+            ) : (
+              '—'
+            )}
+          </Stat>
         </SimpleGrid>
         {setup.parked_until && new Date(setup.parked_until) > new Date() && (
           <Alert color="yellow">
@@ -132,5 +106,19 @@ export function SetupPage({ uuid }: { uuid: string }) {
         <ConnectionForm setup={setup} onSave={async (fields) => refresh(await patchSetup(uuid, fields))} />
       </SectionCard>
     </Stack>
+  );
+}
+
+/** One figure of the sync card: its name over the figure. */
+function Stat({ label, testId, children }: { label: ReactNode; testId?: string; children: ReactNode }) {
+  return (
+    <div>
+      <Text size="sm" c="dimmed">
+        {label}
+      </Text>
+      <Text fw={700} data-testid={testId}>
+        {children}
+      </Text>
+    </div>
   );
 }

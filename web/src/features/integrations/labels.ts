@@ -1,4 +1,5 @@
 import { defineMessages, type IntlShape } from 'react-intl';
+import { nameOf } from '../../i18n/nameOf';
 
 /** Names of the classes, CRM objects, sync rules, statuses and log outcomes the setup shows. */
 export const labels = defineMessages({
@@ -75,6 +76,5 @@ export function attributeLabel(intl: IntlShape, className: string, attribute: st
 
 /** A class's, object's, rule's, status's or outcome's name (the object "campaign" is named apart from the class). */
 export function label(intl: IntlShape, key: string, object = false) {
-  const m = labels[(object && key === 'campaign' ? 'campaignObject' : key) as keyof typeof labels];
-  return m ? intl.formatMessage(m) : key;
+  return nameOf(intl, labels, object && key === 'campaign' ? 'campaignObject' : key);
 }

@@ -13,6 +13,7 @@ import { approveDocument, enableAccount, rejectDocument, staffOrganizationQuery,
 import { TimeLeft } from './StaffListPage';
 import { ActionPanel } from './ActionPanel';
 import { Crumbs } from '../../components/PageHeader';
+import { SectionCard } from '../../components/SectionCard';
 
 
 const statusColor: Record<string, string> = { approved: 'green', rejected: 'red', ready_for_review: 'yellow', pending: 'gray' };
@@ -232,10 +233,7 @@ function AuditAction({ entry, label }: { entry: AuditEntry; label: string }) {
 
 function AuditLog({ entries, labels }: { entries: AuditEntry[]; labels: Record<string, string> }) {
   return (
-    <Paper withBorder radius="lg" p="lg" component="section" aria-labelledby="audit-title">
-      <Title order={2} size="h4" id="audit-title" mb="md">
-        <FormattedMessage id="staff.audit.title" defaultMessage="Registro de auditoría" />
-      </Title>
+    <SectionCard id="audit-title" title={<FormattedMessage id="staff.audit.title" defaultMessage="Registro de auditoría" />}>
       {entries.length === 0 ? (
         <Text size="sm" c="dimmed">
           <FormattedMessage id="staff.audit.empty" defaultMessage="Todavía no hay acciones registradas." />
@@ -259,6 +257,6 @@ function AuditLog({ entries, labels }: { entries: AuditEntry[]; labels: Record<s
           ))}
         </Timeline>
       )}
-    </Paper>
+    </SectionCard>
   );
 }

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { ApiError } from '../../api/client';
+import { fieldErrors } from '../../api/client';
 import { Button } from '../../components/variants';
 import { AuthCard, Loading } from '../accounts/AuthPages';
 import { loginAndReturn, logoutUrl, sessionEmail } from '../accounts/kratos';
@@ -83,8 +83,7 @@ function NewAccount({ token, invitation }: { token: string; invitation: Received
       const res = await acceptAsNew({ token, first_name: form.first_name.trim(), last_name: form.last_name.trim(), password: form.password });
       window.location.assign(res.redirect_to);
     } catch (e) {
-      const fields = e instanceof ApiError ? e.fields : {};
-      setErrors(Object.keys(fields).length > 0 ? fields : { form: errorText(e) });
+      setErrors(fieldErrors(e, 'form'));
       setSaving(false);
     }
   };

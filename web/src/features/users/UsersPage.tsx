@@ -1,20 +1,23 @@
-import { Badge, Group, Paper, PasswordInput, Select, SimpleGrid, Stack, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { Badge, Group, PasswordInput, Select, SimpleGrid, Stack, TextInput, VisuallyHidden } from '@mantine/core';
 import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useState, type FormEvent } from 'react';
 import { defineMessages, FormattedMessage, useIntl } from 'react-intl';
-import { ApiError, errorText } from '../../api/client';
-import { DataTable } from '../../components/DataTable';
+import { ApiError, errorText, fieldErrors } from '../../api/client';
+import { ListSection } from '../../components/ListSection';
 import { SaveStatusBanner } from '../../components/SaveStatusBanner';
 import { showToast } from '../../components/Toasts';
+import { useRowAction } from '../../components/useRowAction';
 import { useSaveStatus } from '../../components/useSaveStatus';
 import { Button } from '../../components/variants';
 import { changePassword, updateMyData, type CurrentUser } from '../accounts/api';
 import { checkEmail, checkPassword, checkPersonName } from '../accounts/rules';
 import { discardUser, inviteUser, reactivateUser, resendInvitation, usersQuery, type Invitation, type OrgUser } from './api';
+import { PersonCell, PersonFields, trimPerson } from './person';
 import { PageHeader } from '../../components/PageHeader';
 import { FormSection } from '../../components/SectionCard';
 import { FormModal } from '../../components/FormModal';
+import { nameOf } from '../../i18n/nameOf';
 
 const ROLES = ['administrator', 'operator', 'supervisor'] as const;
 export const roleNames = defineMessages({
@@ -26,7 +29,7 @@ export const roleNames = defineMessages({
 /** A role's translated name; an unknown role (one added on the server only) as it is. */
 function RoleName({ role }: { role: string }) {
   const intl = useIntl();
-  return <>{Object.hasOwn(roleNames, role) ? intl.formatMessage(roleNames[role as keyof typeof roleNames]) : role}</>;
+  return <>{nameOf(intl, roleNames, role)}</>;
 }
 
 function UserState({ status }: { status: OrgUser['status'] }) {
@@ -69,36 +72,21 @@ function UserList({ me }: { me: CurrentUser }) {
   const queryClient = useQueryClient();
   const { data } = useSuspenseQuery(usersQuery()); // the route's loader has it in the cache
   const [inviting, setInviting] = useState(false);
-  const [busy, setBusy] = useState<string>();
+  const { busy, run } = useRowAction({ toast: true });
   const canManage = me.abilities.includes('manage_users') || me.role === 'administrator';
 
-  const act = async (u: OrgUser, work: () => Promise<unknown>, done?: string) => {
-    setBusy(u.uuid);
-    try {
+  const act = (u: OrgUser, work: () => Promise<unknown>, done?: string) =>
+    run(u.uuid, async () => {
       await work();
       await queryClient.invalidateQueries({ queryKey: ['users'] });
       if (done) showToast({ type: 'success', message: done });
-    } catch (e) {
-      showToast({ type: 'fail', message: errorText(e) });
-    } finally {
-      setBusy(undefined);
-    }
-  };
+    });
 
   const columns: ColumnDef<OrgUser, unknown>[] = [
     {
       id: 'name',
       header: intl.formatMessage({ id: 'users.col.name', defaultMessage: 'Nombre' }),
-      cell: ({ row: { original: u } }) => (
-        <>
-          <Text fw={600} size="sm">
-            {u.full_name || u.email}
-          </Text>
-          <Text size="xs" c="dimmed">
-            {u.email}
-          </Text>
-        </>
-      ),
+      cell: ({ row: { original: u } }) => <PersonCell name={u.full_name} email={u.email} />,
     },
     { id: 'role', header: intl.formatMessage({ id: 'users.col.role', defaultMessage: 'Rol' }), cell: ({ row }) => <RoleName role={row.original.role} /> },
     { id: 'state', header: intl.formatMessage({ id: 'users.col.state', defaultMessage: 'Estado' }), cell: ({ row }) => <UserState status={row.original.status} /> },
@@ -153,20 +141,23 @@ function UserList({ me }: { me: CurrentUser }) {
   ];
 
   return (
-    <Paper withBorder radius="lg" p={{ base: 'md', sm: 'lg' }} component="section" aria-labelledby="users-list">
-      <Group justify="space-between" mb="md">
-        <Title order={2} size="h4" id="users-list">
-          <FormattedMessage id="users.list" defaultMessage="Equipo" />
-        </Title>
-        {canManage && (
+    <ListSection
+      id="users-list"
+      title={<FormattedMessage id="users.list" defaultMessage="Equipo" />}
+      action={
+        canManage && (
           <Button onClick={() => setInviting(true)}>
             <FormattedMessage id="users.invite" defaultMessage="Invitar usuario" />
           </Button>
-        )}
-      </Group>
-      <DataTable data={data} columns={columns} getRowId={(u) => u.uuid} minWidth={560} />
+        )
+      }
+      data={data}
+      columns={columns}
+      getRowId={(u) => u.uuid}
+      minWidth={560}
+    >
       <InviteDialog opened={inviting} onClose={() => setInviting(false)} />
-    </Paper>
+    </ListSection>
   );
 }
 
@@ -175,9 +166,8 @@ function InviteDialog({ opened, onClose }: { opened: boolean; onClose: () => voi
   const queryClient = useQueryClient();
   const [invitation, setInvitation] = useState<Invitation>({ email: '', first_name: '', last_name: '', role: 'operator' });
   const [errors, setErrors] = useState<Partial<Record<keyof Invitation, string>>>({});
-  const set = (field: keyof Invitation) => (value: string) => setInvitation((prev) => ({ ...prev, [field]: value }));
   const submit = async () => {
-    const trimmed = { ...invitation, email: invitation.email.trim(), first_name: invitation.first_name.trim(), last_name: invitation.last_name.trim() };
+    const trimmed = trimPerson(invitation);
     const local: Partial<Record<keyof Invitation, string>> = {};
     const emailProblem = checkEmail(trimmed.email);
     if (emailProblem) local.email = intl.formatMessage(emailProblem);
@@ -190,8 +180,7 @@ function InviteDialog({ opened, onClose }: { opened: boolean; onClose: () => voi
       await inviteUser(trimmed);
     } catch (e) {
       // Field errors come keyed by the request's field names; anything else shows under the e-mail.
-      const fields = e instanceof ApiError ? e.fields : undefined;
-      setErrors(fields && Object.keys(fields).length > 0 ? fields : { email: errorText(e) });
+      setErrors(fieldErrors(e, 'email'));
       return false;
     }
     await queryClient.invalidateQueries({ queryKey: ['users'] });
@@ -208,17 +197,13 @@ function InviteDialog({ opened, onClose }: { opened: boolean; onClose: () => voi
       submit={submit}
       confirm={<FormattedMessage id="users.sendInvite" defaultMessage="Enviar invitación" />}
     >
-      <SimpleGrid cols={{ base: 1, xs: 2 }}>
-        <TextInput label={<FormattedMessage id="signup.user.first" defaultMessage="Nombre" />} required value={invitation.first_name} onChange={(e) => set('first_name')(e.currentTarget.value)} error={errors.first_name} data-autofocus />
-        <TextInput label={<FormattedMessage id="signup.user.last" defaultMessage="Apellido" />} required value={invitation.last_name} onChange={(e) => set('last_name')(e.currentTarget.value)} error={errors.last_name} />
-      </SimpleGrid>
-      <TextInput label={<FormattedMessage id="signup.user.email" defaultMessage="E-mail" />} type="email" required value={invitation.email} onChange={(e) => set('email')(e.currentTarget.value)} error={errors.email} />
+      <PersonFields value={invitation} onChange={setInvitation} errors={errors} />
       <Select
         label={<FormattedMessage id="users.col.role" defaultMessage="Rol" />}
         data={ROLES.map((r) => ({ value: r, label: intl.formatMessage(roleNames[r]) }))}
         value={invitation.role}
         allowDeselect={false}
-        onChange={(v) => set('role')(v ?? 'operator')}
+        onChange={(v) => setInvitation({ ...invitation, role: v ?? 'operator' })}
         error={errors.role}
       />
     </FormModal>

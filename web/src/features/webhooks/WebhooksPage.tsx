@@ -1,12 +1,13 @@
 import { Alert, Checkbox, Code, Group, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { FormattedDate, FormattedMessage, useIntl } from 'react-intl';
-import { ApiError, errorText } from '../../api/client';
 import { CopyButton } from '../../components/CopyLinkButton';
 import { GenericModal } from '../../components/GenericModal';
 import { PageHeader } from '../../components/PageHeader';
 import { SectionCard } from '../../components/SectionCard';
+import { useApiForm } from '../../components/useApiForm';
+import { useRowAction } from '../../components/useRowAction';
 import { Button, StatusBadge } from '../../components/variants';
 import { createEndpoint, deleteEndpoint, patchEndpoint, rotateSecret, webhooksQuery, type WebhookEndpoint, type WebhookWithSecret } from './api';
 import { DeliveryLog } from './DeliveryLog';
@@ -53,31 +54,19 @@ function EndpointForm({ events, onCreated }: { events: string[]; onCreated: (s: 
   const [url, setURL] = useState('');
   const [description, setDescription] = useState('');
   const [chosen, setChosen] = useState<string[]>(events);
-  const [pending, setPending] = useState(false);
-  const [error, setError] = useState<unknown>();
-  const fieldError = (name: string) => (error instanceof ApiError ? error.fields[name] : undefined);
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setPending(true);
-    setError(undefined);
-    try {
-      const made = await createEndpoint({ url: url.trim(), description, events: chosen });
-      await queryClient.invalidateQueries({ queryKey: ['webhooks'] });
-      setURL('');
-      setDescription('');
-      onCreated(made);
-    } catch (err) {
-      setError(err);
-    } finally {
-      setPending(false);
-    }
-  };
+  const { pending, onSubmit, fieldError, formError } = useApiForm(async () => {
+    const made = await createEndpoint({ url: url.trim(), description, events: chosen });
+    await queryClient.invalidateQueries({ queryKey: ['webhooks'] });
+    setURL('');
+    setDescription('');
+    onCreated(made);
+  });
   return (
-    <form onSubmit={submit} noValidate>
+    <form onSubmit={onSubmit} noValidate>
       <Stack gap="md">
-        {error !== undefined && Object.keys(error instanceof ApiError ? error.fields : {}).length === 0 && (
+        {formError && (
           <Alert color="red" role="alert">
-            {errorText(error)}
+            {formError}
           </Alert>
         )}
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
@@ -125,21 +114,13 @@ function EndpointForm({ events, onCreated }: { events: string[]; onCreated: (s: 
 function EndpointCard({ endpoint: e, onSecret }: { endpoint: WebhookEndpoint; onSecret: (s: WebhookWithSecret) => void }) {
   const intl = useIntl();
   const queryClient = useQueryClient();
-  const [error, setError] = useState<string>();
-  const [pending, setPending] = useState<string>();
+  const { busy: pending, error, run } = useRowAction();
   const [confirmDelete, setConfirmDelete] = useState(false);
-  const act = async (name: string, fn: () => Promise<unknown>) => {
-    setError(undefined);
-    setPending(name);
-    try {
+  const act = (name: string, fn: () => Promise<unknown>) =>
+    run(name, async () => {
       await fn();
       await queryClient.invalidateQueries({ queryKey: ['webhooks'] });
-    } catch (err) {
-      setError(errorText(err));
-    } finally {
-      setPending(undefined);
-    }
-  };
+    });
   const active = e.status === 'active';
   const titleId = `webhook-${e.id}`;
   return (

@@ -1,4 +1,5 @@
 import { defineMessages, type IntlShape } from 'react-intl';
+import { nameOf } from '../../i18n/nameOf';
 
 /** The words for event types and statuses the server sends as codes. */
 const messages = defineMessages({
@@ -14,4 +15,4 @@ const messages = defineMessages({
   failed: { id: 'webhooks.status.failed', defaultMessage: 'Fallido' },
 });
 
-export const label = (intl: IntlShape, code: string) => (code in messages ? intl.formatMessage(messages[code as keyof typeof messages]) : code);
+export const label = (intl: IntlShape, code: string) => nameOf(intl, messages, code);
