@@ -174,9 +174,10 @@ func measure(ctx context.Context, cfg *config.Config, tt *tenants.Tenants, c cli
 	}
 	fmt.Printf("  seeded %d donors, cards and donations (COPY) in %s\n", n, time.Since(began).Round(100*time.Millisecond))
 
-	wopts := worker.Options{
+	// Collection's own limits (collection.WorkerOptions), for the reference too.
+	wopts := collection.WorkerOptions(worker.Options{
 		MaxConcurrentWorkflowTaskPollers: pollers, MaxConcurrentActivityTaskPollers: pollers,
-	}
+	})
 
 	// --- collection ---
 	queue := "bench-collection-" + uuid.NewString()[:8]

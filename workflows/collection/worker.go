@@ -29,6 +29,23 @@ func Register(w worker.Registry, t *tenants.Tenants, gateways charge.Gateways, n
 	w.RegisterActivity(n)
 }
 
+// MaxChargesInFlight caps the workflow tasks, charges and bookkeeping local activities one worker
+// runs at once; the rest wait in the server's task queue, where they cost nothing. With the SDK's
+// default of 1,000 of each, a collect day's due donations (deploy/benchcollect: 10,000 at once) put
+// hundreds of charges in flight per worker: each queues for the country's connection pool
+// (APORTA_DB_MAX_CONNS), heartbeats meanwhile (a write of its workflow's state at the server every
+// 4 s) and, with a slow enough queue, times out and runs again. 64 in flight still carries SIZING's
+// 70 charges/s at 0.8 s of gateway latency (56 in flight) on one worker.
+const MaxChargesInFlight = 64
+
+// WorkerOptions are o with the limits of a worker on TaskQueue.
+func WorkerOptions(o worker.Options) worker.Options {
+	o.MaxConcurrentWorkflowTaskExecutionSize = MaxChargesInFlight
+	o.MaxConcurrentActivityExecutionSize = MaxChargesInFlight
+	o.MaxConcurrentLocalActivityExecutionSize = MaxChargesInFlight
+	return o
+}
+
 // Start starts a donation's workflow on queue (TaskQueue in production). Starting it again while
 // it runs returns the running workflow (a no-op), and a closed one is never started again: a
 // discarded donation stays discarded.
