@@ -127,7 +127,7 @@ func Run(ctx context.Context, cfg *config.Config, c client.Client, t *tenants.Te
 	for queue, register := range queues {
 		opts := worker.Options{OnFatalError: func(err error) { fatal <- fmt.Errorf("worker %s: %w", queue, err) }}
 		if queue == collection.TaskQueue {
-			opts = collection.WorkerOptions(opts)
+			opts = collection.WorkerOptions(opts, cfg.DB.MaxConns)
 		}
 		w := worker.New(c, queue, opts)
 		register(w)

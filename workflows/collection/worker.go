@@ -29,20 +29,21 @@ func Register(w worker.Registry, t *tenants.Tenants, gateways charge.Gateways, n
 	w.RegisterActivity(n)
 }
 
-// MaxChargesInFlight caps the workflow tasks, charges and bookkeeping local activities one worker
-// runs at once; the rest wait in the server's task queue, where they cost nothing. With the SDK's
-// default of 1,000 of each, a collect day's due donations (deploy/benchcollect: 10,000 at once) put
-// hundreds of charges in flight per worker: each queues for the country's connection pool
-// (APORTA_DB_MAX_CONNS), heartbeats meanwhile (a write of its workflow's state at the server every
-// 4 s) and, with a slow enough queue, times out and runs again. 64 in flight still carries SIZING's
-// 70 charges/s at 0.8 s of gateway latency (56 in flight) on one worker.
-const MaxChargesInFlight = 64
-
-// WorkerOptions are o with the limits of a worker on TaskQueue.
-func WorkerOptions(o worker.Options) worker.Options {
-	o.MaxConcurrentWorkflowTaskExecutionSize = MaxChargesInFlight
-	o.MaxConcurrentActivityExecutionSize = MaxChargesInFlight
-	o.MaxConcurrentLocalActivityExecutionSize = MaxChargesInFlight
+// WorkerOptions are o with the limits of a worker on TaskQueue whose country pools hold dbConns
+// connections each (APORTA_DB_MAX_CONNS). It runs at most twice that many workflow tasks, charges and
+// bookkeeping local activities at once, instead of the SDK's 1,000 of each; the rest wait in the
+// server's task queue, where they cost nothing. A charge holds a connection for its reads and its
+// recording transaction and none while the gateway answers, so twice the pool keeps the pool busy.
+// With 1,000, a collect day's due donations (deploy/benchcollect) put hundreds of charges in flight
+// per worker, each queueing for a connection and heartbeating meanwhile (a write of its workflow's
+// state at the server every 4 s), some long enough to miss a heartbeat and run again. (The
+// production worker's 32 connections give 64 in flight: SIZING's 70 charges/s at 0.8 s of gateway
+// latency need 56.)
+func WorkerOptions(o worker.Options, dbConns int32) worker.Options {
+	n := 2 * int(max(dbConns, 1))
+	o.MaxConcurrentWorkflowTaskExecutionSize = n
+	o.MaxConcurrentActivityExecutionSize = n
+	o.MaxConcurrentLocalActivityExecutionSize = n
 	return o
 }
 
