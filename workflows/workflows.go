@@ -125,7 +125,11 @@ func Run(ctx context.Context, cfg *config.Config, c client.Client, t *tenants.Te
 	fatal := make(chan error, len(queues))
 	var workers []worker.Worker
 	for queue, register := range queues {
-		w := worker.New(c, queue, worker.Options{OnFatalError: func(err error) { fatal <- fmt.Errorf("worker %s: %w", queue, err) }})
+		opts := worker.Options{OnFatalError: func(err error) { fatal <- fmt.Errorf("worker %s: %w", queue, err) }}
+		if queue == collection.TaskQueue {
+			opts = collection.WorkerOptions(opts, cfg.DB.MaxConns)
+		}
+		w := worker.New(c, queue, opts)
 		register(w)
 		if err := w.Start(); err != nil {
 			for _, started := range workers {

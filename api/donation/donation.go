@@ -301,7 +301,7 @@ func (s *Service) Create(ctx context.Context, f campaign.Form, sub Submission) (
 	out.DonationID = donationID
 	if chargeNow && s.guard != nil {
 		if err := s.guard.GuardFirstCharge(ctx, scope.OrgID, donationID); err != nil {
-			return out, fmt.Errorf("first charge guard: %w", err) // not charged yet: the donor's retry resumes here
+			return out, fmt.Errorf("%w: %w", ErrNotCharged, err) // the donor's retry resumes here
 		}
 	}
 	// From here on, the stored donation is the truth (a concurrent twin may have written it).
@@ -433,6 +433,11 @@ func (s *Service) awaitTwin(ctx context.Context, scope tenants.Scope, d stored, 
 
 // ErrNotAccepting refuses new donations for an organisation whose trial ended without a plan.
 var ErrNotAccepting = errors.New("donation: organization is not accepting new donations")
+
+// ErrNotCharged stops a submission before its charge: the first-charge guard did not start
+// (firstcharge.Start), and a charge without it could be lost with the process. The donation waits,
+// pending, for the donor's retry with the same idempotency key.
+var ErrNotCharged = errors.New("donation: first charge guard not started, nothing charged")
 
 // ErrKeyReused is an idempotency key already used for another campaign's form.
 var ErrKeyReused = errors.New("donation: idempotency key used for another campaign")

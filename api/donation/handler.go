@@ -162,6 +162,8 @@ func createError(err error) error {
 			Fields: map[string]string{"payment_method.method_id": "donation.card_type_refused"}, Err: err}
 	case errors.Is(err, ErrNotAccepting):
 		return &apierror.Error{Status: http.StatusConflict, Code: "donation.not_accepting", Err: err}
+	case errors.Is(err, ErrNotCharged):
+		return &apierror.Error{Status: http.StatusServiceUnavailable, Code: "donation.not_charged", Err: err}
 	case errors.Is(err, ErrKeyReused):
 		return &apierror.Error{Status: http.StatusConflict, Code: "donation.idempotency_key_invalid", Err: err}
 	case errors.As(err, &gerr) && gerr.Status < 500:

@@ -9,7 +9,9 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/stretchr/testify/require"
+	"go.temporal.io/api/serviceerror"
 
+	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/campaign"
 	"github.com/aporta/aporta/internal/charge"
 	"github.com/aporta/aporta/internal/connections"
@@ -22,6 +24,7 @@ import (
 	"github.com/aporta/aporta/internal/thanks"
 	"github.com/aporta/aporta/tenants/tenantstest"
 	"github.com/aporta/aporta/workflows/firstcharge"
+	"github.com/aporta/aporta/workflows/workflowtest"
 )
 
 // TestSettleFirstChargeReadsBackWhatTheRequestLeftPending plays the firstcharge workflow's checks
@@ -115,6 +118,55 @@ func TestSettleFirstChargeReadsBackWhatTheRequestLeftPending(t *testing.T) {
 	d, tx = status(lost.DonationID)
 	require.Equal(t, []string{"rejected", "cancelled"}, []string{d, tx})
 	require.Empty(t, payments(t, gw, charge.FirstTransactionID(lost.DonationID).String()))
+
+	// The guard does not start (Temporal did not answer within firstcharge.StartTimeout): nothing is
+	// charged, the donor is told so and to try again, and the retry with the same key starts the guard
+	// and charges once.
+	temporal := workflowtest.Client(t)
+	late := &unstartedGuard{next: firstcharge.Guard{Temporal: temporal}, fail: 1}
+	guarded := NewService(Deps{Forms: campaigns, Tenants: tt, Gateways: ConnectedGateways{Clients: clients}, Guard: late,
+		Secret: cfg.Secret, Mail: mailer, PublicURL: "https://aporta.test"})
+	sub := Submission{Recurrency: 0, Amount: 150000, Items: []storedItem{{Amount: 150000, ItemName: "Donación", Quantity: 1}},
+		Card: CardData{Gateway: "mercadopago", Token: sandboxtest.CardToken(t, gwSrv.URL, "", sandbox.Visa, "APRO"), MethodID: "visa",
+			BIN: "450995", LastFour: "3704", ExpMonth: 11, ExpYear: time.Now().Year() + 3, HolderName: "APRO", DonorIsCardholder: true},
+		Donor: Donor{FirstName: "Ana", LastName: "Pérez", Email: "tarde." + uuid.NewString()[:8] + "@example.org"}, FormValues: []storedValue{},
+		IdempotencyKey: uuid.NewString()}
+	out, err := guarded.Create(ctx, form, sub)
+	require.ErrorIs(t, err, ErrNotCharged)
+	var answer *apierror.Error
+	require.ErrorAs(t, createError(err), &answer)
+	require.Equal(t, http.StatusServiceUnavailable, answer.Status)
+	require.Equal(t, "donation.not_charged", answer.Code)
+	d, tx = status(out.DonationID)
+	require.Equal(t, []string{"pending", "pending"}, []string{d, tx}, "stored, waiting for the retry")
+	txID = charge.FirstTransactionID(out.DonationID)
+	require.Empty(t, payments(t, gw, txID.String()), "not charged without its guard")
+
+	again, err := guarded.Create(ctx, form, sub)
+	require.NoError(t, err)
+	require.Equal(t, out.DonationID, again.DonationID)
+	require.Equal(t, "approved", again.Status)
+	d, tx = status(out.DonationID)
+	require.Equal(t, []string{"active", "approved"}, []string{d, tx})
+	require.Len(t, payments(t, gw, txID.String()), 1)
+	require.Equal(t, 2, late.calls)
+	desc, err := temporal.DescribeWorkflowExecution(ctx, firstcharge.WorkflowID(out.DonationID.String()), "")
+	require.NoError(t, err, "the retry started the guard")
+	require.NotNil(t, desc.GetWorkflowExecutionInfo())
+}
+
+// unstartedGuard fails its first fail starts as firstcharge.Start does when Temporal does not answer
+// in time, then starts the real guard.
+type unstartedGuard struct {
+	next        FirstChargeGuard
+	fail, calls int
+}
+
+func (g *unstartedGuard) GuardFirstCharge(ctx context.Context, orgID, donationID uuid.UUID) error {
+	if g.calls++; g.calls <= g.fail {
+		return serviceerror.NewDeadlineExceeded("context deadline exceeded")
+	}
+	return g.next.GuardFirstCharge(ctx, orgID, donationID)
 }
 
 func payments(t *testing.T, gw Gateway, ref string) []gateway.Payment {

@@ -27,6 +27,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/google/uuid"
@@ -174,9 +175,10 @@ func measure(ctx context.Context, cfg *config.Config, tt *tenants.Tenants, c cli
 	}
 	fmt.Printf("  seeded %d donors, cards and donations (COPY) in %s\n", n, time.Since(began).Round(100*time.Millisecond))
 
-	wopts := worker.Options{
+	// Collection's own limits (collection.WorkerOptions), for the reference too.
+	wopts := collection.WorkerOptions(worker.Options{
 		MaxConcurrentWorkflowTaskPollers: pollers, MaxConcurrentActivityTaskPollers: pollers,
-	}
+	}, cfg.DB.MaxConns)
 
 	// --- collection ---
 	queue := "bench-collection-" + uuid.NewString()[:8]
@@ -249,15 +251,15 @@ func measure(ctx context.Context, cfg *config.Config, tt *tenants.Tenants, c cli
 	refMem := mem.stop()
 
 	cps, rps := float64(n)/collectTook.Seconds(), float64(n)/refTook.Seconds()
-	fmt.Printf("%-58s %10s %10s %12s %12s   %s\n", "case", "per s", "took", "peak RSS", "peak heap", "ratio to reference")
-	fmt.Printf("%-58s %10.1f %10s %12s %12s   %.2f× of reference\n",
+	fmt.Printf("%-58s %10s %10s %12s %12s %10s   %s\n", "case", "per s", "took", "peak RSS", "peak heap", "CPU each", "ratio to reference")
+	fmt.Printf("%-58s %10.1f %10s %12s %12s %10s   %.2f× of reference\n",
 		fmt.Sprintf("collection: %d first charges approved", n), cps, collectTook.Round(100*time.Millisecond),
-		mib(collectMem.rss), mib(collectMem.heap), cps/rps)
-	fmt.Printf("%-58s %10.1f %10s %12s %12s\n",
+		mib(collectMem.rss), mib(collectMem.heap), cpuEach(collectMem.cpu, n), cps/rps)
+	fmt.Printf("%-58s %10.1f %10s %12s %12s %10s\n",
 		fmt.Sprintf("  reference: %d workflows of one no-op activity", n), rps, refTook.Round(100*time.Millisecond),
-		mib(refMem.rss), mib(refMem.heap))
+		mib(refMem.rss), mib(refMem.heap), cpuEach(refMem.cpu, n))
 	fmt.Printf("  (starting the workflows took %s for collection, %s for the reference; sandbox payments: %d;\n"+
-		"   memory is this whole process: worker + starter + in-memory sandbox; collection runs per donation one activity,\n"+
+		"   memory and CPU are this whole process's: worker + starter + in-memory sandbox; collection runs per donation one activity,\n"+
 		"   the charge, which also writes the approved period's row, and one local activity: open (load and sync))\n", started.Round(100*time.Millisecond), refStarted.Round(100*time.Millisecond), sbPayments)
 	return cps, rps, nil
 }
@@ -406,7 +408,11 @@ func rows(n int, row func(i int) []any) func() ([]any, error) {
 	}
 }
 
-type memPeak struct{ rss, heap uint64 }
+// memPeak is a case's peak memory and the CPU time (user and system) the process used during it.
+type memPeak struct {
+	rss, heap uint64
+	cpu       time.Duration
+}
 
 type memSampler struct {
 	done chan struct{}
@@ -416,6 +422,7 @@ type memSampler struct {
 // startMemSampler resets the kernel's peak RSS (VmHWM) and samples the Go heap every 100 ms.
 func startMemSampler() *memSampler {
 	_ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0)
+	cpu0 := processCPU()
 	m := &memSampler{done: make(chan struct{}), out: make(chan memPeak, 1)}
 	go func() {
 		var peak memPeak
@@ -428,6 +435,7 @@ func startMemSampler() *memSampler {
 			select {
 			case <-m.done:
 				peak.rss = vmHWM()
+				peak.cpu = processCPU() - cpu0
 				m.out <- peak
 				return
 			case <-t.C:
@@ -438,6 +446,16 @@ func startMemSampler() *memSampler {
 }
 
 func (m *memSampler) stop() memPeak { close(m.done); return <-m.out }
+
+// processCPU is the CPU time this process has used so far. Unlike the rates, it barely depends on
+// how many other processes share the cores.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
 
 func vmHWM() uint64 {
 	data, err := os.ReadFile("/proc/self/status")
@@ -451,6 +469,11 @@ func vmHWM() uint64 {
 		}
 	}
 	return 0
+}
+
+// cpuEach is a case's process CPU time per workflow.
+func cpuEach(cpu time.Duration, n int) string {
+	return fmt.Sprintf("%.1f ms", float64(cpu)/float64(time.Millisecond)/float64(n))
 }
 
 func mib(b uint64) string {

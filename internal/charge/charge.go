@@ -216,9 +216,16 @@ func Record(ctx context.Context, scope tenants.Scope, t Transaction, o Outcome) 
 		// Everything inside the rollup's write: the rollup rows, which every charge of the campaign's day
 		// updates, are locked last and held only until COMMIT.
 		err := q.WithRollup(ctx, scope.OrgID, []uuid.UUID{t.DonationID}, func() error {
-			id, err := q.SettleChargedTransaction(ctx, sharddb.SettleChargedTransactionParams{
-				OrganizationID: scope.OrgID, ID: t.ID, DonationID: t.DonationID, Period: period, Attempt: int16(t.Attempt),
-				Status: string(o.Status), StatusDetail: o.Detail, GatewayPaymentID: o.PaymentID, ChargedAt: at})
+			// A period's attempt is one row per donation, period and attempt, which the insert's
+			// conflict clause settles whoever wrote it first (the form writes the first period's first
+			// attempt before charging it): one statement. Any other row is settled by its id.
+			var id uuid.UUID
+			err := dberr.ErrNotFound
+			if period == nil {
+				id, err = q.SettleChargedTransaction(ctx, sharddb.SettleChargedTransactionParams{
+					OrganizationID: scope.OrgID, ID: t.ID, DonationID: t.DonationID, Period: period, Attempt: int16(t.Attempt),
+					Status: string(o.Status), StatusDetail: o.Detail, GatewayPaymentID: o.PaymentID, ChargedAt: at})
+			}
 			if errors.Is(err, dberr.ErrNotFound) {
 				id, err = q.InsertChargedTransaction(ctx, sharddb.InsertChargedTransactionParams{
 					OrganizationID: scope.OrgID, ID: t.ID, DonationID: t.DonationID, Period: period, Attempt: int16(t.Attempt),

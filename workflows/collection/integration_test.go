@@ -400,7 +400,7 @@ func TestMonthlyDonationOnTheRealStack(t *testing.T) {
 	require.Equal(t, collection.StatusDiscarded, st.Status)
 
 	if os.Getenv("APORTA_RECORD_HISTORY") != "" {
-		workflowtest.SaveHistory(t, s.temporal, collection.WorkflowID(donation.String()), run.GetRunID(), "testdata/donation_history_v3.json")
+		workflowtest.SaveHistory(t, s.temporal, collection.WorkflowID(donation.String()), run.GetRunID(), "testdata/donation_history_v4.json")
 	}
 }
 

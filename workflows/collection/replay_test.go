@@ -13,11 +13,13 @@ import (
 // discard), donation_history_v2.json with local bookkeeping activities and a collect-day change
 // sent right after the start, donation_history_v3.json with the folded bookkeeping (OpenDonation,
 // the charge writing the approved period's row; TestMonthlyDonationOnTheRealStack: a collect-day
-// change right after the start, one period charged, an amount change, a discard). A change to the
+// change right after the start, one period charged, an amount change, a discard), and
+// donation_history_v4.json, the same test with no marker of the retry schedule's own. A change to the
 // workflow that is not guarded with workflow.GetVersion fails here with a non-determinism error.
 func TestReplaySavedHistory(t *testing.T) {
 	t.Parallel()
-	for _, file := range []string{"testdata/donation_history.json", "testdata/donation_history_v2.json", "testdata/donation_history_v3.json"} {
+	for _, file := range []string{"testdata/donation_history.json", "testdata/donation_history_v2.json", "testdata/donation_history_v3.json",
+		"testdata/donation_history_v4.json"} {
 		r := worker.NewWorkflowReplayer()
 		r.RegisterWorkflow(Workflow)
 		require.NoError(t, r.ReplayWorkflowHistoryFromJSONFile(nil, file), file)

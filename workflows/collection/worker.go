@@ -29,6 +29,24 @@ func Register(w worker.Registry, t *tenants.Tenants, gateways charge.Gateways, n
 	w.RegisterActivity(n)
 }
 
+// WorkerOptions are o with the limits of a worker on TaskQueue whose country pools hold dbConns
+// connections each (APORTA_DB_MAX_CONNS). It runs at most twice that many workflow tasks, charges and
+// bookkeeping local activities at once, instead of the SDK's 1,000 of each; the rest wait in the
+// server's task queue, where they cost nothing. A charge holds a connection for its reads and its
+// recording transaction and none while the gateway answers, so twice the pool keeps the pool busy.
+// With 1,000, a collect day's due donations (deploy/benchcollect) put hundreds of charges in flight
+// per worker, each queueing for a connection and heartbeating meanwhile (a write of its workflow's
+// state at the server every 4 s), some long enough to miss a heartbeat and run again. (The
+// production worker's 32 connections give 64 in flight: SIZING's 70 charges/s at 0.8 s of gateway
+// latency need 56.)
+func WorkerOptions(o worker.Options, dbConns int32) worker.Options {
+	n := 2 * int(max(dbConns, 1))
+	o.MaxConcurrentWorkflowTaskExecutionSize = n
+	o.MaxConcurrentActivityExecutionSize = n
+	o.MaxConcurrentLocalActivityExecutionSize = n
+	return o
+}
+
 // Start starts a donation's workflow on queue (TaskQueue in production). Starting it again while
 // it runs returns the running workflow (a no-op), and a closed one is never started again: a
 // discarded donation stays discarded.

@@ -198,14 +198,16 @@ const ActivityHeartbeatTimeout = 5 * time.Second
 // approved period (ChargeRequest.SyncOnApproval), so a run's first charge costs the charge and one
 // local activity instead of three (deploy/benchcollect). Runs recorded before keep what they were
 // scheduled with. The version is recorded once per run (a marker), the first time any code path asks.
+// Version 4 records no marker of its own for the retry schedule (see scheduleVersion).
 const (
 	versionHeartbeat         = "activity-heartbeat"
 	versionLocalBookkeeping  = 2
 	versionFoldedBookkeeping = 3
+	versionOneMarker         = 4
 )
 
 func activitiesVersion(ctx workflow.Context) workflow.Version {
-	return workflow.GetVersion(ctx, versionHeartbeat, workflow.DefaultVersion, versionFoldedBookkeeping)
+	return workflow.GetVersion(ctx, versionHeartbeat, workflow.DefaultVersion, versionOneMarker)
 }
 
 // foldsBookkeeping says whether this run's first load syncs the row itself and its charges write the
@@ -355,9 +357,7 @@ func (d *donation) finish(next error) (State, error) {
 func (d *donation) chargePeriod(p collectday.Period) {
 	ctx, st := d.ctx, d.st
 	logger := workflow.GetLogger(ctx)
-	// The retry schedule is the part most likely to change: version 1 is RetrySchedule, and a new
-	// schedule raises maxSupported to 2 and keeps this one for runs recorded before it.
-	_ = workflow.GetVersion(ctx, versionRetrySchedule, workflow.DefaultVersion, 1)
+	d.scheduleVersion()
 	schedule := RetrySchedule
 
 	start := workflow.Now(ctx)
@@ -496,6 +496,18 @@ func (d *donation) chargePeriod(p collectday.Period) {
 		return
 	}
 	d.sync(ctx)
+}
+
+// scheduleVersion records the retry schedule's version in runs before versionOneMarker. The schedule
+// is the part most likely to change: runs from versionOneMarker on record no marker for it (each
+// marker is an event and an update of the workflow's search attributes, which the server indexes),
+// so there its version reads as workflow.DefaultVersion, which means RetrySchedule as 1 does. A new
+// schedule asks GetVersion(ctx, versionRetrySchedule, workflow.DefaultVersion, 2) in every run and
+// keeps RetrySchedule below 2.
+func (d *donation) scheduleVersion() {
+	if activitiesVersion(d.ctx) < versionOneMarker {
+		_ = workflow.GetVersion(d.ctx, versionRetrySchedule, workflow.DefaultVersion, 1)
+	}
 }
 
 // periodAfter is the period to charge after p is settled. A period left far behind (a worker down

@@ -83,8 +83,32 @@ func (g Guard) GuardFirstCharge(ctx context.Context, orgID, donationID uuid.UUID
 	return Start(ctx, g.Temporal, Input{OrganizationID: orgID.String(), DonationID: donationID.String()})
 }
 
-// Start starts the workflow, or finds the one already running or finished for the donation.
+// StartTimeout bounds Start: the donor's request waits for the guard before it charges.
+const StartTimeout = 30 * time.Second
+
+// Start starts the workflow, or finds the one already running or finished for the donation. A start
+// the server does not answer in time is sent again until StartTimeout: the SDK gives each call 10 s
+// and does not retry a timed-out one, and a loaded server (the bench's donors at load average 45)
+// answered some starts later than that. Sending it again is safe, as the first may have landed: the
+// second joins it (the id derives from the donation). Start still failing means the form must not
+// charge; the donor's retry with the same idempotency key starts the guard and goes on from there.
 func Start(ctx context.Context, c client.Client, in Input) error {
+	ctx, cancel := context.WithTimeout(ctx, StartTimeout)
+	defer cancel()
+	for wait := 500 * time.Millisecond; ; wait *= 2 {
+		err := start(ctx, c, in)
+		if !unanswered(err) || ctx.Err() != nil {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(wait):
+		}
+	}
+}
+
+func start(ctx context.Context, c client.Client, in Input) error {
 	_, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
 		ID:                       WorkflowID(in.DonationID),
 		TaskQueue:                TaskQueue,
@@ -96,4 +120,11 @@ func Start(ctx context.Context, c client.Client, in Input) error {
 		return nil
 	}
 	return err
+}
+
+// unanswered says whether a start failed for want of the server's answer in time (the SDK retries
+// the other transient failures itself).
+func unanswered(err error) bool {
+	var late *serviceerror.DeadlineExceeded
+	return errors.As(err, &late) || errors.Is(err, context.DeadlineExceeded)
 }
