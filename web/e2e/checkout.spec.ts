@@ -140,7 +140,8 @@ test('trial QR, trial ends, buy Professional yearly by card, invoice PDF, CBU de
     expect(text).toContain('Factura de suscripción a Aporta');
     expect(text).toContain('Professional (anual)');
     expect(text).toContain('ARS');
-    expect(text).toContain('Precio de lista: 1490.00 USD, pagado en pesos argentinos al tipo de cambio MEP.');
+    // Charged at the MEP rate in force, which the invoice names with its source and day.
+    expect(text).toMatch(/Precio de lista: 1490\.00 USD, pagado en pesos argentinos al tipo de cambio MEP de \$ [\d.]+,\d\d por dólar \([^)]+, \d\d\/\d\d\/\d{4}\)\./);
 
     // Upgrade to Partner yearly: at once, the difference charged pro rata in an invoice of its own.
     await page.getByRole('button', { name: 'Cambiar plan' }).click();
