@@ -165,12 +165,13 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 	if err != nil {
 		return nil, err
 	}
+	mepRates := mep.NewRates(d.Tenants.Directory(), mep.HTTP{URL: d.Config.MEPURL, Name: d.Config.MEPSource})
 	plans := subscription.NewHandler(d.Tenants, d.Temporal, platform, &billing.Activities{Tenants: d.Tenants, Platform: platform,
-		Plans: subscriptionflow.Plans{Temporal: d.Temporal}, Mail: outbox.NewMailer(d.Config, d.Tenants.Directory()), PublicURL: d.Config.PublicURL},
+		Rates: mepRates, Plans: subscriptionflow.Plans{Temporal: d.Temporal}, Mail: outbox.NewMailer(d.Config, d.Tenants.Directory()), PublicURL: d.Config.PublicURL},
 		subscription.Tokenizer{URL: d.Config.GatewayPublicURL, PublicKey: d.Config.GatewayPublicKey})
 	console := staff.NewHandler(d.Tenants.Directory(), docs, orgs, keto, onboard, plans)
 	console.Mount(groups)
-	rates.NewHandler(mep.NewRates(d.Tenants.Directory(), mep.HTTP{URL: d.Config.MEPURL, Name: d.Config.MEPSource}), d.Tenants).
+	rates.NewHandler(mepRates, d.Tenants).
 		Mount(groups, console.RequireStaff())
 	r.GET("/readyz", health.Readyz(readinessChecks(d), 3*time.Second, staffOrLocal(sessions, console)))
 

@@ -18,6 +18,7 @@ import (
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/gateway/centralpos"
 	"github.com/aporta/aporta/internal/gateway/mercadopago"
+	"github.com/aporta/aporta/internal/mep"
 	"github.com/aporta/aporta/internal/outbox"
 	"github.com/aporta/aporta/internal/portal"
 	"github.com/aporta/aporta/internal/processing"
@@ -83,6 +84,7 @@ func Run(ctx context.Context, cfg *config.Config, c client.Client, t *tenants.Te
 	}
 	bills := &billing.Activities{Tenants: t, Platform: platform, Plans: subscription.Plans{Temporal: c},
 		Debits: &bankdebit.Client{BaseURL: cfg.BankDebitURL, Token: cfg.BankDebitToken},
+		Rates:  mep.NewRates(t.Directory(), mep.HTTP{URL: cfg.MEPURL, Name: cfg.MEPSource}),
 		Mail:   outbox.NewMailer(cfg, t.Directory()), PublicURL: cfg.PublicURL}
 	crmVault, err := crmlink.NewVault(ctx, cfg)
 	if err != nil {

@@ -13,6 +13,8 @@ import (
 
 	"github.com/aporta/aporta/api/apitest"
 	"github.com/aporta/aporta/internal/gateway/sandbox"
+	"github.com/aporta/aporta/internal/mep"
+	"github.com/aporta/aporta/internal/money"
 )
 
 // billingAnswer is GET /manage/api/subscription's part these tests read.
@@ -41,6 +43,17 @@ type billingAnswer struct {
 			Minor    int64  `json:"minor"`
 			Currency string `json:"currency"`
 		} `json:"amount"`
+		MEP *struct {
+			USDPrice struct {
+				Minor int64 `json:"minor"`
+			} `json:"usd_price"`
+			Rate struct {
+				Minor     int64  `json:"minor"`
+				Formatted string `json:"formatted"`
+			} `json:"rate"`
+			Source string    `json:"source"`
+			AsOf   time.Time `json:"as_of"`
+		} `json:"mep"`
 	} `json:"invoices"`
 	Tokenizer struct {
 		URL       string `json:"tokenizer_url"`
@@ -188,6 +201,12 @@ func TestBuyPlanByCard(t *testing.T) {
 	inv := got.Invoices[0]
 	require.Equal(t, "paid", inv.Status)
 	require.Equal(t, "ARS", inv.Amount.Currency)
+	// Charged in pesos at the MEP rate in force (kept on the invoice): the list price times the rate.
+	require.NotNil(t, inv.MEP)
+	require.EqualValues(t, 1490_00, inv.MEP.USDPrice.Minor)
+	ars, err := mep.Convert(money.New(inv.MEP.USDPrice.Minor, "USD"), money.New(inv.MEP.Rate.Minor, "ARS"))
+	require.NoError(t, err)
+	require.Equal(t, ars.Minor, inv.Amount.Minor)
 	require.Equal(t, inv.PeriodStart.AddDate(1, 0, 0), inv.PeriodEnd, "a yearly period")
 	require.WithinDuration(t, inv.PeriodEnd, *got.Billing.NextCharge, time.Second)
 
@@ -201,7 +220,10 @@ func TestBuyPlanByCard(t *testing.T) {
 	require.Len(t, ps, 1)
 	require.Equal(t, "approved", ps[0]["status"])
 
-	checkInvoicePDF(t, s, admin, other, inv.ID, inv.PeriodStart)
+	require.InDelta(t, float64(ars.Minor)/100, ps[0]["transaction_amount"], 0.001, "the platform charged the invoice's amount")
+
+	checkInvoicePDF(t, s, admin, other, inv.ID, inv.PeriodStart,
+		"Precio de lista: 1490.00 USD, pagado en pesos argentinos al tipo de cambio MEP de "+inv.MEP.Rate.Formatted+" por dólar ("+inv.MEP.Source+", "+inv.MEP.AsOf.Format("02/01/2006")+").")
 
 	// Cancelling keeps the plan to the end of the paid period, with no next charge.
 	res = admin.JSON(http.MethodPost, "/manage/api/subscription/cancel", nil)

@@ -17,6 +17,7 @@ import (
 	"github.com/aporta/aporta/api/endpoint"
 	"github.com/aporta/aporta/internal/dberr"
 	"github.com/aporta/aporta/internal/i18n"
+	"github.com/aporta/aporta/internal/mep"
 	"github.com/aporta/aporta/internal/money"
 	"github.com/aporta/aporta/internal/pdfdoc"
 	"github.com/aporta/aporta/internal/reference"
@@ -92,12 +93,11 @@ func invoicePDF(ctx context.Context, s tenants.Scope, id uuid.UUID) ([]byte, sha
 		tz = time.UTC
 	}
 	t := func(code string, params ...any) string { return i18n.T(lang, code, params...) }
-	day := func(at time.Time) string {
-		if lang.Base() == i18n.EN {
-			return at.In(tz).Format("2006-01-02")
-		}
-		return at.In(tz).Format("02/01/2006")
+	layout := "02/01/2006"
+	if lang.Base() == i18n.EN {
+		layout = time.DateOnly
 	}
+	day := func(at time.Time) string { return at.In(tz).Format(layout) }
 
 	d, err := pdfdoc.New(t("invoice.title"), *inv.PaidAt)
 	if err != nil {
@@ -134,7 +134,11 @@ func invoicePDF(ctx context.Context, s tenants.Scope, id uuid.UUID) ([]byte, sha
 	if inv.Kind == "prorata" {
 		d.Note(t("invoice.prorata_note"))
 	}
-	if inv.Currency == "ARS" && plan.USDPrice.Minor > 0 {
+	switch {
+	case inv.MepRateMinor != nil && inv.UsdPriceMinor != nil && inv.MepSource != nil && inv.MepAsOf != nil:
+		d.Note(t("invoice.mep_note_rate", money.New(*inv.UsdPriceMinor, "USD").Decimal(), money.New(*inv.MepRateMinor, mep.Currency).Format(),
+			*inv.MepSource, inv.MepAsOf.UTC().Format(layout))) // a calendar day, not an instant
+	case inv.Currency == mep.Currency && plan.USDPrice.Minor > 0: // charged before invoices kept their rate
 		d.Note(t("invoice.mep_note", plan.USDPrice.Decimal()))
 	}
 	d.Note(t("invoice.paid_on", day(*inv.PaidAt)))
@@ -164,6 +168,7 @@ func init() {
 		"invoice.mode.bank_transfer":  {i18n.ES: "Transferencia bancaria", i18n.EN: "Bank transfer", i18n.PT: "Transferência bancária"},
 		"invoice.amount":              {i18n.ES: "Total", i18n.EN: "Total", i18n.PT: "Total"},
 		"invoice.mep_note":            {i18n.ES: "Precio de lista: %s USD, pagado en pesos argentinos al tipo de cambio MEP.", i18n.EN: "List price: %s USD, paid in Argentine pesos at the MEP exchange rate.", i18n.PT: "Preço de tabela: %s USD, pago em pesos argentinos à taxa de câmbio MEP."},
+		"invoice.mep_note_rate":       {i18n.ES: "Precio de lista: %s USD, pagado en pesos argentinos al tipo de cambio MEP de %s por dólar (%s, %s).", i18n.EN: "List price: %s USD, paid in Argentine pesos at the MEP exchange rate of %s per dollar (%s, %s).", i18n.PT: "Preço de tabela: %s USD, pago em pesos argentinos à taxa de câmbio MEP de %s por dólar (%s, %s)."},
 		"invoice.prorata_note":        {i18n.ES: "Diferencia por el cambio a un plan superior, prorrateada por los días que quedaban del período pagado.", i18n.EN: "Difference for the upgrade to a higher plan, prorated over the days left in the paid period.", i18n.PT: "Diferença pela mudança para um plano superior, proporcional aos dias restantes do período pago."},
 		"invoice.paid_on":             {i18n.ES: "Pagada el %s.", i18n.EN: "Paid on %s.", i18n.PT: "Paga em %s."},
 	})

@@ -22,6 +22,7 @@ import (
 	"github.com/aporta/aporta/api/endpoint"
 	"github.com/aporta/aporta/internal/dberr"
 	"github.com/aporta/aporta/internal/i18n"
+	"github.com/aporta/aporta/internal/mep"
 	"github.com/aporta/aporta/internal/money"
 	"github.com/aporta/aporta/internal/reference"
 	"github.com/aporta/aporta/internal/sharddb"
@@ -126,6 +127,25 @@ type Invoice struct {
 	Kind        string       `json:"kind"` // period, or prorata (an upgrade's difference)
 	Status      string       `json:"status"`
 	PaidAt      *time.Time   `json:"paid_at"`
+	MEP         *InvoiceMEP  `json:"mep,omitempty"` // an ARS invoice: the list price and the rate it was charged at
+}
+
+// InvoiceMEP is what an ARS invoice was converted from: its USD list price at the MEP rate of a day.
+type InvoiceMEP struct {
+	USDPrice money.Amount `json:"usd_price"`
+	Rate     money.Amount `json:"rate"`
+	Source   string       `json:"source"`
+	AsOf     time.Time    `json:"as_of"`
+}
+
+func invoiceOf(r sharddb.SubscriptionInvoice) Invoice {
+	inv := Invoice{ID: r.ID, PeriodStart: r.PeriodStart, PeriodEnd: r.PeriodEnd, PlanCode: r.PlanCode,
+		Amount: money.New(r.AmountMinor, r.Currency), PaymentMode: r.PaymentMode, Kind: r.Kind, Status: r.Status, PaidAt: r.PaidAt}
+	if r.UsdPriceMinor != nil && r.MepRateMinor != nil && r.MepSource != nil && r.MepAsOf != nil {
+		inv.MEP = &InvoiceMEP{USDPrice: money.New(*r.UsdPriceMinor, "USD"), Rate: money.New(*r.MepRateMinor, mep.Currency),
+			Source: *r.MepSource, AsOf: *r.MepAsOf}
+	}
+	return inv
 }
 
 // Answer is the answer of GET /manage/api/subscription.
@@ -160,8 +180,7 @@ func (h *Handler) Get(ctx context.Context, _ *struct{}) (*Answer, error) {
 	}
 	invoices := make([]Invoice, 0, len(rows))
 	for _, r := range rows {
-		invoices = append(invoices, Invoice{ID: r.ID, PeriodStart: r.PeriodStart, PeriodEnd: r.PeriodEnd, PlanCode: r.PlanCode,
-			Amount: money.New(r.AmountMinor, r.Currency), PaymentMode: r.PaymentMode, Kind: r.Kind, Status: r.Status, PaidAt: r.PaidAt})
+		invoices = append(invoices, invoiceOf(r))
 	}
 	return &Answer{Subscription: viewOf(sum, country.Currency), Billing: b, Invoices: invoices, Tokenizer: h.Tokenizer}, nil
 }
@@ -190,7 +209,16 @@ func (h *Handler) billingOf(ctx context.Context, s tenants.Scope) (*Billing, err
 		b.NextCharge = sub.PaidUntil
 	}
 	if p, ok := country.Plan(sub.PlanCode); ok {
-		b.Price = p.LocalizePrice
+		// What the next period costs today: in pesos, at the MEP rate in force.
+		price, err := h.Billing.Price(ctx, country, p)
+		switch {
+		case errors.Is(err, mep.ErrUnavailable):
+			b.Price = p.LocalizePrice
+		case err != nil:
+			return nil, err
+		default:
+			b.Price = price.Amount
+		}
 	}
 	return b, nil
 }

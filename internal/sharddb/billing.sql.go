@@ -263,51 +263,12 @@ func (q *Queries) MarkSubscriptionPaidThrough(ctx context.Context, arg MarkSubsc
 	return i, err
 }
 
-const openProrataInvoice = `-- name: OpenProrataInvoice :exec
-INSERT INTO subscription_invoices (organization_id, subscription_id, period_start, period_end, plan_code,
-    amount_minor, currency, payment_mode, status, kind, change_id)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'pending', 'prorata', $9)
-ON CONFLICT (organization_id, subscription_id, period_start) DO NOTHING
-`
-
-type OpenProrataInvoiceParams struct {
-	OrganizationID uuid.UUID
-	SubscriptionID uuid.UUID
-	PeriodStart    time.Time
-	PeriodEnd      time.Time
-	PlanCode       string
-	AmountMinor    int64
-	Currency       string
-	PaymentMode    string
-	ChangeID       *uuid.UUID
-}
-
-// The pro-rata charge of an upgrade, from the change to the end of the paid period (its amount the
-// caller's reckoning); the same change opened again keeps its row.
-func (q *Queries) OpenProrataInvoice(ctx context.Context, arg OpenProrataInvoiceParams) error {
-	_, err := q.db.Exec(ctx, openProrataInvoice,
-		arg.OrganizationID,
-		arg.SubscriptionID,
-		arg.PeriodStart,
-		arg.PeriodEnd,
-		arg.PlanCode,
-		arg.AmountMinor,
-		arg.Currency,
-		arg.PaymentMode,
-		arg.ChangeID,
-	)
-	return err
-}
-
 const openSubscriptionInvoice = `-- name: OpenSubscriptionInvoice :exec
 INSERT INTO subscription_invoices (organization_id, subscription_id, period_start, period_end, plan_code,
-    amount_minor, currency, payment_mode, status)
-SELECT $1::uuid, $2::uuid, $3::timestamptz,
-       $4::timestamptz, pp.plan_code, pp.localize_price_minor, c.currency,
-       $5::text, 'pending'
-FROM countries c
-JOIN plan_prices pp ON pp.country = c.code AND pp.plan_code = $6::text
-WHERE c.code = $7::text
+    amount_minor, currency, payment_mode, status, kind, change_id, usd_price_minor, mep_rate_minor, mep_source, mep_as_of)
+VALUES ($1, $2, $3, $4, $5,
+        $6, $7, $8, 'pending', $9, $10,
+        $11, $12, $13, $14)
 ON CONFLICT (organization_id, subscription_id, period_start) DO NOTHING
 `
 
@@ -316,24 +277,38 @@ type OpenSubscriptionInvoiceParams struct {
 	SubscriptionID uuid.UUID
 	PeriodStart    time.Time
 	PeriodEnd      time.Time
-	PaymentMode    string
 	PlanCode       string
-	Country        string
+	AmountMinor    int64
+	Currency       string
+	PaymentMode    string
+	Kind           string
+	ChangeID       *uuid.UUID
+	UsdPriceMinor  *int64
+	MepRateMinor   *int64
+	MepSource      *string
+	MepAsOf        *time.Time
 }
 
-// The period's invoice, created on the first attempt at the plan's price in the country's currency, of
-// the subscription's plan and payment mode as the caller read them (Citus routes an INSERT … SELECT to
-// one shard only when it reads reference tables). A period already opened keeps its row (and its
-// price): read it with SubscriptionInvoice.
+// An invoice (a period's, or an upgrade's pro-rata charge: kind and change_id), opened on the first
+// attempt at its charge at the amount the caller priced it at: in pesos, with the USD list price and
+// the MEP rate it was converted at. One already opened keeps its row, and its price: read it with
+// SubscriptionInvoice.
 func (q *Queries) OpenSubscriptionInvoice(ctx context.Context, arg OpenSubscriptionInvoiceParams) error {
 	_, err := q.db.Exec(ctx, openSubscriptionInvoice,
 		arg.OrganizationID,
 		arg.SubscriptionID,
 		arg.PeriodStart,
 		arg.PeriodEnd,
-		arg.PaymentMode,
 		arg.PlanCode,
-		arg.Country,
+		arg.AmountMinor,
+		arg.Currency,
+		arg.PaymentMode,
+		arg.Kind,
+		arg.ChangeID,
+		arg.UsdPriceMinor,
+		arg.MepRateMinor,
+		arg.MepSource,
+		arg.MepAsOf,
 	)
 	return err
 }
@@ -370,17 +345,6 @@ func (q *Queries) OrganizationSubscription(ctx context.Context, arg Organization
 	return i, err
 }
 
-const planPeriod = `-- name: PlanPeriod :one
-SELECT period FROM plans WHERE code = $1
-`
-
-func (q *Queries) PlanPeriod(ctx context.Context, code string) (string, error) {
-	row := q.db.QueryRow(ctx, planPeriod, code)
-	var period string
-	err := row.Scan(&period)
-	return period, err
-}
-
 const recordSubscriptionInvoice = `-- name: RecordSubscriptionInvoice :one
 UPDATE subscription_invoices SET
     status = CASE WHEN status = 'paid' THEN 'paid' ELSE $4::text END,
@@ -390,7 +354,7 @@ UPDATE subscription_invoices SET
     paid_at = CASE WHEN $4::text = 'paid' THEN coalesce(paid_at, $8::timestamptz) ELSE paid_at END,
     updated_at = now()
 WHERE organization_id = $1 AND subscription_id = $2 AND period_start = $3
-RETURNING organization_id, subscription_id, period_start, period_end, plan_code, amount_minor, currency, payment_mode, status, attempts, gateway_payment_id, status_detail, paid_at, created_at, updated_at, id, kind, change_id
+RETURNING organization_id, subscription_id, period_start, period_end, plan_code, amount_minor, currency, payment_mode, status, attempts, gateway_payment_id, status_detail, paid_at, created_at, updated_at, id, kind, change_id, usd_price_minor, mep_rate_minor, mep_source, mep_as_of
 `
 
 type RecordSubscriptionInvoiceParams struct {
@@ -437,6 +401,10 @@ func (q *Queries) RecordSubscriptionInvoice(ctx context.Context, arg RecordSubsc
 		&i.ID,
 		&i.Kind,
 		&i.ChangeID,
+		&i.UsdPriceMinor,
+		&i.MepRateMinor,
+		&i.MepSource,
+		&i.MepAsOf,
 	)
 	return i, err
 }
@@ -569,7 +537,7 @@ func (q *Queries) SubscriptionAuthorization(ctx context.Context, arg Subscriptio
 }
 
 const subscriptionInvoice = `-- name: SubscriptionInvoice :one
-SELECT organization_id, subscription_id, period_start, period_end, plan_code, amount_minor, currency, payment_mode, status, attempts, gateway_payment_id, status_detail, paid_at, created_at, updated_at, id, kind, change_id FROM subscription_invoices
+SELECT organization_id, subscription_id, period_start, period_end, plan_code, amount_minor, currency, payment_mode, status, attempts, gateway_payment_id, status_detail, paid_at, created_at, updated_at, id, kind, change_id, usd_price_minor, mep_rate_minor, mep_source, mep_as_of FROM subscription_invoices
 WHERE organization_id = $1 AND subscription_id = $2 AND period_start = $3
 `
 
@@ -601,12 +569,16 @@ func (q *Queries) SubscriptionInvoice(ctx context.Context, arg SubscriptionInvoi
 		&i.ID,
 		&i.Kind,
 		&i.ChangeID,
+		&i.UsdPriceMinor,
+		&i.MepRateMinor,
+		&i.MepSource,
+		&i.MepAsOf,
 	)
 	return i, err
 }
 
 const subscriptionInvoiceByID = `-- name: SubscriptionInvoiceByID :one
-SELECT organization_id, subscription_id, period_start, period_end, plan_code, amount_minor, currency, payment_mode, status, attempts, gateway_payment_id, status_detail, paid_at, created_at, updated_at, id, kind, change_id FROM subscription_invoices WHERE organization_id = $1 AND id = $2
+SELECT organization_id, subscription_id, period_start, period_end, plan_code, amount_minor, currency, payment_mode, status, attempts, gateway_payment_id, status_detail, paid_at, created_at, updated_at, id, kind, change_id, usd_price_minor, mep_rate_minor, mep_source, mep_as_of FROM subscription_invoices WHERE organization_id = $1 AND id = $2
 `
 
 type SubscriptionInvoiceByIDParams struct {
@@ -637,12 +609,16 @@ func (q *Queries) SubscriptionInvoiceByID(ctx context.Context, arg SubscriptionI
 		&i.ID,
 		&i.Kind,
 		&i.ChangeID,
+		&i.UsdPriceMinor,
+		&i.MepRateMinor,
+		&i.MepSource,
+		&i.MepAsOf,
 	)
 	return i, err
 }
 
 const subscriptionInvoices = `-- name: SubscriptionInvoices :many
-SELECT organization_id, subscription_id, period_start, period_end, plan_code, amount_minor, currency, payment_mode, status, attempts, gateway_payment_id, status_detail, paid_at, created_at, updated_at, id, kind, change_id FROM subscription_invoices
+SELECT organization_id, subscription_id, period_start, period_end, plan_code, amount_minor, currency, payment_mode, status, attempts, gateway_payment_id, status_detail, paid_at, created_at, updated_at, id, kind, change_id, usd_price_minor, mep_rate_minor, mep_source, mep_as_of FROM subscription_invoices
 WHERE organization_id = $1
   AND ($2::uuid IS NULL OR subscription_id = $2::uuid)
   AND ($3::timestamptz IS NULL OR period_start = $3::timestamptz)
@@ -684,6 +660,10 @@ func (q *Queries) SubscriptionInvoices(ctx context.Context, arg SubscriptionInvo
 			&i.ID,
 			&i.Kind,
 			&i.ChangeID,
+			&i.UsdPriceMinor,
+			&i.MepRateMinor,
+			&i.MepSource,
+			&i.MepAsOf,
 		); err != nil {
 			return nil, err
 		}

@@ -646,6 +646,10 @@ type SubscriptionInvoice struct {
 	ID               uuid.UUID
 	Kind             string
 	ChangeID         *uuid.UUID
+	UsdPriceMinor    *int64
+	MepRateMinor     *int64
+	MepSource        *string
+	MepAsOf          *time.Time
 }
 
 type TrackEvent struct {

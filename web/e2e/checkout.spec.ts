@@ -1,10 +1,45 @@
-// Buying a plan (#14): /account/subscriptions/choose → the payment step → a card tokenised with the PLATFORM's public key
-// and charged on the platform's sandbox account → the plan is active; then the settings page: the payment method
-// changed to CBU direct debit (check digits refused, mandate recorded), and cancel.
-import { expect, test, type Page } from '@playwright/test';
+// Buying a plan (#14), as one flow: a trial organisation downloads a QR; its trial ends (the subscription workflow started
+// with a short trial) and the QR is refused with the plan hint; /account/subscriptions/choose → the payment step → a card
+// tokenised with the PLATFORM's public key and charged on the platform's sandbox account → the plan is active and its
+// invoice PDF downloads; then the settings page: the payment method changed to CBU direct debit (check digits refused,
+// mandate recorded), a renewal the bank rejects (the administrators are e-mailed) and its retry that the bank confirms,
+// and cancel.
+import { expect as baseExpect, test, type Page } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { DEMO_ORG, ensureEnabledOrg, screenshotAll, shardValue, signIn, TEST_CVV, TEST_VISA } from './campaign-helpers';
+import { ADMIN, createPublishedCampaign, DEMO_ORG, ensureEnabledOrg, screenshotAll, shardValue, signIn, TEST_CVV, TEST_VISA } from './campaign-helpers';
+
+// Lazy pages load slowly on a loaded machine (make test runs this after the Go suite): 15 s per assertion, still bounded.
+const expect = baseExpect.configure({ timeout: 15_000 });
+
+/** The stack's Temporal CLI: the test drives the workflows the way an operator would (no endpoint of the product). */
+function temporal(...args: string[]) {
+  const bin = process.env.APORTA_TEMPORAL_BIN ?? 'temporal';
+  return execFileSync(bin, [...args, '--address', process.env.APORTA_TEMPORAL_ADDR ?? '127.0.0.1:7233'], { stdio: 'pipe', encoding: 'utf8', timeout: 30_000 });
+}
+
+/**
+ * The demo organisation as an original customer whose 90-day trial is shortened to `seconds`: its subscription workflow is
+ * started again with the Timing the Go tests use, so the trial really ends (EndTrial) while the test watches.
+ */
+function startShortTrial(seconds: number) {
+  const id = `subscription/${DEMO_ORG}`;
+  try {
+    temporal('workflow', 'terminate', '--workflow-id', id, '--reason', 'e2e: a short trial');
+  } catch {
+    // none running
+  }
+  shardValue(`UPDATE organization_subscriptions SET status = 'ended' WHERE organization_id = '${DEMO_ORG}' AND status <> 'ended'`);
+  shardValue(`UPDATE organizations SET plan_code = 'original', subscription_status = 'none', commission_bps = 0, accepting_donations = true,
+    trial_started_at = NULL, trial_ends_at = NULL WHERE organization_id = '${DEMO_ORG}'`);
+  const ns = (s: number) => s * 1_000_000_000;
+  temporal('workflow', 'start', '--workflow-id', id, '--task-queue', 'trials', '--type', 'Workflow',
+    '--input', JSON.stringify({ organization_id: DEMO_ORG, timing: { trial_length: ns(seconds), reminders: [ns(Math.floor(seconds / 2))] } }));
+}
+
+/** The organisation's live subscription. */
+const liveSubscription = () =>
+  shardValue(`SELECT id FROM organization_subscriptions WHERE organization_id = '${DEMO_ORG}' AND status <> 'ended'`);
 
 /** The demo organisation with no bought subscription, under the post-trial restriction. */
 function restricted() {
@@ -24,10 +59,9 @@ async function fillCard(page: Page, holder: string, card = { number: TEST_VISA, 
   await page.getByLabel('Número de documento del titular').fill('30111222');
 }
 
-test('choose Professional yearly, pay by card, then switch to CBU debit and cancel', async ({ page }) => {
-  test.setTimeout(180_000);
+test('trial QR, trial ends, buy Professional yearly by card, invoice PDF, CBU debit with a failed renewal retried, cancel', async ({ page }) => {
+  test.setTimeout(300_000);
   ensureEnabledOrg();
-  restricted();
   // Card data goes to the gateway's tokeniser only: never to Aporta's API.
   const toAporta: string[] = [];
   page.on('request', (r) => {
@@ -35,6 +69,32 @@ test('choose Professional yearly, pay by card, then switch to CBU debit and canc
   });
   try {
     await signIn(page);
+    const title = `Prueba QR ${Date.now()}`;
+    await createPublishedCampaign(page, title);
+    // In the trial: the QR downloads.
+    const status = () => shardValue(`SELECT subscription_status FROM organizations WHERE organization_id = '${DEMO_ORG}'`);
+    startShortTrial(3600);
+    await expect.poll(status, { timeout: 30_000 }).toBe('trial');
+    const qrButton = () => page.getByRole('row').filter({ hasText: title }).getByRole('button', { name: `Código QR de ${title}` });
+    await page.goto('/manage/campaigns');
+    await qrButton().click();
+    const qr = page.getByRole('dialog');
+    await expect(qr.getByRole('img', { name: 'Vista previa del código QR' })).toBeVisible();
+    await qr.getByRole('button', { name: 'Descargar' }).click();
+    const [svg] = await Promise.all([page.waitForEvent('download'), page.getByRole('menuitem', { name: '.svg' }).click()]);
+    expect(svg.suggestedFilename()).toMatch(/\.svg$/);
+    expect(readFileSync(await svg.path(), 'utf8')).toContain('<svg');
+
+    // The trial ends (the workflow started again with a trial of seconds, whose own timer ends it): the QR is refused
+    // with the plan hint.
+    startShortTrial(4);
+    await expect.poll(status, { timeout: 60_000 }).toBe('restricted');
+    await page.goto('/manage/campaigns');
+    await qrButton().click();
+    const hint = page.getByRole('dialog').getByTestId('qr-locked');
+    await expect(hint).toBeVisible();
+    await expect(hint.getByRole('link', { name: 'Ver planes' })).toHaveAttribute('href', '/pricing');
+
     await page.goto('/account/subscriptions/choose');
     await expect(page.getByRole('heading', { name: 'Elige tu plan' })).toBeVisible();
     await page.getByText('Anual', { exact: true }).click();
@@ -43,7 +103,10 @@ test('choose Professional yearly, pay by card, then switch to CBU debit and canc
     await page.getByRole('button', { name: 'Elegir Professional' }).click();
     await expect(page).toHaveURL(/plan=professional/);
     await expect(page.getByTestId('chosen-plan')).toContainText('Professional');
-    await expect(page.getByTestId('mep-note')).toContainText('1490.00 USD');
+    // The ARS note: the list price in pesos at the MEP rate, with the rate's source and day.
+    const note = page.getByTestId('mep-note');
+    await expect(note).toContainText('1490.00 USD');
+    await expect(note).toContainText(/\$ [\d.]+,\d\d \(\$ [\d.]+,\d\d por dólar, [^,]+, /);
 
     // The selector, "choose other" back to it, then the card.
     await page.getByTestId('mode-cbu').click();
@@ -68,6 +131,8 @@ test('choose Professional yearly, pay by card, then switch to CBU debit and canc
     await expect(current).toContainText('Anual');
     await expect(current).toContainText('VISA ···· 3704');
     await expect(page.getByTestId('invoices')).toContainText('Pagada');
+    // Paid in pesos at the MEP rate in force, which the invoice keeps.
+    await expect(page.getByTestId('invoice-mep').first()).toContainText(/^1490\.00 USD a \$ [\d.]+,\d\d por dólar$/);
     expect(shardValue(`SELECT plan_code FROM organizations WHERE organization_id = '${DEMO_ORG}'`)).toBe('professional_yearly');
     await screenshotAll(page, 'subscription-settings');
 
@@ -81,7 +146,8 @@ test('choose Professional yearly, pay by card, then switch to CBU debit and canc
     expect(text).toContain('Factura de suscripción a Aporta');
     expect(text).toContain('Professional (anual)');
     expect(text).toContain('ARS');
-    expect(text).toContain('Precio de lista: 1490.00 USD, pagado en pesos argentinos al tipo de cambio MEP.');
+    // Charged at the MEP rate in force, which the invoice names with its source and day.
+    expect(text).toMatch(/Precio de lista: 1490\.00 USD, pagado en pesos argentinos al tipo de cambio MEP de \$ [\d.]+,\d\d por dólar \([^)]+, \d\d\/\d\d\/\d{4}\)\./);
 
     // Upgrade to Partner yearly: at once, the difference charged pro rata in an invoice of its own.
     await page.getByRole('button', { name: 'Cambiar plan' }).click();
@@ -120,12 +186,53 @@ test('choose Professional yearly, pay by card, then switch to CBU debit and canc
     expect(shardValue(`SELECT count(*) FROM subscription_authorizations WHERE organization_id = '${DEMO_ORG}'
       AND kind = 'cbu' AND mandate_accepted_at IS NOT NULL AND used_at IS NOT NULL`)).not.toBe('0');
 
+    // The next period falls due (the paid year is moved to end now) and is collected by CBU debit through the sandbox's
+    // bank-debit network: the bank rejects the first debit (the administrators are e-mailed with the link to change the
+    // payment method), the retry's debit is confirmed. The workflow's waits are woken by its "changed" signal, as a
+    // change of payment method wakes it, instead of waiting out the retry schedule.
+    const cbu = '2850590940090418135201';
+    const armed = await fetch(`${process.env.APORTA_GATEWAY_URL}/__sandbox/bankdebit/outcomes`, {
+      signal: AbortSignal.timeout(15_000), method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ cbu, outcomes: ['rejected:insufficient_funds', 'confirmed'] }),
+    });
+    expect(armed.status).toBe(204);
+    const sub = liveSubscription();
+    const due = new Date(Math.floor(Date.now() / 1000) * 1000 - 60_000).toISOString().replace('.000Z', 'Z');
+    shardValue(`UPDATE organization_subscriptions SET paid_until = '${due}' WHERE organization_id = '${DEMO_ORG}' AND id = '${sub}'`);
+    const renewal = () => shardValue(`SELECT status || '/' || attempts || '/' || payment_mode || '/' || plan_code FROM subscription_invoices
+      WHERE organization_id = '${DEMO_ORG}' AND subscription_id = '${sub}' AND period_start = '${due}'`);
+    await expect
+      .poll(() => {
+        temporal('workflow', 'signal', '--workflow-id', `billing/${DEMO_ORG}/${sub}`, '--name', 'changed');
+        return renewal();
+      }, { timeout: 90_000, intervals: [1_500] })
+      .toBe('paid/2/cbu/essential_yearly');
+    const debits = (await (await fetch(`${process.env.APORTA_GATEWAY_URL}/bankdebit/v1/debits?reference=${encodeURIComponent(`aporta-plan/${sub}/${due.replace(/[-:]/g, '')}`)}`, {
+      headers: { Authorization: `Bearer ${process.env.APORTA_GATEWAY_TOKEN}` }, signal: AbortSignal.timeout(15_000),
+    })).json()) as { results: { status: string; cbu: string }[] };
+    expect(debits.results.map((d) => d.status)).toEqual(['rejected', 'confirmed']);
+    await expect
+      .poll(async () => {
+        const res = await page.request.get(`/dev/api/outbox?to=${encodeURIComponent(ADMIN.email)}`);
+        const { messages } = (await res.json()) as { messages: { template_type: string; subject: string; body: string }[] };
+        const mail = messages.find((m) => m.template_type === 'subscription_payment_failed');
+        return mail ? `${mail.subject}\n${mail.body}` : '';
+      }, { timeout: 30_000 })
+      .toMatch(/\/manage\/settings\/subscription/);
+    // The waiting plan took over with the renewal; the settings page shows the period paid by debit.
+    expect(shardValue(`SELECT plan_code FROM organizations WHERE organization_id = '${DEMO_ORG}'`)).toBe('essential_yearly');
+    await page.reload();
+    await expect(current).toContainText('Essential');
+    const renewed = page.getByTestId('invoices').getByRole('row').filter({ hasText: 'Essential' }).filter({ hasText: 'Débito directo' });
+    await expect(renewed).toHaveCount(1);
+    await expect(renewed).toContainText('Pagada');
+    await screenshotAll(page, 'subscription-cbu-renewed');
+
     // Cancel: the plan stays to the end of the paid year.
     await page.getByRole('button', { name: 'Cancelar suscripción' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Cancelar suscripción' }).click();
     await expect(page.locator('section[aria-labelledby="billing-plan"]').getByText('Cancelada', { exact: true })).toBeVisible();
     await expect(current).toContainText('Termina el');
-    expect(shardValue(`SELECT plan_code FROM organizations WHERE organization_id = '${DEMO_ORG}'`)).toBe('partner_yearly');
+    expect(shardValue(`SELECT plan_code FROM organizations WHERE organization_id = '${DEMO_ORG}'`)).toBe('essential_yearly');
   } finally {
     shardValue(`UPDATE organization_subscriptions SET status = 'ended' WHERE organization_id = '${DEMO_ORG}' AND status <> 'ended'`);
     shardValue(`UPDATE organizations SET plan_code = 'professional_monthly', subscription_status = 'active', commission_bps = 0,

@@ -16,6 +16,7 @@ import (
 	"github.com/aporta/aporta/internal/i18n"
 	"github.com/aporta/aporta/internal/money"
 	"github.com/aporta/aporta/internal/outbox"
+	"github.com/aporta/aporta/internal/reference"
 	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/workflows/internal/orgscope"
@@ -51,6 +52,7 @@ type Activities struct {
 	Platform  Platform
 	Debits    DirectDebits
 	Plans     Plans
+	Rates     Rates // the MEP rate ARS periods are charged at
 	Mail      outbox.Mailer
 	PublicURL string // links the e-mails to /manage/settings/subscription
 }
@@ -120,20 +122,15 @@ func (a *Activities) ChargePeriod(ctx context.Context, at Attempt) (string, erro
 			sub = renewed
 		}
 	}
-	period, err := s.Store().PlanPeriod(ctx, sub.PlanCode)
-	if err != nil {
-		return "", err
-	}
 	start := at.PeriodStart.UTC()
-	if err := s.Store().OpenSubscriptionInvoice(ctx, sharddb.OpenSubscriptionInvoiceParams{
-		OrganizationID: s.OrgID, SubscriptionID: sub.ID, PeriodStart: start, PeriodEnd: PeriodEnd(start, period),
-		PlanCode: sub.PlanCode, PaymentMode: sub.PaymentMode, Country: s.Country,
-	}); err != nil {
-		return "", err
-	}
 	inv, err := s.Store().SubscriptionInvoice(ctx, sharddb.SubscriptionInvoiceParams{
 		OrganizationID: s.OrgID, SubscriptionID: sub.ID, PeriodStart: start,
 	})
+	if errors.Is(err, dberr.ErrNotFound) {
+		// The first attempt prices the period: in pesos at the MEP rate in force now, which the
+		// invoice keeps for every retry.
+		inv, err = a.openPeriod(ctx, s, sub, start)
+	}
 	if err != nil {
 		return "", err
 	}
@@ -168,12 +165,21 @@ func (a *Activities) ChargePeriod(ctx context.Context, at Attempt) (string, erro
 		}
 		return status, nil
 	}
+	ref := Reference(sub.ID, start)
+	// A payment of the period already under way on another method (the method was changed while a
+	// debit was with the bank, or while a card payment was in review) is followed to its end first:
+	// changing the method never pays a period twice.
+	if status, paymentID, ok, err := a.inFlight(ctx, sub.PaymentMode, inv.Currency, ref); err != nil {
+		return "", err
+	} else if ok {
+		return record(status, paymentID, "")
+	}
 	var status, paymentID, detail string
 	switch sub.PaymentMode {
 	case "card":
-		status, paymentID, detail, err = a.chargeCard(ctx, s, sub, inv, Reference(sub.ID, start), at.Number)
+		status, paymentID, detail, err = a.chargeCard(ctx, s, sub, inv, ref, at.Number)
 	case "cbu":
-		status, paymentID, detail, err = a.debitCBU(ctx, s, sub, inv, Reference(sub.ID, start), at.Number)
+		status, paymentID, detail, err = a.debitCBU(ctx, s, sub, inv, ref, at.Number)
 	default:
 		return record(OutcomePending, "", "")
 	}
@@ -181,6 +187,66 @@ func (a *Activities) ChargePeriod(ctx context.Context, at Attempt) (string, erro
 		return "", err
 	}
 	return record(status, paymentID, detail)
+}
+
+// openPeriod opens the invoice of the period starting at start, priced now.
+func (a *Activities) openPeriod(ctx context.Context, s tenants.Scope, sub sharddb.OrganizationSubscription, start time.Time) (sharddb.SubscriptionInvoice, error) {
+	country, err := reference.Get(ctx, s.Store(), s.Country)
+	if err != nil {
+		return sharddb.SubscriptionInvoice{}, err
+	}
+	plan, ok := country.Plan(sub.PlanCode)
+	if !ok {
+		return sharddb.SubscriptionInvoice{}, temporal.NewNonRetryableApplicationError("no price for "+sub.PlanCode+" in "+s.Country, ErrUnknownPlan, nil)
+	}
+	price, err := a.Price(ctx, country, plan)
+	if err != nil {
+		return sharddb.SubscriptionInvoice{}, err
+	}
+	if err := price.open(ctx, s.Store(), sharddb.OpenSubscriptionInvoiceParams{
+		OrganizationID: s.OrgID, SubscriptionID: sub.ID, PeriodStart: start, PeriodEnd: PeriodEnd(start, plan.Period),
+		PlanCode: sub.PlanCode, PaymentMode: sub.PaymentMode, Kind: "period",
+	}); err != nil {
+		return sharddb.SubscriptionInvoice{}, err
+	}
+	return s.Store().SubscriptionInvoice(ctx, sharddb.SubscriptionInvoiceParams{OrganizationID: s.OrgID, SubscriptionID: sub.ID, PeriodStart: start})
+}
+
+// inFlight finds a payment under ref made on a method other than mode that paid the invoice or may
+// still pay it: a CBU debit confirmed (paid) or with the bank (submitted), a card payment approved
+// (paid) or undecided (pending). Refused ones leave the period to mode.
+func (a *Activities) inFlight(ctx context.Context, mode, currency, ref string) (string, string, bool, error) {
+	if mode != "cbu" && a.Debits != nil {
+		debits, err := a.Debits.Find(ctx, ref)
+		if err != nil {
+			return "", "", false, err
+		}
+		for _, d := range debits {
+			switch d.Status {
+			case bankdebit.Confirmed:
+				return OutcomePaid, d.ID, true, nil
+			case bankdebit.Submitted:
+				return OutcomeSubmitted, d.ID, true, nil
+			}
+		}
+	}
+	if mode != "card" && a.Platform != nil {
+		g, err := a.Platform.Gateway(currency)
+		if err != nil {
+			return "", "", false, nil // no card account in this currency: no card payment either
+		}
+		p, found, err := charge.Find(ctx, g, ref)
+		if err != nil || !found {
+			return "", "", false, err
+		}
+		switch o := charge.OutcomeOf(p); {
+		case o.Approved():
+			return OutcomePaid, o.PaymentID, true, nil
+		case o.Pending():
+			return OutcomePending, o.PaymentID, true, nil
+		}
+	}
+	return "", "", false, nil
 }
 
 // chargeCard charges an invoice on the subscription's card at the platform's account under ref and

@@ -10,6 +10,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/aporta/aporta/internal/dberr"
+	"github.com/aporta/aporta/internal/money"
 	"github.com/aporta/aporta/internal/reference"
 	"github.com/aporta/aporta/internal/sharddb"
 )
@@ -90,7 +91,13 @@ func (a *Activities) ChangePlan(ctx context.Context, c Change) (ChangeResult, er
 	if err != nil {
 		return ChangeResult{}, temporal.NewNonRetryableApplicationError("change id", ErrNotChangeable, err)
 	}
-	at := c.At.UTC().Truncate(time.Second)
+	// The change's time keys its pro-rata invoice, as a period's start keys the period's. Periods start
+	// on whole seconds (FirstPeriodStart), so the change is kept to the millisecond and off the whole
+	// second: an upgrade in a period's first second still gets an invoice of its own.
+	at := c.At.UTC().Truncate(time.Millisecond)
+	if at.Equal(at.Truncate(time.Second)) {
+		at = at.Add(time.Millisecond)
+	}
 	if sub.Status != StatusActive || sub.PaidFrom == nil || sub.PaidUntil == nil || !at.Before(*sub.PaidUntil) {
 		return ChangeResult{}, temporal.NewNonRetryableApplicationError("subscription not active", ErrNotChangeable, nil)
 	}
@@ -121,18 +128,37 @@ func (a *Activities) ChangePlan(ctx context.Context, c Change) (ChangeResult, er
 		return schedule(&to.Code, ChangeScheduled)
 	}
 
-	res := ChangeResult{Kind: ChangeUpgrade, Outcome: OutcomePaid, Currency: to.LocalizePrice.Currency,
-		AmountMinor: Prorata(cur.LocalizePrice.Minor, to.LocalizePrice.Minor, *sub.PaidFrom, *sub.PaidUntil, at)}
+	// Both plans priced now (in pesos, at the same MEP rate); the difference charged pro rata.
+	q, err := a.quote(ctx, country)
+	if err != nil {
+		return ChangeResult{}, err
+	}
+	curPrice, err := priceAt(cur, q)
+	if err != nil {
+		return ChangeResult{}, err
+	}
+	toPrice, err := priceAt(to, q)
+	if err != nil {
+		return ChangeResult{}, err
+	}
+	res := ChangeResult{Kind: ChangeUpgrade, Outcome: OutcomePaid, Currency: toPrice.Amount.Currency,
+		AmountMinor: Prorata(curPrice.Amount.Minor, toPrice.Amount.Minor, *sub.PaidFrom, *sub.PaidUntil, at)}
 	if res.AmountMinor > 0 {
-		if err := s.Store().OpenProrataInvoice(ctx, sharddb.OpenProrataInvoiceParams{
+		diff := toPrice
+		diff.Amount = money.New(res.AmountMinor, res.Currency)
+		if err := diff.open(ctx, s.Store(), sharddb.OpenSubscriptionInvoiceParams{
 			OrganizationID: s.OrgID, SubscriptionID: sub.ID, PeriodStart: at, PeriodEnd: *sub.PaidUntil, PlanCode: to.Code,
-			AmountMinor: res.AmountMinor, Currency: res.Currency, PaymentMode: sub.PaymentMode, ChangeID: &changeID,
+			PaymentMode: sub.PaymentMode, Kind: "prorata", ChangeID: &changeID,
 		}); err != nil {
 			return res, err
 		}
 		inv, err := s.Store().SubscriptionInvoice(ctx, sharddb.SubscriptionInvoiceParams{OrganizationID: s.OrgID, SubscriptionID: sub.ID, PeriodStart: at})
 		if err != nil {
 			return res, err
+		}
+		if inv.ChangeID == nil || *inv.ChangeID != changeID {
+			// Another invoice holds the key: never read its payment as this change's.
+			return res, temporal.NewNonRetryableApplicationError("the change's invoice key is taken", ErrNotChangeable, nil)
 		}
 		res.Outcome = inv.Status
 		if inv.Status != OutcomePaid && sub.PaymentMode == "card" {

@@ -55,7 +55,7 @@ func TestBillingWorkerProcess(t *testing.T) {
 	subscription.Register(plans, subscription.NewActivities(cfg, tt))
 	require.NoError(t, plans.Start())
 	w := worker.New(c, queue, worker.Options{})
-	billing.Register(w, &billing.Activities{Tenants: tt, Platform: &billing.PlatformAccount{Client: mp, Currency: "ARS"},
+	billing.Register(w, &billing.Activities{Tenants: tt, Platform: &billing.PlatformAccount{Client: mp, Currency: "ARS"}, Rates: rates(cfg, tt),
 		Plans: subscription.Plans{Temporal: c, Queue: os.Getenv(envPlansQueue)}, Mail: outbox.NewMailer(cfg, tt.Directory()), PublicURL: cfg.PublicURL})
 	require.NoError(t, w.Start())
 	fmt.Println("billing worker process ready on", queue)

@@ -18,9 +18,11 @@ import (
 
 	"github.com/aporta/aporta/internal/bankdebit"
 	"github.com/aporta/aporta/internal/charge"
+	"github.com/aporta/aporta/internal/config"
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/gateway/mercadopago"
 	"github.com/aporta/aporta/internal/gateway/sandbox"
+	"github.com/aporta/aporta/internal/mep"
 	"github.com/aporta/aporta/internal/outbox"
 	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/tenants"
@@ -76,7 +78,7 @@ func TestPeriodChargedOnceWhenTheActivityRetries(t *testing.T) {
 		subscription.Register(r, subscription.NewActivities(cfg, tt))
 	})
 	queue := workflowtest.Worker(t, c, "billing-it-", func(r worker.Registry) {
-		billing.Register(r, &billing.Activities{Tenants: tt, Platform: platform{lost}, Plans: subscription.Plans{Temporal: c, Queue: plans},
+		billing.Register(r, &billing.Activities{Tenants: tt, Platform: platform{lost}, Rates: rates(cfg, tt), Plans: subscription.Plans{Temporal: c, Queue: plans},
 			Mail: outbox.NewMailer(cfg, tt.Directory()), PublicURL: cfg.PublicURL})
 	})
 	require.NoError(t, billing.Client{Temporal: c, Queue: queue}.Start(ctx, scope.OrgID, sub.ID))
@@ -115,6 +117,11 @@ func TestPeriodChargedOnceWhenTheActivityRetries(t *testing.T) {
 		workflowtest.SaveHistory(t, c, billing.WorkflowID(scope.OrgID.String(), sub.ID.String()), desc.WorkflowExecutionInfo.Execution.RunId,
 			"testdata/billing_history.json")
 	}
+}
+
+// rates is the stack's MEP rate (its sandbox provider, cached in the directory), as the worker has it.
+func rates(cfg *config.Config, tt *tenants.Tenants) *mep.Rates {
+	return mep.NewRates(tt.Directory(), mep.HTTP{URL: cfg.MEPURL, Name: cfg.MEPSource})
 }
 
 // cardSubscription makes an Argentine organisation with a pending Professional monthly subscription
@@ -201,7 +208,7 @@ func TestCBUDebitRejectedThenRetried(t *testing.T) {
 		subscription.Register(r, subscription.NewActivities(cfg, tt))
 	})
 	queue := workflowtest.Worker(t, c, "billing-cbu-", func(r worker.Registry) {
-		billing.Register(r, &billing.Activities{Tenants: tt, Debits: debits, Plans: subscription.Plans{Temporal: c, Queue: plans},
+		billing.Register(r, &billing.Activities{Tenants: tt, Debits: debits, Rates: rates(cfg, tt), Plans: subscription.Plans{Temporal: c, Queue: plans},
 			Mail: outbox.NewMailer(cfg, tt.Directory()), PublicURL: cfg.PublicURL})
 	})
 	require.NoError(t, billing.Client{Temporal: c, Queue: queue}.StartInput(ctx, billing.Input{OrganizationID: scope.OrgID.String(),

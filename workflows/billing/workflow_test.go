@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/mock"
 	"github.com/stretchr/testify/require"
 	"go.temporal.io/sdk/testsuite"
+	"go.temporal.io/sdk/worker"
 )
 
 // fake is the subscription's row as the mocked activities keep it, and what they saw.
@@ -31,6 +32,9 @@ func run(t *testing.T, f *fake, in Input, callbacks map[time.Duration]func()) *f
 	t.Helper()
 	var s testsuite.WorkflowTestSuite
 	env := s.NewTestWorkflowEnvironment()
+	// The test's mocks run on the workflow goroutine: on a loaded machine they may take longer than the
+	// 1-second deadlock detection, which is no deadlock.
+	env.SetWorkerOptions(worker.Options{DeadlockDetectionTimeout: time.Minute})
 	f.env, f.start = env, env.Now()
 	f.st = f.init(f.start)
 	var a *Activities

@@ -48,18 +48,15 @@ WHERE organization_id = $1 AND id = $2 AND status IN ('pending', 'active', 'past
 RETURNING *;
 
 -- name: OpenSubscriptionInvoice :exec
--- The period's invoice, created on the first attempt at the plan's price in the country's currency, of
--- the subscription's plan and payment mode as the caller read them (Citus routes an INSERT … SELECT to
--- one shard only when it reads reference tables). A period already opened keeps its row (and its
--- price): read it with SubscriptionInvoice.
+-- An invoice (a period's, or an upgrade's pro-rata charge: kind and change_id), opened on the first
+-- attempt at its charge at the amount the caller priced it at: in pesos, with the USD list price and
+-- the MEP rate it was converted at. One already opened keeps its row, and its price: read it with
+-- SubscriptionInvoice.
 INSERT INTO subscription_invoices (organization_id, subscription_id, period_start, period_end, plan_code,
-    amount_minor, currency, payment_mode, status)
-SELECT sqlc.arg(organization_id)::uuid, sqlc.arg(subscription_id)::uuid, sqlc.arg(period_start)::timestamptz,
-       sqlc.arg(period_end)::timestamptz, pp.plan_code, pp.localize_price_minor, c.currency,
-       sqlc.arg(payment_mode)::text, 'pending'
-FROM countries c
-JOIN plan_prices pp ON pp.country = c.code AND pp.plan_code = sqlc.arg(plan_code)::text
-WHERE c.code = sqlc.arg(country)::text
+    amount_minor, currency, payment_mode, status, kind, change_id, usd_price_minor, mep_rate_minor, mep_source, mep_as_of)
+VALUES (sqlc.arg(organization_id), sqlc.arg(subscription_id), sqlc.arg(period_start), sqlc.arg(period_end), sqlc.arg(plan_code),
+        sqlc.arg(amount_minor), sqlc.arg(currency), sqlc.arg(payment_mode), 'pending', sqlc.arg(kind), sqlc.narg(change_id),
+        sqlc.narg(usd_price_minor), sqlc.narg(mep_rate_minor), sqlc.narg(mep_source), sqlc.narg(mep_as_of))
 ON CONFLICT (organization_id, subscription_id, period_start) DO NOTHING;
 
 -- name: SubscriptionInvoice :one
@@ -97,9 +94,6 @@ WHERE organization_id = $1
   AND (sqlc.narg(period_start)::timestamptz IS NULL OR period_start = sqlc.narg(period_start)::timestamptz)
 ORDER BY period_start DESC, created_at DESC;
 
--- name: PlanPeriod :one
-SELECT period FROM plans WHERE code = $1;
-
 -- name: SubscriptionInvoiceByID :one
 -- One invoice of the organisation (another organisation's id finds nothing).
 SELECT * FROM subscription_invoices WHERE organization_id = $1 AND id = $2;
@@ -112,14 +106,6 @@ SELECT o.name, coalesce(p.legal_name, '')::text AS legal_name, coalesce(o.uid_ty
 FROM organizations o
 LEFT JOIN organization_profiles p ON p.organization_id = o.organization_id
 WHERE o.organization_id = $1;
-
--- name: OpenProrataInvoice :exec
--- The pro-rata charge of an upgrade, from the change to the end of the paid period (its amount the
--- caller's reckoning); the same change opened again keeps its row.
-INSERT INTO subscription_invoices (organization_id, subscription_id, period_start, period_end, plan_code,
-    amount_minor, currency, payment_mode, status, kind, change_id)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'pending', 'prorata', $9)
-ON CONFLICT (organization_id, subscription_id, period_start) DO NOTHING;
 
 -- name: SwitchSubscriptionPlan :one
 -- An upgrade takes effect: the plan changes (from the one the caller priced it against only), and a

@@ -516,6 +516,14 @@ export interface Invoice {
   kind: string;
   status: string;
   paid_at: string | null;
+  mep?: InvoiceMEP | null;
+}
+
+export interface InvoiceMEP {
+  usd_price: Money;
+  rate: Money;
+  source: string;
+  as_of: string;
 }
 
 export interface MepHistory {

@@ -35,6 +35,13 @@ export function MepNote({ plan }: { plan: Plan }) {
   );
 }
 
+/** What a plan is charged at now: in pesos, its USD price at the MEP rate in force (as the server charges it); else its price. */
+function useChargedPrice(plan: Plan | undefined) {
+  const ars = plan?.localize_price.currency === 'ARS';
+  const { data } = useQuery({ ...mepQuery(), enabled: ars });
+  return plan && ((ars && data?.prices[plan.code]) || plan.localize_price);
+}
+
 /**
  * §2 "Subscription": the plan list with the monthly/yearly toggle, then the payment step, then a success modal linking to
  * the subscription settings. `?plan=&period=` naming a plan opens the payment step directly.
@@ -49,6 +56,7 @@ export function ChoosePage({ plan: tier, period, onChange }: { plan?: string; pe
   const country = countries.find((c) => c.identifier === org.country);
   const plans = country ? paidPlans(country.plans, period) : [];
   const chosen = country ? planOf(country.plans, tier, period) : undefined;
+  const charged = useChargedPrice(chosen);
   const periodLabel = period === 'yearly' ? <FormattedMessage id="pricing.perYear" defaultMessage="por año" /> : <FormattedMessage id="pricing.perMonth" defaultMessage="por mes" />;
 
   return (
@@ -92,7 +100,7 @@ export function ChoosePage({ plan: tier, period, onChange }: { plan?: string; pe
             <Stack gap="xs">
               <Text size="sm" c="dimmed"><FormattedMessage id="checkout.yourPlan" defaultMessage="Tu plan" /></Text>
               <Text fz={24} fw={700}>{chosen.tier_name}</Text>
-              <Text>{chosen.localize_price.formatted} {periodLabel}</Text>
+              <Text>{charged?.formatted} {periodLabel}</Text>
               <MepNote plan={chosen} />
               <Anchor component="button" type="button" size="sm" w="fit-content" onClick={() => onChange({ plan: undefined, period })}>
                 <FormattedMessage id="checkout.otherPlan" defaultMessage="Elegir otro plan" />
@@ -101,7 +109,7 @@ export function ChoosePage({ plan: tier, period, onChange }: { plan?: string; pe
           </Paper>
           <Paper withBorder radius="lg" p="lg">
             <PaymentMethodForm planCode={chosen.code} modes={country?.payment_modes ?? ['card']} tokenizer={page.tokenizer} country={org.country}
-              submitLabel={<FormattedMessage id="checkout.pay" defaultMessage="Pagar {price}" values={{ price: chosen.localize_price.formatted }} />}
+              submitLabel={<FormattedMessage id="checkout.pay" defaultMessage="Pagar {price}" values={{ price: charged?.formatted }} />}
               onAuthorized={async (type, authorization) => {
                 const res = await subscribe(chosen.code, type, authorization);
                 await queryClient.invalidateQueries({ queryKey: ['subscription'] });

@@ -68,7 +68,16 @@ export function SubscriptionSettingsPage() {
       const name = country?.plans.find((p) => p.code === row.original.plan_code)?.tier_name ?? row.original.plan_code;
       return row.original.kind === 'prorata' ? intl.formatMessage({ id: 'billing.kind.prorata', defaultMessage: '{plan} (diferencia prorrateada)' }, { plan: name }) : name;
     } },
-    { id: 'amount', header: intl.formatMessage({ id: 'billing.col.amount', defaultMessage: 'Monto' }), cell: ({ row }) => row.original.amount.formatted },
+    { id: 'amount', header: intl.formatMessage({ id: 'billing.col.amount', defaultMessage: 'Monto' }), cell: ({ row: { original: inv } }) => (
+      <>
+        {inv.amount.formatted}
+        {inv.mep && (
+          <Text size="xs" c="dimmed" data-testid="invoice-mep">
+            <FormattedMessage id="billing.mepRate" defaultMessage="{usd} USD a {rate} por dólar" values={{ usd: inv.mep.usd_price.decimal, rate: inv.mep.rate.formatted }} />
+          </Text>
+        )}
+      </>
+    ) },
     { id: 'method', header: intl.formatMessage({ id: 'billing.col.method', defaultMessage: 'Medio de pago' }), cell: ({ row }) => <ModeLabel mode={row.original.payment_mode} /> },
     { id: 'status', header: intl.formatMessage({ id: 'billing.col.status', defaultMessage: 'Estado' }), cell: ({ row }) => <StatusBadge color={statusColor[row.original.status] ?? 'blue'}>{statusLabel(intl, row.original.status)}</StatusBadge> },
     {
