@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"strconv"
 	"sync"
 	"time"
@@ -160,10 +161,30 @@ func (s Scope) Exec(ctx context.Context, sql string, args ...any) error {
 // Every query still names the organisation: pass s.OrgID.
 func (s Scope) Store() *sharddb.Queries { return sharddb.Store(s.pool) }
 
-// Tx runs fn in a transaction on the organisation's shard, committing when fn returns nil.
+// Tx runs fn in a transaction on the organisation's shard, committing when fn returns nil. A
+// transaction the database cancels as a deadlock victim or for a serialization failure changed
+// nothing and runs again from the start, up to txAttempts times: on Citus the distributed deadlock
+// detector also cancels transactions queued on one row behind others that are in no cycle (several
+// writers of one donation). So fn may run more than once: it must reach nothing but the database,
+// through tx, and assign rather than accumulate what it hands back.
 func (s Scope) Tx(ctx context.Context, fn func(pgx.Tx) error) error {
-	return pgx.BeginFunc(ctx, s.pool, fn)
+	for attempt := 1; ; attempt++ {
+		err := pgx.BeginFunc(ctx, s.pool, fn)
+		if attempt == txAttempts || !dberr.Retryable(err) {
+			return err
+		}
+		// Spread the victims out so they do not queue up in the same order again.
+		wait := time.Duration(attempt)*20*time.Millisecond + time.Duration(rand.Int64N(int64(20*time.Millisecond)))
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(wait):
+		}
+	}
 }
+
+// txAttempts bounds Tx's runs of one transaction.
+const txAttempts = 5
 
 // ReadTx runs fn in a REPEATABLE READ READ ONLY transaction on the organisation's shard: several reads that
 // agree with each other, the mode set by the BEGIN itself (no round trip of its own).

@@ -134,6 +134,7 @@ func (s *Service) AddPicture(ctx context.Context, scope tenants.Scope, imageFor,
 	}
 	var replaced []string
 	err = scope.Tx(ctx, func(tx pgx.Tx) error {
+		replaced = nil // the transaction may run again
 		q := sharddb.Store(tx)
 		if imageFor == "cover" {
 			rows, err := q.OrganizationPictures(ctx, scope.OrgID)

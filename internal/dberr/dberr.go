@@ -60,6 +60,13 @@ func Map(err error) error {
 	return err
 }
 
+// Retryable reports whether err is a transaction the database cancelled so that it can run again:
+// a deadlock victim (40P01) or a serialization failure (40001). Nothing it did was kept.
+func Retryable(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && (pe.Code == "40P01" || pe.Code == "40001")
+}
+
 // quotedConstraint is the constraint a violation's message names.
 var quotedConstraint = regexp.MustCompile(`constraint "([^"]+)"`)
 

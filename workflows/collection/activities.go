@@ -334,9 +334,10 @@ func (a *Activities) syncDonation(ctx context.Context, st State) error {
 			return err
 		}
 		if n == 0 {
-			row.RollupUnchanged = false
+			relocked := row // row itself stays as it was: the transaction may run again
+			relocked.RollupUnchanged = false
 			if err := q.WithRollup(ctx, scope.OrgID, []uuid.UUID{did}, func() error {
-				_, err := q.SyncCollectionDonation(ctx, row)
+				_, err := q.SyncCollectionDonation(ctx, relocked)
 				return err
 			}); err != nil {
 				return err

@@ -371,7 +371,9 @@ func describes(in sharddb.CrmIntegration) map[string]crm.Describe {
 // however the drain ended, so a batch that failed half-way keeps its log and its progress.
 func (a *Activities) record(d *drain, changes []sharddb.CrmChange, res *Result) error {
 	ctx, orgID := context.WithoutCancel(d.ctx), d.scope.OrgID
-	return d.scope.Tx(ctx, func(tx pgx.Tx) error {
+	var failed, sent int // counted per run of the transaction, which may run again (tenants.Scope.Tx)
+	err := d.scope.Tx(ctx, func(tx pgx.Tx) error {
+		failed, sent = 0, 0
 		q := sharddb.Store(tx)
 		for _, c := range d.calls {
 			if err := q.LogCRMRequest(ctx, logRow(orgID, d.integ.ID, c)); err != nil {
@@ -384,7 +386,7 @@ func (a *Activities) record(d *drain, changes []sharddb.CrmChange, res *Result) 
 					Error: &r.message, RequestID: &r.requestID}); err != nil {
 					return err
 				}
-				res.Failed++
+				failed++
 				continue
 			}
 			if d.pending[c.ID] {
@@ -394,7 +396,7 @@ func (a *Activities) record(d *drain, changes []sharddb.CrmChange, res *Result) 
 			if err != nil {
 				return err
 			}
-			res.Sent += int(n)
+			sent += int(n)
 		}
 		st := sharddb.SetCRMIntegrationSyncStateParams{OrganizationID: orgID, ID: d.integ.ID, Now: time.Now()}
 		if d.usage.Max > 0 {
@@ -411,6 +413,11 @@ func (a *Activities) record(d *drain, changes []sharddb.CrmChange, res *Result) 
 		}
 		return q.SetCRMIntegrationSyncState(ctx, st)
 	})
+	if err == nil {
+		res.Failed += failed
+		res.Sent += sent
+	}
+	return err
 }
 
 func logRow(orgID, integrationID uuid.UUID, c loggedCall) sharddb.LogCRMRequestParams {
