@@ -212,6 +212,10 @@ func (p planEach) QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
 	return p.db.QueryRow(ctx, sql, append([]any{pgx.QueryExecModeExec}, args...)...)
 }
 
+// forceCustomPlan plans every statement of the widgets' batch with its actual values, never a cached generic plan,
+// so the optional filters and the period's width pick the right index.
+const forceCustomPlan = "SET LOCAL plan_cache_mode = force_custom_plan"
+
 // load reads the organisation, resolves the period and fills every widget, the widgets' statements in one round
 // trip (pipelined).
 func (h *Handler) load(ctx context.Context, tx pgx.Tx, org, user uuid.UUID, r *Request) (*Dashboard, error) {
@@ -233,7 +237,7 @@ func (h *Handler) load(ctx context.Context, tx pgx.Tx, org, user uuid.UUID, r *R
 	}
 	d.Period = p.view()
 	w := widgets{d: d, series: newSeries(p), period: p, org: org, campaign: r.campaign, recurrence: r.recurrence, agency: r.agency}
-	err = pipelined(ctx, tx, func(store *sharddb.Queries) error {
+	err = sharddb.Store(tx).Pipelined(ctx, func(store *sharddb.Queries) error {
 		w.store = store
 		// visits runs after daily: the conversion needs the new donations.
 		for _, fill := range []func(context.Context) error{w.daily, w.visits, w.discarded, w.paused, w.recovered} {
@@ -242,7 +246,7 @@ func (h *Handler) load(ctx context.Context, tx pgx.Tx, org, user uuid.UUID, r *R
 			}
 		}
 		return nil
-	})
+	}, forceCustomPlan)
 	if err != nil {
 		return nil, err
 	}

@@ -199,9 +199,13 @@ func findByKey(ctx context.Context, q *sharddb.Queries, orgID uuid.UUID, key str
 	if err != nil {
 		return stored{}, false, err
 	}
+	return storedOf(r, key), true, nil
+}
+
+func storedOf(r sharddb.FormDonationByKeyRow, key string) stored {
 	return stored{id: r.ID, status: r.Status, recurrence: int(r.Recurrence), amount: r.AmountMinor, currency: r.Currency,
 		collectDay: collectday.FromColumn(r.CollectDay), donorID: r.DonorID, firstName: r.FirstName, campaignID: r.CampaignID,
-		pmID: r.PaymentMethodID, idemKey: key}, true, nil
+		pmID: r.PaymentMethodID, idemKey: key}
 }
 
 // forFirstCharge is the donation as settling its first charge needs it.
@@ -277,7 +281,7 @@ func (s *Service) Create(ctx context.Context, f campaign.Form, sub Submission) (
 	}
 	row.CampaignID, row.Currency = f.Campaign.ID, f.Campaign.Currency
 	c, dn := sub.Card, sub.Donor
-	var donationID uuid.UUID
+	var written newdonation.Written
 	err = scope.Tx(ctx, func(tx pgx.Tx) error {
 		q := sharddb.Store(tx)
 		if err := reserveTickets(ctx, q, f, sub); err != nil {
@@ -291,24 +295,22 @@ func (s *Service) Create(ctx context.Context, f campaign.Form, sub Submission) (
 				ExpiryYear: int16(c.ExpYear), HolderName: c.HolderName, HolderIDType: &c.HolderIDType, HolderIDNumber: &c.HolderIDNumber,
 				DonorIsCardholder: c.DonorIsCardholder},
 			Donation: row, Period: period, CollectDay: collectDay, FirstStatus: firstStatus})
-		donationID = w.ID
+		written = w
 		return err
 	})
 
 	if err != nil {
 		return out, err
 	}
-	out.DonationID = donationID
+	out.DonationID = written.ID
 	if chargeNow && s.guard != nil {
-		if err := s.guard.GuardFirstCharge(ctx, scope.OrgID, donationID); err != nil {
+		if err := s.guard.GuardFirstCharge(ctx, scope.OrgID, written.ID); err != nil {
 			return out, fmt.Errorf("%w: %w", ErrNotCharged, err) // the donor's retry resumes here
 		}
 	}
-	// From here on, the stored donation is the truth (a concurrent twin may have written it).
-	d, _, err := findByKey(ctx, scope.Store(), scope.OrgID, sub.IdempotencyKey)
-	if err != nil {
-		return out, err
-	}
+	// From here on, the stored donation is the truth: Write answers it as stored, whoever wrote it (a
+	// concurrent twin may have), so it is not read again.
+	d := storedOf(written, sub.IdempotencyKey)
 	return s.settle(ctx, scope, gw, d, out, cust.ID, card.ID, card.PaymentMethodID, sub.Donor.Email, sub.Instalments, today)
 }
 

@@ -5,12 +5,17 @@ package spa
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"html"
 	"io/fs"
+	"mime"
 	"net/http"
+	"net/url"
+	"path"
 	"strings"
+	"sync"
 
 	"github.com/gin-gonic/gin"
 
@@ -29,6 +34,8 @@ type Handler struct {
 	published func(ctx context.Context, slug string) (bool, error)
 	// pages are the app's route paths split in segments ("$uuid" matches any one); nil answers every page as found.
 	pages [][]string
+	// gzipped holds each text asset compressed, made on its first request: assets never change.
+	gzipped sync.Map // name → []byte
 }
 
 // New prepares the handler. A missing index.html (web app not built) is answered with a hint.
@@ -99,6 +106,46 @@ func (h *Handler) CheckForms(published func(ctx context.Context, slug string) (b
 // servedOnlyAsPage are build outputs the handler reads, never served as they are.
 var servedOnlyAsPage = map[string]bool{"index.html": true, "donate.html": true, "routes.json": true}
 
+// compressible are the assets sent gzipped to a browser that takes it (issue 19: the donate page's script is a
+// third of its size so, which Lighthouse counts on a phone's connection); images and fonts are compressed already.
+var compressible = map[string]bool{".js": true, ".css": true, ".svg": true, ".json": true, ".html": true, ".txt": true}
+
+// serveAsset answers an asset of dist, gzipped when it is text and the browser accepts gzip.
+func (h *Handler) serveAsset(c *gin.Context, name string) {
+	c.Header("Vary", "Accept-Encoding")
+	if !compressible[path.Ext(name)] || !acceptsGzip(c.GetHeader("Accept-Encoding")) {
+		h.assets.ServeHTTP(c.Writer, c.Request)
+		return
+	}
+	gz, ok := h.gzipped.Load(name)
+	if !ok {
+		raw, err := fs.ReadFile(h.dist, name)
+		if err != nil {
+			h.assets.ServeHTTP(c.Writer, c.Request)
+			return
+		}
+		var b bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
+		_, _ = zw.Write(raw)
+		_ = zw.Close()
+		gz, _ = h.gzipped.LoadOrStore(name, b.Bytes())
+	}
+	c.Header("Content-Encoding", "gzip")
+	c.Data(http.StatusOK, mime.TypeByExtension(path.Ext(name)), gz.([]byte))
+}
+
+// acceptsGzip reads an Accept-Encoding header: gzip listed, without q=0.
+func acceptsGzip(header string) bool {
+	for _, part := range strings.Split(header, ",") {
+		coding, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		if strings.EqualFold(strings.TrimSpace(coding), "gzip") {
+			q := strings.ReplaceAll(strings.TrimSpace(params), " ", "")
+			return q != "q=0" && q != "q=0.0" && q != "q=0.00" && q != "q=0.000"
+		}
+	}
+	return false
+}
+
 // Serve answers a GET for anything the API did not route.
 func (h *Handler) Serve(c *gin.Context) {
 	p := c.Request.URL.Path
@@ -109,7 +156,7 @@ func (h *Handler) Serve(c *gin.Context) {
 		}
 		// Vite puts a content hash in every asset name, so an asset never changes.
 		c.Header("Cache-Control", "public, max-age=31536000, immutable")
-		h.assets.ServeHTTP(c.Writer, c.Request)
+		h.serveAsset(c, strings.TrimPrefix(p, "/"))
 		return
 	}
 	if name := strings.TrimPrefix(p, "/"); name != "" && !strings.HasSuffix(name, "/") {
@@ -118,7 +165,7 @@ func (h *Handler) Serve(c *gin.Context) {
 			return
 		}
 	}
-	page, status := h.index, http.StatusOK
+	page, status, head := h.index, http.StatusOK, ""
 	if slug, ok := strings.CutPrefix(p, "/d/"); ok {
 		if h.donate != nil {
 			page = h.donate
@@ -134,6 +181,12 @@ func (h *Handler) Serve(c *gin.Context) {
 				status = http.StatusNotFound
 			}
 		}
+		if status == http.StatusOK && slug != "" {
+			// The form's data starts downloading with the page, beside the script that asks for it (issue 19:
+			// it was the last link of the chain before the form painted).
+			head = `<link rel="preload" as="fetch" crossorigin="anonymous" href="` +
+				html.EscapeString("/api/public/campaigns/"+url.PathEscape(slug)) + `">`
+		}
 	} else if !h.isPage(p) {
 		status = http.StatusNotFound // still the app, which shows its not-found page
 	}
@@ -141,7 +194,7 @@ func (h *Handler) Serve(c *gin.Context) {
 		c.String(http.StatusServiceUnavailable, "The web app is not built: run `make build`.")
 		return
 	}
-	meta := `<meta name="csrf-token" content="` + html.EscapeString(h.token(c)) + `">`
+	meta := `<meta name="csrf-token" content="` + html.EscapeString(h.token(c)) + `">` + head
 	// Only an explicit choice is declared: without one the app speaks Spanish, the product's default.
 	if chosen, err := c.Cookie(middleware.LocaleCookie); err == nil {
 		if l, ok := i18n.Parse(chosen); ok {

@@ -1,8 +1,10 @@
 package spa
 
 import (
+	"compress/gzip"
 	"context"
 	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -61,6 +63,10 @@ func TestServe(t *testing.T) {
 		require.Equal(t, status, w.Code, path)
 		require.Contains(t, w.Body.String(), "<title>", "the app still answers, with its own not-found message: %s", path)
 	}
+	require.Contains(t, serve("/d/dona-demo/thanks").Body.String(),
+		`<link rel="preload" as="fetch" crossorigin="anonymous" href="/api/public/campaigns/dona-demo"></head>`,
+		"a form's page starts reading its campaign with the page")
+	require.NotContains(t, serve("/d/no-such-campaign").Body.String(), "preload", "nothing to read for a missing form")
 
 	// With the app's route list, a path no route matches is a 404 too, still answered with the app.
 	for name, file := range dist {
@@ -87,6 +93,28 @@ func TestServe(t *testing.T) {
 	w = serve("/assets/app.js")
 	require.Equal(t, http.StatusOK, w.Code)
 	require.Equal(t, "public, max-age=31536000, immutable", w.Header().Get("Cache-Control"))
+	require.Equal(t, "console.log(1)", w.Body.String(), "not gzipped for a client that did not ask")
+	for enc, gz := range map[string]bool{"gzip, deflate, br": true, "br;q=1.0, gzip;q=0.5": true, "gzip;q=0": false, "deflate": false} {
+		req := httptest.NewRequest(http.MethodGet, "/assets/app.js", nil)
+		req.Header.Set("Accept-Encoding", enc)
+		w = httptest.NewRecorder()
+		r.ServeHTTP(w, req)
+		require.Equal(t, http.StatusOK, w.Code, enc)
+		require.Equal(t, "Accept-Encoding", w.Header().Get("Vary"), enc)
+		body := w.Body.String()
+		if gz {
+			require.Equal(t, "gzip", w.Header().Get("Content-Encoding"), enc)
+			require.Contains(t, w.Header().Get("Content-Type"), "javascript", enc)
+			zr, err := gzip.NewReader(w.Body)
+			require.NoError(t, err, enc)
+			raw, err := io.ReadAll(zr)
+			require.NoError(t, err, enc)
+			body = string(raw)
+		} else {
+			require.Empty(t, w.Header().Get("Content-Encoding"), enc)
+		}
+		require.Equal(t, "console.log(1)", body, enc)
+	}
 	require.Equal(t, http.StatusNotFound, serve("/assets/nope.js").Code)
 	require.Equal(t, "<svg/>", serve("/favicon.svg").Body.String())
 	require.Contains(t, serve("/donate.html").Body.String(), "<title>app</title>", "the raw page file is not served bare")

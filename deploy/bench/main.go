@@ -32,6 +32,7 @@ func main() {
 	flag.Int64Var(&dash.transactions, "dashboard-transactions", 1_200_000, "transactions of the dashboard's organisation when seeded here")
 	flag.IntVar(&dash.concurrency, "dashboard-concurrency", 4, "concurrent clients of the dashboard cases")
 	skipDashboard := flag.Bool("skip-dashboard", false, "skip the dashboard cases (they seed a large organisation)")
+	only := flag.String("only", "", "comma-separated cases to run (readyz, public, create, keto, donors, dashboard); empty: all")
 	var donors donorOptions
 	flag.IntVar(&donors.donors, "donors", 200, "concurrent donors of the public form's load case (0 skips it)")
 	flag.DurationVar(&donors.duration, "donors-duration", time.Minute, "how long the public form's load case starts donations")
@@ -89,18 +90,27 @@ func main() {
 	fmt.Printf("Aporta benchmarks: %d clients, %s per case, on %s\n", *concurrency, *duration, base)
 	fmt.Printf("machine: %d cores, load average %s\n\n", runtime.NumCPU(), loadAverage())
 	fmt.Printf("%-44s %12s %10s %10s   %s\n", "case", "req/s", "p50", "p99", "ratio to reference (req/s)")
-	compare("GET /readyz (probes 11 dependencies)", "GET /healthz (no dependency)",
-		run(get(base+"/readyz"), *concurrency, *duration), run(get(base+"/healthz"), *concurrency, *duration))
-	compare("GET /api/public/campaigns/{slug}", "bare pgx: route + shard row",
-		run(get(base+"/api/public/campaigns/"+slug), *concurrency, *duration), run(bare, *concurrency, *duration))
-	benchCreate(ctx, cfg, t, *concurrency, *duration, canBind("127.100.0.1"))
-	benchKeto(ctx, cfg, t, *concurrency, *duration)
+	picked := func(name string) bool { return *only == "" || slices.Contains(strings.Split(*only, ","), name) }
+	if picked("readyz") {
+		compare("GET /readyz (probes 11 dependencies)", "GET /healthz (no dependency)",
+			run(get(base+"/readyz"), *concurrency, *duration), run(get(base+"/healthz"), *concurrency, *duration))
+	}
+	if picked("public") {
+		compare("GET /api/public/campaigns/{slug}", "bare pgx: route + shard row",
+			run(get(base+"/api/public/campaigns/"+slug), *concurrency, *duration), run(bare, *concurrency, *duration))
+	}
+	if picked("create") {
+		benchCreate(ctx, cfg, t, *concurrency, *duration, canBind("127.100.0.1"))
+	}
+	if picked("keto") {
+		benchKeto(ctx, cfg, t, *concurrency, *duration)
+	}
 	fmt.Println()
-	if donors.donors > 0 {
+	if donors.donors > 0 && picked("donors") {
 		donors.refTime = *duration
 		benchDonors(ctx, cfg, t, donors)
 	}
-	if !*skipDashboard {
+	if !*skipDashboard && picked("dashboard") {
 		dash.duration = *duration
 		benchDashboard(ctx, cfg, t, dash)
 	}

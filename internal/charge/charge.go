@@ -172,6 +172,11 @@ func Find(ctx context.Context, g Gateway, ref string) (p gateway.Payment, ok boo
 // again later with the same key is safe, since the gateway answers the first payment if there was
 // one.
 func Charge(ctx context.Context, scope tenants.Scope, g Gateway, t Transaction, c gateway.Charge) (Outcome, error) {
+	return ChargeAnd(ctx, scope, g, t, c, nil)
+}
+
+// ChargeAnd is Charge recording with RecordAnd.
+func ChargeAnd(ctx context.Context, scope tenants.Scope, g Gateway, t Transaction, c gateway.Charge, also Also) (Outcome, error) {
 	g, err := Routed(ctx, scope, g, t.DonationID, t.Currency)
 	if err != nil {
 		return Outcome{}, err
@@ -191,11 +196,15 @@ func Charge(ctx context.Context, scope tenants.Scope, g Gateway, t Transaction, 
 		return Outcome{}, err
 	}
 	o := OutcomeFrom(g, p)
-	return o, Record(ctx, scope, t, o)
+	return o, RecordAnd(ctx, scope, t, o, also)
 }
 
 // Fee is a processor's fee on an amount, rounded half up as the commission is.
 func Fee(amount int64, bps int32) int64 { return (amount*int64(bps) + 5000) / 10000 }
+
+// Also is more of a charge's record, written in Record's transaction inside the rollup's write (a first
+// charge settles its donation so: issue 19, a second transaction took the organisation's rollup rows again).
+type Also func(ctx context.Context, q *sharddb.Queries, o Outcome) error
 
 // Record stores an outcome on its transaction: the row written before the charge (found by id, or
 // by donation, period and attempt), else a new row for the attempt. An approval is stored with
@@ -203,6 +212,11 @@ func Fee(amount int64, bps int32) int64 { return (amount*int64(bps) + 5000) / 10
 // gaps) and, made through a processor, the processor's fee and descriptor, in the same database
 // transaction, so a charge is never approved without them.
 func Record(ctx context.Context, scope tenants.Scope, t Transaction, o Outcome) error {
+	return RecordAnd(ctx, scope, t, o, nil)
+}
+
+// RecordAnd is Record writing also (nil: nothing more) in the same transaction.
+func RecordAnd(ctx context.Context, scope tenants.Scope, t Transaction, o Outcome, also Also) error {
 	at := o.At
 	if at.IsZero() {
 		at = time.Now()
@@ -214,8 +228,9 @@ func Record(ctx context.Context, scope tenants.Scope, t Transaction, o Outcome) 
 	return scope.Tx(ctx, func(tx pgx.Tx) error {
 		q := sharddb.Store(tx)
 		// Everything inside the rollup's write: the rollup rows, which every charge of the campaign's day
-		// updates, are locked last and held only until COMMIT.
-		err := q.WithRollup(ctx, scope.OrgID, []uuid.UUID{t.DonationID}, func() error {
+		// updates, are locked late and held only until COMMIT; an approval's receipt number after them.
+		var approved uuid.UUID // the approved transaction, whose receipt is issued last
+		err := q.WithRollupThen(ctx, scope.OrgID, []uuid.UUID{t.DonationID}, func() error {
 			// A period's attempt is one row per donation, period and attempt, which the insert's
 			// conflict clause settles whoever wrote it first (the form writes the first period's first
 			// attempt before charging it): one statement. Any other row is settled by its id.
@@ -235,29 +250,43 @@ func Record(ctx context.Context, scope tenants.Scope, t Transaction, o Outcome) 
 			if err != nil {
 				return err
 			}
-			if err := crmlink.Enqueue(ctx, q, scope.OrgID, crmlink.Donation, t.DonationID); err != nil {
-				return err
+			if o.Approved() {
+				approved = id
 			}
-			if err := enqueueWebhook(ctx, q, scope.OrgID, id, t, o); err != nil {
-				return err
-			}
-			if !o.Approved() {
+			// What the record queues and adds, whose answers it does not read, in one round trip (issue 19).
+			return q.Pipelined(ctx, func(q *sharddb.Queries) error {
+				if err := crmlink.Enqueue(ctx, q, scope.OrgID, crmlink.Donation, t.DonationID); err != nil {
+					return err
+				}
+				if err := enqueueWebhook(ctx, q, scope.OrgID, id, t, o); err != nil {
+					return err
+				}
+				if also != nil {
+					if err := also(ctx, q, o); err != nil {
+						return err
+					}
+				}
+				if !o.Approved() {
+					return nil
+				}
+				if _, err := q.RecordTransactionCommission(ctx, sharddb.RecordTransactionCommissionParams{OrganizationID: scope.OrgID, TransactionID: id}); err != nil {
+					return err
+				}
+				if p := o.Processor; p != nil {
+					return q.RecordProcessorFee(ctx, sharddb.RecordProcessorFeeParams{OrganizationID: scope.OrgID, TransactionID: id,
+						ProcessorID: p.ID, Family: p.Family, FeeBps: p.FeeBps, AmountMinor: Fee(t.Amount, p.FeeBps), Currency: t.Currency,
+						StatementDescriptor: p.Descriptor})
+				}
+				return nil
+			})
+		}, func() error {
+			if approved == uuid.Nil {
 				return nil
 			}
-			if _, err = q.RecordTransactionCommission(ctx, sharddb.RecordTransactionCommissionParams{OrganizationID: scope.OrgID, TransactionID: id}); err != nil {
-				return err
-			}
-			// The receipt's number comes from the organisation's counter, locked until COMMIT (before
-			// the rollup rows, which WithRollup locks last).
-			if _, err := receipt.Issue(ctx, q, scope.OrgID, id); err != nil {
-				return err
-			}
-			if p := o.Processor; p != nil {
-				return q.RecordProcessorFee(ctx, sharddb.RecordProcessorFeeParams{OrganizationID: scope.OrgID, TransactionID: id,
-					ProcessorID: p.ID, Family: p.Family, FeeBps: p.FeeBps, AmountMinor: Fee(t.Amount, p.FeeBps), Currency: t.Currency,
-					StatementDescriptor: p.Descriptor})
-			}
-			return nil
+			// The receipt's number comes from the organisation's counter, which every approval of the
+			// organisation takes and holds until COMMIT: taken last, after the rollup rows.
+			_, err := receipt.Issue(ctx, q, scope.OrgID, approved)
+			return err
 		})
 		if err != nil {
 			return fmt.Errorf("record transaction %s: %w", t.ID, err)

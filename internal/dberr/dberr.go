@@ -107,6 +107,14 @@ func Wrap(db DBTX) DBTX { return mapped{db} }
 
 type mapped struct{ db DBTX }
 
+// Unwrap is the handle Wrap wrapped (db itself when it is not wrapped): what a batch is sent on.
+func Unwrap(db DBTX) DBTX {
+	if m, ok := db.(mapped); ok {
+		return m.db
+	}
+	return db
+}
+
 func (m mapped) Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error) {
 	tag, err := m.db.Exec(ctx, sql, args...)
 	return tag, Map(err)

@@ -63,29 +63,40 @@ func Write(ctx context.Context, q *sharddb.Queries, n New) (Written, error) {
 	if row.ID == uuid.Nil {
 		row.ID = uuid.New()
 	}
-	if err := q.InsertFormDonation(ctx, row); err != nil {
-		return Written{}, fmt.Errorf("donation: %w", err)
-	}
-	d, err := q.FormDonationByKey(ctx, sharddb.FormDonationByKeyParams{OrganizationID: n.OrgID, IdempotencyKey: row.IdempotencyKey})
-	if err != nil {
-		return Written{}, fmt.Errorf("donation by key: %w", err)
-	}
-	if err := crmlink.Enqueue(ctx, q, n.OrgID, crmlink.Donor, donorID); err != nil {
-		return Written{}, err
-	}
-	if err := crmlink.Enqueue(ctx, q, n.OrgID, crmlink.Donation, d.ID); err != nil {
-		return Written{}, err
-	}
-	if d.ID == row.ID { // this call wrote it (not a concurrent twin with the same key)
-		if err := webhook.Enqueue(ctx, q, n.OrgID, webhook.EventID(d.ID, webhook.DonationCreated), webhook.DonationCreated,
-			webhook.Donation{DonationID: d.ID, CampaignID: d.CampaignID, DonorID: d.DonorID, Status: d.Status, Monthly: n.Period != nil,
-				Amount: webhook.Amount{Minor: d.AmountMinor, Currency: d.Currency}}); err != nil {
-			return Written{}, err
+	// The insert and the read of what it stored, then the queued rows, each in one round trip (issue 19).
+	var d Written
+	err = q.Pipelined(ctx, func(q *sharddb.Queries) error {
+		if err := q.InsertFormDonation(ctx, row); err != nil {
+			return fmt.Errorf("donation: %w", err)
 		}
+		found, err := q.FormDonationByKey(ctx, sharddb.FormDonationByKeyParams{OrganizationID: n.OrgID, IdempotencyKey: row.IdempotencyKey})
+		if err != nil {
+			return fmt.Errorf("donation by key: %w", err)
+		}
+		d = found
+		return nil
+	})
+	if err != nil {
+		return Written{}, err
 	}
-	return d, q.InsertFirstTransaction(ctx, sharddb.InsertFirstTransactionParams{OrganizationID: n.OrgID,
-		ID: charge.FirstTransactionID(d.ID), DonationID: d.ID, Period: n.Period, AmountMinor: d.AmountMinor, Currency: d.Currency,
-		Status: n.FirstStatus, PaymentMethodID: &pmID})
+	return d, q.Pipelined(ctx, func(q *sharddb.Queries) error {
+		if err := crmlink.Enqueue(ctx, q, n.OrgID, crmlink.Donor, donorID); err != nil {
+			return err
+		}
+		if err := crmlink.Enqueue(ctx, q, n.OrgID, crmlink.Donation, d.ID); err != nil {
+			return err
+		}
+		if d.ID == row.ID { // this call wrote it (not a concurrent twin with the same key)
+			if err := webhook.Enqueue(ctx, q, n.OrgID, webhook.EventID(d.ID, webhook.DonationCreated), webhook.DonationCreated,
+				webhook.Donation{DonationID: d.ID, CampaignID: d.CampaignID, DonorID: d.DonorID, Status: d.Status, Monthly: n.Period != nil,
+					Amount: webhook.Amount{Minor: d.AmountMinor, Currency: d.Currency}}); err != nil {
+				return err
+			}
+		}
+		return q.InsertFirstTransaction(ctx, sharddb.InsertFirstTransactionParams{OrganizationID: n.OrgID,
+			ID: charge.FirstTransactionID(d.ID), DonationID: d.ID, Period: n.Period, AmountMinor: d.AmountMinor, Currency: d.Currency,
+			Status: n.FirstStatus, PaymentMethodID: &pmID})
+	})
 }
 
 // linkDonor finds the donor with the e-mail or creates one. It never writes an existing donor's

@@ -13,6 +13,13 @@ import (
 // triggers: Citus distributes no table that has them). Writers of one organisation cannot deadlock on
 // the rollup: each locks the rollup rows it changes last, in the one key order every writer follows.
 func (q *Queries) WithRollup(ctx context.Context, org uuid.UUID, donations []uuid.UUID, write func() error) error {
+	return q.WithRollupThen(ctx, org, donations, write, nil)
+}
+
+// WithRollupThen is WithRollup running then (nil: nothing) after the rollup's rows are written: a row every writer of
+// the organisation takes, hotter than the rollup's (its receipt counter), is locked there, last, so they queue on it
+// over the fewest statements (issue 19). Whatever then locks, every writer must lock after the rollup rows.
+func (q *Queries) WithRollupThen(ctx context.Context, org uuid.UUID, donations []uuid.UUID, write, then func() error) error {
 	if err := q.LockRollupDonations(ctx, LockRollupDonationsParams{OrganizationID: org, Ids: donations}); err != nil {
 		return err
 	}
@@ -24,5 +31,8 @@ func (q *Queries) WithRollup(ctx context.Context, org uuid.UUID, donations []uui
 	if err := write(); err != nil {
 		return err
 	}
-	return q.AddRollupChange(ctx, AddRollupChangeParams{OrganizationID: org, Ids: donations, Before: before})
+	if err := q.AddRollupChange(ctx, AddRollupChangeParams{OrganizationID: org, Ids: donations, Before: before}); err != nil || then == nil {
+		return err
+	}
+	return then()
 }

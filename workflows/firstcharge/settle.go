@@ -86,10 +86,10 @@ func (s Settler) Charge(ctx context.Context, scope tenants.Scope, g charge.Gatew
 		return "", "", err
 	}
 	if first.Status == "planned" {
-		return StatusPlanned, "", s.activate(ctx, scope, d, "active", &today)
+		return StatusPlanned, "", s.activate(ctx, scope, d, today)
 	}
 	c.Amount = money.New(d.Amount, d.Currency)
-	o, err := charge.Charge(ctx, scope, g, first.Transaction, c)
+	o, err := charge.ChargeAnd(ctx, scope, g, first.Transaction, c, settleDonation(scope.OrgID, d, today))
 	var unknown *gateway.UnknownOutcomeError
 	if errors.As(err, &unknown) {
 		s.log().WarnContext(ctx, "donation: charge outcome unknown", "donation_id", d.ID, "error", err)
@@ -98,53 +98,68 @@ func (s Settler) Charge(ctx context.Context, scope tenants.Scope, g charge.Gatew
 	if err != nil {
 		return "", "", err
 	}
-	status, err = s.settled(ctx, scope, d, o, today)
-	return status, o.Detail, err
+	return s.settled(ctx, scope, d, o), o.Detail, nil
 }
 
 // Settle records a first charge's outcome (charge.Record) and settles the donation.
 func (s Settler) Settle(ctx context.Context, scope tenants.Scope, d Donation, first First, o charge.Outcome, today time.Time) (string, error) {
-	if err := charge.Record(ctx, scope, first.Transaction, o); err != nil {
+	if err := charge.RecordAnd(ctx, scope, first.Transaction, o, settleDonation(scope.OrgID, d, today)); err != nil {
 		return "", err
 	}
-	return s.settled(ctx, scope, d, o, today)
+	return s.settled(ctx, scope, d, o), nil
 }
 
-// settled moves the pending donation on from its recorded first charge: approved, it is active
-// (a monthly one charged next in the following month, by its collection); refused, rejected;
-// otherwise the gateway decides later and the donation stays pending.
-func (s Settler) settled(ctx context.Context, scope tenants.Scope, d Donation, o charge.Outcome, today time.Time) (string, error) {
+// settleDonation moves the pending donation on from its first charge, in the transaction that records the
+// charge: approved, it is active (a monthly one charged next in the following month, by its collection);
+// refused, rejected; otherwise the gateway decides later and the donation stays pending.
+func settleDonation(org uuid.UUID, d Donation, today time.Time) charge.Also {
+	return func(ctx context.Context, q *sharddb.Queries, o charge.Outcome) error {
+		p := sharddb.SettleFirstChargeDonationParams{OrganizationID: org, ID: d.ID}
+		switch o.Status {
+		case gateway.StatusApproved:
+			p.Status = "active"
+			if d.Recurrence == 1 {
+				n := d.CollectDay.After(today)
+				p.NextChargeDate = &n
+			}
+		case gateway.StatusRejected, gateway.StatusCancelled:
+			p.Status = "rejected"
+		default:
+			return nil
+		}
+		return q.SettleFirstChargeDonation(ctx, p)
+	}
+}
+
+// settled follows a first charge recorded with settleDonation: an approved one's receipt is e-mailed and
+// an active monthly donation's collection started. It answers the form's status.
+func (s Settler) settled(ctx context.Context, scope tenants.Scope, d Donation, o charge.Outcome) string {
 	switch o.Status {
 	case gateway.StatusApproved:
-		var next *time.Time
-		if d.Recurrence == 1 {
-			n := d.CollectDay.After(today)
-			next = &n
-		}
-		if err := s.activate(ctx, scope, d, "active", next); err != nil {
-			return "", err
-		}
 		// The receipt was issued with the approval (charge.Record); its e-mail is sent once per
 		// receipt, and a failure is logged: the portal lists the receipt all the same.
 		if err := s.Receipts.Send(ctx, scope, receipt.Charge{DonationID: d.ID, TransactionID: charge.FirstTransactionID(d.ID)}); err != nil {
 			s.log().ErrorContext(ctx, "donation: receipt e-mail", "donation_id", d.ID, "error", err)
 		}
-		return StatusApproved, nil
+		if d.Recurrence == 1 {
+			s.StartCollection(ctx, scope.OrgID, d.ID)
+		}
+		return StatusApproved
 	case gateway.StatusRejected, gateway.StatusCancelled:
-		return StatusRejected, s.activate(ctx, scope, d, "rejected", nil)
+		return StatusRejected
 	default:
-		return StatusInProcess, nil
+		return StatusInProcess
 	}
 }
 
-// activate moves a pending donation to its settled status and, for an active monthly donation,
-// starts its collection.
-func (s Settler) activate(ctx context.Context, scope tenants.Scope, d Donation, status string, next *time.Time) error {
+// activate moves the pending donation of a planned first charge to active, its first charge due today
+// (the collect day), and starts its collection.
+func (s Settler) activate(ctx context.Context, scope tenants.Scope, d Donation, today time.Time) error {
 	if err := scope.Tx(ctx, func(tx pgx.Tx) error {
 		q := sharddb.Store(tx)
 		return q.WithRollup(ctx, scope.OrgID, []uuid.UUID{d.ID}, func() error {
 			return q.SettleFirstChargeDonation(ctx, sharddb.SettleFirstChargeDonationParams{OrganizationID: scope.OrgID,
-				ID: d.ID, Status: status, NextChargeDate: next})
+				ID: d.ID, Status: "active", NextChargeDate: &today})
 		})
 	}); err != nil {
 		return err
@@ -152,7 +167,7 @@ func (s Settler) activate(ctx context.Context, scope tenants.Scope, d Donation, 
 	if err := crmlink.Enqueue(ctx, scope.Store(), scope.OrgID, crmlink.Donation, d.ID); err != nil {
 		return err // the activity retries: settling again is a no-op
 	}
-	if status == "active" && d.Recurrence == 1 {
+	if d.Recurrence == 1 {
 		s.StartCollection(ctx, scope.OrgID, d.ID)
 	}
 	return nil

@@ -1,6 +1,6 @@
 import { useEffect, useState, type CSSProperties } from 'react';
 import { useIntl } from 'react-intl';
-import { call, campaignPath, PublicApiError, type PublicCampaign } from './api';
+import { call, campaignPath, loadCampaign, PublicApiError, type PublicCampaign } from './api';
 import { Closed } from './Closed';
 import { Consent } from './Consent';
 import { accessibleAccent, tint } from './color';
@@ -31,7 +31,7 @@ export function App({ initialPath, onCountry }: { initialPath: string; onCountry
       setLoadError('not_found');
       return;
     }
-    call<PublicCampaign>(campaignPath(slug))
+    loadCampaign(slug)
       .then(setCampaign)
       .catch((e) => setLoadError(e instanceof PublicApiError && e.status === 404 ? 'not_found' : 'failed'));
   }, [slug]);

@@ -91,3 +91,20 @@ export interface PublicCampaign {
 }
 
 export const campaignPath = (slug: string) => `/api/public/campaigns/${encodeURIComponent(slug)}`;
+
+const started = new Map<string, Promise<PublicCampaign>>();
+
+/** Starts reading the page's campaign before the app renders (main.tsx: beside its messages, answered by the page's
+ * preload link), for loadCampaign to take. */
+export function startCampaign(slug: string) {
+  const p = call<PublicCampaign>(campaignPath(slug));
+  p.catch(() => {}); // loadCampaign's caller handles the failure
+  started.set(slug, p);
+}
+
+/** The campaign: the read startCampaign began, once, else a new one. */
+export function loadCampaign(slug: string): Promise<PublicCampaign> {
+  const p = started.get(slug);
+  started.delete(slug);
+  return p ?? call<PublicCampaign>(campaignPath(slug));
+}

@@ -4,7 +4,9 @@ import { createRoot } from 'react-dom/client';
 import { RawIntlProvider } from 'react-intl';
 import { createAppIntl } from '../i18n/AppIntlProvider';
 import { matchLocale, pageLocale, variantOf, type Locale, type Variant } from '../i18n/locale';
+import { startCampaign } from './api';
 import { App } from './App';
+import { parseRoute } from './route';
 
 // Only the donate.* messages of the chosen language are downloaded.
 const catalogues: Record<Locale, () => Promise<{ default: Record<string, string> }>> = {
@@ -40,6 +42,10 @@ function Root({ base }: { base: Record<string, string> }) {
     </RawIntlProvider>
   );
 }
+
+// The campaign and the messages download together, not one after the other.
+const route = parseRoute(location.pathname);
+if (route.page !== 'none') startCampaign(route.slug);
 
 void catalogues[locale]().then(({ default: messages }) => {
   createRoot(document.getElementById('root') as HTMLElement).render(

@@ -1,4 +1,4 @@
-package dashboard
+package sharddb
 
 import (
 	"context"
@@ -8,32 +8,53 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgtype"
 
-	"github.com/aporta/aporta/internal/sharddb"
+	"github.com/aporta/aporta/internal/dberr"
 )
 
-// pipelined runs the statements of fill in one round trip to the shard (a pgx batch in tx) rather than one each
-// (issue 19: on Citus every round trip costs more than most widgets' reading). fill runs twice: first on a
-// recorder that notes each statement and answers no rows, then, the batch sent, on the batch's answers in the same
-// order. So fill must only add what its rows say, never act on their absence (the widgets sum and list).
-//
-// Every statement is planned with its actual values (plan_cache_mode = force_custom_plan for the transaction),
-// never a cached generic plan, so the optional filters and the period's width pick the right index.
-func pipelined(ctx context.Context, tx pgx.Tx, fill func(*sharddb.Queries) error) error {
+// Pipelined runs the statements of fill in one round trip to the shard (a pgx batch in tx) rather than one each
+// (issue 19: on Citus, and on a busy machine, every round trip costs more than most statements' work). fill runs
+// twice: first on a recorder that notes each statement and answers no rows, then, the batch sent, on the batch's
+// answers in the same order. So fill must only add what its rows say, never act on their absence (the dashboard's
+// widgets sum and list; writers queue statements whose answers they do not need). setup statements (SET LOCAL …)
+// go first in the batch, their answers unread.
+// A handle that cannot send a batch (a recorder's, a wrapper's) runs fill's statements one by one.
+func (q *Queries) Pipelined(ctx context.Context, fill func(*Queries) error, setup ...string) error {
+	tx, ok := dberr.Unwrap(q.db).(batcher)
+	if !ok {
+		for _, sql := range setup {
+			if _, err := q.db.Exec(ctx, sql); err != nil {
+				return err
+			}
+		}
+		return fill(q)
+	}
 	rec := &recorder{batch: &pgx.Batch{}}
-	rec.batch.Queue("SET LOCAL plan_cache_mode = force_custom_plan")
-	if err := fill(sharddb.Store(rec)); err != nil {
+	for _, sql := range setup {
+		rec.batch.Queue(sql)
+	}
+	if err := fill(Store(rec)); err != nil {
 		return err
+	}
+	if len(rec.sql) == 0 && len(setup) == 0 {
+		return nil
 	}
 	br := tx.SendBatch(ctx, rec.batch)
-	if _, err := br.Exec(); err != nil {
-		br.Close()
-		return err
+	for range setup {
+		if _, err := br.Exec(); err != nil {
+			br.Close()
+			return err
+		}
 	}
-	err := fill(sharddb.Store(&replay{br: br, sql: rec.sql}))
+	err := fill(Store(&replay{br: br, sql: rec.sql}))
 	if cerr := br.Close(); err == nil {
 		err = cerr
 	}
 	return err
+}
+
+// batcher is a handle that sends batches: a transaction, a connection, a pool.
+type batcher interface {
+	SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults
 }
 
 // recorder queues each statement and answers nothing.
@@ -71,7 +92,7 @@ type replay struct {
 
 func (r *replay) next(sql string) error {
 	if r.n >= len(r.sql) || r.sql[r.n] != sql {
-		return fmt.Errorf("dashboard pipeline: statement %d is not the one recorded", r.n)
+		return fmt.Errorf("pipeline: statement %d is not the one recorded", r.n)
 	}
 	r.n++
 	return nil
