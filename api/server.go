@@ -180,9 +180,10 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 	campaigns.Accounts, campaigns.Log = campaign.RoutedAccounts(procs, campaign.ConnectedAccounts(gwClients)), d.Log
 	campaigns.Tokenizers = map[string]string{connections.MercadoPago: d.Config.GatewayPublicURL, connections.CentralPos: d.Config.CentralPosPublicURL,
 		charge.ProcessorGateway: d.Config.DLocalPublicURL}
+	campaigns.Vault = campaign.Vault{URL: d.Config.CVaultPublicURL, Key: d.Config.CVaultKey}
 	campaign.NewHandler(campaigns, campaign.Options{Covers: bucket, PublicURL: d.Config.PublicURL, Log: d.Log}).Mount(groups)
 	donation.NewHandler(donation.NewService(donation.Deps{
-		Forms: campaigns, Tenants: d.Tenants, Gateways: charges, Recurring: collection.Starter{Temporal: d.Temporal},
+		Forms: campaigns, Tenants: d.Tenants, Gateways: charges, Retries: procs, Recurring: collection.Starter{Temporal: d.Temporal},
 		Guard: firstcharge.Guard{Temporal: d.Temporal}, Secret: d.Config.Secret, Mail: outbox.NewMailer(d.Config, d.Tenants.Directory()), PublicURL: d.Config.PublicURL, Log: d.Log,
 	})).Mount(groups)
 	manageDeps := donation.ManageDeps{Tenants: d.Tenants, Temporal: d.Temporal, Gateways: charges, Forms: campaigns, Secret: d.Config.Secret}

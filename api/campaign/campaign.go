@@ -54,7 +54,10 @@ type Service struct {
 	Accounts AccountSource
 	// Tokenizers are where browsers tokenise cards, by gateway (the gateway's own origin).
 	Tokenizers map[string]string
-	Log        *slog.Logger // slog.Default() when nil
+	// Vault is the card vault browsers also tokenise a card at when a global processor retries the
+	// campaign's declined charges (Account.Retried).
+	Vault Vault
+	Log   *slog.Logger // slog.Default() when nil
 
 	public publicForms // the public read's answers, checked fresh on every read
 }

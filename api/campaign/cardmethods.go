@@ -21,7 +21,13 @@ type Account struct {
 		gateway.LimitsSource
 		gateway.CardMethods
 	}
+	// Retried says a global processor retries the charges this account declines: the form also
+	// tokenises the card at the card vault, for the processor.
+	Retried bool
 }
+
+// Vault is the card vault's tokeniser as browsers reach it, and the platform's public key there.
+type Vault struct{ URL, Key string }
 
 // AccountSource finds the account a form's organisation takes donations with;
 // connections.ErrNotConnected when it has none (the form is closed).
@@ -40,7 +46,8 @@ func ConnectedAccounts(clients *connections.Clients) AccountSource {
 }
 
 // RoutedAccounts is the account of the integrated-payments processor a rule routes the form's
-// campaign to (its tokeniser, public key, card brands and §9 amount range), else next's.
+// campaign to (its tokeniser, public key, card brands and §9 amount range), else next's, retried
+// when the global processor's retry rule is on.
 func RoutedAccounts(p *processing.Processors, next AccountSource) AccountSource {
 	return func(ctx context.Context, f Form) (Account, error) {
 		a, err := p.CampaignAccount(ctx, f.Scope, f.Campaign.ID, f.Campaign.Currency)
@@ -50,7 +57,13 @@ func RoutedAccounts(p *processing.Processors, next AccountSource) AccountSource 
 		if a != nil {
 			return Account{Gateway: charge.ProcessorGateway, PublicKey: a.PublicKey, Client: a}, nil
 		}
-		return next(ctx, f)
+		acc, err := next(ctx, f)
+		if err != nil {
+			return acc, err
+		}
+		r, err := p.CampaignRoute(ctx, f.Scope, f.Campaign.ID, f.Campaign.Currency)
+		acc.Retried = r.Retry != nil
+		return acc, err
 	}
 }
 

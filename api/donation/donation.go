@@ -97,6 +97,14 @@ func (g ConnectedGateways) For(ctx context.Context, orgID, campaignID uuid.UUID,
 	return c, conn.Gateway, nil
 }
 
+// RetryCards saves donors' cards at the global processor that retries a campaign's declined
+// charges, and routes each charge (processing.Processors).
+type RetryCards interface {
+	charge.Router
+	SaveRetryCard(ctx context.Context, scope tenants.Scope, campaignID uuid.UUID, currency string, payer gateway.Customer,
+		vaultToken, bin, lastFour string) (processing.RetryCard, bool, error)
+}
+
 // Forms finds the published campaign behind a slug (campaign.Service).
 type Forms interface {
 	FormBySlug(ctx context.Context, slug string) (campaign.Form, error)
@@ -110,6 +118,7 @@ type Service struct {
 		ForOrganization(ctx context.Context, orgID uuid.UUID) (tenants.Scope, error)
 	}
 	gateways Gateways
+	retries  RetryCards // nil: no charge is retried through a processor
 	first    firstcharge.Settler
 	guard    FirstChargeGuard // nil: nothing settles a first charge the request left pending
 	secret   []byte
@@ -128,6 +137,7 @@ type Deps struct {
 		ForOrganization(ctx context.Context, orgID uuid.UUID) (tenants.Scope, error)
 	}
 	Gateways  Gateways
+	Retries   RetryCards                   // nil: no charge is retried through a processor
 	Recurring firstcharge.RecurringStarter // nil: no monthly collection is started
 	Guard     FirstChargeGuard
 	Secret    []byte        // signs convert-to-monthly links and thank-you receipts
@@ -154,7 +164,7 @@ func NewService(d Deps) *Service {
 	}
 	receipts := thanks.Receipts{Secret: d.Secret}
 	receiptLinks := receipt.Links{Secret: d.Secret, Now: d.Now}
-	return &Service{forms: d.Forms, tenants: d.Tenants, gateways: d.Gateways, guard: d.Guard, secret: d.Secret,
+	return &Service{forms: d.Forms, tenants: d.Tenants, gateways: d.Gateways, retries: d.Retries, guard: d.Guard, secret: d.Secret,
 		first: firstcharge.Settler{Recurring: d.Recurring, Log: d.Log,
 			Receipts: receipt.Mailer{Outbox: d.Mail, Links: receiptLinks, PublicURL: d.PublicURL}},
 		receiptLinks: receiptLinks,
@@ -243,10 +253,11 @@ func (s *Service) Create(ctx context.Context, f campaign.Form, sub Submission) (
 		return out, err
 	}
 	var card gateway.Card
+	var retryCard *processing.RetryCard
 	if found && existing.pmID != nil {
 		card, err = s.savedCard(ctx, scope, *existing.pmID)
-	} else {
-		card, err = gw.SaveCard(ctx, cust.ID, sub.Card.Token)
+	} else if card, err = gw.SaveCard(ctx, cust.ID, sub.Card.Token); err == nil {
+		retryCard = s.saveRetryCard(ctx, f, sub, gwName)
 	}
 	if err != nil {
 		// A concurrent twin of this submission may have used the (single-use) token first: answer
@@ -296,7 +307,11 @@ func (s *Service) Create(ctx context.Context, f campaign.Form, sub Submission) (
 				DonorIsCardholder: c.DonorIsCardholder},
 			Donation: row, Period: period, CollectDay: collectDay, FirstStatus: firstStatus})
 		written = w
-		return err
+		if err != nil || retryCard == nil || w.PaymentMethodID == nil {
+			return err
+		}
+		return q.SaveProcessorCard(ctx, sharddb.SaveProcessorCardParams{OrganizationID: scope.OrgID, PaymentMethodID: *w.PaymentMethodID,
+			ProcessorID: retryCard.ProcessorID, CardID: retryCard.CardID, CustomerID: retryCard.CustomerID})
 	})
 
 	if err != nil {
@@ -312,6 +327,27 @@ func (s *Service) Create(ctx context.Context, f campaign.Form, sub Submission) (
 	// concurrent twin may have), so it is not read again.
 	d := storedOf(written, sub.IdempotencyKey)
 	return s.settle(ctx, scope, gw, d, out, cust.ID, card.ID, card.PaymentMethodID, sub.Donor.Email, sub.Instalments, today)
+}
+
+// saveRetryCard saves the card the donor's browser also tokenised at the card vault at the processor
+// that retries the campaign's declined charges. Without it (no vault token, no retry rule, a card
+// routed to a processor already, or the processor refusing it) the donation goes on, its declines
+// final: a retry is a second chance, never a reason to refuse the donation.
+func (s *Service) saveRetryCard(ctx context.Context, f campaign.Form, sub Submission, gwName string) *processing.RetryCard {
+	c := sub.Card
+	if s.retries == nil || c.VaultToken == "" || gwName == charge.ProcessorGateway {
+		return nil
+	}
+	rc, ok, err := s.retries.SaveRetryCard(ctx, f.Scope, f.Campaign.ID, f.Campaign.Currency,
+		gateway.Customer{Email: sub.Donor.Email, IDType: c.HolderIDType, IDNumber: c.HolderIDNumber}, c.VaultToken, c.BIN, c.LastFour)
+	if err != nil {
+		s.log.WarnContext(ctx, "donation: card not saved at the retry processor", "organization_id", f.Scope.OrgID,
+			"campaign_id", f.Campaign.ID, "error", err)
+	}
+	if !ok || err != nil {
+		return nil
+	}
+	return &rc
 }
 
 // reserveTickets refuses a tickets submission when an option with a quantity has fewer tickets
@@ -374,7 +410,7 @@ func (s *Service) settle(ctx context.Context, scope tenants.Scope, gw Gateway, d
 	customerID, cardID, methodID, email string, instalments int, today time.Time) (Outcome, error) {
 	out.DonationID, out.Recurrency, out.AmountMinor, out.Currency, out.CollectDay = d.id, d.recurrence, d.amount, d.currency, d.collectDay
 	var err error
-	out.Status, out.Detail, err = s.first.Charge(ctx, scope, gw, d.forFirstCharge(scope.OrgID), gateway.Charge{
+	out.Status, out.Detail, err = s.first.Charge(ctx, scope, charge.WithRouter(gw, s.retries), d.forFirstCharge(scope.OrgID), gateway.Charge{
 		Description: out.Form.Campaign.Title, Installments: instalments,
 		CustomerID: customerID, Email: email, CardID: cardID, PaymentMethodID: methodID,
 		Metadata: map[string]string{"organization_id": scope.OrgID.String(), "donation_id": d.id.String()},

@@ -13,6 +13,7 @@ import (
 
 	"github.com/aporta/aporta/internal/charge"
 	"github.com/aporta/aporta/internal/connections"
+	"github.com/aporta/aporta/internal/gateway/cvault"
 	"github.com/aporta/aporta/internal/processing"
 	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/workflows/collection"
@@ -22,22 +23,42 @@ import (
 // routes the fixture's campaign, as the gateways page does, and answers its merchant's login.
 func (f fixture) localProcessor(t *testing.T, descriptor string) string {
 	t.Helper()
+	return f.processor(t, processing.Local, descriptor, 399, false, f.camp)
+}
+
+// processor adds a processor of the family whose rules retry declines or route campaigns, and
+// answers its merchant's login.
+func (f fixture) processor(t *testing.T, family, descriptor string, feeBps int32, retry bool, campaigns ...uuid.UUID) string {
+	t.Helper()
 	ctx := context.Background()
 	scope, err := f.tt.ForOrganization(ctx, f.org)
 	require.NoError(t, err)
 	conns, err := connections.Open(ctx, f.cfg)
 	require.NoError(t, err)
 	id := uuid.New()
-	m, err := processing.New(f.cfg, conns.Box).Onboard(ctx, scope, id, "Fundación Test", 399)
+	m, err := processing.New(f.cfg, conns.Box).Onboard(ctx, scope, id, "Fundación Test", feeBps)
 	require.NoError(t, err)
 	q := scope.Store()
-	_, err = q.InsertPaymentProcessor(ctx, sharddb.InsertPaymentProcessorParams{OrganizationID: f.org, ID: id, Family: processing.Local,
-		GatewayName: "dlocal", SoftDescriptor: descriptor, Position: 1, GatewayAccountName: "Fundación Test",
+	_, err = q.InsertPaymentProcessor(ctx, sharddb.InsertPaymentProcessorParams{OrganizationID: f.org, ID: id, Family: family,
+		GatewayName: "dlocal", SoftDescriptor: descriptor, Position: 1, GatewayAccountName: "Fundación Test", RuleRetry: retry,
 		MerchantLogin: &m.Login, PublicKey: &m.PublicKey, Secret: m.Sealed.Blob, KeyID: &m.Sealed.KeyID})
 	require.NoError(t, err)
-	require.NoError(t, q.AddProcessorCampaigns(ctx, sharddb.AddProcessorCampaignsParams{OrganizationID: f.org, ProcessorID: id,
-		CampaignIds: []uuid.UUID{f.camp}}))
+	if len(campaigns) > 0 {
+		require.NoError(t, q.AddProcessorCampaigns(ctx, sharddb.AddProcessorCampaignsParams{OrganizationID: f.org, ProcessorID: id,
+			CampaignIds: campaigns}))
+	}
 	return m.Login
+}
+
+// vaultToken tokenises a card at the card vault as the donor's browser does, with the key the form read.
+func vaultToken(t *testing.T, url, key, pan, holder string) string {
+	t.Helper()
+	v, err := cvault.New(cvault.Config{BaseURL: url, Key: key})
+	require.NoError(t, err)
+	tok, err := v.Tokenize(context.Background(), cvault.Card{CountryCode: "AR", HolderName: holder, PAN: pan, ExpirationMonth: 11,
+		ExpirationYear: time.Now().Year() + 3, CVV: "123"})
+	require.NoError(t, err)
+	return tok.Token
 }
 
 // dlToken tokenises a card at the processor as the donor's browser does: the public key the form read
@@ -136,4 +157,73 @@ func TestProcessorRoutedCampaignTakesDonations(t *testing.T) {
 	over["payment_method"].(map[string]any)["gateway"].(map[string]any)["name"] = "dlocal"
 	require.Equal(t, http.StatusUnprocessableEntity, post(t, f.srv.URL+"/d/"+f.slug, over).Status)
 	require.Len(t, ledgerOf(t, f, login).Payments, 2)
+}
+
+// The retry rule on the real stack: the global processor retries what the connected gateway (the
+// MercadoPago sandbox) declines. The public form says where to tokenise the card for it (the card
+// vault, straight from the browser); a monthly donation whose first charge MercadoPago declines
+// (cc_rejected_other_reason: its own refusal, which dLocal does not share) is retried once through
+// the global processor with the card saved there from the vault's token and approved, with the
+// processor's descriptor and fee. The period has one approved charge: the same submission again, and
+// monthly collection reading the period back, charge nothing more. Without the vault's token, or
+// with a token of another card, a decline is final.
+func TestDeclinedChargeIsRetriedOnceThroughTheGlobalProcessor(t *testing.T) {
+	t.Parallel()
+	f := setup(t, nil)
+	login := f.processor(t, processing.Global, "Fundación Test", 549, true)
+
+	res, err := http.Get(f.srv.URL + "/api/public/campaigns/" + f.slug)
+	require.NoError(t, err)
+	var read struct {
+		Gateway map[string]string `json:"gateway"`
+	}
+	require.NoError(t, json.NewDecoder(res.Body).Decode(&read))
+	res.Body.Close()
+	require.Equal(t, "mercadopago", read.Gateway["name"], "the connected gateway charges first")
+	require.Equal(t, f.cfg.CVaultPublicURL, read.Gateway["vault_url"])
+	require.Equal(t, f.cfg.CVaultKey, read.Gateway["vault_key"])
+
+	const pan = "4509953566233704"
+	body := payload(token(t, f.cfg, "OTHE"), 1, "500", email(), uuid.NewString())
+	body["payment_method"].(map[string]any)["gateway"].(map[string]any)["vault_token"] =
+		vaultToken(t, read.Gateway["vault_url"], read.Gateway["vault_key"], pan, "OTHE")
+	a := post(t, f.srv.URL+"/d/"+f.slug, body)
+	require.Equal(t, http.StatusCreated, a.Status, a.Body)
+	require.Equal(t, "approved", a.Body["status"])
+	id := uuid.MustParse(a.Donation)
+	l := ledgerOf(t, f, login)
+	require.Len(t, l.Payments, 1, "retried once through the global processor")
+	ref := l.Payments[0].OrderID
+	require.Contains(t, ref, id.String(), "under the period's key")
+	require.Equal(t, "PAID", l.Payments[0].Status)
+	require.Equal(t, "APORTA*Fundación Test", l.Payments[0].Descriptor)
+	require.Equal(t, "27.45", l.Payments[0].Fee) // 5.49% of 500.00
+	mp := sandboxPayments(t, f.cfg, ref)
+	require.Len(t, mp, 1, "declined once at MercadoPago")
+	require.Equal(t, "rejected", mp[0]["status"])
+	require.Equal(t, 1, f.count(t, `SELECT count(*) FROM transactions t JOIN transaction_processor_fees pf
+		ON pf.organization_id = t.organization_id AND pf.transaction_id = t.id
+		WHERE t.organization_id = $1 AND t.donation_id = $2 AND t.status = 'approved' AND pf.amount_minor = 2745`, id))
+	require.Equal(t, 1, f.count(t, `SELECT count(*) FROM processor_cards pc JOIN donations d ON d.organization_id = pc.organization_id
+		AND d.payment_method_id = pc.payment_method_id WHERE pc.organization_id = $1 AND d.id = $2 AND pc.card_id LIKE 'CID-%'`, id))
+
+	// The same submission again, and collection reading the period back: never a second charge.
+	again := post(t, f.srv.URL+"/d/"+f.slug, body)
+	require.Equal(t, "approved", again.Body["status"], again.Body)
+	require.Eventually(t, func() bool { return chargeActivityCompleted(t, f.tc, collection.WorkflowID(id.String())) }, 15*time.Second, 200*time.Millisecond)
+	require.Len(t, ledgerOf(t, f, login).Payments, 1)
+	require.Len(t, sandboxPayments(t, f.cfg, ref), 1)
+	require.Equal(t, 1, f.count(t, `SELECT count(*) FROM transactions WHERE organization_id = $1 AND donation_id = $2`, id))
+
+	// No vault token: the card is not at the processor, and MercadoPago's decline is final.
+	plain := post(t, f.srv.URL+"/d/"+f.slug, payload(token(t, f.cfg, "OTHE"), 0, "500", email(), uuid.NewString()))
+	require.Equal(t, http.StatusPaymentRequired, plain.Status, plain.Body)
+	// A vault token of another card than the one MercadoPago saved is not kept: the decline is final too.
+	other := payload(token(t, f.cfg, "OTHE"), 0, "500", email(), uuid.NewString())
+	other["payment_method"].(map[string]any)["gateway"].(map[string]any)["vault_token"] =
+		vaultToken(t, read.Gateway["vault_url"], read.Gateway["vault_key"], "4111111111111111", "APRO")
+	mismatch := post(t, f.srv.URL+"/d/"+f.slug, other)
+	require.Equal(t, http.StatusPaymentRequired, mismatch.Status, mismatch.Body)
+	require.Len(t, ledgerOf(t, f, login).Payments, 1, "nothing more at the processor")
+	require.Equal(t, 1, f.count(t, `SELECT count(*) FROM processor_cards WHERE organization_id = $1`))
 }

@@ -94,6 +94,10 @@ type CardData struct {
 	ExpMonth, ExpYear                        int
 	HolderName, HolderIDType, HolderIDNumber string
 	DonorIsCardholder                        bool
+
+	// VaultToken is the card-vault token of the same card, for the processor that retries declines
+	// (the form sends it when the campaign's charges are retried); "" when none.
+	VaultToken string
 }
 
 // Donor is the donor's data.
@@ -142,6 +146,9 @@ var (
 	lastRe   = regexp.MustCompile(`^[0-9]{4}$`)
 	nonDigit = regexp.MustCompile(`[^0-9]`)
 )
+
+// vaultTokenRe is a card-vault token, or none.
+var vaultTokenRe = regexp.MustCompile(`^$|^[A-Za-z0-9_-]{8,128}$`)
 
 // amountOutOfRange refuses an amount below min (the gateway's smallest donation or, for a typed
 // amount, the campaign's minimum other amount: campaign.Service.MinimumFor) or above the gateway's
@@ -341,6 +348,10 @@ func checkCard(pm PaymentMethodRequest, donor cardholder, types []string, now ti
 	c := CardData{MethodID: strings.ToLower(strings.TrimSpace(pm.MethodID)), BIN: strings.TrimSpace(pm.BIN), LastFour: strings.TrimSpace(pm.LastFour)}
 	c.Gateway, _ = pm.Gateway["name"].(string)
 	c.Token, _ = pm.Gateway["token"].(string)
+	c.VaultToken, _ = pm.Gateway["vault_token"].(string)
+	if !vaultTokenRe.MatchString(c.VaultToken) {
+		fields[prefix+"gateway.vault_token"] = "donation.card_token_required"
+	}
 	if strings.TrimSpace(c.Token) == "" {
 		fields[prefix+"gateway.token"] = "donation.card_token_required"
 	}

@@ -48,6 +48,16 @@ type routable struct {
 	router Router
 }
 
+// WithRouter is g charging each donation where router routes it (Routed): the donation form's
+// connected gateway, so its first charge is retried through the global processor as collection's
+// are. A processor's account, or no router, is g itself.
+func WithRouter(g Gateway, router Router) Gateway {
+	if _, ok := g.(processorAccount); ok || router == nil {
+		return g
+	}
+	return &routable{Gateway: g, router: router}
+}
+
 // Routed is the gateway a donation's transactions are charged and read back through: g itself when
 // g knows no router (tests, billing) or the donation's route is the connected gateway alone; else
 // the route's processor, or g retried through the global processor. A processor's account (the

@@ -58,6 +58,9 @@ type Config struct {
 	// and DLocalSecret sign its requests) at DLocalURL; DLocalPublicURL is its tokeniser as donors'
 	// browsers reach it. Dev and test default to the sandbox.
 	DLocalURL, DLocalPublicURL, DLocalLogin, DLocalTransKey, DLocalSecret string
+	// CVaultPublicURL is the card vault's tokeniser as donors' browsers reach it, CVaultKey the
+	// platform's public key there: a card the global processor may retry is tokenised there too.
+	CVaultPublicURL, CVaultKey string
 	// BankDebitURL and BankDebitToken reach the bank-debit network that collects subscriptions paid
 	// by CBU direct debit (internal/bankdebit); MEPURL answers the dollar MEP quote (internal/mep)
 	// and MEPSource names it where the rate is shown.
@@ -141,6 +144,8 @@ func FromEnv() (*Config, error) {
 		DLocalLogin:          os.Getenv("APORTA_DLOCAL_LOGIN"),
 		DLocalTransKey:       os.Getenv("APORTA_DLOCAL_TRANS_KEY"),
 		DLocalSecret:         os.Getenv("APORTA_DLOCAL_SECRET"),
+		CVaultPublicURL:      strings.TrimRight(os.Getenv("APORTA_CVAULT_PUBLIC_URL"), "/"),
+		CVaultKey:            os.Getenv("APORTA_CVAULT_KEY"),
 		BankDebitURL:         strings.TrimRight(os.Getenv("APORTA_BANK_DEBIT_URL"), "/"),
 		BankDebitToken:       os.Getenv("APORTA_BANK_DEBIT_TOKEN"),
 		MEPURL:               os.Getenv("APORTA_MEP_URL"),
@@ -301,6 +306,8 @@ func (c *Config) defaultConnections() []error {
 		{"APORTA_DLOCAL_LOGIN", &c.DLocalLogin, "aporta-platform-login"},
 		{"APORTA_DLOCAL_TRANS_KEY", &c.DLocalTransKey, "aporta-platform-trans-key"},
 		{"APORTA_DLOCAL_SECRET", &c.DLocalSecret, "aporta-platform-secret-key"},
+		{"APORTA_CVAULT_PUBLIC_URL", &c.CVaultPublicURL, c.GatewayPublicURL},
+		{"APORTA_CVAULT_KEY", &c.CVaultKey, "TEST-aporta-vault-key"},
 		{"APORTA_MP_CLIENT_ID", &c.MPClientID, "8808000000000001"},
 		{"APORTA_MP_CLIENT_SECRET", &c.MPClientSecret, "TEST-aporta-client-secret"},
 		{"APORTA_CENTRALPOS_PARTNER_KEY", &c.CentralPosPartnerKey, "TEST-aporta-centralpos-partner"},

@@ -2,7 +2,8 @@
 // merchant account at the processor (dLocal), whose keys are kept sealed (internal/secrets), and its
 // rules route donations to it (charge.Router): a campaign a processor's rule names is charged
 // through that processor; a charge the connected gateway declines is retried once through the global
-// processor when its retry rule is on. Every charge through a processor carries its statement
+// processor when its retry rule is on, charging the donor's card saved there from the card vault
+// (SaveRetryCard). Every charge through a processor carries its statement
 // descriptor (§9, internal/descriptor) and records its gateway option's fee.
 package processing
 
@@ -19,6 +20,7 @@ import (
 	"github.com/aporta/aporta/internal/config"
 	"github.com/aporta/aporta/internal/dberr"
 	"github.com/aporta/aporta/internal/descriptor"
+	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/gateway/dlocal"
 	"github.com/aporta/aporta/internal/secrets"
 	"github.com/aporta/aporta/internal/sharddb"
@@ -141,7 +143,68 @@ func (p *Processors) Route(ctx context.Context, scope tenants.Scope, donationID 
 	if err != nil {
 		return charge.Route{}, err
 	}
-	return p.CampaignRoute(ctx, scope, campaignID, currency)
+	r, err := p.CampaignRoute(ctx, scope, campaignID, currency)
+	if err != nil || r.Retry == nil {
+		return r, err
+	}
+	card, err := scope.Store().DonationProcessorCard(ctx, sharddb.DonationProcessorCardParams{OrganizationID: scope.OrgID,
+		DonationID: donationID, ProcessorID: r.Retry.ID})
+	if errors.Is(err, dberr.ErrNotFound) {
+		r.Retry = nil // the donor's card is not at the processor: nothing to retry with
+		return r, nil
+	}
+	if err != nil {
+		return charge.Route{}, err
+	}
+	r.Retry.Gateway = savedCard{Gateway: r.Retry.Gateway, card: card.CardID, customer: card.CustomerID}
+	return r, nil
+}
+
+// savedCard charges the donor's card saved at the processor (SaveRetryCard), whichever card the
+// charge names: a retry carries the connected gateway's card, which the processor cannot charge.
+type savedCard struct {
+	charge.Gateway
+	card, customer string
+}
+
+func (s savedCard) Charge(ctx context.Context, c gateway.Charge) (gateway.Payment, error) {
+	c.CardID, c.Token, c.CustomerID, c.Document = s.card, "", s.customer, ""
+	return s.Gateway.Charge(ctx, c)
+}
+
+// RetryCard is a donor's card saved at the processor that retries the campaign's declined charges.
+type RetryCard struct {
+	ProcessorID        uuid.UUID
+	CardID, CustomerID string
+}
+
+// ErrCardMismatch is a card-vault token of another card than the one the donor's gateway saved.
+var ErrCardMismatch = errors.New("processing: the vault's card is not the gateway's")
+
+// SaveRetryCard saves the card behind a card-vault token (the donor's browser tokenised the card at
+// the vault as well as at the organisation's gateway) at the global processor that retries the
+// campaign's declined charges, so a retry charges the very card the donor gave, in this period and
+// later ones. The vault's card must be the gateway's (bin and last four), else ErrCardMismatch. ok
+// is false when the campaign's charges are not retried (nothing is saved).
+func (p *Processors) SaveRetryCard(ctx context.Context, scope tenants.Scope, campaignID uuid.UUID, currency string,
+	payer gateway.Customer, vaultToken, bin, lastFour string) (_ RetryCard, ok bool, _ error) {
+	r, err := p.CampaignRoute(ctx, scope, campaignID, currency)
+	if err != nil || r.Retry == nil {
+		return RetryCard{}, false, err
+	}
+	a := r.Retry.Gateway.(*dlocal.Account) // processor builds only these
+	cust, err := a.EnsureCustomer(ctx, payer)
+	if err != nil {
+		return RetryCard{}, false, err
+	}
+	c, err := a.SaveCard(ctx, cust.ID, vaultToken)
+	if err != nil {
+		return RetryCard{}, false, fmt.Errorf("save the retry card: %w", err)
+	}
+	if c.LastFour != lastFour || len(bin) < 6 || c.FirstSix != bin[:6] {
+		return RetryCard{}, false, ErrCardMismatch
+	}
+	return RetryCard{ProcessorID: r.Retry.ID, CardID: c.ID, CustomerID: cust.ID}, true, nil
 }
 
 // CampaignRoute is the route of the campaign's donations: the first processor (in the organisation's

@@ -205,7 +205,11 @@ func (q *Queries) ListCampaigns(ctx context.Context, arg ListCampaignsParams) ([
 const publicFormStamp = `-- name: PublicFormStamp :one
 SELECT md5(row(c.*)::text || row(o.*)::text ||
            coalesce((SELECT string_agg(row(g.*)::text, ',' ORDER BY g.id) FROM gateway_connections g
-                     WHERE g.organization_id = $1), ''))::text AS stamp
+                     WHERE g.organization_id = $1), '') ||
+           coalesce((SELECT string_agg(row(p.*)::text, ',' ORDER BY p.id) FROM payment_processors p
+                     WHERE p.organization_id = $1), '') ||
+           coalesce((SELECT string_agg(row(pc.*)::text, ',' ORDER BY pc.processor_id, pc.campaign_id) FROM payment_processor_campaigns pc
+                     WHERE pc.organization_id = $1), ''))::text AS stamp
 FROM campaigns c
 JOIN organizations o ON o.organization_id = c.organization_id
 WHERE c.organization_id = $1 AND c.id = $2 AND c.slug = $3 AND c.published
@@ -218,8 +222,9 @@ type PublicFormStampParams struct {
 }
 
 // A digest of every row the public form is built from: the published campaign under this slug, its
-// organisation and its gateway connections. The public read reuses its built answer while the
-// digest is unchanged, so an edit, a publish or a reconnection in any process shows at once.
+// organisation, its gateway connections and its integrated-payments processors with their rules. The
+// public read reuses its built answer while the digest is unchanged, so an edit, a publish, a
+// reconnection or a processor's rule in any process shows at once.
 func (q *Queries) PublicFormStamp(ctx context.Context, arg PublicFormStampParams) (string, error) {
 	row := q.db.QueryRow(ctx, publicFormStamp, arg.OrganizationID, arg.ID, arg.Slug)
 	var stamp string

@@ -585,6 +585,15 @@ type PlanPrice struct {
 	LocalizePriceMinor int64
 }
 
+type ProcessorCard struct {
+	OrganizationID  uuid.UUID
+	PaymentMethodID uuid.UUID
+	ProcessorID     uuid.UUID
+	CardID          string
+	CustomerID      string
+	CreatedAt       time.Time
+}
+
 type Receipt struct {
 	OrganizationID uuid.UUID
 	Number         int64

@@ -91,6 +91,32 @@ func (q *Queries) DonationCampaignID(ctx context.Context, arg DonationCampaignID
 	return campaign_id, err
 }
 
+const donationProcessorCard = `-- name: DonationProcessorCard :one
+SELECT pc.card_id, pc.customer_id
+FROM donations d
+JOIN processor_cards pc ON pc.organization_id = $1 AND pc.payment_method_id = d.payment_method_id
+WHERE d.organization_id = $1 AND d.id = $2 AND pc.processor_id = $3
+`
+
+type DonationProcessorCardParams struct {
+	OrganizationID uuid.UUID
+	DonationID     uuid.UUID
+	ProcessorID    uuid.UUID
+}
+
+type DonationProcessorCardRow struct {
+	CardID     string
+	CustomerID string
+}
+
+// The donation's card at the processor (its payment method's), for a retry through it.
+func (q *Queries) DonationProcessorCard(ctx context.Context, arg DonationProcessorCardParams) (DonationProcessorCardRow, error) {
+	row := q.db.QueryRow(ctx, donationProcessorCard, arg.OrganizationID, arg.DonationID, arg.ProcessorID)
+	var i DonationProcessorCardRow
+	err := row.Scan(&i.CardID, &i.CustomerID)
+	return i, err
+}
+
 const gatewayOptions = `-- name: GatewayOptions :many
 
 SELECT id, fee_bps FROM gateway_options ORDER BY position
@@ -475,6 +501,33 @@ func (q *Queries) RuleCampaigns(ctx context.Context, arg RuleCampaignsParams) ([
 		return nil, err
 	}
 	return items, nil
+}
+
+const saveProcessorCard = `-- name: SaveProcessorCard :exec
+INSERT INTO processor_cards (organization_id, payment_method_id, processor_id, card_id, customer_id)
+VALUES ($1, $2, $3, $4, $5)
+ON CONFLICT (organization_id, payment_method_id, processor_id)
+DO UPDATE SET card_id = EXCLUDED.card_id, customer_id = EXCLUDED.customer_id
+`
+
+type SaveProcessorCardParams struct {
+	OrganizationID  uuid.UUID
+	PaymentMethodID uuid.UUID
+	ProcessorID     uuid.UUID
+	CardID          string
+	CustomerID      string
+}
+
+// The card a payment method has at the processor that retries its declines (a newer one replaces it).
+func (q *Queries) SaveProcessorCard(ctx context.Context, arg SaveProcessorCardParams) error {
+	_, err := q.db.Exec(ctx, saveProcessorCard,
+		arg.OrganizationID,
+		arg.PaymentMethodID,
+		arg.ProcessorID,
+		arg.CardID,
+		arg.CustomerID,
+	)
+	return err
 }
 
 const setOrganizationFeatures = `-- name: SetOrganizationFeatures :one

@@ -9,7 +9,8 @@ import { screenshotAll, viewports } from './screens';
 // ask before being thrown away), local payments with a descriptor, a global processor whose rules retry declines
 // and route a campaign to it, a donation on that campaign tokenised at the processor from the public form, the
 // charge with its descriptor and fee in the processor's ledger (the dLocal sandbox's page) and in the manage
-// transactions summary, and the processor discarded. Runs against the real stack (deploy/stack.sh test … with its
+// transactions summary, a charge MercadoPago declines on another campaign retried once through the global processor
+// with the card the public form also tokenised at the card vault, and the processor discarded. Runs against the real stack (deploy/stack.sh test … with its
 // env sourced).
 
 test.describe.configure({ mode: 'serial', timeout: 300_000 });
@@ -227,6 +228,42 @@ test('integrated payments: bank account, local and global processors, a routed d
     await page.goto('/manage/dashboard');
     await expect(page.locator('[data-widget="raised"] [data-processor-fees]')).toHaveText('Comisiones de procesadores: $ 164,70');
     await screenshotAll(page, 'integrated-dashboard-fees');
+  });
+
+  await test.step('a charge MercadoPago declines on another campaign is retried once through the global processor', async () => {
+    // A campaign no rule routes: the connected MercadoPago account charges it, and the retry rule backs it.
+    const other = await createPublishedCampaign(page, `Biblioteca Popular ${Date.now().toString(36)}`);
+    const declined = `ana.retry.${Date.now().toString(36)}@example.org`;
+    const ownOrigin = new URL(baseURL!).origin;
+    const tokenised: string[] = [];
+    const sentToUs: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() !== 'POST') return;
+      if (new URL(r.url()).origin !== ownOrigin) tokenised.push(new URL(r.url()).pathname);
+      else sentToUs.push(r.postData() ?? '');
+    });
+    await page.goto(`/d/${other.slug}`);
+    // OTHE: MercadoPago's own refusal (cc_rejected_other_reason), which the processor does not share.
+    await fillDonationForm(page, { holder: 'OTHE', email: declined, monthly: false, amountIndex: 1 });
+    await page.getByRole('button', { name: 'Donar $ 3.000,00' }).click();
+    await expect(page.getByTestId('thanks-message')).toContainText('¡Gracias Ana!');
+    await screenshotAll(page, 'integrated-retry-thanks');
+    // The card went to MercadoPago's tokeniser and to the card vault, never to our API.
+    expect(tokenised).toContain('/v1/card_tokens');
+    expect(tokenised).toContain('/cvault/credit-card/temporal');
+    expect(sentToUs.some((b) => b.includes('4509953566233704') || b.includes('"123"'))).toBe(false);
+
+    const mp = await sandboxPaymentsFor(declined);
+    expect(mp.map((p) => p.status), 'declined once at MercadoPago').toEqual(['rejected']);
+    const ref = shardValue(`SELECT t.id FROM transactions t JOIN donations d ON d.organization_id = t.organization_id AND d.id = t.donation_id
+      JOIN donors o ON o.organization_id = d.organization_id AND o.id = d.donor_id
+      WHERE t.organization_id = '${DEMO_ORG}' AND o.email = '${declined}' AND t.status = 'approved'`);
+    await page.goto(`${process.env.APORTA_GATEWAY_URL}/__sandbox/dlocal/ledger?x_login=${login}`);
+    const rows = page.getByRole('table', { name: 'Payments' }).locator(`tr[data-order="${ref}"]`);
+    await expect(rows, 'one charge at the global processor for the period').toHaveCount(1);
+    await expect(rows.locator('[data-field="status"]')).toHaveText('PAID');
+    await expect(rows.locator('[data-field="descriptor"]')).toHaveText('APORTA*Fundación Demo');
+    await screenshotAll(page, 'integrated-retry-ledger');
   });
 
   await test.step('discarding the global processor asks first, then removes it', async () => {

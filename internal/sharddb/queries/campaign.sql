@@ -76,11 +76,16 @@ SELECT code FROM document_types WHERE sqlc.arg(country)::text = ANY(countries) O
 
 -- name: PublicFormStamp :one
 -- A digest of every row the public form is built from: the published campaign under this slug, its
--- organisation and its gateway connections. The public read reuses its built answer while the
--- digest is unchanged, so an edit, a publish or a reconnection in any process shows at once.
+-- organisation, its gateway connections and its integrated-payments processors with their rules. The
+-- public read reuses its built answer while the digest is unchanged, so an edit, a publish, a
+-- reconnection or a processor's rule in any process shows at once.
 SELECT md5(row(c.*)::text || row(o.*)::text ||
            coalesce((SELECT string_agg(row(g.*)::text, ',' ORDER BY g.id) FROM gateway_connections g
-                     WHERE g.organization_id = sqlc.arg(organization_id)), ''))::text AS stamp
+                     WHERE g.organization_id = sqlc.arg(organization_id)), '') ||
+           coalesce((SELECT string_agg(row(p.*)::text, ',' ORDER BY p.id) FROM payment_processors p
+                     WHERE p.organization_id = sqlc.arg(organization_id)), '') ||
+           coalesce((SELECT string_agg(row(pc.*)::text, ',' ORDER BY pc.processor_id, pc.campaign_id) FROM payment_processor_campaigns pc
+                     WHERE pc.organization_id = sqlc.arg(organization_id)), ''))::text AS stamp
 FROM campaigns c
 JOIN organizations o ON o.organization_id = c.organization_id
 WHERE c.organization_id = sqlc.arg(organization_id) AND c.id = sqlc.arg(id) AND c.slug = sqlc.arg(slug) AND c.published;

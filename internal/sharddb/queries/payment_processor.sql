@@ -93,3 +93,17 @@ LEFT JOIN transaction_commissions c ON c.organization_id = t.organization_id AND
 WHERE t.organization_id = $1 AND t.status = 'approved' AND t.created_at >= sqlc.arg(start) AND t.created_at < sqlc.arg(until)
 GROUP BY t.currency
 ORDER BY t.currency;
+
+-- name: SaveProcessorCard :exec
+-- The card a payment method has at the processor that retries its declines (a newer one replaces it).
+INSERT INTO processor_cards (organization_id, payment_method_id, processor_id, card_id, customer_id)
+VALUES ($1, $2, $3, $4, $5)
+ON CONFLICT (organization_id, payment_method_id, processor_id)
+DO UPDATE SET card_id = EXCLUDED.card_id, customer_id = EXCLUDED.customer_id;
+
+-- name: DonationProcessorCard :one
+-- The donation's card at the processor (its payment method's), for a retry through it.
+SELECT pc.card_id, pc.customer_id
+FROM donations d
+JOIN processor_cards pc ON pc.organization_id = $1 AND pc.payment_method_id = d.payment_method_id
+WHERE d.organization_id = $1 AND d.id = sqlc.arg(donation_id) AND pc.processor_id = sqlc.arg(processor_id);

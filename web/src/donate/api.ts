@@ -80,7 +80,10 @@ export interface PublicCampaign {
   form_fields: PublicFormField[];
   document_types: string[];
   default_recurrency: number;
-  /** name, tokenizer_url (the gateway's own origin, where browsers tokenise cards), public_key, and optionally accepted_brands (comma-separated). */
+  /**
+   * name, tokenizer_url (the gateway's own origin, where browsers tokenise cards), public_key, optionally accepted_brands
+   * (comma-separated), and vault_url with vault_key when a global processor retries declines (the card vault).
+   */
   gateway: Record<string, string>;
   /** The card brands the organisation's gateway account takes, with their rules; empty when the gateway could not say. */
   payment_methods?: CardRule[];

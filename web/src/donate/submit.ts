@@ -27,13 +27,24 @@ export function causeMessage(err: GatewayError): SubmitFailure {
   return new SubmitFailure({ key: 'submitFailed' }, err.message || first?.description);
 }
 
-/** Sends the card to the gateway's tokeniser — the only place the number and security code ever go. */
+/**
+ * Sends the card to the gateway's tokeniser — with the card vault, the only places the number and security code ever
+ * go. When a global processor retries the campaign's declined charges (the form names the vault), the card is
+ * tokenised at the vault too, by a module loaded only then; vault_token is absent when it did not answer.
+ */
 export async function tokenize(c: PublicCampaign, v: Values, idType: string, idNumber: string): Promise<CardToken> {
+  const card = {
+    number: v.cardNumber, cvv: v.cvv, expiry: v.expiry, idType, idNumber,
+    holderName: v.holderName.trim() || `${v.firstName} ${v.lastName}`.trim(),
+  };
+  const { vault_url: url, vault_key: key } = c.gateway;
+  const vault = url && key
+    ? import('./lib/vault').then((m) => m.vaultToken({ url, key }, c.country, card)).catch(() => null)
+    : Promise.resolve(null);
   try {
-    return await requestCardToken(c.gateway, {
-      number: v.cardNumber, cvv: v.cvv, expiry: v.expiry, idType, idNumber,
-      holderName: v.holderName.trim() || `${v.firstName} ${v.lastName}`.trim(),
-    });
+    const token = await requestCardToken(c.gateway, card);
+    const vaultToken = await vault;
+    return vaultToken ? { ...token, vault_token: vaultToken } : token;
   } catch (e) {
     if (e instanceof Error) throw new SubmitFailure({ key: 'submitFailed' });
     const failure = causeMessage(e as GatewayError);
@@ -112,7 +123,9 @@ export function donationPayload(c: PublicCampaign, v: Values, amount: number, br
       periodic_increase: v.recurrency === 1 && v.upgrade ? true : undefined,
     },
     payment_method: {
-      gateway: { name: c.gateway.name ?? 'mercadopago', token: token.id, payment_method_id: token.payment_method_id },
+      gateway: {
+        name: c.gateway.name ?? 'mercadopago', token: token.id, payment_method_id: token.payment_method_id, vault_token: token.vault_token,
+      },
       method_id: brand,
       bin: digits.slice(0, 6),
       last_four: digits.slice(-4),

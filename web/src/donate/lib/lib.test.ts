@@ -259,3 +259,28 @@ describe('requestCardToken at a dLocal-style processor', () => {
     await expect(requestCardToken(gw, card, refuse('payer.x'))).rejects.toEqual({ message: 'Invalid card', cause: [{ code: 'payer.x', description: 'Invalid card' }] });
   });
 });
+
+describe('vaultToken (the card vault, for the processor that retries declines)', () => {
+  const card = { number: '4509 9535 6623 3704', cvv: '123', expiry: '11 / 30', holderName: ' Ana Pérez ', idType: 'DNI', idNumber: '1' };
+  const vault = { url: 'https://vault.example/', key: 'vk_1' };
+
+  it('posts the card with the platform key to the vault, never to Aporta', async () => {
+    const { vaultToken } = await import('./vault');
+    const fetcher = async (url: RequestInfo | URL, init?: RequestInit) => {
+      expect(String(url)).toBe('https://vault.example/cvault/credit-card/temporal');
+      expect(init?.credentials).toBe('omit');
+      expect(JSON.parse(String(init?.body))).toEqual({ country_code: 'AR', holder_name: 'Ana Pérez', key: 'vk_1',
+        pan: '4509953566233704', expiration_month: 11, expiration_year: 2030, cvv: '123' });
+      return new Response(JSON.stringify({ token: 'tok_1', expires_at: '2030-01-01T00:00:00Z' }), { status: 201 });
+    };
+    await expect(vaultToken(vault, 'AR', card, fetcher as typeof fetch)).resolves.toBe('tok_1');
+  });
+
+  it('answers null when the vault refuses or does not answer: the donation goes on without a retry', async () => {
+    const { vaultToken } = await import('./vault');
+    const refuse = (async () => new Response(JSON.stringify({ message: 'invalid' }), { status: 400 })) as unknown as typeof fetch;
+    const down = (async () => { throw new TypeError('network'); }) as unknown as typeof fetch;
+    await expect(vaultToken(vault, 'AR', card, refuse)).resolves.toBeNull();
+    await expect(vaultToken(vault, 'AR', card, down)).resolves.toBeNull();
+  });
+});

@@ -7,7 +7,8 @@ import { parseExpiry } from './expiry';
  */
 export interface Tokenizer { name?: string; tokenizer_url?: string; public_key?: string }
 
-export interface CardToken { id: string; payment_method_id?: string }
+/** A gateway's card token; vault_token is the same card's at the card vault, for the processor that retries declines. */
+export interface CardToken { id: string; payment_method_id?: string; vault_token?: string }
 
 export interface GatewayError { message?: string; cause?: { code?: string | number; description?: string }[] }
 
