@@ -19,7 +19,7 @@ import (
 func monthlyDonation(t *testing.T, s *apitest.Stack, admin *apitest.Client, slug, holder string) string {
 	t.Helper()
 	ctx := context.Background()
-	a := post(t, s.Server.URL+"/d/"+slug, payload(token(t, s.Config, holder), 1, 1000, email(), "k-"+uuid.NewString()))
+	a := post(t, s.Server.URL+"/d/"+slug, payload(token(t, s.Config, holder), 1, 1000, email(), uuid.NewString()))
 	require.Contains(t, []int{http.StatusCreated, http.StatusOK}, a.Status, a.Message)
 	scope, err := s.Tenants.ForOrganization(ctx, admin.OrgID)
 	require.NoError(t, err)

@@ -77,7 +77,7 @@ func manageFixture(t *testing.T, s *apitest.Stack) (*apitest.Client, string, str
 
 func donate(t *testing.T, s *apitest.Stack, slug string, recurrency int, amount any, email string) string {
 	t.Helper()
-	a := post(t, s.Server.URL+"/d/"+slug, payload(token(t, s.Config, "APRO"), recurrency, amount, email, "k-"+uuid.NewString()))
+	a := post(t, s.Server.URL+"/d/"+slug, payload(token(t, s.Config, "APRO"), recurrency, amount, email, uuid.NewString()))
 	require.Contains(t, []int{http.StatusCreated, http.StatusOK}, a.Status, a.Message)
 	return a.Donation
 }

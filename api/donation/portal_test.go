@@ -220,7 +220,7 @@ func TestDeclinedChargeRecoversWithTheDonorsNewCard(t *testing.T) {
 		AllowOtherAmount: true, Amounts: []campaign.Amount{{Amount: "1000"}}})
 
 	ana := "ana-" + uuid.NewString()[:8] + "@example.com"
-	a := post(t, s.Server.URL+"/d/"+cp.Slug, payload(token(t, s.Config, "FUND"), 1, 1000, ana, "k-"+uuid.NewString()))
+	a := post(t, s.Server.URL+"/d/"+cp.Slug, payload(token(t, s.Config, "FUND"), 1, 1000, ana, uuid.NewString()))
 	require.Equal(t, http.StatusCreated, a.Status, a.Message)
 	// The worker charges the first period: declined, the donor is e-mailed a link.
 	require.Eventually(t, func() bool { return len(mails(t, s, ana, "donation_card_declined")) == 1 }, 60*time.Second, 300*time.Millisecond)
