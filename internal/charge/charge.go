@@ -234,6 +234,9 @@ func Record(ctx context.Context, scope tenants.Scope, t Transaction, o Outcome) 
 			if err := enqueueWebhook(ctx, q, scope.OrgID, id, t, o); err != nil {
 				return err
 			}
+			if GivenBack(o.Status) {
+				return receipt.Annul(ctx, q, scope.OrgID, id, time.Now())
+			}
 			if !o.Approved() {
 				return nil
 			}
