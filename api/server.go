@@ -26,6 +26,7 @@ import (
 	"github.com/aporta/aporta/api/donation"
 	"github.com/aporta/aporta/api/endpoint"
 	"github.com/aporta/aporta/api/export"
+	"github.com/aporta/aporta/api/gatewaynotify"
 	"github.com/aporta/aporta/api/gateways"
 	"github.com/aporta/aporta/api/health"
 	"github.com/aporta/aporta/api/integration"
@@ -142,7 +143,7 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 	}
 	// Every organisation charges through its own connected account (the platform's token is for
 	// the platform's own billing only).
-	gwClients := &connections.Clients{Store: conns, Tenants: d.Tenants, BaseURL: d.Config.GatewayURL,
+	gwClients := &connections.Clients{Store: conns, Tenants: d.Tenants, BaseURL: d.Config.GatewayURL, PublicURL: d.Config.PublicURL,
 		CentralPos: centralpos.Config{BaseURL: d.Config.CentralPosURL, PartnerKey: d.Config.CentralPosPartnerKey},
 		Refresh:    gatewayrefresh.Client{Temporal: d.Temporal}, Log: d.Log} // a refused token is refreshed at once
 	procs := processing.New(d.Config, conns.Box) // integrated payments' processors, where rules route donations
@@ -199,6 +200,7 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 	// The OAuth redirects are browser navigations: a form post carrying the page's token, and the
 	// gateway's redirect back (a GET).
 	gateways.NewHandler(connector).Mount(groups, g.public.Group("/auth", csrf.RequireForm(), az.Authenticate()))
+	(&gatewaynotify.Handler{Accounts: gwClients, Organizations: d.Tenants, Secret: d.Config.MPWebhookSecret, Log: d.Log}).Mount(groups)
 	bankaccounts.NewHandler(conns.Box).Mount(groups)
 	processors.Handler{Merchants: procs}.Mount(groups)
 	dashboard.NewHandler().Mount(groups)

@@ -63,7 +63,7 @@ func Run(ctx context.Context, cfg *config.Config, c client.Client, t *tenants.Te
 	}
 	// Every organisation's charges go through its own connected account, or the processor its rules
 	// route a donation to; a token the gateway refuses is refreshed at once.
-	gateways := charge.Connected(&connections.Clients{Store: conns, Tenants: t, BaseURL: cfg.GatewayURL,
+	gateways := charge.Connected(&connections.Clients{Store: conns, Tenants: t, BaseURL: cfg.GatewayURL, PublicURL: cfg.PublicURL,
 		CentralPos: centralpos.Config{BaseURL: cfg.CentralPosURL, PartnerKey: cfg.CentralPosPartnerKey},
 		Refresh:    gatewayrefresh.Client{Temporal: c}}, processing.New(cfg, conns.Box))
 	mpOAuth, err := mercadopago.NewOAuth(mercadopago.OAuthConfig{BaseURL: cfg.GatewayURL, AuthURL: cfg.MPAuthURL,

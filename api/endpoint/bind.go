@@ -11,11 +11,12 @@ import (
 	"github.com/aporta/aporta/api/apierror"
 )
 
-// binder knows, per request type, which fields come from the path and the query string and
-// whether any comes from the body. It is built once per endpoint, at mount time.
+// binder knows, per request type, which fields come from the path, the query string and the
+// headers (`header:"x-signature"`, a string: a caller's signature, say) and whether any comes from
+// the body. It is built once per endpoint, at mount time.
 type binder struct {
-	path, query []field
-	body        bool
+	path, query, header []field
+	body                bool
 }
 
 type field struct {
@@ -36,11 +37,16 @@ func binderFor[Req any]() binder {
 		if (f.Tag.Get("path") != "" || f.Tag.Get("query") != "") && !bindable(f.Type) {
 			panic(fmt.Sprintf("endpoint: %s.%s: cannot bind a URL value into %s", t, f.Name, f.Type))
 		}
+		if f.Tag.Get("header") != "" && f.Type.Kind() != reflect.String {
+			panic(fmt.Sprintf("endpoint: %s.%s: a header binds into a string, not %s", t, f.Name, f.Type))
+		}
 		switch {
 		case f.Tag.Get("path") != "":
 			b.path = append(b.path, field{f.Index, f.Tag.Get("path")})
 		case f.Tag.Get("query") != "":
 			b.query = append(b.query, field{f.Index, f.Tag.Get("query")})
+		case f.Tag.Get("header") != "":
+			b.header = append(b.header, field{f.Index, f.Tag.Get("header")})
 		case f.Tag.Get("json") != "-":
 			b.body = true
 		}
@@ -48,8 +54,8 @@ func binderFor[Req any]() binder {
 	return b
 }
 
-// bind fills req: the body first, then the path and query fields, so a body can never set what
-// the URL names (an id in the body does not override the one the permission was checked on).
+// bind fills req: the body first, then the path, query and header fields, so a body can never set
+// what the URL names (an id in the body does not override the one the permission was checked on).
 func (b binder) bind(c *gin.Context, req any) error {
 	if b.body {
 		if err := decodeBody(c, req); err != nil {
@@ -72,6 +78,9 @@ func (b binder) bind(c *gin.Context, req any) error {
 		if err := set(dst, raw); err != nil {
 			return apierror.Validation(map[string]string{f.name: "wrong_type"})
 		}
+	}
+	for _, f := range b.header {
+		v.FieldByIndex(f.index).SetString(c.GetHeader(f.name))
 	}
 	return nil
 }

@@ -24,6 +24,7 @@ import (
 type renameRequest struct {
 	ID    uuid.UUID `path:"id" json:"-"`
 	Page  *int      `query:"page" json:"-"`
+	Trace string    `header:"X-Trace" json:"-"`
 	Name  string    `json:"name"`
 	Fails string    `json:"fails"`
 }
@@ -36,9 +37,10 @@ func (r *renameRequest) Validate() error {
 }
 
 type renamed struct {
-	ID   uuid.UUID `json:"id"`
-	Page *int      `json:"page"`
-	Name string    `json:"name"`
+	ID    uuid.UUID `json:"id"`
+	Page  *int      `json:"page"`
+	Trace string    `json:"trace,omitempty"`
+	Name  string    `json:"name"`
 }
 
 func (renamed) StatusCode() int { return http.StatusCreated }
@@ -55,10 +57,10 @@ func rename(_ context.Context, r *renameRequest) (*renamed, error) {
 	case "empty":
 		return nil, nil
 	}
-	return &renamed{ID: r.ID, Page: r.Page, Name: r.Name}, nil
+	return &renamed{ID: r.ID, Page: r.Page, Trace: r.Trace, Name: r.Name}, nil
 }
 
-func serve(t *testing.T, method, target, body string) (int, map[string]any) {
+func serve(t *testing.T, method, target, body string, headers ...string) (int, map[string]any) {
 	t.Helper()
 	gin.SetMode(gin.TestMode)
 	r := gin.New()
@@ -66,6 +68,9 @@ func serve(t *testing.T, method, target, body string) (int, map[string]any) {
 	r.POST("/things/:id", endpoint.Handle(rename))
 	req := httptest.NewRequest(method, target, strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
 	w := httptest.NewRecorder()
 	r.ServeHTTP(w, req)
 	var out map[string]any
@@ -80,6 +85,16 @@ func TestHandleBindsPathQueryAndBody(t *testing.T) {
 	st, out := serve(t, http.MethodPost, fmt.Sprintf("/things/%s?page=3", id), `{"name":"Ana"}`)
 	require.Equal(t, http.StatusCreated, st, out)
 	require.Equal(t, map[string]any{"id": id.String(), "page": float64(3), "name": "Ana"}, out)
+}
+
+func TestHandleBindsHeaders(t *testing.T) {
+	id := uuid.New()
+	st, out := serve(t, http.MethodPost, "/things/"+id.String(), `{"name":"Ana"}`, "X-Trace", "t=1,v1=ab")
+	require.Equal(t, http.StatusCreated, st, out)
+	require.Equal(t, "t=1,v1=ab", out["trace"])
+	// Nor can a body set what a header carries.
+	st, out = serve(t, http.MethodPost, "/things/"+id.String(), `{"name":"Ana","Trace":"forged"}`)
+	require.Equal(t, http.StatusBadRequest, st, out)
 }
 
 // The id in the URL is the one the permission was checked on: a body naming another is refused.

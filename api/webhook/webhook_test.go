@@ -149,7 +149,7 @@ func TestRefusesUnsafeURLsAndBadFields(t *testing.T) {
 		{map[string]any{"url": "javascript:alert(1)", "events": []string{"charge.approved"}}, "url", "webhook.url_invalid"},
 		{map[string]any{"url": "https://hooks.invalid/x", "events": []string{"charge.approved"}}, "url", "webhook.url_unresolvable"},
 		{map[string]any{"url": "https://hooks.example.org/x", "events": []string{}}, "events", "webhook.events_required"},
-		{map[string]any{"url": "https://hooks.example.org/x", "events": []string{"charge.refunded"}}, "events", "webhook.event_unknown"},
+		{map[string]any{"url": "https://hooks.example.org/x", "events": []string{"charge.disputed"}}, "events", "webhook.event_unknown"},
 	} {
 		for _, lang := range []i18n.Lang{i18n.EN, i18n.PT} {
 			res := admin.JSON(http.MethodPost, "/manage/api/webhooks?locale="+string(lang), c.body)

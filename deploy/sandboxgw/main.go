@@ -27,6 +27,7 @@ func main() {
 	flag.StringVar(&opts.ClientID, "client-id", sandbox.DefaultClientID, "the OAuth application's client id (APORTA_MP_CLIENT_ID)")
 	flag.StringVar(&opts.ClientSecret, "client-secret", sandbox.DefaultClientSecret, "the OAuth application's client secret (APORTA_MP_CLIENT_SECRET)")
 	flag.StringVar(&opts.CentralPosPartnerKey, "centralpos-partner-key", sandbox.DefaultPartnerKey, "the platform's CentralPos partner key (APORTA_CENTRALPOS_PARTNER_KEY)")
+	flag.StringVar(&opts.WebhookSecret, "webhook-secret", sandbox.DefaultWebhookSecret, "the secret MercadoPago notifications are signed with (APORTA_MP_WEBHOOK_SECRET)")
 	flag.Parse()
 
 	opts.StatePath = *statePath

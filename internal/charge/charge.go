@@ -253,6 +253,7 @@ func RecordAnd(ctx context.Context, scope tenants.Scope, t Transaction, o Outcom
 			if o.Approved() {
 				approved = id
 			}
+			now := time.Now()
 			// What the record queues and adds, whose answers it does not read, in one round trip (issue 19).
 			return q.Pipelined(ctx, func(q *sharddb.Queries) error {
 				if err := crmlink.Enqueue(ctx, q, scope.OrgID, crmlink.Donation, t.DonationID); err != nil {
@@ -265,6 +266,9 @@ func RecordAnd(ctx context.Context, scope tenants.Scope, t Transaction, o Outcom
 					if err := also(ctx, q, o); err != nil {
 						return err
 					}
+				}
+				if GivenBack(o.Status) {
+					return receipt.Annul(ctx, q, scope.OrgID, id, now)
 				}
 				if !o.Approved() {
 					return nil

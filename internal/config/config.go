@@ -41,9 +41,11 @@ type Config struct {
 	GatewayPublicKey string
 	// Organisations connect their own MercadoPago accounts through the platform's OAuth application
 	// (MPClientID/MPClientSecret) on MPAuthURL, the authorization page; CentralPos accounts through
-	// its API at CentralPosURL with the platform's partner key. Dev and test default to the sandbox.
+	// its API at CentralPosURL with the platform's partner key. MercadoPago signs payment notifications
+	// with the application's MPWebhookSecret. Dev and test default to the sandbox.
 	MPClientID           string
 	MPClientSecret       string
+	MPWebhookSecret      string
 	MPAuthURL            string
 	CentralPosURL        string
 	CentralPosPartnerKey string
@@ -135,6 +137,7 @@ func FromEnv() (*Config, error) {
 		GatewayPublicKey:     get("APORTA_GATEWAY_PUBLIC_KEY", "TEST-aporta-sandbox-public-key"),
 		MPClientID:           os.Getenv("APORTA_MP_CLIENT_ID"),
 		MPClientSecret:       os.Getenv("APORTA_MP_CLIENT_SECRET"),
+		MPWebhookSecret:      os.Getenv("APORTA_MP_WEBHOOK_SECRET"),
 		MPAuthURL:            strings.TrimRight(os.Getenv("APORTA_MP_AUTH_URL"), "/"),
 		CentralPosURL:        strings.TrimRight(os.Getenv("APORTA_CENTRALPOS_URL"), "/"),
 		CentralPosPartnerKey: os.Getenv("APORTA_CENTRALPOS_PARTNER_KEY"),
@@ -310,6 +313,7 @@ func (c *Config) defaultConnections() []error {
 		{"APORTA_CVAULT_KEY", &c.CVaultKey, "TEST-aporta-vault-key"},
 		{"APORTA_MP_CLIENT_ID", &c.MPClientID, "8808000000000001"},
 		{"APORTA_MP_CLIENT_SECRET", &c.MPClientSecret, "TEST-aporta-client-secret"},
+		{"APORTA_MP_WEBHOOK_SECRET", &c.MPWebhookSecret, "TEST-aporta-webhook-secret"},
 		{"APORTA_CENTRALPOS_PARTNER_KEY", &c.CentralPosPartnerKey, "TEST-aporta-centralpos-partner"},
 		{"APORTA_BANK_DEBIT_URL", &c.BankDebitURL, c.GatewayURL + "/bankdebit/v1"},
 		{"APORTA_BANK_DEBIT_TOKEN", &c.BankDebitToken, c.GatewayToken},

@@ -44,6 +44,9 @@ type Clients struct {
 	BaseURL    string            // MercadoPago's API (the sandbox in dev and test)
 	CentralPos centralpos.Config // the platform's CentralPos partnership (its BaseURL and PartnerKey)
 	Timeout    time.Duration     // per request; the adapter's default when zero
+	// PublicURL is Aporta's own address, where MercadoPago posts a payment's later changes
+	// (NotificationURL); empty: no notifications.
+	PublicURL string
 	// Refresh is told whenever the gateway refuses a connection's access token (HTTP 401: the
 	// app was revoked or the token expired), whichever call got the refusal: a charge, or the
 	// customer and card calls before it. Nil: nobody is told.
@@ -52,6 +55,15 @@ type Clients struct {
 
 	mu    sync.Mutex
 	cache map[clientKey]gateway.Account
+}
+
+// NotificationPath is the route MercadoPago posts an organisation's payment notifications to
+// (api/gatewaynotify), the organisation's id after it.
+const NotificationPath = "/api/public/gateways/mercadopago/notifications/"
+
+// NotificationURL is the notification address of an organisation's MercadoPago payments.
+func NotificationURL(publicURL string, orgID uuid.UUID) string {
+	return publicURL + NotificationPath + orgID.String()
 }
 
 // Refresher renews a connection's credentials at once (gatewayrefresh.Client): the gateway
@@ -121,8 +133,12 @@ func (c *Clients) ForScope(ctx context.Context, scope tenants.Scope, gw, currenc
 func (c *Clients) build(orgID uuid.UUID, conn Connection, accessToken, currency string) (gateway.Account, error) {
 	switch conn.Gateway {
 	case MercadoPago:
-		return mercadopago.New(mercadopago.Config{BaseURL: c.BaseURL, AccessToken: accessToken, Currency: currency,
-			Timeout: c.Timeout, HTTPClient: c.httpClient(orgID, conn)})
+		cfg := mercadopago.Config{BaseURL: c.BaseURL, AccessToken: accessToken, Currency: currency,
+			Timeout: c.Timeout, HTTPClient: c.httpClient(orgID, conn)}
+		if c.PublicURL != "" {
+			cfg.NotificationURL = NotificationURL(c.PublicURL, orgID)
+		}
+		return mercadopago.New(cfg)
 	case CentralPos:
 		cfg := c.CentralPos
 		cfg.Timeout, cfg.HTTPClient = c.Timeout, c.httpClient(orgID, conn)

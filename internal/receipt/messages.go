@@ -7,6 +7,7 @@ func init() {
 		"receipt.title":        {i18n.ES: "Recibo de donación N.º %s", i18n.EN: "Donation receipt No. %s", i18n.PT: "Recibo de doação N.º %s"},
 		"receipt.number":       {i18n.ES: "Número de recibo", i18n.EN: "Receipt number", i18n.PT: "Número do recibo"},
 		"receipt.date":         {i18n.ES: "Fecha del cobro", i18n.EN: "Charge date", i18n.PT: "Data da cobrança"},
+		"receipt.annulled":     {i18n.ES: "ANULADO: cobro devuelto el", i18n.EN: "VOID: charge given back on", i18n.PT: "ANULADO: cobrança devolvida em"},
 		"receipt.organization": {i18n.ES: "Organización", i18n.EN: "Organisation", i18n.PT: "Organização"},
 		"receipt.legal_name":   {i18n.ES: "Razón social", i18n.EN: "Legal name", i18n.PT: "Razão social"},
 		"receipt.tax_id":       {i18n.ES: "Identificación fiscal", i18n.EN: "Tax id", i18n.PT: "Identificação fiscal"},

@@ -43,6 +43,14 @@ func Issue(ctx context.Context, q *sharddb.Queries, orgID, transactionID uuid.UU
 	return n, nil
 }
 
+// Annul marks the receipt of a transaction given back (refunded, charged back) annulled, in the
+// caller's database transaction: the document stays, says so, and leaves the yearly summary.
+// A transaction without a receipt has nothing to annul.
+func Annul(ctx context.Context, q *sharddb.Queries, orgID, transactionID uuid.UUID, at time.Time) error {
+	_, err := q.AnnulReceipt(ctx, sharddb.AnnulReceiptParams{OrganizationID: orgID, TransactionID: transactionID, At: at})
+	return err
+}
+
 // Number is a receipt number as documents show it.
 func Number(n int64) string { return fmt.Sprintf("%08d", n) }
 
@@ -97,6 +105,9 @@ func (r Reader) PDF(rc sharddb.Receipt) ([]byte, error) {
 	amount := money.New(rc.AmountMinor, rc.Currency)
 	d.Row(r.t("receipt.number"), Number(rc.Number))
 	d.Row(r.t("receipt.date"), r.day(rc.ChargedAt))
+	if rc.AnnulledAt != nil {
+		d.Row(r.t("receipt.annulled"), r.day(*rc.AnnulledAt))
+	}
 	r.parties(d, rc)
 	d.Section(r.t("receipt.donation"))
 	d.Row(r.t("receipt.campaign"), rc.CampaignTitle)

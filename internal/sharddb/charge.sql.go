@@ -107,3 +107,41 @@ func (q *Queries) SettleChargedTransaction(ctx context.Context, arg SettleCharge
 	err := row.Scan(&id)
 	return id, err
 }
+
+const transactionByGatewayPayment = `-- name: TransactionByGatewayPayment :one
+SELECT id, donation_id, period, attempt, amount_minor, currency, status FROM transactions
+WHERE organization_id = $1 AND gateway_payment_id = $2::text
+ORDER BY updated_at DESC
+LIMIT 1
+`
+
+type TransactionByGatewayPaymentParams struct {
+	OrganizationID   uuid.UUID
+	GatewayPaymentID string
+}
+
+type TransactionByGatewayPaymentRow struct {
+	ID          uuid.UUID
+	DonationID  uuid.UUID
+	Period      *string
+	Attempt     int16
+	AmountMinor int64
+	Currency    string
+	Status      string
+}
+
+// The transaction a gateway payment settled: a notification names only the payment.
+func (q *Queries) TransactionByGatewayPayment(ctx context.Context, arg TransactionByGatewayPaymentParams) (TransactionByGatewayPaymentRow, error) {
+	row := q.db.QueryRow(ctx, transactionByGatewayPayment, arg.OrganizationID, arg.GatewayPaymentID)
+	var i TransactionByGatewayPaymentRow
+	err := row.Scan(
+		&i.ID,
+		&i.DonationID,
+		&i.Period,
+		&i.Attempt,
+		&i.AmountMinor,
+		&i.Currency,
+		&i.Status,
+	)
+	return i, err
+}

@@ -611,6 +611,7 @@ type Receipt struct {
 	OrgTaxID       string
 	OrgAddress     string
 	IssuedAt       time.Time
+	AnnulledAt     *time.Time
 }
 
 type ReceiptCounter struct {

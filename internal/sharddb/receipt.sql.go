@@ -12,6 +12,26 @@ import (
 	"github.com/google/uuid"
 )
 
+const annulReceipt = `-- name: AnnulReceipt :execrows
+UPDATE receipts SET annulled_at = $3::timestamptz
+WHERE organization_id = $1 AND transaction_id = $2 AND annulled_at IS NULL
+`
+
+type AnnulReceiptParams struct {
+	OrganizationID uuid.UUID
+	TransactionID  uuid.UUID
+	At             time.Time
+}
+
+// A charge given back (refunded, charged back, cancelled): its receipt stays, marked annulled.
+func (q *Queries) AnnulReceipt(ctx context.Context, arg AnnulReceiptParams) (int64, error) {
+	result, err := q.db.Exec(ctx, annulReceipt, arg.OrganizationID, arg.TransactionID, arg.At)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
 const chargeReceiptNumber = `-- name: ChargeReceiptNumber :one
 SELECT r.number FROM receipts r
 JOIN transactions t ON t.organization_id = $1 AND t.id = r.transaction_id
@@ -77,9 +97,9 @@ func (q *Queries) DonationReceiptNumbers(ctx context.Context, arg DonationReceip
 }
 
 const donorReceipts = `-- name: DonorReceipts :many
-SELECT organization_id, number, transaction_id, donation_id, donor_id, amount_minor, currency, charged_at, campaign_title, donor_name, donor_email, donor_tax_id, org_legal_name, org_tax_id, org_address, issued_at FROM receipts
+SELECT organization_id, number, transaction_id, donation_id, donor_id, amount_minor, currency, charged_at, campaign_title, donor_name, donor_email, donor_tax_id, org_legal_name, org_tax_id, org_address, issued_at, annulled_at FROM receipts
 WHERE organization_id = $1 AND donor_id = $2 AND charged_at >= $3::timestamptz
-  AND charged_at < $4::timestamptz
+  AND charged_at < $4::timestamptz AND annulled_at IS NULL
 ORDER BY charged_at, number
 `
 
@@ -90,7 +110,7 @@ type DonorReceiptsParams struct {
 	ToAt           time.Time
 }
 
-// A donor's receipts charged in [from, to), oldest first: the yearly summary and the lists.
+// A donor's receipts charged in [from, to) and not annulled, oldest first: the yearly summary.
 func (q *Queries) DonorReceipts(ctx context.Context, arg DonorReceiptsParams) ([]Receipt, error) {
 	rows, err := q.db.Query(ctx, donorReceipts,
 		arg.OrganizationID,
@@ -122,6 +142,7 @@ func (q *Queries) DonorReceipts(ctx context.Context, arg DonorReceiptsParams) ([
 			&i.OrgTaxID,
 			&i.OrgAddress,
 			&i.IssuedAt,
+			&i.AnnulledAt,
 		); err != nil {
 			return nil, err
 		}
@@ -184,7 +205,7 @@ func (q *Queries) NextReceiptNumber(ctx context.Context, organizationID uuid.UUI
 }
 
 const receiptByNumber = `-- name: ReceiptByNumber :one
-SELECT r.organization_id, r.number, r.transaction_id, r.donation_id, r.donor_id, r.amount_minor, r.currency, r.charged_at, r.campaign_title, r.donor_name, r.donor_email, r.donor_tax_id, r.org_legal_name, r.org_tax_id, r.org_address, r.issued_at, coalesce(o.locale, 'es')::text AS org_locale, o.timezone
+SELECT r.organization_id, r.number, r.transaction_id, r.donation_id, r.donor_id, r.amount_minor, r.currency, r.charged_at, r.campaign_title, r.donor_name, r.donor_email, r.donor_tax_id, r.org_legal_name, r.org_tax_id, r.org_address, r.issued_at, r.annulled_at, coalesce(o.locale, 'es')::text AS org_locale, o.timezone
 FROM receipts r
 JOIN organizations o ON o.organization_id = $1
 WHERE r.organization_id = $1 AND r.number = $2
@@ -224,6 +245,7 @@ func (q *Queries) ReceiptByNumber(ctx context.Context, arg ReceiptByNumberParams
 		&i.Receipt.OrgTaxID,
 		&i.Receipt.OrgAddress,
 		&i.Receipt.IssuedAt,
+		&i.Receipt.AnnulledAt,
 		&i.OrgLocale,
 		&i.Timezone,
 	)

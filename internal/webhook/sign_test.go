@@ -47,6 +47,9 @@ func TestEventTypes(t *testing.T) {
 	require.Equal(t, webhook.ChargeApproved, webhook.ChargeType("approved"))
 	require.Equal(t, webhook.ChargeDeclined, webhook.ChargeType("rejected"))
 	require.Empty(t, webhook.ChargeType("pending"))
+	require.Equal(t, webhook.ChargeRefunded, webhook.ChargeType("refunded"))
+	require.Equal(t, webhook.ChargeChargedBack, webhook.ChargeType("charged_back"))
 	require.True(t, webhook.Known("charge.declined"))
-	require.False(t, webhook.Known("charge.refunded"))
+	require.True(t, webhook.Known("charge.refunded"))
+	require.False(t, webhook.Known("charge.disputed"))
 }

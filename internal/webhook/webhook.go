@@ -10,6 +10,8 @@
 //	donation.cancelled  a donation was cancelled (discarded), by the organisation, the donor or the collection
 //	charge.approved     a charge of a donation was approved
 //	charge.declined     a charge of a donation was declined (rejected or cancelled by the gateway)
+//	charge.refunded     an approved charge was refunded at the gateway
+//	charge.charged_back an approved charge was taken back by the card's bank (a chargeback)
 //
 // The body is {"id", "type", "created_at", "organization_id", "data"}; id is the event's, the same
 // on every attempt and resend, so receivers can ignore an event they already handled.
@@ -32,10 +34,13 @@ const (
 	DonationCancelled = "donation.cancelled"
 	ChargeApproved    = "charge.approved"
 	ChargeDeclined    = "charge.declined"
+	ChargeRefunded    = "charge.refunded"
+	ChargeChargedBack = "charge.charged_back"
 )
 
 // Events are every type an endpoint may take, in the order the settings page lists them.
-var Events = []string{DonationCreated, DonationUpdated, DonationCancelled, ChargeApproved, ChargeDeclined}
+var Events = []string{DonationCreated, DonationUpdated, DonationCancelled, ChargeApproved, ChargeDeclined, ChargeRefunded,
+	ChargeChargedBack}
 
 // Known reports whether t is an event type.
 func Known(t string) bool {
@@ -134,6 +139,10 @@ func ChargeType(status string) string {
 		return ChargeApproved
 	case "rejected", "cancelled":
 		return ChargeDeclined
+	case "refunded":
+		return ChargeRefunded
+	case "charged_back":
+		return ChargeChargedBack
 	}
 	return ""
 }

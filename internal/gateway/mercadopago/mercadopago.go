@@ -29,6 +29,9 @@ type Config struct {
 	Currency   string
 	Timeout    time.Duration // per request; 20s when zero
 	HTTPClient *http.Client  // http.DefaultClient when nil
+	// NotificationURL is where MercadoPago posts a payment's later changes (refunds, chargebacks);
+	// set on every charge. Empty: none.
+	NotificationURL string
 }
 
 // Client talks to one MercadoPago account.
@@ -37,6 +40,7 @@ type Client struct {
 	currency string
 	limits   gateway.Cached[gateway.AmountLimits]
 	account  [sha256.Size]byte // identifies the account in caches shared across clients
+	notify   string
 }
 
 var _ gateway.Account = (*Client)(nil)
@@ -57,7 +61,7 @@ func New(cfg Config) (*Client, error) {
 		return nil, fmt.Errorf("mercadopago: %w", err)
 	}
 	account := sha256.Sum256([]byte(cfg.BaseURL + "\x00" + cfg.AccessToken))
-	return &Client{rest: rc, currency: cfg.Currency, account: account}, nil
+	return &Client{rest: rc, currency: cfg.Currency, account: account, notify: cfg.NotificationURL}, nil
 }
 
 // EnsureCustomer finds the customer by e-mail or creates it. Two donations from
@@ -133,6 +137,7 @@ func (c *Client) Charge(ctx context.Context, ch gateway.Charge) (gateway.Payment
 		Payer:             payer{Email: ch.Email},
 		ExternalReference: ch.ExternalReference,
 		Metadata:          ch.Metadata,
+		NotificationURL:   c.notify,
 	}
 	if ch.CustomerID != "" {
 		body.Payer.Type, body.Payer.ID = "customer", ch.CustomerID

@@ -77,6 +77,7 @@ type paymentRequest struct {
 	Payer             payer             `json:"payer"`
 	ExternalReference string            `json:"external_reference"`
 	Metadata          map[string]string `json:"metadata,omitempty"`
+	NotificationURL   string            `json:"notification_url,omitempty"`
 }
 
 type payment struct {

@@ -54,6 +54,7 @@ type payment struct {
 	Payer                     payer          `json:"payer"`
 	Card                      paymentCard    `json:"card"`
 	Refunds                   []refund       `json:"refunds"`
+	NotificationURL           string         `json:"notification_url,omitempty"`
 }
 
 // outcomes are MercadoPago's test cardholder names (the first word of the
@@ -112,6 +113,7 @@ func (s *Server) createPayment(w http.ResponseWriter, r *http.Request, a *accoun
 		Payer             payer          `json:"payer"`
 		ExternalReference string         `json:"external_reference"`
 		Metadata          map[string]any `json:"metadata"`
+		NotificationURL   string         `json:"notification_url"`
 	}
 	if !decode(w, r, &in) {
 		return
@@ -161,7 +163,8 @@ func (s *Server) createPayment(w http.ResponseWriter, r *http.Request, a *accoun
 				ExpirationYear:  t.ExpirationYear,
 				Cardholder:      t.Cardholder,
 			},
-			Refunds: []refund{},
+			Refunds:         []refund{},
+			NotificationURL: in.NotificationURL,
 		}
 		p.DateLastUpdated = p.DateCreated
 		if status == "approved" {
@@ -207,6 +210,7 @@ func (s *Server) createRefund(w http.ResponseWriter, r *http.Request, a *account
 		if amount.Minor == left {
 			p.Status, p.StatusDetail = "refunded", "refunded"
 		}
+		s.notify(p)
 		return http.StatusCreated, rf, true
 	})
 }

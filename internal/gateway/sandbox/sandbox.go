@@ -59,6 +59,8 @@ type Options struct {
 	CentralPosPartnerKey string
 	// Now is the clock codes and tokens expire by; time.Now when nil.
 	Now func() time.Time
+	// WebhookSecret signs MercadoPago notifications; DefaultWebhookSecret when empty.
+	WebhookSecret string
 }
 
 // The dev and test defaults, which internal/config's defaults match.
@@ -80,6 +82,7 @@ type Server struct {
 	platformToken                   string
 	clientID, clientSecret, appName string
 	partnerKey                      string
+	webhookSecret                   string
 	now                             func() time.Time
 
 	// mu serialises every change, which is what makes idempotency keys hold
@@ -144,6 +147,7 @@ func New(opts Options) (*Server, error) {
 		clientSecret:  cmp.Or(opts.ClientSecret, DefaultClientSecret),
 		appName:       cmp.Or(opts.AppName, "Aporta"),
 		partnerKey:    cmp.Or(opts.CentralPosPartnerKey, DefaultPartnerKey),
+		webhookSecret: cmp.Or(opts.WebhookSecret, DefaultWebhookSecret),
 		now:           opts.Now,
 		limits:        DefaultLimits,
 		keyLimits:     map[string]Limits{},
@@ -223,6 +227,7 @@ func (s *Server) routes() {
 	s.mepRoutes(m)
 	m.HandleFunc("POST /__sandbox/faults", s.setFault)
 	m.HandleFunc("GET /__sandbox/payments", s.adminPayments)
+	m.HandleFunc("POST /__sandbox/payments/{id}/chargeback", s.chargeback)
 	m.HandleFunc("POST /__sandbox/limits", s.setLimits)
 	m.HandleFunc("POST /__sandbox/accounts", s.createAccount)
 	m.HandleFunc("POST /__sandbox/oauth/revoke", s.revokeOrExpire(true))

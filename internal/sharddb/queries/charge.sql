@@ -27,3 +27,10 @@ SET status = EXCLUDED.status,
     charged_at = COALESCE(transactions.charged_at, EXCLUDED.charged_at),
     updated_at = EXCLUDED.updated_at
 RETURNING id;
+
+-- name: TransactionByGatewayPayment :one
+-- The transaction a gateway payment settled: a notification names only the payment.
+SELECT id, donation_id, period, attempt, amount_minor, currency, status FROM transactions
+WHERE organization_id = $1 AND gateway_payment_id = sqlc.arg(gateway_payment_id)::text
+ORDER BY updated_at DESC
+LIMIT 1;

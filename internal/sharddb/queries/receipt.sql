@@ -41,10 +41,10 @@ WHERE r.organization_id = sqlc.arg(organization_id) AND r.number = sqlc.arg(numb
   AND (sqlc.narg(donor_id)::uuid IS NULL OR r.donor_id = sqlc.narg(donor_id));
 
 -- name: DonorReceipts :many
--- A donor's receipts charged in [from, to), oldest first: the yearly summary and the lists.
+-- A donor's receipts charged in [from, to) and not annulled, oldest first: the yearly summary.
 SELECT * FROM receipts
 WHERE organization_id = $1 AND donor_id = $2 AND charged_at >= sqlc.arg(from_at)::timestamptz
-  AND charged_at < sqlc.arg(to_at)::timestamptz
+  AND charged_at < sqlc.arg(to_at)::timestamptz AND annulled_at IS NULL
 ORDER BY charged_at, number;
 
 -- name: DonationReceiptNumbers :many
@@ -59,3 +59,8 @@ JOIN transactions t ON t.organization_id = sqlc.arg(organization_id) AND t.id = 
 WHERE r.organization_id = sqlc.arg(organization_id) AND r.donation_id = sqlc.arg(donation_id)
   AND (r.transaction_id = sqlc.arg(transaction_id) OR (t.period = sqlc.narg(period) AND t.status = 'approved'))
 LIMIT 1;
+
+-- name: AnnulReceipt :execrows
+-- A charge given back (refunded, charged back, cancelled): its receipt stays, marked annulled.
+UPDATE receipts SET annulled_at = sqlc.arg(at)::timestamptz
+WHERE organization_id = $1 AND transaction_id = $2 AND annulled_at IS NULL;

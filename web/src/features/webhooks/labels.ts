@@ -8,6 +8,8 @@ const messages = defineMessages({
   'donation.cancelled': { id: 'webhooks.event.donationCancelled', defaultMessage: 'Donación cancelada' },
   'charge.approved': { id: 'webhooks.event.chargeApproved', defaultMessage: 'Cobro aprobado' },
   'charge.declined': { id: 'webhooks.event.chargeDeclined', defaultMessage: 'Cobro rechazado' },
+  'charge.refunded': { id: 'webhooks.event.chargeRefunded', defaultMessage: 'Cobro devuelto' },
+  'charge.charged_back': { id: 'webhooks.event.chargeChargedBack', defaultMessage: 'Contracargo' },
   active: { id: 'webhooks.status.active', defaultMessage: 'Activo' },
   disabled: { id: 'webhooks.status.disabled', defaultMessage: 'Desactivado' },
   pending: { id: 'webhooks.status.pending', defaultMessage: 'Reintentando' },
