@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import type { ColumnDef } from '@tanstack/react-table';
 import { describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '../test/render';
-import { DataTable, parseSort, toggleSort } from './DataTable';
+import { actionsColumn, DataTable, parseSort, toggleSort } from './DataTable';
 
 interface Row { uuid: string; name: string; amount: number }
 const rows: Row[] = [
@@ -47,5 +47,14 @@ describe('DataTable', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Siguiente' }));
     expect(onPage).toHaveBeenCalledWith(3);
     expect(document.querySelector('tr[data-row="b"]')).toHaveTextContent('Beto');
+  });
+});
+
+describe('actionsColumn', () => {
+  it("puts the row's buttons last, under a header only screen readers read", () => {
+    const withActions = [...columns, actionsColumn<Row>('Acciones', (r) => <button>Editar {r.name}</button>)];
+    renderWithProviders(<DataTable data={rows} columns={withActions} getRowId={(r) => r.uuid} />);
+    expect(screen.getByRole('columnheader', { name: 'Acciones' })).toBeInTheDocument();
+    expect(screen.getByRole('row', { name: /Beto/ })).toContainElement(screen.getByRole('button', { name: 'Editar Beto' }));
   });
 });

@@ -1,4 +1,4 @@
-import { Group, Pagination, ScrollArea, Table, Text, UnstyledButton } from '@mantine/core';
+import { Group, Pagination, ScrollArea, Table, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { flexRender, getCoreRowModel, useReactTable, type ColumnDef, type RowData } from '@tanstack/react-table';
 import type { ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
@@ -19,6 +19,19 @@ export function CellNote({ children }: { children: ReactNode }) {
       {children}
     </Text>
   );
+}
+
+/** A list's last column: the row's buttons at the right, under a header only screen readers read. */
+export function actionsColumn<T>(header: ReactNode, buttons: (row: T) => ReactNode): ColumnDef<T, unknown> {
+  return {
+    id: 'actions',
+    header: () => <VisuallyHidden>{header}</VisuallyHidden>,
+    cell: ({ row }) => (
+      <Group gap="xs" justify="flex-end" wrap="nowrap">
+        {buttons(row.original)}
+      </Group>
+    ),
+  };
 }
 
 /** "key" ascending or "-key" descending, as the list endpoints' `sort` parameter takes it. */

@@ -1,4 +1,4 @@
-import { Anchor, Group, Select, Stack, VisuallyHidden } from '@mantine/core';
+import { Anchor, Select, Stack } from '@mantine/core';
 import { useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import type { ColumnDef } from '@tanstack/react-table';
@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { FormattedDate, FormattedMessage, useIntl } from 'react-intl';
 import { ApiError, fieldErrors } from '../../api/client';
 import type { OrgUser } from '../../api/types.gen';
+import { actionsColumn } from '../../components/DataTable';
 import { FormModal } from '../../components/FormModal';
 import { ListSection } from '../../components/ListSection';
 import { PageHeader } from '../../components/PageHeader';
@@ -139,38 +140,28 @@ function AdminList() {
           <FormattedMessage id="agencies.user.active" defaultMessage="Activo" />
         ),
     },
-    {
-      id: 'actions',
-      header: () => (
-        <VisuallyHidden>
-          <FormattedMessage id="agencies.col.actions" defaultMessage="Acciones" />
-        </VisuallyHidden>
-      ),
-      cell: ({ row: { original: u } }) => {
-        const name = u.full_name || u.email;
-        return u.status === 'discarded' ? (
-          <Group justify="flex-end">
-            <Button size="sm" variant="ghost" loading={busy === u.uuid} onClick={() => act(u, reactivateUser)}
-              aria-label={intl.formatMessage({ id: 'agencies.admin.reactivateNamed', defaultMessage: 'Reactivar a {name}' }, { name })}>
-              <FormattedMessage id="agencies.reactivateUser" defaultMessage="Reactivar" />
+    actionsColumn(<FormattedMessage id="agencies.col.actions" defaultMessage="Acciones" />, (u) => {
+      const name = u.full_name || u.email;
+      return u.status === 'discarded' ? (
+        <Button size="sm" variant="ghost" loading={busy === u.uuid} onClick={() => act(u, reactivateUser)}
+          aria-label={intl.formatMessage({ id: 'agencies.admin.reactivateNamed', defaultMessage: 'Reactivar a {name}' }, { name })}>
+          <FormattedMessage id="agencies.reactivateUser" defaultMessage="Reactivar" />
+        </Button>
+      ) : (
+        <>
+          {u.status === 'active' && (
+            <Button size="sm" variant="outline" disabled={busy === u.uuid} onClick={() => setEditing(u)}
+              aria-label={intl.formatMessage({ id: 'agencies.admin.editNamed', defaultMessage: 'Editar a {name}' }, { name })}>
+              <FormattedMessage id="agencies.admin.edit" defaultMessage="Editar" />
             </Button>
-          </Group>
-        ) : (
-          <Group justify="flex-end" gap="xs">
-            {u.status === 'active' && (
-              <Button size="sm" variant="outline" disabled={busy === u.uuid} onClick={() => setEditing(u)}
-                aria-label={intl.formatMessage({ id: 'agencies.admin.editNamed', defaultMessage: 'Editar a {name}' }, { name })}>
-                <FormattedMessage id="agencies.admin.edit" defaultMessage="Editar" />
-              </Button>
-            )}
-            <Button size="sm" variant="ghost" loading={busy === u.uuid} onClick={() => act(u, discardAgencyAdmin)}
-              aria-label={intl.formatMessage({ id: 'agencies.admin.discardNamed', defaultMessage: 'Dar de baja a {name}' }, { name })}>
-              <FormattedMessage id="agencies.discardUser" defaultMessage="Dar de baja" />
-            </Button>
-          </Group>
-        );
-      },
-    },
+          )}
+          <Button size="sm" variant="ghost" loading={busy === u.uuid} onClick={() => act(u, discardAgencyAdmin)}
+            aria-label={intl.formatMessage({ id: 'agencies.admin.discardNamed', defaultMessage: 'Dar de baja a {name}' }, { name })}>
+            <FormattedMessage id="agencies.discardUser" defaultMessage="Dar de baja" />
+          </Button>
+        </>
+      );
+    }),
   ];
   return (
     <ListSection

@@ -9,7 +9,6 @@ import {
   Switch,
   TagsInput,
   Text,
-  VisuallyHidden,
 } from "@mantine/core";
 import { useQueryClient, useSuspenseQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
@@ -19,6 +18,7 @@ import { FormattedMessage, useIntl } from "react-intl";
 import { ApiError, errorText, fieldErrors } from "../../api/client";
 import type { Campaign } from "../../api/types.gen";
 import { checkedField } from "../../components/checkedField";
+import { actionsColumn } from "../../components/DataTable";
 import { FormModal } from "../../components/FormModal";
 import { ListSection } from "../../components/ListSection";
 import { PageHeader } from "../../components/PageHeader";
@@ -222,19 +222,11 @@ function Campaigns({
         />
       ),
     },
-    {
-      id: "actions",
-      header: () => (
-        <VisuallyHidden>
-          <FormattedMessage
-            id="agencies.col.actions"
-            defaultMessage="Acciones"
-          />
-        </VisuallyHidden>
-      ),
-      cell: ({ row: { original: c } }) =>
+    actionsColumn<Campaign>(
+      <FormattedMessage id="agencies.col.actions" defaultMessage="Acciones" />,
+      (c) =>
         !disabled && (
-          <Group gap="xs" justify="flex-end" wrap="nowrap">
+          <>
             <Button
               size="sm"
               variant="outline"
@@ -264,9 +256,9 @@ function Campaigns({
             >
               <FormattedMessage id="agencies.remove" defaultMessage="Quitar" />
             </Button>
-          </Group>
+          </>
         ),
-    },
+    ),
   ];
   return (
     <ListSection
@@ -535,21 +527,13 @@ function People({
           </Badge>
         ),
     },
-    {
-      id: "actions",
-      header: () => (
-        <VisuallyHidden>
-          <FormattedMessage
-            id="agencies.col.actions"
-            defaultMessage="Acciones"
-          />
-        </VisuallyHidden>
-      ),
-      cell: ({ row: { original: u } }) => {
+    actionsColumn<AgencyUser>(
+      <FormattedMessage id="agencies.col.actions" defaultMessage="Acciones" />,
+      (u) => {
         const name = `${u.first_name} ${u.last_name}`.trim() || u.email;
         return (
           !disabled && (
-            <Group gap="xs" justify="flex-end" wrap="nowrap">
+            <>
               {u.status !== "discarded" && (
                 <Button
                   size="sm"
@@ -599,11 +583,11 @@ function People({
                   />
                 )}
               </Button>
-            </Group>
+            </>
           )
         );
       },
-    },
+    ),
   ];
   return (
     <ListSection

@@ -1,9 +1,10 @@
-import { Badge, Group, PasswordInput, Select, SimpleGrid, Stack, TextInput, VisuallyHidden } from '@mantine/core';
+import { Badge, PasswordInput, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useState, type FormEvent } from 'react';
 import { defineMessages, FormattedMessage, useIntl } from 'react-intl';
 import { ApiError, errorText, fieldErrors } from '../../api/client';
+import { actionsColumn } from '../../components/DataTable';
 import { ListSection } from '../../components/ListSection';
 import { SaveStatusBanner } from '../../components/SaveStatusBanner';
 import { showToast } from '../../components/Toasts';
@@ -90,15 +91,8 @@ function UserList({ me }: { me: CurrentUser }) {
     },
     { id: 'role', header: intl.formatMessage({ id: 'users.col.role', defaultMessage: 'Rol' }), cell: ({ row }) => <RoleName role={row.original.role} /> },
     { id: 'state', header: intl.formatMessage({ id: 'users.col.state', defaultMessage: 'Estado' }), cell: ({ row }) => <UserState status={row.original.status} /> },
-    {
-      id: 'actions',
-      header: () => (
-        <VisuallyHidden>
-          <FormattedMessage id="users.col.actions" defaultMessage="Acciones" />
-        </VisuallyHidden>
-      ),
-      cell: ({ row: { original: u } }) => (
-        <Group gap="xs" justify="flex-end" wrap="nowrap">
+    actionsColumn(<FormattedMessage id="users.col.actions" defaultMessage="Acciones" />, (u) => (
+      <>
           {canManage && u.status === 'pending' && (
             <>
               <Button
@@ -135,9 +129,8 @@ function UserList({ me }: { me: CurrentUser }) {
               {u.discarded_at ? <FormattedMessage id="users.reactivate" defaultMessage="Reactivar" /> : <FormattedMessage id="users.discard" defaultMessage="Dar de baja" />}
             </Button>
           )}
-        </Group>
-      ),
-    },
+      </>
+    )),
   ];
 
   return (
