@@ -15,6 +15,7 @@ import (
 
 	"github.com/aporta/aporta/api/apitest"
 	"github.com/aporta/aporta/api/campaign"
+	"github.com/aporta/aporta/workflows/collection"
 )
 
 type mdetail struct {
@@ -97,11 +98,13 @@ func TestManageDonation(t *testing.T) {
 		return st
 	}
 
-	// The workflow charges the first period on its own; wait until it settled it (next period moved).
+	// The form charged the first period (and moved the row's next charge date); the collection workflow reads that
+	// period back on its own. Wait until it has (its next period moved): a change made while its read-back is in
+	// flight reaches the row only once it returns.
 	require.Eventually(t, func() bool {
-		var next *time.Time
-		_ = scope.QueryRow(ctx, "SELECT next_charge_date FROM donations WHERE organization_id=$1 AND id=$2", admin.OrgID, id).Scan(&next)
-		return next != nil && next.After(time.Now())
+		v, err := s.Temporal.QueryWorkflow(ctx, collection.WorkflowID(id), "", collection.QueryState)
+		var st collection.State
+		return err == nil && v.Get(&st) == nil && st.NextChargeDate.After(time.Now())
 	}, 30*time.Second, 300*time.Millisecond)
 
 	var d mdetail
