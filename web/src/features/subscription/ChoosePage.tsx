@@ -8,7 +8,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { Button } from '../../components/variants';
 import { countriesQuery } from '../accounts/api';
 import { organizationQuery } from '../documents/api';
-import { mepQuery, paidPlans, planOf, subscribe, subscriptionPageQuery, type Period, type Plan } from './api';
+import { mepQuery, paidPlans, planOf, subscribe, subscriptionPageQuery, useChargedPrice, type Period, type Plan } from './api';
 import { PaymentMethodForm } from './PaymentMethodForm';
 import { PlanCard } from './PricingPage';
 
@@ -35,12 +35,6 @@ export function MepNote({ plan }: { plan: Plan }) {
   );
 }
 
-/** What a plan is charged at now: in pesos, its USD price at the MEP rate in force (as the server charges it); else its price. */
-function useChargedPrice(plan: Plan | undefined) {
-  const ars = plan?.localize_price.currency === 'ARS';
-  const { data } = useQuery({ ...mepQuery(), enabled: ars });
-  return plan && ((ars && data?.prices[plan.code]) || plan.localize_price);
-}
 
 /**
  * §2 "Subscription": the plan list with the monthly/yearly toggle, then the payment step, then a success modal linking to

@@ -3,13 +3,14 @@ import { useSuspenseQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { countriesQuery } from '../accounts/api';
-import { paidPlans, type Period, type Plan } from './api';
+import { paidPlans, useChargedPrice, type Period, type Plan } from './api';
 
 const tierBadge: Record<string, string> = { Essential: 'brand', Professional: 'grape', Partner: 'orange' };
 
 /** One plan's card; `action` (the checkout's Choose button) goes at its foot. */
 export function PlanCard({ plan, period, action }: { plan: Plan; period: Period; action?: ReactNode }) {
   const showUsd = plan.localize_price.currency !== plan.usd_price.currency;
+  const price = useChargedPrice(plan) ?? plan.localize_price; // in Argentina, what the MEP rate makes of the USD price
   return (
     <Paper withBorder radius="lg" p="lg" component="article" aria-labelledby={`plan-${plan.code}`} data-testid={`plan-${plan.code}`}>
       <Stack gap="xs">
@@ -17,7 +18,7 @@ export function PlanCard({ plan, period, action }: { plan: Plan; period: Period;
           <span id={`plan-${plan.code}`}>{plan.tier_name}</span>
         </Badge>
         <Text fz={28} fw={700} lh={1.1}>
-          {plan.localize_price.formatted}
+          {price.formatted}
         </Text>
         <Text size="sm" c="dimmed">
           {period === 'yearly' ? (

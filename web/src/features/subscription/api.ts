@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiFetch } from '../../api/client';
 import type { MepNote, Money, PaymentAuthorization, Plan, Subscription, SubscriptionPage } from '../../api/types.gen';
 
@@ -83,3 +83,10 @@ export const mepQuery = () =>
     staleTime: 5 * 60_000,
     retry: false,
   });
+
+/** What a plan is charged at now: in pesos, its USD price at the MEP rate in force (as the server charges it); else its price. */
+export function useChargedPrice(plan: Plan | undefined) {
+  const ars = plan?.localize_price.currency === 'ARS';
+  const { data } = useQuery({ ...mepQuery(), enabled: ars });
+  return plan && ((ars && data?.prices[plan.code]) || plan.localize_price);
+}
