@@ -2,7 +2,7 @@ import { Alert, Group, Select, SimpleGrid, Stack, Text, TextInput } from '@manti
 import type { ColumnDef } from '@tanstack/react-table';
 import { useState, type FormEvent } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { DataTable } from '../../components/DataTable';
+import { actionsColumn, DataTable } from '../../components/DataTable';
 import { SectionCard } from '../../components/SectionCard';
 import { useRowAction } from '../../components/useRowAction';
 import { Button } from '../../components/variants';
@@ -71,20 +71,16 @@ export function RulesSection({ setup, onChange }: { setup: CrmSetup; onChange: (
         </Text>
       ),
     },
-    {
-      id: 'remove',
-      header: '',
-      cell: ({ row: { original: r } }) => (
-        <Button
-          variant="ghost"
-          size="sm"
-          onClick={() => run(r.id, () => deleteRule(setup.uuid, r.id))}
-          aria-label={intl.formatMessage({ id: 'crm.deleteRule', defaultMessage: 'Quitar {attribute}' }, { attribute: attributeLabel(intl, r.class_name, r.attribute) })}
-        >
-          <FormattedMessage id="crm.remove" defaultMessage="Quitar" />
-        </Button>
-      ),
-    },
+    actionsColumn(<FormattedMessage id="crm.col.actions" defaultMessage="Acciones" />, (r) => (
+      <Button
+        variant="ghost"
+        size="sm"
+        onClick={() => run(r.id, () => deleteRule(setup.uuid, r.id))}
+        aria-label={intl.formatMessage({ id: 'crm.deleteRule', defaultMessage: 'Quitar {attribute}' }, { attribute: attributeLabel(intl, r.class_name, r.attribute) })}
+      >
+        <FormattedMessage id="crm.remove" defaultMessage="Quitar" />
+      </Button>
+    )),
   ];
 
   return (

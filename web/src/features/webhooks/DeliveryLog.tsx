@@ -4,7 +4,7 @@ import type { ColumnDef } from '@tanstack/react-table';
 import { useState } from 'react';
 import { FormattedDate, FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
 import { errorText } from '../../api/client';
-import { CellNote, DataTable } from '../../components/DataTable';
+import { actionsColumn, CellNote, DataTable } from '../../components/DataTable';
 import { useRowAction } from '../../components/useRowAction';
 import { Button, StatusBadge } from '../../components/variants';
 import { deliveriesQuery, resendDelivery, type WebhookDelivery } from './api';
@@ -73,27 +73,23 @@ export function DeliveryLog({ endpointId, active }: { endpointId: string; active
       cell: ({ row: { original: d } }) =>
         d.last_duration_ms === null ? '—' : <FormattedNumber value={d.last_duration_ms} style="unit" unit="millisecond" unitDisplay="short" />,
     },
-    {
-      id: 'resend',
-      header: '',
-      cell: ({ row: { original: d } }) => (
-        <Button
-          variant="outline"
-          size="sm"
-          disabled={!active}
-          loading={resend.busy === d.id}
-          onClick={() =>
-            resend.run(d.id, async () => {
-              await resendDelivery(endpointId, d.id);
-              setPage(1);
-              await queryClient.invalidateQueries({ queryKey: ['webhooks', endpointId, 'deliveries'] });
-            })
-          }
-        >
-          <FormattedMessage id="webhooks.resend" defaultMessage="Reenviar" />
-        </Button>
-      ),
-    },
+    actionsColumn(<FormattedMessage id="webhooks.col.actions" defaultMessage="Acciones" />, (d) => (
+      <Button
+        variant="outline"
+        size="sm"
+        disabled={!active}
+        loading={resend.busy === d.id}
+        onClick={() =>
+          resend.run(d.id, async () => {
+            await resendDelivery(endpointId, d.id);
+            setPage(1);
+            await queryClient.invalidateQueries({ queryKey: ['webhooks', endpointId, 'deliveries'] });
+          })
+        }
+      >
+        <FormattedMessage id="webhooks.resend" defaultMessage="Reenviar" />
+      </Button>
+    )),
   ];
   const captionId = `webhook-log-${endpointId}`;
   return (
