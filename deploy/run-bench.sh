@@ -35,7 +35,7 @@ fi
 # PostgreSQL 6.6/s against 6.9/s (0.95×; 0.85× in the run before, with 64 in flight on 16 connections), on the dev
 # server 8.0/s against 10.3/s (0.78×; 0.95× before); 12.6 ms of process CPU per charge against 7.1 ms per no-op.
 # 2,000 due at load average 32–42: 3.2/s against 6.9/s on PostgreSQL (0.46×; the starts alone took 3m50s against 1m04s).
-go run ./deploy/benchcollect -donations "${BENCH_COLLECT_DONATIONS:-10000}"
+go run ./deploy/benchcollect -donations "${BENCH_COLLECT_DONATIONS:-10000}" -store "${BENCH_COLLECT_STORE:-both}"
 # CRM sync (issue 16): BENCH_CRM_CHANGES donation changes drained in composite batches into the sandbox CRM,
 # beside the same records written one call each.
 go run ./deploy/benchcrm -changes "${BENCH_CRM_CHANGES:-10000}"

@@ -58,12 +58,13 @@ func main() {
 	gwFlag := flag.String("gateway-url", "memory", `"memory" (the sandbox in this process), "stack" ($APORTA_GATEWAY_URL) or a URL`)
 	starters := flag.Int("starters", 32, "goroutines starting workflows")
 	pollers := flag.Int("pollers", 8, "workflow and activity task pollers of the worker (both runs)")
+	only := flag.String("store", "both", `"both", "postgresql" (Temporal server on PostgreSQL) or "dev" (the dev server): which Temporal stores to run`)
 	timeout := flag.Duration("timeout", 0, "give up a run after this long (default: 10 minutes, or 0.3 s per donation when that is longer)")
 	flag.Parse()
 	if *timeout == 0 {
 		*timeout = max(10*time.Minute, time.Duration(*n)*300*time.Millisecond)
 	}
-	if err := run(*n, *gwFlag, *starters, *pollers, *timeout); err != nil {
+	if err := run(*n, *gwFlag, *only, *starters, *pollers, *timeout); err != nil {
 		log.Fatal("benchcollect: ", err)
 	}
 }
@@ -79,7 +80,7 @@ type result struct {
 	loadBefore, load string  // load averages when the store's cases began and ended
 }
 
-func run(n int, gwFlag string, starters, pollers int, timeout time.Duration) error {
+func run(n int, gwFlag, only string, starters, pollers int, timeout time.Duration) error {
 	ctx := context.Background()
 	began := time.Now()
 	cfg, err := config.FromEnv()
@@ -112,9 +113,15 @@ func run(n int, gwFlag string, starters, pollers int, timeout time.Duration) err
 		gwURL, gwName = os.Getenv("APORTA_GATEWAY_URL"), "stack sandboxgw"
 	}
 	// The production store first: the dev server's cases take several times as long.
-	stores := []store{{"dev server (SQLite)", cfg.TemporalAddr}}
-	if addr := os.Getenv("APORTA_TEMPORAL_PG_ADDR"); addr != "" {
-		stores = append([]store{{"Temporal server (PostgreSQL, 16 shards)", addr}}, stores...)
+	var stores []store
+	if addr := os.Getenv("APORTA_TEMPORAL_PG_ADDR"); addr != "" && only != "dev" {
+		stores = append(stores, store{"Temporal server (PostgreSQL, 16 shards)", addr})
+	}
+	if only != "postgresql" {
+		stores = append(stores, store{"dev server (SQLite)", cfg.TemporalAddr})
+	}
+	if len(stores) == 0 {
+		return fmt.Errorf("-store %q: no such Temporal store in this stack (APORTA_TEMPORAL_PG_ADDR is set by deploy/stack.sh bench)", only)
 	}
 	fmt.Printf("Collection benchmark: %d monthly donations due today on each of %d Temporal stores, gateway %s, GOMAXPROCS %d\n",
 		n, len(stores), gwName, runtime.GOMAXPROCS(0))
