@@ -75,11 +75,7 @@ func TestCentralPosDeclinePauses(t *testing.T) {
 	ctx := context.Background()
 	donation, _ := s.donation("DISA")
 	run := s.start(donation)
-	var st collection.State
-	require.Eventually(t, func() bool {
-		v, err := s.temporal.QueryWorkflow(ctx, collection.WorkflowID(donation.String()), "", collection.QueryState)
-		return err == nil && v.Get(&st) == nil && st.Status == collection.StatusPaused
-	}, 30*time.Second, 100*time.Millisecond)
+	st := s.waitState(donation, 30*time.Second, paused, "waiting for the pause")
 	require.Equal(t, "last_transaction_card_cancelled", st.PausedReason)
 	rows := s.transactions(donation)
 	require.Len(t, rows, 1, "a hard decline is not retried")

@@ -231,17 +231,30 @@ func (s *stack) state(donation uuid.UUID) collection.State {
 	return st
 }
 
-func (s *stack) waitCharged(donation uuid.UUID, n int) collection.State {
+// waitState waits up to within for the workflow's state to satisfy done. Each query has a deadline
+// of its own, so one that a busy or killed worker leaves unanswered is asked again.
+func (s *stack) waitState(donation uuid.UUID, within time.Duration, done func(collection.State) bool, msg string, args ...any) collection.State {
 	s.t.Helper()
 	var st collection.State
 	require.Eventually(s.t, func() bool {
-		v, err := s.temporal.QueryWorkflow(context.Background(), collection.WorkflowID(donation.String()), "", collection.QueryState)
-		if err != nil || v.Get(&st) != nil {
-			return false
-		}
-		return st.ChargedPeriods >= n
-	}, 60*time.Second, 100*time.Millisecond, "waiting for %d charged periods", n)
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		defer cancel()
+		v, err := s.temporal.QueryWorkflow(ctx, collection.WorkflowID(donation.String()), "", collection.QueryState)
+		return err == nil && v.Get(&st) == nil && done(st)
+	}, within, 100*time.Millisecond, append([]any{msg}, args...)...)
 	return st
+}
+
+// charged is a state with at least n charged periods; paused, a paused one.
+func charged(n int) func(collection.State) bool {
+	return func(st collection.State) bool { return st.ChargedPeriods >= n }
+}
+
+func paused(st collection.State) bool { return st.Status == collection.StatusPaused }
+
+func (s *stack) waitCharged(donation uuid.UUID, n int) collection.State {
+	s.t.Helper()
+	return s.waitState(donation, 60*time.Second, charged(n), "waiting for %d charged periods", n)
 }
 
 // refused sends an update and returns how the workflow refused it (nil when it was applied).
@@ -457,11 +470,7 @@ func TestHardDeclinePausesOnTheRealStack(t *testing.T) {
 	ctx := context.Background()
 	donation, _ := s.donation("BLAC")
 	run := s.start(donation)
-	var st collection.State
-	require.Eventually(t, func() bool {
-		v, err := s.temporal.QueryWorkflow(ctx, collection.WorkflowID(donation.String()), "", collection.QueryState)
-		return err == nil && v.Get(&st) == nil && st.Status == collection.StatusPaused
-	}, 30*time.Second, 100*time.Millisecond)
+	st := s.waitState(donation, 30*time.Second, paused, "waiting for the pause")
 	require.Equal(t, "last_transaction_stolen_issue", st.PausedReason)
 
 	rows := s.transactions(donation)
