@@ -24,6 +24,7 @@ import (
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/gateway/centralpos"
 	"github.com/aporta/aporta/internal/gateway/sandbox"
+	"github.com/aporta/aporta/internal/gateway/sandbox/sandboxtest"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/tenants/tenantstest"
 	"github.com/aporta/aporta/workflows/collection"
@@ -123,22 +124,17 @@ func (s *stack) gateway() string {
 
 // cardToken tokenises a test card for the holder as the donor's browser does, at the organisation's gateway.
 func (s *stack) cardToken(holder string) string {
-	var tok struct {
-		ID string `json:"id"`
-	}
-	year := time.Now().Year() + 3
 	if s.gateway() == connections.CentralPos {
+		var tok struct {
+			ID string `json:"id"`
+		}
 		s.postAs("/centralpos/v1/tokens", http.Header{"X-Publishable-Key": {s.cp.PublicKey}}, map[string]any{
-			"number": "4509953566233704", "cvc": "123", "exp_month": 11, "exp_year": year,
+			"number": "4509953566233704", "cvc": "123", "exp_month": 11, "exp_year": time.Now().Year() + 3,
 			"holder": map[string]any{"name": holder, "document": map[string]string{"type": "DNI", "number": "30111222"}},
 		}, &tok)
 		return tok.ID
 	}
-	s.post("/v1/card_tokens", map[string]any{
-		"card_number": "4509953566233704", "security_code": "123", "expiration_month": 11, "expiration_year": year,
-		"cardholder": map[string]any{"name": holder, "identification": map[string]string{"type": "DNI", "number": "30111222"}},
-	}, &tok)
-	return tok.ID
+	return sandboxtest.CardToken(s.t, s.sandbox, "", "4509953566233704", holder)
 }
 
 func (s *stack) startWorker() {
