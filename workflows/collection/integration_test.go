@@ -248,6 +248,20 @@ func charged(n int) func(collection.State) bool {
 
 func paused(st collection.State) bool { return st.Status == collection.StatusPaused }
 
+// pausedByHardDecline starts the collection of a donation whose cardholder the gateway refuses for
+// good, and requires one rejected attempt (not retried) and the pause with reason.
+func (s *stack) pausedByHardDecline(holder, reason string) (uuid.UUID, client.WorkflowRun, txRow) {
+	s.t.Helper()
+	donation, _ := s.donation(holder)
+	run := s.start(donation)
+	st := s.waitState(donation, 30*time.Second, paused, "waiting for the pause")
+	require.Equal(s.t, reason, st.PausedReason)
+	rows := s.transactions(donation)
+	require.Len(s.t, rows, 1, "a hard decline is not retried")
+	require.Equal(s.t, "rejected", rows[0].Status)
+	return donation, run, rows[0]
+}
+
 func (s *stack) waitCharged(donation uuid.UUID, n int) collection.State {
 	s.t.Helper()
 	return s.waitState(donation, 60*time.Second, charged(n), "waiting for %d charged periods", n)
@@ -464,14 +478,7 @@ func TestChargesSurviveGatewayFaults(t *testing.T) {
 func TestHardDeclinePausesOnTheRealStack(t *testing.T) {
 	s := newStack(t)
 	ctx := context.Background()
-	donation, _ := s.donation("BLAC")
-	run := s.start(donation)
-	st := s.waitState(donation, 30*time.Second, paused, "waiting for the pause")
-	require.Equal(t, "last_transaction_stolen_issue", st.PausedReason)
-
-	rows := s.transactions(donation)
-	require.Len(t, rows, 1, "a hard decline is not retried")
-	require.Equal(t, "rejected", rows[0].Status)
+	donation, run, _ := s.pausedByHardDecline("BLAC", "last_transaction_stolen_issue")
 	var status, reason string
 	require.Eventually(t, func() bool {
 		err := s.scope.QueryRow(ctx, `SELECT status, COALESCE(paused_reason, '') FROM donations WHERE organization_id = $1 AND id = $2`,
