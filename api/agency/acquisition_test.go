@@ -2,8 +2,6 @@ package agency_test
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -15,22 +13,13 @@ import (
 	"github.com/aporta/aporta/api/agency"
 	"github.com/aporta/aporta/api/apitest"
 	"github.com/aporta/aporta/internal/config"
+	"github.com/aporta/aporta/internal/gateway/sandbox/sandboxtest"
 )
 
 // cardToken tokenises a test card at the sandbox, as the agent's browser does.
 func cardToken(t *testing.T, cfg *config.Config) string {
 	t.Helper()
-	body := fmt.Sprintf(`{"card_number":"4509953566233704","security_code":"123","expiration_month":11,"expiration_year":%d,
-		"cardholder":{"name":"APRO","identification":{"type":"DNI","number":"12345678"}}}`, time.Now().Year()+3)
-	res, err := http.Post(cfg.GatewayURL+"/v1/card_tokens", "application/json", strings.NewReader(body))
-	require.NoError(t, err)
-	defer res.Body.Close()
-	var out struct {
-		ID string `json:"id"`
-	}
-	require.NoError(t, json.NewDecoder(res.Body).Decode(&out))
-	require.Equal(t, http.StatusCreated, res.StatusCode)
-	return out.ID
+	return sandboxtest.CardToken(t, cfg.GatewayURL, "", "4509953566233704", "APRO")
 }
 
 func signUp(t *testing.T, s *apitest.Stack, campaign uuid.UUID, amount string) map[string]any {

@@ -59,14 +59,7 @@ func setup(t *testing.T, name string) fixture {
 func (f fixture) donate() (uuid.UUID, string) {
 	t := f.t
 	tok := sandboxtest.CardToken(t, f.gw, "", "4509953566233704", "APRO")
-	body, _ := json.Marshal(map[string]any{
-		"donation": map[string]any{"recurrency": 0, "items": []any{map[string]any{"uuid": "", "amount": 1500, "item_name": "Donación", "quantity": 1}}},
-		"payment_method": map[string]any{"gateway": map[string]any{"name": "mercadopago", "token": tok, "device_id": "abc"},
-			"method_id": "visa", "bin": "450995", "last_four": "3704", "expiration_month": 11, "expiration_year": time.Now().Year() + 3,
-			"cardholder_name": "APRO", "cardholder_id_type": "DNI", "cardholder_id_number": "12.345.678", "donor_is_cardholder": true},
-		"donor":           map[string]any{"first_name": "Ana", "last_name": "Pérez", "email": "donor-" + uuid.NewString()[:8] + "@example.org", "uid_type": "DNI", "uid_number": "12345678"},
-		"idempotency_key": uuid.NewString(),
-	})
+	body, _ := json.Marshal(apitest.FormPayload(tok, 0, 1500, "donor-"+uuid.NewString()[:8]+"@example.org", uuid.NewString()))
 	req, err := http.NewRequest(http.MethodPost, f.srv+"/d/"+f.slug, bytes.NewReader(body))
 	require.NoError(t, err)
 	req.Header.Set("Content-Type", "application/json")

@@ -193,14 +193,7 @@ func TestConnectMercadoPago(t *testing.T) {
 	require.Equal(t, http.StatusNotFound, admin.JSON(http.MethodDelete, "/manage/api/payment_gateways/"+first, nil).Status)
 	closed = publicForm(t, s, admin)
 	require.Equal(t, "gateway_missing", closed["closed_reason"])
-	donate := s.Visitor(t).JSON(http.MethodPost, "/d/"+closed["slug"].(string), map[string]any{
-		"donation": map[string]any{"recurrency": 0, "items": []any{map[string]any{"uuid": "", "amount": 1500, "item_name": "Donación", "quantity": 1}}},
-		"payment_method": map[string]any{"gateway": map[string]any{"name": "mercadopago", "token": "tok", "device_id": "abc"},
-			"method_id": "visa", "bin": "450995", "last_four": "3704", "expiration_month": 11, "expiration_year": 2031,
-			"cardholder_name": "APRO", "cardholder_id_type": "DNI", "cardholder_id_number": "12.345.678", "donor_is_cardholder": true},
-		"donor":           map[string]any{"first_name": "Ana", "last_name": "Pérez", "email": "ana@example.org", "uid_type": "DNI", "uid_number": "12345678"},
-		"idempotency_key": uuid.NewString(),
-	}, "Accept-Language", "en")
+	donate := s.Visitor(t).JSON(http.MethodPost, "/d/"+closed["slug"].(string), apitest.FormPayload("tok", 0, 1500, "ana@example.org", uuid.NewString()), "Accept-Language", "en")
 	require.Equal(t, http.StatusConflict, donate.Status, string(donate.Body))
 	require.Equal(t, "donation.not_accepting", donate.ErrorCode())
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"strings"
 	"testing"
 	"time"
 
@@ -13,6 +12,7 @@ import (
 
 	"github.com/aporta/aporta/api/apitest"
 	"github.com/aporta/aporta/internal/gateway/sandbox"
+	"github.com/aporta/aporta/internal/gateway/sandbox/sandboxtest"
 	"github.com/aporta/aporta/internal/mep"
 	"github.com/aporta/aporta/internal/money"
 )
@@ -70,23 +70,6 @@ func read(t *testing.T, c *apitest.Client) billingAnswer {
 	return a
 }
 
-// platformToken tokenises a sandbox test card with the public key the page got, as the browser
-// does; the holder's first word decides the charge (APRO approves, OTHE rejects).
-func platformToken(t *testing.T, tokenizerURL, publicKey, pan, holder string) string {
-	t.Helper()
-	body := fmt.Sprintf(`{"card_number":%q,"security_code":"123","expiration_month":11,"expiration_year":%d,
-		"cardholder":{"name":%q,"identification":{"type":"DNI","number":"30111222"}}}`, pan, time.Now().Year()+3, holder)
-	res, err := http.Post(strings.TrimRight(tokenizerURL, "/")+"/v1/card_tokens?public_key="+url.QueryEscape(publicKey), "application/json", strings.NewReader(body))
-	require.NoError(t, err)
-	defer res.Body.Close()
-	var out struct {
-		ID string `json:"id"`
-	}
-	require.NoError(t, json.NewDecoder(res.Body).Decode(&out))
-	require.Equal(t, http.StatusCreated, res.StatusCode)
-	return out.ID
-}
-
 func validateCard(t *testing.T, c *apitest.Client, plan, holder string) string {
 	t.Helper()
 	return validateCardNumber(t, c, plan, "4509953566233704", holder)
@@ -95,7 +78,7 @@ func validateCard(t *testing.T, c *apitest.Client, plan, holder string) string {
 func validateCardNumber(t *testing.T, c *apitest.Client, plan, pan, holder string) string {
 	t.Helper()
 	page := read(t, c)
-	tok := platformToken(t, page.Tokenizer.URL, page.Tokenizer.PublicKey, pan, holder)
+	tok := sandboxtest.CardToken(t, page.Tokenizer.URL, page.Tokenizer.PublicKey, pan, holder)
 	res := c.JSON(http.MethodPost, "/manage/api/validations/card", map[string]any{
 		"plan_code": plan, "token": tok, "payment_method_id": "visa", "cardholder_name": holder, "cardholder_uid": "30.111.222"})
 	require.Equal(t, http.StatusCreated, res.Status, string(res.Body))

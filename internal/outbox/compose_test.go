@@ -66,14 +66,22 @@ func TestEveryTemplateRendersInEachLanguage(t *testing.T) {
 		"auth_unknown_address", "kratos_message", "gateway_needs_reconnection", "subscription_payment_failed", "agency_welcome"}
 	for _, kind := range kinds {
 		for _, l := range []i18n.Lang{i18n.ES, i18n.EN, i18n.PT} {
-			m, err := outbox.Compose("x@example.test", kind, l, data)
-			require.NoError(t, err, kind)
-			for _, s := range []string{m.Subject, m.Body, m.HTML} {
-				require.NotEmpty(t, s, kind)
-				require.NotContains(t, s, "[missing:", kind)
-				require.NotContains(t, s, "%!", kind)
-			}
+			m := composeWhole(t, kind, l, data)
 			require.Contains(t, m.HTML, `<html lang="`+string(l)+`">`)
 		}
 	}
+}
+
+// composeWhole composes kind in l and requires every part written out: no part empty, no missing
+// catalogue key, no misformatted value.
+func composeWhole(t *testing.T, kind string, l i18n.Lang, data map[string]any) outbox.Message {
+	t.Helper()
+	m, err := outbox.Compose("x@example.test", kind, l, data)
+	require.NoError(t, err, kind)
+	for _, s := range []string{m.Subject, m.Body, m.HTML} {
+		require.NotEmpty(t, s, kind)
+		require.NotContains(t, s, "[missing:", kind)
+		require.NotContains(t, s, "%!", kind)
+	}
+	return m
 }

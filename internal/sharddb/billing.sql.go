@@ -621,19 +621,17 @@ const subscriptionInvoices = `-- name: SubscriptionInvoices :many
 SELECT organization_id, subscription_id, period_start, period_end, plan_code, amount_minor, currency, payment_mode, status, attempts, gateway_payment_id, status_detail, paid_at, created_at, updated_at, id, kind, change_id, usd_price_minor, mep_rate_minor, mep_source, mep_as_of FROM subscription_invoices
 WHERE organization_id = $1
   AND ($2::uuid IS NULL OR subscription_id = $2::uuid)
-  AND ($3::timestamptz IS NULL OR period_start = $3::timestamptz)
 ORDER BY period_start DESC, created_at DESC
 `
 
 type SubscriptionInvoicesParams struct {
 	OrganizationID uuid.UUID
 	SubscriptionID *uuid.UUID
-	PeriodStart    *time.Time
 }
 
-// The organisation's invoices, newest first; or the one of a subscription's period.
+// The organisation's invoices, newest first; or a subscription's (one period's: SubscriptionInvoice).
 func (q *Queries) SubscriptionInvoices(ctx context.Context, arg SubscriptionInvoicesParams) ([]SubscriptionInvoice, error) {
-	rows, err := q.db.Query(ctx, subscriptionInvoices, arg.OrganizationID, arg.SubscriptionID, arg.PeriodStart)
+	rows, err := q.db.Query(ctx, subscriptionInvoices, arg.OrganizationID, arg.SubscriptionID)
 	if err != nil {
 		return nil, err
 	}

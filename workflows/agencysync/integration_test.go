@@ -2,10 +2,7 @@ package agencysync_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
-	"net/http"
 	"os"
 	"strings"
 	"sync"
@@ -21,6 +18,7 @@ import (
 	"github.com/aporta/aporta/internal/connections"
 	"github.com/aporta/aporta/internal/connections/sandboxauth"
 	"github.com/aporta/aporta/internal/gateway"
+	"github.com/aporta/aporta/internal/gateway/sandbox/sandboxtest"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/tenants/tenantstest"
 	"github.com/aporta/aporta/workflows/agencysync"
@@ -67,7 +65,7 @@ func (f fixture) acquisition(t *testing.T) uuid.UUID {
 	email := "donante-" + uuid.NewString()[:8] + "@example.org"
 	cust, err := mp.EnsureCustomer(ctx, gateway.Customer{Email: email, FirstName: "Dora", LastName: "Calle"})
 	require.NoError(t, err)
-	card, err := mp.SaveCard(ctx, cust.ID, token(t, cfg.GatewayURL))
+	card, err := mp.SaveCard(ctx, cust.ID, sandboxtest.CardToken(t, cfg.GatewayURL, "", "4509953566233704", "APRO"))
 	require.NoError(t, err)
 	id := uuid.New()
 	require.NoError(t, f.scope.Exec(ctx, `INSERT INTO agency_acquisitions (organization_id, id, agency_id, campaign_id, agent_id, mode, status,
@@ -76,20 +74,6 @@ func (f fixture) acquisition(t *testing.T) uuid.UUID {
 		VALUES ($1, $2, $3, $4, $5, 'live', 'pending', 100000, 'ARS', 1, $6, 'Dora', 'Calle', $7, $8, 'visa', '450995', '3704', 11, 2030, 'APRO', 60, $9)`,
 		f.scope.OrgID, id, f.agency, f.campaign, uuid.New(), email, cust.ID, card.ID, "k-"+id.String()))
 	return id
-}
-
-func token(t *testing.T, gatewayURL string) string {
-	t.Helper()
-	body := fmt.Sprintf(`{"card_number":"4509953566233704","security_code":"123","expiration_month":11,"expiration_year":%d,
-		"cardholder":{"name":"APRO","identification":{"type":"DNI","number":"12345678"}}}`, time.Now().Year()+3)
-	res, err := http.Post(gatewayURL+"/v1/card_tokens", "application/json", strings.NewReader(body))
-	require.NoError(t, err)
-	defer res.Body.Close()
-	var out struct {
-		ID string `json:"id"`
-	}
-	require.NoError(t, json.NewDecoder(res.Body).Decode(&out))
-	return out.ID
 }
 
 func (f fixture) count(t *testing.T, sql string, args ...any) int {

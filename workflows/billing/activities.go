@@ -422,14 +422,16 @@ func (a *Activities) PaymentFailed(ctx context.Context, at Attempt) error {
 	if err != nil {
 		return err
 	}
-	start := at.PeriodStart.UTC()
-	invs, err := s.Store().SubscriptionInvoices(ctx, sharddb.SubscriptionInvoicesParams{OrganizationID: s.OrgID, SubscriptionID: &sub.ID, PeriodStart: &start})
-	if err != nil || len(invs) == 0 {
-		return err // nothing charged, nothing to tell
+	inv, err := s.Store().SubscriptionInvoice(ctx, sharddb.SubscriptionInvoiceParams{OrganizationID: s.OrgID, SubscriptionID: sub.ID, PeriodStart: at.PeriodStart.UTC()})
+	if errors.Is(err, dberr.ErrNotFound) {
+		return nil // nothing charged, nothing to tell
+	}
+	if err != nil {
+		return err
 	}
 	lang, _ := i18n.Parse(facts.Locale)
 	msg, err := outbox.Compose("", "subscription_payment_failed", lang, map[string]any{
-		"Org": facts.Name, "Plan": sub.PlanCode, "Amount": money.New(invs[0].AmountMinor, invs[0].Currency).Format(),
+		"Org": facts.Name, "Plan": sub.PlanCode, "Amount": money.New(inv.AmountMinor, inv.Currency).Format(),
 		"URL": a.PublicURL + "/manage/settings/subscription",
 	})
 	if err != nil {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -71,12 +70,7 @@ func TestNoPeriodChargedTwiceWhenTheWorkerIsKilled(t *testing.T) {
 	const subscriptions, kills = 6, 4
 	tt := tenantstest.Open(t)
 	ctx := context.Background()
-	sb, err := sandbox.New(sandbox.Options{Currency: "ARS", PlatformToken: "platform-token"})
-	require.NoError(t, err)
-	srv := httptest.NewServer(sb)
-	t.Cleanup(srv.Close)
-	mp, err := mercadopago.New(mercadopago.Config{BaseURL: srv.URL, AccessToken: "platform-token", Currency: "ARS"})
-	require.NoError(t, err)
+	srv, mp := platformGateway(t, nil)
 
 	type subOf struct {
 		scope tenants.Scope

@@ -3,7 +3,6 @@ package billing_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"net/http"
 	"net/http/httptest"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/stretchr/testify/require"
+	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
 
 	"github.com/aporta/aporta/internal/bankdebit"
@@ -22,6 +22,7 @@ import (
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/gateway/mercadopago"
 	"github.com/aporta/aporta/internal/gateway/sandbox"
+	"github.com/aporta/aporta/internal/gateway/sandbox/sandboxtest"
 	"github.com/aporta/aporta/internal/mep"
 	"github.com/aporta/aporta/internal/outbox"
 	"github.com/aporta/aporta/internal/sharddb"
@@ -61,12 +62,7 @@ func TestPeriodChargedOnceWhenTheActivityRetries(t *testing.T) {
 	tt := tenantstest.Open(t)
 	ctx := context.Background()
 
-	sb, err := sandbox.New(sandbox.Options{Currency: "ARS", PlatformToken: "platform-token"})
-	require.NoError(t, err)
-	srv := httptest.NewServer(sb)
-	t.Cleanup(srv.Close)
-	mp, err := mercadopago.New(mercadopago.Config{BaseURL: srv.URL, AccessToken: "platform-token", Currency: "ARS"})
-	require.NoError(t, err)
+	srv, mp := platformGateway(t, nil)
 
 	scope, sub := cardSubscription(t, tt, srv.URL, mp, "Billing")
 	plan := sub.PlanCode
@@ -82,10 +78,7 @@ func TestPeriodChargedOnceWhenTheActivityRetries(t *testing.T) {
 			Mail: outbox.NewMailer(cfg, tt.Directory()), PublicURL: cfg.PublicURL})
 	})
 	require.NoError(t, billing.Client{Temporal: c, Queue: queue}.Start(ctx, scope.OrgID, sub.ID))
-	t.Cleanup(func() {
-		_ = c.TerminateWorkflow(context.Background(), billing.WorkflowID(scope.OrgID.String(), sub.ID.String()), "", "test over")
-		_ = c.TerminateWorkflow(context.Background(), subscription.WorkflowID(scope.OrgID.String()), "", "test over")
-	})
+	stopWorkflows(t, c, scope, sub)
 
 	require.Eventually(t, func() bool {
 		facts, err := scope.Store().OrganizationFacts(ctx, scope.OrgID)
@@ -119,6 +112,25 @@ func TestPeriodChargedOnceWhenTheActivityRetries(t *testing.T) {
 	}
 }
 
+// platformGateway serves a sandbox gateway of the test's own (on the clock now; nil: the real one)
+// and a client of the platform's MercadoPago account there, which subscriptions are charged to.
+func platformGateway(t *testing.T, now func() time.Time) (*httptest.Server, *mercadopago.Client) {
+	t.Helper()
+	srv := sandboxtest.Serve(t, sandbox.Options{Currency: "ARS", PlatformToken: "platform-token", Now: now})
+	mp, err := mercadopago.New(mercadopago.Config{BaseURL: srv.URL, AccessToken: "platform-token", Currency: "ARS"})
+	require.NoError(t, err)
+	return srv, mp
+}
+
+// stopWorkflows terminates the subscription's billing workflow and its organisation's plan
+// workflow when the test ends.
+func stopWorkflows(t *testing.T, c client.Client, scope tenants.Scope, sub sharddb.OrganizationSubscription) {
+	t.Cleanup(func() {
+		_ = c.TerminateWorkflow(context.Background(), billing.WorkflowID(scope.OrgID.String(), sub.ID.String()), "", "test over")
+		_ = c.TerminateWorkflow(context.Background(), subscription.WorkflowID(scope.OrgID.String()), "", "test over")
+	})
+}
+
 // rates is the stack's MEP rate (its sandbox provider, cached in the directory), as the worker has it.
 func rates(cfg *config.Config, tt *tenants.Tenants) *mep.Rates {
 	return mep.NewRates(tt.Directory(), mep.HTTP{URL: cfg.MEPURL, Name: cfg.MEPSource})
@@ -131,18 +143,10 @@ func cardSubscription(t *testing.T, tt *tenants.Tenants, sandboxURL string, mp *
 	t.Helper()
 	ctx := context.Background()
 	scope := tenantstest.ArgentineOrganization(t, tt, name, "enabled", "original")
-	body, _ := json.Marshal(map[string]any{"card_number": "4509953566233704", "security_code": "123", "expiration_month": 11,
-		"expiration_year": time.Now().Year() + 3, "cardholder": map[string]any{"name": "APRO", "identification": map[string]string{"type": "DNI", "number": "30111222"}}})
-	res, err := http.Post(sandboxURL+"/v1/card_tokens?public_key="+sandbox.DefaultPlatformPublicKey, "application/json", bytes.NewReader(body))
-	require.NoError(t, err)
-	var tok struct {
-		ID string `json:"id"`
-	}
-	require.NoError(t, json.NewDecoder(res.Body).Decode(&tok))
-	res.Body.Close()
+	tok := sandboxtest.CardToken(t, sandboxURL, sandbox.DefaultPlatformPublicKey, "4509953566233704", "APRO")
 	cust, err := mp.EnsureCustomer(ctx, gateway.Customer{Email: "billing-" + scope.OrgID.String()[:8] + "@example.org"})
 	require.NoError(t, err)
-	card, err := mp.SaveCard(ctx, cust.ID, tok.ID)
+	card, err := mp.SaveCard(ctx, cust.ID, tok)
 	require.NoError(t, err)
 	plan := "professional_monthly"
 	auth, err := scope.Store().InsertSubscriptionAuthorization(ctx, sharddb.InsertSubscriptionAuthorizationParams{
@@ -181,10 +185,7 @@ func TestCBUDebitRejectedThenRetried(t *testing.T) {
 	tt := tenantstest.Open(t)
 	ctx := context.Background()
 
-	sb, err := sandbox.New(sandbox.Options{Currency: "ARS", PlatformToken: "platform-token"})
-	require.NoError(t, err)
-	srv := httptest.NewServer(sb)
-	t.Cleanup(srv.Close)
+	srv, _ := platformGateway(t, nil)
 	const cbu = "2850590940090418135201"
 	res, err := http.Post(srv.URL+"/__sandbox/bankdebit/outcomes", "application/json",
 		bytes.NewBufferString(`{"cbu":"`+cbu+`","outcomes":["rejected:insufficient_funds","confirmed"]}`))
@@ -213,10 +214,7 @@ func TestCBUDebitRejectedThenRetried(t *testing.T) {
 	})
 	require.NoError(t, billing.Client{Temporal: c, Queue: queue}.StartInput(ctx, billing.Input{OrganizationID: scope.OrgID.String(),
 		SubscriptionID: sub.ID.String(), RetryDelays: []time.Duration{time.Second, time.Second}, DebitPoll: 300 * time.Millisecond}))
-	t.Cleanup(func() {
-		_ = c.TerminateWorkflow(context.Background(), billing.WorkflowID(scope.OrgID.String(), sub.ID.String()), "", "test over")
-		_ = c.TerminateWorkflow(context.Background(), subscription.WorkflowID(scope.OrgID.String()), "", "test over")
-	})
+	stopWorkflows(t, c, scope, sub)
 
 	require.Eventually(t, func() bool {
 		facts, err := scope.Store().OrganizationFacts(ctx, scope.OrgID)

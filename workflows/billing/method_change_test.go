@@ -2,7 +2,6 @@ package billing_test
 
 import (
 	"context"
-	"net/http/httptest"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -12,7 +11,6 @@ import (
 	"go.temporal.io/sdk/worker"
 
 	"github.com/aporta/aporta/internal/bankdebit"
-	"github.com/aporta/aporta/internal/gateway/mercadopago"
 	"github.com/aporta/aporta/internal/gateway/sandbox"
 	"github.com/aporta/aporta/internal/mep"
 	"github.com/aporta/aporta/internal/money"
@@ -34,16 +32,10 @@ func TestMethodChangedWhileADebitIsWithTheBankPaysOnce(t *testing.T) {
 
 	// The sandbox's bank clears a debit an hour after it was submitted; the test moves its clock.
 	var skew atomic.Int64
-	sb, err := sandbox.New(sandbox.Options{Currency: "ARS", PlatformToken: "platform-token",
-		Now: func() time.Time { return time.Now().Add(time.Duration(skew.Load())) }})
-	require.NoError(t, err)
 	settle := sandbox.DebitSettle
 	sandbox.DebitSettle = time.Hour
 	t.Cleanup(func() { sandbox.DebitSettle = settle })
-	srv := httptest.NewServer(sb)
-	t.Cleanup(srv.Close)
-	mp, err := mercadopago.New(mercadopago.Config{BaseURL: srv.URL, AccessToken: "platform-token", Currency: "ARS"})
-	require.NoError(t, err)
+	srv, mp := platformGateway(t, func() time.Time { return time.Now().Add(time.Duration(skew.Load())) })
 
 	// A subscription with a saved card, switched to CBU debit before its first period is charged.
 	scope, sub := cardSubscription(t, tt, srv.URL, mp, "Billing switch")
@@ -117,12 +109,7 @@ func TestUpgradeInThePeriodsFirstSecond(t *testing.T) {
 	cfg := tenantstest.Config(t)
 	tt := tenantstest.Open(t)
 	ctx := context.Background()
-	sb, err := sandbox.New(sandbox.Options{Currency: "ARS", PlatformToken: "platform-token"})
-	require.NoError(t, err)
-	srv := httptest.NewServer(sb)
-	t.Cleanup(srv.Close)
-	mp, err := mercadopago.New(mercadopago.Config{BaseURL: srv.URL, AccessToken: "platform-token", Currency: "ARS"})
-	require.NoError(t, err)
+	srv, mp := platformGateway(t, nil)
 	scope, sub := cardSubscription(t, tt, srv.URL, mp, "Billing first second")
 
 	c := workflowtest.Client(t)

@@ -3,7 +3,6 @@ package collection_test
 import (
 	"context"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -72,19 +71,8 @@ func TestCentralPosChargeActivityIsIdempotent(t *testing.T) {
 // A card CentralPos declines for good (card_disabled) pauses the donation after one attempt.
 func TestCentralPosDeclinePauses(t *testing.T) {
 	s := newCentralPosStack(t)
-	ctx := context.Background()
-	donation, _ := s.donation("DISA")
-	run := s.start(donation)
-	var st collection.State
-	require.Eventually(t, func() bool {
-		v, err := s.temporal.QueryWorkflow(ctx, collection.WorkflowID(donation.String()), "", collection.QueryState)
-		return err == nil && v.Get(&st) == nil && st.Status == collection.StatusPaused
-	}, 30*time.Second, 100*time.Millisecond)
-	require.Equal(t, "last_transaction_card_cancelled", st.PausedReason)
-	rows := s.transactions(donation)
-	require.Len(t, rows, 1, "a hard decline is not retried")
-	require.Equal(t, "rejected", rows[0].Status)
-	require.Equal(t, map[string]int{rows[0].Period: 0}, s.approvedPerPeriod(donation))
+	donation, run, rejected := s.pausedByHardDecline("DISA", "last_transaction_card_cancelled")
+	require.Equal(t, map[string]int{rejected.Period: 0}, s.approvedPerPeriod(donation))
 	s.update(donation, collection.UpdateDiscard, collection.DiscardRequest{Actor: "it"})
-	require.NoError(t, run.Get(ctx, nil))
+	require.NoError(t, run.Get(context.Background(), nil))
 }

@@ -167,7 +167,7 @@ func TestChargesSurviveWorkerKilledAtRandom(t *testing.T) {
 			s.start(id) // due today: charged at once
 		}
 		for _, id := range round[k-1] {
-			s.waitChargedKilled(id, 1)
+			s.waitState(id, 90*time.Second, charged(1), "waiting for a charged period of %s", id)
 		}
 		killed()
 		t.Logf("round %d charged for %d donations after %s (%d kills so far)", k, donations, time.Since(began).Round(time.Millisecond), p.killCount())
@@ -176,7 +176,7 @@ func TestChargesSurviveWorkerKilledAtRandom(t *testing.T) {
 	require.GreaterOrEqual(t, p.killCount(), 3, "the worker was killed several times")
 
 	for _, id := range ids {
-		st := s.waitChargedKilled(id, 1)
+		st := s.waitState(id, 90*time.Second, charged(1), "waiting for a charged period of %s", id)
 		want := map[string]int{st.Recent[0].Period.String(): 1}
 		require.Equal(t, want, s.approvedPerPeriod(id), "donation %s: one approved sandbox payment per due period", id)
 		rows := s.transactions(id)
@@ -192,22 +192,6 @@ func TestChargesSurviveWorkerKilledAtRandom(t *testing.T) {
 	for _, id := range ids {
 		s.update(id, collection.UpdateDiscard, collection.DiscardRequest{Actor: "it", Reason: "test over"})
 	}
-}
-
-// waitChargedKilled waits for n charged periods, tolerating queries that fail while no worker runs.
-func (s *stack) waitChargedKilled(donation uuid.UUID, n int) collection.State {
-	s.t.Helper()
-	var st collection.State
-	require.Eventually(s.t, func() bool {
-		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-		defer cancel()
-		v, err := s.temporal.QueryWorkflow(ctx, collection.WorkflowID(donation.String()), "", collection.QueryState)
-		if err != nil || v.Get(&st) != nil {
-			return false
-		}
-		return st.ChargedPeriods >= n
-	}, 90*time.Second, 200*time.Millisecond, "waiting for %d charged periods of %s", n, donation)
-	return st
 }
 
 // chargeRetries reads the histories: a Charge activity that completed on attempt > 1 after a

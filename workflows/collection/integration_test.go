@@ -24,6 +24,7 @@ import (
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/gateway/centralpos"
 	"github.com/aporta/aporta/internal/gateway/sandbox"
+	"github.com/aporta/aporta/internal/gateway/sandbox/sandboxtest"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/tenants/tenantstest"
 	"github.com/aporta/aporta/workflows/collection"
@@ -123,22 +124,17 @@ func (s *stack) gateway() string {
 
 // cardToken tokenises a test card for the holder as the donor's browser does, at the organisation's gateway.
 func (s *stack) cardToken(holder string) string {
-	var tok struct {
-		ID string `json:"id"`
-	}
-	year := time.Now().Year() + 3
 	if s.gateway() == connections.CentralPos {
+		var tok struct {
+			ID string `json:"id"`
+		}
 		s.postAs("/centralpos/v1/tokens", http.Header{"X-Publishable-Key": {s.cp.PublicKey}}, map[string]any{
-			"number": "4509953566233704", "cvc": "123", "exp_month": 11, "exp_year": year,
+			"number": "4509953566233704", "cvc": "123", "exp_month": 11, "exp_year": time.Now().Year() + 3,
 			"holder": map[string]any{"name": holder, "document": map[string]string{"type": "DNI", "number": "30111222"}},
 		}, &tok)
 		return tok.ID
 	}
-	s.post("/v1/card_tokens", map[string]any{
-		"card_number": "4509953566233704", "security_code": "123", "expiration_month": 11, "expiration_year": year,
-		"cardholder": map[string]any{"name": holder, "identification": map[string]string{"type": "DNI", "number": "30111222"}},
-	}, &tok)
-	return tok.ID
+	return sandboxtest.CardToken(s.t, s.sandbox, "", "4509953566233704", holder)
 }
 
 func (s *stack) startWorker() {
@@ -231,17 +227,44 @@ func (s *stack) state(donation uuid.UUID) collection.State {
 	return st
 }
 
-func (s *stack) waitCharged(donation uuid.UUID, n int) collection.State {
+// waitState waits up to within for the workflow's state to satisfy done. Each query has a deadline
+// of its own, so one that a busy or killed worker leaves unanswered is asked again.
+func (s *stack) waitState(donation uuid.UUID, within time.Duration, done func(collection.State) bool, msg string, args ...any) collection.State {
 	s.t.Helper()
 	var st collection.State
 	require.Eventually(s.t, func() bool {
-		v, err := s.temporal.QueryWorkflow(context.Background(), collection.WorkflowID(donation.String()), "", collection.QueryState)
-		if err != nil || v.Get(&st) != nil {
-			return false
-		}
-		return st.ChargedPeriods >= n
-	}, 60*time.Second, 100*time.Millisecond, "waiting for %d charged periods", n)
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		defer cancel()
+		v, err := s.temporal.QueryWorkflow(ctx, collection.WorkflowID(donation.String()), "", collection.QueryState)
+		return err == nil && v.Get(&st) == nil && done(st)
+	}, within, 100*time.Millisecond, append([]any{msg}, args...)...)
 	return st
+}
+
+// charged is a state with at least n charged periods; paused, a paused one.
+func charged(n int) func(collection.State) bool {
+	return func(st collection.State) bool { return st.ChargedPeriods >= n }
+}
+
+func paused(st collection.State) bool { return st.Status == collection.StatusPaused }
+
+// pausedByHardDecline starts the collection of a donation whose cardholder the gateway refuses for
+// good, and requires one rejected attempt (not retried) and the pause with reason.
+func (s *stack) pausedByHardDecline(holder, reason string) (uuid.UUID, client.WorkflowRun, txRow) {
+	s.t.Helper()
+	donation, _ := s.donation(holder)
+	run := s.start(donation)
+	st := s.waitState(donation, 30*time.Second, paused, "waiting for the pause")
+	require.Equal(s.t, reason, st.PausedReason)
+	rows := s.transactions(donation)
+	require.Len(s.t, rows, 1, "a hard decline is not retried")
+	require.Equal(s.t, "rejected", rows[0].Status)
+	return donation, run, rows[0]
+}
+
+func (s *stack) waitCharged(donation uuid.UUID, n int) collection.State {
+	s.t.Helper()
+	return s.waitState(donation, 60*time.Second, charged(n), "waiting for %d charged periods", n)
 }
 
 // refused sends an update and returns how the workflow refused it (nil when it was applied).
@@ -455,18 +478,7 @@ func TestChargesSurviveGatewayFaults(t *testing.T) {
 func TestHardDeclinePausesOnTheRealStack(t *testing.T) {
 	s := newStack(t)
 	ctx := context.Background()
-	donation, _ := s.donation("BLAC")
-	run := s.start(donation)
-	var st collection.State
-	require.Eventually(t, func() bool {
-		v, err := s.temporal.QueryWorkflow(ctx, collection.WorkflowID(donation.String()), "", collection.QueryState)
-		return err == nil && v.Get(&st) == nil && st.Status == collection.StatusPaused
-	}, 30*time.Second, 100*time.Millisecond)
-	require.Equal(t, "last_transaction_stolen_issue", st.PausedReason)
-
-	rows := s.transactions(donation)
-	require.Len(t, rows, 1, "a hard decline is not retried")
-	require.Equal(t, "rejected", rows[0].Status)
+	donation, run, _ := s.pausedByHardDecline("BLAC", "last_transaction_stolen_issue")
 	var status, reason string
 	require.Eventually(t, func() bool {
 		err := s.scope.QueryRow(ctx, `SELECT status, COALESCE(paused_reason, '') FROM donations WHERE organization_id = $1 AND id = $2`,

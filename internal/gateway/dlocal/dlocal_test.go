@@ -16,6 +16,7 @@ import (
 
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/gateway/dlocal"
+	"github.com/aporta/aporta/internal/gateway/gatewaytest"
 	"github.com/aporta/aporta/internal/gateway/sandbox"
 	"github.com/aporta/aporta/internal/gateway/sandbox/sandboxtest"
 	"github.com/aporta/aporta/internal/money"
@@ -87,20 +88,8 @@ func TestChargeWithDescriptorFeeAndIdempotentOrder(t *testing.T) {
 	charge := gateway.Charge{ExternalReference: "don-1/2026-11", IdempotencyKey: "don-1/2026-11", Amount: money.New(150000, "ARS"),
 		Description: "Donación", Email: "ana@example.org", Document: "20123456789", Token: token(t, srv.URL, m.PublicKey, "APRO"),
 		Descriptor: "MP*FUNDACIONSUR"}
-	p, err := acct.Charge(ctx, charge)
-	require.NoError(t, err)
-	require.Equal(t, gateway.StatusApproved, p.Status)
-	require.Equal(t, money.New(150000, "ARS"), p.Amount)
-
 	// The same order is answered with its first payment, even with the (now used) token.
-	again, err := acct.Charge(ctx, charge)
-	require.NoError(t, err)
-	require.Equal(t, p.ID, again.ID)
-
-	found, err := acct.FindPayments(ctx, "don-1/2026-11")
-	require.NoError(t, err)
-	require.Len(t, found, 1)
-	require.Equal(t, p.ID, found[0].ID)
+	gatewaytest.ChargeOnce(t, acct, charge)
 	none, err := acct.FindPayments(ctx, "don-1/2026-12")
 	require.NoError(t, err)
 	require.Empty(t, none)

@@ -87,11 +87,10 @@ WHERE organization_id = $1 AND id = $2
 RETURNING *;
 
 -- name: SubscriptionInvoices :many
--- The organisation's invoices, newest first; or the one of a subscription's period.
+-- The organisation's invoices, newest first; or a subscription's (one period's: SubscriptionInvoice).
 SELECT * FROM subscription_invoices
 WHERE organization_id = $1
   AND (sqlc.narg(subscription_id)::uuid IS NULL OR subscription_id = sqlc.narg(subscription_id)::uuid)
-  AND (sqlc.narg(period_start)::timestamptz IS NULL OR period_start = sqlc.narg(period_start)::timestamptz)
 ORDER BY period_start DESC, created_at DESC;
 
 -- name: SubscriptionInvoiceByID :one
