@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"time"
 
 	"github.com/google/uuid"
@@ -204,16 +205,21 @@ func (a *Activities) Pay(ctx context.Context, in PayInput) (string, error) {
 		return "", err
 	}
 	p, err := merchant.Payout(ctx, req)
-	if unknown := (*gateway.UnknownOutcomeError)(nil); errors.As(err, &unknown) {
+	var unknown *gateway.UnknownOutcomeError
+	var refused *gateway.Error
+	switch {
+	case errors.As(err, &unknown):
 		p, err = merchant.PayoutByExternalID(ctx, req.ExternalID)
 		if errors.Is(err, gateway.ErrNotFound) {
-			return "", fmt.Errorf("payout %s: no payout after an unknown outcome (%v): asking again", id, unknown)
+			return "", fmt.Errorf("payout %s: none at the processor after an unknown outcome (%v): asking again", id, unknown)
 		}
-	}
-	if refused := (*gateway.Error)(nil); errors.As(err, &refused) {
+		if err != nil {
+			return "", fmt.Errorf("payout %s: read back: %w", id, err)
+		}
+	case errors.As(err, &refused) && (refused.Status == http.StatusBadRequest || refused.Status == http.StatusUnprocessableEntity):
+		// The payout itself is refused (its amount, its beneficiary): asking again fails the same way.
 		return a.fail(ctx, scope, id, CodeRefused)
-	}
-	if err != nil {
+	case err != nil: // our keys refused, say: fixed elsewhere, then asked again under the same id
 		return "", err
 	}
 	switch p.Status {

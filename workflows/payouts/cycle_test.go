@@ -2,6 +2,7 @@ package payouts_test
 
 import (
 	"context"
+	"os"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -11,6 +12,7 @@ import (
 	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/workflows/payouts"
 	"github.com/aporta/aporta/workflows/payouts/payoutstest"
+	"github.com/aporta/aporta/workflows/workflowtest"
 )
 
 // TestPayoutCycles runs an organisation's payout cycles on the stack against a dLocal sandbox of the
@@ -141,5 +143,8 @@ func TestUnknownOutcomeIsReadBack(t *testing.T) {
 		require.Len(t, ledger, 1, "after commit %v: paid once", afterCommit)
 		require.Equal(t, payoutstest.Decimal(c.Net()), ledger[0].Amount)
 		require.Equal(t, ps[0].ID.String(), ledger[0].ExternalID)
+		if !afterCommit && os.Getenv("APORTA_SAVE_HISTORY") != "" {
+			workflowtest.SaveHistory(t, workflowtest.Client(t), payouts.CycleID(w.Scope.OrgID.String()), "", "testdata/cycle_pay_retried.json")
+		}
 	}
 }
