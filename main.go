@@ -4,10 +4,12 @@
 //	aporta worker    the Temporal workers
 //	aporta migrate   apply directory and shard migrations
 //	aporta seed      create the demo organisation and logins (dev stack)
+//	aporta payouts   run one organisation's payout cycle now
 package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -15,6 +17,8 @@ import (
 	"os/signal"
 	"syscall"
 	"time"
+
+	"github.com/google/uuid"
 
 	"github.com/aporta/aporta/api"
 	"github.com/aporta/aporta/api/gateways"
@@ -29,11 +33,12 @@ import (
 	"github.com/aporta/aporta/workflows"
 	"github.com/aporta/aporta/workflows/gatewayrefresh"
 	"github.com/aporta/aporta/workflows/onboarding"
+	"github.com/aporta/aporta/workflows/payouts"
 )
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: aporta serve|worker|migrate|seed|rotate-secrets")
+		fmt.Fprintln(os.Stderr, "usage: aporta serve|worker|migrate|seed|rotate-secrets|payouts")
 		os.Exit(2)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -92,6 +97,15 @@ func run(ctx context.Context, command string) error {
 	case "worker":
 		log.Info("worker started", "temporal", cfg.TemporalAddr)
 		return workflows.Run(ctx, cfg, tc, t)
+	case "payouts": // aporta payouts <organization id>: its payout cycle now, out of the daily schedule
+		if len(os.Args) != 3 {
+			return errors.New("usage: aporta payouts <organization id>")
+		}
+		orgID, err := uuid.Parse(os.Args[2])
+		if err != nil {
+			return fmt.Errorf("organization id: %w", err)
+		}
+		return payouts.Client{Temporal: tc}.RunCycle(ctx, orgID)
 	case "seed":
 		hc := &http.Client{Timeout: 10 * time.Second}
 		conns, err := connections.Open(ctx, cfg)

@@ -33,6 +33,7 @@ import (
 	"github.com/aporta/aporta/api/kratosproxy"
 	"github.com/aporta/aporta/api/middleware"
 	"github.com/aporta/aporta/api/organization"
+	"github.com/aporta/aporta/api/payouts"
 	"github.com/aporta/aporta/api/processors"
 	"github.com/aporta/aporta/api/ratelimit"
 	"github.com/aporta/aporta/api/rates"
@@ -203,6 +204,7 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 	(&gatewaynotify.Handler{Accounts: gwClients, Organizations: d.Tenants, Secret: d.Config.MPWebhookSecret, Log: d.Log}).Mount(groups)
 	bankaccounts.NewHandler(conns.Box).Mount(groups)
 	processors.Handler{Merchants: procs}.Mount(groups)
+	payouts.Mount(groups)
 	dashboard.NewHandler().Mount(groups)
 	plans.Mount(groups)
 	export.NewHandler(d.Temporal, bucket, d.Config.Secret).Mount(groups)

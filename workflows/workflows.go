@@ -10,6 +10,7 @@ import (
 	tlog "go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/worker"
 
+	"github.com/aporta/aporta/internal/bankaccounts"
 	"github.com/aporta/aporta/internal/bankdebit"
 	"github.com/aporta/aporta/internal/charge"
 	"github.com/aporta/aporta/internal/config"
@@ -36,6 +37,7 @@ import (
 	"github.com/aporta/aporta/workflows/gatewayrefresh"
 	"github.com/aporta/aporta/workflows/onboarding"
 	"github.com/aporta/aporta/workflows/outboxsweep"
+	"github.com/aporta/aporta/workflows/payouts"
 	"github.com/aporta/aporta/workflows/registration"
 	"github.com/aporta/aporta/workflows/subscription"
 	"github.com/aporta/aporta/workflows/webhooks"
@@ -63,9 +65,10 @@ func Run(ctx context.Context, cfg *config.Config, c client.Client, t *tenants.Te
 	}
 	// Every organisation's charges go through its own connected account, or the processor its rules
 	// route a donation to; a token the gateway refuses is refreshed at once.
+	processors := processing.New(cfg, conns.Box)
 	gateways := charge.Connected(&connections.Clients{Store: conns, Tenants: t, BaseURL: cfg.GatewayURL, PublicURL: cfg.PublicURL,
 		CentralPos: centralpos.Config{BaseURL: cfg.CentralPosURL, PartnerKey: cfg.CentralPosPartnerKey},
-		Refresh:    gatewayrefresh.Client{Temporal: c}}, processing.New(cfg, conns.Box))
+		Refresh:    gatewayrefresh.Client{Temporal: c}}, processors)
 	mpOAuth, err := mercadopago.NewOAuth(mercadopago.OAuthConfig{BaseURL: cfg.GatewayURL, AuthURL: cfg.MPAuthURL,
 		ClientID: cfg.MPClientID, ClientSecret: cfg.MPClientSecret})
 	if err != nil {
@@ -110,6 +113,10 @@ func Run(ctx context.Context, cfg *config.Config, c client.Client, t *tenants.Te
 		firstcharge.TaskQueue:    func(r worker.Registry) { firstcharge.Register(r, firstCharges) },
 		gatewayrefresh.TaskQueue: func(r worker.Registry) { gatewayrefresh.Register(r, refreshes) },
 		billing.TaskQueue:        func(r worker.Registry) { billing.Register(r, bills) },
+		// What processors collected is paid out to the organisations' bank accounts (numbers in the tokens' box).
+		payouts.TaskQueue: func(r worker.Registry) {
+			payouts.Register(r, &payouts.Activities{Tenants: t, Merchants: processors, Accounts: &bankaccounts.Store{Box: conns.Box}})
+		},
 		// Live agency acquisitions become donations after their delay, charged like the form's.
 		agencysync.TaskQueue: func(r worker.Registry) {
 			agencysync.Register(r, &agencysync.Activities{Tenants: t, Gateways: gateways, Settler: firstCharges.Settler,
@@ -117,6 +124,7 @@ func Run(ctx context.Context, cfg *config.Config, c client.Client, t *tenants.Te
 		},
 	}
 	go export.KeepCleanupSchedule(ctx, c, export.TaskQueue)
+	go payouts.KeepSchedule(ctx, c, payouts.TaskQueue)
 	go outboxsweep.KeepSchedule(ctx, c, outboxsweep.TaskQueue, outboxsweep.Input{Retention: cfg.OutboxRetention})
 	health := newHealth(readiness.Stores(t, c))
 	if err := health.serve(ctx, cfg.WorkerHealthAddr); err != nil {

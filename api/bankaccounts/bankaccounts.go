@@ -54,11 +54,8 @@ type Account struct {
 	CreatedAt        time.Time `json:"created_at"`
 }
 
-// Mask is how a stored number is shown.
-func Mask(last4 string) string { return "•••• " + last4 }
-
 func present(a bankaccounts.Account) Account {
-	return Account{UUID: a.ID, BankName: a.BankName, BankCode: a.BankCode, AccountNumber: Mask(a.Last4),
+	return Account{UUID: a.ID, BankName: a.BankName, BankCode: a.BankCode, AccountNumber: bankaccounts.Mask(a.Last4),
 		AccountType: a.AccountType, Currency: a.Currency, BankAddress: a.BankAddress, BankCity: a.BankCity,
 		BankBranch: a.BankBranch, ContactFirstName: a.ContactFirstName, ContactLastName: a.ContactLastName,
 		ContactEmail: a.ContactEmail, ContactPhone: a.ContactPhone, Primary: a.Primary, CreatedAt: a.CreatedAt.UTC()}

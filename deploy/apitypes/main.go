@@ -19,6 +19,7 @@ import (
 	"github.com/aporta/aporta/api/donation"
 	"github.com/aporta/aporta/api/gateways"
 	"github.com/aporta/aporta/api/integration"
+	"github.com/aporta/aporta/api/payouts"
 	"github.com/aporta/aporta/api/processors"
 	"github.com/aporta/aporta/api/rates"
 	"github.com/aporta/aporta/api/staff"
@@ -67,6 +68,8 @@ var roots = []root{
 	{"ProcessorRules", reflect.TypeFor[processors.Rules]()},
 	{"ProcessorRulesForm", reflect.TypeFor[processors.RulesForm]()},
 	{"RuleCampaign", reflect.TypeFor[processors.Campaign]()},
+	{"PayoutPage", reflect.TypeFor[payouts.Page]()},
+	{"PayoutDetail", reflect.TypeFor[payouts.Detail]()},
 	{"CrmSetup", reflect.TypeFor[integration.Setup]()},
 	{"CrmIntegrationList", reflect.TypeFor[integration.List]()},
 	{"CrmRequests", reflect.TypeFor[integration.Requests]()},

@@ -64,6 +64,9 @@ type Account struct {
 	orgID  uuid.UUID
 }
 
+// Mask is how a stored number is shown: its last four digits only.
+func Mask(last4 string) string { return "•••• " + last4 }
+
 // Invalid is a form that breaks rules: field → error code (keys of the i18n catalogue).
 type Invalid struct{ Fields map[string]string }
 

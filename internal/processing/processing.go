@@ -263,3 +263,14 @@ func (p *Processors) CampaignAccount(ctx context.Context, scope tenants.Scope, c
 	a := r.Processor.Gateway.(*dlocal.Account) // processor builds only these
 	return &Account{Account: a, PublicKey: a.PublicKey(), processor: r.Processor}, nil
 }
+
+// Merchant is the merchant account of the organisation's processor id in currency: what its charges
+// were paid into, and what payouts are paid from. dberr.ErrNotFound when the processor has none.
+func (p *Processors) Merchant(ctx context.Context, scope tenants.Scope, id uuid.UUID, currency string) (*dlocal.Account, error) {
+	r, err := scope.Store().ProcessorMerchant(ctx, sharddb.ProcessorMerchantParams{OrganizationID: scope.OrgID, ID: id})
+	if err != nil {
+		return nil, err
+	}
+	return p.account(ctx, scope, sharddb.ProcessorRoutesRow{ID: r.ID, MerchantLogin: r.MerchantLogin, PublicKey: r.PublicKey,
+		Secret: r.Secret, KeyID: r.KeyID}, currency)
+}

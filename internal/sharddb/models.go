@@ -564,6 +564,41 @@ type PaymentProcessorCampaign struct {
 	CampaignID     uuid.UUID
 }
 
+type Payout struct {
+	OrganizationID   uuid.UUID
+	ID               uuid.UUID
+	ProcessorID      uuid.UUID
+	Currency         string
+	Status           string
+	WaitReason       *string
+	Failure          *string
+	GrossMinor       int64
+	CommissionMinor  int64
+	FeeMinor         int64
+	DeductedMinor    int64
+	NetMinor         int64
+	Charges          int32
+	BankAccountID    *uuid.UUID
+	BankName         *string
+	BankLast4        *string
+	ExternalPayoutID *string
+	CreatedAt        time.Time
+	SentAt           *time.Time
+	PaidAt           *time.Time
+	UpdatedAt        time.Time
+}
+
+type PayoutItem struct {
+	OrganizationID  uuid.UUID
+	PayoutID        uuid.UUID
+	TransactionID   uuid.UUID
+	Kind            string
+	GrossMinor      int64
+	CommissionMinor int64
+	FeeMinor        int64
+	NetMinor        int64
+}
+
 type PhoneCode struct {
 	Iso       string
 	Name      string

@@ -22,7 +22,8 @@ import (
 // crossTenant are the queries that span organisations on purpose, each with why. Every other query
 // must run on one shard.
 var crossTenant = map[string]string{
-	"DeleteOldLeads": "the retention sweep deletes every organisation's old leads",
+	"DeleteOldLeads":      "the retention sweep deletes every organisation's old leads",
+	"PayoutOrganizations": "the payouts sweep lists the organisations that have processors",
 }
 
 // A cursor's query is planned without its DECLARE.

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { execFileSync } from 'node:child_process';
 import {
   createPublishedCampaign, DEMO_ORG, ensureEnabledOrg, fillDonationForm, pageApi, sandboxPaymentsFor, shardValue, signIn,
 } from './campaign-helpers';
@@ -10,7 +11,8 @@ import { screenshotAll, viewports } from './screens';
 // and route a campaign to it, a donation on that campaign tokenised at the processor from the public form, the
 // charge with its descriptor and fee in the processor's ledger (the dLocal sandbox's page) and in the manage
 // transactions summary, a charge MercadoPago declines on another campaign retried once through the global processor
-// with the card the public form also tokenised at the card vault, and the processor discarded. Runs against the real stack (deploy/stack.sh test … with its
+// with the card the public form also tokenised at the card vault, both charges paid out to the bank account by a
+// payout cycle (seen in the ledger and on /manage/settings/payouts), and the processor discarded. Runs against the real stack (deploy/stack.sh test … with its
 // env sourced).
 
 test.describe.configure({ mode: 'serial', timeout: 300_000 });
@@ -22,7 +24,10 @@ test.beforeAll(() => {
   ensureEnabledOrg();
   // This run starts from no bank account.
   shardValue(`DELETE FROM payment_processors WHERE organization_id = '${DEMO_ORG}'`);
+  shardValue(`DELETE FROM payouts WHERE organization_id = '${DEMO_ORG}'`); // they name the bank accounts
   shardValue(`DELETE FROM bank_accounts WHERE organization_id = '${DEMO_ORG}'`);
+  // A payout names the organisation's tax id: the demo organisation gets one if it has none.
+  shardValue(`UPDATE organizations SET uid = '30-71234567-8' WHERE organization_id = '${DEMO_ORG}' AND coalesce(uid, '') = ''`);
   shardValue(`DELETE FROM track_events WHERE organization_id = '${DEMO_ORG}'`);
   shardValue(`UPDATE organizations SET features = '{}' WHERE organization_id = '${DEMO_ORG}'`);
 });
@@ -264,6 +269,45 @@ test('integrated payments: bank account, local and global processors, a routed d
     await expect(rows.locator('[data-field="status"]')).toHaveText('PAID');
     await expect(rows.locator('[data-field="descriptor"]')).toHaveText('APORTA*Fundación Demo');
     await screenshotAll(page, 'integrated-retry-ledger');
+  });
+
+  await test.step('a payout cycle pays both charges, net of fees, to the bank account; the payouts page shows it', async () => {
+    const root = process.env.APORTA_ROOT;
+    test.skip(!root, 'APORTA_ROOT is not set: run through deploy/stack.sh test');
+    execFileSync(`${root}/bin/aporta`, ['payouts', DEMO_ORG], { env: process.env, stdio: 'pipe', timeout: 120_000 });
+    // What the global processor's approved charges leave after commission and fee.
+    const net = shardValue(`SELECT sum(t.amount_minor - coalesce(c.amount_minor, 0) - f.amount_minor) FROM transactions t
+      JOIN transaction_processor_fees f ON f.organization_id = t.organization_id AND f.transaction_id = t.id
+      JOIN payment_processors p ON p.organization_id = f.organization_id AND p.id = f.processor_id AND p.family = 'global_payments'
+      LEFT JOIN transaction_commissions c ON c.organization_id = t.organization_id AND c.transaction_id = t.id
+      WHERE t.organization_id = '${DEMO_ORG}' AND t.status = 'approved'`);
+    const payout = shardValue(`SELECT id || ' ' || net_minor || ' ' || charges FROM payouts WHERE organization_id = '${DEMO_ORG}' AND status = 'paid'`);
+    const [payoutId, paidMinor, charges] = payout.split(' ');
+    expect(paidMinor).toBe(net);
+    expect(charges).toBe('2');
+
+    await page.goto(`${process.env.APORTA_GATEWAY_URL}/__sandbox/dlocal/ledger?x_login=${login}`);
+    const paid = page.getByRole('table', { name: 'Payouts' }).locator('tr', { hasText: payoutId! });
+    await expect(paid).toHaveCount(1);
+    await expect(paid).toContainText(`${(Number(net) / 100).toFixed(2)} ARS`);
+
+    await openIntegrated(page);
+    await block(page).getByRole('link', { name: 'Ver las liquidaciones a tu cuenta' }).click();
+    await expect(page).toHaveURL(/\/manage\/settings\/payouts$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Liquidaciones' })).toBeVisible();
+    const list = await pageApi<{ payouts: { uuid: string; net: { formatted: string } }[] }>(page, 'GET', '/manage/api/payouts');
+    const shown = list.body.payouts.find((p) => p.uuid === payoutId)!;
+    const row = page.getByTestId('payouts').locator(`tr[data-payout="${payoutId}"]`);
+    await expect(row).toContainText(shown.net.formatted);
+    await expect(row).toContainText('Pagada');
+    await expect(row).toContainText('•••• 5201');
+    await screenshotAll(page, 'payouts-list');
+    await row.getByRole('button', { name: 'Ver cobros' }).click();
+    const detail = page.getByRole('dialog', { name: 'Cobros de la liquidación' });
+    await expect(detail.getByTestId('payout-charges').locator('tbody tr[data-kind="charge"]')).toHaveCount(2);
+    await expect(detail).toContainText(shown.net.formatted);
+    await screenshotAll(page, 'payouts-detail', false);
+    await detail.getByRole('button', { name: 'Cerrar' }).click();
   });
 
   await test.step('discarding the global processor asks first, then removes it', async () => {

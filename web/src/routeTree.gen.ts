@@ -44,6 +44,7 @@ import { Route as ManageSettingsIndexRouteImport } from './routes/manage/setting
 import { Route as ManageSettingsDocumentsRouteImport } from './routes/manage/settings/documents'
 import { Route as ManageSettingsGatewaysRouteImport } from './routes/manage/settings/gateways'
 import { Route as ManageSettingsOrganizationRouteImport } from './routes/manage/settings/organization'
+import { Route as ManageSettingsPayoutsRouteImport } from './routes/manage/settings/payouts'
 import { Route as ManageSettingsSubscriptionRouteImport } from './routes/manage/settings/subscription'
 import { Route as ManageSettingsUsersRouteImport } from './routes/manage/settings/users'
 import { Route as ManageSettingsWebhooksRouteImport } from './routes/manage/settings/webhooks'
@@ -234,6 +235,11 @@ const ManageSettingsOrganizationRoute =
     path: '/settings/organization',
     getParentRoute: () => ManageRouteRoute,
   } as any)
+const ManageSettingsPayoutsRoute = ManageSettingsPayoutsRouteImport.update({
+  id: '/settings/payouts',
+  path: '/settings/payouts',
+  getParentRoute: () => ManageRouteRoute,
+} as any)
 const ManageSettingsSubscriptionRoute =
   ManageSettingsSubscriptionRouteImport.update({
     id: '/settings/subscription',
@@ -313,6 +319,7 @@ export interface FileRoutesByFullPath {
   '/manage/settings/documents': typeof ManageSettingsDocumentsRoute
   '/manage/settings/gateways': typeof ManageSettingsGatewaysRoute
   '/manage/settings/organization': typeof ManageSettingsOrganizationRoute
+  '/manage/settings/payouts': typeof ManageSettingsPayoutsRoute
   '/manage/settings/subscription': typeof ManageSettingsSubscriptionRoute
   '/manage/settings/users': typeof ManageSettingsUsersRoute
   '/manage/settings/webhooks': typeof ManageSettingsWebhooksRoute
@@ -356,6 +363,7 @@ export interface FileRoutesByTo {
   '/manage/settings/documents': typeof ManageSettingsDocumentsRoute
   '/manage/settings/gateways': typeof ManageSettingsGatewaysRoute
   '/manage/settings/organization': typeof ManageSettingsOrganizationRoute
+  '/manage/settings/payouts': typeof ManageSettingsPayoutsRoute
   '/manage/settings/subscription': typeof ManageSettingsSubscriptionRoute
   '/manage/settings/users': typeof ManageSettingsUsersRoute
   '/manage/settings/webhooks': typeof ManageSettingsWebhooksRoute
@@ -402,6 +410,7 @@ export interface FileRoutesById {
   '/manage/settings/documents': typeof ManageSettingsDocumentsRoute
   '/manage/settings/gateways': typeof ManageSettingsGatewaysRoute
   '/manage/settings/organization': typeof ManageSettingsOrganizationRoute
+  '/manage/settings/payouts': typeof ManageSettingsPayoutsRoute
   '/manage/settings/subscription': typeof ManageSettingsSubscriptionRoute
   '/manage/settings/users': typeof ManageSettingsUsersRoute
   '/manage/settings/webhooks': typeof ManageSettingsWebhooksRoute
@@ -449,6 +458,7 @@ export interface FileRouteTypes {
     | '/manage/settings/documents'
     | '/manage/settings/gateways'
     | '/manage/settings/organization'
+    | '/manage/settings/payouts'
     | '/manage/settings/subscription'
     | '/manage/settings/users'
     | '/manage/settings/webhooks'
@@ -492,6 +502,7 @@ export interface FileRouteTypes {
     | '/manage/settings/documents'
     | '/manage/settings/gateways'
     | '/manage/settings/organization'
+    | '/manage/settings/payouts'
     | '/manage/settings/subscription'
     | '/manage/settings/users'
     | '/manage/settings/webhooks'
@@ -537,6 +548,7 @@ export interface FileRouteTypes {
     | '/manage/settings/documents'
     | '/manage/settings/gateways'
     | '/manage/settings/organization'
+    | '/manage/settings/payouts'
     | '/manage/settings/subscription'
     | '/manage/settings/users'
     | '/manage/settings/webhooks'
@@ -818,6 +830,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof ManageSettingsOrganizationRouteImport
       parentRoute: typeof ManageRouteRoute
     }
+    '/manage/settings/payouts': {
+      id: '/manage/settings/payouts'
+      path: '/settings/payouts'
+      fullPath: '/manage/settings/payouts'
+      preLoaderRoute: typeof ManageSettingsPayoutsRouteImport
+      parentRoute: typeof ManageRouteRoute
+    }
     '/manage/settings/subscription': {
       id: '/manage/settings/subscription'
       path: '/settings/subscription'
@@ -887,6 +906,7 @@ interface ManageRouteRouteChildren {
   ManageSettingsDocumentsRoute: typeof ManageSettingsDocumentsRoute
   ManageSettingsGatewaysRoute: typeof ManageSettingsGatewaysRoute
   ManageSettingsOrganizationRoute: typeof ManageSettingsOrganizationRoute
+  ManageSettingsPayoutsRoute: typeof ManageSettingsPayoutsRoute
   ManageSettingsSubscriptionRoute: typeof ManageSettingsSubscriptionRoute
   ManageSettingsUsersRoute: typeof ManageSettingsUsersRoute
   ManageSettingsWebhooksRoute: typeof ManageSettingsWebhooksRoute
@@ -909,6 +929,7 @@ const ManageRouteRouteChildren: ManageRouteRouteChildren = {
   ManageSettingsDocumentsRoute: ManageSettingsDocumentsRoute,
   ManageSettingsGatewaysRoute: ManageSettingsGatewaysRoute,
   ManageSettingsOrganizationRoute: ManageSettingsOrganizationRoute,
+  ManageSettingsPayoutsRoute: ManageSettingsPayoutsRoute,
   ManageSettingsSubscriptionRoute: ManageSettingsSubscriptionRoute,
   ManageSettingsUsersRoute: ManageSettingsUsersRoute,
   ManageSettingsWebhooksRoute: ManageSettingsWebhooksRoute,

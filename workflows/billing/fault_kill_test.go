@@ -8,8 +8,6 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -84,21 +82,12 @@ func TestNoPeriodChargedTwiceWhenTheWorkerIsKilled(t *testing.T) {
 	c := workflowtest.Client(t)
 	suffix := fmt.Sprint(time.Now().UnixNano())
 	queue, plansQueue := "billing-kill-"+suffix, "billing-kill-plans-"+suffix
-	p := &killable{t: t, logPath: filepath.Join(t.TempDir(), "worker.log"),
-		env: []string{envBillingQueue + "=" + queue, envPlansQueue + "=" + plansQueue, envSandbox + "=" + srv.URL}}
-	p.start()
-	t.Cleanup(p.kill)
+	p := workflowtest.StartProcess(t, &workflowtest.Process{Run: "TestBillingWorkerProcess",
+		Env: []string{envBillingQueue + "=" + queue, envPlansQueue + "=" + plansQueue, envSandbox + "=" + srv.URL}})
 	t.Cleanup(func() {
 		for _, s := range subs {
 			_ = c.TerminateWorkflow(context.Background(), billing.WorkflowID(s.scope.OrgID.String(), s.sub.ID.String()), "", "test over")
 			_ = c.TerminateWorkflow(context.Background(), subscription.WorkflowID(s.scope.OrgID.String()), "", "test over")
-		}
-		if t.Failed() {
-			data, _ := os.ReadFile(p.logPath)
-			if len(data) > 8000 {
-				data = data[len(data)-8000:]
-			}
-			t.Logf("worker log (tail):\n%s", data)
 		}
 	})
 
@@ -110,9 +99,9 @@ func TestNoPeriodChargedTwiceWhenTheWorkerIsKilled(t *testing.T) {
 	}
 	for i := 0; i < kills; i++ {
 		time.Sleep(time.Duration(200+rand.IntN(1500)) * time.Millisecond)
-		p.kill()
+		p.Kill()
 		time.Sleep(time.Duration(rand.IntN(400)) * time.Millisecond)
-		p.start()
+		p.Start()
 	}
 	setFault(t, srv.URL, sandbox.Fault{Mode: "error500", Count: 3, AfterCommit: true})
 
@@ -136,7 +125,7 @@ func TestNoPeriodChargedTwiceWhenTheWorkerIsKilled(t *testing.T) {
 		require.Len(t, invs, 1)
 		require.Equal(t, "paid", invs[0].Status)
 	}
-	require.GreaterOrEqual(t, p.kills, kills)
+	require.GreaterOrEqual(t, p.Kills, kills)
 }
 
 // setFault makes the sandbox's next answers fail (its /__sandbox/faults endpoint).
@@ -147,35 +136,4 @@ func setFault(t *testing.T, sandboxURL string, f sandbox.Fault) {
 	require.NoError(t, err)
 	res.Body.Close()
 	require.Less(t, res.StatusCode, 300)
-}
-
-// killable runs, kills and restarts the billing worker as a separate OS process.
-type killable struct {
-	t       *testing.T
-	env     []string
-	logPath string
-	cmd     *exec.Cmd
-	kills   int
-}
-
-func (p *killable) start() {
-	log, err := os.OpenFile(p.logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	require.NoError(p.t, err)
-	defer log.Close()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestBillingWorkerProcess$", "-test.count=1", "-test.timeout=0")
-	cmd.Env = append(os.Environ(), p.env...)
-	cmd.Stdout, cmd.Stderr = log, log
-	require.NoError(p.t, cmd.Start())
-	p.cmd = cmd
-}
-
-// kill sends SIGKILL: activities die mid-flight, no graceful stop.
-func (p *killable) kill() {
-	if p.cmd == nil {
-		return
-	}
-	_ = p.cmd.Process.Kill()
-	_ = p.cmd.Wait()
-	p.cmd = nil
-	p.kills++
 }

@@ -2,11 +2,9 @@ package outboxsweep
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"go.temporal.io/sdk/client"
-	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/worker"
 
 	"github.com/aporta/aporta/workflows/internal/schedule"
@@ -32,21 +30,9 @@ func KeepSchedule(ctx context.Context, c client.Client, queue string, in Input) 
 	})
 }
 
-// EnsureSchedule creates the schedule id, or updates it to this spec and input when it exists, so
-// every worker start leaves exactly one schedule with the current configuration. Overlapping runs
-// are skipped (the schedules' default policy).
+// EnsureSchedule creates the schedule id, or updates it to this spec and input when it exists
+// (schedule.Ensure).
 func EnsureSchedule(ctx context.Context, c client.Client, id, queue string, in Input) error {
-	spec := client.ScheduleSpec{Intervals: []client.ScheduleIntervalSpec{{Every: Every}}}
-	action := &client.ScheduleWorkflowAction{ID: id + "-run", Workflow: Workflow, Args: []any{in}, TaskQueue: queue}
-	_, err := c.ScheduleClient().Create(ctx, client.ScheduleOptions{ID: id, Spec: spec, Action: action})
-	if !errors.Is(err, temporal.ErrScheduleAlreadyRunning) {
-		return err
-	}
-	return c.ScheduleClient().GetHandle(ctx, id).Update(ctx, client.ScheduleUpdateOptions{
-		DoUpdate: func(u client.ScheduleUpdateInput) (*client.ScheduleUpdate, error) {
-			s := u.Description.Schedule
-			s.Spec, s.Action = &spec, action
-			return &client.ScheduleUpdate{Schedule: &s}, nil
-		},
-	})
+	return schedule.Ensure(ctx, c, client.ScheduleOptions{ID: id, Spec: client.ScheduleSpec{Intervals: []client.ScheduleIntervalSpec{{Every: Every}}},
+		Action: &client.ScheduleWorkflowAction{ID: id + "-run", Workflow: Workflow, Args: []any{in}, TaskQueue: queue}})
 }

@@ -373,3 +373,64 @@ func refusal(err error) error {
 	}
 	return err
 }
+
+// Beneficiary is the bank account a payout goes to. Account is the full number: never logged.
+type Beneficiary struct {
+	Name, Document, BankCode, Account string
+}
+
+// PayoutRequest pays Amount from the merchant's balance to a bank account; ExternalID is ours and
+// dLocal's idempotency key: the same external id answers its first payout.
+type PayoutRequest struct {
+	ExternalID  string
+	Amount      money.Amount
+	Beneficiary Beneficiary
+}
+
+// Payout is dLocal's payout.
+type Payout struct {
+	ID         string
+	ExternalID string
+	Amount     money.Amount
+	Status     string // PAID, PENDING, REJECTED, CANCELLED
+}
+
+type wirePayout struct {
+	ID         string      `json:"id"`
+	ExternalID string      `json:"external_id"`
+	Amount     json.Number `json:"amount"`
+	Currency   string      `json:"currency"`
+	Status     string      `json:"status"`
+}
+
+func (w wirePayout) payout() Payout {
+	amount, _ := money.ParseWire(w.Amount.String(), w.Currency)
+	return Payout{ID: w.ID, ExternalID: w.ExternalID, Amount: amount, Status: w.Status}
+}
+
+// Payout asks for a payout (POST /payouts). A timeout or 5xx is a *gateway.UnknownOutcomeError:
+// read it back with PayoutByExternalID, or ask again with the same external id.
+func (a *Account) Payout(ctx context.Context, r PayoutRequest) (Payout, error) {
+	if r.ExternalID == "" || r.Amount.Minor <= 0 || r.Amount.Currency != a.currency {
+		return Payout{}, fmt.Errorf("dlocal: cannot pay out %d %s under %q from a %s merchant", r.Amount.Minor, r.Amount.Currency, r.ExternalID, a.currency)
+	}
+	b := r.Beneficiary
+	body := map[string]any{"external_id": r.ExternalID, "amount": json.Number(r.Amount.Decimal()), "currency": a.currency,
+		"country": a.country, "beneficiary": map[string]string{"name": b.Name, "document": b.Document, "bank_code": b.BankCode,
+			"account": b.Account}}
+	var out wirePayout
+	if err := a.rest.Do(ctx, http.MethodPost, "/payouts", nil, body, &out); err != nil {
+		return Payout{}, gateway.UnknownUnlessRefused(err)
+	}
+	return out.payout(), nil
+}
+
+// PayoutByExternalID reads back the payout made under our external id; errors.Is(err,
+// gateway.ErrNotFound) when there is none.
+func (a *Account) PayoutByExternalID(ctx context.Context, externalID string) (Payout, error) {
+	var out wirePayout
+	if err := a.rest.Do(ctx, http.MethodGet, "/payouts/"+url.PathEscape(externalID), nil, nil, &out); err != nil {
+		return Payout{}, err
+	}
+	return out.payout(), nil
+}

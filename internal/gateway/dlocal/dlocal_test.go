@@ -225,3 +225,30 @@ func TestSignatureIsRequired(t *testing.T) {
 	require.Equal(t, http.StatusForbidden, gerr.Status)
 	require.False(t, errors.Is(err, gateway.ErrNotFound))
 }
+
+// A payout is made once per external id (asking again answers the first), read back by it, and
+// refused when it names no bank account; the sandbox keeps only the account's last four digits.
+func TestPayoutIsIdempotentAndReadBack(t *testing.T) {
+	ctx := context.Background()
+	_, acct, _ := merchant(t)
+	req := dlocal.PayoutRequest{ExternalID: "payout-1", Amount: money.New(123456, "ARS"),
+		Beneficiary: dlocal.Beneficiary{Name: "Fundación Sur", Document: "30-71234567-8", BankCode: "285", Account: "2850590940090418135201"}}
+	first, err := acct.Payout(ctx, req)
+	require.NoError(t, err)
+	require.Equal(t, "PAID", first.Status)
+	require.Equal(t, money.New(123456, "ARS"), first.Amount)
+	again, err := acct.Payout(ctx, req)
+	require.NoError(t, err)
+	require.Equal(t, first.ID, again.ID)
+	read, err := acct.PayoutByExternalID(ctx, "payout-1")
+	require.NoError(t, err)
+	require.Equal(t, first, read)
+	_, err = acct.PayoutByExternalID(ctx, "payout-2")
+	require.ErrorIs(t, err, gateway.ErrNotFound)
+
+	req.ExternalID, req.Beneficiary.Account = "payout-3", ""
+	_, err = acct.Payout(ctx, req)
+	var refused *gateway.Error
+	require.ErrorAs(t, err, &refused)
+	require.Equal(t, http.StatusBadRequest, refused.Status)
+}

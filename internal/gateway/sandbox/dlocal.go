@@ -38,6 +38,8 @@ import (
 //	                                   (the amount range is the country's local-payment range, decimals)
 //	POST /refunds                      signed {payment_id,amount?,notification_url} → {id,payment_id,amount,status:"SUCCESS"}
 //	POST /payouts                      signed {external_id,amount,currency,country,beneficiary{name,document,bank_code,account}}
+//	                                   external_id is the idempotency key: the same one answers its first payout.
+//	GET  /payouts/{external_id}        signed: the merchant's payout made under that external id (404 code 4000 when none)
 //	GET  /__sandbox/dlocal/ledger?x_login=   tests: the merchant's payments (with descriptor and fee) and payouts, oldest first;
 //	                                   a page when the browser asks for HTML
 //
@@ -182,6 +184,7 @@ func (s *Server) dlocalRoutes(m *http.ServeMux) {
 	m.HandleFunc("GET /dlocal/payments/{id}/status", s.dlSigned(s.dlGetPayment))
 	m.HandleFunc("GET /dlocal/orders/{order_id}", s.dlSigned(s.dlGetOrder))
 	m.HandleFunc("POST /dlocal/payouts", s.dlSigned(s.dlCreatePayout))
+	m.HandleFunc("GET /dlocal/payouts/{external_id}", s.dlSigned(s.dlGetPayout))
 	m.HandleFunc("POST /dlocal/refunds", s.dlSigned(s.dlCreateRefund))
 	m.HandleFunc("GET /dlocal/payments-methods", s.dlSigned(s.dlMethods))
 	m.HandleFunc("GET /__sandbox/dlocal/ledger", s.dlLedger)
@@ -518,7 +521,7 @@ func (s *Server) dlGetOrder(w http.ResponseWriter, r *http.Request, m *dlMerchan
 	writeJSON(w, http.StatusOK, p)
 }
 
-func (s *Server) dlCreatePayout(w http.ResponseWriter, _ *http.Request, m *dlMerchant, body []byte) {
+func (s *Server) dlCreatePayout(w http.ResponseWriter, r *http.Request, m *dlMerchant, body []byte) {
 	var in struct {
 		ExternalID  string            `json:"external_id"`
 		Amount      json.Number       `json:"amount"`
@@ -542,21 +545,56 @@ func (s *Server) dlCreatePayout(w http.ResponseWriter, _ *http.Request, m *dlMer
 		dlError(w, http.StatusBadRequest, 5001, "Invalid param: beneficiary", "beneficiary")
 		return
 	}
+	// An armed fault (POST /__sandbox/faults) fails the answer, before the payout or, AfterCommit, after it.
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, p := range s.st.DLPayouts {
-		if p.Merchant == m.Login && p.ExternalID == in.ExternalID {
-			writeJSON(w, http.StatusOK, p)
+	f, faulty := s.takeFault()
+	if faulty && !f.AfterCommit {
+		s.mu.Unlock()
+		s.fail(w, r, f)
+		return
+	}
+	p := s.dlPayoutOf(m, in.ExternalID)
+	if p == nil {
+		// The ledger shows where the money went, never the full account number.
+		b := map[string]string{"name": in.Beneficiary["name"], "document": in.Beneficiary["document"], "bank_code": in.Beneficiary["bank_code"],
+			"account": "****" + in.Beneficiary["account"][max(0, len(in.Beneficiary["account"])-4):]}
+		p = &dlPayout{ID: "P-" + randomHex(10), Seq: s.newID(), Merchant: m.Login, ExternalID: in.ExternalID, Amount: amount.Decimal(),
+			Currency: currency, Country: m.Country, Status: "PAID", Beneficiary: b, CreatedDate: now()}
+		s.st.DLPayouts[p.ID] = p
+		if err := s.persist(state{DLPayouts: map[string]*dlPayout{p.ID: p}}); err != nil {
+			s.mu.Unlock()
+			s.log.Error("sandbox: persist state", "err", err)
+			dlError(w, http.StatusInternalServerError, 5000, "internal error", "")
 			return
 		}
 	}
-	// The ledger shows where the money went, never the full account number.
-	b := map[string]string{"name": in.Beneficiary["name"], "document": in.Beneficiary["document"], "bank_code": in.Beneficiary["bank_code"],
-		"account": "****" + in.Beneficiary["account"][max(0, len(in.Beneficiary["account"])-4):]}
-	p := &dlPayout{ID: "P-" + randomHex(10), Seq: s.newID(), Merchant: m.Login, ExternalID: in.ExternalID, Amount: amount.Decimal(),
-		Currency: currency, Country: m.Country, Status: "PAID", Beneficiary: b, CreatedDate: now()}
-	s.st.DLPayouts[p.ID] = p
-	s.commit(w, http.StatusOK, p, state{DLPayouts: map[string]*dlPayout{p.ID: p}})
+	s.mu.Unlock()
+	if faulty {
+		s.fail(w, r, f)
+		return
+	}
+	writeJSON(w, http.StatusOK, p)
+}
+
+// dlPayoutOf is the merchant's payout under an external id, nil when there is none. Callers hold mu.
+func (s *Server) dlPayoutOf(m *dlMerchant, externalID string) *dlPayout {
+	for _, p := range s.st.DLPayouts {
+		if p.Merchant == m.Login && p.ExternalID == externalID {
+			return p
+		}
+	}
+	return nil
+}
+
+func (s *Server) dlGetPayout(w http.ResponseWriter, r *http.Request, m *dlMerchant, _ []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := s.dlPayoutOf(m, r.PathValue("external_id"))
+	if p == nil {
+		dlError(w, http.StatusNotFound, 4000, "Payout not found", "")
+		return
+	}
+	writeJSON(w, http.StatusOK, p)
 }
 
 // dlLedger lists one merchant's payments and payouts, oldest first.

@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// Fault makes the next Count money-moving requests (payments and refunds) fail.
+// Fault makes the next Count money-moving requests (payments, refunds and payouts) fail.
 type Fault struct {
 	Mode    string `json:"mode"` // "timeout", "error500" or "none"
 	Count   int    `json:"count"`

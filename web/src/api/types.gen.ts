@@ -526,6 +526,20 @@ export interface InvoiceMEP {
   as_of: string;
 }
 
+export interface Item {
+  transaction_uuid: string;
+  donation_uuid: string;
+  kind: string;
+  status: string;
+  charged_at: string;
+  donor_name: string;
+  campaign_title: string;
+  amount: Money;
+  commission: Money;
+  fee: Money;
+  net: Money;
+}
+
 export interface MepHistory {
   current: Quote;
   entries: RateEntry[];
@@ -621,6 +635,51 @@ export interface PaymentProcessors {
   payment_processors: PaymentProcessor[];
   gateway_options: GatewayOption[];
   features: string[];
+}
+
+export interface Payout {
+  uuid: string;
+  status: string;
+  reason: string | null;
+  gross: Money;
+  commission: Money;
+  fee: Money;
+  deducted: Money;
+  net: Money;
+  charges: number;
+  bank_account: PayoutsBankAccount | null;
+  created_at: string;
+  sent_at: string | null;
+  paid_at: string | null;
+}
+
+export interface PayoutDetail {
+  uuid: string;
+  status: string;
+  reason: string | null;
+  gross: Money;
+  commission: Money;
+  fee: Money;
+  deducted: Money;
+  net: Money;
+  charges: number;
+  bank_account: PayoutsBankAccount | null;
+  created_at: string;
+  sent_at: string | null;
+  paid_at: string | null;
+  items: Item[];
+}
+
+export interface PayoutPage {
+  payouts: Payout[];
+  page: number;
+  total_pages: number;
+  total: number;
+}
+
+export interface PayoutsBankAccount {
+  bank_name: string;
+  account_number: string;
 }
 
 export interface Period {

@@ -1,5 +1,6 @@
-import { Accordion, Alert, Badge, Group, Stack, Text } from '@mantine/core';
+import { Accordion, Alert, Anchor, Badge, Group, Stack, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { FormattedMessage } from 'react-intl';
 import { organizationQuery } from '../documents/api';
@@ -53,6 +54,11 @@ export function IntegratedPayments() {
             />
           </Text>
           <BankAccountCard />
+          {enabled && (
+            <Anchor component={Link} to="/manage/settings/payouts" size="sm" fw={600}>
+              <FormattedMessage id="integrated.payouts" defaultMessage="Ver las liquidaciones a tu cuenta" />
+            </Anchor>
+          )}
           {processors.isError && (
             <Alert color="red" variant="light" role="alert">
               {processors.error.message}

@@ -1,0 +1,61 @@
+package workflowtest
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// Process is a worker run as a separate OS process, to be killed mid-activity: the test binary
+// itself, running only the test Run names (which serves the worker until killed), with Env added.
+// Its output goes to a log the test shows when it fails.
+type Process struct {
+	Run   string   // the worker test's name
+	Env   []string // KEY=value, how the worker test finds its queue and services
+	Kills int      // how many times it was killed
+
+	t       *testing.T
+	logPath string
+	cmd     *exec.Cmd
+}
+
+// StartProcess starts p, and kills it when the test ends.
+func StartProcess(t *testing.T, p *Process) *Process {
+	t.Helper()
+	p.t, p.logPath = t, filepath.Join(t.TempDir(), "worker.log")
+	p.Start()
+	t.Cleanup(func() {
+		p.Kill()
+		if t.Failed() {
+			data, _ := os.ReadFile(p.logPath)
+			t.Logf("worker log (tail):\n%s", data[max(0, len(data)-8000):])
+		}
+	})
+	return p
+}
+
+// Start starts the process (again, after a Kill).
+func (p *Process) Start() {
+	log, err := os.OpenFile(p.logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	require.NoError(p.t, err)
+	defer log.Close()
+	cmd := exec.Command(os.Args[0], "-test.run=^"+p.Run+"$", "-test.count=1", "-test.timeout=0")
+	cmd.Env = append(os.Environ(), p.Env...)
+	cmd.Stdout, cmd.Stderr = log, log
+	require.NoError(p.t, cmd.Start())
+	p.cmd = cmd
+}
+
+// Kill sends SIGKILL: activities die mid-flight, no graceful stop.
+func (p *Process) Kill() {
+	if p.cmd == nil {
+		return
+	}
+	_ = p.cmd.Process.Kill()
+	_ = p.cmd.Wait()
+	p.cmd = nil
+	p.Kills++
+}
