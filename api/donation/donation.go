@@ -128,6 +128,11 @@ type Service struct {
 	receiptLinks receipt.Links
 	now          func() time.Time
 	log          *slog.Logger
+
+	// bankDebits offers processors' off-site bank debits (nil: none); publicURL is where their
+	// notifications and donors' returns from the bank reach us.
+	bankDebits BankDebits
+	publicURL  string
 }
 
 // Deps are the service's collaborators.
@@ -145,6 +150,8 @@ type Deps struct {
 	PublicURL string        // where the thank-you page links point
 	Now       func() time.Time
 	Log       *slog.Logger
+
+	BankDebits BankDebits // nil: no off-site bank debit is offered
 }
 
 // FirstChargeGuard makes sure a donation's first charge gets settled even if the donor's request
@@ -165,6 +172,7 @@ func NewService(d Deps) *Service {
 	receipts := thanks.Receipts{Secret: d.Secret}
 	receiptLinks := receipt.Links{Secret: d.Secret, Now: d.Now}
 	return &Service{forms: d.Forms, tenants: d.Tenants, gateways: d.Gateways, retries: d.Retries, guard: d.Guard, secret: d.Secret,
+		bankDebits: d.BankDebits, publicURL: d.PublicURL,
 		first: firstcharge.Settler{Recurring: d.Recurring, Log: d.Log,
 			Receipts: receipt.Mailer{Outbox: d.Mail, Links: receiptLinks, PublicURL: d.PublicURL}},
 		receiptLinks: receiptLinks,
@@ -406,7 +414,7 @@ func (s *Service) savedCard(ctx context.Context, scope tenants.Scope, pmID uuid.
 }
 
 // settle charges the first transaction when it must be charged and records the outcome.
-func (s *Service) settle(ctx context.Context, scope tenants.Scope, gw Gateway, d stored, out Outcome,
+func (s *Service) settle(ctx context.Context, scope tenants.Scope, gw charge.Gateway, d stored, out Outcome,
 	customerID, cardID, methodID, email string, instalments int, today time.Time) (Outcome, error) {
 	out.DonationID, out.Recurrency, out.AmountMinor, out.Currency, out.CollectDay = d.id, d.recurrence, d.amount, d.currency, d.collectDay
 	var err error

@@ -38,6 +38,7 @@ import (
 //	                                   (the amount range is the country's local-payment range, decimals)
 //	POST /refunds                      signed {payment_id,amount?,notification_url} → {id,payment_id,amount,status:"SUCCESS"}
 //	POST /payouts                      signed {external_id,amount,currency,country,beneficiary{name,document,bank_code,account}}
+//	POST /payments with payment_method_flow REDIRECT: an off-site bank transfer (dlocal_bank.go)
 //	GET  /__sandbox/dlocal/ledger?x_login=   tests: the merchant's payments (with descriptor and fee) and payouts, oldest first;
 //	                                   a page when the browser asks for HTML
 //
@@ -107,6 +108,11 @@ type dlPayment struct {
 	Payer        dlPayer    `json:"payer"`
 	Card         dlCard     `json:"card"`
 	CreatedDate  time.Time  `json:"created_date"`
+	// A bank transfer's (dlocal_bank.go): its method, bank and where the payer approves it.
+	PaymentMethodID string          `json:"payment_method_id,omitempty"`
+	BankTransfer    *dlBankTransfer `json:"bank_transfer,omitempty"`
+	RedirectURL     string          `json:"redirect_url,omitempty"`
+	notices         []dlNotice      // the notifications sent (memory only)
 }
 
 type dlPayout struct {
@@ -185,6 +191,7 @@ func (s *Server) dlocalRoutes(m *http.ServeMux) {
 	m.HandleFunc("POST /dlocal/refunds", s.dlSigned(s.dlCreateRefund))
 	m.HandleFunc("GET /dlocal/payments-methods", s.dlSigned(s.dlMethods))
 	m.HandleFunc("GET /__sandbox/dlocal/ledger", s.dlLedger)
+	s.dlBankRoutes(m)
 }
 
 func dlBrowser(h http.HandlerFunc) http.HandlerFunc { return cors("Content-Type, X-Public-Key", h) }
@@ -391,6 +398,10 @@ func (s *Server) dlCreatePayment(w http.ResponseWriter, r *http.Request, m *dlMe
 		} `json:"card"`
 	}
 	if !dlDecode(w, body, &in) {
+		return
+	}
+	if in.Flow == "REDIRECT" {
+		s.dlCreateBankPayment(w, r, m, body)
 		return
 	}
 	currency := m.currency(s)
@@ -611,7 +622,7 @@ td.num{text-align:right;font-variant-numeric:tabular-nums}</style>
 {{range .Payments}}<tr data-order="{{.OrderID}}"><td>{{.ID}}</td><td>{{.OrderID}}</td><td>{{.CreatedDate.Format "2006-01-02 15:04:05"}}</td>
 <td data-field="status">{{.Status}}</td><td class="num" data-field="amount">{{.Amount}} {{.Currency}}</td>
 <td data-field="descriptor">{{.Descriptor}}</td><td class="num" data-field="fee">{{.Fee}} {{.Currency}}</td>
-<td>{{.Card.Brand}} •••• {{.Card.Last4}}</td></tr>
+<td>{{if .BankTransfer}}{{.PaymentMethodID}} · bank {{.BankTransfer.BankCode}}{{else}}{{.Card.Brand}} •••• {{.Card.Last4}}{{end}}</td></tr>
 {{else}}<tr><td colspan="8">No payments yet.</td></tr>{{end}}
 </tbody></table>
 <h2>Payouts</h2>
@@ -629,6 +640,7 @@ func (s *Server) dlMethods(w http.ResponseWriter, _ *http.Request, m *dlMerchant
 			"bin_pattern": pm.Pattern, "bin_exclusion": pm.Exclusion, "lengths": pm.Lengths, "cvv_length": pm.SecurityCodeLength,
 			"luhn": pm.Luhn})
 	}
+	methods = append(methods, dlBankMethodsOf(m.Country)...)
 	r := dlRange(m.Country)
 	writeJSON(w, http.StatusOK, map[string]any{"country": m.Country, "currency": m.currency(s), "min_amount": r[0], "max_amount": r[1],
 		"methods": methods})
