@@ -224,22 +224,11 @@ func (s *Service) CreateBankDebit(ctx context.Context, f campaign.Form, sub Subm
 // writeBankDebit stores the donation, pending, without a saved card, and its bank debit.
 func (s *Service) writeBankDebit(ctx context.Context, f campaign.Form, sub Submission, offer *processing.BankDebit,
 	day collectday.Day) (stored, error) {
-	scope, bd, dn := f.Scope, sub.BankDebit, sub.Donor
-	row, err := sub.row()
-	if err != nil {
-		return stored{}, err
-	}
-	row.CampaignID, row.Currency = f.Campaign.ID, f.Campaign.Currency
+	scope, bd := f.Scope, sub.BankDebit
 	var written newdonation.Written
-	err = scope.Tx(ctx, func(tx pgx.Tx) error {
+	err := scope.Tx(ctx, func(tx pgx.Tx) error {
 		q := sharddb.Store(tx)
-		if err := reserveTickets(ctx, q, f, sub); err != nil {
-			return err
-		}
-		w, err := newdonation.Write(ctx, q, newdonation.New{OrgID: scope.OrgID,
-			Donor: newdonation.Donor{Email: dn.Email, FirstName: dn.FirstName, LastName: dn.LastName, UIDType: dn.UIDType,
-				UIDNumber: dn.UIDNumber, Fields: sub.DonorFields},
-			Donation: row, CollectDay: day, FirstStatus: "pending"})
+		w, err := sub.write(ctx, q, f, sharddb.UpsertPaymentMethodParams{}, nil, day, "pending")
 		written = w
 		if err != nil {
 			return err

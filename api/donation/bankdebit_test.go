@@ -161,7 +161,7 @@ func TestBankDebitApprovedAndRejectedAtTheBank(t *testing.T) {
 		{bankDebit("1007", "natural", "CC", "12"), "payment_method.bank_debit.id_number"},
 		{bankDebit("1007", "legal", "CC", "1020304050"), "payment_method.bank_debit.id_type"},
 		{bankDebit("1007", "legal", "NIT", "800.197.268-5"), "payment_method.bank_debit.id_number"}, // check digit 4
-		{bankDebit("9999", "natural", "CC", "1020304050"), "payment_method.bank_debit.bank"},          // not a Colombian bank
+		{bankDebit("9999", "natural", "CC", "1020304050"), "payment_method.bank_debit.bank"},        // not a Colombian bank
 	} {
 		a := post(t, f.srv.URL+"/d/"+f.slug, c.body)
 		require.Equal(t, http.StatusUnprocessableEntity, a.Status, a.Body)

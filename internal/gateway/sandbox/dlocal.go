@@ -142,6 +142,24 @@ func dlRange(country string) [2]int64 {
 	return dlDefaultRange
 }
 
+// dlOrderAmount checks a new payment's order id, currency, country and amount (the merchant's, within
+// the country's range); false once it answered the refusal itself.
+func (s *Server) dlOrderAmount(w http.ResponseWriter, m *dlMerchant, orderID string, in json.Number, currency, country string) (money.Amount, bool) {
+	want := m.currency(s)
+	amount, err := money.ParseWire(in.String(), want)
+	switch {
+	case orderID == "":
+		dlError(w, http.StatusBadRequest, 5001, "Invalid param: order_id", "order_id")
+	case currency != want || country != m.Country:
+		dlError(w, http.StatusBadRequest, 5001, "Invalid param: the merchant charges "+want+" in "+m.Country, "currency")
+	case err != nil || amount.Minor < dlRange(m.Country)[0]*money.Unit(want) || amount.Minor > dlRange(m.Country)[1]*money.Unit(want):
+		dlError(w, http.StatusBadRequest, 5001, "Invalid param: amount out of the country's range", "amount")
+	default:
+		return amount, true
+	}
+	return money.Amount{}, false
+}
+
 type dlRefund struct {
 	ID        string    `json:"id"`
 	PaymentID string    `json:"payment_id"`
@@ -404,17 +422,10 @@ func (s *Server) dlCreatePayment(w http.ResponseWriter, r *http.Request, m *dlMe
 		s.dlCreateBankPayment(w, r, m, body)
 		return
 	}
-	currency := m.currency(s)
-	amount, err := money.ParseWire(in.Amount.String(), currency)
+	amount, ok := s.dlOrderAmount(w, m, in.OrderID, in.Amount, in.Currency, in.Country)
+	currency := amount.Currency
 	switch {
-	case in.OrderID == "":
-		dlError(w, http.StatusBadRequest, 5001, "Invalid param: order_id", "order_id")
-		return
-	case in.Currency != currency || in.Country != m.Country:
-		dlError(w, http.StatusBadRequest, 5001, "Invalid param: the merchant charges "+currency+" in "+m.Country, "currency")
-		return
-	case err != nil || amount.Minor < dlRange(m.Country)[0]*money.Unit(currency) || amount.Minor > dlRange(m.Country)[1]*money.Unit(currency):
-		dlError(w, http.StatusBadRequest, 5001, "Invalid param: amount out of the country's range", "amount")
+	case !ok:
 		return
 	case in.MethodID != "CARD" || in.Flow != "DIRECT":
 		dlError(w, http.StatusBadRequest, 5001, "Invalid param: payment_method_id", "payment_method_id")

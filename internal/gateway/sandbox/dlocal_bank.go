@@ -94,21 +94,14 @@ func (s *Server) dlCreateBankPayment(w http.ResponseWriter, r *http.Request, m *
 	if !dlDecode(w, body, &in) {
 		return
 	}
-	currency := m.currency(s)
-	amount, err := money.ParseWire(in.Amount.String(), currency)
+	amount, ok := s.dlOrderAmount(w, m, in.OrderID, in.Amount, in.Currency, in.Country)
+	currency := amount.Currency
 	method, offered := dlBankMethods[m.Country]
 	switch {
-	case in.OrderID == "":
-		dlError(w, http.StatusBadRequest, 5001, "Invalid param: order_id", "order_id")
+	case !ok:
 		return
 	case !offered || in.MethodID != method.ID:
 		dlError(w, http.StatusBadRequest, 5001, "Invalid param: payment_method_id", "payment_method_id")
-		return
-	case in.Currency != currency || in.Country != m.Country:
-		dlError(w, http.StatusBadRequest, 5001, "Invalid param: the merchant charges "+currency+" in "+m.Country, "currency")
-		return
-	case err != nil || amount.Minor < dlRange(m.Country)[0]*money.Unit(currency) || amount.Minor > dlRange(m.Country)[1]*money.Unit(currency):
-		dlError(w, http.StatusBadRequest, 5001, "Invalid param: amount out of the country's range", "amount")
 		return
 	case !dlBankCode.MatchString(in.BankTransfer.BankCode):
 		dlError(w, http.StatusBadRequest, 5001, "Invalid param: bank_transfer.bank_code", "bank_transfer.bank_code")
