@@ -195,7 +195,7 @@ func TestBankDebitApprovedAndRejectedAtTheBank(t *testing.T) {
 	require.Equal(t, "active", d)
 	ref := charge.FirstTransactionID(id)
 	require.Equal(t, 1, f.count(t, `SELECT count(*) FROM transaction_processor_fees WHERE organization_id = $1 AND transaction_id = $2
-		AND amount_minor = 79800 AND fee_bps = 399`, ref)) // 3.99% of 20.000 COP
+		AND amount_minor = 798 AND fee_bps = 399`, ref)) // 3.99% of 20.000 COP (no decimals)
 	require.Equal(t, 1, f.count(t, `SELECT count(*) FROM receipts WHERE organization_id = $1 AND transaction_id = $2`, ref))
 	r := receiptOf(t, f, back)
 	require.Equal(t, "approved", r["status"])
@@ -250,7 +250,7 @@ func TestBankDebitRefusedWhereTheProcessorOffersNone(t *testing.T) {
 	f := setup(t, nil)
 	body := bankDebit("011", "natural", "DNI", "12345678")
 	body["donation"].(map[string]any)["items"] = []any{map[string]any{"uuid": "", "amount": "500", "item_name": "Donación", "quantity": 1}}
-	body["donor"].(map[string]any)["uid_type"] = "DNI"
+	body["donor"].(map[string]any)["uid_type"], body["donor"].(map[string]any)["uid_number"] = "DNI", "12345678"
 	a := post(t, f.srv.URL+"/d/"+f.slug, body)
 	require.Equal(t, http.StatusUnprocessableEntity, a.Status, a.Body)
 	require.Equal(t, "donation.bank_debit_unavailable", a.Code)

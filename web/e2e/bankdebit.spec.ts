@@ -50,7 +50,10 @@ async function toTheBank(page: Page, bank: string, screens?: string): Promise<Le
 
   await page.getByLabel('Banco', { exact: true }).selectOption({ label: bank });
   await page.getByLabel('Número de documento del titular de la cuenta').fill('1020304050');
-  if (screens) await screenshotAll(page, screens);
+  if (screens) {
+    await screenshotAll(page, screens);
+    await page.setViewportSize(viewports.phone);
+  }
   await page.getByRole('button', { name: /desde mi banco/ }).click();
   await page.waitForURL(/\/dlocal\/bank\//);
   await expect(page.getByRole('heading', { name: /pago a Fundación PSE/ })).toBeVisible();
