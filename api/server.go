@@ -187,6 +187,7 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 	donation.NewHandler(donation.NewService(donation.Deps{
 		Forms: campaigns, Tenants: d.Tenants, Gateways: charges, Retries: procs, Recurring: collection.Starter{Temporal: d.Temporal},
 		Guard: firstcharge.Guard{Temporal: d.Temporal}, Secret: d.Config.Secret, Mail: outbox.NewMailer(d.Config, d.Tenants.Directory()), PublicURL: d.Config.PublicURL, Log: d.Log,
+		BankDebits: procs,
 	})).Mount(groups)
 	manageDeps := donation.ManageDeps{Tenants: d.Tenants, Temporal: d.Temporal, Gateways: charges, Forms: campaigns, Secret: d.Config.Secret}
 	donation.NewManageHandler(manageDeps).Mount(groups)

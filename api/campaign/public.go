@@ -76,6 +76,8 @@ type PublicForm struct {
 	// PaymentMethods are the card brands the organisation's gateway account takes, with the rules
 	// the form checks cards by; empty when the gateway could not say (the form's own table applies).
 	PaymentMethods []PublicCardMethod `json:"payment_methods"`
+	// BankDebit is the off-site bank debit the campaign's processor offers (bankdebit.go); absent: none.
+	BankDebit *PublicBankDebit `json:"bank_debit,omitempty"`
 }
 
 // PublicLimits are the donation limits in the form's currency.
@@ -134,6 +136,9 @@ func (s *Service) publicForm(ctx context.Context, route tenants.Route) (_ Public
 		return PublicForm{}, false, err
 	}
 	p.DocumentTypes = append(p.DocumentTypes, codes...)
+	if p.AcceptingDonations {
+		p.BankDebit = s.bankDebitOf(ctx, f, a, codes)
+	}
 	return p, complete, nil
 }
 

@@ -128,6 +128,11 @@ type Service struct {
 	receiptLinks receipt.Links
 	now          func() time.Time
 	log          *slog.Logger
+
+	// bankDebits offers processors' off-site bank debits (nil: none); publicURL is where their
+	// notifications and donors' returns from the bank reach us.
+	bankDebits BankDebits
+	publicURL  string
 }
 
 // Deps are the service's collaborators.
@@ -145,6 +150,8 @@ type Deps struct {
 	PublicURL string        // where the thank-you page links point
 	Now       func() time.Time
 	Log       *slog.Logger
+
+	BankDebits BankDebits // nil: no off-site bank debit is offered
 }
 
 // FirstChargeGuard makes sure a donation's first charge gets settled even if the donor's request
@@ -165,6 +172,7 @@ func NewService(d Deps) *Service {
 	receipts := thanks.Receipts{Secret: d.Secret}
 	receiptLinks := receipt.Links{Secret: d.Secret, Now: d.Now}
 	return &Service{forms: d.Forms, tenants: d.Tenants, gateways: d.Gateways, retries: d.Retries, guard: d.Guard, secret: d.Secret,
+		bankDebits: d.BankDebits, publicURL: d.PublicURL,
 		first: firstcharge.Settler{Recurring: d.Recurring, Log: d.Log,
 			Receipts: receipt.Mailer{Outbox: d.Mail, Links: receiptLinks, PublicURL: d.PublicURL}},
 		receiptLinks: receiptLinks,
@@ -286,26 +294,14 @@ func (s *Service) Create(ctx context.Context, f campaign.Form, sub Submission) (
 		firstStatus = "planned"
 	}
 
-	row, err := sub.row()
-	if err != nil {
-		return out, err
-	}
-	row.CampaignID, row.Currency = f.Campaign.ID, f.Campaign.Currency
-	c, dn := sub.Card, sub.Donor
+	c := sub.Card
 	var written newdonation.Written
 	err = scope.Tx(ctx, func(tx pgx.Tx) error {
 		q := sharddb.Store(tx)
-		if err := reserveTickets(ctx, q, f, sub); err != nil {
-			return err
-		}
-		w, err := newdonation.Write(ctx, q, newdonation.New{OrgID: scope.OrgID,
-			Donor: newdonation.Donor{Email: dn.Email, FirstName: dn.FirstName, LastName: dn.LastName, UIDType: dn.UIDType,
-				UIDNumber: dn.UIDNumber, Fields: sub.DonorFields},
-			PaymentMethod: sharddb.UpsertPaymentMethodParams{Gateway: gwName, CustomerID: cust.ID, CardID: card.ID,
-				Brand: firstNonEmpty(card.PaymentMethodID, c.MethodID), Bin: c.BIN, LastFour: c.LastFour, ExpiryMonth: int16(c.ExpMonth),
-				ExpiryYear: int16(c.ExpYear), HolderName: c.HolderName, HolderIDType: &c.HolderIDType, HolderIDNumber: &c.HolderIDNumber,
-				DonorIsCardholder: c.DonorIsCardholder},
-			Donation: row, Period: period, CollectDay: collectDay, FirstStatus: firstStatus})
+		w, err := sub.write(ctx, q, f, sharddb.UpsertPaymentMethodParams{Gateway: gwName, CustomerID: cust.ID, CardID: card.ID,
+			Brand: firstNonEmpty(card.PaymentMethodID, c.MethodID), Bin: c.BIN, LastFour: c.LastFour, ExpiryMonth: int16(c.ExpMonth),
+			ExpiryYear: int16(c.ExpYear), HolderName: c.HolderName, HolderIDType: &c.HolderIDType, HolderIDNumber: &c.HolderIDNumber,
+			DonorIsCardholder: c.DonorIsCardholder}, period, collectDay, firstStatus)
 		written = w
 		if err != nil || retryCard == nil || w.PaymentMethodID == nil {
 			return err
@@ -327,6 +323,25 @@ func (s *Service) Create(ctx context.Context, f campaign.Form, sub Submission) (
 	// concurrent twin may have), so it is not read again.
 	d := storedOf(written, sub.IdempotencyKey)
 	return s.settle(ctx, scope, gw, d, out, cust.ID, card.ID, card.PaymentMethodID, sub.Donor.Email, sub.Instalments, today)
+}
+
+// write stores the submission's donation with q, inside the caller's transaction (newdonation.Write),
+// its tickets reserved first; pm is its payment method (none, without a Gateway).
+func (sub Submission) write(ctx context.Context, q *sharddb.Queries, f campaign.Form, pm sharddb.UpsertPaymentMethodParams,
+	period *string, day collectday.Day, firstStatus string) (newdonation.Written, error) {
+	if err := reserveTickets(ctx, q, f, sub); err != nil {
+		return newdonation.Written{}, err
+	}
+	row, err := sub.row()
+	if err != nil {
+		return newdonation.Written{}, err
+	}
+	row.CampaignID, row.Currency = f.Campaign.ID, f.Campaign.Currency
+	dn := sub.Donor
+	return newdonation.Write(ctx, q, newdonation.New{OrgID: f.Scope.OrgID,
+		Donor: newdonation.Donor{Email: dn.Email, FirstName: dn.FirstName, LastName: dn.LastName, UIDType: dn.UIDType,
+			UIDNumber: dn.UIDNumber, Fields: sub.DonorFields},
+		PaymentMethod: pm, Donation: row, Period: period, CollectDay: day, FirstStatus: firstStatus})
 }
 
 // saveRetryCard saves the card the donor's browser also tokenised at the card vault at the processor
@@ -406,7 +421,7 @@ func (s *Service) savedCard(ctx context.Context, scope tenants.Scope, pmID uuid.
 }
 
 // settle charges the first transaction when it must be charged and records the outcome.
-func (s *Service) settle(ctx context.Context, scope tenants.Scope, gw Gateway, d stored, out Outcome,
+func (s *Service) settle(ctx context.Context, scope tenants.Scope, gw charge.Gateway, d stored, out Outcome,
 	customerID, cardID, methodID, email string, instalments int, today time.Time) (Outcome, error) {
 	out.DonationID, out.Recurrency, out.AmountMinor, out.Currency, out.CollectDay = d.id, d.recurrence, d.amount, d.currency, d.collectDay
 	var err error

@@ -33,6 +33,7 @@ func NewHandler(svc *Service) *Handler {
 // Mount attaches the public routes.
 func (h *Handler) Mount(g endpoint.Groups) {
 	g.Public.POST("/d/:slug", h.submit.PerIP(), endpoint.Handle(h.Post))
+	g.Public.POST(BankDebitNotificationPath+":organization", h.BankDebitNotify)
 	g.Public.GET("/api/public/campaigns/:slug/receipts/:ref", noStore, endpoint.Handle(h.GetReceipt))
 	g.Public.GET("/api/public/receipts/:ref", h.ReceiptLink)
 	g.Public.GET("/api/public/donations/:uuid/convert", noStore, endpoint.Handle(h.GetConvert))
@@ -53,6 +54,8 @@ type Response struct {
 	ConvertToken string `json:"convert_token,omitempty"`
 	// Receipt is the thank-you page's reference (GET /api/public/campaigns/{slug}/receipts/{receipt}).
 	Receipt string `json:"receipt,omitempty"`
+	// RedirectURL is where the donor approves an off-site bank debit at their bank (bankdebit.go).
+	RedirectURL string `json:"redirect_url,omitempty"`
 	// answerStatus is 201 for a new donation, 202 while the gateway decides, 200 for a replay.
 	answerStatus
 }
@@ -96,6 +99,12 @@ func (h *Handler) Post(ctx context.Context, req *SubmitRequest) (*Response, erro
 	sub, err := check(req.Request, f, lim, func(preset bool) int64 { return campaign.MinimumFor(f, lim, preset) }, now)
 	if err != nil {
 		return nil, err
+	}
+	if sub.BankDebit != nil {
+		if h.svc.bankDebits == nil {
+			return nil, bankDebitError(ErrBankDebitUnavailable)
+		}
+		return h.postBankDebit(ctx, f, sub)
 	}
 	out, err := h.svc.Create(ctx, f, sub)
 	if err != nil {

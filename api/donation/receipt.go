@@ -19,8 +19,9 @@ import (
 // campaigns the event and the tickets bought. No e-mail, document or card data.
 type Receipt struct {
 	Response
-	Event   *campaign.Event `json:"event,omitempty"`
-	Tickets []TicketView    `json:"tickets,omitempty"`
+	Event     *campaign.Event `json:"event,omitempty"`
+	Tickets   []TicketView    `json:"tickets,omitempty"`
+	BankDebit *BankDebitView  `json:"bank_debit,omitempty"` // paid by off-site bank debit
 }
 
 // TicketView is one ticket option bought.
@@ -59,8 +60,12 @@ func (h *Handler) GetReceipt(ctx context.Context, req *ReceiptRequest) (*Receipt
 	}
 	out := Outcome{DonationID: id, Form: f, Status: publicStatus(d.Status, d.TxStatus), Recurrency: int(d.Recurrence),
 		AmountMinor: d.AmountMinor, Currency: d.Currency, FirstName: d.FirstName, CollectDay: collectday.FromColumn(d.CollectDay)}
-	r := &Receipt{Response: view(i18n.FromContext(ctx), out)}
+	lang := i18n.FromContext(ctx)
+	r := &Receipt{Response: view(lang, out)}
 	r.Receipt = req.Ref
+	if err := bankDebitReceipt(ctx, f.Scope, lang, id, r); err != nil {
+		return nil, err
+	}
 	if f.Campaign.Type == "tickets" {
 		r.Event = f.Campaign.Event
 		var bought []storedItem

@@ -58,8 +58,8 @@ type Request struct {
 		PeriodicIncrease bool   `json:"periodic_increase"`
 		Instalments      int    `json:"instalments"`
 	} `json:"donation"`
-	PaymentMethod PaymentMethodRequest `json:"payment_method"`
-	Donor         Donor                `json:"donor"`
+	PaymentMethod FormPaymentMethod `json:"payment_method"`
+	Donor         Donor             `json:"donor"`
 	// FormFields are the answers to the campaign's extra form fields.
 	FormFields     []FieldValue `json:"form_fields"`
 	IdempotencyKey string       `json:"idempotency_key"`
@@ -81,6 +81,7 @@ type Submission struct {
 	PeriodicIncrease bool
 	Instalments      int
 	Card             CardData
+	BankDebit        *BankDebitData // instead of Card: an off-site bank debit (bankdebit.go)
 	Donor            Donor
 	FormValues       []storedValue
 	// DonorFields are the answers of fields related to a donor column: column → value.
@@ -181,10 +182,14 @@ func check(r Request, f campaign.Form, limits campaign.Limits, minimum func(pres
 
 	types := documentTypes[f.Org.Country]
 	sub.Donor = checkDonor(r.Donor, types, fields)
-	var cardFields map[string]string
-	sub.Card, cardFields = checkCard(r.PaymentMethod, cardholder{sub.Donor.FirstName, sub.Donor.LastName, sub.Donor.UIDType, sub.Donor.UIDNumber},
-		types, now, "payment_method.")
-	maps.Copy(fields, cardFields)
+	if bd := r.PaymentMethod.BankDebit; bd != nil {
+		sub.BankDebit = checkBankDebit(*bd, sub.Recurrency, f.Org.Country, types, fields)
+	} else {
+		var cardFields map[string]string
+		sub.Card, cardFields = checkCard(r.PaymentMethod.PaymentMethodRequest,
+			cardholder{sub.Donor.FirstName, sub.Donor.LastName, sub.Donor.UIDType, sub.Donor.UIDNumber}, types, now, "payment_method.")
+		maps.Copy(fields, cardFields)
+	}
 	if sub.Donor.UIDNumber == "" && sub.Card.DonorIsCardholder {
 		sub.Donor.UIDType, sub.Donor.UIDNumber = sub.Card.HolderIDType, sub.Card.HolderIDNumber
 	}

@@ -29,7 +29,8 @@ type Donor struct {
 
 // New is one donation to write. Donation carries the channel's own columns (amount, recurrence,
 // idempotency key, items, snapshots; agency and agent for a sign-up): the organisation, donor,
-// payment method and collect day are filled in here. PaymentMethod likewise, without its ids.
+// payment method and collect day are filled in here. PaymentMethod likewise, without its ids (none,
+// without a Gateway: an off-site bank debit saves nothing to charge).
 type New struct {
 	OrgID         uuid.UUID
 	Donor         Donor
@@ -52,14 +53,17 @@ func Write(ctx context.Context, q *sharddb.Queries, n New) (Written, error) {
 	if err != nil {
 		return Written{}, fmt.Errorf("donor: %w", err)
 	}
-	pm := n.PaymentMethod
-	pm.OrganizationID, pm.ID, pm.DonorID = n.OrgID, uuid.New(), donorID
-	pmID, err := q.UpsertPaymentMethod(ctx, pm)
-	if err != nil {
-		return Written{}, fmt.Errorf("payment method: %w", err)
+	var pmID *uuid.UUID // none for an off-site bank debit (no Gateway): nothing is saved to charge again
+	if pm := n.PaymentMethod; pm.Gateway != "" {
+		pm.OrganizationID, pm.ID, pm.DonorID = n.OrgID, uuid.New(), donorID
+		id, err := q.UpsertPaymentMethod(ctx, pm)
+		if err != nil {
+			return Written{}, fmt.Errorf("payment method: %w", err)
+		}
+		pmID = &id
 	}
 	row := n.Donation
-	row.OrganizationID, row.DonorID, row.PaymentMethodID, row.CollectDay = n.OrgID, donorID, &pmID, n.CollectDay.Column()
+	row.OrganizationID, row.DonorID, row.PaymentMethodID, row.CollectDay = n.OrgID, donorID, pmID, n.CollectDay.Column()
 	if row.ID == uuid.Nil {
 		row.ID = uuid.New()
 	}
@@ -95,7 +99,7 @@ func Write(ctx context.Context, q *sharddb.Queries, n New) (Written, error) {
 		}
 		return q.InsertFirstTransaction(ctx, sharddb.InsertFirstTransactionParams{OrganizationID: n.OrgID,
 			ID: charge.FirstTransactionID(d.ID), DonationID: d.ID, Period: n.Period, AmountMinor: d.AmountMinor, Currency: d.Currency,
-			Status: n.FirstStatus, PaymentMethodID: &pmID})
+			Status: n.FirstStatus, PaymentMethodID: pmID})
 	})
 }
 

@@ -13,7 +13,7 @@ import (
 )
 
 const firstChargeDonation = `-- name: FirstChargeDonation :one
-SELECT d.status, d.recurrence, d.amount_minor, d.currency, d.collect_day, coalesce(pm.gateway, '')::text AS gateway,
+SELECT d.status, d.recurrence, d.amount_minor, d.currency, d.collect_day, coalesce(pm.gateway, bd.gateway, '')::text AS gateway,
        coalesce(d.donor_snapshot->>'first_name', dn.first_name)::text AS first_name, dn.email,
        c.title, c.slug, c.thanks_instant, c.thanks_email_subject, c.thanks_email, o.country, o.timezone
 FROM donations d
@@ -21,6 +21,7 @@ JOIN donors dn ON dn.organization_id = d.organization_id AND dn.id = d.donor_id
 JOIN campaigns c ON c.organization_id = d.organization_id AND c.id = d.campaign_id
 JOIN organizations o ON o.organization_id = d.organization_id
 LEFT JOIN payment_methods pm ON pm.organization_id = d.organization_id AND pm.id = d.payment_method_id
+LEFT JOIN bank_debits bd ON bd.organization_id = d.organization_id AND bd.donation_id = d.id
 WHERE d.organization_id = $1 AND d.id = $2
 `
 
@@ -49,7 +50,7 @@ type FirstChargeDonationRow struct {
 
 // What settling a first charge later needs: the donation, its donor's e-mail and the first name
 // its submission gave, the campaign's thank-you texts, the organisation's country and time zone, and
-// the gateway its card is saved at.
+// the gateway its card is saved at (or its off-site bank debit was made through).
 func (q *Queries) FirstChargeDonation(ctx context.Context, arg FirstChargeDonationParams) (FirstChargeDonationRow, error) {
 	row := q.db.QueryRow(ctx, firstChargeDonation, arg.OrganizationID, arg.ID)
 	var i FirstChargeDonationRow

@@ -103,6 +103,21 @@ type BankCountry struct {
 	AccountTypes   []string
 }
 
+type BankDebit struct {
+	OrganizationID uuid.UUID
+	DonationID     uuid.UUID
+	Gateway        string
+	ProcessorID    uuid.UUID
+	MethodID       string
+	BankCode       string
+	PersonType     string
+	IDType         string
+	IDNumber       string
+	PaymentID      *string
+	RedirectUrl    *string
+	CreatedAt      time.Time
+}
+
 type Campaign struct {
 	OrganizationID       uuid.UUID
 	ID                   uuid.UUID

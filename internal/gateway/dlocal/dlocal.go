@@ -101,6 +101,7 @@ type Account struct {
 	country, currency string
 	publicKey         string
 	methods           gateway.Cached[methods]
+	login, secret     string // what dLocal signs its notifications with (VerifyNotification)
 }
 
 // PublicKey is the key donors' browsers tokenise cards for this merchant with.
@@ -117,7 +118,7 @@ func NewAccount(cfg Config, m Merchant, country, currency string) (*Account, err
 	if err != nil {
 		return nil, err
 	}
-	return &Account{rest: rc, country: country, currency: currency, publicKey: m.PublicKey}, nil
+	return &Account{rest: rc, country: country, currency: currency, publicKey: m.PublicKey, login: m.Login, secret: m.Secret}, nil
 }
 
 // EnsureCustomer: dLocal keeps no customers; the payer travels with each saved card and payment, so
@@ -167,6 +168,7 @@ type payment struct {
 	StatusDetail string    `json:"status_detail"`
 	OrderID      string    `json:"order_id"`
 	CreatedDate  time.Time `json:"created_date"`
+	RedirectURL  string    `json:"redirect_url"` // a bank transfer's: where the payer approves it
 }
 
 // UnmarshalJSON reads amount whether dLocal sends it as a number or a string.
@@ -254,15 +256,21 @@ func (a *Account) Payment(ctx context.Context, id string) (gateway.Payment, erro
 
 // FindPayments answers the order's payment (dLocal makes at most one per order_id).
 func (a *Account) FindPayments(ctx context.Context, externalReference string) ([]gateway.Payment, error) {
+	p, ok, err := a.order(ctx, externalReference)
+	if !ok || err != nil {
+		return nil, err
+	}
+	return []gateway.Payment{p.toGateway()}, nil
+}
+
+// order reads the order's payment; ok is false when there is none.
+func (a *Account) order(ctx context.Context, externalReference string) (_ payment, ok bool, _ error) {
 	var out payment
 	err := a.rest.Do(ctx, http.MethodGet, "/orders/"+url.PathEscape(externalReference), nil, nil, &out)
 	if errors.Is(err, gateway.ErrNotFound) {
-		return nil, nil
+		return out, false, nil
 	}
-	if err != nil {
-		return nil, err
-	}
-	return []gateway.Payment{out.toGateway()}, nil
+	return out, err == nil, err
 }
 
 // Refund gives back r.Amount of a payment, or all that is left when it is zero.
@@ -290,6 +298,7 @@ const methodsTTL = time.Minute
 
 type methods struct {
 	cards  []gateway.CardMethod
+	banks  []BankMethod // the off-site bank transfers (REDIRECT flow)
 	limits gateway.AmountLimits
 }
 
@@ -304,6 +313,8 @@ func (a *Account) readPaymentMethods(ctx context.Context) (methods, error) {
 		Min      int64  `json:"min_amount"`
 		Max      int64  `json:"max_amount"`
 		Methods  []struct {
+			ID         string `json:"id"`
+			Flow       string `json:"flow"`
 			Brand      string `json:"brand"`
 			Name       string `json:"name"`
 			Type       string `json:"type"`
@@ -323,6 +334,12 @@ func (a *Account) readPaymentMethods(ctx context.Context) (methods, error) {
 	unit := money.Unit(a.currency)
 	m := methods{limits: gateway.AmountLimits{Min: money.New(out.Min*unit, a.currency), Max: money.New(out.Max*unit, a.currency)}}
 	for _, c := range out.Methods {
+		if c.ID != "CARD" {
+			if c.Type == "BANK_TRANSFER" && c.Flow == "REDIRECT" {
+				m.banks = append(m.banks, BankMethod{ID: c.ID, Name: c.Name})
+			}
+			continue
+		}
 		m.cards = append(m.cards, gateway.CardMethod{ID: c.Brand, Name: c.Name, PaymentType: c.Type, BINPattern: c.BINPattern,
 			ExclusionPattern: c.Exclusion, Lengths: c.Lengths, SecurityCodeLength: c.CVVLength, Luhn: c.Luhn})
 	}

@@ -40,6 +40,7 @@ import (
 //	POST /payouts                      signed {external_id,amount,currency,country,beneficiary{name,document,bank_code,account}}
 //	                                   external_id is the idempotency key: the same one answers its first payout.
 //	GET  /payouts/{external_id}        signed: the merchant's payout made under that external id (404 code 4000 when none)
+//	POST /payments with payment_method_flow REDIRECT: an off-site bank transfer (dlocal_bank.go)
 //	GET  /__sandbox/dlocal/ledger?x_login=   tests: the merchant's payments (with descriptor and fee) and payouts, oldest first;
 //	                                   a page when the browser asks for HTML
 //
@@ -109,6 +110,11 @@ type dlPayment struct {
 	Payer        dlPayer    `json:"payer"`
 	Card         dlCard     `json:"card"`
 	CreatedDate  time.Time  `json:"created_date"`
+	// A bank transfer's (dlocal_bank.go): its method, bank and where the payer approves it.
+	PaymentMethodID string          `json:"payment_method_id,omitempty"`
+	BankTransfer    *dlBankTransfer `json:"bank_transfer,omitempty"`
+	RedirectURL     string          `json:"redirect_url,omitempty"`
+	notices         []dlNotice      // the notifications sent (memory only)
 }
 
 type dlPayout struct {
@@ -136,6 +142,24 @@ func dlRange(country string) [2]int64 {
 		return r
 	}
 	return dlDefaultRange
+}
+
+// dlOrderAmount checks a new payment's order id, currency, country and amount (the merchant's, within
+// the country's range); false once it answered the refusal itself.
+func (s *Server) dlOrderAmount(w http.ResponseWriter, m *dlMerchant, orderID string, in json.Number, currency, country string) (money.Amount, bool) {
+	want := m.currency(s)
+	amount, err := money.ParseWire(in.String(), want)
+	switch {
+	case orderID == "":
+		dlError(w, http.StatusBadRequest, 5001, "Invalid param: order_id", "order_id")
+	case currency != want || country != m.Country:
+		dlError(w, http.StatusBadRequest, 5001, "Invalid param: the merchant charges "+want+" in "+m.Country, "currency")
+	case err != nil || amount.Minor < dlRange(m.Country)[0]*money.Unit(want) || amount.Minor > dlRange(m.Country)[1]*money.Unit(want):
+		dlError(w, http.StatusBadRequest, 5001, "Invalid param: amount out of the country's range", "amount")
+	default:
+		return amount, true
+	}
+	return money.Amount{}, false
 }
 
 type dlRefund struct {
@@ -188,6 +212,7 @@ func (s *Server) dlocalRoutes(m *http.ServeMux) {
 	m.HandleFunc("POST /dlocal/refunds", s.dlSigned(s.dlCreateRefund))
 	m.HandleFunc("GET /dlocal/payments-methods", s.dlSigned(s.dlMethods))
 	m.HandleFunc("GET /__sandbox/dlocal/ledger", s.dlLedger)
+	s.dlBankRoutes(m)
 }
 
 func dlBrowser(h http.HandlerFunc) http.HandlerFunc { return cors("Content-Type, X-Public-Key", h) }
@@ -396,17 +421,14 @@ func (s *Server) dlCreatePayment(w http.ResponseWriter, r *http.Request, m *dlMe
 	if !dlDecode(w, body, &in) {
 		return
 	}
-	currency := m.currency(s)
-	amount, err := money.ParseWire(in.Amount.String(), currency)
+	if in.Flow == "REDIRECT" {
+		s.dlCreateBankPayment(w, r, m, body)
+		return
+	}
+	amount, ok := s.dlOrderAmount(w, m, in.OrderID, in.Amount, in.Currency, in.Country)
+	currency := amount.Currency
 	switch {
-	case in.OrderID == "":
-		dlError(w, http.StatusBadRequest, 5001, "Invalid param: order_id", "order_id")
-		return
-	case in.Currency != currency || in.Country != m.Country:
-		dlError(w, http.StatusBadRequest, 5001, "Invalid param: the merchant charges "+currency+" in "+m.Country, "currency")
-		return
-	case err != nil || amount.Minor < dlRange(m.Country)[0]*money.Unit(currency) || amount.Minor > dlRange(m.Country)[1]*money.Unit(currency):
-		dlError(w, http.StatusBadRequest, 5001, "Invalid param: amount out of the country's range", "amount")
+	case !ok:
 		return
 	case in.MethodID != "CARD" || in.Flow != "DIRECT":
 		dlError(w, http.StatusBadRequest, 5001, "Invalid param: payment_method_id", "payment_method_id")
@@ -649,7 +671,7 @@ td.num{text-align:right;font-variant-numeric:tabular-nums}</style>
 {{range .Payments}}<tr data-order="{{.OrderID}}"><td>{{.ID}}</td><td>{{.OrderID}}</td><td>{{.CreatedDate.Format "2006-01-02 15:04:05"}}</td>
 <td data-field="status">{{.Status}}</td><td class="num" data-field="amount">{{.Amount}} {{.Currency}}</td>
 <td data-field="descriptor">{{.Descriptor}}</td><td class="num" data-field="fee">{{.Fee}} {{.Currency}}</td>
-<td>{{.Card.Brand}} •••• {{.Card.Last4}}</td></tr>
+<td>{{if .BankTransfer}}{{.PaymentMethodID}} · bank {{.BankTransfer.BankCode}}{{else}}{{.Card.Brand}} •••• {{.Card.Last4}}{{end}}</td></tr>
 {{else}}<tr><td colspan="8">No payments yet.</td></tr>{{end}}
 </tbody></table>
 <h2>Payouts</h2>
@@ -667,6 +689,7 @@ func (s *Server) dlMethods(w http.ResponseWriter, _ *http.Request, m *dlMerchant
 			"bin_pattern": pm.Pattern, "bin_exclusion": pm.Exclusion, "lengths": pm.Lengths, "cvv_length": pm.SecurityCodeLength,
 			"luhn": pm.Luhn})
 	}
+	methods = append(methods, dlBankMethodsOf(m.Country)...)
 	r := dlRange(m.Country)
 	writeJSON(w, http.StatusOK, map[string]any{"country": m.Country, "currency": m.currency(s), "min_amount": r[0], "max_amount": r[1],
 		"methods": methods})

@@ -165,4 +165,38 @@ describe('DonationForm', () => {
     expect(screen.getByLabelText('Ocupación')).not.toHaveAttribute('aria-invalid', 'true');
     expect(screen.getAllByText('Parece un número de tarjeta: no lo escribas aquí')).toHaveLength(2);
   });
+  it('pays one-time by bank debit where the processor offers one: no card asked, the bank fields sent, the donor sent to the bank', async () => {
+    const assign = vi.fn();
+    vi.stubGlobal('location', { ...window.location, assign, pathname: '/d/agua', search: '' });
+    const bodies: { url: string; body: string }[] = [];
+    fetchMock.mockImplementation(async (url: string, init: RequestInit) => {
+      bodies.push({ url, body: String(init.body ?? '') });
+      if (url === '/d/agua') return new Response(JSON.stringify({ status: 'in_process', receipt: 'r', redirect_url: 'https://bank.example/pay/1' }), { status: 202 });
+      return new Response(null, { status: 204 });
+    });
+    renderForm(vi.fn(), { ...campaign, country: 'CO', document_types: ['CC', 'NIT', 'Otro'],
+      bank_debit: { method: 'PSE', banks: [{ code: '1007', label: 'Bancolombia' }], person_types: ['natural', 'legal'], id_types: ['CC', 'NIT'] } });
+    expect(screen.getByRole('radio', { name: 'Mensual' })).toBeChecked();
+    fireEvent.click(screen.getByRole('radio', { name: 'Débito bancario (PSE)' }));
+    expect(screen.getByRole('radio', { name: 'Por única vez' })).toBeChecked();
+    expect(await screen.findByTestId('bank-debit')).toBeInTheDocument();
+    expect(screen.queryByLabelText('Número de tarjeta')).toBeNull();
+    type('Nombre', 'Ana');
+    type('Apellido', 'Gómez');
+    type('Correo electrónico', 'ana@example.org');
+    type('Número de documento', '30123456');
+    fireEvent.click(screen.getByRole('button', { name: /desde mi banco/ }));
+    expect(await screen.findAllByText('Este campo es requerido')).toHaveLength(2); // the bank and the account holder's document
+    fireEvent.change(screen.getByLabelText('Banco'), { target: { value: '1007' } });
+    type('Número de documento del titular de la cuenta', '1020304050');
+    fireEvent.click(screen.getByRole('button', { name: /desde mi banco/ }));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('https://bank.example/pay/1'));
+    const post = JSON.parse(bodies.find((b) => b.url === '/d/agua')!.body);
+    expect(post.donation.recurrency).toBe(0);
+    expect(post.payment_method).toEqual({ bank_debit: { bank: '1007', person_type: 'natural', id_type: 'CC', id_number: '1020304050' } });
+    expect(bodies.some((b) => b.url.includes('card_tokens'))).toBe(false);
+    // Monthly again: the card comes back (a bank debit cannot be charged next month).
+    fireEvent.click(screen.getByRole('radio', { name: 'Mensual' }));
+    expect(screen.getByLabelText('Número de tarjeta')).toBeInTheDocument();
+  });
 });

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useIntl } from 'react-intl';
 import { call, campaignPath, type PublicCampaign } from './api';
 import { Field } from './Field';
@@ -7,8 +7,13 @@ import { EXPIRY_MAX_LENGTH, formatExpiry } from './lib/expiry';
 import { formatMoney, parseDecimal } from './lib/money';
 import { fetchAmountLimits } from './lib/tokenizer';
 import { m } from './messages';
-import { donationPayload, isTickets, newKey, postDonation, SubmitFailure, tokenize, type Attempt } from './submit';
-import { chosenAmount, EMAIL_RE, FIELD_ORDER, validate, type Errors, type FieldError, type Values } from './validate';
+import { bankDebitPayload, donationPayload, isTickets, newKey, postDonation, SubmitFailure, tokenize, type Attempt } from './submit';
+import {
+  CARD_FIELDS, chosenAmount, EMAIL_RE, FIELD_ORDER, validate, validateBank, type BankValues, type Errors, type FieldError, type Values,
+} from './validate';
+
+// The bank debit's fields download only on a form that offers one.
+const BankDebitFields = lazy(() => import('./BankDebit'));
 
 const BRAND_DELAY_MS = 300;
 const LIMITS_DELAY_MS = 1000;
@@ -54,6 +59,13 @@ export function DonationForm({ campaign, onSuccess }: { campaign: PublicCampaign
     ticket: tickets[0]?.name ?? '',
     ticketQuantity: 1,
   }));
+  // The off-site bank debit, where the campaign's processor offers it: one-time donations only (a debit the donor
+  // approves at their bank cannot be charged again next month), so it needs a form that takes one-time gifts.
+  const offer = c.allow_one_time ? c.bank_debit : undefined;
+  const [method, setMethod] = useState<'card' | 'bank'>('card');
+  const [bank, setBank] = useState<BankValues>(() => ({
+    bank: '', personType: offer?.person_types[0] ?? 'natural', idType: offer?.id_types[0] ?? '', idNumber: '',
+  }));
   const [errors, setErrors] = useState<Errors>({});
   const [failure, setFailure] = useState<{ error: FieldError; text?: string } | null>(null);
   const [submitting, setSubmitting] = useState(false);
@@ -63,6 +75,7 @@ export function DonationForm({ campaign, onSuccess }: { campaign: PublicCampaign
     max: majorToMinor(DEFAULT_MAX_MAJOR, c.currency),
   });
   const inFlight = useRef(false);
+  const leaving = useRef(false); // on the way to the bank: the form stays busy
   const attempt = useRef<Attempt | null>(null);
   const leadSent = useRef(false);
   const summaryRef = useRef<HTMLDivElement>(null);
@@ -127,13 +140,28 @@ export function DonationForm({ campaign, onSuccess }: { campaign: PublicCampaign
   const set = <K extends keyof Values>(key: K, value: Values[K]) => {
     setValues((v) => ({ ...v, [key]: value }));
     if (errors[key as string]) setErrors((e) => ({ ...e, [key]: undefined }));
+    if (key === 'recurrency' && value === 1) setMethod('card');
   };
+  const bankErrorKey = { bank: 'bank', personType: 'bank', idType: 'bankIdType', idNumber: 'bankIdNumber' } as const;
+  const setBankValue = <K extends keyof BankValues>(key: K, value: BankValues[K]) => {
+    setBank((b) => ({ ...b, [key]: value }));
+    setErrors((e) => ({ ...e, [bankErrorKey[key]]: undefined }));
+  };
+  const chooseMethod = (next: 'card' | 'bank') => {
+    setMethod(next);
+    if (next === 'bank') set('recurrency', 0);
+  };
+  const byBank = method === 'bank' && offer !== undefined;
   const t = (e?: FieldError) => (e ? e.text ?? intl.formatMessage(m[e.key], e.values) : undefined);
 
   async function onSubmit(ev: FormEvent) {
     ev.preventDefault();
     if (inFlight.current || salesEnded) return; // a double click submits once
     const found = validate(values, { ...ctx, brand: detectBrand(values.cardNumber, rules) });
+    if (byBank) {
+      for (const k of CARD_FIELDS) delete found[k];
+      Object.assign(found, validateBank(bank));
+    }
     setErrors(found);
     const first = [...FIELD_ORDER, ...extrasMeta.map((f) => f.key)].find((k) => found[k]);
     if (first) {
@@ -143,7 +171,7 @@ export function DonationForm({ campaign, onSuccess }: { campaign: PublicCampaign
     }
     const cardBrand = detectBrand(values.cardNumber, rules);
     const accepted = c.gateway.accepted_brands?.split(',').map((s) => s.trim()).filter(Boolean);
-    if (accepted && accepted.length > 0 && !accepted.includes(cardBrand)) {
+    if (!byBank && accepted && accepted.length > 0 && !accepted.includes(cardBrand)) {
       setFailure({ error: { key: 'cardNotAllowed', values: { card_name: brandName(cardBrand, rules) } } });
       return;
     }
@@ -151,11 +179,22 @@ export function DonationForm({ campaign, onSuccess }: { campaign: PublicCampaign
     setSubmitting(true);
     setFailure(null);
     // One idempotency key per attempt: a retry of the same data reuses it, changed data gets a new one.
-    const fingerprint = JSON.stringify({ ...values, cardNumber: cleanNumber(values.cardNumber) });
+    const fingerprint = JSON.stringify({ ...values, cardNumber: cleanNumber(values.cardNumber), bank: byBank ? bank : null });
     if (!attempt.current || attempt.current.fingerprint !== fingerprint) {
       attempt.current = { key: newKey(), itemUuid: newKey(), fingerprint };
     }
     try {
+      if (byBank) {
+        const res = await postDonation(c.slug, bankDebitPayload(c, values, amount!, bank, attempt.current), '');
+        leadSent.current = true;
+        // To the bank, to approve the payment; it sends the donor back to the thank-you page, which reads the outcome.
+        if (res.redirect_url) {
+          leaving.current = true;
+          return location.assign(res.redirect_url);
+        }
+        if (!res.receipt) throw new SubmitFailure({ key: 'submitFailed' });
+        return onSuccess(res.receipt);
+      }
       const idType = values.notCardholder ? values.holderIdType : values.uidType;
       const idNumber = values.notCardholder ? values.holderIdNumber : values.uidNumber;
       const token = await tokenize(c, values, idType, idNumber);
@@ -172,8 +211,10 @@ export function DonationForm({ campaign, onSuccess }: { campaign: PublicCampaign
       }
       requestAnimationFrame(() => summaryRef.current?.focus());
     } finally {
-      inFlight.current = false;
-      setSubmitting(false);
+      if (!leaving.current) {
+        inFlight.current = false;
+        setSubmitting(false);
+      }
     }
   }
 
@@ -184,7 +225,7 @@ export function DonationForm({ campaign, onSuccess }: { campaign: PublicCampaign
   const submitLabel =
     total === null
       ? intl.formatMessage(m.donate)
-      : intl.formatMessage(values.recurrency === 1 ? m.donateMonthly : m.donateOnce, { amount: fmt(total) });
+      : intl.formatMessage(byBank ? m.bankSubmit : values.recurrency === 1 ? m.donateMonthly : m.donateOnce, { amount: fmt(total) });
 
   return (
     <form className="donation-form" noValidate onSubmit={onSubmit} aria-busy={submitting}>
@@ -328,62 +369,83 @@ export function DonationForm({ campaign, onSuccess }: { campaign: PublicCampaign
       <fieldset className="section">
         <legend className="section-title">
           <span className="step" aria-hidden>{extrasMeta.length > 0 ? 4 : 3}</span>
-          {intl.formatMessage(m.stepCard)}
+          {intl.formatMessage(offer ? m.stepPayment : m.stepCard)}
         </legend>
-        <Field id="f-cardNumber" label={intl.formatMessage(m.cardNumber)} error={t(errors.cardNumber)}>
-          {(aria) => (
-            <div className="card-input">
-              <input {...aria} inputMode="numeric" autoComplete="cc-number" placeholder="0000 0000 0000 0000"
-                maxLength={layout.maxLength} value={values.cardNumber}
-                onChange={(e) => set('cardNumber', formatCardNumber(e.target.value, layout))} />
-              <span className={`brand brand-${brand}`} aria-live="polite" data-brand={brand}>
-                {brand !== 'unknown' && (
-                  <span>
-                    <span className="sr-only">{intl.formatMessage(m.cardType)}: </span>
-                    {brandName(brand, rules)}
-                  </span>
-                )}
-              </span>
-            </div>
-          )}
-        </Field>
-        <div className="grid">
-          <Field id="f-expiry" label={intl.formatMessage(m.expiry)} error={t(errors.expiry)}>
+        {offer && (
+          <>
+              <div className="segmented" role="radiogroup" aria-label={intl.formatMessage(m.bankMethod)} aria-describedby="bank-one-time">
+                {(['card', 'bank'] as const).map((p) => (
+                  <label key={p} className={method === p ? 'selected' : ''}>
+                    <input type="radio" name="paymentMethod" value={p} checked={method === p} onChange={() => chooseMethod(p)} />
+                    {p === 'card' ? intl.formatMessage(m.bankCard) : intl.formatMessage(m.bankDebit, { method: offer.method })}
+                  </label>
+                ))}
+              </div>
+              <p className="muted small" id="bank-one-time">{intl.formatMessage(m.bankOneTime)}</p>
+          </>
+        )}
+        {byBank ? (
+          <Suspense fallback={<span className="spinner dark" aria-hidden />}>
+            <BankDebitFields offer={offer} values={bank} errors={errors} onChange={setBankValue} />
+          </Suspense>
+        ) : (
+          <>
+          <Field id="f-cardNumber" label={intl.formatMessage(m.cardNumber)} error={t(errors.cardNumber)}>
             {(aria) => (
-              <input {...aria} inputMode="numeric" autoComplete="cc-exp" placeholder={intl.formatMessage(m.expiryPlaceholder)}
-                maxLength={EXPIRY_MAX_LENGTH} value={values.expiry}
-                onChange={(e) => set('expiry', formatExpiry(e.target.value, values.expiry))} />
+              <div className="card-input">
+                <input {...aria} inputMode="numeric" autoComplete="cc-number" placeholder="0000 0000 0000 0000"
+                  maxLength={layout.maxLength} value={values.cardNumber}
+                  onChange={(e) => set('cardNumber', formatCardNumber(e.target.value, layout))} />
+                <span className={`brand brand-${brand}`} aria-live="polite" data-brand={brand}>
+                  {brand !== 'unknown' && (
+                    <span>
+                      <span className="sr-only">{intl.formatMessage(m.cardType)}: </span>
+                      {brandName(brand, rules)}
+                    </span>
+                  )}
+                </span>
+              </div>
             )}
           </Field>
-          <Field id="f-cvv" label={intl.formatMessage(m.cvv)} error={t(errors.cvv)}
-            hint={intl.formatMessage(m.cvvHint, { digits: layout.cvvLengths.length > 1 && layout.brand === 'unknown' ? '3–4' : String(layout.cvvLength) })}>
-            {(aria) => (
-              <input {...aria} inputMode="numeric" autoComplete="cc-csc" type="password"
-                maxLength={Math.max(...layout.cvvLengths)} value={values.cvv}
-                onChange={(e) => set('cvv', e.target.value.replace(/\D/g, ''))} />
-            )}
-          </Field>
-        </div>
-        <Field id="f-holderName" label={intl.formatMessage(m.holderName)} error={t(errors.holderName)}>
-          {(aria) => <input {...aria} autoComplete="cc-name" value={values.holderName} onChange={(e) => set('holderName', e.target.value)} />}
-        </Field>
-        <label className="check">
-          <input type="checkbox" checked={values.notCardholder} onChange={(e) => set('notCardholder', e.target.checked)} />
-          <span>{intl.formatMessage(m.notCardholder)}</span>
-        </label>
-        {values.notCardholder && (
-          <div className="grid doc">
-            <Field id="f-holderIdType" label={intl.formatMessage(m.holderIdType)} error={t(errors.holderIdType)}>
+          <div className="grid">
+            <Field id="f-expiry" label={intl.formatMessage(m.expiry)} error={t(errors.expiry)}>
               {(aria) => (
-                <select {...aria} value={values.holderIdType} onChange={(e) => set('holderIdType', e.target.value)}>
-                  {docTypes.map((d) => <option key={d} value={d}>{d}</option>)}
-                </select>
+                <input {...aria} inputMode="numeric" autoComplete="cc-exp" placeholder={intl.formatMessage(m.expiryPlaceholder)}
+                  maxLength={EXPIRY_MAX_LENGTH} value={values.expiry}
+                  onChange={(e) => set('expiry', formatExpiry(e.target.value, values.expiry))} />
               )}
             </Field>
-            <Field id="f-holderIdNumber" label={intl.formatMessage(m.holderIdNumber)} error={t(errors.holderIdNumber)}>
-              {(aria) => <input {...aria} inputMode="numeric" value={values.holderIdNumber} onChange={(e) => set('holderIdNumber', e.target.value)} />}
+            <Field id="f-cvv" label={intl.formatMessage(m.cvv)} error={t(errors.cvv)}
+              hint={intl.formatMessage(m.cvvHint, { digits: layout.cvvLengths.length > 1 && layout.brand === 'unknown' ? '3–4' : String(layout.cvvLength) })}>
+              {(aria) => (
+                <input {...aria} inputMode="numeric" autoComplete="cc-csc" type="password"
+                  maxLength={Math.max(...layout.cvvLengths)} value={values.cvv}
+                  onChange={(e) => set('cvv', e.target.value.replace(/\D/g, ''))} />
+              )}
             </Field>
           </div>
+          <Field id="f-holderName" label={intl.formatMessage(m.holderName)} error={t(errors.holderName)}>
+            {(aria) => <input {...aria} autoComplete="cc-name" value={values.holderName} onChange={(e) => set('holderName', e.target.value)} />}
+          </Field>
+          <label className="check">
+            <input type="checkbox" checked={values.notCardholder} onChange={(e) => set('notCardholder', e.target.checked)} />
+            <span>{intl.formatMessage(m.notCardholder)}</span>
+          </label>
+          {values.notCardholder && (
+            <div className="grid doc">
+              <Field id="f-holderIdType" label={intl.formatMessage(m.holderIdType)} error={t(errors.holderIdType)}>
+                {(aria) => (
+                  <select {...aria} value={values.holderIdType} onChange={(e) => set('holderIdType', e.target.value)}>
+                    {docTypes.map((d) => <option key={d} value={d}>{d}</option>)}
+                  </select>
+                )}
+              </Field>
+              <Field id="f-holderIdNumber" label={intl.formatMessage(m.holderIdNumber)} error={t(errors.holderIdNumber)}>
+                {(aria) => <input {...aria} inputMode="numeric" value={values.holderIdNumber} onChange={(e) => set('holderIdNumber', e.target.value)} />}
+              </Field>
+            </div>
+          )}
+          </>
         )}
       </fieldset>
 
@@ -399,7 +461,7 @@ export function DonationForm({ campaign, onSuccess }: { campaign: PublicCampaign
           {submitting ? (
             <>
               <span className="spinner" aria-hidden />
-              {intl.formatMessage(m.submitting)}
+              {intl.formatMessage(byBank ? m.bankRedirecting : m.submitting)}
             </>
           ) : (
             submitLabel
@@ -410,7 +472,7 @@ export function DonationForm({ campaign, onSuccess }: { campaign: PublicCampaign
             <rect x="4" y="11" width="16" height="10" rx="2" />
             <path d="M8 11V7a4 4 0 0 1 8 0v4" />
           </svg>
-          {intl.formatMessage(m.secure)}
+          {intl.formatMessage(byBank ? m.bankSecure : m.secure)}
         </p>
       </div>
     </form>

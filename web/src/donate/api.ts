@@ -88,9 +88,19 @@ export interface PublicCampaign {
   /** The card brands the organisation's gateway account takes, with their rules; empty when the gateway could not say. */
   payment_methods?: CardRule[];
   thanks?: { instant?: string };
+  /** The off-site bank debit the campaign's processor offers (one-time donations only); absent: cards only. */
+  bank_debit?: PublicBankDebit;
   /** False when the organisation cannot take donations now; closed_reason says why (gateway_missing, …). */
   accepting_donations?: boolean;
   closed_reason?: string | null;
+}
+
+/** An off-site bank debit (e.g. PSE): the donor picks their bank and approves the payment there. */
+export interface PublicBankDebit {
+  method: string;
+  banks: { code: string; label: string }[];
+  person_types: string[];
+  id_types: string[];
 }
 
 export const campaignPath = (slug: string) => `/api/public/campaigns/${encodeURIComponent(slug)}`;

@@ -4,7 +4,7 @@ import { type CardToken, type GatewayError, requestCardToken } from './lib/token
 import { parseExpiry } from './lib/expiry';
 import { toDecimal, type Money } from './lib/money';
 import type { FieldError } from './validate';
-import type { Values } from './validate';
+import type { BankValues, Values } from './validate';
 
 
 /** A failure to show above the donate button. */
@@ -76,6 +76,10 @@ export interface DonationResult {
   convert_token?: string;
   /** The thank-you page's signed reference. */
   receipt?: string;
+  /** A bank debit's: where the donor approves the payment at their bank. */
+  redirect_url?: string;
+  /** A bank debit's bank, on the thank-you page. */
+  bank_debit?: { bank: string };
 }
 
 /** API field paths → the form's fields, to show server-side validation under the right input. */
@@ -86,6 +90,9 @@ const SERVER_FIELDS: Record<string, string> = {
   'payment_method.last_four': 'cardNumber', 'payment_method.expiration_month': 'expiry', 'payment_method.expiration_year': 'expiry',
   'payment_method.cc_expiration': 'expiry', 'donation.items.0.amount': 'amount', 'donation.items': 'amount',
   'donation.items.0.item_name': 'ticket',
+  'payment_method.bank_debit.bank': 'bank', 'payment_method.bank_debit.id_type': 'bankIdType',
+  'payment_method.bank_debit.id_number': 'bankIdNumber', 'payment_method.bank_debit.person_type': 'bank',
+  'donation.recurrency': 'amount',
 };
 
 /**
@@ -111,17 +118,8 @@ export function donationPayload(c: PublicCampaign, v: Values, amount: number, br
   const digits = cleanNumber(v.cardNumber);
   const holderIdType = v.notCardholder ? v.holderIdType : v.uidType;
   const holderIdNumber = (v.notCardholder ? v.holderIdNumber : v.uidNumber).replace(/\D/g, '');
-  const ticket = isTickets(c);
   return {
-    donation: {
-      recurrency: v.recurrency,
-      items: [{
-        uuid: attempt.itemUuid, amount: toDecimal(amount, c.currency), item_name: ticket ? v.ticket : c.title,
-        quantity: ticket ? v.ticketQuantity : 1,
-      }],
-      instalments: v.recurrency === 0 && v.instalments > 1 ? v.instalments : undefined,
-      periodic_increase: v.recurrency === 1 && v.upgrade ? true : undefined,
-    },
+    ...basePayload(c, v, amount, attempt),
     payment_method: {
       gateway: {
         name: c.gateway.name ?? 'mercadopago', token: token.id, payment_method_id: token.payment_method_id, vault_token: token.vault_token,
@@ -135,6 +133,30 @@ export function donationPayload(c: PublicCampaign, v: Values, amount: number, br
       cardholder_id_type: holderIdType || 'DNI',
       cardholder_id_number: holderIdNumber,
       donor_is_cardholder: !v.notCardholder,
+    },
+  };
+}
+
+/** Builds a one-time donation paid by off-site bank debit: the bank, person type and document; no card. */
+export function bankDebitPayload(c: PublicCampaign, v: Values, amount: number, b: BankValues, attempt: Attempt) {
+  return {
+    ...basePayload(c, { ...v, recurrency: 0 }, amount, attempt),
+    payment_method: { bank_debit: { bank: b.bank, person_type: b.personType, id_type: b.idType, id_number: b.idNumber.trim() } },
+  };
+}
+
+/** What every donation request carries: the donation, the donor, the extra fields and the attempt's key. */
+function basePayload(c: PublicCampaign, v: Values, amount: number, attempt: Attempt) {
+  const ticket = isTickets(c);
+  return {
+    donation: {
+      recurrency: v.recurrency,
+      items: [{
+        uuid: attempt.itemUuid, amount: toDecimal(amount, c.currency), item_name: ticket ? v.ticket : c.title,
+        quantity: ticket ? v.ticketQuantity : 1,
+      }],
+      instalments: v.recurrency === 0 && v.instalments > 1 ? v.instalments : undefined,
+      periodic_increase: v.recurrency === 1 && v.upgrade ? true : undefined,
     },
     donor: {
       first_name: v.firstName.trim(),

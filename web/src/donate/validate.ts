@@ -27,6 +27,22 @@ export interface Values {
   ticketQuantity: number;
 }
 
+/** An off-site bank debit's fields (BankDebit.tsx). */
+export interface BankValues { bank: string; personType: string; idType: string; idNumber: string }
+
+/** The bank debit's own checks; the server checks the bank's list and the number's check digit again. */
+export function validateBank(b: BankValues): Errors {
+  const e: Errors = {};
+  if (b.bank === '') e.bank = { key: 'required' };
+  if (b.idType === '') e.bankIdType = { key: 'required' };
+  if (b.idNumber.trim() === '') e.bankIdNumber = { key: 'required' };
+  else if (digits(b.idNumber).length < 3) e.bankIdNumber = { key: 'documentInvalid' };
+  return e;
+}
+
+/** The card's fields, which a bank debit does not ask. */
+export const CARD_FIELDS = ['cardNumber', 'expiry', 'cvv', 'holderName', 'holderIdType', 'holderIdNumber'];
+
 export type MessageKey = keyof typeof m;
 export interface FieldError { key: MessageKey; values?: Record<string, string>; /** The server's own text, shown instead. */ text?: string }
 export type Errors = Partial<Record<string, FieldError>>;
@@ -34,7 +50,7 @@ export type Errors = Partial<Record<string, FieldError>>;
 /** The order fields appear in, for focusing the first error. */
 export const FIELD_ORDER = [
   'amount', 'otherAmount', 'firstName', 'lastName', 'email', 'uidType', 'uidNumber', 'cardNumber', 'expiry', 'cvv',
-  'holderName', 'holderIdType', 'holderIdNumber',
+  'holderName', 'holderIdType', 'holderIdNumber', 'bank', 'bankIdType', 'bankIdNumber',
 ];
 
 export const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
