@@ -187,7 +187,8 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 		Forms: campaigns, Tenants: d.Tenants, Gateways: charges, Retries: procs, Recurring: collection.Starter{Temporal: d.Temporal},
 		Guard: firstcharge.Guard{Temporal: d.Temporal}, Secret: d.Config.Secret, Mail: outbox.NewMailer(d.Config, d.Tenants.Directory()), PublicURL: d.Config.PublicURL, Log: d.Log,
 	})).Mount(groups)
-	manageDeps := donation.ManageDeps{Tenants: d.Tenants, Temporal: d.Temporal, Gateways: charges, Forms: campaigns, Secret: d.Config.Secret}
+	manageDeps := donation.ManageDeps{Tenants: d.Tenants, Temporal: d.Temporal, Gateways: charges, Forms: campaigns, Secret: d.Config.Secret,
+		Retries: procs, Log: d.Log}
 	donation.NewManageHandler(manageDeps).Mount(groups)
 	// The donor portal: its own session cookie, not Kratos's (issue 20).
 	donation.NewPortalHandler(donation.PortalDeps{Manage: donation.NewManageService(manageDeps), Forms: campaigns, Tenants: d.Tenants,

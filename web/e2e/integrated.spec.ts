@@ -149,6 +149,9 @@ test('integrated payments: bank account, local and global processors, a routed d
     await success.getByRole('button', { name: 'Entendido' }).click();
     const active = item(page, 'local_payments', 'active');
     await expect(active.locator('[data-field="descriptor"]')).toHaveText('MP*Fundación Demo');
+    // The processor's merchant account is named after the organisation (spec §2: the linked account's name).
+    await expect(active.locator('[data-field="account_name"]'))
+      .toHaveText(shardValue(`SELECT name FROM organizations WHERE organization_id = '${DEMO_ORG}'`));
     await expect(active.locator('[data-field="activated_at"]')).toHaveText(/^\p{L}+ \d{2}, \d{4} - \d{2}:\d{2}$/u);
     // One local processor without the flag: no second Choose.
     await expect(item(page, 'local_payments', 'inactive')).toHaveCount(0);
@@ -230,9 +233,10 @@ test('integrated payments: bank account, local and global processors, a routed d
     await screenshotAll(page, 'integrated-dashboard-fees');
   });
 
+  let other: { slug: string } = { slug: '' };
   await test.step('a charge MercadoPago declines on another campaign is retried once through the global processor', async () => {
     // A campaign no rule routes: the connected MercadoPago account charges it, and the retry rule backs it.
-    const other = await createPublishedCampaign(page, `Biblioteca Popular ${Date.now().toString(36)}`);
+    other = await createPublishedCampaign(page, `Biblioteca Popular ${Date.now().toString(36)}`);
     const declined = `ana.retry.${Date.now().toString(36)}@example.org`;
     const ownOrigin = new URL(baseURL!).origin;
     const tokenised: string[] = [];
