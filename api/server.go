@@ -99,7 +99,9 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 	csrf := middleware.NewCSRF(d.Config.Secret, strings.HasPrefix(d.Config.PublicURL, "https://"))
 
 	r.Use(middleware.RequestID(), middleware.AccessLog(d.Log), middleware.Recovery(), middleware.Locale(),
-		middleware.SecurityHeaders([]string{d.Config.GatewayPublicURL, d.Config.CentralPosPublicURL}, d.Config.MPAuthURL, d.Config.Env == "production"))
+		// Browsers send cards to each tokeniser: the gateways', the processor's and the card vault's.
+		middleware.SecurityHeaders([]string{d.Config.GatewayPublicURL, d.Config.CentralPosPublicURL, d.Config.DLocalPublicURL,
+			d.Config.CVaultPublicURL}, d.Config.MPAuthURL, d.Config.Env == "production"))
 	r.Use(ratelimit.NewStore(d.Tenants.Directory()).Middleware())
 
 	r.GET("/healthz", health.Healthz)
