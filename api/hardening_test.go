@@ -82,8 +82,16 @@ func TestSecurityHeadersOnEveryPage(t *testing.T) {
 		require.Empty(t, h.Get("Strict-Transport-Security"), "HSTS on a plain-http test stack: %s", path)
 	}
 
+	// Where the processor's tokeniser and the card vault are origins of their own (production's), the
+	// browser may send cards to them too.
+	own := *cfg
+	own.DLocalPublicURL, own.CVaultPublicURL = "https://api.dlocal.example", "https://vault.cvault.example/"
+	res, _ := get(t, apitest.Router(t, &own, tenantstest.Open(t)).URL+"/manage/dashboard")
+	require.Contains(t, res.Header.Get("Content-Security-Policy"), "connect-src 'self' "+strings.TrimSuffix(cfg.GatewayPublicURL, "/")+
+		" https://api.dlocal.example https://vault.cvault.example;")
+
 	prod := newProductionServer(t)
-	res, _ := get(t, prod.URL+"/d/some-campaign")
+	res, _ = get(t, prod.URL+"/d/some-campaign")
 	require.Equal(t, "max-age=63072000; includeSubDomains", res.Header.Get("Strict-Transport-Security"))
 	require.Contains(t, res.Header.Get("Content-Security-Policy"), "frame-ancestors 'none'")
 }

@@ -100,7 +100,9 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 	csrf := middleware.NewCSRF(d.Config.Secret, strings.HasPrefix(d.Config.PublicURL, "https://"))
 
 	r.Use(middleware.RequestID(), middleware.AccessLog(d.Log), middleware.Recovery(), middleware.Locale(),
-		middleware.SecurityHeaders([]string{d.Config.GatewayPublicURL, d.Config.CentralPosPublicURL}, d.Config.MPAuthURL, d.Config.Env == "production"))
+		// Browsers send cards to each tokeniser: the gateways', the processor's and the card vault's.
+		middleware.SecurityHeaders([]string{d.Config.GatewayPublicURL, d.Config.CentralPosPublicURL, d.Config.DLocalPublicURL,
+			d.Config.CVaultPublicURL}, d.Config.MPAuthURL, d.Config.Env == "production"))
 	r.Use(ratelimit.NewStore(d.Tenants.Directory()).Middleware())
 
 	r.GET("/healthz", health.Healthz)
@@ -189,7 +191,8 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 		Guard: firstcharge.Guard{Temporal: d.Temporal}, Secret: d.Config.Secret, Mail: outbox.NewMailer(d.Config, d.Tenants.Directory()), PublicURL: d.Config.PublicURL, Log: d.Log,
 		BankDebits: procs,
 	})).Mount(groups)
-	manageDeps := donation.ManageDeps{Tenants: d.Tenants, Temporal: d.Temporal, Gateways: charges, Forms: campaigns, Secret: d.Config.Secret}
+	manageDeps := donation.ManageDeps{Tenants: d.Tenants, Temporal: d.Temporal, Gateways: charges, Forms: campaigns, Secret: d.Config.Secret,
+		Retries: procs, Log: d.Log}
 	donation.NewManageHandler(manageDeps).Mount(groups)
 	// The donor portal: its own session cookie, not Kratos's (issue 20).
 	donation.NewPortalHandler(donation.PortalDeps{Manage: donation.NewManageService(manageDeps), Forms: campaigns, Tenants: d.Tenants,

@@ -29,6 +29,14 @@ type Account struct {
 // Vault is the card vault's tokeniser as browsers reach it, and the platform's public key there.
 type Vault struct{ URL, Key string }
 
+// CheckoutVault is where a browser also tokenises the card when a global processor retries the
+// account's declined charges: the card vault, with the platform's key and the organisation's country.
+type CheckoutVault struct {
+	URL     string `json:"url"`
+	Key     string `json:"key"`
+	Country string `json:"country"`
+}
+
 // AccountSource finds the account a form's organisation takes donations with;
 // connections.ErrNotConnected when it has none (the form is closed).
 type AccountSource func(ctx context.Context, f Form) (Account, error)
@@ -76,7 +84,8 @@ func (s *Service) account(ctx context.Context, f Form) (Account, error) {
 }
 
 // Checkout is what a browser needs to send a card to the organisation's gateway, never to us: the
-// gateway, its tokeniser, the account's public key and the card brands it takes.
+// gateway, its tokeniser, the account's public key and the card brands it takes, and the card vault
+// when a global processor retries the account's declines.
 type Checkout struct {
 	Gateway      string `json:"name"`
 	TokenizerURL string `json:"tokenizer_url"`
@@ -84,6 +93,7 @@ type Checkout struct {
 	// PaymentMethods are the account's brands with the rules cards are checked by; empty when the
 	// gateway could not say (the browser's own table applies).
 	PaymentMethods []PublicCardMethod `json:"payment_methods"`
+	Vault          *CheckoutVault     `json:"vault,omitempty"` // nil: no retry, the card goes to the gateway only
 }
 
 // Checkout is the form's checkout; connections.ErrNotConnected when its organisation has no account.
@@ -99,8 +109,11 @@ func (s *Service) Checkout(ctx context.Context, f Form) (Checkout, error) {
 // checkoutOf is the account's checkout; answered is false when the gateway did not give its card methods.
 func (s *Service) checkoutOf(ctx context.Context, f Form, a Account) (_ Checkout, answered bool) {
 	methods, answered := s.cardMethods(ctx, f, a)
-	return Checkout{Gateway: a.Gateway, TokenizerURL: s.Tokenizers[a.Gateway], PublicKey: a.PublicKey,
-		PaymentMethods: methods}, answered
+	co := Checkout{Gateway: a.Gateway, TokenizerURL: s.Tokenizers[a.Gateway], PublicKey: a.PublicKey, PaymentMethods: methods}
+	if a.Retried && s.Vault.URL != "" {
+		co.Vault = &CheckoutVault{URL: s.Vault.URL, Key: s.Vault.Key, Country: f.Scope.Country}
+	}
+	return co, answered
 }
 
 // PublicCardMethod is a card brand the campaign's gateway account takes, with the rules the form

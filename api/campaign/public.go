@@ -116,8 +116,8 @@ func (s *Service) publicForm(ctx context.Context, route tenants.Route) (_ Public
 	} else {
 		co, answered := s.checkoutOf(ctx, f, a)
 		p.Gateway = map[string]string{"name": co.Gateway, "tokenizer_url": co.TokenizerURL, "public_key": co.PublicKey}
-		if a.Retried && s.Vault.URL != "" {
-			p.Gateway["vault_url"], p.Gateway["vault_key"] = s.Vault.URL, s.Vault.Key
+		if co.Vault != nil {
+			p.Gateway["vault_url"], p.Gateway["vault_key"] = co.Vault.URL, co.Vault.Key
 		}
 		p.PaymentMethods, complete = co.PaymentMethods, complete && answered
 		if !f.Org.AcceptingDonations {

@@ -261,11 +261,11 @@ func (s *Service) Create(ctx context.Context, f campaign.Form, sub Submission) (
 		return out, err
 	}
 	var card gateway.Card
-	var retryCard *processing.RetryCard
+	var retried *processing.RetryCard
 	if found && existing.pmID != nil {
 		card, err = s.savedCard(ctx, scope, *existing.pmID)
 	} else if card, err = gw.SaveCard(ctx, cust.ID, sub.Card.Token); err == nil {
-		retryCard = s.saveRetryCard(ctx, f, sub, gwName)
+		retried = retryCard(ctx, s.retries, s.log, scope, f.Campaign.ID, f.Campaign.Currency, gwName, sub.Donor.Email, sub.Card)
 	}
 	if err != nil {
 		// A concurrent twin of this submission may have used the (single-use) token first: answer
@@ -303,11 +303,10 @@ func (s *Service) Create(ctx context.Context, f campaign.Form, sub Submission) (
 			ExpiryYear: int16(c.ExpYear), HolderName: c.HolderName, HolderIDType: &c.HolderIDType, HolderIDNumber: &c.HolderIDNumber,
 			DonorIsCardholder: c.DonorIsCardholder}, period, collectDay, firstStatus)
 		written = w
-		if err != nil || retryCard == nil || w.PaymentMethodID == nil {
+		if err != nil || w.PaymentMethodID == nil {
 			return err
 		}
-		return q.SaveProcessorCard(ctx, sharddb.SaveProcessorCardParams{OrganizationID: scope.OrgID, PaymentMethodID: *w.PaymentMethodID,
-			ProcessorID: retryCard.ProcessorID, CardID: retryCard.CardID, CustomerID: retryCard.CustomerID})
+		return saveProcessorCard(ctx, q, scope.OrgID, *w.PaymentMethodID, retried)
 	})
 
 	if err != nil {
@@ -344,25 +343,36 @@ func (sub Submission) write(ctx context.Context, q *sharddb.Queries, f campaign.
 		PaymentMethod: pm, Donation: row, Period: period, CollectDay: day, FirstStatus: firstStatus})
 }
 
-// saveRetryCard saves the card the donor's browser also tokenised at the card vault at the processor
-// that retries the campaign's declined charges. Without it (no vault token, no retry rule, a card
-// routed to a processor already, or the processor refusing it) the donation goes on, its declines
-// final: a retry is a second chance, never a reason to refuse the donation.
-func (s *Service) saveRetryCard(ctx context.Context, f campaign.Form, sub Submission, gwName string) *processing.RetryCard {
-	c := sub.Card
-	if s.retries == nil || c.VaultToken == "" || gwName == charge.ProcessorGateway {
+// retryCard saves the card the browser also tokenised at the card vault (c.VaultToken) at the
+// processor that retries the campaign's declined charges: on the public form and on a later card
+// change alike. Without it (no vault token, no retry rule, a card routed to a processor already, or
+// the processor refusing it) the card still serves, its declines final: a retry is a second chance,
+// never a reason to refuse a donation or a new card.
+func retryCard(ctx context.Context, retries RetryCards, log *slog.Logger, scope tenants.Scope, campaignID uuid.UUID,
+	currency, gwName, email string, c CardData) *processing.RetryCard {
+	if retries == nil || c.VaultToken == "" || gwName == charge.ProcessorGateway {
 		return nil
 	}
-	rc, ok, err := s.retries.SaveRetryCard(ctx, f.Scope, f.Campaign.ID, f.Campaign.Currency,
-		gateway.Customer{Email: sub.Donor.Email, IDType: c.HolderIDType, IDNumber: c.HolderIDNumber}, c.VaultToken, c.BIN, c.LastFour)
+	rc, ok, err := retries.SaveRetryCard(ctx, scope, campaignID, currency,
+		gateway.Customer{Email: email, IDType: c.HolderIDType, IDNumber: c.HolderIDNumber}, c.VaultToken, c.BIN, c.LastFour)
 	if err != nil {
-		s.log.WarnContext(ctx, "donation: card not saved at the retry processor", "organization_id", f.Scope.OrgID,
-			"campaign_id", f.Campaign.ID, "error", err)
+		log.WarnContext(ctx, "donation: card not saved at the retry processor", "organization_id", scope.OrgID,
+			"campaign_id", campaignID, "error", err)
 	}
 	if !ok || err != nil {
 		return nil
 	}
 	return &rc
+}
+
+// saveProcessorCard keeps the payment method's card at the retry processor (nil: none), replacing
+// the one it had there, in the transaction that stores the payment method.
+func saveProcessorCard(ctx context.Context, q *sharddb.Queries, orgID, pmID uuid.UUID, rc *processing.RetryCard) error {
+	if rc == nil {
+		return nil
+	}
+	return q.SaveProcessorCard(ctx, sharddb.SaveProcessorCardParams{OrganizationID: orgID, PaymentMethodID: pmID,
+		ProcessorID: rc.ProcessorID, CardID: rc.CardID, CustomerID: rc.CustomerID})
 }
 
 // reserveTickets refuses a tickets submission when an option with a quantity has fewer tickets

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"net/http"
 	"slices"
 	"strings"
@@ -48,6 +49,10 @@ type ManageDeps struct {
 		LimitsFor(ctx context.Context, f campaign.Form) campaign.Limits
 		Checkout(ctx context.Context, f campaign.Form) (campaign.Checkout, error)
 	}
+	// Retries saves a new card also at the global processor that retries the campaign's declines,
+	// from the card-vault token the browser sent (nil: no charge is retried through a processor).
+	Retries RetryCards
+	Log     *slog.Logger
 }
 
 // ManageService is the donation management of the manage area (donor spec §2 screens 6–7, §7): the
@@ -63,6 +68,9 @@ type ManageService struct {
 func NewManageService(d ManageDeps) *ManageService {
 	if d.CollectWait == 0 {
 		d.CollectWait = 25 * time.Second
+	}
+	if d.Log == nil {
+		d.Log = slog.Default()
 	}
 	return &ManageService{d: d}
 }
@@ -155,8 +163,12 @@ func (s *ManageService) detail(ctx context.Context, scope tenants.Scope, id uuid
 	if err != nil {
 		return nil, err
 	}
-	// Without an account the checkout is empty: the card cannot change.
-	f := campaign.Form{Campaign: &campaign.Campaign{Currency: d.Donation.Amount.Currency}, Org: campaign.Org{ID: scope.OrgID}, Scope: scope}
+	// The checkout of the donation's campaign: a rule may route it to a processor (its tokeniser) or
+	// retry it through the global one (the card vault too), as on the public form. Without an account
+	// the checkout is empty: the card cannot change.
+	campaignID, _ := uuid.Parse(d.Donation.Campaign.UUID)
+	f := campaign.Form{Campaign: &campaign.Campaign{ID: campaignID, Currency: d.Donation.Amount.Currency}, Org: campaign.Org{ID: scope.OrgID},
+		Scope: scope}
 	if d.Gateway, err = s.d.Forms.Checkout(ctx, f); err != nil && !errors.Is(err, connections.ErrNotConnected) {
 		return nil, err
 	}

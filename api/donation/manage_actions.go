@@ -282,11 +282,23 @@ func (s *ManageService) saveCard(ctx context.Context, scope tenants.Scope, r *ro
 		return collection.PaymentMethod{}, gatewayError(err)
 	}
 	brand := firstNonEmpty(saved.PaymentMethodID, cd.MethodID)
+	// The new card at the global processor that retries the campaign's declines, as the public form
+	// saves it: the donation's retries then charge it, not the old card's copy there.
+	retried := retryCard(ctx, s.d.Retries, s.d.Log, scope, r.CampaignID, r.Currency, gwName, r.Donor.Email, cd)
 	// The public form's statement: one card upsert for both.
-	pmID, err := scope.Store().UpsertPaymentMethod(ctx, sharddb.UpsertPaymentMethodParams{OrganizationID: scope.OrgID, ID: uuid.New(),
-		DonorID: r.Donor.UUID, Gateway: gwName, CustomerID: cust.ID, CardID: saved.ID, Brand: brand, Bin: cd.BIN,
-		LastFour: cd.LastFour, ExpiryMonth: int16(cd.ExpMonth), ExpiryYear: int16(cd.ExpYear), HolderName: cd.HolderName,
-		HolderIDType: &cd.HolderIDType, HolderIDNumber: &cd.HolderIDNumber, DonorIsCardholder: cd.DonorIsCardholder})
+	var pmID uuid.UUID
+	err = scope.Tx(ctx, func(tx pgx.Tx) error {
+		q := sharddb.Store(tx)
+		id, err := q.UpsertPaymentMethod(ctx, sharddb.UpsertPaymentMethodParams{OrganizationID: scope.OrgID, ID: uuid.New(),
+			DonorID: r.Donor.UUID, Gateway: gwName, CustomerID: cust.ID, CardID: saved.ID, Brand: brand, Bin: cd.BIN,
+			LastFour: cd.LastFour, ExpiryMonth: int16(cd.ExpMonth), ExpiryYear: int16(cd.ExpYear), HolderName: cd.HolderName,
+			HolderIDType: &cd.HolderIDType, HolderIDNumber: &cd.HolderIDNumber, DonorIsCardholder: cd.DonorIsCardholder})
+		pmID = id
+		if err != nil {
+			return err
+		}
+		return saveProcessorCard(ctx, q, scope.OrgID, id, retried)
+	})
 	if err != nil {
 		return collection.PaymentMethod{}, err
 	}

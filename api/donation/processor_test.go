@@ -11,6 +11,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/stretchr/testify/require"
 
+	"github.com/aporta/aporta/api/apitest"
+	"github.com/aporta/aporta/api/campaign"
 	"github.com/aporta/aporta/internal/charge"
 	"github.com/aporta/aporta/internal/connections"
 	"github.com/aporta/aporta/internal/gateway/cvault"
@@ -65,7 +67,13 @@ func vaultToken(t *testing.T, url, key, pan, holder string) string {
 // gives, straight to the processor's tokeniser.
 func dlToken(t *testing.T, tokenizer, publicKey, holder string) string {
 	t.Helper()
-	body, _ := json.Marshal(map[string]any{"country": "AR", "card": map[string]any{"holder_name": holder, "number": "4509953566233704",
+	return dlTokenFor(t, tokenizer, publicKey, "4509953566233704", holder)
+}
+
+// dlTokenFor is dlToken of another card number.
+func dlTokenFor(t *testing.T, tokenizer, publicKey, pan, holder string) string {
+	t.Helper()
+	body, _ := json.Marshal(map[string]any{"country": "AR", "card": map[string]any{"holder_name": holder, "number": pan,
 		"cvv": "123", "expiration_month": 11, "expiration_year": time.Now().Year() + 3}})
 	req, err := http.NewRequest(http.MethodPost, tokenizer+"/tokens", bytes.NewReader(body))
 	require.NoError(t, err)
@@ -87,6 +95,10 @@ type dlLedger struct {
 		Descriptor string `json:"descriptor"`
 		Fee        string `json:"fee"`
 		Amount     string `json:"amount"`
+		Card       struct {
+			CardID string `json:"card_id"`
+			Last4  string `json:"last4"`
+		} `json:"card"`
 	} `json:"payments"`
 }
 
@@ -226,4 +238,153 @@ func TestDeclinedChargeIsRetriedOnceThroughTheGlobalProcessor(t *testing.T) {
 	require.Equal(t, http.StatusPaymentRequired, mismatch.Status, mismatch.Body)
 	require.Len(t, ledgerOf(t, f, login).Payments, 1, "nothing more at the processor")
 	require.Equal(t, 1, f.count(t, `SELECT count(*) FROM processor_cards WHERE organization_id = $1`))
+}
+
+// cardChange is a manage-area organisation (an administrator, the MercadoPago sandbox connected)
+// whose campaign's first period the collection workflow charges (not the form), with a processor
+// added as the gateways page does, and what the campaign's public form says of its gateway.
+type cardChange struct {
+	s     *apitest.Stack
+	admin *apitest.Client
+	f     fixture
+	login string            // the processor's merchant
+	form  map[string]string // the public form's gateway
+}
+
+func newCardChange(t *testing.T, family string, feeBps int32, retry, routed bool) cardChange {
+	t.Helper()
+	s := apitest.Start(t)
+	admin, slug, campID := manageFixture(t, s)
+	camp := uuid.MustParse(campID)
+	_, err := campaign.NewService(s.Tenants).Update(context.Background(), admin.OrgID, camp, func(in *campaign.Input) error {
+		in.ImmediateCharge = false
+		return nil
+	})
+	require.NoError(t, err)
+	f := fixture{srv: s.Server, cfg: s.Config, tt: s.Tenants, org: admin.OrgID, slug: slug, camp: camp, tc: s.Temporal}
+	var routes []uuid.UUID
+	if routed {
+		routes = append(routes, camp)
+	}
+	c := cardChange{s: s, admin: admin, f: f, login: f.processor(t, family, "Fundación Test", feeBps, retry, routes...)}
+	res, err := http.Get(f.srv.URL + "/api/public/campaigns/" + f.slug)
+	require.NoError(t, err)
+	defer res.Body.Close()
+	var read struct {
+		Gateway map[string]string `json:"gateway"`
+	}
+	require.NoError(t, json.NewDecoder(res.Body).Decode(&read))
+	c.form = read.Gateway
+	return c
+}
+
+// declinedAtProcessor posts a monthly donation, waits until the collection workflow charged its first
+// period, which the processor must have declined, and answers the donation's manage path and the card
+// the processor was asked to charge.
+func (c cardChange) declinedAtProcessor(t *testing.T, body map[string]any) (path, card string) {
+	t.Helper()
+	a := post(t, c.f.srv.URL+"/d/"+c.f.slug, body)
+	require.Contains(t, []int{http.StatusCreated, http.StatusOK}, a.Status, a.Body)
+	require.Eventually(t, func() bool {
+		return c.f.count(t, `SELECT count(*) FROM transactions WHERE organization_id = $1 AND donation_id = $2 AND status = 'rejected'`,
+			uuid.MustParse(a.Donation)) > 0
+	}, 30*time.Second, 300*time.Millisecond, "the workflow charges the first period, declined")
+	l := ledgerOf(t, c.f, c.login)
+	require.Len(t, l.Payments, 1)
+	require.Equal(t, "REJECTED", l.Payments[0].Status)
+	require.NotEmpty(t, l.Payments[0].Card.CardID)
+	return "/manage/api/donations/" + a.Donation, l.Payments[0].Card.CardID
+}
+
+// changeCard changes the donation's card in the manage area to a Visa ending in 1111 tokenised at gw,
+// collects the declined period at once, and answers the processor card the new charge was made with,
+// paid and with its descriptor.
+func (c cardChange) changeCard(t *testing.T, path string, gw map[string]any, old string) string {
+	t.Helper()
+	apitest.OK[cardCheckout](t, c.admin, http.MethodPost, path+"/payment_method", map[string]any{"gateway": gw, "method_id": "visa",
+		"bin": "411111", "last_four": "1111", "expiration_month": 11, "expiration_year": time.Now().Year() + 3,
+		"cardholder_name": "Ana Pérez", "cardholder_id_type": "DNI", "cardholder_id_number": "12345678"})
+	d := apitest.OK[cardCheckout](t, c.admin, http.MethodPost, path+"/collect_payment", nil)
+	require.NotNil(t, d.Collect)
+	require.Equal(t, "approved", d.Collect.Status)
+	l := ledgerOf(t, c.f, c.login)
+	require.Len(t, l.Payments, 2)
+	p := l.Payments[1]
+	require.Equal(t, "PAID", p.Status)
+	require.Contains(t, p.Descriptor, "Fundación Test")
+	require.Equal(t, "1111", p.Card.Last4)
+	require.NotEqual(t, old, p.Card.CardID, "not the old card")
+	return p.Card.CardID
+}
+
+type cardCheckout struct {
+	Gateway struct {
+		Name         string `json:"name"`
+		TokenizerURL string `json:"tokenizer_url"`
+		PublicKey    string `json:"public_key"`
+		Vault        *struct {
+			URL, Key, Country string
+		} `json:"vault"`
+	} `json:"gateway"`
+	Collect *struct {
+		Status string `json:"status"`
+	} `json:"collect"`
+}
+
+// A card changed in the manage area on a campaign a local processor's rule routes: the detail says to
+// tokenise at the processor (its tokeniser and public key, as the public form), the new card is saved
+// there, and the next charge is made at the processor with it. (The donor portal's card change is the
+// same service call.)
+func TestCardChangeOnARoutedCampaignIsChargedAtTheProcessor(t *testing.T) {
+	c := newCardChange(t, processing.Local, 399, false, true)
+	require.Equal(t, "dlocal", c.form["name"])
+
+	// FUND: the processor declines the first period for want of funds.
+	body := payload(dlToken(t, c.form["tokenizer_url"], c.form["public_key"], "FUND"), 1, "500", email(), uuid.NewString())
+	body["payment_method"].(map[string]any)["gateway"].(map[string]any)["name"] = "dlocal"
+	path, old := c.declinedAtProcessor(t, body)
+
+	d := apitest.OK[cardCheckout](t, c.admin, http.MethodGet, path, nil)
+	require.Equal(t, "dlocal", d.Gateway.Name, "the new card is tokenised at the processor the campaign is routed to")
+	require.Equal(t, c.form["tokenizer_url"], d.Gateway.TokenizerURL)
+	require.Equal(t, c.form["public_key"], d.Gateway.PublicKey)
+	require.Nil(t, d.Gateway.Vault, "no retry rule: no card vault")
+
+	tok := dlTokenFor(t, d.Gateway.TokenizerURL, d.Gateway.PublicKey, "4111111111111111", "APRO")
+	card := c.changeCard(t, path, map[string]any{"name": "dlocal", "token": tok}, old)
+	require.Equal(t, 1, c.f.count(t, `SELECT count(*) FROM payment_methods pm JOIN donations d ON d.organization_id = pm.organization_id
+		AND d.payment_method_id = pm.id WHERE pm.organization_id = $1 AND d.id = $2 AND pm.gateway = 'dlocal' AND pm.card_id = $3`,
+		uuid.MustParse(path[len("/manage/api/donations/"):]), card), "charged with the donation's new card at the processor")
+}
+
+// A card changed in the manage area on a campaign whose declines the global processor retries: the
+// detail names the card vault (as the public form), the browser's vault token of the new card is
+// saved at the processor and replaces the old card's there for the donation, and the next charge
+// MercadoPago declines is retried through the processor with the new card, not the old one.
+func TestCardChangeReplacesTheRetryProcessorsCard(t *testing.T) {
+	c := newCardChange(t, processing.Global, 549, true, false)
+	require.Equal(t, "mercadopago", c.form["name"])
+
+	// FUND: declined at MercadoPago and, retried, at the processor too (the card's own problem).
+	body := payload(token(t, c.s.Config, "FUND"), 1, "500", email(), uuid.NewString())
+	body["payment_method"].(map[string]any)["gateway"].(map[string]any)["vault_token"] =
+		vaultToken(t, c.form["vault_url"], c.form["vault_key"], "4509953566233704", "FUND")
+	path, old := c.declinedAtProcessor(t, body)
+	id := uuid.MustParse(path[len("/manage/api/donations/"):])
+
+	d := apitest.OK[cardCheckout](t, c.admin, http.MethodGet, path, nil)
+	require.Equal(t, "mercadopago", d.Gateway.Name)
+	require.NotNil(t, d.Gateway.Vault, "the retry rule: the new card goes to the card vault too")
+	require.Equal(t, c.form["vault_url"], d.Gateway.Vault.URL)
+	require.Equal(t, c.form["vault_key"], d.Gateway.Vault.Key)
+	require.Equal(t, "AR", d.Gateway.Vault.Country)
+
+	// OTHE: MercadoPago's own refusal, which the processor does not share.
+	const pan = "4111111111111111"
+	card := c.changeCard(t, path, map[string]any{"name": "mercadopago", "token": tokenFor(t, c.s.Config, pan, "OTHE"),
+		"vault_token": vaultToken(t, d.Gateway.Vault.URL, d.Gateway.Vault.Key, pan, "OTHE")}, old)
+	atProcessor := `SELECT count(*) FROM processor_cards pc JOIN donations d ON d.organization_id = pc.organization_id
+		AND d.payment_method_id = pc.payment_method_id WHERE pc.organization_id = $1 AND d.id = $2 AND pc.card_id = $3`
+	require.Equal(t, 1, c.f.count(t, atProcessor, id, card), "retried with the new card saved at the processor")
+	require.Zero(t, c.f.count(t, atProcessor, id, old), "the old card no longer serves the donation's retries")
 }

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page, type Request } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
 import {
   createPublishedCampaign, DEMO_ORG, ensureEnabledOrg, fillDonationForm, pageApi, sandboxPaymentsFor, shardValue, signIn,
@@ -154,6 +154,9 @@ test('integrated payments: bank account, local and global processors, a routed d
     await success.getByRole('button', { name: 'Entendido' }).click();
     const active = item(page, 'local_payments', 'active');
     await expect(active.locator('[data-field="descriptor"]')).toHaveText('MP*Fundación Demo');
+    // The processor's merchant account is named after the organisation (spec §2: the linked account's name).
+    await expect(active.locator('[data-field="account_name"]'))
+      .toHaveText(shardValue(`SELECT name FROM organizations WHERE organization_id = '${DEMO_ORG}'`));
     await expect(active.locator('[data-field="activated_at"]')).toHaveText(/^\p{L}+ \d{2}, \d{4} - \d{2}:\d{2}$/u);
     // One local processor without the flag: no second Choose.
     await expect(item(page, 'local_payments', 'inactive')).toHaveCount(0);
@@ -235,9 +238,10 @@ test('integrated payments: bank account, local and global processors, a routed d
     await screenshotAll(page, 'integrated-dashboard-fees');
   });
 
+  let other: { slug: string } = { slug: '' };
   await test.step('a charge MercadoPago declines on another campaign is retried once through the global processor', async () => {
     // A campaign no rule routes: the connected MercadoPago account charges it, and the retry rule backs it.
-    const other = await createPublishedCampaign(page, `Biblioteca Popular ${Date.now().toString(36)}`);
+    other = await createPublishedCampaign(page, `Biblioteca Popular ${Date.now().toString(36)}`);
     const declined = `ana.retry.${Date.now().toString(36)}@example.org`;
     const ownOrigin = new URL(baseURL!).origin;
     const tokenised: string[] = [];
@@ -308,6 +312,59 @@ test('integrated payments: bank account, local and global processors, a routed d
     await expect(detail).toContainText(shown.net.formatted);
     await screenshotAll(page, 'payouts-detail', false);
     await detail.getByRole('button', { name: 'Cerrar' }).click();
+  });
+
+  await test.step('a card changed in the manage area goes to the processor of a routed campaign, and to the card vault of a retried one', async () => {
+    const ownOrigin = new URL(baseURL!).origin;
+    /** A monthly donation made on the public form, its card then changed in the manage area; answers the change's tokenisers. */
+    const changeCard = async (slug: string, holder: string) => {
+      const donor = `ana.card.${Date.now().toString(36)}@example.org`;
+      await page.goto(`/d/${slug}`);
+      await fillDonationForm(page, { holder, email: donor, monthly: true, amountIndex: 0 });
+      await page.getByRole('button', { name: /^Donar/ }).click();
+      await expect(page.getByTestId('thanks-message')).toContainText('¡Gracias Ana!');
+      const uuid = shardValue(`SELECT d.id FROM donations d JOIN donors o ON o.organization_id = d.organization_id AND o.id = d.donor_id
+        WHERE d.organization_id = '${DEMO_ORG}' AND o.email = '${donor}'`);
+      await page.goto(`/manage/donations/${uuid}`);
+      await expect(page.getByTestId('donation-status')).toHaveText('Activa', { timeout: 30_000 });
+      const tokenised: string[] = [];
+      const sentToUs: string[] = [];
+      const listen = (r: Request) => {
+        if (r.method() !== 'POST') return;
+        if (new URL(r.url()).origin !== ownOrigin) tokenised.push(new URL(r.url()).pathname);
+        else sentToUs.push(r.postData() ?? '');
+      };
+      page.on('request', listen);
+      await page.getByTestId('payment-card').getByRole('button', { name: 'Cambiar' }).click();
+      const card = page.getByRole('dialog');
+      await card.getByLabel('Número de tarjeta').pressSequentially('4111111111111111', { delay: 5 });
+      await card.getByLabel('Vencimiento').pressSequentially('1231');
+      await card.getByLabel('Código de seguridad').fill('123');
+      await card.getByLabel(/Nombre del titular/).fill('APRO');
+      await card.getByRole('button', { name: 'Guardar tarjeta' }).click();
+      await expect(page.getByTestId('card-last-four')).toHaveText('1111', { timeout: 30_000 });
+      page.off('request', listen);
+      expect(sentToUs.some((b) => b.includes('4111111111111111') || /"(security_code|card_number|cvv)"/.test(b))).toBe(false);
+      return { uuid, tokenised };
+    };
+
+    // The routed campaign: the new card is tokenised at the processor and saved there as the donation's card.
+    const routed = await changeCard(campaign.slug, 'APRO');
+    expect(routed.tokenised).toContain('/dlocal/tokens');
+    expect(routed.tokenised).not.toContain('/v1/card_tokens');
+    expect(shardValue(`SELECT pm.gateway || ' ' || pm.last_four || ' ' || (pm.card_id LIKE 'CID-%') FROM donations d
+      JOIN payment_methods pm ON pm.organization_id = d.organization_id AND pm.id = d.payment_method_id
+      WHERE d.organization_id = '${DEMO_ORG}' AND d.id = '${routed.uuid}'`)).toBe('dlocal 1111 true');
+    await screenshotAll(page, 'integrated-card-changed');
+
+    // The campaign the global processor retries: MercadoPago's token, and the card vault's for the processor,
+    // whose card replaces the old one for the donation's retries.
+    const retried = await changeCard(other.slug, 'APRO');
+    expect(retried.tokenised).toContain('/v1/card_tokens');
+    expect(retried.tokenised).toContain('/cvault/credit-card/temporal');
+    expect(shardValue(`SELECT count(*) FROM processor_cards pc JOIN donations d ON d.organization_id = pc.organization_id
+      AND d.payment_method_id = pc.payment_method_id JOIN payment_methods pm ON pm.organization_id = d.organization_id
+      AND pm.id = d.payment_method_id WHERE d.organization_id = '${DEMO_ORG}' AND d.id = '${retried.uuid}' AND pm.last_four = '1111'`)).toBe('1');
   });
 
   await test.step('discarding the global processor asks first, then removes it', async () => {

@@ -297,12 +297,11 @@ func (a *Account) Refund(ctx context.Context, r gateway.RefundRequest) (gateway.
 const methodsTTL = time.Minute
 
 type methods struct {
-	cards  []gateway.CardMethod
-	banks  []BankMethod // the off-site bank transfers (REDIRECT flow)
-	limits gateway.AmountLimits
+	cards []gateway.CardMethod
+	banks []BankMethod // the off-site bank transfers (REDIRECT flow)
 }
 
-// paymentMethods is GET /payments-methods: the country's card brands and its local-payment range.
+// paymentMethods is GET /payments-methods: the country's card brands and off-site bank transfers.
 func (a *Account) paymentMethods(ctx context.Context) (methods, error) {
 	return a.methods.Get(ctx, methodsTTL, a.readPaymentMethods)
 }
@@ -310,8 +309,6 @@ func (a *Account) paymentMethods(ctx context.Context) (methods, error) {
 func (a *Account) readPaymentMethods(ctx context.Context) (methods, error) {
 	var out struct {
 		Currency string `json:"currency"`
-		Min      int64  `json:"min_amount"`
-		Max      int64  `json:"max_amount"`
 		Methods  []struct {
 			ID         string `json:"id"`
 			Flow       string `json:"flow"`
@@ -328,11 +325,10 @@ func (a *Account) readPaymentMethods(ctx context.Context) (methods, error) {
 	if err := a.rest.Do(ctx, http.MethodGet, "/payments-methods?"+url.Values{"country": {a.country}}.Encode(), nil, nil, &out); err != nil {
 		return methods{}, err
 	}
-	if out.Currency != a.currency || out.Min <= 0 || out.Max < out.Min {
-		return methods{}, fmt.Errorf("dlocal: payment methods in %s from %d to %d for a %s merchant", out.Currency, out.Min, out.Max, a.currency)
+	if out.Currency != a.currency {
+		return methods{}, fmt.Errorf("dlocal: payment methods in %s for a %s merchant", out.Currency, a.currency)
 	}
-	unit := money.Unit(a.currency)
-	m := methods{limits: gateway.AmountLimits{Min: money.New(out.Min*unit, a.currency), Max: money.New(out.Max*unit, a.currency)}}
+	var m methods
 	for _, c := range out.Methods {
 		if c.ID != "CARD" {
 			if c.Type == "BANK_TRANSFER" && c.Flow == "REDIRECT" {
@@ -352,10 +348,29 @@ func (a *Account) PaymentMethods(ctx context.Context) ([]gateway.CardMethod, err
 	return m.cards, err
 }
 
-// AmountLimits is the country's local-payment range (donor-and-campaigns §9).
-func (a *Account) AmountLimits(ctx context.Context) (gateway.AmountLimits, error) {
-	m, err := a.paymentMethods(ctx)
-	return m.limits, err
+// AmountLimits is the country's local-payment range (donor-and-campaigns §9, LocalRange): ours to
+// know, so a form and a charge keep it while the processor does not answer.
+func (a *Account) AmountLimits(context.Context) (gateway.AmountLimits, error) {
+	lo, hi := LocalRange(a.country)
+	unit := money.Unit(a.currency)
+	return gateway.AmountLimits{Min: money.New(lo*unit, a.currency), Max: money.New(hi*unit, a.currency)}, nil
+}
+
+// localRanges are the local-payment amount ranges per country in major units (donor-and-campaigns §9);
+// a country without one (CL's is not stated) takes defaultRange.
+var localRanges = map[string][2]int64{"AR": {10, 3000000}, "BR": {5, 15000}, "CO": {5000, 14000000}, "MX": {5, 50000},
+	"PE": {2, 11000}, "UY": {5, 110000}}
+
+var defaultRange = [2]int64{1000, 1000000}
+
+// LocalRange is the smallest and largest amount, in major units of the country's currency, a donation
+// charged through a local processor in country may have.
+func LocalRange(country string) (lo, hi int64) {
+	r, ok := localRanges[country]
+	if !ok {
+		r = defaultRange
+	}
+	return r[0], r[1]
 }
 
 // PaymentMethod finds the brand of a BIN among the merchant's card brands.

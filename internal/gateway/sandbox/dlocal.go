@@ -130,18 +130,10 @@ type dlPayout struct {
 	CreatedDate time.Time         `json:"created_date"`
 }
 
-// dlRanges are the local-payment amount ranges per country, in major units (donor-and-campaigns
-// §9); countries without one take dlDefaultRange.
-var dlRanges = map[string][2]int64{"AR": {10, 3000000}, "BR": {5, 15000}, "CO": {5000, 14000000}, "MX": {5, 50000},
-	"PE": {2, 11000}, "UY": {5, 110000}}
-
-var dlDefaultRange = [2]int64{1000, 1000000}
-
+// dlRange is the country's local-payment range in major units, the processor's own (donor-and-campaigns §9).
 func dlRange(country string) [2]int64 {
-	if r, ok := dlRanges[country]; ok {
-		return r
-	}
-	return dlDefaultRange
+	lo, hi := dlocal.LocalRange(country)
+	return [2]int64{lo, hi}
 }
 
 // dlOrderAmount checks a new payment's order id, currency, country and amount (the merchant's, within

@@ -227,6 +227,13 @@ export interface Checkout {
   tokenizer_url: string;
   public_key: string;
   payment_methods: PublicCardMethod[];
+  vault?: CheckoutVault | null;
+}
+
+export interface CheckoutVault {
+  url: string;
+  key: string;
+  country: string;
 }
 
 export interface CollectView {

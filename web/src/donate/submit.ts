@@ -1,6 +1,6 @@
 import { call, campaignPath, PublicApiError, type PublicCampaign } from './api';
 import { type Brand, cleanNumber } from './lib/brand';
-import { type CardToken, type GatewayError, requestCardToken } from './lib/tokenizer';
+import { type CardToken, type GatewayError, requestCardTokens } from './lib/tokenizer';
 import { parseExpiry } from './lib/expiry';
 import { toDecimal, type Money } from './lib/money';
 import type { FieldError } from './validate';
@@ -38,13 +38,8 @@ export async function tokenize(c: PublicCampaign, v: Values, idType: string, idN
     holderName: v.holderName.trim() || `${v.firstName} ${v.lastName}`.trim(),
   };
   const { vault_url: url, vault_key: key } = c.gateway;
-  const vault = url && key
-    ? import('./lib/vault').then((m) => m.vaultToken({ url, key }, c.country, card)).catch(() => null)
-    : Promise.resolve(null);
   try {
-    const token = await requestCardToken(c.gateway, card);
-    const vaultToken = await vault;
-    return vaultToken ? { ...token, vault_token: vaultToken } : token;
+    return await requestCardTokens(c.gateway, url && key ? { url, key, country: c.country } : null, card);
   } catch (e) {
     if (e instanceof Error) throw new SubmitFailure({ key: 'submitFailed' });
     const failure = causeMessage(e as GatewayError);

@@ -37,6 +37,25 @@ export async function requestCardToken(gateway: Tokenizer, card: CardInput, fetc
   return body as CardToken;
 }
 
+/** The card vault a checkout names when a global processor retries its declines, with the organisation's country. */
+export interface CardVault { url: string; key: string; country: string }
+
+/**
+ * The card's token at the gateway and, when a checkout names the card vault, the same card's there (vault_token, absent
+ * when the vault did not answer: the card then serves without a retry) — both straight from the browser, on the public
+ * form and on every later card change alike. The vault's module is loaded only then. Rejects as requestCardToken does.
+ */
+export async function requestCardTokens(
+  gateway: Tokenizer, vault: CardVault | null | undefined, card: CardInput, fetcher: typeof fetch = fetch,
+): Promise<CardToken> {
+  const atVault = vault
+    ? import('./vault').then((m) => m.vaultToken(vault, vault.country, card, fetcher)).catch(() => null)
+    : Promise.resolve(null);
+  const token = await requestCardToken(gateway, card, fetcher);
+  const vaultToken = await atVault;
+  return vaultToken ? { ...token, vault_token: vaultToken } : token;
+}
+
 /**
  * POSTs a JSON body to the gateway's tokeniser at path, without our cookies: the answer and its parsed body (empty
  * when it sent none). Throws `network` when there is no answer.

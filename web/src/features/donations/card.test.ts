@@ -35,6 +35,32 @@ describe('change card', () => {
     const bad = vi.fn(async () => new Response(JSON.stringify({ error: { code: 'invalid_cvc', message: 'bad cvc', param: 'cvc' } }), { status: 422 }));
     await expect(tokenizeCard(ok, gateway, bad as unknown as typeof fetch)).rejects.toThrow();
   });
+  it("tokenises at the card vault too when the checkout names it (a global processor retries the campaign's declines)", async () => {
+    const calls: string[] = [];
+    const fetcher = vi.fn(async (url: RequestInfo | URL) => {
+      calls.push(String(url));
+      return String(url).includes('/cvault/')
+        ? new Response(JSON.stringify({ token: 'vault_tok_1' }), { status: 201 })
+        : new Response(JSON.stringify({ id: 'tok_mp' }), { status: 201 });
+    });
+    const gateway = { name: 'mercadopago', tokenizer_url: 'https://tokenizer.example', public_key: 'pk',
+      vault: { url: 'https://vault.example/', key: 'vk_1', country: 'AR' } };
+    const token = await tokenizeCard(ok, gateway, fetcher as unknown as typeof fetch);
+    expect(token).toEqual({ id: 'tok_mp', vault_token: 'vault_tok_1' });
+    expect(calls.sort()).toEqual(['https://tokenizer.example/v1/card_tokens?public_key=pk', 'https://vault.example/cvault/credit-card/temporal']);
+    const vaultBody = JSON.parse((fetcher.mock.calls as unknown as [string, RequestInit][]).find(([u]) => u.includes('/cvault/'))![1].body as string);
+    expect(vaultBody).toMatchObject({ country_code: 'AR', key: 'vk_1', holder_name: 'APRO' });
+    expect(paymentMethodPayload(ok, token, gateway).gateway).toEqual({ name: 'mercadopago', token: 'tok_mp', payment_method_id: undefined, vault_token: 'vault_tok_1' });
+    // Without a vault the card goes to the gateway only; a vault that does not answer leaves the change without a retry card.
+    calls.length = 0;
+    await expect(tokenizeCard(ok, { ...gateway, vault: null }, fetcher as unknown as typeof fetch)).resolves.toEqual({ id: 'tok_mp' });
+    expect(calls).toEqual(['https://tokenizer.example/v1/card_tokens?public_key=pk']);
+    const down = vi.fn(async (url: RequestInfo | URL) => {
+      if (String(url).includes('/cvault/')) throw new TypeError('network');
+      return new Response(JSON.stringify({ id: 'tok_mp' }), { status: 201 });
+    });
+    await expect(tokenizeCard(ok, gateway, down as unknown as typeof fetch)).resolves.toEqual({ id: 'tok_mp' });
+  });
   it('builds a payload without the number or the security code', () => {
     const p = paymentMethodPayload(ok, { id: 'tok_1', payment_method_id: 'visa' });
     expect(p).toMatchObject({ method_id: 'visa', bin: '450995', last_four: '3704', expiration_month: 11, expiration_year: 2030, cardholder_id_number: '30123456', gateway: { token: 'tok_1' } });

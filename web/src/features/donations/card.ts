@@ -3,7 +3,7 @@
 import { checkCardNumber, cleanNumber, detectBrand, validCvv, type Brand, type CardRule } from '../../donate/lib/brand';
 import { checkExpiry, parseExpiry } from '../../donate/lib/expiry';
 import { causeMessage } from '../../donate/submit';
-import { type CardToken, type GatewayError, requestCardToken, type Tokenizer } from '../../donate/lib/tokenizer';
+import { type CardToken, type CardVault, type GatewayError, requestCardTokens, type Tokenizer } from '../../donate/lib/tokenizer';
 
 export interface CardValues { number: string; expiry: string; cvv: string; holder: string; idType: string; idNumber: string }
 export type CardErrors = Partial<Record<keyof CardValues, 'required' | 'invalid' | 'type' | 'expired'>>;
@@ -25,10 +25,16 @@ export function checkCard(v: CardValues, rules?: CardRule[], now = new Date()): 
 
 export type { CardToken, Tokenizer } from '../../donate/lib/tokenizer';
 
-/** Tokenises the card at the gateway's tokeniser from the browser: the number and code go nowhere else. */
-export async function tokenizeCard(v: CardValues, gateway: Tokenizer, fetcher: typeof fetch = fetch): Promise<CardToken> {
+/**
+ * Tokenises the card from the browser at the checkout's tokeniser (the connected gateway's, or the processor's a rule
+ * routes the campaign to) and, when a global processor retries the campaign's declines, at the card vault too, as the
+ * public form does: the number and code go nowhere else.
+ */
+export async function tokenizeCard(
+  v: CardValues, gateway: Tokenizer & { vault?: CardVault | null }, fetcher: typeof fetch = fetch,
+): Promise<CardToken> {
   try {
-    return await requestCardToken(gateway, {
+    return await requestCardTokens(gateway, gateway.vault, {
       number: v.number, cvv: v.cvv, expiry: v.expiry, holderName: v.holder, idType: v.idType, idNumber: v.idNumber,
     }, fetcher);
   } catch (e) {
@@ -44,7 +50,7 @@ export function paymentMethodPayload(v: CardValues, token: CardToken, gateway: {
   const exp = parseExpiry(v.expiry)!;
   const brand: Brand = detectBrand(digits, gateway.payment_methods);
   return {
-    gateway: { name: gateway.name || 'mercadopago', token: token.id, payment_method_id: token.payment_method_id },
+    gateway: { name: gateway.name || 'mercadopago', token: token.id, payment_method_id: token.payment_method_id, vault_token: token.vault_token },
     method_id: brand,
     bin: digits.slice(0, 6),
     last_four: digits.slice(-4),

@@ -2,6 +2,7 @@
 import { apiFetch } from '../../api/client';
 import type { CardRule } from '../../donate/lib/brand';
 import type { Money } from '../../donate/lib/money';
+import type { CardVault } from '../../donate/lib/tokenizer';
 import type { DonationEdit } from '../donations/api';
 
 export interface PortalCharge { date: string; period: string | null; amount: Money; status: string; decline?: string; receipt?: number }
@@ -22,7 +23,7 @@ export interface PortalDonation {
   charges: PortalCharge[];
   actions: string[];
   limits?: { min: Money; max: Money };
-  gateway?: { name: string; tokenizer_url: string; public_key: string; payment_methods: CardRule[] };
+  gateway?: { name: string; tokenizer_url: string; public_key: string; payment_methods: CardRule[]; vault?: CardVault | null };
 }
 
 const base = '/api/public/portal';

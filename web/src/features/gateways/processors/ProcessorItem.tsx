@@ -62,6 +62,8 @@ export function ProcessorItem({ option, processor, timezone, onChoose, onEdit, o
         {processor ? (
           <Box component="dl" m={0} style={{ display: 'grid', gridTemplateColumns: 'max-content minmax(0, 1fr)', columnGap: 16, rowGap: 4 }}>
             {dt(<FormattedMessage id="gateways.activatedAt" defaultMessage="Activa desde" />, <Text size="sm" fw={600}>{formatActivation(processor.created_at, intl.locale, timezone)}</Text>, 'activated_at')}
+            {processor.gateway_account_name &&
+              dt(<FormattedMessage id="gateways.account" defaultMessage="Cuenta vinculada" />, <Text size="sm" fw={600}>{processor.gateway_account_name}</Text>, 'account_name')}
             {dt(<FormattedMessage id="processor.descriptorShort" defaultMessage="Descriptor" />, <Text size="sm" fw={600}>{processor.statement_descriptor}</Text>, 'descriptor')}
             {isGlobal &&
               dt(
