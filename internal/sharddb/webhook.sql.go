@@ -222,11 +222,14 @@ func (q *Queries) RecordWebhookAttempt(ctx context.Context, arg RecordWebhookAtt
 }
 
 const resendWebhookDelivery = `-- name: ResendWebhookDelivery :one
-INSERT INTO webhook_deliveries (organization_id, endpoint_id, id, event_id, event_type, body, resent_from)
-SELECT d.organization_id, d.endpoint_id, $3::uuid, d.event_id, d.event_type, d.body, d.id
-FROM webhook_deliveries d
-WHERE d.organization_id = $1 AND d.endpoint_id = $2 AND d.id = $4::uuid
-RETURNING organization_id, endpoint_id, id, event_id, event_type, body, resent_from, status, dispatched_at, attempts, last_attempt_at, last_status_code, last_duration_ms, last_error, created_at
+WITH resent AS (
+    INSERT INTO webhook_deliveries (organization_id, endpoint_id, id, event_id, event_type, body, resent_from)
+    SELECT d.organization_id, d.endpoint_id, $3::uuid, d.event_id, d.event_type, d.body, d.id
+    FROM webhook_deliveries d
+    WHERE d.organization_id = $1 AND d.endpoint_id = $2 AND d.id = $4::uuid
+    RETURNING organization_id, endpoint_id, id, event_id, event_type, body, resent_from, status, dispatched_at, attempts, last_attempt_at, last_status_code, last_duration_ms, last_error, created_at
+)
+SELECT organization_id, endpoint_id, id, event_id, event_type, body, resent_from, status, dispatched_at, attempts, last_attempt_at, last_status_code, last_duration_ms, last_error, created_at FROM resent
 `
 
 type ResendWebhookDeliveryParams struct {
@@ -236,15 +239,34 @@ type ResendWebhookDeliveryParams struct {
 	ID             uuid.UUID
 }
 
-// A copy of a delivery, same event and body, delivered anew.
-func (q *Queries) ResendWebhookDelivery(ctx context.Context, arg ResendWebhookDeliveryParams) (WebhookDelivery, error) {
+type ResendWebhookDeliveryRow struct {
+	OrganizationID uuid.UUID
+	EndpointID     uuid.UUID
+	ID             uuid.UUID
+	EventID        uuid.UUID
+	EventType      string
+	Body           json.RawMessage
+	ResentFrom     *uuid.UUID
+	Status         string
+	DispatchedAt   *time.Time
+	Attempts       int32
+	LastAttemptAt  *time.Time
+	LastStatusCode *int32
+	LastDurationMs *int32
+	LastError      *string
+	CreatedAt      time.Time
+}
+
+// A copy of a delivery, same event and body, delivered anew. (In a CTE: Citus cannot plan the bare
+// INSERT … SELECT … RETURNING with a parameter in its select list as a prepared statement.)
+func (q *Queries) ResendWebhookDelivery(ctx context.Context, arg ResendWebhookDeliveryParams) (ResendWebhookDeliveryRow, error) {
 	row := q.db.QueryRow(ctx, resendWebhookDelivery,
 		arg.OrganizationID,
 		arg.EndpointID,
 		arg.NewID,
 		arg.ID,
 	)
-	var i WebhookDelivery
+	var i ResendWebhookDeliveryRow
 	err := row.Scan(
 		&i.OrganizationID,
 		&i.EndpointID,

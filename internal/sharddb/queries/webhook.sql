@@ -47,12 +47,16 @@ WITH enqueued AS (
 SELECT count(*) FROM enqueued;
 
 -- name: ResendWebhookDelivery :one
--- A copy of a delivery, same event and body, delivered anew.
-INSERT INTO webhook_deliveries (organization_id, endpoint_id, id, event_id, event_type, body, resent_from)
-SELECT d.organization_id, d.endpoint_id, sqlc.arg(new_id)::uuid, d.event_id, d.event_type, d.body, d.id
-FROM webhook_deliveries d
-WHERE d.organization_id = $1 AND d.endpoint_id = $2 AND d.id = sqlc.arg(id)::uuid
-RETURNING *;
+-- A copy of a delivery, same event and body, delivered anew. (In a CTE: Citus cannot plan the bare
+-- INSERT … SELECT … RETURNING with a parameter in its select list as a prepared statement.)
+WITH resent AS (
+    INSERT INTO webhook_deliveries (organization_id, endpoint_id, id, event_id, event_type, body, resent_from)
+    SELECT d.organization_id, d.endpoint_id, sqlc.arg(new_id)::uuid, d.event_id, d.event_type, d.body, d.id
+    FROM webhook_deliveries d
+    WHERE d.organization_id = $1 AND d.endpoint_id = $2 AND d.id = sqlc.arg(id)::uuid
+    RETURNING *
+)
+SELECT * FROM resent;
 
 -- name: UndispatchedWebhookDeliveries :many
 SELECT id FROM webhook_deliveries
