@@ -49,7 +49,7 @@ func Cycle(ctx workflow.Context, in Input) error {
 	// A dLocal call takes 20 s at most (dlocal.Config.Timeout): a killed worker's attempt is retried
 	// soon after; and the payout is retried for most of a day before the next cycle takes it over.
 	pay := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
-		StartToCloseTimeout:    45 * time.Second,
+		StartToCloseTimeout:    30 * time.Second,
 		ScheduleToCloseTimeout: 12 * time.Hour,
 		RetryPolicy:            &temporal.RetryPolicy{InitialInterval: 2 * time.Second, BackoffCoefficient: 2, MaximumInterval: 30 * time.Minute},
 	})

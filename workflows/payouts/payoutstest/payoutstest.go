@@ -205,15 +205,36 @@ type LedgerPayout struct {
 // Ledger is the merchant's payouts at the sandbox, oldest first.
 func (w *World) Ledger() []LedgerPayout {
 	w.t.Helper()
-	res, err := http.Get(w.Sandbox + "/__sandbox/dlocal/ledger?" + url.Values{"x_login": {w.Login}}.Encode())
+	ps, err := w.ledger()
 	require.NoError(w.t, err)
+	return ps
+}
+
+// Made says whether the sandbox made a payout under the external id (from any goroutine).
+func (w *World) Made(externalID string) (bool, error) {
+	ps, err := w.ledger()
+	for _, p := range ps {
+		if p.ExternalID == externalID {
+			return true, err
+		}
+	}
+	return false, err
+}
+
+func (w *World) ledger() ([]LedgerPayout, error) {
+	res, err := http.Get(w.Sandbox + "/__sandbox/dlocal/ledger?" + url.Values{"x_login": {w.Login}}.Encode())
+	if err != nil {
+		return nil, err
+	}
 	defer res.Body.Close()
-	require.Equal(w.t, http.StatusOK, res.StatusCode)
+	if res.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("ledger: %s", res.Status)
+	}
 	var out struct {
 		Payouts []LedgerPayout `json:"payouts"`
 	}
-	require.NoError(w.t, json.NewDecoder(res.Body).Decode(&out))
-	return out.Payouts
+	err = json.NewDecoder(res.Body).Decode(&out)
+	return out.Payouts, err
 }
 
 // Payouts are the organisation's payout rows, newest first.

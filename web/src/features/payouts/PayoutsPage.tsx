@@ -33,6 +33,9 @@ const words = defineMessages({
 
 const word = (intl: IntlShape, code: string) => nameOf(intl, words, code);
 
+/** Amounts stay on one line: the table scrolls sideways instead. */
+const nowrap = { whiteSpace: 'nowrap' } as const;
+
 const statusColor = { waiting: 'purple', sending: 'blue', paid: 'green', failed: 'red' } as const;
 
 function Status({ payout }: { payout: Payout }) {
@@ -188,14 +191,14 @@ function PayoutCharges({ id, timezone }: { id: string; timezone?: string }) {
     {
       id: 'amount',
       header: () => <FormattedMessage id="payouts.col.gross" defaultMessage="Monto" />,
-      cell: ({ row: { original: it } }) => it.amount.formatted,
+      cell: ({ row: { original: it } }) => <Text span style={nowrap}>{it.amount.formatted}</Text>,
     },
     {
       id: 'deductions',
       header: () => <FormattedMessage id="payouts.col.deductions" defaultMessage="Comisión y tarifa" />,
       cell: ({ row: { original: it } }) => (
         <>
-          {it.commission.formatted}
+          <Text span style={nowrap}>{it.commission.formatted}</Text>
           <CellNote>{it.fee.formatted}</CellNote>
         </>
       ),
@@ -203,7 +206,7 @@ function PayoutCharges({ id, timezone }: { id: string; timezone?: string }) {
     {
       id: 'net',
       header: () => <FormattedMessage id="payouts.col.net" defaultMessage="Neto" />,
-      cell: ({ row: { original: it } }) => <Text span fw={600}>{it.net.formatted}</Text>,
+      cell: ({ row: { original: it } }) => <Text span fw={600} style={nowrap}>{it.net.formatted}</Text>,
     },
   ];
   const line = (label: ReactNode, value: string, strong = false) => (
