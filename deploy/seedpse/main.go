@@ -58,7 +58,7 @@ func run(ctx context.Context) error {
 		return fmt.Errorf("enable: %w", err)
 	}
 	campaigns := campaign.NewService(tt)
-	c, err := campaigns.CreateFromInput(ctx, id, campaign.Input{Title: "Doná con PSE", Type: "fundraise", Channel: "public",
+	c, err := campaigns.CreateFromInput(ctx, id, campaign.Input{Title: "Dona con PSE", Type: "fundraise", Channel: "public",
 		Description: "Una donación por única vez desde tu banco.", AllowOneTime: true, AllowOtherAmount: true,
 		Amounts: []campaign.Amount{{Amount: "20000"}, {Amount: "50000"}}})
 	if err != nil {

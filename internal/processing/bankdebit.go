@@ -3,6 +3,7 @@ package processing
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/google/uuid"
 
@@ -73,8 +74,11 @@ func (p *Processors) MerchantOf(ctx context.Context, scope tenants.Scope, login 
 		return Notified{}, err
 	}
 	local, err := scope.Store().Countries(ctx, []string{scope.Country})
-	if err != nil || len(local) != 1 {
-		return Notified{}, errors.Join(err, errors.New("processing: the organisation's country"))
+	if err != nil {
+		return Notified{}, err
+	}
+	if len(local) != 1 {
+		return Notified{}, fmt.Errorf("processing: no country %q", scope.Country)
 	}
 	for _, r := range rows {
 		if login == "" || r.MerchantLogin != login {
