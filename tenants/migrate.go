@@ -143,8 +143,9 @@ func distributeTx(ctx context.Context, tx pgx.Tx) error {
 
 // delegatedFunctions run whole on the worker that holds their organisation's shards, also inside a
 // transaction (Citus's force_delegation): one round trip from the coordinator instead of one per statement
-// in them (issue 19). Each takes its organisation as the argument org and touches that organisation's rows
-// only, which Citus checks on the worker. On plain PostgreSQL they are ordinary functions.
+// in them (issue 19). Each takes its organisation as the argument org and runs router statements on that
+// organisation's rows only, which Citus checks on the worker (no INSERT … SELECT: Citus refuses it there).
+// On plain PostgreSQL they are ordinary functions.
 var delegatedFunctions = []string{
 	"dashboard_rollup_contribution(uuid,uuid[])",
 	"dashboard_rollup_add(uuid,uuid[],jsonb)",
