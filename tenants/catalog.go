@@ -75,4 +75,12 @@ ORDER BY 1, 2`
 	sqlCreateReferenceTable = `SELECT create_reference_table($1)`
 
 	sqlCreateDistributedTable = `SELECT create_distributed_table($1, 'organization_id', colocate_with => $2)`
+
+	// Of the functions named (regprocedure text), those that exist and are not distributed by an argument yet.
+	sqlUndelegatedFunctions = `SELECT f FROM unnest($1::text[]) f
+WHERE to_regprocedure(f) IS NOT NULL
+  AND NOT EXISTS (SELECT 1 FROM pg_dist_object o
+                  WHERE o.classid = 'pg_proc'::regclass AND o.objid = to_regprocedure(f) AND o.force_delegation)`
+
+	sqlDelegateFunction = `SELECT create_distributed_function($1, 'org', colocate_with => 'organizations', force_delegation => true)`
 )

@@ -330,7 +330,10 @@ func (s *Service) bankDebitNotified(ctx context.Context, org string, h http.Head
 	// The merchant that signed reads the payment back (charge.Routed: through its processor, so an
 	// approval records its fee); the body is never taken for the outcome.
 	merchant := notifiedMerchant{Gateway: m.Account, processor: m.Processor}
-	a := firstcharge.Activities{Tenants: s.tenants, Settler: s.first, Thanks: s.thanks, Now: s.now,
+	// The form's settler leaves the receipt to the form's answer (mailDonor); here there is no form.
+	settler := s.first
+	settler.Receipts = s.receiptMail
+	a := firstcharge.Activities{Tenants: s.tenants, Settler: settler, Thanks: s.thanks, Now: s.now,
 		Gateways: charge.GatewaysFunc(func(context.Context, uuid.UUID, string, string) (charge.Gateway, error) { return merchant, nil })}
 	settled, err := a.SettleFirstCharge(ctx, firstcharge.SettleRequest{Input: firstcharge.Input{OrganizationID: scope.OrgID.String(),
 		DonationID: bd.DonationID.String()}})

@@ -124,7 +124,8 @@ type Service struct {
 	secret   []byte
 	receipts thanks.Receipts
 	thanks   thanks.Mailer
-	// receiptLinks checks the receipt e-mail's download links.
+	// receiptMail e-mails an approved first charge's receipt; receiptLinks checks its download links.
+	receiptMail  receipt.Mailer
 	receiptLinks receipt.Links
 	now          func() time.Time
 	log          *slog.Logger
@@ -171,10 +172,11 @@ func NewService(d Deps) *Service {
 	}
 	receipts := thanks.Receipts{Secret: d.Secret}
 	receiptLinks := receipt.Links{Secret: d.Secret, Now: d.Now}
+	// The first charge's receipt is e-mailed by mailDonor, not by the Settler.
 	return &Service{forms: d.Forms, tenants: d.Tenants, gateways: d.Gateways, retries: d.Retries, guard: d.Guard, secret: d.Secret,
 		bankDebits: d.BankDebits, publicURL: d.PublicURL,
-		first: firstcharge.Settler{Recurring: d.Recurring, Log: d.Log,
-			Receipts: receipt.Mailer{Outbox: d.Mail, Links: receiptLinks, PublicURL: d.PublicURL}},
+		first:        firstcharge.Settler{Recurring: d.Recurring, Log: d.Log},
+		receiptMail:  receipt.Mailer{Outbox: d.Mail, Links: receiptLinks, PublicURL: d.PublicURL},
 		receiptLinks: receiptLinks,
 		receipts:     receipts, thanks: thanks.Mailer{Outbox: d.Mail, Receipts: receipts, PublicURL: d.PublicURL, Now: d.Now, Log: d.Log},
 		now: d.Now, log: d.Log}
@@ -308,7 +310,6 @@ func (s *Service) Create(ctx context.Context, f campaign.Form, sub Submission) (
 		}
 		return saveProcessorCard(ctx, q, scope.OrgID, *w.PaymentMethodID, retried)
 	})
-
 	if err != nil {
 		return out, err
 	}

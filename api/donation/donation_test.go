@@ -165,15 +165,19 @@ func sandboxPayments(t *testing.T, cfg *config.Config, ref string) []map[string]
 
 func email() string { return "donor-" + uuid.NewString()[:8] + "@example.org" }
 
-// thanksMail is the one thank-you e-mail the outbox holds for the donor.
+// thanksMail is the one thank-you e-mail the outbox holds for the donor (queued just after the answer).
 func thanksMail(t *testing.T, f fixture, to string) (subject, body string) {
 	t.Helper()
-	rows, err := f.tt.Directory().Query(context.Background(),
-		"SELECT subject, body FROM outbox_messages WHERE recipient = $1 AND template_type = 'donation_thanks'", to)
-	require.NoError(t, err)
 	type mail struct{ Subject, Body string }
-	mails, err := pgx.CollectRows(rows, pgx.RowToStructByPos[mail])
-	require.NoError(t, err)
+	var mails []mail
+	require.Eventually(t, func() bool {
+		rows, err := f.tt.Directory().Query(context.Background(),
+			"SELECT subject, body FROM outbox_messages WHERE recipient = $1 AND template_type = 'donation_thanks'", to)
+		require.NoError(t, err)
+		mails, err = pgx.CollectRows(rows, pgx.RowToStructByPos[mail])
+		require.NoError(t, err)
+		return len(mails) > 0
+	}, 10*time.Second, 100*time.Millisecond)
 	require.Len(t, mails, 1)
 	return mails[0].Subject, mails[0].Body
 }

@@ -123,7 +123,7 @@ func (h *Handler) Post(ctx context.Context, req *SubmitRequest) (*Response, erro
 		// Only the answer that created the gift carries it: never a replay or a receipt.
 		resp.ConvertToken = h.svc.issueConvertToken(ctx, f.Scope, out.DonationID)
 	}
-	h.svc.sendThanks(ctx, lang, out, sub.Donor.Email)
+	h.svc.mailDonor(ctx, lang, out, sub.Donor.Email)
 	switch {
 	case out.Status == "in_process":
 		resp.status = http.StatusAccepted

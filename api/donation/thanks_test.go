@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/stretchr/testify/require"
@@ -24,8 +25,10 @@ func TestThanksEmailEscapesMarkupInCampaignTextAndDonorName(t *testing.T) {
 	require.Equal(t, http.StatusCreated, a.Status, a.Body)
 
 	var body, html string
-	require.NoError(t, f.tt.Directory().QueryRow(context.Background(),
-		"SELECT body, html FROM outbox_messages WHERE recipient = $1 AND template_type = 'donation_thanks'", mail).Scan(&body, &html))
+	require.Eventually(t, func() bool { // queued just after the answer
+		return f.tt.Directory().QueryRow(context.Background(),
+			"SELECT body, html FROM outbox_messages WHERE recipient = $1 AND template_type = 'donation_thanks'", mail).Scan(&body, &html) == nil
+	}, 10*time.Second, 100*time.Millisecond)
 	name := `Ana<img src=x onerror=alert(2)>`
 	require.Contains(t, body, `<a href="https://evil.test/card">Confirma tu tarjeta</a> <script>alert(1)</script> Gracias `+name)
 	require.NotContains(t, html, "<script")

@@ -28,11 +28,14 @@ import (
 // address (the per-IP limit sees one donor each); the cards are tokenised before the clock starts, as
 // browsers do before they submit. The reference does the least the same donation needs: the gateway
 // calls the real path makes to the same sandbox through the same adapter (card brand of the BIN, the
-// customer, the saved card, the charge), then the same rows in one hand-written pgx transaction: a
-// donor, its card, the donation and its approved first charge, with the dashboard rollup kept
-// (sharddb.WithRollup). What the real path does beyond it: HTTP and JSON, the form's checks and
-// limits, the idempotency lookups, a pending donation written before the charge and settled after it
-// (two transactions), the first-charge guard, the receipt and the outbox.
+// customer, the saved card, the charge), then the rows the real path leaves in hand-written pgx: in one
+// shard transaction a donor, its card, the donation (with its convert-to-monthly secret) and its
+// approved charge with the dashboard rollup kept (sharddb.WithRollup), the receipt under the
+// organisation's next number; then the thank-you and receipt e-mails in the directory's outbox, each
+// under its key. (The bench organisation has no CRM integration, webhook endpoint or commission, so
+// the real path writes no rows for them either.) What the real path does beyond it: HTTP and JSON, the
+// form's checks and limits, the idempotency lookup, a pending donation written before the charge and
+// settled after it, the first-charge guard (a Temporal workflow), the e-mails' templates.
 func benchCreate(ctx context.Context, cfg *config.Config, t *tenants.Tenants, clients int, d time.Duration, ownAddrs bool) {
 	org, slug, publicKey, err := donorCampaign(ctx, cfg, t)
 	if err != nil {
@@ -114,9 +117,9 @@ func benchCreate(ctx context.Context, cfg *config.Config, t *tenants.Tenants, cl
 		if err != nil {
 			return err
 		}
-		return scope.Tx(ctx, func(tx pgx.Tx) error {
+		err = scope.Tx(ctx, func(tx pgx.Tx) error {
 			q := sharddb.Store(tx)
-			donor, donation, card := uuid.New(), uuid.New(), uuid.New()
+			donor, donation, card, txID := uuid.New(), uuid.New(), uuid.New(), uuid.New()
 			if _, err := tx.Exec(ctx, `INSERT INTO donors (organization_id, id, email, first_name, last_name, uid_type, uid_number)
 				VALUES ($1, $2, $3, 'Ana', 'Bench', 'DNI', '30111222')`, org, donor, email); err != nil {
 				return err
@@ -127,18 +130,46 @@ func benchCreate(ctx context.Context, cfg *config.Config, t *tenants.Tenants, cl
 				org, card, donor, cust.ID, saved.ID, time.Now().Year()+3); err != nil {
 				return err
 			}
-			return q.WithRollup(ctx, org, []uuid.UUID{donation}, func() error {
+			err := q.WithRollup(ctx, org, []uuid.UUID{donation}, func() error {
 				if _, err := tx.Exec(ctx, `INSERT INTO donations (organization_id, id, campaign_id, donor_id, amount_minor, currency, recurrence,
-					status, payment_method_id, idempotency_key, items)
-					VALUES ($1, $2, $3, $4, 150000, 'ARS', 0, 'active', $5, $6, '[{"item_name":"Donación","quantity":1,"amount":150000}]')`,
+					status, payment_method_id, idempotency_key, items, convert_token_hash, convert_token_expires_at)
+					VALUES ($1, $2, $3, $4, 150000, 'ARS', 0, 'active', $5, $6, '[{"item_name":"Donación","quantity":1,"amount":150000}]',
+					sha256(uuid_send($4) || uuid_send(gen_random_uuid())), now() + interval '1 hour')`,
 					org, donation, campaignID, donor, card, ref); err != nil {
 					return err
 				}
 				_, err := tx.Exec(ctx, `INSERT INTO transactions (organization_id, id, donation_id, amount_minor, currency, status, attempt,
 					payment_method_id, gateway_payment_id, charged_at)
-					VALUES ($1, $2, $3, 150000, 'ARS', 'approved', 1, $4, $5, now())`, org, uuid.New(), donation, card, pay.ID)
+					VALUES ($1, $2, $3, 150000, 'ARS', 'approved', 1, $4, $5, now())`, org, txID, donation, card, pay.ID)
 				return err
 			})
+			if err != nil {
+				return err
+			}
+			var number int64
+			if err := tx.QueryRow(ctx, `INSERT INTO receipt_counters (organization_id, last_number) VALUES ($1, 1)
+				ON CONFLICT (organization_id) DO UPDATE SET last_number = receipt_counters.last_number + 1 RETURNING last_number`, org).
+				Scan(&number); err != nil {
+				return err
+			}
+			_, err = tx.Exec(ctx, `INSERT INTO receipts (organization_id, number, transaction_id, donation_id, donor_id, amount_minor, currency,
+				charged_at, campaign_title, donor_name, donor_email, donor_tax_id, org_legal_name)
+				VALUES ($1, $2, $3, $4, $5, 150000, 'ARS', now(), 'Benchmark', 'Ana Bench', $6, 'DNI 30111222', 'Fundación Benchmark')`,
+				org, number, txID, donation, donor, email)
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		// The thank-you and receipt e-mails, each recorded once per key in the directory's outbox.
+		return pgx.BeginFunc(ctx, t.Directory(), func(tx pgx.Tx) error {
+			b := &pgx.Batch{}
+			for _, kind := range []string{"donation_thanks", "donation_receipt"} {
+				b.Queue(`WITH m AS (INSERT INTO outbox_messages (recipient, message_type, subject, body, template_type, adapter)
+					VALUES ($1, 'email', 'Gracias', 'Gracias por tu aporte', $2, 'outbox') RETURNING id)
+					INSERT INTO workflow_emails (key, outbox_id) SELECT $3, id FROM m`, email, kind, kind+"/"+ref)
+			}
+			return tx.SendBatch(ctx, b).Close()
 		})
 	}
 	compare("POST /d/{slug}: one-time donation, sandbox approves", "same gateway calls + one pgx transaction, same rows",

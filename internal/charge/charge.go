@@ -283,7 +283,7 @@ func RecordAnd(ctx context.Context, scope tenants.Scope, t Transaction, o Outcom
 				}
 				return nil
 			})
-		}, func() error {
+		}, func(q *sharddb.Queries) error {
 			if approved == uuid.Nil {
 				return nil
 			}

@@ -13,7 +13,6 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/aporta/aporta/internal/dberr"
 	"github.com/aporta/aporta/internal/i18n"
 	"github.com/aporta/aporta/internal/money"
 	"github.com/aporta/aporta/internal/numwords"
@@ -25,22 +24,7 @@ import (
 // organisation's next number (its counter row stays locked until COMMIT, and a rollback returns
 // the number) and the legal data of the moment. A transaction that has one keeps it.
 func Issue(ctx context.Context, q *sharddb.Queries, orgID, transactionID uuid.UUID) (int64, error) {
-	n, err := q.ReceiptNumberOf(ctx, sharddb.ReceiptNumberOfParams{OrganizationID: orgID, TransactionID: transactionID})
-	if err == nil || !errors.Is(err, dberr.ErrNotFound) {
-		return n, err
-	}
-	if n, err = q.NextReceiptNumber(ctx, orgID); err != nil {
-		return 0, err
-	}
-	rows, err := q.IssueReceipt(ctx, sharddb.IssueReceiptParams{OrganizationID: orgID, TransactionID: transactionID, Number: n})
-	if err != nil {
-		return 0, err
-	}
-	if rows != 1 {
-		// Not an approved transaction of the organisation: the caller's rollback returns the number.
-		return 0, fmt.Errorf("receipt: transaction %s is not approved", transactionID)
-	}
-	return n, nil
+	return q.IssueReceipt(ctx, sharddb.IssueReceiptParams{OrganizationID: orgID, TransactionID: transactionID})
 }
 
 // Annul marks the receipt of a transaction given back (refunded, charged back) annulled, in the

@@ -154,54 +154,23 @@ func (q *Queries) DonorReceipts(ctx context.Context, arg DonorReceiptsParams) ([
 	return items, nil
 }
 
-const issueReceipt = `-- name: IssueReceipt :execrows
-INSERT INTO receipts (organization_id, number, transaction_id, donation_id, donor_id, amount_minor, currency,
-                      charged_at, campaign_title, donor_name, donor_email, donor_tax_id, org_legal_name, org_tax_id,
-                      org_address)
-SELECT t.organization_id, $1, t.id, t.donation_id, d.donor_id, t.amount_minor, t.currency,
-       coalesce(t.charged_at, t.created_at), c.title, trim(dn.first_name || ' ' || dn.last_name), dn.email,
-       trim(coalesce(dn.uid_type, '') || ' ' || coalesce(dn.uid_number, '')),
-       coalesce(nullif(p.legal_name, ''), o.name),
-       trim(coalesce(o.uid_type, '') || ' ' || coalesce(o.uid, '')),
-       concat_ws(', ', nullif(trim(coalesce(p.address ->> 'street', '') || ' ' || coalesce(p.address ->> 'number', '')), ''),
-                 nullif(p.address ->> 'postal_code', ''), nullif(p.address ->> 'city', ''), nullif(p.address ->> 'state', ''))
-FROM transactions t
-JOIN donations d ON d.organization_id = $2 AND d.id = t.donation_id
-JOIN donors dn ON dn.organization_id = $2 AND dn.id = d.donor_id
-JOIN campaigns c ON c.organization_id = $2 AND c.id = d.campaign_id
-JOIN organizations o ON o.organization_id = $2
-LEFT JOIN organization_profiles p ON p.organization_id = $2
-WHERE t.organization_id = $2 AND t.id = $3 AND t.status = 'approved'
+const issueReceipt = `-- name: IssueReceipt :one
+SELECT receipt_issue($1, $2) AS number
 `
 
 type IssueReceiptParams struct {
-	Number         int64
 	OrganizationID uuid.UUID
 	TransactionID  uuid.UUID
 }
 
-// The receipt of an approved transaction under the number taken, with the legal data of the moment.
+// The receipt of an approved transaction: the number it has, else the organisation's next one with the legal
+// data of the moment (migrations/shard/0561). The counter row stays locked until the caller's COMMIT, so numbers
+// are handed out one at a time; a rollback gives the number back (no gaps). A transaction not approved raises.
 func (q *Queries) IssueReceipt(ctx context.Context, arg IssueReceiptParams) (int64, error) {
-	result, err := q.db.Exec(ctx, issueReceipt, arg.Number, arg.OrganizationID, arg.TransactionID)
-	if err != nil {
-		return 0, err
-	}
-	return result.RowsAffected(), nil
-}
-
-const nextReceiptNumber = `-- name: NextReceiptNumber :one
-INSERT INTO receipt_counters (organization_id, last_number) VALUES ($1, 1)
-ON CONFLICT (organization_id) DO UPDATE SET last_number = receipt_counters.last_number + 1
-RETURNING last_number
-`
-
-// The organisation's next receipt number. The counter row stays locked until the caller's COMMIT,
-// so numbers are handed out one at a time; a rollback gives the number back (no gaps).
-func (q *Queries) NextReceiptNumber(ctx context.Context, organizationID uuid.UUID) (int64, error) {
-	row := q.db.QueryRow(ctx, nextReceiptNumber, organizationID)
-	var last_number int64
-	err := row.Scan(&last_number)
-	return last_number, err
+	row := q.db.QueryRow(ctx, issueReceipt, arg.OrganizationID, arg.TransactionID)
+	var number int64
+	err := row.Scan(&number)
+	return number, err
 }
 
 const receiptByNumber = `-- name: ReceiptByNumber :one

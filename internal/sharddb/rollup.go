@@ -18,21 +18,21 @@ func (q *Queries) WithRollup(ctx context.Context, org uuid.UUID, donations []uui
 
 // WithRollupThen is WithRollup running then (nil: nothing) after the rollup's rows are written: a row every writer of
 // the organisation takes, hotter than the rollup's (its receipt counter), is locked there, last, so they queue on it
-// over the fewest statements (issue 19). Whatever then locks, every writer must lock after the rollup rows.
-func (q *Queries) WithRollupThen(ctx context.Context, org uuid.UUID, donations []uuid.UUID, write, then func() error) error {
-	if err := q.LockRollupDonations(ctx, LockRollupDonationsParams{OrganizationID: org, Ids: donations}); err != nil {
-		return err
-	}
-	// A statement of its own after the lock: it reads what a writer that held the lock committed.
-	before, err := q.RollupContribution(ctx, RollupContributionParams{OrganizationID: org, Ids: donations})
+// over the fewest statements (issue 19). Whatever then locks, every writer must lock after the rollup rows. The
+// rollup's change and then's statements go in one round trip (Pipelined: then follows its rules), the last before
+// the caller's COMMIT, so the rows they lock stay locked the least.
+func (q *Queries) WithRollupThen(ctx context.Context, org uuid.UUID, donations []uuid.UUID, write func() error, then func(*Queries) error) error {
+	before, err := q.LockRollup(ctx, LockRollupParams{OrganizationID: org, Ids: donations})
 	if err != nil {
 		return err
 	}
 	if err := write(); err != nil {
 		return err
 	}
-	if err := q.AddRollupChange(ctx, AddRollupChangeParams{OrganizationID: org, Ids: donations, Before: before}); err != nil || then == nil {
-		return err
-	}
-	return then()
+	return q.Pipelined(ctx, func(q *Queries) error {
+		if err := q.AddRollupChange(ctx, AddRollupChangeParams{OrganizationID: org, Ids: donations, Before: before}); err != nil || then == nil {
+			return err
+		}
+		return then(q)
+	})
 }

@@ -29,23 +29,23 @@ func (q *Queries) AddRollupChange(ctx context.Context, arg AddRollupChangeParams
 	return err
 }
 
-const lockRollupDonations = `-- name: LockRollupDonations :exec
-SELECT id FROM donations
-WHERE organization_id = $1 AND id = ANY($2::uuid[])
-ORDER BY id
-FOR NO KEY UPDATE
+const lockRollup = `-- name: LockRollup :one
+SELECT dashboard_rollup_lock($1, $2::uuid[]) AS contribution
 `
 
-type LockRollupDonationsParams struct {
+type LockRollupParams struct {
 	OrganizationID uuid.UUID
 	Ids            []uuid.UUID
 }
 
-// The donations a writer is about to change, locked in id order (concurrent writers lock alike) before their
-// rollup contribution is read: NO KEY UPDATE, which the foreign keys' KEY SHARE of new transactions does not wait for.
-func (q *Queries) LockRollupDonations(ctx context.Context, arg LockRollupDonationsParams) error {
-	_, err := q.db.Exec(ctx, lockRollupDonations, arg.OrganizationID, arg.Ids)
-	return err
+// Locks the donations a writer is about to change (in id order, as concurrent writers lock them; NO KEY
+// UPDATE, which the foreign keys' KEY SHARE of new transactions does not wait for) and answers the dashboard
+// rows they and their transactions add now, for AddRollupChange after the change (migrations/shard/0560).
+func (q *Queries) LockRollup(ctx context.Context, arg LockRollupParams) (json.RawMessage, error) {
+	row := q.db.QueryRow(ctx, lockRollup, arg.OrganizationID, arg.Ids)
+	var contribution json.RawMessage
+	err := row.Scan(&contribution)
+	return contribution, err
 }
 
 const rebuildRollup = `-- name: RebuildRollup :exec
@@ -101,21 +101,4 @@ type RecordDashboardResumeParams struct {
 func (q *Queries) RecordDashboardResume(ctx context.Context, arg RecordDashboardResumeParams) error {
 	_, err := q.db.Exec(ctx, recordDashboardResume, arg.OrganizationID, arg.VersionID)
 	return err
-}
-
-const rollupContribution = `-- name: RollupContribution :one
-SELECT dashboard_rollup_contribution($1, $2::uuid[])::jsonb AS contribution
-`
-
-type RollupContributionParams struct {
-	OrganizationID uuid.UUID
-	Ids            []uuid.UUID
-}
-
-// The dashboard rows the donations and their transactions add now, for AddRollupChange after the change.
-func (q *Queries) RollupContribution(ctx context.Context, arg RollupContributionParams) (json.RawMessage, error) {
-	row := q.db.QueryRow(ctx, rollupContribution, arg.OrganizationID, arg.Ids)
-	var contribution json.RawMessage
-	err := row.Scan(&contribution)
-	return contribution, err
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/aporta/aporta/internal/dberr"
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/i18n"
+	"github.com/aporta/aporta/internal/receipt"
 	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/internal/thanks"
 	"github.com/aporta/aporta/tenants"
@@ -73,6 +74,16 @@ func (a *Activities) SettleFirstCharge(ctx context.Context, req SettleRequest) (
 		return false, err
 	}
 	if row.Status != "pending" || first.Settled() {
+		if first.Status != string(gateway.StatusApproved) {
+			return true, nil
+		}
+		// The form e-mails an approved first charge's receipt and thank-you after its answer: what a process
+		// that died first left unsent goes now (each is sent once, however often asked).
+		if err := a.Settler.Receipts.Send(ctx, scope, receipt.Charge{DonationID: donationID,
+			TransactionID: charge.FirstTransactionID(donationID)}); err != nil {
+			return false, fmt.Errorf("receipt e-mail: %w", err)
+		}
+		a.thank(ctx, d, row)
 		return true, nil
 	}
 	g, err := a.Gateways.Gateway(ctx, orgID, row.Gateway, d.Currency) // where the donation's card is saved
@@ -107,11 +118,20 @@ func (a *Activities) SettleFirstCharge(ctx context.Context, req SettleRequest) (
 	if err != nil {
 		return false, err
 	}
-	if settled == StatusApproved && a.Thanks != nil {
-		a.Thanks.Send(ctx, i18n.ForCountry(row.Country), thanks.Donation{OrgID: orgID, ID: donationID, Recurrence: d.Recurrence,
-			Amount: d.Amount, Currency: d.Currency, FirstName: row.FirstName, Email: row.Email,
-			Campaign: thanks.Campaign{Title: row.Title, Slug: row.Slug, Instant: row.ThanksInstant,
-				EmailSubject: row.ThanksEmailSubject, Email: row.ThanksEmail}})
+	if settled == StatusApproved {
+		a.thank(ctx, d, row)
 	}
 	return true, nil
+}
+
+// thank e-mails the donor of a donation whose first charge is approved their thank-you, in their
+// country's language.
+func (a *Activities) thank(ctx context.Context, d Donation, row sharddb.FirstChargeDonationRow) {
+	if a.Thanks == nil {
+		return
+	}
+	a.Thanks.Send(ctx, i18n.ForCountry(row.Country), thanks.Donation{OrgID: d.OrgID, ID: d.ID, Recurrence: d.Recurrence,
+		Amount: d.Amount, Currency: d.Currency, FirstName: row.FirstName, Email: row.Email,
+		Campaign: thanks.Campaign{Title: row.Title, Slug: row.Slug, Instant: row.ThanksInstant,
+			EmailSubject: row.ThanksEmailSubject, Email: row.ThanksEmail}})
 }

@@ -5,32 +5,11 @@
 -- The receipt a transaction already has (a charge recorded again keeps its number).
 SELECT number FROM receipts WHERE organization_id = $1 AND transaction_id = $2;
 
--- name: NextReceiptNumber :one
--- The organisation's next receipt number. The counter row stays locked until the caller's COMMIT,
--- so numbers are handed out one at a time; a rollback gives the number back (no gaps).
-INSERT INTO receipt_counters (organization_id, last_number) VALUES ($1, 1)
-ON CONFLICT (organization_id) DO UPDATE SET last_number = receipt_counters.last_number + 1
-RETURNING last_number;
-
--- name: IssueReceipt :execrows
--- The receipt of an approved transaction under the number taken, with the legal data of the moment.
-INSERT INTO receipts (organization_id, number, transaction_id, donation_id, donor_id, amount_minor, currency,
-                      charged_at, campaign_title, donor_name, donor_email, donor_tax_id, org_legal_name, org_tax_id,
-                      org_address)
-SELECT t.organization_id, sqlc.arg(number), t.id, t.donation_id, d.donor_id, t.amount_minor, t.currency,
-       coalesce(t.charged_at, t.created_at), c.title, trim(dn.first_name || ' ' || dn.last_name), dn.email,
-       trim(coalesce(dn.uid_type, '') || ' ' || coalesce(dn.uid_number, '')),
-       coalesce(nullif(p.legal_name, ''), o.name),
-       trim(coalesce(o.uid_type, '') || ' ' || coalesce(o.uid, '')),
-       concat_ws(', ', nullif(trim(coalesce(p.address ->> 'street', '') || ' ' || coalesce(p.address ->> 'number', '')), ''),
-                 nullif(p.address ->> 'postal_code', ''), nullif(p.address ->> 'city', ''), nullif(p.address ->> 'state', ''))
-FROM transactions t
-JOIN donations d ON d.organization_id = sqlc.arg(organization_id) AND d.id = t.donation_id
-JOIN donors dn ON dn.organization_id = sqlc.arg(organization_id) AND dn.id = d.donor_id
-JOIN campaigns c ON c.organization_id = sqlc.arg(organization_id) AND c.id = d.campaign_id
-JOIN organizations o ON o.organization_id = sqlc.arg(organization_id)
-LEFT JOIN organization_profiles p ON p.organization_id = sqlc.arg(organization_id)
-WHERE t.organization_id = sqlc.arg(organization_id) AND t.id = sqlc.arg(transaction_id) AND t.status = 'approved';
+-- name: IssueReceipt :one
+-- The receipt of an approved transaction: the number it has, else the organisation's next one with the legal
+-- data of the moment (migrations/shard/0561). The counter row stays locked until the caller's COMMIT, so numbers
+-- are handed out one at a time; a rollback gives the number back (no gaps). A transaction not approved raises.
+SELECT receipt_issue(sqlc.arg(organization_id), sqlc.arg(transaction_id)) AS number;
 
 -- name: ReceiptByNumber :one
 -- One receipt with what its document needs; donor_id narrows it to one donor's (the portal).

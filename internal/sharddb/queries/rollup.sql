@@ -1,14 +1,8 @@
--- name: LockRollupDonations :exec
--- The donations a writer is about to change, locked in id order (concurrent writers lock alike) before their
--- rollup contribution is read: NO KEY UPDATE, which the foreign keys' KEY SHARE of new transactions does not wait for.
-SELECT id FROM donations
-WHERE organization_id = sqlc.arg(organization_id) AND id = ANY(sqlc.arg(ids)::uuid[])
-ORDER BY id
-FOR NO KEY UPDATE;
-
--- name: RollupContribution :one
--- The dashboard rows the donations and their transactions add now, for AddRollupChange after the change.
-SELECT dashboard_rollup_contribution(sqlc.arg(organization_id), sqlc.arg(ids)::uuid[])::jsonb AS contribution;
+-- name: LockRollup :one
+-- Locks the donations a writer is about to change (in id order, as concurrent writers lock them; NO KEY
+-- UPDATE, which the foreign keys' KEY SHARE of new transactions does not wait for) and answers the dashboard
+-- rows they and their transactions add now, for AddRollupChange after the change (migrations/shard/0560).
+SELECT dashboard_rollup_lock(sqlc.arg(organization_id), sqlc.arg(ids)::uuid[]) AS contribution;
 
 -- name: AddRollupChange :exec
 -- Adds what the donations' contribution gained since before (RollupContribution's answer then), row by row
