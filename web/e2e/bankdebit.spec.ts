@@ -59,9 +59,9 @@ async function toTheBank(page: Page, bank: string, screens?: string): Promise<Le
   await expect(page.getByRole('heading', { name: /pago a Fundación PSE/ })).toBeVisible();
   const payments = await ledger();
   expect(payments).toHaveLength(before + 1);
-  const p = payments[payments.length - 1];
-  expect(p.status).toBe('PENDING');
-  return p;
+  const p = payments.at(-1);
+  expect(p?.status).toBe('PENDING');
+  return p!;
 }
 
 test('bank debit approved at the bank: the return page waits for the bank, then shows the donation approved', async ({ page, context }) => {
