@@ -19,8 +19,6 @@ import (
 	_ "time/tzdata" // organisations' time zones, whatever the host has
 
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/authz"
@@ -190,7 +188,10 @@ func (h *Handler) Get(ctx context.Context, r *Request) (*Dashboard, error) {
 	if err != nil {
 		return nil, err
 	}
-	store := sharddb.Store(planEach{scope})
+	// A prepared statement (the pool's default): on Citus the coordinator keeps its plan, which only routes the
+	// statement to the organisation's shard, and the shard plans it with the request's values (issue 19: planning
+	// the whole statement again on the coordinator cost more than running it).
+	store := scope.Store()
 	user := authz.CurrentUser(ctx).ID
 	// The period's days and edges depend on the organisation's time zone, which the statement reads too: the
 	// zone this process last saw is used, and the statement's answer says whether it still is the
@@ -232,28 +233,6 @@ func (h *Handler) remember(org uuid.UUID, name string) zone {
 	z := zone{name: name, loc: loc}
 	h.zones.Store(org, z)
 	return z
-}
-
-// planEach runs every statement planned with its actual values (pgx.QueryExecModeExec: an unnamed statement),
-// never a cached generic plan, so the optional filters and the period's width pick the right index. It reads
-// only.
-type planEach struct{ db querier }
-
-type querier interface {
-	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
-	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
-}
-
-func (p planEach) Exec(context.Context, string, ...any) (pgconn.CommandTag, error) {
-	return pgconn.CommandTag{}, errors.New("dashboard: the dashboard only reads")
-}
-
-func (p planEach) Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error) {
-	return p.db.Query(ctx, sql, append([]any{pgx.QueryExecModeExec}, args...)...)
-}
-
-func (p planEach) QueryRow(ctx context.Context, sql string, args ...any) pgx.Row {
-	return p.db.QueryRow(ctx, sql, append([]any{pgx.QueryExecModeExec}, args...)...)
 }
 
 // load resolves the period in the zone z and fills every widget from the statement's rows. It answers the

@@ -8,9 +8,8 @@
 -- bucket: 'day' or 'month'. Money, new donations and discards read the daily rollup of
 -- migrations/shard/0080_dashboard_rollup.sql, so their cost is days × campaigns; visits are daily rows
 -- already; pauses read one pause fact per pause in the period (migrations/shard/0370_dashboard_pauses.sql: a
--- donation counts once in a period, which no sum of days can tell). The handler runs it planned with its
--- actual values (an unnamed statement, never a cached generic plan), so the optional filters and the period's
--- width pick the right index.
+-- donation counts once in a period, which no sum of days can tell). The handler runs it as a prepared
+-- statement: on Citus the coordinator's cached plan only routes it, and the shard plans it with its values.
 
 -- name: DashboardTimezone :one
 SELECT timezone FROM organizations WHERE organization_id = $1;
