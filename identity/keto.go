@@ -76,15 +76,21 @@ func (k *Keto) Check(ctx context.Context, namespace, object, permit, userID stri
 	if hit {
 		return true, nil
 	}
+	allowed, err := k.CheckNow(ctx, namespace, object, permit, userID)
+	if allowed {
+		permits.put(key, struct{}{}, now.Add(CacheTTL), gen)
+	}
+	return allowed, err
+}
+
+// CheckNow is Check asking Keto itself, whatever this process keeps.
+func (k *Keto) CheckNow(ctx context.Context, namespace, object, permit, userID string) (bool, error) {
 	res, _, err := k.read.PermissionApi.CheckPermission(ctx).
 		Namespace(namespace).Object(object).Relation(permit).
 		SubjectSetNamespace(NamespaceUser).SubjectSetObject(userID).SubjectSetRelation("").
 		Execute()
 	if err != nil {
 		return false, fmt.Errorf("keto check %s:%s#%s: %w", namespace, object, permit, err)
-	}
-	if res.Allowed {
-		permits.put(key, struct{}{}, now.Add(CacheTTL), gen)
 	}
 	return res.Allowed, nil
 }

@@ -2,8 +2,8 @@
 // GET /manage/api/dashboard?from=YYYY-MM-DD&to=YYYY-MM-DD&campaign=<uuid>&frequency=monthly|one_time&agency=<uuid>.
 //
 // Every widget is one aggregate over the organisation's daily rollup (money, new donations,
-// discards), daily visits or pause history in its shard, read in one read-only repeatable-read
-// transaction so the widgets agree with each other. Dates are days in the organisation's time zone;
+// discards), daily visits or pause facts in its shard, all read by one statement so the widgets agree
+// with each other (one snapshot) in one round trip. Dates are days in the organisation's time zone;
 // the period is [from 00:00, to+1 00:00). The SQL, with the definition of each widget, is in
 // internal/sharddb/queries/dashboard.sql; the rollup in migrations/shard/0080_dashboard_rollup.sql.
 package dashboard
@@ -14,12 +14,11 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"sync"
 	"time"
 	_ "time/tzdata" // organisations' time zones, whatever the host has
 
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/authz"
@@ -47,7 +46,8 @@ const (
 
 // Handler serves the dashboard.
 type Handler struct {
-	now func() time.Time
+	now   func() time.Time
+	zones sync.Map // organisation id → zone: its time zone as the last request read it
 }
 
 // NewHandler builds the handler.
@@ -181,121 +181,165 @@ func (r *Request) Validate() error {
 	return nil
 }
 
-// Get is GET /manage/api/dashboard: every widget read in one read-only repeatable-read transaction,
-// so they agree with each other.
+// Get is GET /manage/api/dashboard: every widget read by one statement, so they agree with each other
+// (one snapshot) and cost one round trip.
 func (h *Handler) Get(ctx context.Context, r *Request) (*Dashboard, error) {
 	scope, err := authz.Scope(ctx)
 	if err != nil {
 		return nil, err
 	}
-	var out *Dashboard
-	err = scope.ReadTx(ctx, func(tx pgx.Tx) error {
-		out, err = h.load(ctx, tx, scope.OrgID, authz.CurrentUser(ctx).ID, r)
-		return err
-	})
-	return out, err
-}
-
-// planEach runs every statement planned with its actual values (pgx.QueryExecModeExec), never a
-// cached generic plan, so the optional filters and the period's width pick the right index.
-type planEach struct{ db dberr.DBTX }
-
-func (p planEach) Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error) {
-	return p.db.Exec(ctx, sql, append([]any{pgx.QueryExecModeExec}, args...)...)
-}
-
-func (p planEach) Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error) {
-	return p.db.Query(ctx, sql, append([]any{pgx.QueryExecModeExec}, args...)...)
-}
-
-func (p planEach) QueryRow(ctx context.Context, sql string, args ...any) pgx.Row {
-	return p.db.QueryRow(ctx, sql, append([]any{pgx.QueryExecModeExec}, args...)...)
-}
-
-// forceCustomPlan plans every statement of the widgets' batch with its actual values, never a cached generic plan,
-// so the optional filters and the period's width pick the right index.
-const forceCustomPlan = "SET LOCAL plan_cache_mode = force_custom_plan"
-
-// load reads the organisation, resolves the period and fills every widget, the widgets' statements in one round
-// trip (pipelined).
-func (h *Handler) load(ctx context.Context, tx pgx.Tx, org, user uuid.UUID, r *Request) (*Dashboard, error) {
-	store := sharddb.Store(planEach{tx})
-	d := &Dashboard{Filters: Filters{Campaign: r.campaign, Frequency: r.frequency, Agency: r.agency}}
-	loc, err := loadOrganization(ctx, store, org, user, d)
-	if err != nil {
-		return nil, err
-	}
-	p, err := resolvePeriod(h.now(), loc, r.From, r.To)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkCampaign(ctx, store, org, r.campaign); err != nil {
-		return nil, err
-	}
-	if err := checkAgency(ctx, store, org, r.agency); err != nil {
-		return nil, err
-	}
-	d.Period = p.view()
-	w := widgets{d: d, series: newSeries(p), period: p, org: org, campaign: r.campaign, recurrence: r.recurrence, agency: r.agency}
-	err = sharddb.Store(tx).Pipelined(ctx, func(store *sharddb.Queries) error {
-		w.store = store
-		// visits runs after daily: the conversion needs the new donations.
-		for _, fill := range []func(context.Context) error{w.daily, w.visits, w.discarded, w.paused, w.recovered} {
-			if err := fill(ctx); err != nil {
-				return err
+	// A prepared statement (the pool's default): on Citus the coordinator keeps its plan, which only routes the
+	// statement to the organisation's shard, and the shard plans it with the request's values (issue 19: planning
+	// the whole statement again on the coordinator cost more than running it).
+	store := scope.Store()
+	user := authz.CurrentUser(ctx).ID
+	// The period's days and edges depend on the organisation's time zone, which the statement reads too: the
+	// zone this process last saw is used, and the statement's answer says whether it still is the
+	// organisation's. It changes rarely, so the second attempt has the zone the first one read.
+	for attempt := 1; ; attempt++ {
+		z, known := h.zones.Load(scope.OrgID)
+		if !known {
+			name, err := store.DashboardTimezone(ctx, scope.OrgID)
+			if err != nil {
+				return nil, err
 			}
+			z = h.remember(scope.OrgID, name)
 		}
-		return nil
-	}, forceCustomPlan)
-	if err != nil {
-		return nil, err
+		d, current, err := h.load(ctx, store, z.(zone), scope.OrgID, user, r)
+		if current == z.(zone).name {
+			return d, err
+		}
+		if attempt == zoneAttempts {
+			return nil, errors.New("dashboard: the organisation's time zone changed under every read")
+		}
+		h.remember(scope.OrgID, current)
 	}
-	d.Series = w.series.points
-	return d, nil
 }
 
-// loadOrganization fills the campaign guide and answers the organisation's time zone (UTC when this
-// host does not know it).
-func loadOrganization(ctx context.Context, store *sharddb.Queries, org, user uuid.UUID, d *Dashboard) (*time.Location, error) {
-	o, err := store.DashboardOrganization(ctx, sharddb.DashboardOrganizationParams{OrganizationID: org, UserID: user, GuideName: CampaignGuide})
-	if err != nil {
-		return nil, err
-	}
-	d.HasCampaigns = o.HasCampaigns
-	d.CampaignGuide = Guide{Name: CampaignGuide, Step: int(o.GuideStep), Steps: 4, Show: !o.HasCampaigns && o.GuideStep == 0}
-	loc, err := time.LoadLocation(o.Timezone)
+// zoneAttempts bounds Get's reads of one request.
+const zoneAttempts = 3
+
+// zone is an organisation's time zone as stored, and as this host knows it (UTC when it does not).
+type zone struct {
+	name string
+	loc  *time.Location
+}
+
+func (h *Handler) remember(org uuid.UUID, name string) zone {
+	loc, err := time.LoadLocation(name)
 	if err != nil {
 		loc = time.UTC
 	}
-	return loc, nil
+	z := zone{name: name, loc: loc}
+	h.zones.Store(org, z)
+	return z
 }
 
-// checkCampaign refuses a campaign filter naming no campaign of the organisation.
-func checkCampaign(ctx context.Context, store *sharddb.Queries, org uuid.UUID, campaign *uuid.UUID) error {
-	if campaign == nil {
-		return nil
-	}
-	ok, err := store.DashboardCampaignExists(ctx, sharddb.DashboardCampaignExistsParams{OrganizationID: org, ID: *campaign})
+// load resolves the period in the zone z and fills every widget from the statement's rows. It answers the
+// organisation's time zone as the statement read it: when it is not z's, the answer is not the organisation's.
+func (h *Handler) load(ctx context.Context, store *sharddb.Queries, z zone, org, user uuid.UUID, r *Request) (*Dashboard, string, error) {
+	p, err := resolvePeriod(h.now(), z.loc, r.From, r.To)
 	if err != nil {
-		return err
+		// The period may be wrong only in a zone that is no longer the organisation's.
+		current, zerr := store.DashboardTimezone(ctx, org)
+		if zerr != nil {
+			return nil, z.name, zerr
+		}
+		return nil, current, err
 	}
-	if !ok {
-		return apierror.Validation(map[string]string{"campaign": "dashboard.unknown_campaign"})
+	rows, err := store.Dashboard(ctx, sharddb.DashboardParams{Bucket: p.bucket, OrganizationID: org, FirstDay: p.from, LastDay: p.to,
+		Campaign: r.campaign, Recurrence: r.recurrence, Agency: r.agency, Start: p.start(), EndAt: p.end(), Now: p.now,
+		UserID: user, GuideName: CampaignGuide})
+	if err != nil {
+		return nil, z.name, err
 	}
-	return nil
+	d := &Dashboard{Period: p.view(), Filters: Filters{Campaign: r.campaign, Frequency: r.frequency, Agency: r.agency},
+		Raised: []Raised{}, Average: []money.Amount{}, ProcessorFees: []money.Amount{}, PauseReasons: []Reason{}, DiscardReasons: []Reason{}}
+	s := newSeries(p)
+	totals := map[string]*total{}
+	current := ""
+	for _, row := range rows {
+		switch row.Widget {
+		case "organization":
+			current = row.Label
+			d.HasCampaigns = row.N1 == 1
+			d.CampaignGuide = Guide{Name: CampaignGuide, Step: int(row.N2), Steps: 4, Show: !d.HasCampaigns && row.N2 == 0}
+			if row.N3 == 0 {
+				err = apierror.Validation(map[string]string{"campaign": "dashboard.unknown_campaign"})
+			} else if row.N4 == 0 {
+				err = apierror.Validation(map[string]string{"agency": "dashboard.unknown_agency"})
+			}
+		case "daily":
+			d.addDaily(s.at(row.Bucket), totals, row)
+		case "visits":
+			d.Visits += row.N1
+			if pt := s.at(row.Bucket); pt != nil {
+				pt.Visits = row.N1
+			}
+		case "discarded":
+			var reason *string // none given
+			if row.Label != "" {
+				reason = &row.Label
+			}
+			d.DiscardedDonations += row.N1
+			d.DiscardReasons = append(d.DiscardReasons, Reason{Reason: reason, Count: row.N1})
+		case "paused":
+			d.PausedDonations += row.N1
+			d.PausedInGrace += row.N2
+			if row.N1 > 0 {
+				d.PauseReasons = append(d.PauseReasons, Reason{Reason: &row.Label, Count: row.N1})
+			}
+		case "recovered":
+			d.Recovered = row.N1
+		}
+	}
+	if current == "" {
+		return nil, z.name, dberr.ErrNotFound // no organisations row: the scope's organisation is gone
+	}
+	if err != nil || current != z.name {
+		return nil, current, err
+	}
+	for _, c := range sortedKeys(totals) {
+		t := totals[c]
+		d.Raised = append(d.Raised, Raised{Amount: money.New(t.sum, c), Transactions: t.n})
+		d.Average = append(d.Average, money.New(int64(math.Round(float64(t.sum)/float64(t.n))), c))
+		if t.fees != 0 {
+			d.ProcessorFees = append(d.ProcessorFees, money.New(t.fees, c))
+		}
+	}
+	for _, pt := range s.points {
+		sort.Slice(pt.Raised, func(a, b int) bool { return pt.Raised[a].Currency < pt.Raised[b].Currency })
+	}
+	if d.Visits > 0 {
+		conv := math.Round(float64(d.NewDonations)/float64(d.Visits)*1e4) / 1e4
+		d.Conversion = &conv
+	}
+	d.DiscardReasons, d.PauseReasons, d.Series = top(d.DiscardReasons), top(d.PauseReasons), s.points
+	return d, current, nil
 }
 
-// checkAgency refuses an agency filter naming no agency of the organisation (a discarded one is
-// still its: its donations stay).
-func checkAgency(ctx context.Context, store *sharddb.Queries, org uuid.UUID, agency *uuid.UUID) error {
-	if agency == nil {
-		return nil
+// total is one currency's approved money in the period, its transactions and its processors' fees.
+type total struct{ sum, n, fees int64 }
+
+// addDaily adds one bucket and currency of the daily rollup: the money raised and the new donations, to the
+// totals and to the bucket's point (nil outside the period, which cannot happen: the SQL reads the same one).
+func (d *Dashboard) addDaily(pt *Point, totals map[string]*total, row sharddb.DashboardRow) {
+	raised, count, fresh, fees := row.N1, row.N2, row.N3, row.N4
+	d.NewDonations += fresh
+	if pt != nil {
+		pt.NewDonations += fresh
 	}
-	_, err := store.Agency(ctx, sharddb.AgencyParams{OrganizationID: org, ID: *agency})
-	if errors.Is(err, dberr.ErrNotFound) {
-		return apierror.Validation(map[string]string{"agency": "dashboard.unknown_agency"})
+	if count == 0 {
+		return
 	}
-	return err
+	if t := totals[row.Label]; t != nil {
+		t.sum, t.n, t.fees = t.sum+raised, t.n+count, t.fees+fees
+	} else {
+		totals[row.Label] = &total{raised, count, fees}
+	}
+	if pt != nil {
+		pt.Raised = append(pt.Raised, money.New(raised, row.Label))
+	}
 }
 
 // period is the resolved period: its first and last days (civil dates, as UTC midnights) in loc.
@@ -375,129 +419,6 @@ func (s series) at(b time.Time) *Point {
 	if i, ok := s.index[b.Format(time.DateOnly)]; ok {
 		return &s.points[i]
 	}
-	return nil
-}
-
-// widgets fills the dashboard's widgets, one query each, with the request's filters.
-type widgets struct {
-	store      *sharddb.Queries
-	d          *Dashboard
-	series     series
-	period     period
-	org        uuid.UUID
-	campaign   *uuid.UUID
-	recurrence *int16
-	agency     *uuid.UUID
-}
-
-// daily fills, from the daily rollup, the money raised and the average gift per currency, the count
-// of new donations, and their series.
-func (w widgets) daily(ctx context.Context) error {
-	rows, err := w.store.DashboardDaily(ctx, sharddb.DashboardDailyParams{Bucket: w.period.bucket, OrganizationID: w.org,
-		FirstDay: w.period.from, LastDay: w.period.to, Campaign: w.campaign, Recurrence: w.recurrence, Agency: w.agency})
-	if err != nil {
-		return err
-	}
-	type total struct{ sum, n, fees int64 }
-	totals := map[string]*total{}
-	for _, r := range rows {
-		p := w.series.at(r.Bucket)
-		w.d.NewDonations += r.NewDonations
-		if p != nil {
-			p.NewDonations += r.NewDonations
-		}
-		if r.RaisedCount == 0 {
-			continue
-		}
-		if t := totals[r.Currency]; t != nil {
-			t.sum, t.n, t.fees = t.sum+r.RaisedMinor, t.n+r.RaisedCount, t.fees+r.ProcessorFeesMinor
-		} else {
-			totals[r.Currency] = &total{r.RaisedMinor, r.RaisedCount, r.ProcessorFeesMinor}
-		}
-		if p != nil {
-			p.Raised = append(p.Raised, money.New(r.RaisedMinor, r.Currency))
-		}
-	}
-	w.d.Raised, w.d.Average, w.d.ProcessorFees = []Raised{}, []money.Amount{}, []money.Amount{}
-	for _, c := range sortedKeys(totals) {
-		t := totals[c]
-		w.d.Raised = append(w.d.Raised, Raised{Amount: money.New(t.sum, c), Transactions: t.n})
-		w.d.Average = append(w.d.Average, money.New(int64(math.Round(float64(t.sum)/float64(t.n))), c))
-		if t.fees != 0 {
-			w.d.ProcessorFees = append(w.d.ProcessorFees, money.New(t.fees, c))
-		}
-	}
-	for _, p := range w.series.points {
-		sort.Slice(p.Raised, func(a, b int) bool { return p.Raised[a].Currency < p.Raised[b].Currency })
-	}
-	return nil
-}
-
-// visits fills the visits, their series and the conversion (new donations per visit).
-func (w widgets) visits(ctx context.Context) error {
-	rows, err := w.store.DashboardVisits(ctx, sharddb.DashboardVisitsParams{Bucket: w.period.bucket, OrganizationID: w.org,
-		FirstDay: w.period.from, LastDay: w.period.to, Campaign: w.campaign, Agency: w.agency})
-	if err != nil {
-		return err
-	}
-	for _, r := range rows {
-		w.d.Visits += r.Visits
-		if p := w.series.at(r.Bucket); p != nil {
-			p.Visits = r.Visits
-		}
-	}
-	if w.d.Visits > 0 {
-		conv := math.Round(float64(w.d.NewDonations)/float64(w.d.Visits)*1e4) / 1e4
-		w.d.Conversion = &conv
-	}
-	return nil
-}
-
-// discarded fills the discarded donations and their top reasons.
-func (w widgets) discarded(ctx context.Context) error {
-	rows, err := w.store.DashboardDiscarded(ctx, sharddb.DashboardDiscardedParams{OrganizationID: w.org,
-		FirstDay: w.period.from, LastDay: w.period.to, Campaign: w.campaign, Recurrence: w.recurrence, Agency: w.agency})
-	if err != nil {
-		return err
-	}
-	w.d.DiscardReasons = []Reason{}
-	for _, r := range rows {
-		var reason *string // none given
-		if r.Reason != "" {
-			reason = &r.Reason
-		}
-		w.d.DiscardedDonations += r.Donations
-		w.d.DiscardReasons = append(w.d.DiscardReasons, Reason{Reason: reason, Count: r.Donations})
-	}
-	w.d.DiscardReasons = top(w.d.DiscardReasons)
-	return nil
-}
-
-// recovered fills the donations the donors recovered after a decline.
-func (w widgets) recovered(ctx context.Context) error {
-	n, err := w.store.DashboardRecovered(ctx, sharddb.DashboardRecoveredParams{OrganizationID: w.org,
-		Start: w.period.start(), EndAt: w.period.end(), Campaign: w.campaign, Recurrence: w.recurrence, Agency: w.agency})
-	w.d.Recovered = n
-	return err
-}
-
-// paused fills the paused donations (not resumed within 7 days), those still in grace and the top
-// reasons.
-func (w widgets) paused(ctx context.Context) error {
-	rows, err := w.store.DashboardPaused(ctx, sharddb.DashboardPausedParams{OrganizationID: w.org,
-		Start: w.period.start(), EndAt: w.period.end(), Now: w.period.now, Campaign: w.campaign, Recurrence: w.recurrence, Agency: w.agency})
-	if err != nil {
-		return err
-	}
-	w.d.PauseReasons = []Reason{}
-	for _, r := range rows {
-		w.d.PausedDonations += r.Counted
-		w.d.PausedInGrace += r.InGrace
-		if r.Counted > 0 {
-			w.d.PauseReasons = append(w.d.PauseReasons, Reason{Reason: &r.Reason, Count: r.Counted})
-		}
-	}
-	w.d.PauseReasons = top(w.d.PauseReasons)
 	return nil
 }
 

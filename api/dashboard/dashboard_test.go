@@ -394,3 +394,20 @@ func TestCampaignGuide(t *testing.T) {
 	d = get(t, admin, "")
 	require.Equal(t, dashboard.Guide{Name: "create_campaign", Step: 1, Steps: 4, Show: false}, d.CampaignGuide)
 }
+
+// TestTimezoneChanged: the handler keeps each organisation's time zone between requests; a change made behind
+// its back (another replica's settings page) is still the next request's period.
+func TestTimezoneChanged(t *testing.T) {
+	s := apitest.Start(t)
+	admin := s.NewOrgAdmin(t, "AR")
+	f := newFixture(t, s, admin.OrgID)
+	require.Equal(t, "America/Argentina/Buenos_Aires", get(t, admin, "").Period.Timezone)
+	for _, tz := range []string{"Pacific/Kiritimati", "Pacific/Pago_Pago"} { // UTC+14, UTC-11: never the same day
+		f.exec(`UPDATE organizations SET timezone = $2 WHERE organization_id = $1`, admin.OrgID, tz)
+		loc, err := time.LoadLocation(tz)
+		require.NoError(t, err)
+		d := get(t, admin, "")
+		require.Equal(t, tz, d.Period.Timezone)
+		require.Equal(t, time.Now().In(loc).Format(time.DateOnly), d.Period.To)
+	}
+}

@@ -27,6 +27,9 @@ type dashboardOptions struct {
 	duration                time.Duration
 }
 
+// dashboardGoal is issue 19's goal: the endpoint's p99 at most this many times the reference's.
+const dashboardGoal = 1.5
+
 // benchDashboard measures GET /manage/api/dashboard on the large organisation beside one hand-written
 // SQL statement aggregating the same rows (raised, new, discarded, visits of the same period).
 func benchDashboard(ctx context.Context, cfg *config.Config, t *tenants.Tenants, o dashboardOptions) {
@@ -97,8 +100,14 @@ func benchDashboard(ctx context.Context, cfg *config.Config, t *tenants.Tenants,
 			var raised, newDonations, discarded, visits int64
 			return shard.QueryRow(ctx, sql, args...).Scan(&raised, &newDonations, &discarded, &visits)
 		}
-		compare("GET /manage/api/dashboard "+c.label, "one SQL aggregate, same rows",
-			run(api, o.concurrency, o.duration), run(ref, o.concurrency, o.duration))
+		got, want := run(api, o.concurrency, o.duration), run(ref, o.concurrency, o.duration)
+		compare("GET /manage/api/dashboard "+c.label, "one SQL aggregate, same rows", got, want)
+		ratio := 0.0
+		if want.p99 > 0 {
+			ratio = float64(got.p99) / float64(want.p99)
+		}
+		goal(fmt.Sprintf("p99 %s = %.2f× the reference's %s (≤ %.1f×)", got.p99.Round(10*time.Microsecond), ratio,
+			want.p99.Round(10*time.Microsecond), dashboardGoal), ratio > 0 && ratio <= dashboardGoal)
 	}
 }
 

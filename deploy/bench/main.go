@@ -206,3 +206,13 @@ func loadAverage() string {
 	}
 	return "?"
 }
+
+// goal prints whether the case above met its goal, judged on the figures text gives, with the machine's load
+// while it ran.
+func goal(text string, met bool) {
+	verdict := "met"
+	if !met {
+		verdict = "NOT met"
+	}
+	fmt.Printf("  goal: %s: %s (load average %s)\n\n", text, verdict, loadAverage())
+}

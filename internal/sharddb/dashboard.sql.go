@@ -12,36 +12,111 @@ import (
 	"github.com/google/uuid"
 )
 
-const dashboardCampaignExists = `-- name: DashboardCampaignExists :one
-SELECT EXISTS (SELECT 1 FROM campaigns WHERE organization_id = $1 AND id = $2)
+const dashboard = `-- name: Dashboard :many
+WITH daily AS (
+    SELECT date_trunc($1::text, r.day::timestamp)::date AS bucket, r.currency,
+           sum(r.raised_minor)::bigint AS raised_minor, sum(r.raised_count)::bigint AS raised_count,
+           sum(r.new_donations)::bigint AS new_donations, sum(r.processor_fees_minor)::bigint AS processor_fees_minor
+    FROM dashboard_daily r
+    WHERE r.organization_id = $2 AND r.day >= $3::date AND r.day <= $4::date
+      AND ($5::uuid IS NULL OR r.campaign_id = $5::uuid)
+      AND ($6::smallint IS NULL OR r.recurrence = $6::smallint)
+      AND ($7::uuid IS NULL OR r.agency_id = $7::uuid)
+    GROUP BY 1, 2
+    HAVING sum(r.raised_count) <> 0 OR sum(r.new_donations) <> 0
+), visits AS (
+    SELECT date_trunc($1::text, v.day::timestamp)::date AS bucket, sum(v.visits)::bigint AS visits
+    FROM campaign_visits v
+    WHERE v.organization_id = $2 AND v.day >= $3::date AND v.day <= $4::date
+      AND ($5::uuid IS NULL OR v.campaign_id = $5::uuid)
+      AND $7::uuid IS NULL
+    GROUP BY 1
+), discarded AS (
+    SELECT r.reason, sum(r.donations)::bigint AS donations
+    FROM dashboard_daily_discards r
+    WHERE r.organization_id = $2 AND r.day >= $3::date AND r.day <= $4::date
+      AND ($5::uuid IS NULL OR r.campaign_id = $5::uuid)
+      AND ($6::smallint IS NULL OR r.recurrence = $6::smallint)
+      AND ($7::uuid IS NULL OR r.agency_id = $7::uuid)
+    GROUP BY 1
+    HAVING sum(r.donations) <> 0
+), pauses AS (
+    -- Paused donations (spec: "appear only if not resumed within 7 days"). A pause is an event at time p:
+    -- a pause fact (dashboard_pauses, one per pause version row, with its first restore), or, for a
+    -- donation still paused whose pause has no version row (written outside the collection workflow), its
+    -- paused_since. A pause in the period COUNTS when 7 days have passed since p by now and it was not
+    -- restored in (p, p + 7 days]. It is IN GRACE when fewer than 7 days have passed and it has not been
+    -- restored yet. A donation counts once, with the reason of its latest pause in the period. The facts
+    -- are read index-only over the period; no history is scanned.
+    SELECT p.donation_id, p.paused_at AS at, p.reason, p.resumed_at
+    FROM dashboard_pauses p
+    WHERE p.organization_id = $2 AND p.paused_at >= $8::timestamptz AND p.paused_at < $9::timestamptz
+    UNION ALL
+    SELECT d.id, d.paused_since, d.paused_reason, NULL
+    FROM donations d
+    WHERE d.organization_id = $2 AND d.status = 'paused' AND d.paused_since >= $8::timestamptz AND d.paused_since < $9::timestamptz
+      AND NOT EXISTS (SELECT 1 FROM dashboard_pauses v WHERE v.organization_id = $2 AND v.donation_id = d.id
+                      AND v.paused_at BETWEEN d.paused_since - interval '1 minute' AND d.paused_since + interval '1 minute')
+), unresumed AS (
+    SELECT p.donation_id, p.at, p.reason, (p.at + interval '7 days' <= $10::timestamptz) AS settled
+    FROM pauses p
+    WHERE p.resumed_at IS NULL OR p.resumed_at > LEAST(p.at + interval '7 days', $10::timestamptz)
+), filtered AS (
+    -- Without filters (the handler plans with the actual values) no donation is read.
+    SELECT DISTINCT ON (u.donation_id, u.settled) u.donation_id, u.settled, u.reason
+    FROM unresumed u
+    WHERE ($5::uuid IS NULL AND $6::smallint IS NULL AND $7::uuid IS NULL) OR EXISTS (
+        SELECT 1 FROM donations d
+        WHERE d.organization_id = $2 AND d.id = u.donation_id
+          AND ($5::uuid IS NULL OR d.campaign_id = $5::uuid) AND ($6::smallint IS NULL OR d.recurrence = $6::smallint)
+          AND ($7::uuid IS NULL OR d.agency_id = $7::uuid))
+    ORDER BY u.donation_id, u.settled, u.at DESC
+), paused AS (
+    SELECT COALESCE(reason, 'unknown')::text AS reason, count(*) FILTER (WHERE settled) AS counted,
+           count(*) FILTER (WHERE NOT settled) AS in_grace
+    FROM filtered f
+    -- a donation with a settled pause is counted, never also in grace
+    WHERE f.settled OR NOT EXISTS (SELECT 1 FROM filtered s WHERE s.donation_id = f.donation_id AND s.settled)
+    GROUP BY 1
+), recovered AS (
+    -- Donations recovered in the period (issue 20): a charge was declined, the donor gave a new card in
+    -- the donor portal (a payment_method version signed 'donor:…' in the period), and a charge was
+    -- approved after it.
+    SELECT count(DISTINCT v.donation_id)::bigint AS recovered
+    FROM donation_versions v
+    JOIN donations d ON d.organization_id = $2 AND d.id = v.donation_id
+    WHERE v.organization_id = $2 AND v.field = 'payment_method' AND v.actor LIKE 'donor:%'
+      AND v.created_at >= $8::timestamptz AND v.created_at < $9::timestamptz
+      AND ($5::uuid IS NULL OR d.campaign_id = $5::uuid)
+      AND ($6::smallint IS NULL OR d.recurrence = $6::smallint)
+      AND ($7::uuid IS NULL OR d.agency_id = $7::uuid)
+      AND EXISTS (SELECT 1 FROM transactions t WHERE t.organization_id = $2 AND t.donation_id = v.donation_id
+                  AND t.status = 'rejected' AND t.created_at < v.created_at)
+      AND EXISTS (SELECT 1 FROM transactions t WHERE t.organization_id = $2 AND t.donation_id = v.donation_id
+                  AND t.status = 'approved' AND t.created_at > v.created_at)
+), org AS (
+    SELECT o.timezone,
+           EXISTS (SELECT 1 FROM campaigns c WHERE c.organization_id = $2) AS has_campaigns,
+           COALESCE((SELECT g.step FROM guide_progress g
+                     WHERE g.organization_id = $2 AND g.user_id = $11
+                       AND g.guide_name = $12), 0)::bigint AS guide_step,
+           ($5::uuid IS NULL OR EXISTS (SELECT 1 FROM campaigns c
+                     WHERE c.organization_id = $2 AND c.id = $5::uuid)) AS campaign_known,
+           ($7::uuid IS NULL OR EXISTS (SELECT 1 FROM agencies a
+                     WHERE a.organization_id = $2 AND a.id = $7::uuid)) AS agency_known
+    FROM organizations o WHERE o.organization_id = $2
+)
+SELECT 'daily'::text AS widget, bucket, currency::text AS label, raised_minor AS n1, raised_count AS n2, new_donations AS n3,
+       processor_fees_minor AS n4 FROM daily
+UNION ALL SELECT 'visits', bucket, '', visits, 0, 0, 0 FROM visits
+UNION ALL SELECT 'discarded', $3::date, reason, donations, 0, 0, 0 FROM discarded
+UNION ALL SELECT 'paused', $3::date, reason, counted, in_grace, 0, 0 FROM paused
+UNION ALL SELECT 'recovered', $3::date, '', recovered, 0, 0, 0 FROM recovered
+UNION ALL SELECT 'organization', $3::date, timezone, has_campaigns::int::bigint, guide_step,
+       campaign_known::int::bigint, agency_known::int::bigint FROM org
 `
 
-type DashboardCampaignExistsParams struct {
-	OrganizationID uuid.UUID
-	ID             uuid.UUID
-}
-
-func (q *Queries) DashboardCampaignExists(ctx context.Context, arg DashboardCampaignExistsParams) (bool, error) {
-	row := q.db.QueryRow(ctx, dashboardCampaignExists, arg.OrganizationID, arg.ID)
-	var exists bool
-	err := row.Scan(&exists)
-	return exists, err
-}
-
-const dashboardDaily = `-- name: DashboardDaily :many
-SELECT date_trunc($1::text, r.day::timestamp)::date AS bucket, r.currency,
-       sum(r.raised_minor)::bigint AS raised_minor, sum(r.raised_count)::bigint AS raised_count,
-       sum(r.new_donations)::bigint AS new_donations, sum(r.processor_fees_minor)::bigint AS processor_fees_minor
-FROM dashboard_daily r
-WHERE r.organization_id = $2 AND r.day >= $3::date AND r.day <= $4::date
-  AND ($5::uuid IS NULL OR r.campaign_id = $5)
-  AND ($6::smallint IS NULL OR r.recurrence = $6)
-  AND ($7::uuid IS NULL OR r.agency_id = $7)
-GROUP BY 1, 2
-HAVING sum(r.raised_count) <> 0 OR sum(r.new_donations) <> 0
-`
-
-type DashboardDailyParams struct {
+type DashboardParams struct {
 	Bucket         string
 	OrganizationID uuid.UUID
 	FirstDay       time.Time
@@ -49,24 +124,42 @@ type DashboardDailyParams struct {
 	Campaign       *uuid.UUID
 	Recurrence     *int16
 	Agency         *uuid.UUID
+	Start          time.Time
+	EndAt          time.Time
+	Now            time.Time
+	UserID         uuid.UUID
+	GuideName      string
 }
 
-type DashboardDailyRow struct {
-	Bucket             time.Time
-	Currency           string
-	RaisedMinor        int64
-	RaisedCount        int64
-	NewDonations       int64
-	ProcessorFeesMinor int64
+type DashboardRow struct {
+	Widget string
+	Bucket time.Time
+	Label  string
+	N1     int64
+	N2     int64
+	N3     int64
+	N4     int64
 }
 
-// Per bucket and currency, from the daily rollup: approved transactions charged in the period
-// (created_at when charged_at is missing) and donations created in it (pending and rejected ones,
-// whose first charge is not settled or was refused, are not donations yet), and the integrated payments
-// processors' fees of those transactions (0390). The handler adds the buckets up for the totals and the
-// currencies up for the new donations.
-func (q *Queries) DashboardDaily(ctx context.Context, arg DashboardDailyParams) ([]DashboardDailyRow, error) {
-	rows, err := q.db.Query(ctx, dashboardDaily,
+// One row per widget fact; which columns mean what depends on widget (bucket is the period's first day where
+// the widget has none):
+//
+//	daily       bucket, label = currency, n1 raised_minor, n2 raised_count, n3 new_donations,
+//	            n4 processor_fees_minor. Per bucket and currency, from the daily rollup: approved transactions
+//	            charged in the period (created_at when charged_at is missing) and donations created in it
+//	            (pending and rejected ones, whose first charge is not settled or was refused, are not
+//	            donations yet), and the integrated payments processors' fees of those transactions (0390).
+//	visits      bucket, n1 visits. Visits belong to a campaign, not to a frequency, so the frequency filter
+//	            does not apply; nor to an agency (its donors sign up on the street, not on the form): none
+//	            with one.
+//	discarded   label = reason ('': none given), n1 donations discarded in the period, from the daily rollup.
+//	paused      label = reason, n1 counted, n2 in grace (see the paused CTE).
+//	recovered   n1 donations recovered in the period (see the recovered CTE).
+//	organization  label = time zone, n1 has campaigns (0/1), n2 the user's step of the campaign guide,
+//	            n3 the campaign filter names a campaign of the organisation (0/1), n4 the agency filter
+//	            names an agency of it, a discarded one included (0/1); both 1 without the filter.
+func (q *Queries) Dashboard(ctx context.Context, arg DashboardParams) ([]DashboardRow, error) {
+	rows, err := q.db.Query(ctx, dashboard,
 		arg.Bucket,
 		arg.OrganizationID,
 		arg.FirstDay,
@@ -74,21 +167,27 @@ func (q *Queries) DashboardDaily(ctx context.Context, arg DashboardDailyParams) 
 		arg.Campaign,
 		arg.Recurrence,
 		arg.Agency,
+		arg.Start,
+		arg.EndAt,
+		arg.Now,
+		arg.UserID,
+		arg.GuideName,
 	)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var items []DashboardDailyRow
+	var items []DashboardRow
 	for rows.Next() {
-		var i DashboardDailyRow
+		var i DashboardRow
 		if err := rows.Scan(
+			&i.Widget,
 			&i.Bucket,
-			&i.Currency,
-			&i.RaisedMinor,
-			&i.RaisedCount,
-			&i.NewDonations,
-			&i.ProcessorFeesMinor,
+			&i.Label,
+			&i.N1,
+			&i.N2,
+			&i.N3,
+			&i.N4,
 		); err != nil {
 			return nil, err
 		}
@@ -100,273 +199,26 @@ func (q *Queries) DashboardDaily(ctx context.Context, arg DashboardDailyParams) 
 	return items, nil
 }
 
-const dashboardDiscarded = `-- name: DashboardDiscarded :many
-SELECT r.reason, sum(r.donations)::bigint AS donations
-FROM dashboard_daily_discards r
-WHERE r.organization_id = $1 AND r.day >= $2::date AND r.day <= $3::date
-  AND ($4::uuid IS NULL OR r.campaign_id = $4)
-  AND ($5::smallint IS NULL OR r.recurrence = $5)
-  AND ($6::uuid IS NULL OR r.agency_id = $6)
-GROUP BY 1
-HAVING sum(r.donations) <> 0
+const dashboardTimezone = `-- name: DashboardTimezone :one
+
+SELECT timezone FROM organizations WHERE organization_id = $1
 `
 
-type DashboardDiscardedParams struct {
-	OrganizationID uuid.UUID
-	FirstDay       time.Time
-	LastDay        time.Time
-	Campaign       *uuid.UUID
-	Recurrence     *int16
-	Agency         *uuid.UUID
-}
-
-type DashboardDiscardedRow struct {
-	Reason    string
-	Donations int64
-}
-
-// Donations discarded in the period, per reason (”: none given), from the daily rollup.
-func (q *Queries) DashboardDiscarded(ctx context.Context, arg DashboardDiscardedParams) ([]DashboardDiscardedRow, error) {
-	rows, err := q.db.Query(ctx, dashboardDiscarded,
-		arg.OrganizationID,
-		arg.FirstDay,
-		arg.LastDay,
-		arg.Campaign,
-		arg.Recurrence,
-		arg.Agency,
-	)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var items []DashboardDiscardedRow
-	for rows.Next() {
-		var i DashboardDiscardedRow
-		if err := rows.Scan(&i.Reason, &i.Donations); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
-const dashboardOrganization = `-- name: DashboardOrganization :one
-
-SELECT timezone,
-       EXISTS (SELECT 1 FROM campaigns c WHERE c.organization_id = $1) AS has_campaigns,
-       COALESCE((SELECT g.step FROM guide_progress g
-                 WHERE g.organization_id = $1 AND g.user_id = $2
-                   AND g.guide_name = $3), 0)::int AS guide_step
-FROM organizations WHERE organization_id = $1
-`
-
-type DashboardOrganizationParams struct {
-	OrganizationID uuid.UUID
-	UserID         uuid.UUID
-	GuideName      string
-}
-
-type DashboardOrganizationRow struct {
-	Timezone     string
-	HasCampaigns bool
-	GuideStep    int32
-}
-
-// Dashboard widgets (api/dashboard, donor spec §2 screen 5). Shared parameters: the organisation;
-// first_day, last_day: the period's days in the organisation's time zone (Paused: start and end, the
-// timestamptz of its first day and of the day after its last); campaign (NULL: all); recurrence
-// (NULL: both, 1 monthly, 0 one-time); agency (NULL: every channel; else the donations that agency
-// acquired, a key of the rollup since migrations/shard/0410_dashboard_agency.sql); bucket: 'day' or 'month'. Money, new donations and discards
-// read the daily rollup of migrations/shard/0080_dashboard_rollup.sql, so their cost is days ×
-// campaigns; visits are daily rows already; pauses read one pause fact per pause in the period
-// (migrations/shard/0370_dashboard_pauses.sql: a donation counts once in a period, which no sum of days can tell).
-// The handler runs them planned with their actual values (pgx.QueryExecModeExec), never a generic
-// plan, so the optional filters and the period's width pick the right index.
-// The organisation's time zone, whether it has campaigns, and the user's step of the campaign guide.
-func (q *Queries) DashboardOrganization(ctx context.Context, arg DashboardOrganizationParams) (DashboardOrganizationRow, error) {
-	row := q.db.QueryRow(ctx, dashboardOrganization, arg.OrganizationID, arg.UserID, arg.GuideName)
-	var i DashboardOrganizationRow
-	err := row.Scan(&i.Timezone, &i.HasCampaigns, &i.GuideStep)
-	return i, err
-}
-
-const dashboardPaused = `-- name: DashboardPaused :many
-WITH pauses AS (
-    SELECT p.donation_id, p.paused_at AS at, p.reason, p.resumed_at
-    FROM dashboard_pauses p
-    WHERE p.organization_id = $1 AND p.paused_at >= $2::timestamptz AND p.paused_at < $3::timestamptz
-    UNION ALL
-    SELECT d.id, d.paused_since, d.paused_reason, NULL
-    FROM donations d
-    WHERE d.organization_id = $1 AND d.status = 'paused' AND d.paused_since >= $2::timestamptz AND d.paused_since < $3::timestamptz
-      AND NOT EXISTS (SELECT 1 FROM dashboard_pauses v WHERE v.organization_id = $1 AND v.donation_id = d.id
-                      AND v.paused_at BETWEEN d.paused_since - interval '1 minute' AND d.paused_since + interval '1 minute')
-), unresumed AS (
-    SELECT p.donation_id, p.at, p.reason, (p.at + interval '7 days' <= $4::timestamptz) AS settled
-    FROM pauses p
-    WHERE p.resumed_at IS NULL OR p.resumed_at > LEAST(p.at + interval '7 days', $4::timestamptz)
-), filtered AS (
-    -- Without filters (the handler plans with the actual values) no donation is read.
-    SELECT DISTINCT ON (u.donation_id, u.settled) u.donation_id, u.settled, u.reason
-    FROM unresumed u
-    WHERE ($5::uuid IS NULL AND $6::smallint IS NULL AND $7::uuid IS NULL) OR EXISTS (
-        SELECT 1 FROM donations d
-        WHERE d.organization_id = $1 AND d.id = u.donation_id
-          AND ($5::uuid IS NULL OR d.campaign_id = $5::uuid) AND ($6::smallint IS NULL OR d.recurrence = $6::smallint)
-          AND ($7::uuid IS NULL OR d.agency_id = $7::uuid))
-    ORDER BY u.donation_id, u.settled, u.at DESC
-)
-SELECT COALESCE(reason, 'unknown')::text AS reason, count(*) FILTER (WHERE settled) AS counted,
-       count(*) FILTER (WHERE NOT settled) AS in_grace
-FROM filtered f
-WHERE f.settled OR NOT EXISTS (SELECT 1 FROM filtered s WHERE s.donation_id = f.donation_id AND s.settled)
-GROUP BY 1
-`
-
-type DashboardPausedParams struct {
-	OrganizationID uuid.UUID
-	Start          time.Time
-	EndAt          time.Time
-	Now            time.Time
-	Campaign       *uuid.UUID
-	Recurrence     *int16
-	Agency         *uuid.UUID
-}
-
-type DashboardPausedRow struct {
-	Reason  string
-	Counted int64
-	InGrace int64
-}
-
-// Paused donations (spec: "appear only if not resumed within 7 days"). A pause is an event at time p:
-// a pause fact (dashboard_pauses, one per pause version row, with its first restore), or, for a
-// donation still paused whose pause has no version row (written outside the collection workflow), its
-// paused_since. A pause in the period COUNTS when 7 days have passed since p by now and it was not
-// restored in (p, p + 7 days]. It is IN GRACE when fewer than 7 days have passed and it has not been
-// restored yet. A donation counts once, with the reason of its latest pause in the period. The facts
-// are read index-only over the period; no history is scanned.
-// a donation with a settled pause is counted, never also in grace
-func (q *Queries) DashboardPaused(ctx context.Context, arg DashboardPausedParams) ([]DashboardPausedRow, error) {
-	rows, err := q.db.Query(ctx, dashboardPaused,
-		arg.OrganizationID,
-		arg.Start,
-		arg.EndAt,
-		arg.Now,
-		arg.Campaign,
-		arg.Recurrence,
-		arg.Agency,
-	)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var items []DashboardPausedRow
-	for rows.Next() {
-		var i DashboardPausedRow
-		if err := rows.Scan(&i.Reason, &i.Counted, &i.InGrace); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
-const dashboardRecovered = `-- name: DashboardRecovered :one
-SELECT count(DISTINCT v.donation_id)::bigint AS recovered
-FROM donation_versions v
-JOIN donations d ON d.organization_id = $1 AND d.id = v.donation_id
-WHERE v.organization_id = $1 AND v.field = 'payment_method' AND v.actor LIKE 'donor:%'
-  AND v.created_at >= $2::timestamptz AND v.created_at < $3::timestamptz
-  AND ($4::uuid IS NULL OR d.campaign_id = $4::uuid)
-  AND ($5::smallint IS NULL OR d.recurrence = $5::smallint)
-  AND ($6::uuid IS NULL OR d.agency_id = $6::uuid)
-  AND EXISTS (SELECT 1 FROM transactions t WHERE t.organization_id = $1 AND t.donation_id = v.donation_id
-              AND t.status = 'rejected' AND t.created_at < v.created_at)
-  AND EXISTS (SELECT 1 FROM transactions t WHERE t.organization_id = $1 AND t.donation_id = v.donation_id
-              AND t.status = 'approved' AND t.created_at > v.created_at)
-`
-
-type DashboardRecoveredParams struct {
-	OrganizationID uuid.UUID
-	Start          time.Time
-	EndAt          time.Time
-	Campaign       *uuid.UUID
-	Recurrence     *int16
-	Agency         *uuid.UUID
-}
-
-// Donations recovered in the period (issue 20): a charge was declined, the donor gave a new card in
-// the donor portal (a payment_method version signed 'donor:…' in the period), and a charge was
-// approved after it.
-func (q *Queries) DashboardRecovered(ctx context.Context, arg DashboardRecoveredParams) (int64, error) {
-	row := q.db.QueryRow(ctx, dashboardRecovered,
-		arg.OrganizationID,
-		arg.Start,
-		arg.EndAt,
-		arg.Campaign,
-		arg.Recurrence,
-		arg.Agency,
-	)
-	var recovered int64
-	err := row.Scan(&recovered)
-	return recovered, err
-}
-
-const dashboardVisits = `-- name: DashboardVisits :many
-SELECT date_trunc($1::text, v.day::timestamp)::date AS bucket, sum(v.visits)::bigint AS visits
-FROM campaign_visits v
-WHERE v.organization_id = $2 AND v.day >= $3::date AND v.day <= $4::date
-  AND ($5::uuid IS NULL OR v.campaign_id = $5)
-  AND $6::uuid IS NULL
-GROUP BY 1
-`
-
-type DashboardVisitsParams struct {
-	Bucket         string
-	OrganizationID uuid.UUID
-	FirstDay       time.Time
-	LastDay        time.Time
-	Campaign       *uuid.UUID
-	Agency         *uuid.UUID
-}
-
-type DashboardVisitsRow struct {
-	Bucket time.Time
-	Visits int64
-}
-
-// Visits per bucket. Visits belong to a campaign, not to a frequency, so the frequency filter does
-// not apply; nor to an agency (its donors sign up on the street, not on the form): none with one.
-func (q *Queries) DashboardVisits(ctx context.Context, arg DashboardVisitsParams) ([]DashboardVisitsRow, error) {
-	rows, err := q.db.Query(ctx, dashboardVisits,
-		arg.Bucket,
-		arg.OrganizationID,
-		arg.FirstDay,
-		arg.LastDay,
-		arg.Campaign,
-		arg.Agency,
-	)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var items []DashboardVisitsRow
-	for rows.Next() {
-		var i DashboardVisitsRow
-		if err := rows.Scan(&i.Bucket, &i.Visits); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
+// Dashboard widgets (api/dashboard, donor spec §2 screen 5), all in one statement: one snapshot, so the
+// widgets agree with each other without a transaction, and one round trip, routed whole to the organisation's
+// shard. Parameters: the organisation; first_day, last_day: the period's days in the organisation's time zone
+// (start and end_at: the timestamptz of its first day and of the day after its last, in the time zone
+// the handler read, which the statement answers so the handler can tell it is still the organisation's);
+// campaign (NULL: all); recurrence (NULL: both, 1 monthly, 0 one-time); agency (NULL: every channel; else the
+// donations that agency acquired, a key of the rollup since migrations/shard/0410_dashboard_agency.sql);
+// bucket: 'day' or 'month'. Money, new donations and discards read the daily rollup of
+// migrations/shard/0080_dashboard_rollup.sql, so their cost is days × campaigns; visits are daily rows
+// already; pauses read one pause fact per pause in the period (migrations/shard/0370_dashboard_pauses.sql: a
+// donation counts once in a period, which no sum of days can tell). The handler runs it as a prepared
+// statement: on Citus the coordinator's cached plan only routes it, and the shard plans it with its values.
+func (q *Queries) DashboardTimezone(ctx context.Context, organizationID uuid.UUID) (string, error) {
+	row := q.db.QueryRow(ctx, dashboardTimezone, organizationID)
+	var timezone string
+	err := row.Scan(&timezone)
+	return timezone, err
 }

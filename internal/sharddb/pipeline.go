@@ -14,37 +14,22 @@ import (
 // Pipelined runs the statements of fill in one round trip to the shard (a pgx batch in tx) rather than one each
 // (issue 19: on Citus, and on a busy machine, every round trip costs more than most statements' work). fill runs
 // twice: first on a recorder that notes each statement and answers no rows, then, the batch sent, on the batch's
-// answers in the same order. So fill must only add what its rows say, never act on their absence (the dashboard's
-// widgets sum and list; writers queue statements whose answers they do not need). setup statements (SET LOCAL …)
-// go first in the batch, their answers unread.
+// answers in the same order. So fill must only add what its rows say, never act on their absence (writers queue
+// statements whose answers they do not need).
 // A handle that cannot send a batch (a recorder's, a wrapper's) runs fill's statements one by one.
-func (q *Queries) Pipelined(ctx context.Context, fill func(*Queries) error, setup ...string) error {
+func (q *Queries) Pipelined(ctx context.Context, fill func(*Queries) error) error {
 	tx, ok := dberr.Unwrap(q.db).(batcher)
 	if !ok {
-		for _, sql := range setup {
-			if _, err := q.db.Exec(ctx, sql); err != nil {
-				return err
-			}
-		}
 		return fill(q)
 	}
 	rec := &recorder{batch: &pgx.Batch{}}
-	for _, sql := range setup {
-		rec.batch.Queue(sql)
-	}
 	if err := fill(Store(rec)); err != nil {
 		return err
 	}
-	if len(rec.sql) == 0 && len(setup) == 0 {
+	if len(rec.sql) == 0 {
 		return nil
 	}
 	br := tx.SendBatch(ctx, rec.batch)
-	for range setup {
-		if _, err := br.Exec(); err != nil {
-			br.Close()
-			return err
-		}
-	}
 	err := fill(Store(&replay{br: br, sql: rec.sql}))
 	if cerr := br.Close(); err == nil {
 		err = cerr
