@@ -34,10 +34,11 @@ const (
 )
 
 var (
-	// exemptKeys match whole keys, exactly: the gateway's card token, which a
-	// format-preserving tokeniser may shape like a card number, and a
+	// exemptKeys match whole keys, exactly: the gateway's card token and the
+	// card vault's (vault_token), which a format-preserving tokeniser may shape
+	// like a card number or which may hold a Luhn-valid run of digits, and a
 	// campaign's Meta pixel id, 15 or 16 digits Meta issues.
-	exemptKeys      = []string{"token", "pixel_id"}
+	exemptKeys      = []string{"token", "vault_token", "pixel_id"}
 	identifierWords = []string{
 		"id", "uid", "uuid", "guid", "token", "document", "doc", "identification",
 		"dni", "cpf", "cnpj", "cuit", "cuil", "rut", "nit", "ruc", "rfc", "ci", "tax",

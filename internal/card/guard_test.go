@@ -116,10 +116,15 @@ func TestCardNumberInAnyFreeFieldIsFound(t *testing.T) {
 	}
 }
 
-// Only the gateway's card token and a Meta pixel id, by their exact keys, may look like a card number.
+// Only the gateway's and the card vault's card tokens and a Meta pixel id, by their exact keys, may look like a
+// card number.
 func TestOnlyNonFreeFieldsAreExemptByExactKey(t *testing.T) {
 	t.Parallel()
 	require.Empty(t, card.Find([]byte(`{"payment_method": {"gateway": {"name": "mercadopago", "token": "4111111111111111"}}}`)))
+	// A vault token of the sandbox's shape (hex) with a Luhn-valid run of digits, as one a test drew did.
+	require.Empty(t, card.Find([]byte(`{"payment_method": {"gateway": {"vault_token": "a4111111111111111f00d2c3b4a59687"}}}`)))
+	require.Equal(t, []string{"payment_method.gateway.vault_tokens"},
+		card.Find([]byte(`{"payment_method": {"gateway": {"vault_tokens": "a4111111111111111f00d2c3b4a59687"}}}`)))
 	require.Empty(t, card.Find([]byte(`{"analytics": {"pixel_id": "4111111111111111"}}`)))
 	require.Equal(t, []string{"pixel_ids"}, card.Find([]byte(`{"pixel_ids": "4111111111111111"}`)))
 	require.Equal(t, []string{"payment_method.gateway.note"},
