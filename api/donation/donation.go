@@ -300,7 +300,7 @@ func (s *Service) Create(ctx context.Context, f campaign.Form, sub Submission) (
 	var written newdonation.Written
 	err = scope.Tx(ctx, func(tx pgx.Tx) error {
 		q := sharddb.Store(tx)
-		w, err := sub.write(ctx, q, f, sharddb.UpsertPaymentMethodParams{Gateway: gwName, CustomerID: cust.ID, CardID: card.ID,
+		w, err := sub.write(ctx, q, f, &sharddb.UpsertPaymentMethodParams{Gateway: gwName, CustomerID: cust.ID, CardID: card.ID,
 			Brand: firstNonEmpty(card.PaymentMethodID, c.MethodID), Bin: c.BIN, LastFour: c.LastFour, ExpiryMonth: int16(c.ExpMonth),
 			ExpiryYear: int16(c.ExpYear), HolderName: c.HolderName, HolderIDType: &c.HolderIDType, HolderIDNumber: &c.HolderIDNumber,
 			DonorIsCardholder: c.DonorIsCardholder}, period, collectDay, firstStatus)
@@ -326,8 +326,8 @@ func (s *Service) Create(ctx context.Context, f campaign.Form, sub Submission) (
 }
 
 // write stores the submission's donation with q, inside the caller's transaction (newdonation.Write),
-// its tickets reserved first; pm is its payment method (none, without a Gateway).
-func (sub Submission) write(ctx context.Context, q *sharddb.Queries, f campaign.Form, pm sharddb.UpsertPaymentMethodParams,
+// its tickets reserved first; pm is its payment method (nil: none, an off-site bank debit).
+func (sub Submission) write(ctx context.Context, q *sharddb.Queries, f campaign.Form, pm *sharddb.UpsertPaymentMethodParams,
 	period *string, day collectday.Day, firstStatus string) (newdonation.Written, error) {
 	if err := reserveTickets(ctx, q, f, sub); err != nil {
 		return newdonation.Written{}, err

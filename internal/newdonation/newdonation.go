@@ -29,12 +29,13 @@ type Donor struct {
 
 // New is one donation to write. Donation carries the channel's own columns (amount, recurrence,
 // idempotency key, items, snapshots; agency and agent for a sign-up): the organisation, donor,
-// payment method and collect day are filled in here. PaymentMethod likewise, without its ids (none,
-// without a Gateway: an off-site bank debit saves nothing to charge).
+// payment method and collect day are filled in here. PaymentMethod likewise, without its ids (nil for
+// an off-site bank debit, which saves nothing to charge again; a sandbox agency sign-up's card has
+// no gateway name and is still saved).
 type New struct {
 	OrgID         uuid.UUID
 	Donor         Donor
-	PaymentMethod sharddb.UpsertPaymentMethodParams
+	PaymentMethod *sharddb.UpsertPaymentMethodParams
 	Donation      sharddb.InsertFormDonationParams
 	// Period is the first transaction's period of a monthly donation (nil: one-time).
 	Period *string
@@ -53,8 +54,9 @@ func Write(ctx context.Context, q *sharddb.Queries, n New) (Written, error) {
 	if err != nil {
 		return Written{}, fmt.Errorf("donor: %w", err)
 	}
-	var pmID *uuid.UUID // none for an off-site bank debit (no Gateway): nothing is saved to charge again
-	if pm := n.PaymentMethod; pm.Gateway != "" {
+	var pmID *uuid.UUID
+	if n.PaymentMethod != nil {
+		pm := *n.PaymentMethod
 		pm.OrganizationID, pm.ID, pm.DonorID = n.OrgID, uuid.New(), donorID
 		id, err := q.UpsertPaymentMethod(ctx, pm)
 		if err != nil {
