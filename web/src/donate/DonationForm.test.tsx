@@ -99,6 +99,18 @@ describe('DonationForm', () => {
     expect(await screen.findByText('El monto mínimo permitido es $ 500,00', { selector: '.error' })).toBeInTheDocument();
   });
 
+  it("holds an amount sent before the gateway answers to the server's limits, not to the defaults of 10 to 8000", async () => {
+    renderForm(vi.fn(), { ...campaign, limits: { min: ars(500000), max: ars(1400000000) },
+      amounts: [{ amount: ars(2000000), label: '' }] });
+    fireEvent.click(screen.getByRole('button', { name: /Donar/ })); // at once: the gateway is asked only after 1 s
+    expect(await screen.findByRole('alert')).toBeInTheDocument();
+    expect(screen.queryByText(/El monto máximo permitido/)).toBeNull();
+    fireEvent.click(screen.getByText('Otro monto'));
+    type(/Ingresa el monto/, '14000001');
+    fireEvent.click(screen.getByRole('button', { name: /Donar/ }));
+    expect(await screen.findByText('El monto máximo permitido es $ 14.000.000,00', { selector: '.error' })).toBeInTheDocument();
+  });
+
   it('sends the card only to the tokeniser and reuses the idempotency key on retry', async () => {
     const bodies: { url: string; body: string }[] = [];
     fetchMock.mockImplementation(async (url: string, init: RequestInit) => {

@@ -18,12 +18,8 @@ const BankDebitFields = lazy(() => import('./BankDebit'));
 const BRAND_DELAY_MS = 300;
 const LIMITS_DELAY_MS = 1000;
 const LEAD_DELAY_MS = 1500;
-const DEFAULT_MIN_MAJOR = 10;
-const DEFAULT_MAX_MAJOR = 8000;
 
 const MAX_TICKETS = 10;
-
-const majorToMinor = (major: number, currency: string) => parseDecimal(String(major), currency) ?? major * 100;
 
 /** The public donation form; onSuccess receives the donation's signed receipt reference (and a one-time gift's convert-to-monthly token). */
 export function DonationForm({ campaign, onSuccess }: { campaign: PublicCampaign; onSuccess: (receipt: string, convertToken?: string) => void }) {
@@ -70,10 +66,10 @@ export function DonationForm({ campaign, onSuccess }: { campaign: PublicCampaign
   const [failure, setFailure] = useState<{ error: FieldError; text?: string } | null>(null);
   const [submitting, setSubmitting] = useState(false);
   const [brand, setBrand] = useState<Brand>('unknown');
-  const [limits, setLimits] = useState({
-    min: majorToMinor(DEFAULT_MIN_MAJOR, c.currency),
-    max: majorToMinor(DEFAULT_MAX_MAJOR, c.currency),
-  });
+  // Until the gateway answers, the server's view of the limits: its account's, else the defaults of 10 to 8000
+  // (§9). A donor who sends within the first second is then held to the campaign's real range, not to 8000 of a
+  // currency such as COP, where the smallest preset is larger.
+  const [limits, setLimits] = useState({ min: c.limits.min.minor, max: c.limits.max.minor });
   const inFlight = useRef(false);
   const leaving = useRef(false); // on the way to the bank: the form stays busy
   const attempt = useRef<Attempt | null>(null);
@@ -83,8 +79,8 @@ export function DonationForm({ campaign, onSuccess }: { campaign: PublicCampaign
   const rules = c.payment_methods;
   const layout = cardLayout(brand, rules);
 
-  // The gateway's limits replace the defaults one second after the form loads (§4, §9): asked at the
-  // gateway's public API; while it does not answer, the server's view of them (the campaign's limits).
+  // The gateway's limits replace the server's one second after the form loads (§4, §9): asked at the
+  // gateway's public API; while it does not answer, the server's view of them stays.
   useEffect(() => {
     let live = true;
     const t = setTimeout(async () => {
