@@ -12,6 +12,7 @@ bin=$cache/bin
 mkdir -p "$bin"
 
 TEMPORAL_CLI_VERSION=v1.5.1
+TEMPORAL_SQLITE_VERSION=v1.44.3 # deploy/tools/temporal says why the CLI's SQLite driver is newer than its own
 KRATOS_VERSION=v1.3.1
 KETO_VERSION=v0.13.0-alpha.0
 SQLC_VERSION=v1.31.1
@@ -66,18 +67,13 @@ build_wrapper() { # name version: builds deploy/tools/<name> (a wrapper module) 
   (cd "$here/tools/$name" && go mod download && go build -trimpath -o "$out.tmp" . && mv "$out.tmp" "$out")
 }
 
-if [[ ! -x $bin/temporal-$TEMPORAL_CLI_VERSION ]]; then
-  log "building temporal CLI $TEMPORAL_CLI_VERSION (first time only, about 3 minutes)"
-  GOBIN=$bin/temporal-build go install "github.com/temporalio/cli/cmd/temporal@$TEMPORAL_CLI_VERSION"
-  mv "$bin/temporal-build/temporal" "$bin/temporal-$TEMPORAL_CLI_VERSION"
-  rmdir "$bin/temporal-build"
-fi
 if [[ ! -x $bin/sqlc-$SQLC_VERSION ]]; then
   log "building sqlc $SQLC_VERSION (first time only, about 3 minutes)"
   GOBIN=$bin/sqlc-build go install "github.com/sqlc-dev/sqlc/cmd/sqlc@$SQLC_VERSION"
   mv "$bin/sqlc-build/sqlc" "$bin/sqlc-$SQLC_VERSION"
   rmdir "$bin/sqlc-build"
 fi
+build_wrapper temporal "$TEMPORAL_CLI_VERSION-sqlite-$TEMPORAL_SQLITE_VERSION"
 # Kratos and Keto build in parallel: each takes minutes on two cores.
 build_wrapper kratos "$KRATOS_VERSION" & k1=$!
 build_wrapper keto "$KETO_VERSION" & k2=$!
@@ -105,7 +101,7 @@ if [[ ! -f $citus_root/usr/lib/postgresql/15/lib/citus.so ]]; then
 fi
 ln -sfn "$citus_root/usr/lib/postgresql/15/bin" "$bin/postgresql-citus"
 
-ln -sf "temporal-$TEMPORAL_CLI_VERSION" "$bin/temporal"
+ln -sf "temporal-$TEMPORAL_CLI_VERSION-sqlite-$TEMPORAL_SQLITE_VERSION" "$bin/temporal"
 ln -sf "kratos-$KRATOS_VERSION" "$bin/kratos"
 ln -sf "keto-$KETO_VERSION" "$bin/keto"
 ln -sf "sqlc-$SQLC_VERSION" "$bin/sqlc"
