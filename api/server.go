@@ -113,7 +113,7 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 	}
 	r.Any(kratosproxy.Prefix+"/*path", kratos)
 
-	hc := &http.Client{Timeout: 5 * time.Second}
+	hc := identity.NewHTTPClient(5 * time.Second)
 	keto := identity.NewKeto(d.Config.KetoRead, d.Config.KetoWrite, hc)
 	sessions := identity.NewSessions(d.Config.KratosPublic, hc)
 	az := authz.New(sessions, keto, d.Tenants)

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"time"
 
 	"github.com/google/uuid"
 	kratos "github.com/ory/kratos-client-go"
@@ -20,6 +21,16 @@ type Kratos struct {
 // NewKratos builds an admin client for the given admin URL.
 func NewKratos(adminURL string, hc *http.Client) *Kratos {
 	return &Kratos{admin: kratosClient(adminURL, hc)}
+}
+
+// NewHTTPClient is the HTTP client the API server asks Kratos and Keto with: one session resolution and at least
+// one permission check per manage request. Its connections stay open for reuse by as many concurrent requests
+// as the pool holds: net/http's default keeps 2 per host, so under more concurrent requests than that most
+// calls dialled Kratos or Keto anew and closed the connection after one answer.
+func NewHTTPClient(timeout time.Duration) *http.Client {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxIdleConns, t.MaxIdleConnsPerHost = 256, 128
+	return &http.Client{Timeout: timeout, Transport: t}
 }
 
 // kratosClient is the generated client of the Kratos API (admin or public) at url.
