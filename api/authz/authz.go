@@ -161,12 +161,7 @@ func (a *Authz) RequireNamed(permit string, named func(c *gin.Context) string) g
 		if named != nil && named(c) != "" {
 			want = named(c)
 		}
-		m, err := a.currentMembership(c, u.ID, want)
-		if err != nil {
-			apierror.Abort(c, err)
-			return
-		}
-		ok, err := a.permissions.Check(c.Request.Context(), identity.NamespaceOrganization, m.OrganizationID.String(), permit, u.ID.String())
+		m, ok, err := a.permitted(c.Request.Context(), u.ID, want, permit)
 		if !Permitted(c, ok, err) {
 			return
 		}
@@ -210,8 +205,40 @@ func (a *Authz) Abilities(ctx context.Context) ([]string, error) {
 	return out, nil
 }
 
-func (a *Authz) currentMembership(c *gin.Context, userID uuid.UUID, want string) (tenants.Membership, error) {
-	ms, err := a.memberships.MembershipsOf(c.Request.Context(), userID)
+// permitted finds the user's membership of the organisation want names (their first one for "") and asks Keto
+// whether they hold permit on it. A named organisation is asked of Keto while the directory lists the user's
+// memberships, so the request waits for the slower of the two rather than for their sum; the membership still
+// decides first: an organisation the user is no active member of is refused whatever Keto answers.
+func (a *Authz) permitted(ctx context.Context, userID uuid.UUID, want, permit string) (tenants.Membership, bool, error) {
+	type verdict struct {
+		ok  bool
+		err error
+	}
+	var asked chan verdict
+	if id, err := uuid.Parse(want); err == nil && id.String() == want { // the only spelling a membership matches
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx) // a refused membership stops the check
+		defer cancel()
+		asked = make(chan verdict, 1)
+		go func() {
+			ok, err := a.permissions.Check(ctx, identity.NamespaceOrganization, want, permit, userID.String())
+			asked <- verdict{ok, err}
+		}()
+	}
+	m, err := a.currentMembership(ctx, userID, want)
+	if err != nil {
+		return m, false, err
+	}
+	if asked != nil {
+		v := <-asked
+		return m, v.ok, v.err
+	}
+	ok, err := a.permissions.Check(ctx, identity.NamespaceOrganization, m.OrganizationID.String(), permit, userID.String())
+	return m, ok, err
+}
+
+func (a *Authz) currentMembership(ctx context.Context, userID uuid.UUID, want string) (tenants.Membership, error) {
+	ms, err := a.memberships.MembershipsOf(ctx, userID)
 	if err != nil {
 		return tenants.Membership{}, err
 	}
