@@ -38,18 +38,31 @@ func (k askKeto) Check(ctx context.Context, namespace, object, permit, userID st
 // ketoGoal is issue 19's goal for a permission check through the authz layer.
 const ketoGoal = 10 * time.Millisecond
 
+// ketoLoad is the fraction of Keto's saturation throughput (measured in the same run) at which the latency rows
+// send checks: a server with headroom, as one is run, rather than one whose clients queue behind each other.
+const ketoLoad = 0.25
+
 // benchKeto measures a permission check through our authz layer (issue 19): a request through
-// authz.Authenticate and authz.Require(authz.View) as api/server.go mounts them (the user's
-// memberships from the directory, the check against Keto's read API, the organisation's scope),
-// served in process, beside the same check asked of Keto's own check endpoint over HTTP. The layer runs
-// twice: asking Keto on every request (judged against the goal), and as a server answers a user's
-// requests within identity.CacheTTL of the first (the permission kept by this process).
+// authz.Authenticate and authz.Require(authz.View) as api/server.go mounts them (the user's memberships from the
+// directory, the check against Keto's read API with the server's HTTP client, the organisation's scope), served
+// in process, beside the same check asked of Keto's own check endpoint over HTTP. Every layer row but the last
+// asks Keto (identity.Keto.CheckNow: a permission not in this process's cache, as for a user's first request in
+// identity.CacheTTL or one on another replica); the last keeps the permission as a server does.
+//
+// The goal is a latency, and a latency is a check's own only below saturation: with clients that send again as
+// soon as they are answered (a closed loop), the machine's cores stay busy and p99 is mostly time queued behind
+// the other clients (on 2 cores, Keto's endpoint alone then has a p99 of 20 to 30 ms). So each side runs
+// closed-loop first, for the throughput rows, and then open-loop (paced) at one fixed arrival rate, ketoLoad of
+// the throughput Keto's endpoint reached just before: the goal is judged on the layer's p99 there, printed beside
+// Keto's own p99 at the same rate. The layer runs paced both as the web app calls it (the user's first
+// organisation: the directory lookup, then Keto) and with the organisation named in OrganizationHeader (Keto
+// asked while the directory answers), and the goal takes the worse of the two.
 func benchKeto(ctx context.Context, cfg *config.Config, t *tenants.Tenants, clients int, d time.Duration) {
 	org := tenants.Organization{ID: uuid.New(), Name: "Fundación Permisos", Country: "AR"}
 	if err := t.CreateOrganization(ctx, org, ""); err != nil {
 		log.Fatal(err)
 	}
-	hc := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: clients}}
+	hc := identity.NewHTTPClient(10 * time.Second)
 	keto := identity.NewKeto(cfg.KetoRead, cfg.KetoWrite, hc)
 	user := uuid.New()
 	if err := t.AddMembership(ctx, user, org.ID, "administrator"); err != nil {
@@ -59,13 +72,15 @@ func benchKeto(ctx context.Context, cfg *config.Config, t *tenants.Tenants, clie
 		log.Fatal(err)
 	}
 	gin.SetMode(gin.ReleaseMode)
-	layer := func(checker authz.PermissionChecker) func() error {
+	layer := func(checker authz.PermissionChecker, named bool) func() error {
 		r := gin.New()
 		az := authz.New(signedIn{ID: user, EmailVerified: true}, checker, t)
 		r.GET("/check", az.Authenticate(), az.Require(authz.View), func(c *gin.Context) { c.Status(http.StatusNoContent) })
 		return func() error {
 			req := httptest.NewRequestWithContext(ctx, http.MethodGet, "/check", nil)
-			req.Header.Set(authz.OrganizationHeader, org.ID.String())
+			if named {
+				req.Header.Set(authz.OrganizationHeader, org.ID.String())
+			}
 			w := httptest.NewRecorder()
 			r.ServeHTTP(w, req)
 			if w.Code != http.StatusNoContent {
@@ -89,10 +104,20 @@ func benchKeto(ctx context.Context, cfg *config.Config, t *tenants.Tenants, clie
 		}
 		return nil
 	}
-	asked, ref := run(layer(askKeto{keto}), clients, d), run(direct, clients, d)
-	compare("authz.Require(view), Keto asked", "Keto's check endpoint, same tuple", asked, ref)
-	goal(fmt.Sprintf("p99 %s through the layer asking Keto < %s (Keto's endpoint alone: p99 %s)",
-		asked.p99.Round(10*time.Microsecond), ketoGoal, ref.p99.Round(10*time.Microsecond)), asked.p99 < ketoGoal)
-	cached := run(layer(keto), clients, d)
-	compare("authz.Require(view), permission kept 5 s", "Keto's check endpoint, same tuple", cached, run(direct, clients, d))
+	ref := run(direct, clients, d)
+	compare(fmt.Sprintf("Require(view) asking Keto, %d clients", clients), "Keto's endpoint, same tuple", run(layer(askKeto{keto}, true), clients, d), ref)
+
+	rate := ketoLoad * ref.rps
+	fmt.Printf("paced: %.0f checks/s on each side, %.0f%% of the endpoint's throughput above\n", rate, 100*ketoLoad)
+	atRate := paced(direct, rate, d)
+	first := paced(layer(askKeto{keto}, false), rate, d)
+	named := paced(layer(askKeto{keto}, true), rate, d)
+	compareLatency("Require(view) asking Keto, first org, paced", "Keto's endpoint, same rate", first, atRate)
+	compareLatency("Require(view) asking Keto, org named, paced", "Keto's endpoint, same rate", named, atRate)
+	worst := max(first.p99, named.p99)
+	goal(fmt.Sprintf("p99 %s through the layer asking Keto at %.0f/s < %s (Keto's endpoint alone at that rate: p99 %s)",
+		worst.Round(10*time.Microsecond), rate, ketoGoal, atRate.p99.Round(10*time.Microsecond)),
+		worst < ketoGoal && first.errors == 0 && named.errors == 0)
+
+	compare(fmt.Sprintf("Require(view), permission kept, %d clients", clients), "Keto's endpoint (first row's)", run(layer(keto, false), clients, d), ref)
 }

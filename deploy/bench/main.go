@@ -173,6 +173,11 @@ func run(fn func() error, n int, d time.Duration) result {
 		}()
 	}
 	wg.Wait()
+	return summarise(lat, errs, d)
+}
+
+// summarise is the throughput over d and the latency percentiles of the calls that answered.
+func summarise(lat []time.Duration, errs int, d time.Duration) result {
 	slices.Sort(lat)
 	r := result{rps: float64(len(lat)) / d.Seconds(), errors: errs}
 	if len(lat) > 0 {
@@ -181,7 +186,58 @@ func run(fn func() error, n int, d time.Duration) result {
 	return r
 }
 
+// paced calls fn at a fixed arrival rate (calls per second) for d, each call on its own goroutine at its
+// scheduled time whether or not earlier calls have answered (an open loop, as independent users arrive), and
+// reports the achieved rate and the latency percentiles. A call's latency counts from its scheduled time, so a
+// call the machine started late counts its wait too.
+func paced(fn func() error, rate float64, d time.Duration) result {
+	var mu sync.Mutex
+	var lat []time.Duration
+	errs := 0
+	var wg sync.WaitGroup
+	interval := time.Duration(float64(time.Second) / rate)
+	start := time.Now()
+	for at := start; at.Before(start.Add(d)); at = at.Add(interval) {
+		time.Sleep(time.Until(at))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			err := fn()
+			took := time.Since(at)
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				if errs++; errs == 1 {
+					fmt.Fprintln(os.Stderr, "error:", err)
+				}
+				return
+			}
+			lat = append(lat, took)
+		}()
+	}
+	wg.Wait()
+	return summarise(lat, errs, time.Since(start)) // until the last answer: the rate achieved
+}
+
 func compare(name, refName string, r, ref result) {
+	ratio := 0.0
+	if ref.rps > 0 {
+		ratio = r.rps / ref.rps
+	}
+	beside(name, refName, r, ref, fmt.Sprintf("%.2f× of reference", ratio))
+}
+
+// compareLatency prints a case run at the reference's arrival rate (paced) beside the reference: the ratio is of
+// p99, as throughput is the rate both were given.
+func compareLatency(name, refName string, r, ref result) {
+	ratio := 0.0
+	if ref.p99 > 0 {
+		ratio = float64(r.p99) / float64(ref.p99)
+	}
+	beside(name, refName, r, ref, fmt.Sprintf("p99 %.2f× the reference's", ratio))
+}
+
+func beside(name, refName string, r, ref result, ratio string) {
 	row := func(label string, x result) {
 		fmt.Printf("%-44s %12.0f %10s %10s", label, x.rps, x.p50.Round(10*time.Microsecond), x.p99.Round(10*time.Microsecond))
 		if x.errors > 0 {
@@ -189,11 +245,7 @@ func compare(name, refName string, r, ref result) {
 		}
 	}
 	row(name, r)
-	ratio := 0.0
-	if ref.rps > 0 {
-		ratio = r.rps / ref.rps
-	}
-	fmt.Printf("   %.2f× of reference\n", ratio)
+	fmt.Printf("   %s\n", ratio)
 	row("  reference: "+refName, ref)
 	fmt.Println()
 }
