@@ -5,6 +5,7 @@ package campaign
 import (
 	"context"
 	"log/slog"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -58,8 +59,10 @@ type Service struct {
 	// campaign's declined charges (Account.Retried).
 	Vault Vault
 	Log   *slog.Logger // slog.Default() when nil
+	// Now is the clock the public read's kept answers age by (PublicRecheck); time.Now when nil.
+	Now func() time.Time
 
-	public publicForms // the public read's answers, checked fresh on every read
+	public publicForms // the public read's answers (publiccache.go)
 }
 
 // NewService builds the service.

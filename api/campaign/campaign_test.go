@@ -9,7 +9,9 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
@@ -54,18 +56,18 @@ func (ownOrganization) MembershipsOf(_ context.Context, userID uuid.UUID) ([]ten
 func newManage(t *testing.T) (*tenants.Tenants, *httptest.Server) {
 	t.Helper()
 	tt := tenantstest.Open(t)
-	return tt, serve(t, tt)
+	return tt, serve(t, tt, campaign.NewService(tt))
 }
 
-// serve is one API process on tt's databases.
-func serve(t *testing.T, tt *tenants.Tenants) *httptest.Server {
+// serve is one API process on tt's databases, with svc (campaign.NewService(tt)) as its campaigns.
+func serve(t *testing.T, tt *tenants.Tenants, svc *campaign.Service) *httptest.Server {
 	t.Helper()
 	bucket, err := blob.Open(context.Background(), "mem://")
 	require.NoError(t, err)
 	gin.SetMode(gin.ReleaseMode)
 	r := gin.New()
 	az := authz.New(testSessions{}, allowAll{}, ownOrganization{tt})
-	campaign.NewHandler(campaign.NewService(tt), campaign.Options{Covers: bucket, PublicURL: "https://aporta.test"}).Mount(endpoint.Groups{
+	campaign.NewHandler(svc, campaign.Options{Covers: bucket, PublicURL: "https://aporta.test"}).Mount(endpoint.Groups{
 		Public: r.Group("/"), Manage: r.Group("/manage/api", az.Authenticate()), Authz: az,
 		Upload: func(prefix string, limit gin.HandlerFunc) *gin.RouterGroup {
 			return r.Group(prefix, limit, az.Authenticate())
@@ -200,12 +202,18 @@ func TestManageCampaignLifecycle(t *testing.T) {
 	require.Equal(t, false, out["published"])
 }
 
-// The public read keeps its answer between reads, yet an edit, an unpublish or a publish made by
-// another process shows on the next read: two servers on the same databases, as two `serve`s run.
+// The public read keeps its answer between reads. An edit, an unpublish or a publish shows at once
+// in the process that made it, and in another process (two servers on the same databases, as two
+// `serve`s run) once campaign.PublicRecheck has passed there; so does a change no API call made.
 func TestPublicReadSeesChangesFromOtherProcesses(t *testing.T) {
 	t.Parallel()
 	tt, a := newManage(t)
-	b := serve(t, tt)
+	var elapsed atomic.Int64 // b's clock, stepped by the test
+	start := time.Now()
+	other := campaign.NewService(tt)
+	other.Now = func() time.Time { return start.Add(time.Duration(elapsed.Load())) }
+	b := serve(t, tt, other)
+	later := func() { elapsed.Add(int64(campaign.PublicRecheck)) }
 	org := newOrg(t, tt, "enabled", "essential_monthly")
 	st, out := call(t, "POST", a.URL+"/manage/api/campaigns", org, map[string]any{"title": "Primera versión", "type": "fundraise",
 		"amounts": []any{map[string]any{"amount": "1500"}}})
@@ -219,8 +227,8 @@ func TestPublicReadSeesChangesFromOtherProcesses(t *testing.T) {
 
 	st, out = call(t, "POST", a.URL+"/manage/api/campaigns/"+id+"/publish", org, nil)
 	require.Equal(t, http.StatusOK, st, out)
-	for range 2 { // the second read is the kept answer
-		st, out = public(b)
+	for _, srv := range []*httptest.Server{a, b, a, b} { // the second reads are the kept answers
+		st, out = public(srv)
 		require.Equal(t, http.StatusOK, st, out)
 		require.Equal(t, "Primera versión", out["title"])
 		require.Equal(t, "gateway_missing", out["closed_reason"])
@@ -228,28 +236,41 @@ func TestPublicReadSeesChangesFromOtherProcesses(t *testing.T) {
 
 	st, out = call(t, "PATCH", a.URL+"/manage/api/campaigns/"+id, org, map[string]any{"title": "Segunda versión", "form_color": "#112233"})
 	require.Equal(t, http.StatusOK, st, out)
+	st, out = public(a)
+	require.Equal(t, http.StatusOK, st, out)
+	require.Equal(t, "Segunda versión", out["title"], "the editing process")
+	st, out = public(b)
+	require.Equal(t, http.StatusOK, st, out)
+	require.Equal(t, "Primera versión", out["title"], "the other process, within PublicRecheck")
+	later()
 	st, out = public(b)
 	require.Equal(t, http.StatusOK, st, out)
 	require.Equal(t, "Segunda versión", out["title"])
 	require.Equal(t, "#112233", out["form_color"])
 
-	// The organisation's own row is part of the form too.
+	// The organisation's own row is part of the form too, changed here by no API call.
 	scope, err := tt.ForOrganization(context.Background(), org)
 	require.NoError(t, err)
 	require.NoError(t, scope.Exec(context.Background(), "UPDATE organizations SET name = 'Otro nombre' WHERE organization_id = $1", org))
+	later()
 	st, out = public(b)
 	require.Equal(t, http.StatusOK, st, out)
 	require.Equal(t, "Otro nombre", out["organization_name"])
 
 	st, out = call(t, "POST", a.URL+"/manage/api/campaigns/"+id+"/unpublish", org, nil)
 	require.Equal(t, http.StatusOK, st, out)
+	st, _ = public(a)
+	require.Equal(t, http.StatusNotFound, st, "unpublished by this process")
+	later()
 	st, _ = public(b)
 	require.Equal(t, http.StatusNotFound, st, "unpublished by the other process")
 	st, _ = call(t, "POST", a.URL+"/manage/api/campaigns/"+id+"/publish", org, nil)
 	require.Equal(t, http.StatusOK, st)
-	st, out = public(b)
-	require.Equal(t, http.StatusOK, st, out)
-	require.Equal(t, "Segunda versión", out["title"])
+	for _, srv := range []*httptest.Server{a, b} { // b kept nothing while unpublished
+		st, out = public(srv)
+		require.Equal(t, http.StatusOK, st, out)
+		require.Equal(t, "Segunda versión", out["title"])
+	}
 }
 
 func TestPlanAndAccountGates(t *testing.T) {

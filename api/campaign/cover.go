@@ -102,6 +102,7 @@ func (h *Handler) setCover(c *gin.Context, id uuid.UUID, data []byte) (*Campaign
 	if err != nil {
 		return nil, err
 	}
+	h.svc.public.forget(id)
 	return h.svc.get(ctx, scope, id)
 }
 

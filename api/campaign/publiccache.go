@@ -3,11 +3,12 @@ package campaign
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"sync"
+	"sync/atomic"
 	"time"
 
-	"github.com/aporta/aporta/internal/dberr"
+	"github.com/google/uuid"
+
 	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/tenants"
 )
@@ -16,41 +17,94 @@ import (
 // gateway's amount limits and card methods in it are the adapters' (cached by them for a minute).
 const publicFormTTL = time.Minute
 
-// publicForms keeps each slug's public form as the JSON last answered, so a read of an unchanged form
-// is one shard query (PublicFormStamp) instead of the directory route, the campaign, organisation,
-// connection and reference-data reads, the gateway account's resolution and the JSON encoding.
-// Freshness is checked in the database on every read, so an edit, a publish, an unpublish or a new
-// gateway connection made by any process is seen by the next read of every process.
-type publicForms struct{ m sync.Map } // slug → *publicForm
+// PublicRecheck is how long a kept answer is served without asking the shard whether its rows
+// changed (PublicFormStamp). It is the longest an edit made by another process, or by a workflow,
+// takes to show (twice that while a slow check is under way); the process that edits a campaign
+// forgets its answer at once. A stale form can take nothing: the donation POST reads the campaign,
+// organisation, limits and gateway connection afresh (FormBySlug, LimitsFor) and refuses by them.
+const PublicRecheck = 500 * time.Millisecond
 
-type publicForm struct {
-	route tenants.Route
-	stamp string // PublicFormStamp when body was built
-	body  json.RawMessage
-	built time.Time
+// publicForms keeps each slug's public form as the JSON last answered, so a read of an unchanged form
+// is no query at all instead of the directory route, the campaign, organisation, connection and
+// reference-data reads, the gateway account's resolution and the JSON encoding. Every PublicRecheck
+// one read per slug compares the stamp of the rows the answer was built from with the shard's (a
+// digest of every row the form shows, so no writer has to remember to bump anything) while the
+// other reads go on answering the kept one.
+type publicForms struct {
+	m   sync.Map      // slug → *publicForm
+	gen atomic.Uint64 // forget calls so far: a build that overlapped one is not kept
 }
 
-// get is the slug's cached answer while its stamp in the shard is unchanged.
+type publicForm struct {
+	route    tenants.Route
+	stamp    string // PublicFormStamp, read before the rows body was built from
+	body     json.RawMessage
+	built    time.Time
+	checked  atomic.Int64 // unix nanoseconds of the last read of stamp found current
+	checking atomic.Bool  // a read is asking the shard now
+}
+
+func (s *Service) now() time.Time {
+	if s.Now != nil {
+		return s.Now()
+	}
+	return time.Now()
+}
+
+// get is the slug's kept answer: at once within PublicRecheck of its last check, else after one
+// read confirms its stamp, while the other reads answer it meanwhile (for at most another
+// PublicRecheck, so a check stuck on a slow shard does not stretch how stale an answer gets).
 func (p *publicForms) get(ctx context.Context, s *Service, slug string) (json.RawMessage, bool) {
 	v, ok := p.m.Load(slug)
 	if !ok {
 		return nil, false
 	}
 	e := v.(*publicForm)
-	if time.Since(e.built) > publicFormTTL {
+	now := s.now()
+	if now.Sub(e.built) > publicFormTTL {
 		return nil, false
 	}
+	age := now.Sub(time.Unix(0, e.checked.Load()))
+	if age < PublicRecheck {
+		return e.body, true
+	}
+	if !e.checking.CompareAndSwap(false, true) { // another read is checking
+		if age < 2*PublicRecheck {
+			return e.body, true
+		}
+		return nil, false
+	}
+	defer e.checking.Store(false)
 	stamp, err := s.publicStamp(ctx, e.route, slug)
-	if errors.Is(err, dberr.ErrNotFound) { // unpublished or renamed: nothing to keep
+	if err != nil || stamp != e.stamp { // edited, unpublished or unreadable: build again
 		p.m.CompareAndDelete(slug, e)
-	}
-	if err != nil || stamp != e.stamp { // edited, or unreadable: build again
 		return nil, false
 	}
+	e.checked.Store(now.UnixNano())
 	return e.body, true
 }
 
-func (p *publicForms) put(slug string, e *publicForm) { p.m.Store(slug, e) }
+// keep stores a built answer unless a forget ran since gen was read: that edit may be newer than
+// the rows read.
+func (p *publicForms) keep(gen uint64, slug string, e *publicForm) {
+	e.checked.Store(e.built.UnixNano())
+	p.m.Store(slug, e)
+	if p.gen.Load() != gen { // forget's delete may have run before the Store: undo it here
+		p.m.CompareAndDelete(slug, e)
+	}
+}
+
+// forget drops the campaign's kept answer after this process changed its row, so its next read here
+// shows the change at once.
+func (p *publicForms) forget(campaignID uuid.UUID) {
+	p.gen.Add(1)
+	p.m.Range(func(slug, v any) bool {
+		if v.(*publicForm).route.CampaignID == campaignID {
+			p.m.CompareAndDelete(slug, v)
+		}
+		return true
+	})
+}
 
 // publicStamp is the digest of the rows the slug's form is built from; dberr.ErrNotFound when the
 // route's campaign no longer publishes this slug.
@@ -68,17 +122,18 @@ func (s *Service) PublicJSON(ctx context.Context, slug string) (json.RawMessage,
 	if body, ok := s.public.get(ctx, s, slug); ok {
 		return body, nil
 	}
+	gen := s.public.gen.Load()
 	route, err := s.route(ctx, slug)
 	if err != nil {
 		return nil, err
 	}
 	// The stamp is read before the rows: a change while building leaves a stale stamp, so the next
-	// read builds again rather than keep a mix.
+	// check builds again rather than keep a mix.
+	built := s.now()
 	stamp, err := s.publicStamp(ctx, route, slug)
 	if err != nil {
 		stamp = ""
 	}
-	built := time.Now()
 	f, complete, err := s.publicForm(ctx, route)
 	if err != nil {
 		return nil, err
@@ -88,7 +143,7 @@ func (s *Service) PublicJSON(ctx context.Context, slug string) (json.RawMessage,
 		return nil, err
 	}
 	if complete && stamp != "" { // a form built while the gateway did not answer is not kept
-		s.public.put(slug, &publicForm{route: route, stamp: stamp, body: body, built: built})
+		s.public.keep(gen, slug, &publicForm{route: route, stamp: stamp, body: body, built: built})
 	}
 	return body, nil
 }

@@ -322,6 +322,7 @@ func (s *Service) save(ctx context.Context, scope tenants.Scope, id uuid.UUID, c
 	if err != nil {
 		return err
 	}
+	s.public.forget(id)
 	return crmlink.Enqueue(ctx, scope.Store(), scope.OrgID, crmlink.Campaign, id)
 }
 
@@ -350,6 +351,7 @@ func (s *Service) setPublished(ctx context.Context, scope tenants.Scope, id uuid
 	if err != nil {
 		return nil, err
 	}
+	s.public.forget(id)
 	return s.get(ctx, scope, id)
 }
 

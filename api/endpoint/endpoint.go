@@ -8,6 +8,7 @@ package endpoint
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 
 	"github.com/gin-gonic/gin"
@@ -61,6 +62,10 @@ func Handle[Req, Resp any](exec Execute[Req, Resp]) gin.HandlerFunc {
 		status := http.StatusOK
 		if s, ok := any(resp).(StatusCoder); ok {
 			status = s.StatusCode()
+		}
+		if raw, ok := any(resp).(*json.RawMessage); ok { // encoded already (a kept answer): not parsed again
+			c.Data(status, "application/json; charset=utf-8", *raw)
+			return
 		}
 		c.JSON(status, resp)
 	}

@@ -116,7 +116,9 @@ func limit(max int64, tooLarge func() *apierror.Error) gin.HandlerFunc {
 			apierror.Abort(c, tooLarge())
 			return
 		}
-		c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, max)
+		if c.Request.Body != http.NoBody { // nothing to cap on a request without a body
+			c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, max)
+		}
 		c.Next()
 	}
 }
