@@ -26,7 +26,10 @@ for t in "${targets[@]}"; do
   execs=$(grep -o 'execs: [0-9]*' <<<"$out" | tail -n 1 | grep -o '[0-9]*$' || true)
   printf '%-46s %12s %8s\n' "${pkg#./} $name" "${execs:-0}" "$failed"
   if ((failed)); then
-    grep -E -- '--- FAIL|_test.go|Failing input|failure while' <<<"$out" | head -n 8 | cut -c1-240 | sed 's/^/    /'
+    # The reason, whatever it is: a crasher (Failing input) or the engine's own failure (a worker that hung or
+    # died). No match must not end the script (set -e, pipefail) before the other targets run.
+    { grep -E -- '--- FAIL|_test.go|Failing input|failure while|fuzzing process|hung|terminated|^FAIL' <<<"$out" || tail -n 5 <<<"$out"; } |
+      head -n 8 | cut -c1-240 | sed 's/^/    /' || true
   fi
   total=$((total + ${execs:-0})) crashes=$((crashes + failed))
 done
