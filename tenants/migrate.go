@@ -151,6 +151,8 @@ var delegatedFunctions = []string{
 	"dashboard_rollup_add(uuid,uuid[],jsonb)",
 	"dashboard_rollup_lock(uuid,uuid[])",
 	"receipt_issue(uuid,uuid)",
+	"crm_enqueue(uuid,text,uuid)",
+	"webhook_enqueue(uuid,uuid,text,jsonb)",
 }
 
 // delegateFunctions distributes the delegatedFunctions that exist and are not distributed yet, co-located

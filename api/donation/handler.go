@@ -16,6 +16,7 @@ import (
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/i18n"
 	"github.com/aporta/aporta/internal/money"
+	"github.com/aporta/aporta/internal/processing"
 	"github.com/aporta/aporta/internal/thanks"
 )
 
@@ -84,6 +85,7 @@ type SubmitRequest struct {
 
 // Post answers POST /d/:slug. Card data in the body was refused before (middleware.RefuseCardData).
 func (h *Handler) Post(ctx context.Context, req *SubmitRequest) (*Response, error) {
+	ctx = processing.RoutesOnce(ctx)
 	f, err := h.svc.forms.FormBySlug(ctx, req.Slug)
 	if errors.Is(err, campaign.ErrNotFound) {
 		return nil, apierror.NotFound()

@@ -212,7 +212,7 @@ func (p *Processors) SaveRetryCard(ctx context.Context, scope tenants.Scope, cam
 // processor in the organisation's own currency charges: another currency stays with the connected
 // gateway.
 func (p *Processors) CampaignRoute(ctx context.Context, scope tenants.Scope, campaignID uuid.UUID, currency string) (charge.Route, error) {
-	rows, err := scope.Store().ProcessorRoutes(ctx, sharddb.ProcessorRoutesParams{OrganizationID: scope.OrgID, CampaignID: campaignID})
+	rows, err := processorRoutes(ctx, scope, campaignID)
 	if err != nil || len(rows) == 0 {
 		return charge.Route{}, err
 	}
@@ -273,4 +273,42 @@ func (p *Processors) Merchant(ctx context.Context, scope tenants.Scope, id uuid.
 	}
 	return p.account(ctx, scope, sharddb.ProcessorRoutesRow{ID: r.ID, MerchantLogin: r.MerchantLogin, PublicKey: r.PublicKey,
 		Secret: r.Secret, KeyID: r.KeyID}, currency)
+}
+
+// RoutesOnce makes the processor routes of each campaign read once for the rest of ctx, the public form's request:
+// its amount limits, its gateway and its charge's route each asked for them (issue 19: three more reads per
+// donation), and one reading also makes them agree.
+func RoutesOnce(ctx context.Context) context.Context {
+	return context.WithValue(ctx, routesOnceKey{}, &routesOnce{rows: map[routesOnceOf][]sharddb.ProcessorRoutesRow{}})
+}
+
+type routesOnceKey struct{}
+
+type routesOnceOf struct{ org, campaign uuid.UUID }
+
+type routesOnce struct {
+	mu   sync.Mutex
+	rows map[routesOnceOf][]sharddb.ProcessorRoutesRow
+}
+
+// processorRoutes reads the campaign's processor routes, once per RoutesOnce context.
+func processorRoutes(ctx context.Context, scope tenants.Scope, campaignID uuid.UUID) ([]sharddb.ProcessorRoutesRow, error) {
+	read := func() ([]sharddb.ProcessorRoutesRow, error) {
+		return scope.Store().ProcessorRoutes(ctx, sharddb.ProcessorRoutesParams{OrganizationID: scope.OrgID, CampaignID: campaignID})
+	}
+	once, ok := ctx.Value(routesOnceKey{}).(*routesOnce)
+	if !ok {
+		return read()
+	}
+	once.mu.Lock()
+	defer once.mu.Unlock()
+	k := routesOnceOf{scope.OrgID, campaignID}
+	if rows, ok := once.rows[k]; ok {
+		return rows, nil
+	}
+	rows, err := read()
+	if err == nil {
+		once.rows[k] = rows
+	}
+	return rows, err
 }

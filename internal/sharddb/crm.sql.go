@@ -626,15 +626,7 @@ func (q *Queries) DeleteSentCRMChange(ctx context.Context, arg DeleteSentCRMChan
 }
 
 const enqueueCRMChange = `-- name: EnqueueCRMChange :exec
-WITH enqueued AS (
-    INSERT INTO crm_changes (organization_id, integration_id, id, kind, record_id)
-    SELECT i.organization_id, i.id, gen_random_uuid(), $2::text, $3::uuid
-    FROM crm_integrations i WHERE i.organization_id = $1
-    ON CONFLICT (organization_id, integration_id, kind, record_id) WHERE status = 'pending'
-    DO UPDATE SET version = crm_changes.version + 1, enqueued_at = EXCLUDED.enqueued_at
-    RETURNING 1
-)
-SELECT count(*) FROM enqueued
+SELECT crm_enqueue($1, $2::text, $3::uuid)
 `
 
 type EnqueueCRMChangeParams struct {
@@ -644,10 +636,8 @@ type EnqueueCRMChangeParams struct {
 }
 
 // A donor, donation or campaign changed: one pending change per integration of the organisation,
-// coalesced with one already pending for the record (its version moves, so a batch in flight
-// does not take it as sent). EXCLUDED.enqueued_at is the column default, clock_timestamp() (Citus allows
-// only immutable functions in DO UPDATE). In a CTE because Citus cannot explain the generic plan of a bare
-// INSERT … SELECT with parameters ("no value found for parameter"), which TestQueriesRunOnOneShard does.
+// coalesced with one already pending for the record (migrations/shard/0570: delegated to the organisation's
+// worker on Citus, without the INSERT … SELECT it could not push down there).
 func (q *Queries) EnqueueCRMChange(ctx context.Context, arg EnqueueCRMChangeParams) error {
 	_, err := q.db.Exec(ctx, enqueueCRMChange, arg.OrganizationID, arg.Kind, arg.RecordID)
 	return err

@@ -22,8 +22,8 @@ import (
 // TaskQueue is where the workflow runs.
 const TaskQueue = "donation-first-charge"
 
-// Checks are the waits before each read-back. The first leaves the donor's own request time to
-// finish; the last gives a pending payment three days, MercadoPago's usual review window, after
+// Checks are the waits before each read-back. The first, the run's start delay (Start), leaves the
+// donor's own request time to finish; the last gives a pending payment three days, MercadoPago's usual review window, after
 // which a first charge never found at the gateway is recorded as not charged.
 var Checks = []time.Duration{2 * time.Minute, 10 * time.Minute, time.Hour, 6 * time.Hour, 24 * time.Hour, 72 * time.Hour}
 
@@ -48,13 +48,18 @@ var ActivityOptions = workflow.ActivityOptions{
 	RetryPolicy:            &temporal.RetryPolicy{InitialInterval: 10 * time.Second, BackoffCoefficient: 2, MaximumInterval: 10 * time.Minute},
 }
 
-// Workflow checks the first charge until the activity reports it settled.
+// Workflow checks the first charge until the activity reports it settled. Start delays the run's first task by
+// the first wait (issue 19: no workflow task, timer or worker poll while the donor's request is still at work),
+// so the run waits only between checks; a run started before that change sleeps the first wait itself.
 func Workflow(ctx workflow.Context, in Input) error {
 	ctx = workflow.WithActivityOptions(ctx, ActivityOptions)
+	delayed := workflow.GetVersion(ctx, startDelayedVersion, workflow.DefaultVersion, 1) == 1
 	var a *Activities
 	for i, wait := range Checks {
-		if err := workflow.Sleep(ctx, wait); err != nil {
-			return err
+		if i > 0 || !delayed {
+			if err := workflow.Sleep(ctx, wait); err != nil {
+				return err
+			}
 		}
 		var settled bool
 		req := SettleRequest{Input: in, Final: i == len(Checks)-1}
@@ -71,6 +76,9 @@ func Workflow(ctx workflow.Context, in Input) error {
 	}
 	return nil
 }
+
+// startDelayedVersion marks the runs whose first wait is their start delay (Workflow).
+const startDelayedVersion = "start-delayed"
 
 // WorkflowID derives from the donation, so a second start finds the first.
 func WorkflowID(donationID string) string { return "donation-first-charge/" + donationID }
@@ -114,6 +122,7 @@ func start(ctx context.Context, c client.Client, in Input) error {
 		TaskQueue:                TaskQueue,
 		WorkflowIDReusePolicy:    enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
 		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
+		StartDelay:               Checks[0],
 	}, Workflow, in)
 	var done *serviceerror.WorkflowExecutionAlreadyStarted
 	if errors.As(err, &done) { // finished already: the first charge is settled

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
+	"go.temporal.io/sdk/workflow"
 )
 
 // onSettle answers the settle activity with fn.
@@ -20,11 +21,15 @@ func onSettle(env *testsuite.TestWorkflowEnvironment, fn func(context.Context, S
 }
 
 // checks runs the workflow with a settle activity that answers settled on the given call (0: never)
-// and returns the requests it got and when, measured from the start.
-func checks(t *testing.T, settledOn int) ([]SettleRequest, []time.Duration) {
+// and returns the requests it got and when, measured from the run's first task (Start delays that by
+// the first wait). before runs it as a run started before the start delay was.
+func checks(t *testing.T, settledOn int, before ...bool) ([]SettleRequest, []time.Duration) {
 	t.Helper()
 	var s testsuite.WorkflowTestSuite
 	env := s.NewTestWorkflowEnvironment()
+	if len(before) > 0 && before[0] {
+		env.OnGetVersion(startDelayedVersion, workflow.DefaultVersion, 1).Return(workflow.DefaultVersion)
+	}
 	var reqs []SettleRequest
 	var at []time.Duration
 	var start time.Time
@@ -43,19 +48,25 @@ func checks(t *testing.T, settledOn int) ([]SettleRequest, []time.Duration) {
 func TestStopsOnceSettled(t *testing.T) {
 	reqs, at := checks(t, 2)
 	require.Len(t, reqs, 2)
-	require.Equal(t, []time.Duration{2 * time.Minute, 12 * time.Minute}, at)
+	require.Equal(t, []time.Duration{0, 10 * time.Minute}, at, "the first check once the start delay is over")
 	require.Equal(t, Input{OrganizationID: "org", DonationID: "don"}, reqs[0].Input)
 	require.False(t, reqs[1].Final)
+}
+
+// A run started without the start delay (before it existed) still waits the first wait itself.
+func TestARunStartedBeforeTheStartDelayWaitsItself(t *testing.T) {
+	_, at := checks(t, 2, true)
+	require.Equal(t, []time.Duration{2 * time.Minute, 12 * time.Minute}, at)
 }
 
 func TestGivesUpAfterTheFinalCheck(t *testing.T) {
 	reqs, at := checks(t, 0)
 	require.Len(t, reqs, len(Checks))
 	var total time.Duration
-	for _, c := range Checks {
+	for _, c := range Checks[1:] {
 		total += c
 	}
-	require.Equal(t, total, at[len(at)-1], "about four days in all")
+	require.Equal(t, total, at[len(at)-1], "about four days in all after the start delay")
 	for i, r := range reqs {
 		require.Equal(t, i == len(Checks)-1, r.Final, "only the last check is final")
 	}

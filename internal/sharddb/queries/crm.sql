@@ -63,19 +63,9 @@ DELETE FROM crm_rules WHERE organization_id = $1 AND integration_id = $2 AND id 
 
 -- name: EnqueueCRMChange :exec
 -- A donor, donation or campaign changed: one pending change per integration of the organisation,
--- coalesced with one already pending for the record (its version moves, so a batch in flight
--- does not take it as sent). EXCLUDED.enqueued_at is the column default, clock_timestamp() (Citus allows
--- only immutable functions in DO UPDATE). In a CTE because Citus cannot explain the generic plan of a bare
--- INSERT … SELECT with parameters ("no value found for parameter"), which TestQueriesRunOnOneShard does.
-WITH enqueued AS (
-    INSERT INTO crm_changes (organization_id, integration_id, id, kind, record_id)
-    SELECT i.organization_id, i.id, gen_random_uuid(), sqlc.arg(kind)::text, sqlc.arg(record_id)::uuid
-    FROM crm_integrations i WHERE i.organization_id = $1
-    ON CONFLICT (organization_id, integration_id, kind, record_id) WHERE status = 'pending'
-    DO UPDATE SET version = crm_changes.version + 1, enqueued_at = EXCLUDED.enqueued_at
-    RETURNING 1
-)
-SELECT count(*) FROM enqueued;
+-- coalesced with one already pending for the record (migrations/shard/0570: delegated to the organisation's
+-- worker on Citus, without the INSERT … SELECT it could not push down there).
+SELECT crm_enqueue(sqlc.arg(organization_id), sqlc.arg(kind)::text, sqlc.arg(record_id)::uuid);
 
 -- name: EnqueueCRMResync :one
 -- Everything the organisation has, for one integration (a backfill): records already pending stay as they are.

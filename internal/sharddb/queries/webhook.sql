@@ -34,17 +34,8 @@ DELETE FROM webhook_endpoints WHERE organization_id = $1 AND id = $2;
 
 -- name: EnqueueWebhookEvent :exec
 -- An event happened: one delivery per active endpoint of the organisation that takes its type, once
--- per event (a retried writer enqueues nothing twice). In a CTE because Citus cannot explain the
--- generic plan of a bare INSERT … SELECT with parameters (TestQueriesRunOnOneShard does).
-WITH enqueued AS (
-    INSERT INTO webhook_deliveries (organization_id, endpoint_id, id, event_id, event_type, body)
-    SELECT e.organization_id, e.id, gen_random_uuid(), sqlc.arg(event_id)::uuid, sqlc.arg(event_type)::text, sqlc.arg(body)::jsonb
-    FROM webhook_endpoints e
-    WHERE e.organization_id = $1 AND e.status = 'active' AND sqlc.arg(event_type)::text = ANY (e.events)
-    ON CONFLICT (organization_id, endpoint_id, event_id) WHERE resent_from IS NULL DO NOTHING
-    RETURNING 1
-)
-SELECT count(*) FROM enqueued;
+-- per event (a retried writer enqueues nothing twice). Delegated on Citus (migrations/shard/0570).
+SELECT webhook_enqueue(sqlc.arg(organization_id), sqlc.arg(event_id)::uuid, sqlc.arg(event_type)::text, sqlc.arg(body)::jsonb);
 
 -- name: ResendWebhookDelivery :one
 -- A copy of a delivery, same event and body, delivered anew. (In a CTE: Citus cannot plan the bare
