@@ -45,10 +45,12 @@ function routeManifest(): Plugin {
 // pass (`vite build --mode donate`, after the app's) that adds it to dist/: it runs on Preact through preact/compat
 // (about 55 KB gzipped less than React on a phone's first load, issue 19); an alias applies to a whole build, so the
 // form cannot share the app's pass. Its source still imports 'react': the unit tests run it on React.
+// Its messages come precompiled (ICU syntax trees), so the ICU parser is left out of it (no-parser).
 const donateBuild: UserConfig = {
-  plugins: [react(), donateMessages(resolve(import.meta.dirname, 'lang'))],
+  plugins: [react(), donateMessages(resolve(import.meta.dirname, 'lang'), { precompile: true })],
   resolve: {
     alias: [
+      { find: /^@formatjs\/icu-messageformat-parser$/, replacement: '@formatjs/icu-messageformat-parser/no-parser.js' },
       { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
       { find: /^react(-dom)?$/, replacement: 'preact/compat' },
       { find: /^react\/jsx-(dev-)?runtime$/, replacement: 'preact/jsx-runtime' },

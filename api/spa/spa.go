@@ -20,6 +20,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/aporta/aporta/api/middleware"
+	"github.com/aporta/aporta/internal/httpgzip"
 	"github.com/aporta/aporta/internal/i18n"
 )
 
@@ -113,7 +114,7 @@ var compressible = map[string]bool{".js": true, ".css": true, ".svg": true, ".js
 // serveAsset answers an asset of dist, gzipped when it is text and the browser accepts gzip.
 func (h *Handler) serveAsset(c *gin.Context, name string) {
 	c.Header("Vary", "Accept-Encoding")
-	if !compressible[path.Ext(name)] || !acceptsGzip(c.GetHeader("Accept-Encoding")) {
+	if !compressible[path.Ext(name)] || !httpgzip.Accepted(c.GetHeader("Accept-Encoding")) {
 		h.assets.ServeHTTP(c.Writer, c.Request)
 		return
 	}
@@ -132,18 +133,6 @@ func (h *Handler) serveAsset(c *gin.Context, name string) {
 	}
 	c.Header("Content-Encoding", "gzip")
 	c.Data(http.StatusOK, mime.TypeByExtension(path.Ext(name)), gz.([]byte))
-}
-
-// acceptsGzip reads an Accept-Encoding header: gzip listed, without q=0.
-func acceptsGzip(header string) bool {
-	for _, part := range strings.Split(header, ",") {
-		coding, params, _ := strings.Cut(strings.TrimSpace(part), ";")
-		if strings.EqualFold(strings.TrimSpace(coding), "gzip") {
-			q := strings.ReplaceAll(strings.TrimSpace(params), " ", "")
-			return q != "q=0" && q != "q=0.0" && q != "q=0.00" && q != "q=0.000"
-		}
-	}
-	return false
 }
 
 // Serve answers a GET for anything the API did not route.

@@ -1,5 +1,5 @@
 // Package sandboxserve runs a sandbox of an outside service (deploy/sandboxgw, deploy/sandboxcrm)
-// as an HTTP server until SIGINT or SIGTERM, logging each request.
+// as an HTTP server until SIGINT or SIGTERM, logging each request and gzipping answers as the real services do.
 package sandboxserve
 
 import (
@@ -15,7 +15,7 @@ import (
 
 // Run serves h on addr until a signal stops it; attrs go with the "listening" log line.
 func Run(name, addr string, h http.Handler, log *slog.Logger, attrs ...any) error {
-	srv := &http.Server{Addr: addr, Handler: logRequests(h, log), ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Addr: addr, Handler: logRequests(compress(h), log), ReadHeaderTimeout: 10 * time.Second}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	errc := make(chan error, 1)

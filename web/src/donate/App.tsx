@@ -12,7 +12,7 @@ import { Thanks } from './Thanks';
 
 const VIEW_DELAY_MS = 300;
 
-/** onCountry hears the form's country once the campaign is loaded: its wording follows it (main.tsx). */
+/** onCountry hears the form's country as the campaign arrives, before it renders: its wording follows it (main.tsx). */
 export function App({ initialPath, onCountry }: { initialPath: string; onCountry?: (country: string) => void }) {
   const intl = useIntl();
   const [route, setRoute] = useState<DonateRoute>(() => parseRoute(initialPath));
@@ -32,9 +32,13 @@ export function App({ initialPath, onCountry }: { initialPath: string; onCountry
       return;
     }
     loadCampaign(slug)
-      .then(setCampaign)
+      .then((c) => {
+        // The country's wording in the same update as the campaign: the form renders once (main.tsx).
+        if (c.country) onCountry?.(c.country);
+        setCampaign(c);
+      })
       .catch((e) => setLoadError(e instanceof PublicApiError && e.status === 404 ? 'not_found' : 'failed'));
-  }, [slug]);
+  }, [slug, onCountry]);
 
   // campaign:view, 300 ms after the form loads.
   useEffect(() => {
@@ -47,8 +51,7 @@ export function App({ initialPath, onCountry }: { initialPath: string; onCountry
 
   useEffect(() => {
     if (campaign) document.title = `${campaign.title} · ${campaign.organization_name}`;
-    if (campaign?.country) onCountry?.(campaign.country);
-  }, [campaign, onCountry]);
+  }, [campaign]);
 
   // The thank-you page's address carries the donation's signed receipt: reloads and shared links keep working.
   // The single-use convert token stays in this tab's history entry, never in a shareable address.

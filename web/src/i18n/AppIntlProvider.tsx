@@ -1,5 +1,7 @@
 import { useMemo, type ReactNode } from 'react';
-import { createIntl, createIntlCache, RawIntlProvider, ReactIntlErrorCode, type IntlShape, type MessageDescriptor } from 'react-intl';
+import {
+  createIntl, createIntlCache, RawIntlProvider, ReactIntlErrorCode, type IntlShape, type MessageDescriptor, type MessageFormatElement,
+} from 'react-intl';
 import type { Locale } from './locale';
 import type { Messages } from './messages';
 
@@ -9,9 +11,10 @@ const missingMarker = (id: string) => `[missing: ${id}]`;
 
 /**
  * Builds an intl whose formatMessage renders `[missing: id]` for ids absent from the catalogue,
- * instead of silently falling back to the source text, so gaps show up in review and tests.
+ * instead of silently falling back to the source text, so gaps show up in review and tests. The public form's build
+ * gives it precompiled messages (syntax trees).
  */
-export function createAppIntl(locale: Locale, messages: Messages): IntlShape {
+export function createAppIntl(locale: Locale, messages: Messages | Record<string, MessageFormatElement[]>): IntlShape {
   const intl = createIntl(
     {
       locale,
