@@ -1,4 +1,4 @@
-import { useEffect, useState, type CSSProperties } from 'react';
+import { useEffect, useRef, useState, type CSSProperties } from 'react';
 import { useIntl } from 'react-intl';
 import { call, campaignPath, loadCampaign, PublicApiError, type PublicCampaign } from './api';
 import { Closed } from './Closed';
@@ -19,6 +19,11 @@ export function App({ initialPath, onCountry }: { initialPath: string; onCountry
   const [campaign, setCampaign] = useState<PublicCampaign | null>(null);
   const [loadError, setLoadError] = useState<'not_found' | 'failed' | null>(null);
   const slug = route.page === 'none' ? '' : route.slug;
+  // The campaign is loaded per slug only: a new onCountry (a parent's re-render) must not load it again.
+  const onCountryRef = useRef(onCountry);
+  useEffect(() => {
+    onCountryRef.current = onCountry;
+  }, [onCountry]);
 
   useEffect(() => {
     const onPop = () => setRoute(parseRoute(location.pathname));
@@ -34,11 +39,11 @@ export function App({ initialPath, onCountry }: { initialPath: string; onCountry
     loadCampaign(slug)
       .then((c) => {
         // The country's wording in the same update as the campaign: the form renders once (main.tsx).
-        if (c.country) onCountry?.(c.country);
+        if (c.country) onCountryRef.current?.(c.country);
         setCampaign(c);
       })
       .catch((e) => setLoadError(e instanceof PublicApiError && e.status === 404 ? 'not_found' : 'failed'));
-  }, [slug, onCountry]);
+  }, [slug]);
 
   // campaign:view, 300 ms after the form loads.
   useEffect(() => {
