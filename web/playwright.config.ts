@@ -5,6 +5,10 @@ export default defineConfig({
   testDir: './e2e',
   outputDir: './test-results/artifacts',
   workers: 1,
+  // One more try for a test that fails: the report lists one that then passes as flaky, by name, to be looked into;
+  // a real fault fails both tries. Every spec therefore starts from the state it sets up (it may run twice on one
+  // stack).
+  retries: 1,
   reporter: 'list',
   // A toPass() without its own timeout would retry until the test's budget is gone.
   expect: { toPass: { timeout: 60_000 } },

@@ -94,11 +94,13 @@ test('staff override the MEP rate of a day, with a reason kept beside it; the AR
   await staff.getByLabel(/Un dólar en pesos/).fill('1502.75');
   await staff.getByRole('button', { name: 'Guardar tipo de cambio' }).click();
   await expect(staff.getByText('Escribí por qué cambiás el tipo de cambio')).toBeVisible();
-  await staff.getByLabel(/Motivo/).fill('El proveedor publicó el valor de ayer');
+  // The reason names this run: the history keeps every earlier override of the day.
+  const reason = `El proveedor publicó el valor de ayer (${Date.now().toString(36)})`;
+  await staff.getByLabel(/Motivo/).fill(reason);
   await staff.getByRole('button', { name: 'Guardar tipo de cambio' }).click();
   await expect(staff.getByTestId('mep-current')).toContainText('$ 1.502,75 por dólar');
   await expect(staff.getByTestId('mep-current')).toContainText('Aporta');
-  const row = staff.getByTestId('mep-history').getByRole('row').filter({ hasText: 'El proveedor publicó el valor de ayer' });
+  const row = staff.getByTestId('mep-history').getByRole('row').filter({ hasText: reason });
   await expect(row).toContainText('staff@aporta.test');
   await screenshotAll(staff, 'staff-mep-overridden');
 
