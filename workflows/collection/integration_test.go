@@ -526,6 +526,51 @@ func TestChargeActivityNeverChargesAnApprovedPeriodAgain(t *testing.T) {
 	require.Equal(t, []txRow{{Period: "2031-05", Status: "approved", Attempt: 1}}, s.transactions(donation))
 }
 
+// TestApprovalWritesTheDonationRow: the charge activity writes the workflow's state after an approval
+// (SyncOnApproval, now in the transaction that records the charge) to the donation's row, also when a
+// retry of the activity finds the approval at the gateway; a decline leaves the row as it was.
+func TestApprovalWritesTheDonationRow(t *testing.T) {
+	s := newStack(t)
+	ctx := context.Background()
+	acts := &collection.Activities{Tenants: s.tenants, Gateways: s.gateways}
+	loc, _ := time.LoadLocation(tz)
+	nextOf := func(donation uuid.UUID) (next *time.Time, failed int) {
+		require.NoError(t, s.scope.QueryRow(ctx, `SELECT next_charge_date, consecutive_failed_periods FROM donations
+			WHERE organization_id = $1 AND id = $2`, s.org, donation).Scan(&next, &failed))
+		return next, failed
+	}
+	period := collectday.Period{Year: 2031, Month: time.July}
+	for _, c := range []struct {
+		holder  string
+		charges int // the activity's calls: a second is a retry after the first answered
+		synced  bool
+	}{{"APRO", 1, true}, {"APRO", 2, true}, {"OTHE", 1, false}} {
+		donation, pm := s.donation(c.holder)
+		before, _ := nextOf(donation)
+		st := collection.State{OrganizationID: s.org.String(), DonationID: donation.String(), Status: collection.StatusActive,
+			Amount: 150000, Currency: "ARS", CollectDay: 12, Timezone: tz, PaymentMethod: pm, NextPeriod: period.Next(),
+			ConsecutiveFailed: 0}
+		req := collection.ChargeRequest{OrganizationID: s.org.String(), DonationID: donation.String(), Period: period.String(),
+			Attempt: 1, Amount: 150000, Currency: "ARS", PaymentMethod: pm, SyncOnApproval: &st}
+		var res collection.ChargeResult
+		for range c.charges {
+			var err error
+			res, err = acts.Charge(ctx, req)
+			require.NoError(t, err)
+		}
+		require.Equal(t, c.synced, res.Approved(), c.holder)
+		require.Equal(t, c.synced, res.Synced, c.holder)
+		next, _ := nextOf(donation)
+		if !c.synced {
+			require.Equal(t, before, next, "a decline leaves the row as it was")
+			continue
+		}
+		require.NotNil(t, next)
+		require.Equal(t, collectday.Day(12).Date(period.Next(), loc).Format(time.DateOnly), next.Format(time.DateOnly))
+		require.Equal(t, map[string]int{period.String(): 1}, s.approvedPerPeriod(donation))
+	}
+}
+
 // TestChargeWaitsWhileTheConnectionNeedsReconnecting: with the organisation's connection in need
 // of reconnection the activity charges and records nothing (the workflow waits, see
 // TestChargeWaitsForTheGatewayConnection); once the administrator reconnects, the same attempt
