@@ -16,7 +16,7 @@ import (
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/i18n"
 	"github.com/aporta/aporta/internal/money"
-	"github.com/aporta/aporta/internal/processing"
+	"github.com/aporta/aporta/internal/requestonce"
 	"github.com/aporta/aporta/internal/thanks"
 )
 
@@ -85,7 +85,8 @@ type SubmitRequest struct {
 
 // Post answers POST /d/:slug. Card data in the body was refused before (middleware.RefuseCardData).
 func (h *Handler) Post(ctx context.Context, req *SubmitRequest) (*Response, error) {
-	ctx = processing.RoutesOnce(ctx)
+	// Its limits, gateway and charge read the processor routes and the gateway connection once (requestonce).
+	ctx = requestonce.Start(ctx)
 	f, err := h.svc.forms.FormBySlug(ctx, req.Slug)
 	if errors.Is(err, campaign.ErrNotFound) {
 		return nil, apierror.NotFound()

@@ -18,6 +18,7 @@ import (
 
 	"github.com/aporta/aporta/internal/dberr"
 	"github.com/aporta/aporta/internal/gateway"
+	"github.com/aporta/aporta/internal/requestonce"
 	"github.com/aporta/aporta/internal/secrets"
 	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/tenants"
@@ -124,6 +125,12 @@ func (s *Store) Active(ctx context.Context, scope tenants.Scope, gw string) (Con
 	return c, creds, err
 }
 
+// connectionOf names a connection read in a request (requestonce).
+type connectionOf struct {
+	org uuid.UUID
+	gw  string
+}
+
 // ActiveConnection is Active without opening the credentials (no call to the key service). With gw
 // empty it is the organisation's active connection activated last, whichever its gateway: the one
 // its donation forms charge through.
@@ -132,7 +139,10 @@ func (s *Store) ActiveConnection(ctx context.Context, scope tenants.Scope, gw st
 	if gw != "" {
 		p.Gateway = &gw
 	}
-	r, err := scope.Store().GatewayConnection(ctx, p)
+	// Read once per request: the public form's limits and its charge both ask.
+	r, err := requestonce.Read(ctx, connectionOf{scope.OrgID, gw}, func() (sharddb.GatewayConnection, error) {
+		return scope.Store().GatewayConnection(ctx, p)
+	})
 	if errors.Is(err, dberr.ErrNotFound) {
 		return Connection{}, ErrNotConnected
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/aporta/aporta/internal/descriptor"
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/gateway/dlocal"
+	"github.com/aporta/aporta/internal/requestonce"
 	"github.com/aporta/aporta/internal/secrets"
 	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/tenants"
@@ -275,40 +276,11 @@ func (p *Processors) Merchant(ctx context.Context, scope tenants.Scope, id uuid.
 		Secret: r.Secret, KeyID: r.KeyID}, currency)
 }
 
-// RoutesOnce makes the processor routes of each campaign read once for the rest of ctx, the public form's request:
-// its amount limits, its gateway and its charge's route each asked for them (issue 19: three more reads per
-// donation), and one reading also makes them agree.
-func RoutesOnce(ctx context.Context) context.Context {
-	return context.WithValue(ctx, routesOnceKey{}, &routesOnce{rows: map[routesOnceOf][]sharddb.ProcessorRoutesRow{}})
-}
+type routesOf struct{ org, campaign uuid.UUID }
 
-type routesOnceKey struct{}
-
-type routesOnceOf struct{ org, campaign uuid.UUID }
-
-type routesOnce struct {
-	mu   sync.Mutex
-	rows map[routesOnceOf][]sharddb.ProcessorRoutesRow
-}
-
-// processorRoutes reads the campaign's processor routes, once per RoutesOnce context.
+// processorRoutes reads the campaign's processor routes, once per request (requestonce).
 func processorRoutes(ctx context.Context, scope tenants.Scope, campaignID uuid.UUID) ([]sharddb.ProcessorRoutesRow, error) {
-	read := func() ([]sharddb.ProcessorRoutesRow, error) {
+	return requestonce.Read(ctx, routesOf{scope.OrgID, campaignID}, func() ([]sharddb.ProcessorRoutesRow, error) {
 		return scope.Store().ProcessorRoutes(ctx, sharddb.ProcessorRoutesParams{OrganizationID: scope.OrgID, CampaignID: campaignID})
-	}
-	once, ok := ctx.Value(routesOnceKey{}).(*routesOnce)
-	if !ok {
-		return read()
-	}
-	once.mu.Lock()
-	defer once.mu.Unlock()
-	k := routesOnceOf{scope.OrgID, campaignID}
-	if rows, ok := once.rows[k]; ok {
-		return rows, nil
-	}
-	rows, err := read()
-	if err == nil {
-		once.rows[k] = rows
-	}
-	return rows, err
+	})
 }
