@@ -167,38 +167,13 @@ func (r ChargeResult) Approved() bool { return r.Status == string(gateway.Status
 //     when the gateway has no record of an unknown outcome yet, the activity fails and Temporal
 //     retries it, starting again at 1 with the same key.
 //
-// An approval writes r.SyncOnApproval to the donation's row in the transaction that records it (an
-// upgrade's rows after it, as SyncDonation does). That later write failing leaves the result
-// unsynced, and the workflow writes the row itself: the charge is settled either way.
+// An approval then writes r.SyncOnApproval to the donation's row. That write failing leaves the
+// result unsynced, and the workflow writes the row itself: the charge is settled either way.
 func (a *Activities) Charge(ctx context.Context, r ChargeRequest) (ChargeResult, error) {
 	defer keepAlive(ctx)()
-	scope, did, err := a.scope(ctx, r.OrganizationID, r.DonationID)
-	if err != nil {
-		return ChargeResult{}, err
-	}
-	var synced bool
-	var also charge.Also
-	if st := r.SyncOnApproval; st != nil && st.Upgrade == nil {
-		if row, err := syncParams(scope.OrgID, did, *st); err == nil {
-			// Inside the record's rollup write, which recounts the donation: no rollup_unchanged guard.
-			row.RollupUnchanged = false
-			also = func(ctx context.Context, q *sharddb.Queries, o charge.Outcome) error {
-				if !o.Approved() {
-					return nil
-				}
-				_, err := q.SyncCollectionDonation(ctx, row)
-				synced = err == nil
-				return err
-			}
-		}
-	}
-	res, err := a.chargeAttempt(ctx, scope, did, r, also)
+	res, err := a.chargeAttempt(ctx, r)
 	if err != nil || !res.Approved() || r.SyncOnApproval == nil {
 		return res, err
-	}
-	if synced { // recorded with the approval: its transaction committed
-		res.Synced = true
-		return res, nil
 	}
 	if err := a.syncDonation(ctx, *r.SyncOnApproval); err != nil {
 		activity.GetLogger(ctx).Warn("sync on approval", "error", err)
@@ -208,8 +183,11 @@ func (a *Activities) Charge(ctx context.Context, r ChargeRequest) (ChargeResult,
 	return res, nil
 }
 
-// chargeAttempt is Charge's charge, also (nil: nothing) written in the transaction of its record.
-func (a *Activities) chargeAttempt(ctx context.Context, scope tenants.Scope, did uuid.UUID, r ChargeRequest, also charge.Also) (ChargeResult, error) {
+func (a *Activities) chargeAttempt(ctx context.Context, r ChargeRequest) (ChargeResult, error) {
+	scope, did, err := a.scope(ctx, r.OrganizationID, r.DonationID)
+	if err != nil {
+		return ChargeResult{}, err
+	}
 	// The card is charged where it is saved, whatever the organisation's forms use now.
 	g, err := a.Gateways.Gateway(ctx, scope.OrgID, cmp.Or(r.PaymentMethod.Gateway, connections.MercadoPago), r.Currency)
 	if errors.Is(err, connections.ErrNotConnected) {
@@ -231,7 +209,7 @@ func (a *Activities) chargeAttempt(ctx context.Context, scope tenants.Scope, did
 			continue
 		}
 		if o := charge.OutcomeFrom(g, p); o.Approved() || i == r.Attempt || o.Pending() {
-			if err := charge.RecordAnd(ctx, scope, t, o, also); err != nil {
+			if err := charge.Record(ctx, scope, t, o); err != nil {
 				return ChargeResult{}, err
 			}
 			a.mailReceipt(ctx, scope, t, o)
@@ -240,13 +218,13 @@ func (a *Activities) chargeAttempt(ctx context.Context, scope tenants.Scope, did
 	}
 
 	t := r.transaction(scope.OrgID, did, r.Attempt)
-	o, err := charge.ChargeAnd(ctx, scope, g, t, gateway.Charge{
+	o, err := charge.Charge(ctx, scope, g, t, gateway.Charge{
 		Amount:      money.New(r.Amount, r.Currency),
 		Description: i18n.T(i18n.ForCountry(scope.Country), CodeMonthlyDescription, r.Period),
 		CustomerID:  r.PaymentMethod.CustomerID, CardID: r.PaymentMethod.CardID,
 		PaymentMethodID: r.PaymentMethod.Brand, Email: r.Email,
 		Metadata: map[string]string{"donation_id": r.DonationID, "period": r.Period},
-	}, also)
+	})
 	var refused *gateway.Error
 	if errors.As(err, &refused) && refused.Status < http.StatusInternalServerError {
 		// Refused before any payment existed: the attempt is rejected, and some refusals mean the
@@ -325,34 +303,25 @@ func (st *State) row() syncedRow {
 		upgrade: st.Upgrade != nil}
 }
 
-// syncParams is the row SyncDonation writes of st, guarded by rollup_unchanged.
-func syncParams(orgID, did uuid.UUID, st State) (sharddb.SyncCollectionDonationParams, error) {
+func (a *Activities) syncDonation(ctx context.Context, st State) error {
+	scope, did, err := a.scope(ctx, st.OrganizationID, st.DonationID)
+	if err != nil {
+		return err
+	}
 	loc, err := location(st.Timezone)
 	if err != nil {
-		return sharddb.SyncCollectionDonationParams{}, temporal.NewNonRetryableApplicationError("timezone", "invalid_timezone", err)
+		return temporal.NewNonRetryableApplicationError("timezone", "invalid_timezone", err)
 	}
 	var next *time.Time
 	if !st.NextPeriod.IsZero() && st.Status != StatusDiscarded {
 		n := st.CollectDay.Date(st.NextPeriod, loc)
 		next = &n
 	}
-	return sharddb.SyncCollectionDonationParams{OrganizationID: orgID, ID: did,
+	row := sharddb.SyncCollectionDonationParams{OrganizationID: scope.OrgID, ID: did,
 		Status: st.Status, PausedReason: st.PausedReason, PausedSince: optionalTime(st.PausedSince),
 		DiscardedAt: optionalTime(st.DiscardedAt), DiscardReason: st.DiscardReason, NextChargeDate: next,
 		ConsecutiveFailedPeriods: int32(st.ConsecutiveFailed), AmountMinor: st.Amount,
-		PaymentMethodID: optionalUUID(st.PaymentMethod.ID), CollectDay: st.CollectDay.Column(), RollupUnchanged: true}, nil
-}
-
-func (a *Activities) syncDonation(ctx context.Context, st State) error {
-	scope, did, err := a.scope(ctx, st.OrganizationID, st.DonationID)
-	if err != nil {
-		return err
-	}
-	row, err := syncParams(scope.OrgID, did, st)
-	if err != nil {
-		return err
-	}
-	loc, _ := location(st.Timezone) // syncParams checked it
+		PaymentMethodID: optionalUUID(st.PaymentMethod.ID), CollectDay: st.CollectDay.Column(), RollupUnchanged: true}
 	if st.Upgrade == nil {
 		if n, err := scope.Store().SyncCollectionDonation(ctx, row); err != nil || n == 1 {
 			return err

@@ -527,8 +527,8 @@ func TestChargeActivityNeverChargesAnApprovedPeriodAgain(t *testing.T) {
 }
 
 // TestApprovalWritesTheDonationRow: the charge activity writes the workflow's state after an approval
-// (SyncOnApproval, now in the transaction that records the charge) to the donation's row, also when a
-// retry of the activity finds the approval at the gateway; a decline leaves the row as it was.
+// (SyncOnApproval) to the donation's row, also when a retry of the activity finds the approval at the
+// gateway; a decline leaves the row as it was.
 func TestApprovalWritesTheDonationRow(t *testing.T) {
 	s := newStack(t)
 	ctx := context.Background()
