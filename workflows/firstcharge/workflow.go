@@ -23,8 +23,9 @@ import (
 const TaskQueue = "donation-first-charge"
 
 // Checks are the waits before each read-back. The first, the run's start delay (Start), leaves the
-// donor's own request time to finish; the last gives a pending payment three days, MercadoPago's usual review window, after
-// which a first charge never found at the gateway is recorded as not charged.
+// donor's own request time to finish; the last gives a pending payment three days, MercadoPago's
+// usual review window, after which a first charge never found at the gateway is recorded as not
+// charged.
 var Checks = []time.Duration{2 * time.Minute, 10 * time.Minute, time.Hour, 6 * time.Hour, 24 * time.Hour, 72 * time.Hour}
 
 // Input names the donation.

@@ -22,12 +22,12 @@ func onSettle(env *testsuite.TestWorkflowEnvironment, fn func(context.Context, S
 
 // checks runs the workflow with a settle activity that answers settled on the given call (0: never)
 // and returns the requests it got and when, measured from the run's first task (Start delays that by
-// the first wait). before runs it as a run started before the start delay was.
-func checks(t *testing.T, settledOn int, before ...bool) ([]SettleRequest, []time.Duration) {
+// the first wait). startedBefore runs it as a run started before the start delay was.
+func checks(t *testing.T, settledOn int, startedBefore bool) ([]SettleRequest, []time.Duration) {
 	t.Helper()
 	var s testsuite.WorkflowTestSuite
 	env := s.NewTestWorkflowEnvironment()
-	if len(before) > 0 && before[0] {
+	if startedBefore {
 		env.OnGetVersion(startDelayedVersion, workflow.DefaultVersion, 1).Return(workflow.DefaultVersion)
 	}
 	var reqs []SettleRequest
@@ -46,7 +46,7 @@ func checks(t *testing.T, settledOn int, before ...bool) ([]SettleRequest, []tim
 }
 
 func TestStopsOnceSettled(t *testing.T) {
-	reqs, at := checks(t, 2)
+	reqs, at := checks(t, 2, false)
 	require.Len(t, reqs, 2)
 	require.Equal(t, []time.Duration{0, 10 * time.Minute}, at, "the first check once the start delay is over")
 	require.Equal(t, Input{OrganizationID: "org", DonationID: "don"}, reqs[0].Input)
@@ -60,7 +60,7 @@ func TestARunStartedBeforeTheStartDelayWaitsItself(t *testing.T) {
 }
 
 func TestGivesUpAfterTheFinalCheck(t *testing.T) {
-	reqs, at := checks(t, 0)
+	reqs, at := checks(t, 0, false)
 	require.Len(t, reqs, len(Checks))
 	var total time.Duration
 	for _, c := range Checks[1:] {

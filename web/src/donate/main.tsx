@@ -3,15 +3,13 @@
 import css from './donate.css?inline';
 import { StrictMode, useCallback, useMemo, useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import { RawIntlProvider, type MessageFormatElement } from 'react-intl';
+import { RawIntlProvider } from 'react-intl';
 import { createAppIntl } from '../i18n/AppIntlProvider';
 import { matchLocale, pageLocale, variantOf, type Locale, type Variant } from '../i18n/locale';
+import type { Catalogue } from '../i18n/messages';
 import { startCampaign } from './api';
 import { App } from './App';
 import { parseRoute } from './route';
-
-// Strings in the unit tests' and dev server's modules, syntax trees in the built page (vite.config.ts).
-type Catalogue = Record<string, string> | Record<string, MessageFormatElement[]>;
 
 // Only the donate.* messages of the chosen language are downloaded.
 const catalogues: Record<Locale, () => Promise<{ default: Catalogue }>> = {

@@ -1,9 +1,7 @@
 import { useMemo, type ReactNode } from 'react';
-import {
-  createIntl, createIntlCache, RawIntlProvider, ReactIntlErrorCode, type IntlShape, type MessageDescriptor, type MessageFormatElement,
-} from 'react-intl';
+import { createIntl, createIntlCache, RawIntlProvider, ReactIntlErrorCode, type IntlShape, type MessageDescriptor } from 'react-intl';
 import type { Locale } from './locale';
-import type { Messages } from './messages';
+import type { Catalogue, Messages } from './messages';
 
 const cache = createIntlCache();
 
@@ -14,7 +12,7 @@ const missingMarker = (id: string) => `[missing: ${id}]`;
  * instead of silently falling back to the source text, so gaps show up in review and tests. The public form's build
  * gives it precompiled messages (syntax trees).
  */
-export function createAppIntl(locale: Locale, messages: Messages | Record<string, MessageFormatElement[]>): IntlShape {
+export function createAppIntl(locale: Locale, messages: Catalogue): IntlShape {
   const intl = createIntl(
     {
       locale,

@@ -1,7 +1,11 @@
 import { queryOptions } from '@tanstack/react-query';
+import type { MessageFormatElement } from 'react-intl';
 import { pageVariant, type Locale, type Variant } from './locale';
 
 export type Messages = Record<string, string>;
+
+/** A catalogue as react-intl takes it: its strings, or their parsed syntax trees (the public form's build precompiles them). */
+export type Catalogue = Messages | Record<string, MessageFormatElement[]>;
 
 // One chunk per catalogue, so a visitor downloads only the language they read.
 const catalogues: Record<Locale, () => Promise<{ default: Messages }>> = {
