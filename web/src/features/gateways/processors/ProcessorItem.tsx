@@ -131,7 +131,9 @@ export function ProcessorItem({ option, processor, timezone, onChoose, onEdit, o
 /** Global payments without the plan or flag: Choose explains why and links to the plans (spec §2). */
 function NotAvailable({ gatewayId }: { gatewayId: string }) {
   return (
-    <Popover width={280} position="bottom-start" withArrow shadow="md">
+    // hideDetached off: the target sits in the accordion's panel, which clips it while it opens, and the hide check made
+    // then is not run again when the panel settles, so the explanation stayed hidden (display: none) though opened.
+    <Popover width={280} position="bottom-start" withArrow shadow="md" hideDetached={false}>
       <Popover.Target>
         <Button size="sm" onClick={() => track('click_disabled_global_payments_message', gatewayId)}>
           <FormattedMessage id="processor.choose" defaultMessage="Elegir" />
