@@ -15,7 +15,9 @@ import (
 )
 
 // Two transactions that lock two rows in opposite orders deadlock; the database cancels one, and Tx
-// runs that one again once the other has committed: both succeed, with three runs in all.
+// runs that one again once the other has committed: both succeed. On Citus the worker's own detector
+// and the coordinator's distributed one can each pick a victim in the same cycle, so both may run
+// again: three or four runs, never two (no retry) and never more.
 func TestTxRunsADeadlockVictimAgain(t *testing.T) {
 	ctx := context.Background()
 	tt := tenantstest.Open(t)
@@ -57,5 +59,6 @@ func TestTxRunsADeadlockVictimAgain(t *testing.T) {
 	done.Wait()
 	require.NoError(t, errs[0])
 	require.NoError(t, errs[1])
-	require.EqualValues(t, 3, runs.Load(), "the victim ran once more, the survivor once")
+	require.GreaterOrEqual(t, runs.Load(), int32(3), "a victim ran again")
+	require.LessOrEqual(t, runs.Load(), int32(4), "each transaction ran again at most once")
 }

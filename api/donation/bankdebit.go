@@ -210,7 +210,7 @@ func (s *Service) CreateBankDebit(ctx context.Context, f campaign.Form, sub Subm
 	transfer := offer.Transfer(dlocal.BankPayer{Name: strings.TrimSpace(sub.Donor.FirstName + " " + sub.Donor.LastName), Email: sub.Donor.Email,
 		Document: bd.IDNumber, DocumentType: bd.IDType, PersonType: bd.PersonType, Bank: bd.Bank},
 		s.publicURL+BankDebitNotificationPath+scope.OrgID.String(), ret)
-	out, err = s.settle(ctx, scope, transfer, d, out, "", "", "", sub.Donor.Email, 0, today)
+	out, err = s.settle(ctx, scope, transfer, d, nil, out, "", "", "", sub.Donor.Email, 0, today)
 	if err != nil {
 		return out, "", err
 	}
@@ -228,7 +228,7 @@ func (s *Service) writeBankDebit(ctx context.Context, f campaign.Form, sub Submi
 	var written newdonation.Written
 	err := scope.Tx(ctx, func(tx pgx.Tx) error {
 		q := sharddb.Store(tx)
-		w, err := sub.write(ctx, q, f, nil, nil, day, "pending")
+		w, err := sub.write(ctx, q, f, uuid.New(), nil, nil, day, "pending")
 		written = w
 		if err != nil {
 			return err

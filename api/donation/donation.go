@@ -298,9 +298,10 @@ func (s *Service) Create(ctx context.Context, f campaign.Form, sub Submission) (
 
 	c := sub.Card
 	var written newdonation.Written
+	newID := uuid.New()
 	err = scope.Tx(ctx, func(tx pgx.Tx) error {
 		q := sharddb.Store(tx)
-		w, err := sub.write(ctx, q, f, &sharddb.UpsertPaymentMethodParams{Gateway: gwName, CustomerID: cust.ID, CardID: card.ID,
+		w, err := sub.write(ctx, q, f, newID, &sharddb.UpsertPaymentMethodParams{Gateway: gwName, CustomerID: cust.ID, CardID: card.ID,
 			Brand: firstNonEmpty(card.PaymentMethodID, c.MethodID), Bin: c.BIN, LastFour: c.LastFour, ExpiryMonth: int16(c.ExpMonth),
 			ExpiryYear: int16(c.ExpYear), HolderName: c.HolderName, HolderIDType: &c.HolderIDType, HolderIDNumber: &c.HolderIDNumber,
 			DonorIsCardholder: c.DonorIsCardholder}, period, collectDay, firstStatus)
@@ -314,6 +315,7 @@ func (s *Service) Create(ctx context.Context, f campaign.Form, sub Submission) (
 		return out, err
 	}
 	out.DonationID = written.ID
+	processing.KnowCampaign(ctx, scope.OrgID, written.ID, written.CampaignID)
 	if chargeNow && s.guard != nil {
 		if err := s.guard.GuardFirstCharge(ctx, scope.OrgID, written.ID); err != nil {
 			return out, fmt.Errorf("%w: %w", ErrNotCharged, err) // the donor's retry resumes here
@@ -322,12 +324,25 @@ func (s *Service) Create(ctx context.Context, f campaign.Form, sub Submission) (
 	// From here on, the stored donation is the truth: Write answers it as stored, whoever wrote it (a
 	// concurrent twin may have), so it is not read again.
 	d := storedOf(written, sub.IdempotencyKey)
-	return s.settle(ctx, scope, gw, d, out, cust.ID, card.ID, card.PaymentMethodID, sub.Donor.Email, sub.Instalments, today)
+	var first *firstcharge.First // as this request wrote it (nil: a concurrent twin wrote the donation; read it)
+	if written.ID == newID {
+		f := firstcharge.Written(d.forFirstCharge(scope.OrgID), derefOr(period), firstStatus, written.PaymentMethodID)
+		first = &f
+	}
+	return s.settle(ctx, scope, gw, d, first, out, cust.ID, card.ID, card.PaymentMethodID, sub.Donor.Email, sub.Instalments, today)
 }
 
-// write stores the submission's donation with q, inside the caller's transaction (newdonation.Write),
-// its tickets reserved first; pm is its payment method (nil: none, an off-site bank debit).
-func (sub Submission) write(ctx context.Context, q *sharddb.Queries, f campaign.Form, pm *sharddb.UpsertPaymentMethodParams,
+func derefOr(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+// write stores the submission's donation with q under id, inside the caller's transaction (newdonation.Write;
+// a concurrent twin's may be there first), its tickets reserved first; pm is its payment method (nil: none,
+// an off-site bank debit).
+func (sub Submission) write(ctx context.Context, q *sharddb.Queries, f campaign.Form, id uuid.UUID, pm *sharddb.UpsertPaymentMethodParams,
 	period *string, day collectday.Day, firstStatus string) (newdonation.Written, error) {
 	if err := reserveTickets(ctx, q, f, sub); err != nil {
 		return newdonation.Written{}, err
@@ -336,7 +351,7 @@ func (sub Submission) write(ctx context.Context, q *sharddb.Queries, f campaign.
 	if err != nil {
 		return newdonation.Written{}, err
 	}
-	row.CampaignID, row.Currency = f.Campaign.ID, f.Campaign.Currency
+	row.ID, row.CampaignID, row.Currency = id, f.Campaign.ID, f.Campaign.Currency
 	dn := sub.Donor
 	return newdonation.Write(ctx, q, newdonation.New{OrgID: f.Scope.OrgID,
 		Donor: newdonation.Donor{Email: dn.Email, FirstName: dn.FirstName, LastName: dn.LastName, UIDType: dn.UIDType,
@@ -431,12 +446,13 @@ func (s *Service) savedCard(ctx context.Context, scope tenants.Scope, pmID uuid.
 	return gateway.Card{CustomerID: r.CustomerID, ID: r.CardID, PaymentMethodID: r.Brand}, err
 }
 
-// settle charges the first transaction when it must be charged and records the outcome.
-func (s *Service) settle(ctx context.Context, scope tenants.Scope, gw charge.Gateway, d stored, out Outcome,
+// settle charges the first transaction when it must be charged and records the outcome; first is the
+// transaction as this request wrote it (nil: read it).
+func (s *Service) settle(ctx context.Context, scope tenants.Scope, gw charge.Gateway, d stored, first *firstcharge.First, out Outcome,
 	customerID, cardID, methodID, email string, instalments int, today time.Time) (Outcome, error) {
 	out.DonationID, out.Recurrency, out.AmountMinor, out.Currency, out.CollectDay = d.id, d.recurrence, d.amount, d.currency, d.collectDay
 	var err error
-	out.Status, out.Detail, err = s.first.Charge(ctx, scope, charge.WithRouter(gw, s.retries), d.forFirstCharge(scope.OrgID), gateway.Charge{
+	out.Status, out.Detail, err = s.first.Charge(ctx, scope, charge.WithRouter(gw, s.retries), d.forFirstCharge(scope.OrgID), first, gateway.Charge{
 		Description: out.Form.Campaign.Title, Installments: instalments,
 		CustomerID: customerID, Email: email, CardID: cardID, PaymentMethodID: methodID,
 		Metadata: map[string]string{"organization_id": scope.OrgID.String(), "donation_id": d.id.String()},

@@ -282,7 +282,7 @@ func writeStory(ctx context.Context, d HistoryDeps, scope tenants.Scope, s story
 		return scope.Store().SeedDateAttempts(ctx, sharddb.SeedDateAttemptsParams{OrganizationID: scope.OrgID, DonationID: id})
 	}
 	if first.Status == "planned" {
-		if _, _, err := settler.Charge(ctx, scope, nil, fd, gateway.Charge{}, today); err != nil {
+		if _, _, err := settler.Charge(ctx, scope, nil, fd, nil, gateway.Charge{}, today); err != nil {
 			return fmt.Errorf("activate: %w", err)
 		}
 	}

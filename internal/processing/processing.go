@@ -137,7 +137,9 @@ func (p *Processors) processor(ctx context.Context, scope tenants.Scope, r shard
 
 // Route is the route of a donation of the campaign its row names.
 func (p *Processors) Route(ctx context.Context, scope tenants.Scope, donationID uuid.UUID, currency string) (charge.Route, error) {
-	campaignID, err := scope.Store().DonationCampaignID(ctx, sharddb.DonationCampaignIDParams{OrganizationID: scope.OrgID, ID: donationID})
+	campaignID, err := requestonce.Read(ctx, campaignOf{scope.OrgID, donationID}, func() (uuid.UUID, error) {
+		return scope.Store().DonationCampaignID(ctx, sharddb.DonationCampaignIDParams{OrganizationID: scope.OrgID, ID: donationID})
+	})
 	if errors.Is(err, dberr.ErrNotFound) {
 		return charge.Route{}, nil // a charge of no donation (an agency's, billing's): the connected gateway's
 	}
@@ -277,6 +279,14 @@ func (p *Processors) Merchant(ctx context.Context, scope tenants.Scope, id uuid.
 }
 
 type routesOf struct{ org, campaign uuid.UUID }
+
+type campaignOf struct{ org, donation uuid.UUID }
+
+// KnowCampaign tells Route, within the request ctx (requestonce), the campaign of a donation the request
+// has just written, so routing its charge does not read it back.
+func KnowCampaign(ctx context.Context, orgID, donationID, campaignID uuid.UUID) {
+	requestonce.Keep(ctx, campaignOf{orgID, donationID}, campaignID)
+}
 
 // processorRoutes reads the campaign's processor routes, once per request (requestonce).
 func processorRoutes(ctx context.Context, scope tenants.Scope, campaignID uuid.UUID) ([]sharddb.ProcessorRoutesRow, error) {

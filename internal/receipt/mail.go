@@ -79,28 +79,20 @@ func (m Mailer) Send(ctx context.Context, scope tenants.Scope, c Charge) error {
 	if c.Period != "" {
 		period = &c.Period
 	}
-	n, err := q.ChargeReceiptNumber(ctx, sharddb.ChargeReceiptNumberParams{OrganizationID: scope.OrgID,
+	r, err := q.ChargeReceiptMail(ctx, sharddb.ChargeReceiptMailParams{OrganizationID: scope.OrgID,
 		DonationID: c.DonationID, TransactionID: c.TransactionID, Period: period})
 	if err != nil {
 		return err
 	}
-	r, err := q.ReceiptByNumber(ctx, sharddb.ReceiptByNumberParams{OrganizationID: scope.OrgID, Number: n})
-	if err != nil {
-		return err
-	}
-	notice, err := q.DonationNotice(ctx, sharddb.DonationNoticeParams{OrganizationID: scope.OrgID, ID: r.Receipt.DonationID})
-	if err != nil {
-		return err
-	}
 	lang, _ := i18n.Parse(r.OrgLocale)
-	msg, err := outbox.Compose(r.Receipt.DonorEmail, EmailKind, lang, map[string]any{
-		"Name": notice.FirstName, "Org": r.Receipt.OrgLegalName, "Campaign": r.Receipt.CampaignTitle,
-		"Amount": money.New(r.Receipt.AmountMinor, r.Receipt.Currency).Format(), "Number": Number(n),
-		"URL":    DownloadURL(m.PublicURL, m.Links.Ref(scope.OrgID, r.Receipt.TransactionID), lang),
-		"Portal": portal.URL(m.PublicURL, notice.Slug, ""),
+	msg, err := outbox.Compose(r.DonorEmail, EmailKind, lang, map[string]any{
+		"Name": r.FirstName, "Org": r.OrgLegalName, "Campaign": r.CampaignTitle,
+		"Amount": money.New(r.AmountMinor, r.Currency).Format(), "Number": Number(r.Number),
+		"URL":    DownloadURL(m.PublicURL, m.Links.Ref(scope.OrgID, r.TransactionID), lang),
+		"Portal": portal.URL(m.PublicURL, r.Slug, ""),
 	})
 	if err != nil {
 		return err
 	}
-	return m.Outbox.SendOnce(ctx, EmailKind+"/"+scope.OrgID.String()+"/"+r.Receipt.TransactionID.String(), msg)
+	return m.Outbox.SendOnce(ctx, EmailKind+"/"+scope.OrgID.String()+"/"+r.TransactionID.String(), msg)
 }

@@ -44,3 +44,13 @@ func Read[V any](ctx context.Context, key any, read func() (V, error)) (V, error
 	}
 	return v, err
 }
+
+// Keep records v as key's value in ctx's table, for a row the request wrote or read another way (outside a
+// Start context it does nothing): a later Read of key answers v without reading.
+func Keep(ctx context.Context, key, v any) {
+	if t, ok := ctx.Value(ctxKey{}).(*table); ok {
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		t.vals[key] = v
+	}
+}

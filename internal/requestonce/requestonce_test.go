@@ -42,3 +42,18 @@ func TestFailedReadIsNotKept(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, 7, v)
 }
+
+func TestKeepAnswersWithoutReading(t *testing.T) {
+	reads := 0
+	read := func() (string, error) { reads++; return "read", nil }
+	ctx := Start(context.Background())
+	Keep(ctx, key{1}, "kept")
+	v, err := Read(ctx, key{1}, read)
+	require.NoError(t, err)
+	require.Equal(t, "kept", v)
+	require.Zero(t, reads, "a kept value is not read")
+
+	Keep(context.Background(), key{1}, "kept")
+	v, _ = Read(context.Background(), key{1}, read)
+	require.Equal(t, "read", v, "outside a request nothing is kept")
+}

@@ -32,33 +32,64 @@ func (q *Queries) AnnulReceipt(ctx context.Context, arg AnnulReceiptParams) (int
 	return result.RowsAffected(), nil
 }
 
-const chargeReceiptNumber = `-- name: ChargeReceiptNumber :one
-SELECT r.number FROM receipts r
+const chargeReceiptMail = `-- name: ChargeReceiptMail :one
+SELECT r.number, r.transaction_id, r.donor_email, r.org_legal_name, r.campaign_title, r.amount_minor, r.currency,
+       coalesce(o.locale, 'es')::text AS org_locale, dn.first_name, c.slug
+FROM receipts r
 JOIN transactions t ON t.organization_id = $1 AND t.id = r.transaction_id
+JOIN organizations o ON o.organization_id = $1
+JOIN donations d ON d.organization_id = $1 AND d.id = r.donation_id
+JOIN donors dn ON dn.organization_id = $1 AND dn.id = d.donor_id
+JOIN campaigns c ON c.organization_id = $1 AND c.id = d.campaign_id
 WHERE r.organization_id = $1 AND r.donation_id = $2
   AND (r.transaction_id = $3 OR (t.period = $4 AND t.status = 'approved'))
 LIMIT 1
 `
 
-type ChargeReceiptNumberParams struct {
+type ChargeReceiptMailParams struct {
 	OrganizationID uuid.UUID
 	DonationID     uuid.UUID
 	TransactionID  uuid.UUID
 	Period         *string
 }
 
-// The receipt of a charge as its charger names it: its transaction, or the approved transaction of
-// its period (a monthly donation's first period may be settled on the form's first transaction).
-func (q *Queries) ChargeReceiptNumber(ctx context.Context, arg ChargeReceiptNumberParams) (int64, error) {
-	row := q.db.QueryRow(ctx, chargeReceiptNumber,
+type ChargeReceiptMailRow struct {
+	Number        int64
+	TransactionID uuid.UUID
+	DonorEmail    string
+	OrgLegalName  string
+	CampaignTitle string
+	AmountMinor   int64
+	Currency      string
+	OrgLocale     string
+	FirstName     string
+	Slug          string
+}
+
+// The receipt of a charge as its charger names it, with what its e-mail says: its transaction, or the approved
+// transaction of its period (a monthly donation's first period may be settled on the form's first transaction).
+// One statement (issue 19): every approved charge e-mails its receipt.
+func (q *Queries) ChargeReceiptMail(ctx context.Context, arg ChargeReceiptMailParams) (ChargeReceiptMailRow, error) {
+	row := q.db.QueryRow(ctx, chargeReceiptMail,
 		arg.OrganizationID,
 		arg.DonationID,
 		arg.TransactionID,
 		arg.Period,
 	)
-	var number int64
-	err := row.Scan(&number)
-	return number, err
+	var i ChargeReceiptMailRow
+	err := row.Scan(
+		&i.Number,
+		&i.TransactionID,
+		&i.DonorEmail,
+		&i.OrgLegalName,
+		&i.CampaignTitle,
+		&i.AmountMinor,
+		&i.Currency,
+		&i.OrgLocale,
+		&i.FirstName,
+		&i.Slug,
+	)
+	return i, err
 }
 
 const donationReceiptNumbers = `-- name: DonationReceiptNumbers :many

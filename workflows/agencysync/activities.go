@@ -157,7 +157,7 @@ func (a *Activities) chargeFirst(ctx context.Context, scope tenants.Scope, id uu
 	if err != nil {
 		return err
 	}
-	_, _, err = a.Settler.Charge(ctx, scope, g, d, gateway.Charge{Description: row.Title, CustomerID: pm.CustomerID, Email: row.Email,
+	_, _, err = a.Settler.Charge(ctx, scope, g, d, nil, gateway.Charge{Description: row.Title, CustomerID: pm.CustomerID, Email: row.Email,
 		CardID: pm.CardID, PaymentMethodID: pm.Brand,
 		Metadata: map[string]string{"organization_id": scope.OrgID.String(), "donation_id": id.String()}}, todayIn(now(), row.Timezone))
 	var refused *gateway.Error

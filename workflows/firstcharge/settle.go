@@ -57,8 +57,16 @@ func FirstOf(ctx context.Context, scope tenants.Scope, d Donation) (First, error
 	if err != nil {
 		return First{}, fmt.Errorf("first transaction: %w", err)
 	}
-	return First{Transaction: charge.Transaction{OrgID: scope.OrgID, ID: id, DonationID: d.ID, Period: row.Period, Attempt: 1,
-		Amount: d.Amount, Currency: d.Currency, PaymentMethodID: row.PaymentMethodID}, Status: row.Status, Detail: row.StatusDetail}, nil
+	f := Written(d, row.Period, row.Status, row.PaymentMethodID)
+	f.Detail = row.StatusDetail
+	return f, nil
+}
+
+// Written is a donation's first transaction as its writer left it (newdonation.Write): in period ("" for a
+// one-time donation), with its status and saved card.
+func Written(d Donation, period, status string, pmID *uuid.UUID) First {
+	return First{Transaction: charge.Transaction{OrgID: d.OrgID, ID: charge.FirstTransactionID(d.ID), DonationID: d.ID, Period: period,
+		Attempt: 1, Amount: d.Amount, Currency: d.Currency, PaymentMethodID: pmID}, Status: status}
 }
 
 // RecurringStarter starts a monthly donation's collection; starting it again is a no-op
@@ -76,13 +84,16 @@ type Settler struct {
 }
 
 // Charge charges a donation's first transaction (charge.Charge) and settles it, or, when it is
-// planned, activates the donation for collection to charge on its collect day. c is the charge
-// without amount, key and reference. today is the date in the organisation's timezone. It answers
-// the form's status and the gateway's detail; the gateway's refusal is returned as it is.
-func (s Settler) Charge(ctx context.Context, scope tenants.Scope, g charge.Gateway, d Donation, c gateway.Charge,
+// planned, activates the donation for collection to charge on its collect day. known is the first
+// transaction as the caller just wrote it (nil: it is read). c is the charge without amount, key and
+// reference. today is the date in the organisation's timezone. It answers the form's status and the
+// gateway's detail; the gateway's refusal is returned as it is.
+func (s Settler) Charge(ctx context.Context, scope tenants.Scope, g charge.Gateway, d Donation, known *First, c gateway.Charge,
 	today time.Time) (status, detail string, err error) {
-	first, err := FirstOf(ctx, scope, d)
-	if err != nil {
+	var first First
+	if known != nil {
+		first = *known
+	} else if first, err = FirstOf(ctx, scope, d); err != nil {
 		return "", "", err
 	}
 	if first.Status == "planned" {

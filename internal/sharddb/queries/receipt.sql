@@ -30,11 +30,18 @@ ORDER BY charged_at, number;
 -- The receipt number of each receipted transaction of a donation (the charges lists).
 SELECT transaction_id, number FROM receipts WHERE organization_id = $1 AND donation_id = $2;
 
--- name: ChargeReceiptNumber :one
--- The receipt of a charge as its charger names it: its transaction, or the approved transaction of
--- its period (a monthly donation's first period may be settled on the form's first transaction).
-SELECT r.number FROM receipts r
+-- name: ChargeReceiptMail :one
+-- The receipt of a charge as its charger names it, with what its e-mail says: its transaction, or the approved
+-- transaction of its period (a monthly donation's first period may be settled on the form's first transaction).
+-- One statement (issue 19): every approved charge e-mails its receipt.
+SELECT r.number, r.transaction_id, r.donor_email, r.org_legal_name, r.campaign_title, r.amount_minor, r.currency,
+       coalesce(o.locale, 'es')::text AS org_locale, dn.first_name, c.slug
+FROM receipts r
 JOIN transactions t ON t.organization_id = sqlc.arg(organization_id) AND t.id = r.transaction_id
+JOIN organizations o ON o.organization_id = sqlc.arg(organization_id)
+JOIN donations d ON d.organization_id = sqlc.arg(organization_id) AND d.id = r.donation_id
+JOIN donors dn ON dn.organization_id = sqlc.arg(organization_id) AND dn.id = d.donor_id
+JOIN campaigns c ON c.organization_id = sqlc.arg(organization_id) AND c.id = d.campaign_id
 WHERE r.organization_id = sqlc.arg(organization_id) AND r.donation_id = sqlc.arg(donation_id)
   AND (r.transaction_id = sqlc.arg(transaction_id) OR (t.period = sqlc.narg(period) AND t.status = 'approved'))
 LIMIT 1;
