@@ -228,7 +228,7 @@ func (s *Service) writeBankDebit(ctx context.Context, f campaign.Form, sub Submi
 	var written newdonation.Written
 	err := scope.Tx(ctx, func(tx pgx.Tx) error {
 		q := sharddb.Store(tx)
-		w, err := sub.write(ctx, q, f, uuid.New(), nil, nil, day, "pending")
+		w, err := sub.write(ctx, q, f, newRow{id: uuid.New()}, nil, nil, day, "pending")
 		written = w
 		if err != nil {
 			return err

@@ -34,8 +34,7 @@ const convertSecretLen = 32
 // for that donor; it is handed out once, in the answer that created the donation. "" when the
 // donation cannot be converted (or the write failed, logged).
 func (s *Service) issueConvertToken(ctx context.Context, scope tenants.Scope, donationID uuid.UUID) string {
-	secret := make([]byte, convertSecretLen)
-	_, _ = rand.Read(secret)
+	secret := convertSecret()
 	_, err := scope.Store().IssueConvertToken(ctx, sharddb.IssueConvertTokenParams{OrganizationID: scope.OrgID, ID: donationID,
 		Secret: secret, ExpiresAt: s.now().Add(ConvertTTL)})
 	if err != nil {
@@ -44,7 +43,19 @@ func (s *Service) issueConvertToken(ctx context.Context, scope tenants.Scope, do
 		}
 		return ""
 	}
-	return base64.RawURLEncoding.EncodeToString(append(scope.OrgID[:], secret...))
+	return convertTokenOf(scope.OrgID, secret)
+}
+
+// convertTokenOf is the token of a convert-to-monthly secret stored with the organisation's donation.
+func convertTokenOf(orgID uuid.UUID, secret []byte) string {
+	return base64.RawURLEncoding.EncodeToString(append(orgID[:], secret...))
+}
+
+// convertSecret is a new convert token's random part.
+func convertSecret() []byte {
+	secret := make([]byte, convertSecretLen)
+	_, _ = rand.Read(secret)
+	return secret
 }
 
 // mac is the HMAC-SHA256 of parts with the server secret, prefixed by purpose so a signature made

@@ -194,6 +194,8 @@ type Outcome struct {
 	FirstName   string
 	Form        campaign.Form
 	Replayed    bool
+	// convertSecret is the convert-to-monthly secret stored with the donation this call wrote (nil: none).
+	convertSecret []byte
 }
 
 // stored is the donation a key already made.
@@ -298,10 +300,13 @@ func (s *Service) Create(ctx context.Context, f campaign.Form, sub Submission) (
 
 	c := sub.Card
 	var written newdonation.Written
-	newID := uuid.New()
+	fresh := newRow{id: uuid.New()}
+	if sub.Recurrency == 0 {
+		fresh.convertSecret, fresh.convertUntil = convertSecret(), now.Add(ConvertTTL)
+	}
 	err = scope.Tx(ctx, func(tx pgx.Tx) error {
 		q := sharddb.Store(tx)
-		w, err := sub.write(ctx, q, f, newID, &sharddb.UpsertPaymentMethodParams{Gateway: gwName, CustomerID: cust.ID, CardID: card.ID,
+		w, err := sub.write(ctx, q, f, fresh, &sharddb.UpsertPaymentMethodParams{Gateway: gwName, CustomerID: cust.ID, CardID: card.ID,
 			Brand: firstNonEmpty(card.PaymentMethodID, c.MethodID), Bin: c.BIN, LastFour: c.LastFour, ExpiryMonth: int16(c.ExpMonth),
 			ExpiryYear: int16(c.ExpYear), HolderName: c.HolderName, HolderIDType: &c.HolderIDType, HolderIDNumber: &c.HolderIDNumber,
 			DonorIsCardholder: c.DonorIsCardholder}, period, collectDay, firstStatus)
@@ -325,7 +330,8 @@ func (s *Service) Create(ctx context.Context, f campaign.Form, sub Submission) (
 	// concurrent twin may have), so it is not read again.
 	d := storedOf(written, sub.IdempotencyKey)
 	var first *firstcharge.First // as this request wrote it (nil: a concurrent twin wrote the donation; read it)
-	if written.ID == newID {
+	if written.ID == fresh.id {
+		out.convertSecret = fresh.convertSecret
 		f := firstcharge.Written(d.forFirstCharge(scope.OrgID), derefOr(period), firstStatus, written.PaymentMethodID)
 		first = &f
 	}
@@ -339,10 +345,18 @@ func derefOr(s *string) string {
 	return *s
 }
 
-// write stores the submission's donation with q under id, inside the caller's transaction (newdonation.Write;
+// newRow is what a submission's new donation row gets besides the submission: its id and, for a one-time
+// donation, its convert-to-monthly secret (nil: none) and that secret's expiry.
+type newRow struct {
+	id            uuid.UUID
+	convertSecret []byte
+	convertUntil  time.Time
+}
+
+// write stores the submission's donation with q as fresh, inside the caller's transaction (newdonation.Write;
 // a concurrent twin's may be there first), its tickets reserved first; pm is its payment method (nil: none,
 // an off-site bank debit).
-func (sub Submission) write(ctx context.Context, q *sharddb.Queries, f campaign.Form, id uuid.UUID, pm *sharddb.UpsertPaymentMethodParams,
+func (sub Submission) write(ctx context.Context, q *sharddb.Queries, f campaign.Form, fresh newRow, pm *sharddb.UpsertPaymentMethodParams,
 	period *string, day collectday.Day, firstStatus string) (newdonation.Written, error) {
 	if err := reserveTickets(ctx, q, f, sub); err != nil {
 		return newdonation.Written{}, err
@@ -351,7 +365,10 @@ func (sub Submission) write(ctx context.Context, q *sharddb.Queries, f campaign.
 	if err != nil {
 		return newdonation.Written{}, err
 	}
-	row.ID, row.CampaignID, row.Currency = id, f.Campaign.ID, f.Campaign.Currency
+	row.ID, row.CampaignID, row.Currency = fresh.id, f.Campaign.ID, f.Campaign.Currency
+	if fresh.convertSecret != nil {
+		row.ConvertSecret, row.ConvertExpiresAt = fresh.convertSecret, &fresh.convertUntil
+	}
 	dn := sub.Donor
 	return newdonation.Write(ctx, q, newdonation.New{OrgID: f.Scope.OrgID,
 		Donor: newdonation.Donor{Email: dn.Email, FirstName: dn.FirstName, LastName: dn.LastName, UIDType: dn.UIDType,

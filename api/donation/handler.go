@@ -123,8 +123,13 @@ func (h *Handler) Post(ctx context.Context, req *SubmitRequest) (*Response, erro
 	resp := view(lang, out)
 	resp.Receipt = h.svc.receipts.Ref(f.Scope.OrgID, out.DonationID, h.svc.now())
 	if out.Recurrency == 0 && out.Status == "approved" && !out.Replayed {
-		// Only the answer that created the gift carries it: never a replay or a receipt.
-		resp.ConvertToken = h.svc.issueConvertToken(ctx, f.Scope, out.DonationID)
+		// Only the answer that created the gift carries it: never a replay or a receipt. The donation this
+		// request wrote holds its secret already; one a retry finds pending gets a new one.
+		if out.convertSecret != nil {
+			resp.ConvertToken = convertTokenOf(f.Scope.OrgID, out.convertSecret)
+		} else {
+			resp.ConvertToken = h.svc.issueConvertToken(ctx, f.Scope, out.DonationID)
+		}
 	}
 	h.svc.mailDonor(ctx, lang, out, sub.Donor.Email)
 	switch {

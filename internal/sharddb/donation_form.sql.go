@@ -8,6 +8,7 @@ package sharddb
 import (
 	"context"
 	"encoding/json"
+	"time"
 
 	"github.com/google/uuid"
 )
@@ -167,36 +168,41 @@ func (q *Queries) InsertFirstTransaction(ctx context.Context, arg InsertFirstTra
 const insertFormDonation = `-- name: InsertFormDonation :exec
 INSERT INTO donations (organization_id, id, campaign_id, donor_id, amount_minor, currency, recurrence, collect_day,
                        status, payment_method_id, idempotency_key, items, upgrade_opt_in, instalments, form_values,
-                       donor_snapshot, agency_id, acquired_by)
+                       donor_snapshot, agency_id, acquired_by, convert_token_hash, convert_token_expires_at)
 VALUES ($1, $2, $3, $4, $5,
         $6, $7, $8, 'pending', $9,
         $10, $11, $12, $13, $14,
-        $15, $16, $17)
+        $15, $16, $17,
+        sha256(uuid_send($4::uuid) || $18::bytea), $19::timestamptz)
 ON CONFLICT (organization_id, idempotency_key) DO NOTHING
 `
 
 type InsertFormDonationParams struct {
-	OrganizationID  uuid.UUID
-	ID              uuid.UUID
-	CampaignID      uuid.UUID
-	DonorID         uuid.UUID
-	AmountMinor     int64
-	Currency        string
-	Recurrence      int16
-	CollectDay      *int16
-	PaymentMethodID *uuid.UUID
-	IdempotencyKey  *string
-	Items           json.RawMessage
-	UpgradeOptIn    bool
-	Instalments     int16
-	FormValues      json.RawMessage
-	DonorSnapshot   json.RawMessage
-	AgencyID        *uuid.UUID
-	AcquiredBy      *uuid.UUID
+	OrganizationID   uuid.UUID
+	ID               uuid.UUID
+	CampaignID       uuid.UUID
+	DonorID          uuid.UUID
+	AmountMinor      int64
+	Currency         string
+	Recurrence       int16
+	CollectDay       *int16
+	PaymentMethodID  *uuid.UUID
+	IdempotencyKey   *string
+	Items            json.RawMessage
+	UpgradeOptIn     bool
+	Instalments      int16
+	FormValues       json.RawMessage
+	DonorSnapshot    json.RawMessage
+	AgencyID         *uuid.UUID
+	AcquiredBy       *uuid.UUID
+	ConvertSecret    []byte
+	ConvertExpiresAt *time.Time
 }
 
 // A form submission's (or a synced agency sign-up's, with its agency and agent) donation, once per
-// idempotency key (collect_day NULL: the last day of the month). internal/newdonation writes it.
+// idempotency key (collect_day NULL: the last day of the month). internal/newdonation writes it. A one-time
+// donation's convert-to-monthly secret is stored hashed with its donor as IssueConvertToken does (NULL: none),
+// so an approval need not write it after (issue 19); ConvertToMonthly takes it only once the donation is active.
 func (q *Queries) InsertFormDonation(ctx context.Context, arg InsertFormDonationParams) error {
 	_, err := q.db.Exec(ctx, insertFormDonation,
 		arg.OrganizationID,
@@ -216,6 +222,8 @@ func (q *Queries) InsertFormDonation(ctx context.Context, arg InsertFormDonation
 		arg.DonorSnapshot,
 		arg.AgencyID,
 		arg.AcquiredBy,
+		arg.ConvertSecret,
+		arg.ConvertExpiresAt,
 	)
 	return err
 }
