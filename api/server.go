@@ -63,7 +63,6 @@ import (
 	"github.com/aporta/aporta/workflows/billing"
 	"github.com/aporta/aporta/workflows/collection"
 	"github.com/aporta/aporta/workflows/crmsync"
-	"github.com/aporta/aporta/workflows/firstcharge"
 	"github.com/aporta/aporta/workflows/gatewayrefresh"
 	"github.com/aporta/aporta/workflows/onboarding"
 	subscriptionflow "github.com/aporta/aporta/workflows/subscription"
@@ -188,7 +187,7 @@ func NewRouter(d Deps) (*gin.Engine, error) {
 	campaign.NewHandler(campaigns, campaign.Options{Covers: bucket, PublicURL: d.Config.PublicURL, Log: d.Log}).Mount(groups)
 	donation.NewHandler(donation.NewService(donation.Deps{
 		Forms: campaigns, Tenants: d.Tenants, Gateways: charges, Retries: procs, Recurring: collection.Starter{Temporal: d.Temporal},
-		Guard: firstcharge.Guard{Temporal: d.Temporal}, Secret: d.Config.Secret, Mail: outbox.NewMailer(d.Config, d.Tenants.Directory()), PublicURL: d.Config.PublicURL, Log: d.Log,
+		Secret: d.Config.Secret, Mail: outbox.NewMailer(d.Config, d.Tenants.Directory()), PublicURL: d.Config.PublicURL, Log: d.Log,
 		BankDebits: procs,
 	})).Mount(groups)
 	manageDeps := donation.ManageDeps{Tenants: d.Tenants, Temporal: d.Temporal, Gateways: charges, Forms: campaigns, Secret: d.Config.Secret,

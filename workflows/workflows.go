@@ -110,7 +110,10 @@ func Run(ctx context.Context, cfg *config.Config, c client.Client, t *tenants.Te
 		outboxsweep.TaskQueue: func(r worker.Registry) {
 			outboxsweep.Register(r, &outboxsweep.Activities{Outbox: outbox.New(t.Directory(), cfg)})
 		},
-		firstcharge.TaskQueue:    func(r worker.Registry) { firstcharge.Register(r, firstCharges) },
+		firstcharge.TaskQueue: func(r worker.Registry) {
+			firstcharge.Register(r, firstCharges)
+			firstcharge.RegisterSweep(r, &firstcharge.Sweeper{Tenants: t, Temporal: c})
+		},
 		gatewayrefresh.TaskQueue: func(r worker.Registry) { gatewayrefresh.Register(r, refreshes) },
 		billing.TaskQueue:        func(r worker.Registry) { billing.Register(r, bills) },
 		// What processors collected is paid out to the organisations' bank accounts (numbers in the tokens' box).
@@ -119,13 +122,13 @@ func Run(ctx context.Context, cfg *config.Config, c client.Client, t *tenants.Te
 		},
 		// Live agency acquisitions become donations after their delay, charged like the form's.
 		agencysync.TaskQueue: func(r worker.Registry) {
-			agencysync.Register(r, &agencysync.Activities{Tenants: t, Gateways: gateways, Settler: firstCharges.Settler,
-				Guard: firstcharge.Guard{Temporal: c}})
+			agencysync.Register(r, &agencysync.Activities{Tenants: t, Gateways: gateways, Settler: firstCharges.Settler})
 		},
 	}
 	go export.KeepCleanupSchedule(ctx, c, export.TaskQueue)
 	go payouts.KeepSchedule(ctx, c, payouts.TaskQueue)
 	go outboxsweep.KeepSchedule(ctx, c, outboxsweep.TaskQueue, outboxsweep.Input{Retention: cfg.OutboxRetention})
+	go firstcharge.KeepSweepSchedule(ctx, c, firstcharge.TaskQueue)
 	health := newHealth(readiness.Stores(t, c))
 	if err := health.serve(ctx, cfg.WorkerHealthAddr); err != nil {
 		return fmt.Errorf("health: %w", err)

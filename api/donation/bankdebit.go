@@ -201,11 +201,8 @@ func (s *Service) CreateBankDebit(ctx context.Context, f campaign.Form, sub Subm
 		}
 	}
 	out.DonationID = d.id
-	if s.guard != nil { // reads the payment back if the processor's notification never comes
-		if err := s.guard.GuardFirstCharge(ctx, scope.OrgID, d.id); err != nil {
-			return out, "", fmt.Errorf("%w: %w", ErrNotCharged, err)
-		}
-	}
+	// Pending until the processor's notification; if it never comes, the first-charge sweep's guard reads
+	// the payment back (firstcharge.Sweep).
 	ret := s.publicURL + "/d/" + url.PathEscape(f.Campaign.Slug) + "/thanks?ref=" + url.QueryEscape(s.receipts.Ref(scope.OrgID, d.id, s.now()))
 	transfer := offer.Transfer(dlocal.BankPayer{Name: strings.TrimSpace(sub.Donor.FirstName + " " + sub.Donor.LastName), Email: sub.Donor.Email,
 		Document: bd.IDNumber, DocumentType: bd.IDType, PersonType: bd.PersonType, Bank: bd.Bank},
@@ -330,7 +327,7 @@ func (s *Service) bankDebitNotified(ctx context.Context, org string, h http.Head
 	// The merchant that signed reads the payment back (charge.Routed: through its processor, so an
 	// approval records its fee); the body is never taken for the outcome.
 	merchant := notifiedMerchant{Gateway: m.Account, processor: m.Processor}
-	// The form's settler leaves the receipt to the form's answer (mailDonor); here there is no form.
+	// The form's settler leaves the receipt to the form's answer (followUp); here there is no form.
 	settler := s.first
 	settler.Receipts = s.receiptMail
 	a := firstcharge.Activities{Tenants: s.tenants, Settler: settler, Thanks: s.thanks, Now: s.now,
@@ -341,6 +338,11 @@ func (s *Service) bankDebitNotified(ctx context.Context, org string, h http.Head
 		// The processor posts it again later: it or the database may be back by then.
 		return false, &apierror.Error{Status: http.StatusBadGateway, Code: "donation.bank_debit_notification_failed",
 			Err: fmt.Errorf("settle bank debit %s of %s: %w", bd.DonationID, scope.OrgID, err)}
+	}
+	if settled { // and followed up (its receipt and thank-you sent): no guard needed
+		if err := firstcharge.Close(ctx, scope, bd.DonationID); err != nil {
+			s.log.WarnContext(ctx, "donation: close first charge", "donation_id", bd.DonationID, "error", err)
+		}
 	}
 	return settled, nil
 }

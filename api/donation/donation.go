@@ -120,7 +120,6 @@ type Service struct {
 	gateways Gateways
 	retries  RetryCards // nil: no charge is retried through a processor
 	first    firstcharge.Settler
-	guard    FirstChargeGuard // nil: nothing settles a first charge the request left pending
 	secret   []byte
 	receipts thanks.Receipts
 	thanks   thanks.Mailer
@@ -145,21 +144,13 @@ type Deps struct {
 	Gateways  Gateways
 	Retries   RetryCards                   // nil: no charge is retried through a processor
 	Recurring firstcharge.RecurringStarter // nil: no monthly collection is started
-	Guard     FirstChargeGuard
-	Secret    []byte        // signs convert-to-monthly links and thank-you receipts
-	Mail      thanks.Outbox // nil: no thank-you e-mails
-	PublicURL string        // where the thank-you page links point
+	Secret    []byte                       // signs convert-to-monthly links and thank-you receipts
+	Mail      thanks.Outbox                // nil: no thank-you e-mails
+	PublicURL string                       // where the thank-you page links point
 	Now       func() time.Time
 	Log       *slog.Logger
 
 	BankDebits BankDebits // nil: no off-site bank debit is offered
-}
-
-// FirstChargeGuard makes sure a donation's first charge gets settled even if the donor's request
-// does not finish (firstcharge.Guard). It is started before the charge, in the step that stores
-// the donation, so a process that dies after charging loses nothing.
-type FirstChargeGuard interface {
-	GuardFirstCharge(ctx context.Context, orgID, donationID uuid.UUID) error
 }
 
 // NewService builds the service.
@@ -172,8 +163,8 @@ func NewService(d Deps) *Service {
 	}
 	receipts := thanks.Receipts{Secret: d.Secret}
 	receiptLinks := receipt.Links{Secret: d.Secret, Now: d.Now}
-	// The first charge's receipt is e-mailed by mailDonor, not by the Settler.
-	return &Service{forms: d.Forms, tenants: d.Tenants, gateways: d.Gateways, retries: d.Retries, guard: d.Guard, secret: d.Secret,
+	// The first charge's receipt is e-mailed by followUp, not by the Settler.
+	return &Service{forms: d.Forms, tenants: d.Tenants, gateways: d.Gateways, retries: d.Retries, secret: d.Secret,
 		bankDebits: d.BankDebits, publicURL: d.PublicURL,
 		first:        firstcharge.Settler{Recurring: d.Recurring, Log: d.Log},
 		receiptMail:  receipt.Mailer{Outbox: d.Mail, Links: receiptLinks, PublicURL: d.PublicURL},
@@ -321,11 +312,8 @@ func (s *Service) Create(ctx context.Context, f campaign.Form, sub Submission) (
 	}
 	out.DonationID = written.ID
 	processing.KnowCampaign(ctx, scope.OrgID, written.ID, written.CampaignID)
-	if chargeNow && s.guard != nil {
-		if err := s.guard.GuardFirstCharge(ctx, scope.OrgID, written.ID); err != nil {
-			return out, fmt.Errorf("%w: %w", ErrNotCharged, err) // the donor's retry resumes here
-		}
-	}
+	// The donation is stored pending before its charge: if this request never records the outcome,
+	// the first-charge sweep starts its guard, which reads the charge back (firstcharge.Sweep).
 	// From here on, the stored donation is the truth: Write answers it as stored, whoever wrote it (a
 	// concurrent twin may have), so it is not read again.
 	d := storedOf(written, sub.IdempotencyKey)
@@ -530,11 +518,6 @@ func (s *Service) awaitTwin(ctx context.Context, scope tenants.Scope, d stored, 
 
 // ErrNotAccepting refuses new donations for an organisation whose trial ended without a plan.
 var ErrNotAccepting = errors.New("donation: organization is not accepting new donations")
-
-// ErrNotCharged stops a submission before its charge: the first-charge guard did not start
-// (firstcharge.Start), and a charge without it could be lost with the process. The donation waits,
-// pending, for the donor's retry with the same idempotency key.
-var ErrNotCharged = errors.New("donation: first charge guard not started, nothing charged")
 
 // ErrKeyReused is an idempotency key already used for another campaign's form.
 var ErrKeyReused = errors.New("donation: idempotency key used for another campaign")

@@ -113,13 +113,14 @@ func (h *Handler) Post(ctx context.Context, req *SubmitRequest) (*Response, erro
 	if err != nil {
 		return nil, createError(err)
 	}
+	lang := i18n.FromContext(ctx)
+	h.svc.followUp(ctx, lang, out, sub.Donor.Email)
 	switch out.Status {
 	case "rejected":
 		return nil, apierror.New(http.StatusPaymentRequired, rejectionCode(out.Detail))
 	case "unknown":
 		return nil, apierror.New(http.StatusBadGateway, "donation.failed")
 	}
-	lang := i18n.FromContext(ctx)
 	resp := view(lang, out)
 	resp.Receipt = h.svc.receipts.Ref(f.Scope.OrgID, out.DonationID, h.svc.now())
 	if out.Recurrency == 0 && out.Status == "approved" && !out.Replayed {
@@ -131,7 +132,6 @@ func (h *Handler) Post(ctx context.Context, req *SubmitRequest) (*Response, erro
 			resp.ConvertToken = h.svc.issueConvertToken(ctx, f.Scope, out.DonationID)
 		}
 	}
-	h.svc.mailDonor(ctx, lang, out, sub.Donor.Email)
 	switch {
 	case out.Status == "in_process":
 		resp.status = http.StatusAccepted
@@ -179,8 +179,6 @@ func createError(err error) error {
 			Fields: map[string]string{"payment_method.method_id": "donation.card_type_refused"}, Err: err}
 	case errors.Is(err, ErrNotAccepting):
 		return &apierror.Error{Status: http.StatusConflict, Code: "donation.not_accepting", Err: err}
-	case errors.Is(err, ErrNotCharged):
-		return &apierror.Error{Status: http.StatusServiceUnavailable, Code: "donation.not_charged", Err: err}
 	case errors.Is(err, ErrKeyReused):
 		return &apierror.Error{Status: http.StatusConflict, Code: "donation.idempotency_key_invalid", Err: err}
 	case errors.As(err, &gerr) && gerr.Status < 500:

@@ -8,19 +8,23 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/require"
 	"go.temporal.io/api/serviceerror"
 
-	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/api/campaign"
 	"github.com/aporta/aporta/internal/charge"
+	"github.com/aporta/aporta/internal/collectday"
 	"github.com/aporta/aporta/internal/connections"
 	"github.com/aporta/aporta/internal/connections/sandboxauth"
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/gateway/sandbox"
 	"github.com/aporta/aporta/internal/gateway/sandbox/sandboxtest"
+	"github.com/aporta/aporta/internal/i18n"
 	"github.com/aporta/aporta/internal/money"
+	"github.com/aporta/aporta/internal/newdonation"
 	"github.com/aporta/aporta/internal/outbox"
+	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/internal/thanks"
 	"github.com/aporta/aporta/tenants/tenantstest"
 	"github.com/aporta/aporta/workflows/firstcharge"
@@ -119,55 +123,80 @@ func TestSettleFirstChargeReadsBackWhatTheRequestLeftPending(t *testing.T) {
 	require.Equal(t, []string{"rejected", "cancelled"}, []string{d, tx})
 	require.Empty(t, payments(t, gw, charge.FirstTransactionID(lost.DonationID).String()))
 
-	// The guard does not start (Temporal did not answer within firstcharge.StartTimeout): nothing is
-	// charged, the donor is told so and to try again, and the retry with the same key starts the guard
-	// and charges once.
-	temporal := workflowtest.Client(t)
-	late := &unstartedGuard{next: firstcharge.Guard{Temporal: temporal}, fail: 1}
-	guarded := NewService(Deps{Forms: campaigns, Tenants: tt, Gateways: ConnectedGateways{Clients: clients}, Guard: late,
-		Secret: cfg.Secret, Mail: mailer, PublicURL: "https://aporta.test"})
-	sub := Submission{Recurrency: 0, Amount: 150000, Items: []storedItem{{Amount: 150000, ItemName: "Donación", Quantity: 1}},
-		Card: CardData{Gateway: "mercadopago", Token: sandboxtest.CardToken(t, gwSrv.URL, "", sandbox.Visa, "APRO"), MethodID: "visa",
-			BIN: "450995", LastFour: "3704", ExpMonth: 11, ExpYear: time.Now().Year() + 3, HolderName: "APRO", DonorIsCardholder: true},
-		Donor: Donor{FirstName: "Ana", LastName: "Pérez", Email: "tarde." + uuid.NewString()[:8] + "@example.org"}, FormValues: []storedValue{},
-		IdempotencyKey: uuid.NewString()}
-	out, err := guarded.Create(ctx, form, sub)
-	require.ErrorIs(t, err, ErrNotCharged)
-	var answer *apierror.Error
-	require.ErrorAs(t, createError(err), &answer)
-	require.Equal(t, http.StatusServiceUnavailable, answer.Status)
-	require.Equal(t, "donation.not_charged", answer.Code)
-	d, tx = status(out.DonationID)
-	require.Equal(t, []string{"pending", "pending"}, []string{d, tx}, "stored, waiting for the retry")
-	txID = charge.FirstTransactionID(out.DonationID)
-	require.Empty(t, payments(t, gw, txID.String()), "not charged without its guard")
+	// A monthly donation written with its first charge planned whose request died before activating it: the check
+	// activates it (its first charge due today, on its collect day), starts its collection and thanks the donor.
+	planned := uuid.New()
+	require.NoError(t, scope.Tx(ctx, func(tx pgx.Tx) error {
+		period := collectday.PeriodOf(time.Now()).String()
+		_, err := newdonation.Write(ctx, sharddb.Store(tx), newdonation.New{OrgID: org,
+			Donor: newdonation.Donor{Email: "plan." + uuid.NewString()[:8] + "@example.org", FirstName: "Eva", LastName: "Plan"},
+			Donation: sharddb.InsertFormDonationParams{ID: planned, CampaignID: cp.ID, AmountMinor: 90000, Currency: "ARS", Recurrence: 1,
+				IdempotencyKey: ptr(uuid.NewString()), Items: []byte(`[]`), FormValues: []byte(`[]`), DonorSnapshot: []byte(`{}`)},
+			Period: &period, CollectDay: collectday.Of(time.Now()), FirstStatus: "planned"})
+		return err
+	}))
+	starts := &recordedStarts{}
+	guard.Settler.Recurring = starts
+	require.True(t, settle(planned, false))
+	var plannedStatus string
+	require.NoError(t, scope.QueryRow(ctx, `SELECT status FROM donations WHERE organization_id = $1 AND id = $2`, org, planned).Scan(&plannedStatus))
+	require.Equal(t, "active", plannedStatus)
+	require.Equal(t, []uuid.UUID{planned}, starts.ids, "its collection is started")
+	require.True(t, settle(planned, false), "a second check finds it settled")
 
-	again, err := guarded.Create(ctx, form, sub)
+	// The first-charge sweep guards what a request left open, and only that: the three donations above (their
+	// requests never settled them) get a guard each and are closed; one the request settled and followed up does not.
+	followed, err := svc.Create(ctx, form, Submission{Recurrency: 0, Amount: 150000, Items: []storedItem{{Amount: 150000, ItemName: "Donación", Quantity: 1}},
+		Card: CardData{Gateway: "mercadopago", Token: sandboxtest.CardToken(t, gwSrv.URL, "", sandbox.Visa, "APRO"), MethodID: "visa", BIN: "450995",
+			LastFour: "3704", ExpMonth: 11, ExpYear: time.Now().Year() + 3, HolderName: "APRO", DonorIsCardholder: true},
+		Donor: Donor{FirstName: "Ana", LastName: "Pérez", Email: "seguida." + uuid.NewString()[:8] + "@example.org"}, FormValues: []storedValue{},
+		IdempotencyKey: uuid.NewString()})
 	require.NoError(t, err)
-	require.Equal(t, out.DonationID, again.DonationID)
-	require.Equal(t, "approved", again.Status)
-	d, tx = status(out.DonationID)
-	require.Equal(t, []string{"active", "approved"}, []string{d, tx})
-	require.Len(t, payments(t, gw, txID.String()), 1)
-	require.Equal(t, 2, late.calls)
-	desc, err := temporal.DescribeWorkflowExecution(ctx, firstcharge.WorkflowID(out.DonationID.String()), "")
-	require.NoError(t, err, "the retry started the guard")
-	require.NotNil(t, desc.GetWorkflowExecutionInfo())
-}
-
-// unstartedGuard fails its first fail starts as firstcharge.Start does when Temporal does not answer
-// in time, then starts the real guard.
-type unstartedGuard struct {
-	next        FirstChargeGuard
-	fail, calls int
-}
-
-func (g *unstartedGuard) GuardFirstCharge(ctx context.Context, orgID, donationID uuid.UUID) error {
-	if g.calls++; g.calls <= g.fail {
-		return serviceerror.NewDeadlineExceeded("context deadline exceeded")
+	require.Equal(t, "approved", followed.Status)
+	open := func(id uuid.UUID) (open bool) {
+		require.NoError(t, scope.QueryRow(ctx, `SELECT first_charge_open FROM donations WHERE organization_id = $1 AND id = $2`, org, id).Scan(&open))
+		return open
 	}
-	return g.next.GuardFirstCharge(ctx, orgID, donationID)
+	require.True(t, open(followed.DonationID), "open until its request has followed it up")
+	svc.followUp(ctx, i18n.ES, followed, "seguida@example.org")
+	require.Eventually(t, func() bool { return !open(followed.DonationID) }, time.Minute, 100*time.Millisecond, "closed after its e-mails")
+
+	temporal := workflowtest.Client(t)
+	sweep := &firstcharge.Sweeper{Tenants: tt, Temporal: temporal, Organization: org}
+	guarded := []uuid.UUID{charged.DonationID, lost.DonationID, planned}
+	t.Cleanup(func() {
+		for _, id := range guarded {
+			_ = temporal.TerminateWorkflow(context.Background(), firstcharge.WorkflowID(id.String()), "", "test over")
+		}
+	})
+	started, err := sweep.GuardOpen(ctx, time.Now().Add(-time.Hour))
+	require.NoError(t, err)
+	require.Zero(t, started, "nothing written before the cutoff")
+	started, err = sweep.GuardOpen(ctx, time.Now().Add(time.Minute))
+	require.NoError(t, err)
+	require.Equal(t, len(guarded), started)
+	for _, id := range guarded {
+		_, err := temporal.DescribeWorkflowExecution(ctx, firstcharge.WorkflowID(id.String()), "")
+		require.NoError(t, err, "guard started")
+		require.False(t, open(id))
+	}
+	_, err = temporal.DescribeWorkflowExecution(ctx, firstcharge.WorkflowID(followed.DonationID.String()), "")
+	var missing *serviceerror.NotFound
+	require.ErrorAs(t, err, &missing, "no guard for a donation its request followed up")
+	started, err = sweep.GuardOpen(ctx, time.Now().Add(time.Minute))
+	require.NoError(t, err)
+	require.Zero(t, started, "each donation is guarded once")
 }
+
+// recordedStarts records the monthly donations whose collection was started.
+type recordedStarts struct{ ids []uuid.UUID }
+
+func (r *recordedStarts) StartRecurring(_ context.Context, _, donationID uuid.UUID) error {
+	r.ids = append(r.ids, donationID)
+	return nil
+}
+
+func ptr[T any](v T) *T { return &v }
 
 func payments(t *testing.T, gw Gateway, ref string) []gateway.Payment {
 	t.Helper()

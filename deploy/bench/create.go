@@ -35,7 +35,7 @@ import (
 // under its key. (The bench organisation has no CRM integration, webhook endpoint or commission, so
 // the real path writes no rows for them either.) What the real path does beyond it: HTTP and JSON, the
 // form's checks and limits, the idempotency lookup, a pending donation written before the charge and
-// settled after it, the first-charge guard (a Temporal workflow), the e-mails' templates.
+// settled after it, then closed for the first-charge sweep once its e-mails are queued, the e-mails' templates.
 func benchCreate(ctx context.Context, cfg *config.Config, t *tenants.Tenants, clients int, d time.Duration, ownAddrs bool) {
 	org, slug, publicKey, err := donorCampaign(ctx, cfg, t)
 	if err != nil {

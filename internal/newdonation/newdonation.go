@@ -66,6 +66,8 @@ func Write(ctx context.Context, q *sharddb.Queries, n New) (Written, error) {
 	}
 	row := n.Donation
 	row.OrganizationID, row.DonorID, row.PaymentMethodID, row.CollectDay = n.OrgID, donorID, pmID, n.CollectDay.Column()
+	// Guarded by the first-charge sweep until the writer has settled it and followed it up (firstcharge.Close).
+	row.FirstChargeOpen = true
 	if row.ID == uuid.Nil {
 		row.ID = uuid.New()
 	}

@@ -168,12 +168,13 @@ func (q *Queries) InsertFirstTransaction(ctx context.Context, arg InsertFirstTra
 const insertFormDonation = `-- name: InsertFormDonation :exec
 INSERT INTO donations (organization_id, id, campaign_id, donor_id, amount_minor, currency, recurrence, collect_day,
                        status, payment_method_id, idempotency_key, items, upgrade_opt_in, instalments, form_values,
-                       donor_snapshot, agency_id, acquired_by, convert_token_hash, convert_token_expires_at)
+                       donor_snapshot, agency_id, acquired_by, convert_token_hash, convert_token_expires_at, first_charge_open)
 VALUES ($1, $2, $3, $4, $5,
         $6, $7, $8, 'pending', $9,
         $10, $11, $12, $13, $14,
         $15, $16, $17,
-        sha256(uuid_send($4::uuid) || $18::bytea), $19::timestamptz)
+        sha256(uuid_send($4::uuid) || $18::bytea), $19::timestamptz,
+        $20)
 ON CONFLICT (organization_id, idempotency_key) DO NOTHING
 `
 
@@ -197,12 +198,14 @@ type InsertFormDonationParams struct {
 	AcquiredBy       *uuid.UUID
 	ConvertSecret    []byte
 	ConvertExpiresAt *time.Time
+	FirstChargeOpen  bool
 }
 
 // A form submission's (or a synced agency sign-up's, with its agency and agent) donation, once per
 // idempotency key (collect_day NULL: the last day of the month). internal/newdonation writes it. A one-time
 // donation's convert-to-monthly secret is stored hashed with its donor as IssueConvertToken does (NULL: none),
 // so an approval need not write it after (issue 19); ConvertToMonthly takes it only once the donation is active.
+// first_charge_open: the first-charge sweep guards it until its writer says it is settled (firstcharge.Close).
 func (q *Queries) InsertFormDonation(ctx context.Context, arg InsertFormDonationParams) error {
 	_, err := q.db.Exec(ctx, insertFormDonation,
 		arg.OrganizationID,
@@ -224,6 +227,7 @@ func (q *Queries) InsertFormDonation(ctx context.Context, arg InsertFormDonation
 		arg.AcquiredBy,
 		arg.ConvertSecret,
 		arg.ConvertExpiresAt,
+		arg.FirstChargeOpen,
 	)
 	return err
 }

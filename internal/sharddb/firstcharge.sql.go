@@ -12,6 +12,22 @@ import (
 	"github.com/google/uuid"
 )
 
+const closeFirstCharge = `-- name: CloseFirstCharge :exec
+UPDATE donations SET first_charge_open = false
+WHERE organization_id = $1 AND id = $2 AND first_charge_open
+`
+
+type CloseFirstChargeParams struct {
+	OrganizationID uuid.UUID
+	ID             uuid.UUID
+}
+
+// The donation's first charge is settled and followed up, or its guard is started: the sweep passes it by.
+func (q *Queries) CloseFirstCharge(ctx context.Context, arg CloseFirstChargeParams) error {
+	_, err := q.db.Exec(ctx, closeFirstCharge, arg.OrganizationID, arg.ID)
+	return err
+}
+
 const firstChargeDonation = `-- name: FirstChargeDonation :one
 SELECT d.status, d.recurrence, d.amount_minor, d.currency, d.collect_day, coalesce(pm.gateway, bd.gateway, '')::text AS gateway,
        coalesce(d.donor_snapshot->>'first_name', dn.first_name)::text AS first_name, dn.email,
@@ -102,6 +118,47 @@ func (q *Queries) FirstTransaction(ctx context.Context, arg FirstTransactionPara
 		&i.PaymentMethodID,
 	)
 	return i, err
+}
+
+const openFirstCharges = `-- name: OpenFirstCharges :many
+SELECT organization_id, id FROM donations
+WHERE first_charge_open AND created_at < $1::timestamptz
+  AND ($2::uuid IS NULL OR organization_id = $2)
+ORDER BY created_at
+LIMIT $3::int
+`
+
+type OpenFirstChargesParams struct {
+	Cutoff  time.Time
+	Org     *uuid.UUID
+	MaxRows int32
+}
+
+type OpenFirstChargesRow struct {
+	OrganizationID uuid.UUID
+	ID             uuid.UUID
+}
+
+// The donations written before the cutoff whose first charge is still open, oldest first: the first-charge
+// sweep's, across organisations (or one organisation's, org).
+func (q *Queries) OpenFirstCharges(ctx context.Context, arg OpenFirstChargesParams) ([]OpenFirstChargesRow, error) {
+	rows, err := q.db.Query(ctx, openFirstCharges, arg.Cutoff, arg.Org, arg.MaxRows)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []OpenFirstChargesRow
+	for rows.Next() {
+		var i OpenFirstChargesRow
+		if err := rows.Scan(&i.OrganizationID, &i.ID); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 const settleFirstChargeDonation = `-- name: SettleFirstChargeDonation :exec

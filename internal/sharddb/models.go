@@ -329,6 +329,7 @@ type Donation struct {
 	ConvertTokenExpiresAt    *time.Time
 	AgencyID                 *uuid.UUID
 	AcquiredBy               *uuid.UUID
+	FirstChargeOpen          bool
 }
 
 type DonationVersion struct {

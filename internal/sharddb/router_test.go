@@ -23,6 +23,7 @@ import (
 // must run on one shard.
 var crossTenant = map[string]string{
 	"DeleteOldLeads":      "the retention sweep deletes every organisation's old leads",
+	"OpenFirstCharges":    "the first-charge sweep lists every organisation's donations left open (its organisation filter is a test's)",
 	"PayoutOrganizations": "the payouts sweep lists the organisations that have processors",
 }
 

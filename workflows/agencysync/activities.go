@@ -28,11 +28,7 @@ type Activities struct {
 	Gateways charge.Gateways
 	// Settler charges the first transaction as the public form does, and starts monthly collection.
 	Settler firstcharge.Settler
-	// Guard settles a first charge whose answer was lost (firstcharge.Guard).
-	Guard interface {
-		GuardFirstCharge(ctx context.Context, orgID, donationID uuid.UUID) error
-	}
-	Now func() time.Time
+	Now     func() time.Time
 }
 
 // Register adds the workflow and its activities to a worker on TaskQueue.
@@ -130,7 +126,8 @@ func writeDonation(ctx context.Context, q *sharddb.Queries, orgID uuid.UUID, r s
 }
 
 // chargeFirst charges a synced donation's first transaction unless it is settled already, the
-// same way the public form does: guarded first, so a lost answer is read back, never charged twice.
+// same way the public form does: a lost answer leaves the donation pending for the first-charge
+// sweep, which reads it back (firstcharge.Sweep), and the same key never charges twice.
 func (a *Activities) chargeFirst(ctx context.Context, scope tenants.Scope, id uuid.UUID, now func() time.Time) error {
 	row, err := scope.Store().FirstChargeDonation(ctx, sharddb.FirstChargeDonationParams{OrganizationID: scope.OrgID, ID: id})
 	if err != nil {
@@ -145,9 +142,6 @@ func (a *Activities) chargeFirst(ctx context.Context, scope tenants.Scope, id uu
 	if row.Status != "pending" || first.Settled() {
 		return nil
 	}
-	if err := a.Guard.GuardFirstCharge(ctx, scope.OrgID, id); err != nil {
-		return err
-	}
 	pm, err := scope.Store().FormSavedCard(ctx, sharddb.FormSavedCardParams{OrganizationID: scope.OrgID, ID: *first.PaymentMethodID})
 	if err != nil {
 		return err
@@ -157,14 +151,18 @@ func (a *Activities) chargeFirst(ctx context.Context, scope tenants.Scope, id uu
 	if err != nil {
 		return err
 	}
-	_, _, err = a.Settler.Charge(ctx, scope, g, d, nil, gateway.Charge{Description: row.Title, CustomerID: pm.CustomerID, Email: row.Email,
+	status, _, err := a.Settler.Charge(ctx, scope, g, d, nil, gateway.Charge{Description: row.Title, CustomerID: pm.CustomerID, Email: row.Email,
 		CardID: pm.CardID, PaymentMethodID: pm.Brand,
 		Metadata: map[string]string{"organization_id": scope.OrgID.String(), "donation_id": id.String()}}, todayIn(now(), row.Timezone))
 	var refused *gateway.Error
 	if errors.As(err, &refused) && refused.Status < 500 {
 		return nil // the gateway's refusal is recorded as the form records it: the donation is rejected
 	}
-	return err
+	if err != nil || status == firstcharge.StatusUnknown || status == firstcharge.StatusInProcess {
+		return err // an undecided charge stays open for the first-charge sweep's guard
+	}
+	// Settled, its receipt sent and its collection started (Settler): nothing left for a guard.
+	return firstcharge.Close(ctx, scope, id)
 }
 
 func deref(s *string) string {

@@ -51,7 +51,7 @@ func setup(t *testing.T, c client.Client) fixture {
 	require.NoError(t, scope.Exec(ctx, `INSERT INTO agencies (organization_id, id, name, mode, sync_delay) VALUES ($1, $2, 'Calle', 'live', 60)`,
 		scope.OrgID, f.agency))
 	f.acts = &agencysync.Activities{Tenants: tt, Gateways: charge.Connected(f.clients, nil),
-		Settler: firstcharge.Settler{Recurring: collection.Starter{Temporal: c}}, Guard: firstcharge.Guard{Temporal: c}}
+		Settler: firstcharge.Settler{Recurring: collection.Starter{Temporal: c}}}
 	return f
 }
 

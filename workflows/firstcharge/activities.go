@@ -74,17 +74,7 @@ func (a *Activities) SettleFirstCharge(ctx context.Context, req SettleRequest) (
 		return false, err
 	}
 	if row.Status != "pending" || first.Settled() {
-		if first.Status != string(gateway.StatusApproved) {
-			return true, nil
-		}
-		// The form e-mails an approved first charge's receipt and thank-you after its answer: what a process
-		// that died first left unsent goes now (each is sent once, however often asked).
-		if err := a.Settler.Receipts.Send(ctx, scope, receipt.Charge{DonationID: donationID,
-			TransactionID: charge.FirstTransactionID(donationID)}); err != nil {
-			return false, fmt.Errorf("receipt e-mail: %w", err)
-		}
-		a.thank(ctx, d, row)
-		return true, nil
+		return true, a.followUp(ctx, scope, d, row, first)
 	}
 	g, err := a.Gateways.Gateway(ctx, orgID, row.Gateway, d.Currency) // where the donation's card is saved
 	if err == nil {
@@ -106,15 +96,7 @@ func (a *Activities) SettleFirstCharge(ctx context.Context, req SettleRequest) (
 	default:
 		return false, nil // still pending at the gateway, or not there yet
 	}
-	loc, err := time.LoadLocation(row.Timezone)
-	if err != nil {
-		loc = time.UTC
-	}
-	now := time.Now
-	if a.Now != nil {
-		now = a.Now
-	}
-	settled, err := a.Settler.Settle(ctx, scope, d, first, o, now().In(loc))
+	settled, err := a.Settler.Settle(ctx, scope, d, first, o, a.today(row.Timezone))
 	if err != nil {
 		return false, err
 	}
@@ -122,6 +104,45 @@ func (a *Activities) SettleFirstCharge(ctx context.Context, req SettleRequest) (
 		a.thank(ctx, d, row)
 	}
 	return true, nil
+}
+
+// followUp does what follows a first charge its writer settled, which a writer that died before it left undone
+// (each step is done once however often asked): an approved charge's receipt and thank-you e-mails and a monthly
+// donation's collection; a planned one's donation activated, thanked and collected.
+func (a *Activities) followUp(ctx context.Context, scope tenants.Scope, d Donation, row sharddb.FirstChargeDonationRow, first First) error {
+	switch {
+	case first.Status == string(gateway.StatusPlanned) && row.Status == "pending":
+		if err := a.Settler.activate(ctx, scope, d, a.today(row.Timezone)); err != nil { // starts its collection
+			return err
+		}
+		a.thank(ctx, d, row)
+		return nil
+	case first.Status == string(gateway.StatusApproved):
+		if err := a.Settler.Receipts.Send(ctx, scope, receipt.Charge{DonationID: d.ID,
+			TransactionID: charge.FirstTransactionID(d.ID)}); err != nil {
+			return fmt.Errorf("receipt e-mail: %w", err)
+		}
+	case first.Status != string(gateway.StatusPlanned):
+		return nil
+	}
+	a.thank(ctx, d, row)
+	if d.Recurrence == 1 && row.Status == "active" {
+		a.Settler.StartCollection(ctx, scope.OrgID, d.ID)
+	}
+	return nil
+}
+
+// today is the date in the organisation's timezone tz (UTC when it does not parse).
+func (a *Activities) today(tz string) time.Time {
+	loc, err := time.LoadLocation(tz)
+	if err != nil {
+		loc = time.UTC
+	}
+	now := time.Now
+	if a.Now != nil {
+		now = a.Now
+	}
+	return now().In(loc)
 }
 
 // thank e-mails the donor of a donation whose first charge is approved their thank-you, in their

@@ -1,9 +1,10 @@
-// Package firstcharge settles a donation's first charge. The donation form charges it (Settler)
-// and starts this package's workflow before it does (starting it twice is a no-op): when the
-// donor's request cannot settle the charge (the API died between the charge and its record, the
-// gateway's answer was lost, or the gateway left the payment pending), the workflow reads the
-// payment back from the gateway on a widening schedule until the first transaction is settled,
-// and never charges. Both settle through the same Settler.
+// Package firstcharge settles a donation's first charge. The donation form charges it (Settler) after storing
+// the donation pending with its first charge open, and closes it once settled and followed up (Close); this
+// package's sweep (Sweep) starts the workflow for every donation still open once the first wait has passed: when
+// the donor's request could not settle the charge (the API died between the charge and its record, the gateway's
+// answer was lost, or the gateway left the payment pending), the workflow reads the payment back from the gateway
+// on a widening schedule until the first transaction is settled, and never charges; when it died after, the
+// workflow sends what follows. Both settle through the same Settler.
 package firstcharge
 
 import (
@@ -11,7 +12,6 @@ import (
 	"errors"
 	"time"
 
-	"github.com/google/uuid"
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
@@ -22,9 +22,9 @@ import (
 // TaskQueue is where the workflow runs.
 const TaskQueue = "donation-first-charge"
 
-// Checks are the waits before each read-back. The first, the run's start delay (Start), leaves the
-// donor's own request time to finish; the last gives a pending payment three days, MercadoPago's
-// usual review window, after which a first charge never found at the gateway is recorded as not
+// Checks are the waits before each read-back. The first, how long a donation stays open before the sweep starts
+// its run (Sweep), leaves the donor's own request time to finish; the last gives a pending payment three days,
+// MercadoPago's usual review window, after which a first charge never found at the gateway is recorded as not
 // charged.
 var Checks = []time.Duration{2 * time.Minute, 10 * time.Minute, time.Hour, 6 * time.Hour, 24 * time.Hour, 72 * time.Hour}
 
@@ -49,9 +49,9 @@ var ActivityOptions = workflow.ActivityOptions{
 	RetryPolicy:            &temporal.RetryPolicy{InitialInterval: 10 * time.Second, BackoffCoefficient: 2, MaximumInterval: 10 * time.Minute},
 }
 
-// Workflow checks the first charge until the activity reports it settled. Start delays the run's first task by
-// the first wait (issue 19: no workflow task, timer or worker poll while the donor's request is still at work),
-// so the run waits only between checks; a run started before that change sleeps the first wait itself.
+// Workflow checks the first charge until the activity reports it settled. A run starts once its donation has been
+// open for the first wait (Sweep), so it checks at once and then waits between checks; a run started before the
+// start-delayed version (by the form, before it charged) sleeps the first wait itself.
 func Workflow(ctx workflow.Context, in Input) error {
 	ctx = workflow.WithActivityOptions(ctx, ActivityOptions)
 	delayed := workflow.GetVersion(ctx, startDelayedVersion, workflow.DefaultVersion, 1) == 1
@@ -78,29 +78,22 @@ func Workflow(ctx workflow.Context, in Input) error {
 	return nil
 }
 
-// startDelayedVersion marks the runs whose first wait is their start delay (Workflow).
+// startDelayedVersion marks the runs started a first wait after their donation was written, which check at once
+// (Workflow): by the start delay the form's start gave them, now by the sweep.
 const startDelayedVersion = "start-delayed"
 
 // WorkflowID derives from the donation, so a second start finds the first.
 func WorkflowID(donationID string) string { return "donation-first-charge/" + donationID }
 
-// Guard starts the workflow for the donation form (api/donation FirstChargeGuard).
-type Guard struct{ Temporal client.Client }
-
-// GuardFirstCharge starts the donation's workflow; starting it again is a no-op.
-func (g Guard) GuardFirstCharge(ctx context.Context, orgID, donationID uuid.UUID) error {
-	return Start(ctx, g.Temporal, Input{OrganizationID: orgID.String(), DonationID: donationID.String()})
-}
-
-// StartTimeout bounds Start: the donor's request waits for the guard before it charges.
+// StartTimeout bounds Start.
 const StartTimeout = 30 * time.Second
 
 // Start starts the workflow, or finds the one already running or finished for the donation. A start
 // the server does not answer in time is sent again until StartTimeout: the SDK gives each call 10 s
 // and does not retry a timed-out one, and a loaded server (the bench's donors at load average 45)
 // answered some starts later than that. Sending it again is safe, as the first may have landed: the
-// second joins it (the id derives from the donation). Start still failing means the form must not
-// charge; the donor's retry with the same idempotency key starts the guard and goes on from there.
+// second joins it (the id derives from the donation). Start still failing leaves the donation to the
+// next sweep.
 func Start(ctx context.Context, c client.Client, in Input) error {
 	ctx, cancel := context.WithTimeout(ctx, StartTimeout)
 	defer cancel()
@@ -123,7 +116,6 @@ func start(ctx context.Context, c client.Client, in Input) error {
 		TaskQueue:                TaskQueue,
 		WorkflowIDReusePolicy:    enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
 		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
-		StartDelay:               Checks[0],
 	}, Workflow, in)
 	var done *serviceerror.WorkflowExecutionAlreadyStarted
 	if errors.As(err, &done) { // finished already: the first charge is settled

@@ -21,8 +21,8 @@ func onSettle(env *testsuite.TestWorkflowEnvironment, fn func(context.Context, S
 }
 
 // checks runs the workflow with a settle activity that answers settled on the given call (0: never)
-// and returns the requests it got and when, measured from the run's first task (Start delays that by
-// the first wait). startedBefore runs it as a run started before the start delay was.
+// and returns the requests it got and when, measured from the run's first task (the sweep starts it a
+// first wait after its donation). startedBefore runs it as a run started before the start delay was.
 func checks(t *testing.T, settledOn int, startedBefore bool) ([]SettleRequest, []time.Duration) {
 	t.Helper()
 	var s testsuite.WorkflowTestSuite
@@ -48,7 +48,7 @@ func checks(t *testing.T, settledOn int, startedBefore bool) ([]SettleRequest, [
 func TestStopsOnceSettled(t *testing.T) {
 	reqs, at := checks(t, 2, false)
 	require.Len(t, reqs, 2)
-	require.Equal(t, []time.Duration{0, 10 * time.Minute}, at, "the first check once the start delay is over")
+	require.Equal(t, []time.Duration{0, 10 * time.Minute}, at, "the first check at once: the sweep started it a first wait after its donation")
 	require.Equal(t, Input{OrganizationID: "org", DonationID: "don"}, reqs[0].Input)
 	require.False(t, reqs[1].Final)
 }

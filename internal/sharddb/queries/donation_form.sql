@@ -50,14 +50,16 @@ SELECT customer_id, card_id, brand, gateway FROM payment_methods WHERE organizat
 -- idempotency key (collect_day NULL: the last day of the month). internal/newdonation writes it. A one-time
 -- donation's convert-to-monthly secret is stored hashed with its donor as IssueConvertToken does (NULL: none),
 -- so an approval need not write it after (issue 19); ConvertToMonthly takes it only once the donation is active.
+-- first_charge_open: the first-charge sweep guards it until its writer says it is settled (firstcharge.Close).
 INSERT INTO donations (organization_id, id, campaign_id, donor_id, amount_minor, currency, recurrence, collect_day,
                        status, payment_method_id, idempotency_key, items, upgrade_opt_in, instalments, form_values,
-                       donor_snapshot, agency_id, acquired_by, convert_token_hash, convert_token_expires_at)
+                       donor_snapshot, agency_id, acquired_by, convert_token_hash, convert_token_expires_at, first_charge_open)
 VALUES (sqlc.arg(organization_id), sqlc.arg(id), sqlc.arg(campaign_id), sqlc.arg(donor_id), sqlc.arg(amount_minor),
         sqlc.arg(currency), sqlc.arg(recurrence), sqlc.narg(collect_day), 'pending', sqlc.arg(payment_method_id),
         sqlc.arg(idempotency_key), sqlc.arg(items), sqlc.arg(upgrade_opt_in), sqlc.arg(instalments), sqlc.arg(form_values),
         sqlc.arg(donor_snapshot), sqlc.narg(agency_id), sqlc.narg(acquired_by),
-        sha256(uuid_send(sqlc.arg(donor_id)::uuid) || sqlc.narg(convert_secret)::bytea), sqlc.narg(convert_expires_at)::timestamptz)
+        sha256(uuid_send(sqlc.arg(donor_id)::uuid) || sqlc.narg(convert_secret)::bytea), sqlc.narg(convert_expires_at)::timestamptz,
+        sqlc.arg(first_charge_open))
 ON CONFLICT (organization_id, idempotency_key) DO NOTHING;
 
 -- name: InsertFirstTransaction :exec

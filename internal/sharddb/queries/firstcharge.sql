@@ -23,3 +23,17 @@ JOIN organizations o ON o.organization_id = d.organization_id
 LEFT JOIN payment_methods pm ON pm.organization_id = d.organization_id AND pm.id = d.payment_method_id
 LEFT JOIN bank_debits bd ON bd.organization_id = d.organization_id AND bd.donation_id = d.id
 WHERE d.organization_id = $1 AND d.id = $2;
+
+-- name: OpenFirstCharges :many
+-- The donations written before the cutoff whose first charge is still open, oldest first: the first-charge
+-- sweep's, across organisations (or one organisation's, org).
+SELECT organization_id, id FROM donations
+WHERE first_charge_open AND created_at < sqlc.arg(cutoff)::timestamptz
+  AND (sqlc.narg(org)::uuid IS NULL OR organization_id = sqlc.narg(org))
+ORDER BY created_at
+LIMIT sqlc.arg(max_rows)::int;
+
+-- name: CloseFirstCharge :exec
+-- The donation's first charge is settled and followed up, or its guard is started: the sweep passes it by.
+UPDATE donations SET first_charge_open = false
+WHERE organization_id = $1 AND id = $2 AND first_charge_open;
