@@ -86,9 +86,20 @@ func (q *Queries) ClaimPendingOutbox(ctx context.Context, arg ClaimPendingOutbox
 
 const insertOutboxMessage = `-- name: InsertOutboxMessage :one
 
-INSERT INTO outbox_messages (recipient, message_type, subject, body, html, template_type, template_data, code, adapter,
+WITH keyed AS (
+    INSERT INTO workflow_emails (key, outbox_id)
+    SELECT $11::text, nextval(pg_get_serial_sequence('outbox_messages', 'id'))
+    WHERE $11::text IS NOT NULL
+    ON CONFLICT (key) DO NOTHING
+    RETURNING outbox_id
+)
+INSERT INTO outbox_messages (id, recipient, message_type, subject, body, html, template_type, template_data, code, adapter,
                              attempts, next_attempt_at)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 1, now() + make_interval(secs => $10::float8))
+SELECT COALESCE((SELECT outbox_id FROM keyed), nextval(pg_get_serial_sequence('outbox_messages', 'id'))),
+       $1, $2, $3, $4, $5,
+       $6, $7, $8, $9, 1,
+       now() + make_interval(secs => $10::float8)
+WHERE $11::text IS NULL OR EXISTS (SELECT 1 FROM keyed)
 RETURNING id, created_at
 `
 
@@ -103,6 +114,7 @@ type InsertOutboxMessageParams struct {
 	Code         string
 	Adapter      string
 	RetrySeconds float64
+	Key          *string
 }
 
 type InsertOutboxMessageRow struct {
@@ -111,7 +123,9 @@ type InsertOutboxMessageRow struct {
 }
 
 // The outbox of every message Aporta sends (internal/outbox).
-// The first delivery is attempt 1; if it fails or its process dies, the sweep retries after retry_seconds.
+// The first delivery is attempt 1; if it fails or its process dies, the sweep retries after retry_seconds. With a
+// key, once: the key and the message are written by this one statement, so together or not at all, and a second
+// caller with the key waits on the key's primary key until the first commits, then writes nothing (no row).
 func (q *Queries) InsertOutboxMessage(ctx context.Context, arg InsertOutboxMessageParams) (InsertOutboxMessageRow, error) {
 	row := q.db.QueryRow(ctx, insertOutboxMessage,
 		arg.Recipient,
@@ -124,6 +138,7 @@ func (q *Queries) InsertOutboxMessage(ctx context.Context, arg InsertOutboxMessa
 		arg.Code,
 		arg.Adapter,
 		arg.RetrySeconds,
+		arg.Key,
 	)
 	var i InsertOutboxMessageRow
 	err := row.Scan(&i.ID, &i.CreatedAt)
@@ -239,23 +254,4 @@ DELETE FROM workflow_emails WHERE created_at < $1
 func (q *Queries) PurgeWorkflowEmails(ctx context.Context, createdAt time.Time) error {
 	_, err := q.db.Exec(ctx, purgeWorkflowEmails, createdAt)
 	return err
-}
-
-const recordKeyedEmail = `-- name: RecordKeyedEmail :execrows
-INSERT INTO workflow_emails (key, outbox_id) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING
-`
-
-type RecordKeyedEmailParams struct {
-	Key      string
-	OutboxID int64
-}
-
-// In the message's transaction: a second caller with the key waits on the primary key until the
-// first commits, then inserts nothing and rolls its message back.
-func (q *Queries) RecordKeyedEmail(ctx context.Context, arg RecordKeyedEmailParams) (int64, error) {
-	result, err := q.db.Exec(ctx, recordKeyedEmail, arg.Key, arg.OutboxID)
-	if err != nil {
-		return 0, err
-	}
-	return result.RowsAffected(), nil
 }

@@ -17,7 +17,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/aporta/aporta/internal/config"
@@ -113,11 +112,8 @@ func (o *Outbox) SendOnce(ctx context.Context, key string, m Message) error {
 	return o.deliver(ctx, &m)
 }
 
-// errKeyTaken rolls back a message whose key another caller recorded.
-var errKeyTaken = errors.New("outbox: key already recorded")
-
-// record inserts the message (with its key, if any) and commits. It reports false when the key was
-// taken: nothing is recorded then.
+// record inserts the message (with its key, if any). It reports false when the key was taken: nothing is
+// recorded then.
 func (o *Outbox) record(ctx context.Context, key string, m *Message) (bool, error) {
 	m.Adapter = o.adapter(*m).Name()
 	if len(m.TemplateData) == 0 {
@@ -129,39 +125,23 @@ func (o *Outbox) record(ctx context.Context, key string, m *Message) (bool, erro
 	if o.redact {
 		m.Code, m.TemplateData = "", json.RawMessage("{}")
 	}
-	insert := func(db *dirdb.Queries) error {
-		row, err := db.InsertOutboxMessage(ctx, dirdb.InsertOutboxMessageParams{
-			Recipient: m.Recipient, MessageType: m.MessageType, Subject: m.Subject, Body: m.Body, Html: m.HTML,
-			TemplateType: m.TemplateType, TemplateData: m.TemplateData, Code: m.Code, Adapter: m.Adapter,
-			RetrySeconds: RetryAfter.Seconds(),
-		})
-		if err != nil {
-			return fmt.Errorf("outbox insert: %w", err)
-		}
-		m.ID, m.CreatedAt = row.ID, row.CreatedAt
-		return nil
+	var keyed *string
+	if key != "" {
+		keyed = &key
 	}
-	if key == "" {
-		return true, insert(o.store())
-	}
-	err := pgx.BeginFunc(ctx, o.db, func(tx pgx.Tx) error {
-		db := dirdb.Store(tx)
-		if err := insert(db); err != nil {
-			return err
-		}
-		n, err := db.RecordKeyedEmail(ctx, dirdb.RecordKeyedEmailParams{Key: key, OutboxID: m.ID})
-		if err != nil {
-			return err
-		}
-		if n == 0 {
-			return errKeyTaken
-		}
-		return nil
+	row, err := o.store().InsertOutboxMessage(ctx, dirdb.InsertOutboxMessageParams{
+		Recipient: m.Recipient, MessageType: m.MessageType, Subject: m.Subject, Body: m.Body, Html: m.HTML,
+		TemplateType: m.TemplateType, TemplateData: m.TemplateData, Code: m.Code, Adapter: m.Adapter,
+		RetrySeconds: RetryAfter.Seconds(), Key: keyed,
 	})
-	if errors.Is(err, errKeyTaken) {
+	if errors.Is(err, dberr.ErrNotFound) { // the key was recorded before
 		return false, nil
 	}
-	return err == nil, err
+	if err != nil {
+		return false, fmt.Errorf("outbox insert: %w", err)
+	}
+	m.ID, m.CreatedAt = row.ID, row.CreatedAt
+	return true, nil
 }
 
 // deliver hands a recorded message to its adapter and records the outcome. A delivery error is

@@ -126,6 +126,9 @@ func TestSendOnceDoubleSubmitSendsOneEmail(t *testing.T) {
 	var n int
 	require.NoError(t, tt.Directory().QueryRow(ctx, `SELECT count(*) FROM outbox_messages WHERE recipient = $1`, to).Scan(&n))
 	require.Equal(t, 1, n)
+	require.NoError(t, tt.Directory().QueryRow(ctx, `SELECT count(*) FROM workflow_emails k JOIN outbox_messages m ON m.id = k.outbox_id
+		WHERE k.key = $1 AND m.recipient = $2`, key, to).Scan(&n))
+	require.Equal(t, 1, n, "the key names the message it sent")
 }
 
 // In production the invitee gets the code, and the outbox keeps neither the code nor the text

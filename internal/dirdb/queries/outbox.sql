@@ -1,10 +1,23 @@
 -- The outbox of every message Aporta sends (internal/outbox).
 
 -- name: InsertOutboxMessage :one
--- The first delivery is attempt 1; if it fails or its process dies, the sweep retries after retry_seconds.
-INSERT INTO outbox_messages (recipient, message_type, subject, body, html, template_type, template_data, code, adapter,
+-- The first delivery is attempt 1; if it fails or its process dies, the sweep retries after retry_seconds. With a
+-- key, once: the key and the message are written by this one statement, so together or not at all, and a second
+-- caller with the key waits on the key's primary key until the first commits, then writes nothing (no row).
+WITH keyed AS (
+    INSERT INTO workflow_emails (key, outbox_id)
+    SELECT sqlc.narg(key)::text, nextval(pg_get_serial_sequence('outbox_messages', 'id'))
+    WHERE sqlc.narg(key)::text IS NOT NULL
+    ON CONFLICT (key) DO NOTHING
+    RETURNING outbox_id
+)
+INSERT INTO outbox_messages (id, recipient, message_type, subject, body, html, template_type, template_data, code, adapter,
                              attempts, next_attempt_at)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 1, now() + make_interval(secs => sqlc.arg(retry_seconds)::float8))
+SELECT COALESCE((SELECT outbox_id FROM keyed), nextval(pg_get_serial_sequence('outbox_messages', 'id'))),
+       sqlc.arg(recipient), sqlc.arg(message_type), sqlc.arg(subject), sqlc.arg(body), sqlc.arg(html),
+       sqlc.arg(template_type), sqlc.arg(template_data), sqlc.arg(code), sqlc.arg(adapter), 1,
+       now() + make_interval(secs => sqlc.arg(retry_seconds)::float8)
+WHERE sqlc.narg(key)::text IS NULL OR EXISTS (SELECT 1 FROM keyed)
 RETURNING id, created_at;
 
 -- name: MarkOutboxDelivered :exec
@@ -53,11 +66,6 @@ SELECT * FROM outbox_messages
 WHERE (sqlc.arg(recipient)::text = '' OR lower(recipient) = lower(sqlc.arg(recipient)::text))
 ORDER BY id DESC
 LIMIT sqlc.arg(max_rows);
-
--- name: RecordKeyedEmail :execrows
--- In the message's transaction: a second caller with the key waits on the primary key until the
--- first commits, then inserts nothing and rolls its message back.
-INSERT INTO workflow_emails (key, outbox_id) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING;
 
 -- name: ActiveAdministratorIDs :many
 SELECT user_id FROM memberships
