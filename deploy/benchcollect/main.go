@@ -266,8 +266,8 @@ func measure(ctx context.Context, cfg *config.Config, tt *tenants.Tenants, c cli
 		fmt.Sprintf("  reference: %d workflows of one no-op activity", n), rps, refTook.Round(100*time.Millisecond),
 		mib(refMem.rss), mib(refMem.heap), cpuEach(refMem.cpu, n))
 	fmt.Printf("  (starting the workflows took %s for collection, %s for the reference; sandbox payments: %d;\n"+
-		"   memory and CPU are this whole process's: worker + starter + in-memory sandbox; collection runs per donation one activity,\n"+
-		"   the charge, which also writes the approved period's row, and one local activity: open (load and sync))\n", started.Round(100*time.Millisecond), refStarted.Round(100*time.Millisecond), sbPayments)
+		"   memory and CPU are this whole process's: worker + starter + in-memory sandbox; collection runs per donation, in its first\n"+
+		"   workflow task, two local activities: open (load and sync) and the charge, which also writes the approved period's row)\n", started.Round(100*time.Millisecond), refStarted.Round(100*time.Millisecond), sbPayments)
 	return cps, rps, nil
 }
 

@@ -406,9 +406,10 @@ func (a *Activities) RecordVersion(ctx context.Context, v Version) error {
 
 // keepAlive heartbeats every ActivityHeartbeatTimeout/5 until the returned stop is called, so
 // the server notices within ActivityHeartbeatTimeout that the worker running an attempt is gone
-// and retries it elsewhere. Outside an activity (a direct call in a test) it does nothing.
+// and retries it elsewhere. Outside a regular activity (a local one, whose worker's death is its
+// workflow task's timeout, or a direct call in a test) it does nothing.
 func keepAlive(ctx context.Context) (stop func()) {
-	if !activity.IsActivity(ctx) {
+	if !activity.IsActivity(ctx) || activity.GetInfo(ctx).IsLocalActivity {
 		return func() {}
 	}
 	done := make(chan struct{})

@@ -422,9 +422,26 @@ func TestMonthlyDonationOnTheRealStack(t *testing.T) {
 	require.NoError(t, after.Get(ctx, &st))
 	require.Equal(t, collection.StatusDiscarded, st.Status)
 
+	require.Zero(t, s.chargeActivities(donation), "the charge ran as a local activity: no activity task")
+
 	if os.Getenv("APORTA_RECORD_HISTORY") != "" {
-		workflowtest.SaveHistory(t, s.temporal, collection.WorkflowID(donation.String()), run.GetRunID(), "testdata/donation_history_v4.json")
+		workflowtest.SaveHistory(t, s.temporal, collection.WorkflowID(donation.String()), run.GetRunID(), "testdata/donation_history_v5.json")
 	}
+}
+
+// chargeActivities counts the Charge activities a donation's workflow scheduled: a charge attempt whose
+// local try could not settle it (see collection's charge).
+func (s *stack) chargeActivities(donation uuid.UUID) int {
+	it := s.temporal.GetWorkflowHistory(context.Background(), collection.WorkflowID(donation.String()), "", false, 0)
+	n := 0
+	for it.HasNext() {
+		e, err := it.Next()
+		require.NoError(s.t, err)
+		if a := e.GetActivityTaskScheduledEventAttributes(); a != nil && a.GetActivityType().GetName() == "Charge" {
+			n++
+		}
+	}
+	return n
 }
 
 // TestChargesSurviveGatewayFaults makes the sandbox fail money-moving requests in every way it
@@ -459,6 +476,8 @@ func TestChargesSurviveGatewayFaults(t *testing.T) {
 		s.waitCharged(donation, 1)
 	}
 	s.fault(sandbox.Fault{Mode: "none"})
+	require.Equal(t, 1, s.chargeActivities(ids[2]),
+		"the timeout before the commit leaves the local try nothing to read back: the attempt goes on as an activity")
 
 	for i, donation := range ids {
 		st := s.state(donation)
@@ -469,6 +488,9 @@ func TestChargesSurviveGatewayFaults(t *testing.T) {
 		require.True(t, st.Recent[0].Approved, "fault %d", i)
 		s.update(donation, collection.UpdateDiscard, collection.DiscardRequest{Actor: "it", Reason: "test over"})
 		require.NoError(t, runs[i].Get(context.Background(), nil))
+	}
+	if os.Getenv("APORTA_RECORD_HISTORY") != "" {
+		workflowtest.SaveHistory(t, s.temporal, collection.WorkflowID(ids[2].String()), runs[2].GetRunID(), "testdata/donation_history_v5_fallback.json")
 	}
 }
 
