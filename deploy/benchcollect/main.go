@@ -267,7 +267,8 @@ func measure(ctx context.Context, cfg *config.Config, tt *tenants.Tenants, c cli
 		mib(refMem.rss), mib(refMem.heap), cpuEach(refMem.cpu, n))
 	fmt.Printf("  (starting the workflows took %s for collection, %s for the reference; sandbox payments: %d;\n"+
 		"   memory and CPU are this whole process's: worker + starter + in-memory sandbox; collection runs per donation, in its first\n"+
-		"   workflow task, two local activities: open (load and sync) and the charge, which also writes the approved period's row)\n", started.Round(100*time.Millisecond), refStarted.Round(100*time.Millisecond), sbPayments)
+		"   workflow task, two local activities: open (load; the row says its next charge date already) and the charge, which also\n"+
+		"   writes the approved period's row)\n", started.Round(100*time.Millisecond), refStarted.Round(100*time.Millisecond), sbPayments)
 	return cps, rps, nil
 }
 
@@ -369,7 +370,11 @@ func seed(ctx context.Context, tt *tenants.Tenants, gw gateway.Customers, gwURL,
 		return err
 	}
 	loc, _ := time.LoadLocation(tz)
-	day := time.Now().In(loc).Day()
+	now := time.Now().In(loc)
+	day := now.Day()
+	// Due today, as the row of a donation due today says: its first charge, or the collection of the
+	// month before, wrote the next charge date (and the collection's first task then need not).
+	due := time.Date(now.Year(), now.Month(), day, 0, 0, 0, 0, time.UTC)
 	campaign := uuid.New()
 	if _, err := pool.Exec(ctx, `INSERT INTO campaigns (organization_id, id, slug, title, type, currency) VALUES ($1,$2,$3,'Mensual','custom','ARS')`,
 		org, campaign, "bench-"+campaign.String()[:8]); err != nil {
@@ -394,9 +399,9 @@ func seed(ctx context.Context, tt *tenants.Tenants, gw gateway.Customers, gwURL,
 			return fmt.Errorf("payment_methods: %w", err)
 		}
 		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"donations"}, []string{"organization_id", "id", "campaign_id", "donor_id", "amount_minor",
-			"currency", "recurrence", "collect_day", "payment_method_id"},
+			"currency", "recurrence", "collect_day", "payment_method_id", "next_charge_date"},
 			pgx.CopyFromFunc(rows(n, func(i int) []any {
-				return []any{org, donationID(org, i), campaign, donor(i), int64(150000), "ARS", int16(1), int16(day), pm(i)}
+				return []any{org, donationID(org, i), campaign, donor(i), int64(150000), "ARS", int16(1), int16(day), pm(i), due}
 			}))); err != nil {
 			return fmt.Errorf("donations: %w", err)
 		}

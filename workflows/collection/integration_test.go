@@ -444,6 +444,43 @@ func (s *stack) chargeActivities(donation uuid.UUID) int {
 	return n
 }
 
+// TestOpenDonationWritesTheRowOnlyWhenItDiffers: a new run's first activity writes the donation's next
+// charge date when the row does not say it, and writes nothing (updated_at stays) when it does.
+func TestOpenDonationWritesTheRowOnlyWhenItDiffers(t *testing.T) {
+	s := newBareStack(t, "collection-open-")
+	ctx := context.Background()
+	acts := &collection.Activities{Tenants: s.tenants, Gateways: s.gateways}
+	loc, _ := time.LoadLocation(tz)
+	now := time.Now()
+	today := now.In(loc).Format(time.DateOnly) // the donations' collect day
+	row := func(donation uuid.UUID) (next *time.Time, updated time.Time) {
+		require.NoError(t, s.scope.QueryRow(ctx, `SELECT next_charge_date, updated_at FROM donations WHERE organization_id = $1 AND id = $2`,
+			s.org, donation).Scan(&next, &updated))
+		return next, updated
+	}
+	for _, c := range []struct {
+		name   string
+		set    string // SET clause of the row before the run opens
+		writes bool
+	}{
+		{"no next charge date", "next_charge_date = NULL", true},
+		{"today's, as a planned first charge writes it", "next_charge_date = '" + today + "'", false},
+		{"another date", "next_charge_date = '2031-01-01'", true},
+		{"today's, paused since yesterday", "next_charge_date = '" + today + "', paused_since = now() - interval '1 day'", true},
+	} {
+		donation, _ := s.donation("APRO")
+		require.NoError(t, s.scope.Exec(ctx, `UPDATE donations SET `+c.set+`, updated_at = '2020-01-01' WHERE organization_id = $1 AND id = $2`,
+			s.org, donation), c.name)
+		st, err := acts.OpenDonation(ctx, collection.OpenRequest{OrganizationID: s.org.String(), DonationID: donation.String(), Now: now})
+		require.NoError(t, err, c.name)
+		require.Equal(t, today, st.NextChargeDate.Format(time.DateOnly), c.name)
+		next, updated := row(donation)
+		require.NotNil(t, next, c.name)
+		require.Equal(t, today, next.Format(time.DateOnly), c.name)
+		require.Equal(t, c.writes, updated.Year() != 2020, "%s: written", c.name)
+	}
+}
+
 // TestChargesSurviveGatewayFaults makes the sandbox fail money-moving requests in every way it
 // can (timeouts and 500s after committing the payment, a timeout before it), one donation's first
 // period per fault, and restarts the worker before the last; afterwards every period has exactly
