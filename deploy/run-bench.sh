@@ -24,6 +24,12 @@ fi
 # builds): on PostgreSQL 13.1 charges/s against 19.6/s for the no-op (0.67×, 12m42s), on the dev server 16.9/s
 # against 17.5/s (0.97×, 9m50s); about 650 MiB for worker, starter and in-memory sandbox together, 9.9–11.3 ms of
 # this process's CPU per charge against 4.0–4.4 ms per no-op. The whole make bench took about 65 minutes.
+# Seen 2026-12-07 at 2,000 due on Temporal on PostgreSQL alone, on a machine shared with other work (load 6–22), with
+# collection's charge a local activity (version 5), alternating with main: the no-op's own rate swung from 9.3/s to
+# 30.6/s between runs, and the ratio with it (0.62×–3.65×, median 0.99× in 7 runs; main's 0.46×–1.19×, median 0.91× in
+# 6). The CPU by process is the steadier figure: 47–63 ms per charge in all against 44–61 ms per no-op in the same runs,
+# Temporal server and its databases 22–32 ms of it against 39–52 ms (main: 71–86 ms in all, 43–54 ms of it Temporal's).
+# Left: the AR shard's 19–22 ms, and the organisation's rollup row, which most charges in flight wait for.
 go run ./deploy/benchcollect -donations "${BENCH_COLLECT_DONATIONS:-10000}" -store "${BENCH_COLLECT_STORE:-both}"
 # CRM sync (issue 16): BENCH_CRM_CHANGES donation changes drained in composite batches into the sandbox CRM,
 # beside the same records written one call each.

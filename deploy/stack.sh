@@ -188,6 +188,7 @@ dsn() { echo "postgres://aporta@127.0.0.1:$pg_port/$1?sslmode=disable"; }
 shards=""
 for c in AR BR CL CO MX PE UY; do shards+="${shards:+,}$c=$(dsn "aporta_shard_${c,,}")"; done
 export APORTA_ROOT=$root
+export APORTA_STACK_DATA=$data # the stack's processes name it: benchcollect reads their CPU by it
 export APORTA_ENV=$profile
 export APORTA_HTTP_ADDR=127.0.0.1:$app_port
 export APORTA_WORKER_HEALTH_ADDR=127.0.0.1:$worker_health_port # the worker's /healthz and /readyz

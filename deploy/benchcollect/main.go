@@ -23,6 +23,7 @@ import (
 	"net/http"
 	"os"
 	"runtime"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"sync"
@@ -60,6 +61,7 @@ func main() {
 	pollers := flag.Int("pollers", 8, "workflow and activity task pollers of the worker (both runs)")
 	only := flag.String("store", "both", `"both", "postgresql" (Temporal server on PostgreSQL) or "dev" (the dev server): which Temporal stores to run`)
 	timeout := flag.Duration("timeout", 0, "give up a run after this long (default: 10 minutes, or 0.3 s per donation when that is longer)")
+	flag.StringVar(&cpuProfile, "cpuprofile", "", "write this process's CPU profile of the (first store's) collection case to this file, for go tool pprof")
 	flag.Parse()
 	if *timeout == 0 {
 		*timeout = max(10*time.Minute, time.Duration(*n)*300*time.Millisecond)
@@ -67,6 +69,26 @@ func main() {
 	if err := run(*n, *gwFlag, *only, *starters, *pollers, *timeout); err != nil {
 		log.Fatal("benchcollect: ", err)
 	}
+}
+
+// cpuProfile is -cpuprofile: profile the first collection case into it (then cleared).
+var cpuProfile string
+
+// profile starts the CPU profile of a collection case when -cpuprofile asks for one; stop ends it.
+func profile() (stop func() error, err error) {
+	if cpuProfile == "" {
+		return func() error { return nil }, nil
+	}
+	f, err := os.Create(cpuProfile)
+	if err != nil {
+		return nil, err
+	}
+	cpuProfile = ""
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() error { pprof.StopCPUProfile(); return f.Close() }, nil
 }
 
 // store is a Temporal server the bench runs on: the stack's dev server, and with deploy/stack.sh bench
@@ -194,7 +216,11 @@ func measure(ctx context.Context, cfg *config.Config, tt *tenants.Tenants, c cli
 	if err := w.Start(); err != nil {
 		return 0, 0, err
 	}
-	mem := startMemSampler()
+	stopProfile, err := profile()
+	if err != nil {
+		return 0, 0, err
+	}
+	mem, stackCPU := startMemSampler(), startCPUSampler()
 	t0 := time.Now()
 	startErr := startAll(n, starters, func(i int) error {
 		return retryStart(func() error {
@@ -212,14 +238,18 @@ func measure(ctx context.Context, cfg *config.Config, tt *tenants.Tenants, c cli
 			fmt.Printf("  TIMEOUT: only %d of %d first charges approved after %s (%.1f per s); the reference is not run\n",
 				approved, n, timeout, float64(approved)/time.Since(t0).Seconds())
 			w.Stop()
-			return 0, 0, nil
+			stackCPU.stop()
+			return 0, 0, stopProfile()
 		}
 		if err := orgScope.QueryRow(ctx, `SELECT count(*) FROM transactions WHERE organization_id = $1 AND status = 'approved'`, org).Scan(&approved); err != nil {
 			return 0, 0, err
 		}
 	}
 	collectTook := time.Since(t0)
-	collectMem := mem.stop()
+	collectMem, collectCPU := mem.stop(), stackCPU.stop()
+	if err := stopProfile(); err != nil {
+		return 0, 0, err
+	}
 	w.Stop()
 	var sbPayments int
 	if ps, err := benchkit.Payments(ctx, gwURL); err == nil {
@@ -236,7 +266,7 @@ func measure(ctx context.Context, cfg *config.Config, tt *tenants.Tenants, c cli
 		return 0, 0, err
 	}
 	defer rw.Stop()
-	mem = startMemSampler()
+	mem, stackCPU = startMemSampler(), startCPUSampler()
 	t1 := time.Now()
 	prefix := "bench-noop/" + uuid.NewString()[:8] + "/"
 	if err := startAll(n, starters, func(i int) error {
@@ -255,7 +285,7 @@ func measure(ctx context.Context, cfg *config.Config, tt *tenants.Tenants, c cli
 		}
 	}
 	refTook := time.Since(t1)
-	refMem := mem.stop()
+	refMem, refCPU := mem.stop(), stackCPU.stop()
 
 	cps, rps := float64(n)/collectTook.Seconds(), float64(n)/refTook.Seconds()
 	fmt.Printf("%-58s %10s %10s %12s %12s %10s   %s\n", "case", "per s", "took", "peak RSS", "peak heap", "CPU each", "ratio to reference")
@@ -265,9 +295,12 @@ func measure(ctx context.Context, cfg *config.Config, tt *tenants.Tenants, c cli
 	fmt.Printf("%-58s %10.1f %10s %12s %12s %10s\n",
 		fmt.Sprintf("  reference: %d workflows of one no-op activity", n), rps, refTook.Round(100*time.Millisecond),
 		mib(refMem.rss), mib(refMem.heap), cpuEach(refMem.cpu, n))
+	fmt.Printf("  CPU per workflow by process, collection: %s\n", cpuByPart(collectCPU, n))
+	fmt.Printf("  CPU per workflow by process, reference:  %s\n", cpuByPart(refCPU, n))
 	fmt.Printf("  (starting the workflows took %s for collection, %s for the reference; sandbox payments: %d;\n"+
-		"   memory and CPU are this whole process's: worker + starter + in-memory sandbox; collection runs per donation one activity,\n"+
-		"   the charge, which also writes the approved period's row, and one local activity: open (load and sync))\n", started.Round(100*time.Millisecond), refStarted.Round(100*time.Millisecond), sbPayments)
+		"   memory and CPU are this whole process's: worker + starter + in-memory sandbox; collection runs per donation, in its first\n"+
+		"   workflow task, two local activities: open (load; the row says its next charge date already) and the charge, which also\n"+
+		"   writes the approved period's row)\n", started.Round(100*time.Millisecond), refStarted.Round(100*time.Millisecond), sbPayments)
 	return cps, rps, nil
 }
 
@@ -369,7 +402,11 @@ func seed(ctx context.Context, tt *tenants.Tenants, gw gateway.Customers, gwURL,
 		return err
 	}
 	loc, _ := time.LoadLocation(tz)
-	day := time.Now().In(loc).Day()
+	now := time.Now().In(loc)
+	day := now.Day()
+	// Due today, as the row of a donation due today says: its first charge, or the collection of the
+	// month before, wrote the next charge date (and the collection's first task then need not).
+	due := time.Date(now.Year(), now.Month(), day, 0, 0, 0, 0, time.UTC)
 	campaign := uuid.New()
 	if _, err := pool.Exec(ctx, `INSERT INTO campaigns (organization_id, id, slug, title, type, currency) VALUES ($1,$2,$3,'Mensual','custom','ARS')`,
 		org, campaign, "bench-"+campaign.String()[:8]); err != nil {
@@ -394,9 +431,9 @@ func seed(ctx context.Context, tt *tenants.Tenants, gw gateway.Customers, gwURL,
 			return fmt.Errorf("payment_methods: %w", err)
 		}
 		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"donations"}, []string{"organization_id", "id", "campaign_id", "donor_id", "amount_minor",
-			"currency", "recurrence", "collect_day", "payment_method_id"},
+			"currency", "recurrence", "collect_day", "payment_method_id", "next_charge_date"},
 			pgx.CopyFromFunc(rows(n, func(i int) []any {
-				return []any{org, donationID(org, i), campaign, donor(i), int64(150000), "ARS", int16(1), int16(day), pm(i)}
+				return []any{org, donationID(org, i), campaign, donor(i), int64(150000), "ARS", int16(1), int16(day), pm(i), due}
 			}))); err != nil {
 			return fmt.Errorf("donations: %w", err)
 		}

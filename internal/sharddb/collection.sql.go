@@ -41,6 +41,7 @@ func (q *Queries) AddCollectionUpgradeHistory(ctx context.Context, arg AddCollec
 const collectionDonation = `-- name: CollectionDonation :one
 SELECT d.amount_minor, d.currency, d.collect_day, d.recurrence, d.status,
        COALESCE(d.paused_reason, '') AS paused_reason, o.timezone, dn.email, d.consecutive_failed_periods,
+       d.next_charge_date, d.paused_since, d.discarded_at, d.discard_reason,
        COALESCE(pm.id::text, '')::text AS payment_method_id, COALESCE(pm.gateway, '') AS gateway,
        COALESCE(pm.customer_id, '') AS customer_id,
        COALESCE(pm.card_id, '') AS card_id, COALESCE(pm.brand, '') AS brand, COALESCE(pm.bin, '') AS bin,
@@ -68,6 +69,10 @@ type CollectionDonationRow struct {
 	Timezone                 string
 	Email                    string
 	ConsecutiveFailedPeriods int32
+	NextChargeDate           *time.Time
+	PausedSince              *time.Time
+	DiscardedAt              *time.Time
+	DiscardReason            *string
 	PaymentMethodID          string
 	Gateway                  string
 	CustomerID               string
@@ -81,7 +86,8 @@ type CollectionDonationRow struct {
 }
 
 // A monthly donation as its collection workflow starts from: the row, its organisation's time zone,
-// its donor's e-mail and its card (tokens and display data only).
+// its donor's e-mail and its card (tokens and display data only); next_charge_date, paused_since,
+// discarded_at and discard_reason say whether the row already holds what the workflow would write.
 func (q *Queries) CollectionDonation(ctx context.Context, arg CollectionDonationParams) (CollectionDonationRow, error) {
 	row := q.db.QueryRow(ctx, collectionDonation, arg.OrganizationID, arg.ID)
 	var i CollectionDonationRow
@@ -95,6 +101,10 @@ func (q *Queries) CollectionDonation(ctx context.Context, arg CollectionDonation
 		&i.Timezone,
 		&i.Email,
 		&i.ConsecutiveFailedPeriods,
+		&i.NextChargeDate,
+		&i.PausedSince,
+		&i.DiscardedAt,
+		&i.DiscardReason,
 		&i.PaymentMethodID,
 		&i.Gateway,
 		&i.CustomerID,

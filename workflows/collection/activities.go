@@ -66,7 +66,8 @@ func (s Snapshot) state() *State {
 // LoadDonation reads the donation, its organisation's timezone, its donor's e-mail and its card.
 func (a *Activities) LoadDonation(ctx context.Context, orgID, donationID string) (Snapshot, error) {
 	defer keepAlive(ctx)()
-	return a.loadDonation(ctx, orgID, donationID)
+	s, _, err := a.loadDonation(ctx, orgID, donationID)
+	return s, err
 }
 
 // OpenRequest opens a donation's workflow: Now is the workflow's clock.
@@ -77,19 +78,34 @@ type OpenRequest struct {
 }
 
 // OpenDonation loads the donation (LoadDonation), sets the first period to charge from now, writes
-// its next charge date to the row (SyncDonation) and answers the state the workflow starts from: the
-// first task of a new workflow in one local activity.
+// its next charge date to the row (SyncDonation) unless the row says so already, and answers the
+// state the workflow starts from: the first task of a new workflow in one local activity.
 func (a *Activities) OpenDonation(ctx context.Context, r OpenRequest) (State, error) {
 	defer keepAlive(ctx)()
-	snap, err := a.loadDonation(ctx, r.OrganizationID, r.DonationID)
+	snap, row, err := a.loadDonation(ctx, r.OrganizationID, r.DonationID)
 	if err != nil {
 		return State{}, err
 	}
 	st, err := snap.opened(r.Now)
-	if err != nil {
-		return State{}, err
+	if err != nil || holds(row, st) {
+		return st, err
 	}
 	return st, a.syncDonation(ctx, st)
+}
+
+// holds says whether the row already holds what SyncDonation writes of st, the state opened from it
+// (no upgrade, which only a running workflow adds): the columns st took from the row keep their
+// values, so the rest decide, the next charge date st sets and the pause and discard marks it leaves
+// empty. Then the UPDATE is skipped: a donation whose first charge the form or a planned charge
+// settled, or a run that continued as new, has its next charge date written already.
+func holds(row sharddb.CollectionDonationRow, st State) bool {
+	if row.Status != st.Status || row.NextChargeDate == nil || row.PausedSince != nil || row.DiscardedAt != nil ||
+		row.DiscardReason != nil || st.Upgrade != nil {
+		return false
+	}
+	y, m, d := st.NextChargeDate.Date() // in the organisation's timezone, as syncDonation writes it
+	ry, rm, rd := row.NextChargeDate.Date()
+	return y == ry && m == rm && d == rd
 }
 
 // opened is the state a workflow that loaded s at now starts from: its first period to charge set.
@@ -104,17 +120,18 @@ func (s Snapshot) opened(now time.Time) (State, error) {
 	return *st, nil
 }
 
-func (a *Activities) loadDonation(ctx context.Context, orgID, donationID string) (Snapshot, error) {
+// loadDonation reads the donation: its snapshot, and the row it came from.
+func (a *Activities) loadDonation(ctx context.Context, orgID, donationID string) (Snapshot, sharddb.CollectionDonationRow, error) {
 	scope, did, err := a.scope(ctx, orgID, donationID)
 	if err != nil {
-		return Snapshot{}, err
+		return Snapshot{}, sharddb.CollectionDonationRow{}, err
 	}
 	r, err := scope.Store().CollectionDonation(ctx, sharddb.CollectionDonationParams{OrganizationID: scope.OrgID, ID: did})
 	if errors.Is(err, dberr.ErrNotFound) {
-		return Snapshot{}, temporal.NewNonRetryableApplicationError("donation not found", "not_found", err)
+		return Snapshot{}, r, temporal.NewNonRetryableApplicationError("donation not found", "not_found", err)
 	}
 	if err != nil {
-		return Snapshot{}, err
+		return Snapshot{}, r, err
 	}
 	s := Snapshot{OrganizationID: orgID, DonationID: donationID, Amount: r.AmountMinor, Currency: r.Currency,
 		CollectDay: collectday.FromColumn(r.CollectDay), Recurrence: int(r.Recurrence), Status: r.Status, PausedReason: r.PausedReason,
@@ -122,9 +139,9 @@ func (a *Activities) loadDonation(ctx context.Context, orgID, donationID string)
 		PaymentMethod: PaymentMethod{ID: r.PaymentMethodID, Gateway: r.Gateway, CustomerID: r.CustomerID, CardID: r.CardID, Brand: r.Brand, BIN: r.Bin,
 			LastFour: r.LastFour, ExpiryMonth: int(r.ExpiryMonth), ExpiryYear: int(r.ExpiryYear), HolderName: r.HolderName}}
 	if s.Recurrence != 1 {
-		return s, temporal.NewNonRetryableApplicationError("donation is not monthly", "not_monthly", nil)
+		return s, r, temporal.NewNonRetryableApplicationError("donation is not monthly", "not_monthly", nil)
 	}
-	return s, nil
+	return s, r, nil
 }
 
 // ChargeRequest is one attempt at charging a period.
@@ -406,9 +423,10 @@ func (a *Activities) RecordVersion(ctx context.Context, v Version) error {
 
 // keepAlive heartbeats every ActivityHeartbeatTimeout/5 until the returned stop is called, so
 // the server notices within ActivityHeartbeatTimeout that the worker running an attempt is gone
-// and retries it elsewhere. Outside an activity (a direct call in a test) it does nothing.
+// and retries it elsewhere. Outside a regular activity (a local one, whose worker's death is its
+// workflow task's timeout, or a direct call in a test) it does nothing.
 func keepAlive(ctx context.Context) (stop func()) {
-	if !activity.IsActivity(ctx) {
+	if !activity.IsActivity(ctx) || activity.GetInfo(ctx).IsLocalActivity {
 		return func() {}
 	}
 	done := make(chan struct{})

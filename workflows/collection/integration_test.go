@@ -422,8 +422,62 @@ func TestMonthlyDonationOnTheRealStack(t *testing.T) {
 	require.NoError(t, after.Get(ctx, &st))
 	require.Equal(t, collection.StatusDiscarded, st.Status)
 
+	require.Zero(t, s.chargeActivities(donation), "the charge ran as a local activity: no activity task")
+
 	if os.Getenv("APORTA_RECORD_HISTORY") != "" {
-		workflowtest.SaveHistory(t, s.temporal, collection.WorkflowID(donation.String()), run.GetRunID(), "testdata/donation_history_v4.json")
+		workflowtest.SaveHistory(t, s.temporal, collection.WorkflowID(donation.String()), run.GetRunID(), "testdata/donation_history_v5.json")
+	}
+}
+
+// chargeActivities counts the Charge activities a donation's workflow scheduled: a charge attempt whose
+// local try could not settle it (see collection's charge).
+func (s *stack) chargeActivities(donation uuid.UUID) int {
+	it := s.temporal.GetWorkflowHistory(context.Background(), collection.WorkflowID(donation.String()), "", false, 0)
+	n := 0
+	for it.HasNext() {
+		e, err := it.Next()
+		require.NoError(s.t, err)
+		if a := e.GetActivityTaskScheduledEventAttributes(); a != nil && a.GetActivityType().GetName() == "Charge" {
+			n++
+		}
+	}
+	return n
+}
+
+// TestOpenDonationWritesTheRowOnlyWhenItDiffers: a new run's first activity writes the donation's next
+// charge date when the row does not say it, and writes nothing (updated_at stays) when it does.
+func TestOpenDonationWritesTheRowOnlyWhenItDiffers(t *testing.T) {
+	s := newBareStack(t, "collection-open-")
+	ctx := context.Background()
+	acts := &collection.Activities{Tenants: s.tenants, Gateways: s.gateways}
+	loc, _ := time.LoadLocation(tz)
+	now := time.Now()
+	today := now.In(loc).Format(time.DateOnly) // the donations' collect day
+	row := func(donation uuid.UUID) (next *time.Time, updated time.Time) {
+		require.NoError(t, s.scope.QueryRow(ctx, `SELECT next_charge_date, updated_at FROM donations WHERE organization_id = $1 AND id = $2`,
+			s.org, donation).Scan(&next, &updated))
+		return next, updated
+	}
+	for _, c := range []struct {
+		name   string
+		set    string // SET clause of the row before the run opens
+		writes bool
+	}{
+		{"no next charge date", "next_charge_date = NULL", true},
+		{"today's, as a planned first charge writes it", "next_charge_date = '" + today + "'", false},
+		{"another date", "next_charge_date = '2031-01-01'", true},
+		{"today's, paused since yesterday", "next_charge_date = '" + today + "', paused_since = now() - interval '1 day'", true},
+	} {
+		donation, _ := s.donation("APRO")
+		require.NoError(t, s.scope.Exec(ctx, `UPDATE donations SET `+c.set+`, updated_at = '2020-01-01' WHERE organization_id = $1 AND id = $2`,
+			s.org, donation), c.name)
+		st, err := acts.OpenDonation(ctx, collection.OpenRequest{OrganizationID: s.org.String(), DonationID: donation.String(), Now: now})
+		require.NoError(t, err, c.name)
+		require.Equal(t, today, st.NextChargeDate.Format(time.DateOnly), c.name)
+		next, updated := row(donation)
+		require.NotNil(t, next, c.name)
+		require.Equal(t, today, next.Format(time.DateOnly), c.name)
+		require.Equal(t, c.writes, updated.Year() != 2020, "%s: written", c.name)
 	}
 }
 
@@ -459,6 +513,8 @@ func TestChargesSurviveGatewayFaults(t *testing.T) {
 		s.waitCharged(donation, 1)
 	}
 	s.fault(sandbox.Fault{Mode: "none"})
+	require.Equal(t, 1, s.chargeActivities(ids[2]),
+		"the timeout before the commit leaves the local try nothing to read back: the attempt goes on as an activity")
 
 	for i, donation := range ids {
 		st := s.state(donation)
@@ -469,6 +525,9 @@ func TestChargesSurviveGatewayFaults(t *testing.T) {
 		require.True(t, st.Recent[0].Approved, "fault %d", i)
 		s.update(donation, collection.UpdateDiscard, collection.DiscardRequest{Actor: "it", Reason: "test over"})
 		require.NoError(t, runs[i].Get(context.Background(), nil))
+	}
+	if os.Getenv("APORTA_RECORD_HISTORY") != "" {
+		workflowtest.SaveHistory(t, s.temporal, collection.WorkflowID(ids[2].String()), runs[2].GetRunID(), "testdata/donation_history_v5_fallback.json")
 	}
 }
 

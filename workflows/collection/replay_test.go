@@ -14,12 +14,15 @@ import (
 // sent right after the start, donation_history_v3.json with the folded bookkeeping (OpenDonation,
 // the charge writing the approved period's row; TestMonthlyDonationOnTheRealStack: a collect-day
 // change right after the start, one period charged, an amount change, a discard), and
-// donation_history_v4.json, the same test with no marker of the retry schedule's own. A change to the
+// donation_history_v4.json, the same test with no marker of the retry schedule's own,
+// donation_history_v5.json, the same test with the charge as a local activity (its marker in the first
+// workflow task), and donation_history_v5_fallback.json (TestChargesSurviveGatewayFaults' timeout
+// before the commit), a local charge that failed and went on as the regular activity. A change to the
 // workflow that is not guarded with workflow.GetVersion fails here with a non-determinism error.
 func TestReplaySavedHistory(t *testing.T) {
 	t.Parallel()
 	for _, file := range []string{"testdata/donation_history.json", "testdata/donation_history_v2.json", "testdata/donation_history_v3.json",
-		"testdata/donation_history_v4.json"} {
+		"testdata/donation_history_v4.json", "testdata/donation_history_v5.json", "testdata/donation_history_v5_fallback.json"} {
 		r := worker.NewWorkflowReplayer()
 		r.RegisterWorkflow(Workflow)
 		require.NoError(t, r.ReplayWorkflowHistoryFromJSONFile(nil, file), file)

@@ -198,16 +198,18 @@ const ActivityHeartbeatTimeout = 5 * time.Second
 // approved period (ChargeRequest.SyncOnApproval), so a run's first charge costs the charge and one
 // local activity instead of three (deploy/benchcollect). Runs recorded before keep what they were
 // scheduled with. The version is recorded once per run (a marker), the first time any code path asks.
-// Version 4 records no marker of its own for the retry schedule (see scheduleVersion).
+// Version 4 records no marker of its own for the retry schedule (see scheduleVersion). Version 5
+// tries each charge attempt first as a local activity (see charge).
 const (
 	versionHeartbeat         = "activity-heartbeat"
 	versionLocalBookkeeping  = 2
 	versionFoldedBookkeeping = 3
 	versionOneMarker         = 4
+	versionLocalCharge       = 5
 )
 
 func activitiesVersion(ctx workflow.Context) workflow.Version {
-	return workflow.GetVersion(ctx, versionHeartbeat, workflow.DefaultVersion, versionOneMarker)
+	return workflow.GetVersion(ctx, versionHeartbeat, workflow.DefaultVersion, versionLocalCharge)
 }
 
 // foldsBookkeeping says whether this run's first load syncs the row itself and its charges write the
@@ -224,7 +226,7 @@ func heartbeats(ctx workflow.Context) bool { return activitiesVersion(ctx) >= 1 
 // that asked for it and records a marker, instead of a round trip through the server's task
 // queues and a new workflow task per activity, which was most of what a charged period cost the
 // server (deploy/benchcollect). They are idempotent, so a worker lost mid-task reruns them
-// harmlessly. The charge stays a regular activity: it needs its long retries and heartbeat.
+// harmlessly. (A charge attempt has its long retries as a regular activity: see charge.)
 func (d *donation) bookkeeping(ctx workflow.Context, activity any, args ...any) workflow.Future {
 	if activitiesVersion(ctx) >= versionLocalBookkeeping {
 		return workflow.ExecuteLocalActivity(ctx, activity, args...)
@@ -410,26 +412,9 @@ func (d *donation) chargePeriod(p collectday.Period) {
 			// in while it charges is seen below, and the workflow then writes the row itself.)
 			req.SyncOnApproval = d.approvedState(p)
 		}
-		chargeOpts := workflow.ActivityOptions{
-			StartToCloseTimeout: 2 * time.Minute,
-			// An unknown outcome that the read-back cannot settle is retried with the same
-			// idempotency key for up to a day; the gateway answers the first payment if there was one.
-			ScheduleToCloseTimeout: 24 * time.Hour,
-			RetryPolicy: &temporal.RetryPolicy{
-				InitialInterval: 5 * time.Second, BackoffCoefficient: 2, MaximumInterval: 10 * time.Minute,
-			},
-		}
-		if heartbeats(ctx) {
-			// A charge whose worker died mid-flight is retried after seconds, not two minutes;
-			// the retry reads the attempt back by its key before charging, so it never doubles.
-			chargeOpts.HeartbeatTimeout = ActivityHeartbeatTimeout
-			chargeOpts.RetryPolicy.InitialInterval = time.Second
-		}
-		actx := workflow.WithActivityOptions(ctx, chargeOpts)
-		var res ChargeResult
 		d.charging = true
 		changes := d.changes
-		err := workflow.ExecuteActivity(actx, d.acts.Charge, req).Get(ctx, &res)
+		res, err := d.charge(ctx, req)
 		d.charging = false
 		if err == nil && res.GatewayMissing {
 			if waiting.IsZero() {
@@ -496,6 +481,56 @@ func (d *donation) chargePeriod(p collectday.Period) {
 		return
 	}
 	d.sync(ctx)
+}
+
+// LocalChargeTimeout bounds a charge attempt's local try (see charge): longer than a charge takes
+// with a gateway that answers (its requests, the read-backs and the record), short enough that a hung
+// gateway holds the workflow task (heartbeated by the SDK every 8 s of the 10 s task timeout) for a
+// few heartbeats only before the attempt goes on as a regular activity.
+const LocalChargeTimeout = 30 * time.Second
+
+// charge runs one charge attempt. From versionLocalCharge on it is tried first as a local
+// activity, once: the worker charges within the workflow task that decided to (the one that opened
+// the donation, or the one its timer woke) and records a marker, with no activity task and no second
+// workflow task, so a charged period costs the server less than a workflow of one no-op activity
+// (deploy/benchcollect). Whatever that try cannot settle (an error, an outcome the read-back cannot
+// find yet, a timeout) goes on as the regular activity with a day of retries, as before version 5.
+// Either way the attempt charges once: the activity reads the attempt back by its key before
+// charging and charges under the same idempotency key (see Activities.Charge), so a worker that dies
+// mid-charge (the workflow task is then retried and the local try runs again elsewhere), a local try
+// that timed out while its request was in flight, and the activity after it all find or repeat the
+// same payment. While it runs, updates wait for the workflow task to end (or for the SDK's
+// heartbeat of the task, when the charge is slow), and then find d.charging set as before.
+func (d *donation) charge(ctx workflow.Context, req ChargeRequest) (ChargeResult, error) {
+	var res ChargeResult
+	if activitiesVersion(ctx) >= versionLocalCharge {
+		lctx := workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
+			StartToCloseTimeout: LocalChargeTimeout, RetryPolicy: &temporal.RetryPolicy{MaximumAttempts: 1}})
+		err := workflow.ExecuteLocalActivity(lctx, d.acts.Charge, req).Get(ctx, &res)
+		if err == nil {
+			return res, nil
+		}
+		workflow.GetLogger(ctx).Warn("local charge not settled, charging as an activity",
+			"period", req.Period, "attempt", req.Attempt, "error", err)
+		res = ChargeResult{}
+	}
+	opts := workflow.ActivityOptions{
+		StartToCloseTimeout: 2 * time.Minute,
+		// An unknown outcome that the read-back cannot settle is retried with the same
+		// idempotency key for up to a day; the gateway answers the first payment if there was one.
+		ScheduleToCloseTimeout: 24 * time.Hour,
+		RetryPolicy: &temporal.RetryPolicy{
+			InitialInterval: 5 * time.Second, BackoffCoefficient: 2, MaximumInterval: 10 * time.Minute,
+		},
+	}
+	if heartbeats(ctx) {
+		// A charge whose worker died mid-flight is retried after seconds, not two minutes;
+		// the retry reads the attempt back by its key before charging, so it never doubles.
+		opts.HeartbeatTimeout = ActivityHeartbeatTimeout
+		opts.RetryPolicy.InitialInterval = time.Second
+	}
+	err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, opts), d.acts.Charge, req).Get(ctx, &res)
+	return res, err
 }
 
 // scheduleVersion records the retry schedule's version in runs before versionOneMarker. The schedule

@@ -11,6 +11,7 @@ import (
 
 	"github.com/stretchr/testify/mock"
 	"github.com/stretchr/testify/require"
+	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/testsuite"
 	"go.temporal.io/sdk/workflow"
@@ -43,6 +44,8 @@ type chargeCall struct {
 	At      time.Time // workflow time, in Buenos Aires
 	Req     ChargeRequest
 	Outcome ChargeResult
+	Local   bool // run as a local activity
+	Failed  bool // failed (localFails) before the gateway answered
 }
 
 // harness runs the workflow with activities mocked at the activity boundary: a scripted gateway
@@ -58,6 +61,9 @@ type harness struct {
 	notices  []DeclineNotice
 	// decide answers a charge; approved when nil.
 	decide func(r ChargeRequest, n int) ChargeResult
+	// localFails fails the local try of the charges it is true for, as an outcome that the read-back
+	// cannot find yet does.
+	localFails func(r ChargeRequest) bool
 }
 
 func newHarness(t *testing.T, start time.Time, snap Snapshot) *harness {
@@ -86,15 +92,20 @@ func newHarness(t *testing.T, start time.Time, snap Snapshot) *harness {
 		h.synced = append(h.synced, st)
 		return st, err
 	})
-	env.OnActivity(a.Charge, mock.Anything, mock.Anything).Return(func(_ context.Context, r ChargeRequest) (ChargeResult, error) {
+	env.OnActivity(a.Charge, mock.Anything, mock.Anything).Return(func(ctx context.Context, r ChargeRequest) (ChargeResult, error) {
 		h.mu.Lock()
 		defer h.mu.Unlock()
+		local := activity.GetInfo(ctx).IsLocalActivity
+		if local && h.localFails != nil && h.localFails(r) {
+			h.charges = append(h.charges, chargeCall{At: env.Now().In(ba), Req: r, Local: true, Failed: true})
+			return ChargeResult{}, errors.New("charge: outcome unknown and not found yet")
+		}
 		res := ChargeResult{Attempt: r.Attempt, Status: "approved", PaymentID: "p"}
 		if h.decide != nil {
 			res = h.decide(r, len(h.charges))
 			res.Attempt = r.Attempt
 		}
-		h.charges = append(h.charges, chargeCall{At: env.Now().In(ba), Req: r, Outcome: res})
+		h.charges = append(h.charges, chargeCall{At: env.Now().In(ba), Req: r, Outcome: res, Local: local})
 		if res.Approved() && r.SyncOnApproval != nil {
 			h.synced = append(h.synced, *r.SyncOnApproval)
 			res.Synced = true
@@ -661,4 +672,32 @@ func TestApprovedPeriodsNeedNoBookkeepingActivity(t *testing.T) {
 	last := h.synced[len(h.synced)-1]
 	require.Equal(t, collectday.Period{Year: 2029, Month: time.January}, last.NextPeriod)
 	require.Zero(t, last.ConsecutiveFailed)
+}
+
+// TestChargeFallsBackToTheActivity: each charge attempt is tried first as a local activity; one that
+// try cannot settle (an outcome the read-back cannot find yet) goes on as the regular activity with
+// the same request, so the same attempt and gateway key, and its answer settles the period. The
+// next period is local again.
+func TestChargeFallsBackToTheActivity(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, date(2027, 1, 2), Snapshot{Amount: 1000, CollectDay: 10, PaymentMethod: card("a", 1, 2030)})
+	h.localFails = func(r ChargeRequest) bool { return r.Period == "2027-01" }
+	h.at(date(2027, 2, 20), func() { h.update(UpdateDiscard, false, DiscardRequest{}) })
+	h.run(Input{})
+
+	require.Len(t, h.charges, 3)
+	try, fallback, february := h.charges[0], h.charges[1], h.charges[2]
+	require.True(t, try.Local && try.Failed, "January's local try fails")
+	require.False(t, fallback.Local, "January goes on as an activity")
+	same := func(r ChargeRequest) ChargeRequest { r.SyncOnApproval = nil; return r }
+	require.Equal(t, same(try.Req), same(fallback.Req), "the same attempt, so the same gateway key")
+	require.NotNil(t, fallback.Req.SyncOnApproval, "the activity writes the approved period's row as the try would have")
+	require.True(t, fallback.Outcome.Approved())
+	require.Equal(t, date(2027, 1, 10), fallback.At, "at once")
+	require.True(t, february.Local && february.Outcome.Approved(), "February is charged locally")
+	st := h.state()
+	require.Equal(t, []collectday.Period{{Year: 2027, Month: time.January}, {Year: 2027, Month: time.February}},
+		[]collectday.Period{st.Recent[0].Period, st.Recent[1].Period})
+	require.True(t, st.Recent[0].Approved && st.Recent[1].Approved)
+	require.Equal(t, 1, st.Recent[0].Attempts)
 }

@@ -1,8 +1,10 @@
 -- name: CollectionDonation :one
 -- A monthly donation as its collection workflow starts from: the row, its organisation's time zone,
--- its donor's e-mail and its card (tokens and display data only).
+-- its donor's e-mail and its card (tokens and display data only); next_charge_date, paused_since,
+-- discarded_at and discard_reason say whether the row already holds what the workflow would write.
 SELECT d.amount_minor, d.currency, d.collect_day, d.recurrence, d.status,
        COALESCE(d.paused_reason, '') AS paused_reason, o.timezone, dn.email, d.consecutive_failed_periods,
+       d.next_charge_date, d.paused_since, d.discarded_at, d.discard_reason,
        COALESCE(pm.id::text, '')::text AS payment_method_id, COALESCE(pm.gateway, '') AS gateway,
        COALESCE(pm.customer_id, '') AS customer_id,
        COALESCE(pm.card_id, '') AS card_id, COALESCE(pm.brand, '') AS brand, COALESCE(pm.bin, '') AS bin,
