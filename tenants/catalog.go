@@ -37,6 +37,13 @@ ORDER BY 1`
 
 	sqlAnyDistributed = `SELECT EXISTS (SELECT 1 FROM pg_dist_partition)`
 
+	// What synchronous_commit a new session of this user in this database gets on every node of the
+	// cluster (the coordinator included), by each node's address.
+	sqlNodesSynchronousCommit = `SELECT format('%s:%s', n.nodename, n.nodeport), r.success, r.result
+FROM run_command_on_all_nodes('SHOW synchronous_commit') r
+JOIN pg_dist_node n USING (nodeid)
+ORDER BY n.nodeid`
+
 	sqlSequentialShardCommands = `SET LOCAL citus.multi_shard_modify_mode TO 'sequential'`
 
 	// Base tables of the public schema that Citus does not know yet, and whether each is a tenant table

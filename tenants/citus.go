@@ -74,3 +74,33 @@ func collect[T any](ctx context.Context, q Querier, sql string, row pgx.RowToFun
 	}
 	return pgx.CollectRows(rows, row)
 }
+
+// CitusAsyncCommitNodes names the nodes of the database's Citus cluster (the coordinator included) on which
+// a session of this user commits asynchronously (synchronous_commit = off). Citus's non-blocking shard move
+// (citus_rebalance_start, citus_drain_node, citus_move_shard_placement) blocks writes, waits until its
+// subscription has replayed the source's WAL up to pg_current_wal_lsn() (the WAL written so far, not what
+// is still in WAL buffers), switches the placement and drops the old one: a single-node transaction the
+// source committed asynchronously a moment earlier has its commit record past that point, and is lost
+// with the old placement (TestScaleOutWhileDonating lost donations so; deploy/SIZING.md). Migrate refuses
+// such a cluster.
+func CitusAsyncCommitNodes(ctx context.Context, q Querier) ([]string, error) {
+	type node struct {
+		Addr    string
+		OK      bool
+		Setting string
+	}
+	nodes, err := collect(ctx, q, sqlNodesSynchronousCommit, pgx.RowToStructByPos[node])
+	if err != nil {
+		return nil, err
+	}
+	var async []string
+	for _, n := range nodes {
+		if !n.OK {
+			return nil, fmt.Errorf("synchronous_commit on %s: %s", n.Addr, n.Setting)
+		}
+		if n.Setting == "off" {
+			async = append(async, n.Addr)
+		}
+	}
+	return async, nil
+}

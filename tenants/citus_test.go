@@ -2,9 +2,13 @@ package tenants_test
 
 import (
 	"context"
+	"net"
+	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/require"
 
@@ -122,4 +126,49 @@ func TestShardTablesAreDistributedOnCitus(t *testing.T) {
 		require.Positive(t, shards, country)
 		require.GreaterOrEqual(t, workers, 2, "%s: organizations' shards lie on at least two workers", country)
 	}
+}
+
+// No node of the stack's clusters commits asynchronously, which Migrate refuses; a node where this user's
+// sessions would is named. A role of the test's own gets synchronous_commit = off on one worker only, so no
+// other session's setting changes.
+func TestCitusAsyncCommitNodes(t *testing.T) {
+	tenantstest.Citus(t)
+	t.Parallel()
+	ctx := context.Background()
+	tt := tenantstest.Open(t)
+	for _, country := range config.Countries {
+		pool, err := tt.Shard(country)
+		require.NoError(t, err)
+		async, err := tenants.CitusAsyncCommitNodes(ctx, pool)
+		require.NoError(t, err)
+		require.Empty(t, async, country)
+	}
+
+	dsn, err := url.Parse(tenantstest.Config(t).ShardDSNs["UY"])
+	require.NoError(t, err)
+	connect := func(host, user string) *pgx.Conn {
+		u := *dsn
+		u.Host, u.User = host, url.User(user)
+		conn, err := pgx.Connect(ctx, u.String())
+		require.NoError(t, err)
+		t.Cleanup(func() { _ = conn.Close(context.Background()) })
+		return conn
+	}
+	admin := connect(dsn.Host, "postgres")
+	role := "async_check_" + strings.ReplaceAll(uuid.NewString(), "-", "")[:12]
+	_, err = admin.Exec(ctx, "CREATE ROLE "+role+" LOGIN") // Citus creates it on every node
+	require.NoError(t, err)
+	t.Cleanup(func() { _, _ = admin.Exec(context.Background(), "DROP ROLE "+role) }) // after the role's connection closes
+	var host string
+	var port int
+	require.NoError(t, admin.QueryRow(ctx, `SELECT nodename, nodeport FROM pg_dist_node WHERE groupid <> 0 ORDER BY nodeid LIMIT 1`).
+		Scan(&host, &port))
+	worker := net.JoinHostPort(host, strconv.Itoa(port))
+	// On that worker alone: Citus would carry the ALTER ROLE to every node.
+	_, err = connect(worker, "postgres").Exec(ctx, "SET citus.enable_ddl_propagation = off; ALTER ROLE "+role+" SET synchronous_commit = off")
+	require.NoError(t, err)
+
+	async, err := tenants.CitusAsyncCommitNodes(ctx, connect(dsn.Host, role))
+	require.NoError(t, err)
+	require.Equal(t, []string{worker}, async)
 }

@@ -35,16 +35,25 @@ func (t *Tenants) Migrate(ctx context.Context, log *slog.Logger) error {
 }
 
 // migrateShard applies the shard migrations, checks the Citus rules and, on a coordinator, distributes
-// the tables. A fresh database is distributed once, after its last migration (Citus distributes no
-// table with triggers, which older migrations created and later ones drop). A database distributed
-// already distributes each new migration's tables in that migration's own transaction, so the next
-// migration finds them distributed.
+// the tables; it refuses a Citus cluster with a node that commits asynchronously (CitusAsyncCommitNodes).
+// A fresh database is distributed once, after its last migration (Citus distributes no table with
+// triggers, which older migrations created and later ones drop). A database distributed already
+// distributes each new migration's tables in that migration's own transaction, so the next migration
+// finds them distributed.
 func migrateShard(ctx context.Context, pool *pgxpool.Pool) (bool, error) {
 	var citus, distributed bool
 	if err := pool.QueryRow(ctx, sqlCitusInstalled).Scan(&citus); err != nil {
 		return false, err
 	}
 	if citus {
+		async, err := CitusAsyncCommitNodes(ctx, pool)
+		if err != nil {
+			return false, fmt.Errorf("synchronous_commit check: %w", err)
+		}
+		if len(async) > 0 {
+			return false, fmt.Errorf("synchronous_commit is off on %s: a shard move would lose what such a node committed last (deploy/SIZING.md)",
+				strings.Join(async, ", "))
+		}
 		if err := pool.QueryRow(ctx, sqlAnyDistributed).Scan(&distributed); err != nil {
 			return false, err
 		}
