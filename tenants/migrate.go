@@ -162,6 +162,7 @@ var delegatedFunctions = []string{
 	"receipt_issue(uuid,uuid)",
 	"crm_enqueue(uuid,text,uuid)",
 	"webhook_enqueue(uuid,uuid,text,jsonb)",
+	"charge_record(uuid,uuid,uuid,text,smallint,bigint,text,uuid,text,text,text,timestamptz,uuid,text,jsonb,text,date,uuid,text,integer,bigint,text,timestamptz)",
 }
 
 // delegateFunctions distributes the delegatedFunctions that exist and are not distributed yet, co-located

@@ -168,8 +168,22 @@ func (s Scope) Store() *sharddb.Queries { return sharddb.Store(s.pool) }
 // writers of one donation). So fn may run more than once: it must reach nothing but the database,
 // through tx, and assign rather than accumulate what it hands back.
 func (s Scope) Tx(ctx context.Context, fn func(pgx.Tx) error) error {
+	return retried(ctx, func() error { return pgx.BeginFunc(ctx, s.pool, fn) })
+}
+
+// Alone runs fn, which sends one statement to the organisation's shard outside a transaction block: a lone
+// statement is a transaction of its own, one round trip where a BEGIN and a COMMIT around it add theirs (a
+// delegated function's call, charge.Record's). Cancelled as a deadlock victim or for a serialization failure, it
+// runs again as Tx does, so fn sends nothing but that statement, through q, and assigns what it answers.
+func (s Scope) Alone(ctx context.Context, fn func(q *sharddb.Queries) error) error {
+	return retried(ctx, func() error { return fn(s.Store()) })
+}
+
+// retried runs run again, up to txAttempts times, while the database cancels it as a deadlock victim or
+// for a serialization failure (Tx).
+func retried(ctx context.Context, run func() error) error {
 	for attempt := 1; ; attempt++ {
-		err := pgx.BeginFunc(ctx, s.pool, fn)
+		err := run()
 		if attempt == txAttempts || !dberr.Retryable(err) {
 			return err
 		}

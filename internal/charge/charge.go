@@ -14,13 +14,9 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
 
 	"github.com/aporta/aporta/internal/connections"
-	"github.com/aporta/aporta/internal/crmlink"
-	"github.com/aporta/aporta/internal/dberr"
 	"github.com/aporta/aporta/internal/gateway"
-	"github.com/aporta/aporta/internal/receipt"
 	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/internal/webhook"
 	"github.com/aporta/aporta/tenants"
@@ -176,7 +172,7 @@ func Charge(ctx context.Context, scope tenants.Scope, g Gateway, t Transaction, 
 }
 
 // ChargeAnd is Charge recording with RecordAnd.
-func ChargeAnd(ctx context.Context, scope tenants.Scope, g Gateway, t Transaction, c gateway.Charge, also Also) (Outcome, error) {
+func ChargeAnd(ctx context.Context, scope tenants.Scope, g Gateway, t Transaction, c gateway.Charge, settle Settle) (Outcome, error) {
 	g, err := Routed(ctx, scope, g, t.DonationID, t.Currency)
 	if err != nil {
 		return Outcome{}, err
@@ -196,116 +192,91 @@ func ChargeAnd(ctx context.Context, scope tenants.Scope, g Gateway, t Transactio
 		return Outcome{}, err
 	}
 	o := OutcomeFrom(g, p)
-	return o, RecordAnd(ctx, scope, t, o, also)
+	return o, RecordAnd(ctx, scope, t, o, settle)
 }
 
 // Fee is a processor's fee on an amount, rounded half up as the commission is.
 func Fee(amount int64, bps int32) int64 { return (amount*int64(bps) + 5000) / 10000 }
 
-// Also is more of a charge's record, written in Record's transaction inside the rollup's write (a first
-// charge settles its donation so: issue 19, a second transaction took the organisation's rollup rows again).
-type Also func(ctx context.Context, q *sharddb.Queries, o Outcome) error
+// Settle moves a first charge's pending donation on by the charge's outcome, in the statement that records the
+// charge (a transaction of its own took the organisation's rollup rows again: issue 19). It answers the donation's
+// status ("": it stays pending) and, for an active monthly donation, its next charge date.
+type Settle func(o Outcome) (status string, nextChargeDate *time.Time)
 
 // Record stores an outcome on its transaction: the row written before the charge (found by id, or
 // by donation, period and attempt), else a new row for the attempt. An approval is stored with
-// the post-trial commission its organisation owes, its receipt (receipt.Issue: numbered without
-// gaps) and, made through a processor, the processor's fee and descriptor, in the same database
-// transaction, so a charge is never approved without them.
+// the post-trial commission its organisation owes, its receipt (numbered without gaps) and, made
+// through a processor, the processor's fee and descriptor, in the same database transaction, so a
+// charge is never approved without them; a refund or chargeback annuls the receipt. The CRM change
+// and the webhook event are queued with it, and the dashboard rollup kept exact.
 func Record(ctx context.Context, scope tenants.Scope, t Transaction, o Outcome) error {
 	return RecordAnd(ctx, scope, t, o, nil)
 }
 
-// RecordAnd is Record writing also (nil: nothing more) in the same transaction.
-func RecordAnd(ctx context.Context, scope tenants.Scope, t Transaction, o Outcome, also Also) error {
+// RecordAnd is Record settling the first charge's donation too (settle nil: none).
+//
+// It is one statement (sharddb RecordCharge, migrations/shard/0590), sent alone: on Citus one round trip to the
+// organisation's worker, which makes every write (issues 17 and 19). What the statement cannot know before writing
+// is the id of a period's attempt that a row of another id already is (the form's first transaction is its first
+// period's first attempt); it then writes nothing and answers that id, and the outcome is recorded again under it,
+// with the webhook event of that transaction.
+func RecordAnd(ctx context.Context, scope tenants.Scope, t Transaction, o Outcome, settle Settle) error {
+	for range 2 {
+		p, err := recordParams(scope.OrgID, t, o, settle)
+		if err != nil {
+			return err
+		}
+		var id uuid.UUID
+		if err := scope.Alone(ctx, func(q *sharddb.Queries) (err error) {
+			id, err = q.RecordCharge(ctx, p)
+			return err
+		}); err != nil {
+			return fmt.Errorf("record transaction %s: %w", t.ID, err)
+		}
+		if id == t.ID {
+			return nil
+		}
+		t.ID = id
+	}
+	return fmt.Errorf("record transaction %s: its period's attempt changed id while recorded", t.ID)
+}
+
+// recordParams are the arguments of t's record: its outcome, the webhook event it queues (charge.approved,
+// charge.declined…; none for an undecided charge), the first charge's donation status, the processor's fee and a
+// given-back charge's annulment time.
+func recordParams(org uuid.UUID, t Transaction, o Outcome, settle Settle) (sharddb.RecordChargeParams, error) {
 	at := o.At
 	if at.IsZero() {
 		at = time.Now()
 	}
-	var period *string
+	p := sharddb.RecordChargeParams{OrganizationID: org, ID: t.ID, DonationID: t.DonationID, Attempt: int16(t.Attempt),
+		AmountMinor: t.Amount, Currency: t.Currency, PaymentMethodID: t.PaymentMethodID, Status: string(o.Status),
+		StatusDetail: o.Detail, GatewayPaymentID: o.PaymentID, ChargedAt: at}
 	if t.Period != "" {
-		period = &t.Period
+		p.Period = &t.Period
 	}
-	return scope.Tx(ctx, func(tx pgx.Tx) error {
-		q := sharddb.Store(tx)
-		// Everything inside the rollup's write: the rollup rows, which every charge of the campaign's day
-		// updates, are locked late and held only until COMMIT; an approval's receipt number after them.
-		var approved uuid.UUID // the approved transaction, whose receipt is issued last
-		err := q.WithRollupThen(ctx, scope.OrgID, []uuid.UUID{t.DonationID}, func() error {
-			// A period's attempt is one row per donation, period and attempt, which the insert's
-			// conflict clause settles whoever wrote it first (the form writes the first period's first
-			// attempt before charging it): one statement. Any other row is settled by its id.
-			var id uuid.UUID
-			err := dberr.ErrNotFound
-			if period == nil {
-				id, err = q.SettleChargedTransaction(ctx, sharddb.SettleChargedTransactionParams{
-					OrganizationID: scope.OrgID, ID: t.ID, DonationID: t.DonationID, Period: period, Attempt: int16(t.Attempt),
-					Status: string(o.Status), StatusDetail: o.Detail, GatewayPaymentID: o.PaymentID, ChargedAt: at})
-			}
-			if errors.Is(err, dberr.ErrNotFound) {
-				id, err = q.InsertChargedTransaction(ctx, sharddb.InsertChargedTransactionParams{
-					OrganizationID: scope.OrgID, ID: t.ID, DonationID: t.DonationID, Period: period, Attempt: int16(t.Attempt),
-					AmountMinor: t.Amount, Currency: t.Currency, PaymentMethodID: t.PaymentMethodID,
-					Status: string(o.Status), StatusDetail: o.Detail, GatewayPaymentID: o.PaymentID, ChargedAt: at})
-			}
-			if err != nil {
-				return err
-			}
-			if o.Approved() {
-				approved = id
-			}
-			now := time.Now()
-			// What the record queues and adds, whose answers it does not read, in one round trip (issue 19).
-			return q.Pipelined(ctx, func(q *sharddb.Queries) error {
-				if err := crmlink.Enqueue(ctx, q, scope.OrgID, crmlink.Donation, t.DonationID); err != nil {
-					return err
-				}
-				if err := enqueueWebhook(ctx, q, scope.OrgID, id, t, o); err != nil {
-					return err
-				}
-				if also != nil {
-					if err := also(ctx, q, o); err != nil {
-						return err
-					}
-				}
-				if GivenBack(o.Status) {
-					return receipt.Annul(ctx, q, scope.OrgID, id, now)
-				}
-				if !o.Approved() {
-					return nil
-				}
-				if _, err := q.RecordTransactionCommission(ctx, sharddb.RecordTransactionCommissionParams{OrganizationID: scope.OrgID, TransactionID: id}); err != nil {
-					return err
-				}
-				if p := o.Processor; p != nil {
-					return q.RecordProcessorFee(ctx, sharddb.RecordProcessorFeeParams{OrganizationID: scope.OrgID, TransactionID: id,
-						ProcessorID: p.ID, Family: p.Family, FeeBps: p.FeeBps, AmountMinor: Fee(t.Amount, p.FeeBps), Currency: t.Currency,
-						StatementDescriptor: p.Descriptor})
-				}
-				return nil
-			})
-		}, func(q *sharddb.Queries) error {
-			if approved == uuid.Nil {
-				return nil
-			}
-			// The receipt's number comes from the organisation's counter, which every approval of the
-			// organisation takes and holds until COMMIT: taken last, after the rollup rows.
-			_, err := receipt.Issue(ctx, q, scope.OrgID, approved)
-			return err
-		})
+	if typ := webhook.ChargeType(string(o.Status)); typ != "" {
+		event := webhook.EventID(t.ID, typ)
+		body, err := webhook.Encode(org, event, typ, webhook.Charge{TransactionID: t.ID, DonationID: t.DonationID,
+			Period: t.Period, Attempt: t.Attempt, Amount: webhook.Amount{Minor: t.Amount, Currency: t.Currency},
+			Status: string(o.Status), StatusDetail: o.Detail, GatewayPaymentID: o.PaymentID})
 		if err != nil {
-			return fmt.Errorf("record transaction %s: %w", t.ID, err)
+			return p, err
 		}
-		return nil
-	})
-}
-
-// enqueueWebhook queues the charge.approved or charge.declined event of the recorded transaction id.
-func enqueueWebhook(ctx context.Context, q *sharddb.Queries, orgID, id uuid.UUID, t Transaction, o Outcome) error {
-	typ := webhook.ChargeType(string(o.Status))
-	if typ == "" {
-		return nil
+		p.EventID, p.EventType, p.EventBody = &event, &typ, body
 	}
-	return webhook.Enqueue(ctx, q, orgID, webhook.EventID(id, typ), typ, webhook.Charge{TransactionID: id, DonationID: t.DonationID,
-		Period: t.Period, Attempt: t.Attempt, Amount: webhook.Amount{Minor: t.Amount, Currency: t.Currency}, Status: string(o.Status),
-		StatusDetail: o.Detail, GatewayPaymentID: o.PaymentID})
+	if settle != nil {
+		if status, next := settle(o); status != "" {
+			p.DonationStatus, p.NextChargeDate = &status, next
+		}
+	}
+	if pr := o.Processor; pr != nil {
+		fee := Fee(t.Amount, pr.FeeBps)
+		p.ProcessorID, p.ProcessorFamily, p.FeeBps, p.FeeMinor, p.StatementDescriptor = &pr.ID, &pr.Family, &pr.FeeBps, &fee, &pr.Descriptor
+	}
+	if GivenBack(o.Status) {
+		now := time.Now()
+		p.AnnulAt = &now
+	}
+	return p, nil
 }

@@ -1,17 +1,15 @@
 // Package receipt is a donor's receipt for each approved charge and their yearly summary: the
 // number (per organisation, without gaps), the PDF documents, and the e-mail that hands a receipt
-// out. charge.Record issues the receipt in the database transaction that records the approval,
-// so every channel (the public form, monthly collection, agencies' sign-ups) gets one the same way.
+// out. charge.Record issues the receipt in the statement that records the approval (receipt_issue,
+// migrations/shard/0561, called by charge_record, 0590), so every channel (the public form, monthly
+// collection, agencies' sign-ups) gets one the same way, and annuls it with a refund or chargeback.
 package receipt
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"strings"
 	"time"
-
-	"github.com/google/uuid"
 
 	"github.com/aporta/aporta/internal/i18n"
 	"github.com/aporta/aporta/internal/money"
@@ -19,21 +17,6 @@ import (
 	"github.com/aporta/aporta/internal/pdfdoc"
 	"github.com/aporta/aporta/internal/sharddb"
 )
-
-// Issue gives an approved transaction its receipt, in the caller's database transaction: the
-// organisation's next number (its counter row stays locked until COMMIT, and a rollback returns
-// the number) and the legal data of the moment. A transaction that has one keeps it.
-func Issue(ctx context.Context, q *sharddb.Queries, orgID, transactionID uuid.UUID) (int64, error) {
-	return q.IssueReceipt(ctx, sharddb.IssueReceiptParams{OrganizationID: orgID, TransactionID: transactionID})
-}
-
-// Annul marks the receipt of a transaction given back (refunded, charged back) annulled, in the
-// caller's database transaction: the document stays, says so, and leaves the yearly summary.
-// A transaction without a receipt has nothing to annul.
-func Annul(ctx context.Context, q *sharddb.Queries, orgID, transactionID uuid.UUID, at time.Time) error {
-	_, err := q.AnnulReceipt(ctx, sharddb.AnnulReceiptParams{OrganizationID: orgID, TransactionID: transactionID, At: at})
-	return err
-}
 
 // Number is a receipt number as documents show it.
 func Number(n int64) string { return fmt.Sprintf("%08d", n) }

@@ -7,47 +7,54 @@ package sharddb
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 
 	"github.com/google/uuid"
 )
 
-const insertChargedTransaction = `-- name: InsertChargedTransaction :one
-INSERT INTO transactions (organization_id, id, donation_id, period, attempt, amount_minor, currency, status,
-                          status_detail, gateway_payment_id, payment_method_id, charged_at)
-VALUES ($1, $2, $3, $4, $5,
-        $6, $7, $8, NULLIF($9::text, ''),
-        NULLIF($10::text, ''), $11, $12::timestamptz)
-ON CONFLICT (organization_id, donation_id, period, attempt) DO UPDATE
-SET status = EXCLUDED.status,
-    status_detail = EXCLUDED.status_detail,
-    gateway_payment_id = COALESCE(EXCLUDED.gateway_payment_id, transactions.gateway_payment_id),
-    charged_at = COALESCE(transactions.charged_at, EXCLUDED.charged_at),
-    updated_at = EXCLUDED.updated_at
-RETURNING id
+const recordCharge = `-- name: RecordCharge :one
+SELECT charge_record($1::uuid, $2::uuid, $3::uuid, $4::text,
+    $5::smallint, $6::bigint, $7::text, $8::uuid,
+    $9::text, $10::text, $11::text, $12::timestamptz,
+    $13::uuid, $14::text, $15::jsonb,
+    $16::text, $17::date,
+    $18::uuid, $19::text, $20::integer, $21::bigint,
+    $22::text, $23::timestamptz)::uuid AS id
 `
 
-type InsertChargedTransactionParams struct {
-	OrganizationID   uuid.UUID
-	ID               uuid.UUID
-	DonationID       uuid.UUID
-	Period           *string
-	Attempt          int16
-	AmountMinor      int64
-	Currency         string
-	Status           string
-	StatusDetail     string
-	GatewayPaymentID string
-	PaymentMethodID  *uuid.UUID
-	ChargedAt        time.Time
+type RecordChargeParams struct {
+	OrganizationID      uuid.UUID
+	ID                  uuid.UUID
+	DonationID          uuid.UUID
+	Period              *string
+	Attempt             int16
+	AmountMinor         int64
+	Currency            string
+	PaymentMethodID     *uuid.UUID
+	Status              string
+	StatusDetail        string
+	GatewayPaymentID    string
+	ChargedAt           time.Time
+	EventID             *uuid.UUID
+	EventType           *string
+	EventBody           json.RawMessage
+	DonationStatus      *string
+	NextChargeDate      *time.Time
+	ProcessorID         *uuid.UUID
+	ProcessorFamily     *string
+	FeeBps              *int32
+	FeeMinor            *int64
+	StatementDescriptor *string
+	AnnulAt             *time.Time
 }
 
-// A collection attempt's first outcome. One row per donation, period and attempt (a concurrent
-// retry updates it); the partial unique index transactions_one_approved_per_period refuses a
-// second approved row in a period. EXCLUDED.updated_at is the column default: Citus allows only
-// immutable functions in DO UPDATE.
-func (q *Queries) InsertChargedTransaction(ctx context.Context, arg InsertChargedTransactionParams) (uuid.UUID, error) {
-	row := q.db.QueryRow(ctx, insertChargedTransaction,
+// A charge's outcome with everything it writes, in one statement that Citus runs whole on the organisation's worker
+// (migrations/shard/0590): sent alone, it is its own transaction. It answers the transaction recorded; another id than
+// the one given means nothing was written: the donation's period attempt is that transaction, to record under its id.
+// The nullable arguments write nothing when null.
+func (q *Queries) RecordCharge(ctx context.Context, arg RecordChargeParams) (uuid.UUID, error) {
+	row := q.db.QueryRow(ctx, recordCharge,
 		arg.OrganizationID,
 		arg.ID,
 		arg.DonationID,
@@ -55,53 +62,22 @@ func (q *Queries) InsertChargedTransaction(ctx context.Context, arg InsertCharge
 		arg.Attempt,
 		arg.AmountMinor,
 		arg.Currency,
-		arg.Status,
-		arg.StatusDetail,
-		arg.GatewayPaymentID,
 		arg.PaymentMethodID,
-		arg.ChargedAt,
-	)
-	var id uuid.UUID
-	err := row.Scan(&id)
-	return id, err
-}
-
-const settleChargedTransaction = `-- name: SettleChargedTransaction :one
-UPDATE transactions
-SET status = $1, status_detail = NULLIF($2::text, ''),
-    gateway_payment_id = COALESCE(NULLIF($3::text, ''), gateway_payment_id),
-    charged_at = COALESCE(charged_at, $4::timestamptz), updated_at = now()
-WHERE organization_id = $5 AND donation_id = $6
-  AND (id = $7 OR (period = $8 AND attempt = $9))
-RETURNING id
-`
-
-type SettleChargedTransactionParams struct {
-	Status           string
-	StatusDetail     string
-	GatewayPaymentID string
-	ChargedAt        time.Time
-	OrganizationID   uuid.UUID
-	DonationID       uuid.UUID
-	ID               uuid.UUID
-	Period           *string
-	Attempt          int16
-}
-
-// A charge's outcome on the row written before the charge: the donation form's first transaction
-// (by id), or a monthly period's attempt (by donation, period and attempt; the form's first
-// transaction of a monthly donation is its first period's first attempt).
-func (q *Queries) SettleChargedTransaction(ctx context.Context, arg SettleChargedTransactionParams) (uuid.UUID, error) {
-	row := q.db.QueryRow(ctx, settleChargedTransaction,
 		arg.Status,
 		arg.StatusDetail,
 		arg.GatewayPaymentID,
 		arg.ChargedAt,
-		arg.OrganizationID,
-		arg.DonationID,
-		arg.ID,
-		arg.Period,
-		arg.Attempt,
+		arg.EventID,
+		arg.EventType,
+		arg.EventBody,
+		arg.DonationStatus,
+		arg.NextChargeDate,
+		arg.ProcessorID,
+		arg.ProcessorFamily,
+		arg.FeeBps,
+		arg.FeeMinor,
+		arg.StatementDescriptor,
+		arg.AnnulAt,
 	)
 	var id uuid.UUID
 	err := row.Scan(&id)

@@ -439,39 +439,6 @@ func (q *Queries) ProcessorRoutes(ctx context.Context, arg ProcessorRoutesParams
 	return items, nil
 }
 
-const recordProcessorFee = `-- name: RecordProcessorFee :exec
-INSERT INTO transaction_processor_fees (organization_id, transaction_id, processor_id, family, fee_bps, amount_minor,
-    currency, statement_descriptor)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-ON CONFLICT (organization_id, transaction_id) DO NOTHING
-`
-
-type RecordProcessorFeeParams struct {
-	OrganizationID      uuid.UUID
-	TransactionID       uuid.UUID
-	ProcessorID         uuid.UUID
-	Family              string
-	FeeBps              int32
-	AmountMinor         int64
-	Currency            string
-	StatementDescriptor string
-}
-
-// The fee of an approved charge made through a processor; recorded once (a retried record keeps the first).
-func (q *Queries) RecordProcessorFee(ctx context.Context, arg RecordProcessorFeeParams) error {
-	_, err := q.db.Exec(ctx, recordProcessorFee,
-		arg.OrganizationID,
-		arg.TransactionID,
-		arg.ProcessorID,
-		arg.Family,
-		arg.FeeBps,
-		arg.AmountMinor,
-		arg.Currency,
-		arg.StatementDescriptor,
-	)
-	return err
-}
-
 const ruleCampaigns = `-- name: RuleCampaigns :many
 SELECT id FROM campaigns
 WHERE organization_id = $1 AND id = ANY ($2::uuid[]) AND type <> 'promoted'

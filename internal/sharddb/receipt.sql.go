@@ -12,26 +12,6 @@ import (
 	"github.com/google/uuid"
 )
 
-const annulReceipt = `-- name: AnnulReceipt :execrows
-UPDATE receipts SET annulled_at = $3::timestamptz
-WHERE organization_id = $1 AND transaction_id = $2 AND annulled_at IS NULL
-`
-
-type AnnulReceiptParams struct {
-	OrganizationID uuid.UUID
-	TransactionID  uuid.UUID
-	At             time.Time
-}
-
-// A charge given back (refunded, charged back, cancelled): its receipt stays, marked annulled.
-func (q *Queries) AnnulReceipt(ctx context.Context, arg AnnulReceiptParams) (int64, error) {
-	result, err := q.db.Exec(ctx, annulReceipt, arg.OrganizationID, arg.TransactionID, arg.At)
-	if err != nil {
-		return 0, err
-	}
-	return result.RowsAffected(), nil
-}
-
 const chargeReceiptMail = `-- name: ChargeReceiptMail :one
 SELECT r.number, r.transaction_id, r.donor_email, r.org_legal_name, r.campaign_title, r.amount_minor, r.currency,
        coalesce(o.locale, 'es')::text AS org_locale, dn.first_name, c.slug
@@ -183,25 +163,6 @@ func (q *Queries) DonorReceipts(ctx context.Context, arg DonorReceiptsParams) ([
 		return nil, err
 	}
 	return items, nil
-}
-
-const issueReceipt = `-- name: IssueReceipt :one
-SELECT receipt_issue($1, $2) AS number
-`
-
-type IssueReceiptParams struct {
-	OrganizationID uuid.UUID
-	TransactionID  uuid.UUID
-}
-
-// The receipt of an approved transaction: the number it has, else the organisation's next one with the legal
-// data of the moment (migrations/shard/0561). The counter row stays locked until the caller's COMMIT, so numbers
-// are handed out one at a time; a rollback gives the number back (no gaps). A transaction not approved raises.
-func (q *Queries) IssueReceipt(ctx context.Context, arg IssueReceiptParams) (int64, error) {
-	row := q.db.QueryRow(ctx, issueReceipt, arg.OrganizationID, arg.TransactionID)
-	var number int64
-	err := row.Scan(&number)
-	return number, err
 }
 
 const receiptByNumber = `-- name: ReceiptByNumber :one

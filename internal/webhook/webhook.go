@@ -111,11 +111,17 @@ func EventID(id uuid.UUID, typ string) uuid.UUID {
 // q: the store of the transaction that makes the change, so the change and its event commit
 // together. Without such endpoints it writes nothing.
 func Enqueue(ctx context.Context, q *sharddb.Queries, orgID, eventID uuid.UUID, typ string, data any) error {
-	body, err := json.Marshal(Body{ID: eventID, Type: typ, CreatedAt: time.Now().UTC(), OrganizationID: orgID, Data: data})
+	body, err := Encode(orgID, eventID, typ, data)
 	if err != nil {
 		return err
 	}
 	return q.EnqueueWebhookEvent(ctx, sharddb.EnqueueWebhookEventParams{OrganizationID: orgID, EventID: eventID, EventType: typ, Body: body})
+}
+
+// Encode is the body Enqueue queues for the event, created now, for a writer that queues it in a statement of its
+// own (charge.Record's).
+func Encode(orgID, eventID uuid.UUID, typ string, data any) (json.RawMessage, error) {
+	return json.Marshal(Body{ID: eventID, Type: typ, CreatedAt: time.Now().UTC(), OrganizationID: orgID, Data: data})
 }
 
 // ChangeType is the event a version of a donation's field is: a status that became discarded is a

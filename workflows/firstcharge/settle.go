@@ -100,7 +100,7 @@ func (s Settler) Charge(ctx context.Context, scope tenants.Scope, g charge.Gatew
 		return StatusPlanned, "", s.activate(ctx, scope, d, today)
 	}
 	c.Amount = money.New(d.Amount, d.Currency)
-	o, err := charge.ChargeAnd(ctx, scope, g, first.Transaction, c, settleDonation(scope.OrgID, d, today))
+	o, err := charge.ChargeAnd(ctx, scope, g, first.Transaction, c, settleDonation(d, today))
 	var unknown *gateway.UnknownOutcomeError
 	if errors.As(err, &unknown) {
 		s.log().WarnContext(ctx, "donation: charge outcome unknown", "donation_id", d.ID, "error", err)
@@ -114,31 +114,28 @@ func (s Settler) Charge(ctx context.Context, scope tenants.Scope, g charge.Gatew
 
 // Settle records a first charge's outcome (charge.Record) and settles the donation.
 func (s Settler) Settle(ctx context.Context, scope tenants.Scope, d Donation, first First, o charge.Outcome, today time.Time) (string, error) {
-	if err := charge.RecordAnd(ctx, scope, first.Transaction, o, settleDonation(scope.OrgID, d, today)); err != nil {
+	if err := charge.RecordAnd(ctx, scope, first.Transaction, o, settleDonation(d, today)); err != nil {
 		return "", err
 	}
 	return s.settled(ctx, scope, d, o), nil
 }
 
-// settleDonation moves the pending donation on from its first charge, in the transaction that records the
+// settleDonation moves the pending donation on from its first charge, in the statement that records the
 // charge: approved, it is active (a monthly one charged next in the following month, by its collection);
 // refused, rejected; otherwise the gateway decides later and the donation stays pending.
-func settleDonation(org uuid.UUID, d Donation, today time.Time) charge.Also {
-	return func(ctx context.Context, q *sharddb.Queries, o charge.Outcome) error {
-		p := sharddb.SettleFirstChargeDonationParams{OrganizationID: org, ID: d.ID}
+func settleDonation(d Donation, today time.Time) charge.Settle {
+	return func(o charge.Outcome) (string, *time.Time) {
 		switch o.Status {
 		case gateway.StatusApproved:
-			p.Status = "active"
 			if d.Recurrence == 1 {
 				n := d.CollectDay.After(today)
-				p.NextChargeDate = &n
+				return "active", &n
 			}
+			return "active", nil
 		case gateway.StatusRejected, gateway.StatusCancelled:
-			p.Status = "rejected"
-		default:
-			return nil
+			return "rejected", nil
 		}
-		return q.SettleFirstChargeDonation(ctx, p)
+		return "", nil
 	}
 }
 

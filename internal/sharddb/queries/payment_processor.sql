@@ -76,13 +76,6 @@ ORDER BY p.position, p.created_at;
 -- name: DonationCampaignID :one
 SELECT campaign_id FROM donations WHERE organization_id = $1 AND id = $2;
 
--- name: RecordProcessorFee :exec
--- The fee of an approved charge made through a processor; recorded once (a retried record keeps the first).
-INSERT INTO transaction_processor_fees (organization_id, transaction_id, processor_id, family, fee_bps, amount_minor,
-    currency, statement_descriptor)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-ON CONFLICT (organization_id, transaction_id) DO NOTHING;
-
 -- name: TransactionFeesByCurrency :many
 -- The processor fees and Aporta's commissions of the approved transactions created in a period, per currency.
 SELECT t.currency, coalesce(sum(f.amount_minor), 0)::bigint AS processor_fees,

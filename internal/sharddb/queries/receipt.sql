@@ -5,12 +5,6 @@
 -- The receipt a transaction already has (a charge recorded again keeps its number).
 SELECT number FROM receipts WHERE organization_id = $1 AND transaction_id = $2;
 
--- name: IssueReceipt :one
--- The receipt of an approved transaction: the number it has, else the organisation's next one with the legal
--- data of the moment (migrations/shard/0561). The counter row stays locked until the caller's COMMIT, so numbers
--- are handed out one at a time; a rollback gives the number back (no gaps). A transaction not approved raises.
-SELECT receipt_issue(sqlc.arg(organization_id), sqlc.arg(transaction_id)) AS number;
-
 -- name: ReceiptByNumber :one
 -- One receipt with what its document needs; donor_id narrows it to one donor's (the portal).
 SELECT sqlc.embed(r), coalesce(o.locale, 'es')::text AS org_locale, o.timezone
@@ -45,8 +39,3 @@ JOIN campaigns c ON c.organization_id = sqlc.arg(organization_id) AND c.id = d.c
 WHERE r.organization_id = sqlc.arg(organization_id) AND r.donation_id = sqlc.arg(donation_id)
   AND (r.transaction_id = sqlc.arg(transaction_id) OR (t.period = sqlc.narg(period) AND t.status = 'approved'))
 LIMIT 1;
-
--- name: AnnulReceipt :execrows
--- A charge given back (refunded, charged back, cancelled): its receipt stays, marked annulled.
-UPDATE receipts SET annulled_at = sqlc.arg(at)::timestamptz
-WHERE organization_id = $1 AND transaction_id = $2 AND annulled_at IS NULL;
