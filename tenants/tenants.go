@@ -162,10 +162,10 @@ func (s Scope) Exec(ctx context.Context, sql string, args ...any) error {
 func (s Scope) Store() *sharddb.Queries { return sharddb.Store(s.pool) }
 
 // Tx runs fn in a transaction on the organisation's shard, committing when fn returns nil. A
-// transaction the database cancels as a deadlock victim or for a serialization failure changed
-// nothing and runs again from the start, up to txAttempts times: on Citus the distributed deadlock
-// detector also cancels transactions queued on one row behind others that are in no cycle (several
-// writers of one donation). So fn may run more than once: it must reach nothing but the database,
+// transaction the database cancels so that it can run again (dberr.Retryable: a deadlock victim, a
+// serialization failure, a delegated call a shard move turned away) changed nothing and runs again
+// from the start, up to txAttempts times: on Citus the distributed deadlock detector also cancels
+// transactions queued on one row behind others that are in no cycle (several writers of one donation). So fn may run more than once: it must reach nothing but the database,
 // through tx, and assign rather than accumulate what it hands back.
 func (s Scope) Tx(ctx context.Context, fn func(pgx.Tx) error) error {
 	return retried(ctx, func() error { return pgx.BeginFunc(ctx, s.pool, fn) })
@@ -173,14 +173,14 @@ func (s Scope) Tx(ctx context.Context, fn func(pgx.Tx) error) error {
 
 // Alone runs fn, which sends one statement to the organisation's shard outside a transaction block: a lone
 // statement is a transaction of its own, one round trip where a BEGIN and a COMMIT around it add theirs (a
-// delegated function's call, charge.Record's). Cancelled as a deadlock victim or for a serialization failure, it
-// runs again as Tx does, so fn sends nothing but that statement, through q, and assigns what it answers.
+// delegated function's call, charge.Record's). Cancelled so that it can run again (dberr.Retryable), it runs
+// again as Tx does, so fn sends nothing but that statement, through q, and assigns what it answers.
 func (s Scope) Alone(ctx context.Context, fn func(q *sharddb.Queries) error) error {
 	return retried(ctx, func() error { return fn(s.Store()) })
 }
 
-// retried runs run again, up to txAttempts times, while the database cancels it as a deadlock victim or
-// for a serialization failure (Tx).
+// retried runs run again, up to txAttempts times, while the database cancels it so that it can run again
+// (dberr.Retryable).
 func retried(ctx context.Context, run func() error) error {
 	for attempt := 1; ; attempt++ {
 		err := run()

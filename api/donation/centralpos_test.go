@@ -112,7 +112,7 @@ func TestCentralPosOrganizationTakesDonations(t *testing.T) {
 	id := uuid.MustParse(m.Donation)
 	period := time.Now().In(must(time.LoadLocation("America/Argentina/Buenos_Aires"))).Format("2006-01")
 	periodRef := charge.Transaction{DonationID: id, Period: period, Attempt: 1}.Key().Reference
-	require.Eventually(t, func() bool { return chargeActivityCompleted(t, f.tc, collection.WorkflowID(id.String())) }, 15*time.Second, 200*time.Millisecond)
+	require.Eventually(t, func() bool { return periodCharged(t, f.tc, collection.WorkflowID(id.String())) }, 15*time.Second, 200*time.Millisecond)
 	require.Len(t, f.cpCharges(t, periodRef), 1)
 	require.Equal(t, 1, f.count(t, `SELECT count(*) FROM transactions WHERE organization_id = $1 AND donation_id = $2`, id))
 	_, err = f.tc.DescribeWorkflowExecution(context.Background(), collection.WorkflowID(id.String()), "")

@@ -158,7 +158,7 @@ func TestProcessorRoutedCampaignTakesDonations(t *testing.T) {
 	require.Equal(t, http.StatusCreated, ma.Status, ma.Body)
 	require.Equal(t, "approved", ma.Body["status"])
 	id := uuid.MustParse(ma.Donation)
-	require.Eventually(t, func() bool { return chargeActivityCompleted(t, f.tc, collection.WorkflowID(id.String())) }, 15*time.Second, 200*time.Millisecond)
+	require.Eventually(t, func() bool { return periodCharged(t, f.tc, collection.WorkflowID(id.String())) }, 15*time.Second, 200*time.Millisecond)
 	require.Len(t, ledgerOf(t, f, login).Payments, 2, "the first period charged once")
 	require.Equal(t, 1, f.count(t, `SELECT count(*) FROM transactions WHERE organization_id = $1 AND donation_id = $2`, id))
 	require.Equal(t, 1, f.count(t, `SELECT count(*) FROM payment_methods pm JOIN donations d ON d.organization_id = pm.organization_id
@@ -222,7 +222,7 @@ func TestDeclinedChargeIsRetriedOnceThroughTheGlobalProcessor(t *testing.T) {
 	// The same submission again, and collection reading the period back: never a second charge.
 	again := post(t, f.srv.URL+"/d/"+f.slug, body)
 	require.Equal(t, "approved", again.Body["status"], again.Body)
-	require.Eventually(t, func() bool { return chargeActivityCompleted(t, f.tc, collection.WorkflowID(id.String())) }, 15*time.Second, 200*time.Millisecond)
+	require.Eventually(t, func() bool { return periodCharged(t, f.tc, collection.WorkflowID(id.String())) }, 15*time.Second, 200*time.Millisecond)
 	require.Len(t, ledgerOf(t, f, login).Payments, 1)
 	require.Len(t, sandboxPayments(t, f.cfg, ref), 1)
 	require.Equal(t, 1, f.count(t, `SELECT count(*) FROM transactions WHERE organization_id = $1 AND donation_id = $2`, id))

@@ -60,12 +60,21 @@ func Map(err error) error {
 	return err
 }
 
-// Retryable reports whether err is a transaction the database cancelled so that it can run again:
-// a deadlock victim (40P01) or a serialization failure (40001). Nothing it did was kept.
+// Retryable reports whether err is a transaction the database cancelled so that it can run again: a deadlock
+// victim (40P01), a serialization failure (40001), or a delegated function's call that reached the worker a shard
+// move was taking its shard from (Citus, XX000: the worker found the shard gone and refused; run again, the call
+// goes to the shard's new worker). Nothing it did was kept.
 func Retryable(err error) bool {
 	var pe *pgconn.PgError
-	return errors.As(err, &pe) && (pe.Code == "40P01" || pe.Code == "40001")
+	if !errors.As(err, &pe) {
+		return false
+	}
+	return pe.Code == "40P01" || pe.Code == "40001" || pe.Code == "XX000" && strings.Contains(pe.Message, shardMovedAway)
 }
+
+// shardMovedAway is what Citus answers a delegated call that runs on a worker whose shard a move has just switched
+// to another worker: the call's statements are no longer local there.
+const shardMovedAway = "cannot execute a distributed query from a query on a shard"
 
 // quotedConstraint is the constraint a violation's message names.
 var quotedConstraint = regexp.MustCompile(`constraint "([^"]+)"`)
