@@ -22,6 +22,10 @@ export default defineConfig({
     headless: true,
     // A Latin-American browser; the app resolves es-AR to its Spanish catalogue.
     locale: 'es-AR',
+    // Without the panels' and popovers' transitions (the theme's respectReducedMotion): a step no longer acts on an
+    // element an accordion is still sliding open (integrated.spec's discard click, pressed while the panel moved,
+    // opened nothing) or a popover Mantine hid while its anchor was clipped.
+    reducedMotion: 'reduce',
     trace: 'retain-on-failure',
     launchOptions: {
       // Debian's Chromium: Playwright's own browser download is not reachable from these machines.
