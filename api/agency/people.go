@@ -60,11 +60,7 @@ func (h *Handler) people(ctx context.Context, orgID, agencyID uuid.UUID) ([]User
 	if err != nil {
 		return nil, err
 	}
-	ids := make([]uuid.UUID, len(members))
-	for i, m := range members {
-		ids[i] = m.UserID
-	}
-	users, err := h.kratos.Users(ctx, ids)
+	users, err := identity.UsersOf(ctx, h.kratos, members, func(m dirdb.AgencyMember) uuid.UUID { return m.UserID })
 	if err != nil {
 		return nil, err
 	}
@@ -206,11 +202,11 @@ func (h *Handler) createUser(ctx context.Context, r *NewUserRequest) (*createdUs
 	if err := h.welcome(ctx, scope, a.Name, r.Email); err != nil {
 		return nil, err
 	}
-	users, err := h.kratos.Users(ctx, []uuid.UUID{id})
+	u, err := h.kratos.User(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	return &createdUser{UserReply{User: userView(m, users[id])}}, nil
+	return &createdUser{UserReply{User: userView(m, u)}}, nil
 }
 
 // welcome e-mails the new person where to choose their password and sign in.
@@ -282,11 +278,11 @@ func (h *Handler) member(ctx context.Context, r UserRequest) (tenants.Scope, dir
 }
 
 func (h *Handler) reply(ctx context.Context, m dirdb.AgencyMember) (*UserReply, error) {
-	users, err := h.kratos.Users(ctx, []uuid.UUID{m.UserID})
+	u, err := h.kratos.User(ctx, m.UserID)
 	if err != nil {
 		return nil, err
 	}
-	return &UserReply{User: userView(m, users[m.UserID])}, nil
+	return &UserReply{User: userView(m, u)}, nil
 }
 
 // EditUserRequest is PATCH /manage/api/agencies/:token/users/:uuid {role, acquisition, management}.

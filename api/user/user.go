@@ -164,7 +164,7 @@ func invitationView(inv invitation, status string) User {
 
 // one answers a single member, with its identity and last login.
 func (h *Handler) one(ctx context.Context, m member) (*Reply, error) {
-	users, err := h.kratos.Users(ctx, []uuid.UUID{m.UserID})
+	u, err := h.kratos.User(ctx, m.UserID)
 	if err != nil {
 		return nil, err
 	}
@@ -172,7 +172,7 @@ func (h *Handler) one(ctx context.Context, m member) (*Reply, error) {
 	if err != nil {
 		slog.WarnContext(ctx, "last login", "error", err)
 	}
-	return &Reply{User: view(ctx, m, users[m.UserID], last)}, nil
+	return &Reply{User: view(ctx, m, u, last)}, nil
 }
 
 // ListRequest filters the list by status.
@@ -212,11 +212,7 @@ func (h *Handler) list(ctx context.Context, r *ListRequest) (*List, error) {
 	if err != nil {
 		return nil, err
 	}
-	ids := make([]uuid.UUID, len(members))
-	for i, m := range members {
-		ids[i] = m.UserID
-	}
-	users, err := h.kratos.Users(ctx, ids)
+	users, err := identity.UsersOf(ctx, h.kratos, members, func(m member) uuid.UUID { return m.UserID })
 	if err != nil {
 		return nil, err
 	}
