@@ -131,10 +131,7 @@ func (r *NewUserRequest) Validate() error {
 		}
 	}
 	r.Access.check(fields)
-	if len(fields) > 0 {
-		return apierror.Validation(fields)
-	}
-	return nil
+	return apierror.Invalid(fields)
 }
 
 // UserReply is the answer of the calls on one person.
@@ -295,10 +292,7 @@ type EditUserRequest struct {
 func (r *EditUserRequest) Validate() error {
 	fields := map[string]string{}
 	r.Access.check(fields)
-	if len(fields) > 0 {
-		return apierror.Validation(fields)
-	}
-	return nil
+	return apierror.Invalid(fields)
 }
 
 // editUser changes a person's role and grants; a discarded person keeps no relation until reactivated.

@@ -268,10 +268,7 @@ func (in *InviteRequest) Validate() error {
 	if err := checkRole(in.Role); err != "" {
 		fields["role"] = err
 	}
-	if len(fields) > 0 {
-		return apierror.Validation(fields)
-	}
-	return nil
+	return apierror.Invalid(fields)
 }
 
 // checkNames returns the field errors of a person's (trimmed) first and last names.
