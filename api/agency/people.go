@@ -4,10 +4,8 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"net/mail"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/google/uuid"
 
@@ -113,23 +111,7 @@ type NewUserRequest struct {
 func (r *NewUserRequest) Validate() error {
 	r.Email = strings.ToLower(strings.TrimSpace(r.Email))
 	r.FirstName, r.LastName = strings.TrimSpace(r.FirstName), strings.TrimSpace(r.LastName)
-	fields := map[string]string{}
-	switch a, err := mail.ParseAddress(r.Email); {
-	case r.Email == "":
-		fields["email"] = "agency.email_required"
-	case err != nil || a.Address != r.Email || !strings.Contains(r.Email[strings.LastIndex(r.Email, "@")+1:], ".") || len(r.Email) > 320:
-		fields["email"] = "agency.email_invalid"
-	}
-	for field, v := range map[string]string{"first_name": r.FirstName, "last_name": r.LastName} {
-		switch n := utf8.RuneCountInString(v); {
-		case n == 0:
-			fields[field] = "agency." + field + "_required"
-		case n < 3:
-			fields[field] = "agency." + field + "_min_length"
-		case n > 100:
-			fields[field] = "agency.name_too_long"
-		}
-	}
+	fields := identity.InviteeFields("agency", r.Email, r.FirstName, r.LastName)
 	r.Access.check(fields)
 	return apierror.Invalid(fields)
 }

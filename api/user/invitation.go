@@ -218,7 +218,7 @@ func (h *Handler) acceptAsNew(c *gin.Context) {
 		apierror.Abort(c, err)
 		return
 	}
-	fields := checkNames(strings.TrimSpace(in.FirstName), strings.TrimSpace(in.LastName))
+	fields := identity.NameFields("user", strings.TrimSpace(in.FirstName), strings.TrimSpace(in.LastName))
 	if code := account.CheckPassword(in.Password); code != "" {
 		fields["password"] = code
 	}

@@ -9,13 +9,10 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"maps"
 	"net/http"
-	"net/mail"
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
@@ -257,34 +254,11 @@ func (in *InviteRequest) Validate() error {
 	in.FirstName = strings.TrimSpace(in.FirstName)
 	in.LastName = strings.TrimSpace(in.LastName)
 	in.Role = strings.TrimSpace(in.Role)
-	fields := map[string]string{}
-	switch a, err := mail.ParseAddress(in.Email); {
-	case in.Email == "":
-		fields["email"] = "user.email_required"
-	case err != nil || a.Address != in.Email || !strings.Contains(in.Email[strings.LastIndex(in.Email, "@")+1:], ".") || len(in.Email) > 320:
-		fields["email"] = "user.email_invalid"
-	}
-	maps.Copy(fields, checkNames(in.FirstName, in.LastName))
+	fields := identity.InviteeFields("user", in.Email, in.FirstName, in.LastName)
 	if err := checkRole(in.Role); err != "" {
 		fields["role"] = err
 	}
 	return apierror.Invalid(fields)
-}
-
-// checkNames returns the field errors of a person's (trimmed) first and last names.
-func checkNames(first, last string) map[string]string {
-	fields := map[string]string{}
-	for field, v := range map[string]string{"first_name": first, "last_name": last} {
-		switch n := utf8.RuneCountInString(v); {
-		case n == 0:
-			fields[field] = "user." + field + "_required"
-		case n < 3:
-			fields[field] = "user." + field + "_min_length"
-		case n > 100:
-			fields[field] = "user.name_too_long"
-		}
-	}
-	return fields
 }
 
 func checkRole(role string) string {
