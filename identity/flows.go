@@ -619,15 +619,3 @@ func (k *Kratos) Delete(ctx context.Context, id uuid.UUID) error {
 	}
 	return err
 }
-
-// Revoke removes a user's relation on an object (idempotent in Keto).
-func (k *Keto) Revoke(ctx context.Context, namespace, object, relation, userID string) error {
-	defer forgetPermits() // the cached checks (sessioncache.go) may be stale now
-	_, err := k.write.RelationshipApi.DeleteRelationships(ctx).
-		Namespace(namespace).Object(object).Relation(relation).
-		SubjectSetNamespace(NamespaceUser).SubjectSetObject(userID).SubjectSetRelation("").Execute()
-	if err != nil {
-		return fmt.Errorf("keto revoke %s:%s#%s: %w", namespace, object, relation, err)
-	}
-	return nil
-}

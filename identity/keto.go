@@ -55,16 +55,12 @@ func NewKeto(readURL, writeURL string, hc *http.Client) *Keto {
 
 // Grant relates a user to an object (idempotent in Keto).
 func (k *Keto) Grant(ctx context.Context, namespace, object, relation, userID string) error {
-	defer forgetPermits() // the cached checks (sessioncache.go) may be stale now
-	body := keto.CreateRelationshipBody{
-		Namespace: &namespace, Object: &object, Relation: &relation,
-		SubjectSet: &keto.SubjectSet{Namespace: NamespaceUser, Object: userID, Relation: ""},
-	}
-	_, _, err := k.write.RelationshipApi.CreateRelationship(ctx).CreateRelationshipBody(body).Execute()
-	if err != nil {
-		return fmt.Errorf("keto grant %s:%s#%s: %w", namespace, object, relation, err)
-	}
-	return nil
+	return k.Relate(ctx, namespace, object, relation, NamespaceUser, userID)
+}
+
+// Revoke removes a user's relation on an object (idempotent in Keto).
+func (k *Keto) Revoke(ctx context.Context, namespace, object, relation, userID string) error {
+	return k.Unrelate(ctx, namespace, object, relation, NamespaceUser, userID)
 }
 
 // Check asks whether the user has the permit (or relation) on the object. A permission granted is reused for

@@ -33,6 +33,21 @@ func (k *Kratos) Users(ctx context.Context, ids []uuid.UUID) (map[uuid.UUID]User
 	return out, nil
 }
 
+// UsersOf reads the identities of rows in one call (Users), each row's identity named by id.
+func UsersOf[T any](ctx context.Context, k *Kratos, rows []T, id func(T) uuid.UUID) (map[uuid.UUID]User, error) {
+	ids := make([]uuid.UUID, len(rows))
+	for i, r := range rows {
+		ids[i] = id(r)
+	}
+	return k.Users(ctx, ids)
+}
+
+// User reads one identity; a zero User when Kratos does not know it, as Users leaves it out.
+func (k *Kratos) User(ctx context.Context, id uuid.UUID) (User, error) {
+	users, err := k.Users(ctx, []uuid.UUID{id})
+	return users[id], err
+}
+
 // LastLogin is when the identity last authenticated (any of its sessions, active or not), or nil
 // when it never signed in.
 func (k *Kratos) LastLogin(ctx context.Context, id uuid.UUID) (*time.Time, error) {

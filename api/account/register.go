@@ -68,10 +68,7 @@ func (r *RegisterRequest) Validate() error {
 	r.phone, code = normalizeCellphone(u.Cellphone)
 	add("user.cellphone", code)
 	add("user.organization_role_area", checkRoleArea(u.OrganizationRoleArea))
-	if len(fields) > 0 {
-		return apierror.Validation(fields)
-	}
-	return nil
+	return apierror.Invalid(fields)
 }
 
 // Registered is the answer: where the web app goes next, the new user and organisation.
@@ -186,10 +183,7 @@ func (h *Handler) checkAvailable(ctx context.Context, email, phone, key string) 
 	} else if taken {
 		fields["user.cellphone"] = "signup.cellphone_unavailable"
 	}
-	if len(fields) > 0 {
-		return apierror.Validation(fields)
-	}
-	return nil
+	return apierror.Invalid(fields)
 }
 
 // startRegistration records the attempt; the row fixes the organisation id for this key

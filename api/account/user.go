@@ -105,10 +105,7 @@ func (r *MyData) Validate() error {
 	if u.Locale != nil && *u.Locale != "es" && *u.Locale != "en" && *u.Locale != "pt" {
 		add("user.locale", "wrong_type")
 	}
-	if len(fields) > 0 {
-		return apierror.Validation(fields)
-	}
-	return nil
+	return apierror.Invalid(fields)
 }
 
 // traits are the identity traits the fields sent set.

@@ -112,10 +112,7 @@ func (r *AcquireRequest) Validate() error {
 	if !keyRe.MatchString(r.IdempotencyKey) {
 		f["idempotency_key"] = "agency.key_invalid"
 	}
-	if len(f) > 0 {
-		return apierror.Validation(f)
-	}
-	return nil
+	return apierror.Invalid(f)
 }
 
 // Acquisition is one sign-up as the agency's list shows it.

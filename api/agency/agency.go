@@ -183,10 +183,7 @@ func (s *Settings) Validate() error {
 	if a.SyncDelay == nil || !slices.Contains(SyncDelays, *a.SyncDelay) {
 		fields["sync_delay"] = "agency.sync_delay_invalid"
 	}
-	if len(fields) > 0 {
-		return apierror.Validation(fields)
-	}
-	return nil
+	return apierror.Invalid(fields)
 }
 
 // One is the answer of the calls on one agency: its settings, campaigns and people.

@@ -1,7 +1,6 @@
 package agency_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -15,6 +14,7 @@ import (
 	"github.com/aporta/aporta/api/apitest"
 	"github.com/aporta/aporta/internal/charge"
 	"github.com/aporta/aporta/internal/connections/sandboxauth"
+	"github.com/aporta/aporta/internal/gateway/sandbox/sandboxtest"
 
 	"github.com/google/uuid"
 )
@@ -65,19 +65,7 @@ func TestAgencyChargesThroughTheOrganisationsActiveGateway(t *testing.T) {
 // agent's browser does.
 func cpToken(t *testing.T, gw agency.Tokenizer) string {
 	t.Helper()
-	body, _ := json.Marshal(map[string]any{"number": "4509953566233704", "cvc": "123", "exp_month": 11, "exp_year": time.Now().Year() + 3,
-		"holder": map[string]any{"name": "APRO", "document": map[string]string{"type": "DNI", "number": "30111222"}}})
-	req, err := http.NewRequest(http.MethodPost, gw.TokenizerURL+"/tokens", bytes.NewReader(body))
-	require.NoError(t, err)
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("X-Publishable-Key", gw.PublicKey)
-	res, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
-	defer res.Body.Close()
-	require.Equal(t, http.StatusCreated, res.StatusCode)
-	var out struct{ ID string }
-	require.NoError(t, json.NewDecoder(res.Body).Decode(&out))
-	return out.ID
+	return sandboxtest.CentralPosToken(t, gw.TokenizerURL, gw.PublicKey, "4509953566233704", "APRO")
 }
 
 func getJSON(t *testing.T, u string) []map[string]any {

@@ -4,10 +4,8 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"net/mail"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/google/uuid"
 
@@ -60,11 +58,7 @@ func (h *Handler) people(ctx context.Context, orgID, agencyID uuid.UUID) ([]User
 	if err != nil {
 		return nil, err
 	}
-	ids := make([]uuid.UUID, len(members))
-	for i, m := range members {
-		ids[i] = m.UserID
-	}
-	users, err := h.kratos.Users(ctx, ids)
+	users, err := identity.UsersOf(ctx, h.kratos, members, func(m dirdb.AgencyMember) uuid.UUID { return m.UserID })
 	if err != nil {
 		return nil, err
 	}
@@ -117,28 +111,9 @@ type NewUserRequest struct {
 func (r *NewUserRequest) Validate() error {
 	r.Email = strings.ToLower(strings.TrimSpace(r.Email))
 	r.FirstName, r.LastName = strings.TrimSpace(r.FirstName), strings.TrimSpace(r.LastName)
-	fields := map[string]string{}
-	switch a, err := mail.ParseAddress(r.Email); {
-	case r.Email == "":
-		fields["email"] = "agency.email_required"
-	case err != nil || a.Address != r.Email || !strings.Contains(r.Email[strings.LastIndex(r.Email, "@")+1:], ".") || len(r.Email) > 320:
-		fields["email"] = "agency.email_invalid"
-	}
-	for field, v := range map[string]string{"first_name": r.FirstName, "last_name": r.LastName} {
-		switch n := utf8.RuneCountInString(v); {
-		case n == 0:
-			fields[field] = "agency." + field + "_required"
-		case n < 3:
-			fields[field] = "agency." + field + "_min_length"
-		case n > 100:
-			fields[field] = "agency.name_too_long"
-		}
-	}
+	fields := identity.InviteeFields("agency", r.Email, r.FirstName, r.LastName)
 	r.Access.check(fields)
-	if len(fields) > 0 {
-		return apierror.Validation(fields)
-	}
-	return nil
+	return apierror.Invalid(fields)
 }
 
 // UserReply is the answer of the calls on one person.
@@ -206,11 +181,11 @@ func (h *Handler) createUser(ctx context.Context, r *NewUserRequest) (*createdUs
 	if err := h.welcome(ctx, scope, a.Name, r.Email); err != nil {
 		return nil, err
 	}
-	users, err := h.kratos.Users(ctx, []uuid.UUID{id})
+	u, err := h.kratos.User(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	return &createdUser{UserReply{User: userView(m, users[id])}}, nil
+	return &createdUser{UserReply{User: userView(m, u)}}, nil
 }
 
 // welcome e-mails the new person where to choose their password and sign in.
@@ -282,11 +257,11 @@ func (h *Handler) member(ctx context.Context, r UserRequest) (tenants.Scope, dir
 }
 
 func (h *Handler) reply(ctx context.Context, m dirdb.AgencyMember) (*UserReply, error) {
-	users, err := h.kratos.Users(ctx, []uuid.UUID{m.UserID})
+	u, err := h.kratos.User(ctx, m.UserID)
 	if err != nil {
 		return nil, err
 	}
-	return &UserReply{User: userView(m, users[m.UserID])}, nil
+	return &UserReply{User: userView(m, u)}, nil
 }
 
 // EditUserRequest is PATCH /manage/api/agencies/:token/users/:uuid {role, acquisition, management}.
@@ -299,10 +274,7 @@ type EditUserRequest struct {
 func (r *EditUserRequest) Validate() error {
 	fields := map[string]string{}
 	r.Access.check(fields)
-	if len(fields) > 0 {
-		return apierror.Validation(fields)
-	}
-	return nil
+	return apierror.Invalid(fields)
 }
 
 // editUser changes a person's role and grants; a discarded person keeps no relation until reactivated.

@@ -54,6 +54,14 @@ func Internal(err error) *Error {
 	return &Error{Status: http.StatusInternalServerError, Code: "internal", Err: err}
 }
 
+// Invalid is Validation(fields) when a field is invalid, nil when none is: the tail of a Validate.
+func Invalid(fields map[string]string) error {
+	if len(fields) > 0 {
+		return Validation(fields)
+	}
+	return nil
+}
+
 type body struct {
 	Error payload `json:"error"`
 }

@@ -51,10 +51,7 @@ func (r *CardErrorRequest) Validate() error {
 	if utf8.RuneCountInString(r.Message) > 300 || digitRunRe.MatchString(r.Message) {
 		fields["message"] = "campaign.card_report_invalid"
 	}
-	if len(fields) > 0 {
-		return apierror.Validation(fields)
-	}
-	return nil
+	return apierror.Invalid(fields)
 }
 
 // PostCardError answers POST /api/public/campaigns/:slug/card_errors: the report goes to the log

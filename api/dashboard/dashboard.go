@@ -175,10 +175,7 @@ func (r *Request) Validate() error {
 	default:
 		fields["frequency"] = "dashboard.invalid_frequency"
 	}
-	if len(fields) > 0 {
-		return apierror.Validation(fields)
-	}
-	return nil
+	return apierror.Invalid(fields)
 }
 
 // Get is GET /manage/api/dashboard: every widget read by one statement, so they agree with each other

@@ -1,7 +1,6 @@
 package donation_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/aporta/aporta/internal/charge"
 	"github.com/aporta/aporta/internal/connections"
+	"github.com/aporta/aporta/internal/gateway/sandbox/sandboxtest"
 	"github.com/aporta/aporta/tenants/tenantstest"
 	"github.com/aporta/aporta/workflows/collection"
 )
@@ -22,19 +22,7 @@ import (
 // with the publishable key the public read gives, straight to CentralPos.
 func (f fixture) cpToken(t *testing.T, pan, holder string) string {
 	t.Helper()
-	body, _ := json.Marshal(map[string]any{"number": pan, "cvc": "123", "exp_month": 11, "exp_year": time.Now().Year() + 3,
-		"holder": map[string]any{"name": holder, "document": map[string]string{"type": "DNI", "number": "12345678"}}})
-	req, err := http.NewRequest(http.MethodPost, f.cfg.CentralPosPublicURL+"/tokens", bytes.NewReader(body))
-	require.NoError(t, err)
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("X-Publishable-Key", f.cp.PublicKey)
-	res, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
-	defer res.Body.Close()
-	require.Equal(t, http.StatusCreated, res.StatusCode)
-	var out struct{ ID string }
-	require.NoError(t, json.NewDecoder(res.Body).Decode(&out))
-	return out.ID
+	return sandboxtest.CentralPosToken(t, f.cfg.CentralPosPublicURL, f.cp.PublicKey, pan, holder)
 }
 
 // cpCharges are the charges with a reference in the ledger of the organisation's merchant.

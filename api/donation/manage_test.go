@@ -15,6 +15,7 @@ import (
 
 	"github.com/aporta/aporta/api/apitest"
 	"github.com/aporta/aporta/api/campaign"
+	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/workflows/collection"
 )
 
@@ -62,15 +63,23 @@ type mdetail struct {
 	} `json:"collect"`
 }
 
-// manageFixture: an AR organisation with its administrator, a published campaign and one monthly
-// donation made through the public form (collected by the stack's worker).
-func manageFixture(t *testing.T, s *apitest.Stack) (*apitest.Client, string, string) {
+// enabledAdmin is the administrator of a new AR organisation enabled on the Essential plan, in
+// Buenos Aires' time, and the organisation's scope.
+func enabledAdmin(t *testing.T, s *apitest.Stack) (*apitest.Client, tenants.Scope) {
 	t.Helper()
 	ctx := context.Background()
 	admin := s.NewOrgAdmin(t, "AR")
 	scope, err := s.Tenants.ForOrganization(ctx, admin.OrgID)
 	require.NoError(t, err)
 	require.NoError(t, scope.Exec(ctx, "UPDATE organizations SET status = 'enabled', plan_code = 'essential_monthly', timezone = 'America/Argentina/Buenos_Aires' WHERE organization_id = $1", admin.OrgID))
+	return admin, scope
+}
+
+// manageFixture: an AR organisation with its administrator, a published campaign and one monthly
+// donation made through the public form (collected by the stack's worker).
+func manageFixture(t *testing.T, s *apitest.Stack) (*apitest.Client, string, string) {
+	t.Helper()
+	admin, _ := enabledAdmin(t, s)
 	cp := apitest.PublishedCampaign(t, s.Tenants, admin.OrgID, campaign.Input{Title: "Campaña gestión", Type: "fundraise", Channel: "public",
 		AllowOneTime: true, AllowOtherAmount: true, Amounts: []campaign.Amount{{Amount: "500"}, {Amount: "1000"}}, ImmediateCharge: true})
 	return admin, cp.Slug, cp.ID.String()

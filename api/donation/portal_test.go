@@ -212,10 +212,7 @@ func TestPortalChangesGoThroughTheWorkflowAsTheDonor(t *testing.T) {
 func TestDeclinedChargeRecoversWithTheDonorsNewCard(t *testing.T) {
 	s := apitest.Start(t)
 	ctx := context.Background()
-	admin := s.NewOrgAdmin(t, "AR")
-	scope, err := s.Tenants.ForOrganization(ctx, admin.OrgID)
-	require.NoError(t, err)
-	require.NoError(t, scope.Exec(ctx, "UPDATE organizations SET status = 'enabled', plan_code = 'essential_monthly', timezone = 'America/Argentina/Buenos_Aires' WHERE organization_id = $1", admin.OrgID))
+	admin, scope := enabledAdmin(t, s)
 	cp := apitest.PublishedCampaign(t, s.Tenants, admin.OrgID, campaign.Input{Title: "Campaña recupero", Type: "fundraise", Channel: "public",
 		AllowOtherAmount: true, Amounts: []campaign.Amount{{Amount: "1000"}}})
 

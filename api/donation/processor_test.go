@@ -1,7 +1,6 @@
 package donation_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -16,6 +15,7 @@ import (
 	"github.com/aporta/aporta/internal/charge"
 	"github.com/aporta/aporta/internal/connections"
 	"github.com/aporta/aporta/internal/gateway/cvault"
+	"github.com/aporta/aporta/internal/gateway/sandbox/sandboxtest"
 	"github.com/aporta/aporta/internal/processing"
 	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/workflows/collection"
@@ -73,19 +73,7 @@ func dlToken(t *testing.T, tokenizer, publicKey, holder string) string {
 // dlTokenFor is dlToken of another card number.
 func dlTokenFor(t *testing.T, tokenizer, publicKey, pan, holder string) string {
 	t.Helper()
-	body, _ := json.Marshal(map[string]any{"country": "AR", "card": map[string]any{"holder_name": holder, "number": pan,
-		"cvv": "123", "expiration_month": 11, "expiration_year": time.Now().Year() + 3}})
-	req, err := http.NewRequest(http.MethodPost, tokenizer+"/tokens", bytes.NewReader(body))
-	require.NoError(t, err)
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("X-Public-Key", publicKey)
-	res, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
-	defer res.Body.Close()
-	require.Equal(t, http.StatusCreated, res.StatusCode)
-	var out struct{ Token string }
-	require.NoError(t, json.NewDecoder(res.Body).Decode(&out))
-	return out.Token
+	return sandboxtest.DLocalToken(t, tokenizer, publicKey, pan, holder)
 }
 
 type dlLedger struct {

@@ -290,10 +290,7 @@ func (f *SetupFields) validate(creating bool) error {
 	if f.Status != nil && *f.Status != "active" && *f.Status != "paused" {
 		fields["status"] = "crm.status_invalid"
 	}
-	if len(fields) > 0 {
-		return apierror.Validation(fields)
-	}
-	return nil
+	return apierror.Invalid(fields)
 }
 
 // CreateRequest is POST /manage/api/integrations (the page /manage/settings/integrations is the web app's).

@@ -471,10 +471,7 @@ func (r *TrackRequest) Validate() error {
 	if len(r.Breadcrumbs.Path) > 200 || len(r.Breadcrumbs.GatewayID) > 40 {
 		fields["breadcrumbs"] = CodeTrackInvalid
 	}
-	if len(fields) > 0 {
-		return apierror.Validation(fields)
-	}
-	return nil
+	return apierror.Invalid(fields)
 }
 
 // Track records the event for the organisation and user.

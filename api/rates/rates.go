@@ -136,10 +136,7 @@ func (r *OverrideRequest) Validate() error {
 	if r.Reason == "" || len([]rune(r.Reason)) > MaxReason {
 		fields["reason"] = "mep.reason_required"
 	}
-	if len(fields) > 0 {
-		return apierror.Validation(fields)
-	}
-	return nil
+	return apierror.Invalid(fields)
 }
 
 // Override sets the rate of a day (today or a past day, never a later one) and answers the history.

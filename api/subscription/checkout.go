@@ -97,10 +97,7 @@ func (r *CardValidation) Validate() error {
 	if len(digits(r.CardholderUID)) < 3 {
 		f["cardholder_uid"] = "subscription.uid_number_invalid"
 	}
-	if len(f) > 0 {
-		return apierror.Validation(f)
-	}
-	return nil
+	return apierror.Invalid(f)
 }
 
 // ValidateCard saves the card at the platform's account and answers an authorization for the plan.
@@ -152,10 +149,7 @@ func (r *CBUValidation) Validate() error {
 	if !r.AcceptMandate {
 		f["accept_mandate"] = "subscription.mandate_required"
 	}
-	if len(f) > 0 {
-		return apierror.Validation(f)
-	}
-	return nil
+	return apierror.Invalid(f)
 }
 
 // ValidateCBU records the direct-debit mandate and answers it as the authorization.
@@ -207,10 +201,7 @@ func (r *TransferValidation) Validate() error {
 	if n := len(digits(r.Cellphone.Number)); n < 6 || n > 15 {
 		f["cellphone"] = "subscription.cellphone_required"
 	}
-	if len(f) > 0 {
-		return apierror.Validation(f)
-	}
-	return nil
+	return apierror.Invalid(f)
 }
 
 // ValidateTransfer keeps the payer and answers an authorization for the plan.
@@ -299,10 +290,7 @@ func (r *SubscribeRequest) Validate() error {
 	} else if r.PaymentMode.Authorization == uuid.Nil {
 		f["payment_mode"] = "subscription.authorization_invalid"
 	}
-	if len(f) > 0 {
-		return apierror.Validation(f)
-	}
-	return nil
+	return apierror.Invalid(f)
 }
 
 // SubscribeAnswer is the subscription after the first period's charge: active once paid, pending

@@ -194,8 +194,7 @@ func (h *Handler) showInvitation(ctx context.Context, r *TokenRequest) (*Shown, 
 	if verified {
 		v.Account = "existing"
 	}
-	if users, err := h.kratos.Users(ctx, []uuid.UUID{p.InvitedBy}); err == nil {
-		u := users[p.InvitedBy]
+	if u, err := h.kratos.User(ctx, p.InvitedBy); err == nil {
 		v.InvitedBy = strings.TrimSpace(fullName(u.FirstName, u.LastName, u.Email))
 	}
 	return &Shown{Invitation: v}, nil
@@ -219,7 +218,7 @@ func (h *Handler) acceptAsNew(c *gin.Context) {
 		apierror.Abort(c, err)
 		return
 	}
-	fields := checkNames(strings.TrimSpace(in.FirstName), strings.TrimSpace(in.LastName))
+	fields := identity.NameFields("user", strings.TrimSpace(in.FirstName), strings.TrimSpace(in.LastName))
 	if code := account.CheckPassword(in.Password); code != "" {
 		fields["password"] = code
 	}

@@ -9,13 +9,10 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"maps"
 	"net/http"
-	"net/mail"
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
@@ -164,7 +161,7 @@ func invitationView(inv invitation, status string) User {
 
 // one answers a single member, with its identity and last login.
 func (h *Handler) one(ctx context.Context, m member) (*Reply, error) {
-	users, err := h.kratos.Users(ctx, []uuid.UUID{m.UserID})
+	u, err := h.kratos.User(ctx, m.UserID)
 	if err != nil {
 		return nil, err
 	}
@@ -172,7 +169,7 @@ func (h *Handler) one(ctx context.Context, m member) (*Reply, error) {
 	if err != nil {
 		slog.WarnContext(ctx, "last login", "error", err)
 	}
-	return &Reply{User: view(ctx, m, users[m.UserID], last)}, nil
+	return &Reply{User: view(ctx, m, u, last)}, nil
 }
 
 // ListRequest filters the list by status.
@@ -212,11 +209,7 @@ func (h *Handler) list(ctx context.Context, r *ListRequest) (*List, error) {
 	if err != nil {
 		return nil, err
 	}
-	ids := make([]uuid.UUID, len(members))
-	for i, m := range members {
-		ids[i] = m.UserID
-	}
-	users, err := h.kratos.Users(ctx, ids)
+	users, err := identity.UsersOf(ctx, h.kratos, members, func(m member) uuid.UUID { return m.UserID })
 	if err != nil {
 		return nil, err
 	}
@@ -261,37 +254,11 @@ func (in *InviteRequest) Validate() error {
 	in.FirstName = strings.TrimSpace(in.FirstName)
 	in.LastName = strings.TrimSpace(in.LastName)
 	in.Role = strings.TrimSpace(in.Role)
-	fields := map[string]string{}
-	switch a, err := mail.ParseAddress(in.Email); {
-	case in.Email == "":
-		fields["email"] = "user.email_required"
-	case err != nil || a.Address != in.Email || !strings.Contains(in.Email[strings.LastIndex(in.Email, "@")+1:], ".") || len(in.Email) > 320:
-		fields["email"] = "user.email_invalid"
-	}
-	maps.Copy(fields, checkNames(in.FirstName, in.LastName))
+	fields := identity.InviteeFields("user", in.Email, in.FirstName, in.LastName)
 	if err := checkRole(in.Role); err != "" {
 		fields["role"] = err
 	}
-	if len(fields) > 0 {
-		return apierror.Validation(fields)
-	}
-	return nil
-}
-
-// checkNames returns the field errors of a person's (trimmed) first and last names.
-func checkNames(first, last string) map[string]string {
-	fields := map[string]string{}
-	for field, v := range map[string]string{"first_name": first, "last_name": last} {
-		switch n := utf8.RuneCountInString(v); {
-		case n == 0:
-			fields[field] = "user." + field + "_required"
-		case n < 3:
-			fields[field] = "user." + field + "_min_length"
-		case n > 100:
-			fields[field] = "user.name_too_long"
-		}
-	}
-	return fields
+	return apierror.Invalid(fields)
 }
 
 func checkRole(role string) string {

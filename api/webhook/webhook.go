@@ -140,10 +140,7 @@ func (f *Fields) validate(required bool) error {
 	if f.Status != nil && *f.Status != "active" && *f.Status != "disabled" {
 		bad["status"] = "webhook.status_invalid"
 	}
-	if len(bad) > 0 {
-		return apierror.Validation(bad)
-	}
-	return nil
+	return apierror.Invalid(bad)
 }
 
 // checkURL refuses a URL the guard refuses, as a validation error of the url field.

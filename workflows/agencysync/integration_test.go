@@ -83,6 +83,15 @@ func (f fixture) count(t *testing.T, sql string, args ...any) int {
 	return n
 }
 
+// startWorker runs the workflow and acts on a worker of queue, started.
+func startWorker(t *testing.T, c client.Client, queue string, acts *agencysync.Activities) worker.Worker {
+	t.Helper()
+	w := worker.New(c, queue, worker.Options{})
+	agencysync.Register(w, acts)
+	require.NoError(t, w.Start())
+	return w
+}
+
 // TestSyncSurvivesAWorkerRestartAndChargesOnce: the workflow's worker stops while the delay runs;
 // another picks the timer up and syncs. Running the sync again (a retried activity) changes
 // nothing: one donation, one approved charge, one payment at the gateway.
@@ -91,9 +100,7 @@ func TestSyncSurvivesAWorkerRestartAndChargesOnce(t *testing.T) {
 	f := setup(t, c)
 	id := f.acquisition(t)
 	queue := "agency-sync-test-" + uuid.NewString()
-	first := worker.New(c, queue, worker.Options{})
-	agencysync.Register(first, f.acts)
-	require.NoError(t, first.Start())
+	first := startWorker(t, c, queue, f.acts)
 	ctx := context.Background()
 	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: agencysync.WorkflowID(id.String()), TaskQueue: queue},
 		agencysync.Workflow, agencysync.Input{OrganizationID: f.scope.OrgID.String(), AcquisitionID: id.String(), DelaySeconds: 3})
@@ -101,9 +108,7 @@ func TestSyncSurvivesAWorkerRestartAndChargesOnce(t *testing.T) {
 	time.Sleep(time.Second) // the timer is started
 	first.Stop()            // the worker dies mid-delay
 	require.Zero(t, f.count(t, "SELECT count(*) FROM donations WHERE organization_id = $1 AND id = $2", id), "hidden during the delay")
-	second := worker.New(c, queue, worker.Options{})
-	agencysync.Register(second, f.acts)
-	require.NoError(t, second.Start())
+	second := startWorker(t, c, queue, f.acts)
 	t.Cleanup(second.Stop)
 
 	var out agencysync.Result
@@ -147,9 +152,7 @@ func TestSyncKilledMidChargeChargesOnce(t *testing.T) {
 	dying := *f.acts
 	dying.Gateways = hanging
 	queue := "agency-sync-test-" + uuid.NewString()
-	first := worker.New(c, queue, worker.Options{})
-	agencysync.Register(first, &dying)
-	require.NoError(t, first.Start())
+	first := startWorker(t, c, queue, &dying)
 	ctx := context.Background()
 	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: agencysync.WorkflowID(id.String()), TaskQueue: queue},
 		agencysync.Workflow, agencysync.Input{OrganizationID: f.scope.OrgID.String(), AcquisitionID: id.String(), DelaySeconds: 0})
@@ -163,9 +166,7 @@ func TestSyncKilledMidChargeChargesOnce(t *testing.T) {
 	require.Equal(t, 1, f.count(t, "SELECT count(*) FROM donations WHERE organization_id = $1 AND id = $2", id), "the donation committed before the charge")
 	require.Zero(t, f.count(t, "SELECT count(*) FROM transactions WHERE organization_id = $1 AND donation_id = $2 AND status = 'approved'", id))
 
-	second := worker.New(c, queue, worker.Options{})
-	agencysync.Register(second, f.acts)
-	require.NoError(t, second.Start())
+	second := startWorker(t, c, queue, f.acts)
 	t.Cleanup(second.Stop)
 	var out agencysync.Result
 	require.NoError(t, run.Get(ctx, &out))

@@ -125,7 +125,7 @@ func TestNoPeriodChargedTwiceWhenTheWorkerIsKilled(t *testing.T) {
 		require.Len(t, invs, 1)
 		require.Equal(t, "paid", invs[0].Status)
 	}
-	require.GreaterOrEqual(t, p.Kills, kills)
+	require.GreaterOrEqual(t, p.Kills(), kills)
 }
 
 // setFault makes the sandbox's next answers fail (its /__sandbox/faults endpoint).

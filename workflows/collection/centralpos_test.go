@@ -43,31 +43,6 @@ func TestCentralPosCollectsAPeriodOnce(t *testing.T) {
 	require.NoError(t, lostRun.Get(ctx, nil))
 }
 
-// The charge activity, retried as Temporal retries it, at CentralPos: the same attempt answers its
-// own charge (the same Idempotency-Key), a later attempt reads the approved one back.
-func TestCentralPosChargeActivityIsIdempotent(t *testing.T) {
-	s := newCentralPosStack(t)
-	ctx := context.Background()
-	donation, pm := s.donation("APRO")
-	require.Equal(t, "centralpos", pm.Gateway)
-	acts := &collection.Activities{Tenants: s.tenants, Gateways: s.gateways}
-	req := collection.ChargeRequest{OrganizationID: s.org.String(), DonationID: donation.String(), Period: "2031-05",
-		Attempt: 1, Amount: 150000, Currency: "ARS", PaymentMethod: pm}
-
-	first, err := acts.Charge(ctx, req)
-	require.NoError(t, err)
-	require.True(t, first.Approved())
-	again, err := acts.Charge(ctx, req)
-	require.NoError(t, err)
-	require.Equal(t, first.PaymentID, again.PaymentID)
-	req.Attempt = 2
-	later, err := acts.Charge(ctx, req)
-	require.NoError(t, err)
-	require.Equal(t, first.PaymentID, later.PaymentID)
-	require.Equal(t, map[string]int{"2031-05": 1}, s.approvedPerPeriod(donation))
-	require.Equal(t, []txRow{{Period: "2031-05", Status: "approved", Attempt: 1}}, s.transactions(donation))
-}
-
 // A card CentralPos declines for good (card_disabled) pauses the donation after one attempt.
 func TestCentralPosDeclinePauses(t *testing.T) {
 	s := newCentralPosStack(t)

@@ -5,9 +5,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"os/exec"
-	"path/filepath"
-	"sync"
 	"testing"
 	"time"
 
@@ -22,6 +19,7 @@ import (
 	"github.com/aporta/aporta/internal/gateway/sandbox"
 	"github.com/aporta/aporta/tenants/tenantstest"
 	"github.com/aporta/aporta/workflows/collection"
+	"github.com/aporta/aporta/workflows/workflowtest"
 )
 
 // The worker process of TestChargesSurviveWorkerKilledAtRandom is this test binary run again with
@@ -52,51 +50,6 @@ func TestCollectionWorkerProcess(t *testing.T) {
 	select {} // until killed
 }
 
-// workerProcess runs, kills and restarts the collection worker as a separate OS process.
-type workerProcess struct {
-	t       *testing.T
-	env     []string
-	logPath string
-	mu      sync.Mutex
-	cmd     *exec.Cmd
-	starts  int
-	kills   int
-}
-
-func (p *workerProcess) start() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	log, err := os.OpenFile(p.logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	require.NoError(p.t, err)
-	defer log.Close()
-	p.starts++
-	fmt.Fprintf(log, "\n=== start %d at %s\n", p.starts, time.Now().Format(time.StampMilli))
-	cmd := exec.Command(os.Args[0], "-test.run=^TestCollectionWorkerProcess$", "-test.count=1", "-test.timeout=0")
-	cmd.Env = append(os.Environ(), p.env...)
-	cmd.Stdout, cmd.Stderr = log, log
-	require.NoError(p.t, cmd.Start())
-	p.cmd = cmd
-}
-
-func (p *workerProcess) killCount() int {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.kills
-}
-
-// kill sends SIGKILL: no deferred code, no graceful worker stop, activities die mid-flight.
-func (p *workerProcess) kill() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.cmd == nil {
-		return
-	}
-	_ = p.cmd.Process.Kill()
-	_ = p.cmd.Wait()
-	p.cmd = nil
-	p.kills++
-}
-
 // TestChargesSurviveWorkerKilledAtRandom runs the collection worker as a separate process and
 // kills it with SIGKILL at random moments (restarting it each time) while, in each of several
 // rounds, 20 monthly donations due today are charged on their collect day, with the sandbox timing
@@ -122,19 +75,8 @@ func TestChargesSurviveWorkerKilledAtRandom(t *testing.T) {
 		ids = append(ids, round[k]...)
 	}
 
-	p := &workerProcess{t: t, logPath: filepath.Join(t.TempDir(), "worker.log"),
-		env: []string{envWorkerQueue + "=" + s.queue, envWorkerSandbox + "=" + s.sandbox}}
-	p.start()
-	t.Cleanup(p.kill)
-	t.Cleanup(func() {
-		if t.Failed() {
-			data, _ := os.ReadFile(p.logPath)
-			if len(data) > 8000 {
-				data = data[len(data)-8000:]
-			}
-			t.Logf("worker log (tail):\n%s", data)
-		}
-	})
+	p := workflowtest.StartProcess(t, &workflowtest.Process{Run: "TestCollectionWorkerProcess",
+		Env: []string{envWorkerQueue + "=" + s.queue, envWorkerSandbox + "=" + s.sandbox}})
 
 	// The killer: while each period is being charged, SIGKILL at killsPerPeriod random moments
 	// 0.1–2.5 s apart, restarting the worker 0–400 ms later each time.
@@ -144,10 +86,10 @@ func TestChargesSurviveWorkerKilledAtRandom(t *testing.T) {
 			defer close(done)
 			for i := 0; i < killsPerPeriod; i++ {
 				time.Sleep(time.Duration(100+rand.IntN(2400)) * time.Millisecond)
-				p.kill()
-				t.Logf("%s period %d: worker killed (%d)", time.Now().Format(time.StampMilli), k, p.killCount())
+				p.Kill()
+				t.Logf("%s period %d: worker killed (%d)", time.Now().Format(time.StampMilli), k, p.Kills())
 				time.Sleep(time.Duration(rand.IntN(400)) * time.Millisecond)
-				p.start()
+				p.Start()
 			}
 		}()
 		return func() { <-done }
@@ -170,10 +112,10 @@ func TestChargesSurviveWorkerKilledAtRandom(t *testing.T) {
 			s.waitState(id, 90*time.Second, charged(1), "waiting for a charged period of %s", id)
 		}
 		killed()
-		t.Logf("round %d charged for %d donations after %s (%d kills so far)", k, donations, time.Since(began).Round(time.Millisecond), p.killCount())
+		t.Logf("round %d charged for %d donations after %s (%d kills so far)", k, donations, time.Since(began).Round(time.Millisecond), p.Kills())
 	}
 	s.fault(sandbox.Fault{Mode: "none"})
-	require.GreaterOrEqual(t, p.killCount(), 3, "the worker was killed several times")
+	require.GreaterOrEqual(t, p.Kills(), 3, "the worker was killed several times")
 
 	for _, id := range ids {
 		st := s.waitState(id, 90*time.Second, charged(1), "waiting for a charged period of %s", id)
@@ -188,7 +130,7 @@ func TestChargesSurviveWorkerKilledAtRandom(t *testing.T) {
 	lost, activities, resumed := s.chargeRetries(ids)
 	t.Logf("%d rounds × %d donations charged exactly once with %d worker kills in %s; %d workflow tasks were lost with their "+
 		"worker (a local charge in one runs again on the next), %d charge attempts went on as activities after their local try, "+
-		"%d of those activities' attempts were retried after their worker died (heartbeat timeout)", rounds, donations, p.killCount(),
+		"%d of those activities' attempts were retried after their worker died (heartbeat timeout)", rounds, donations, p.Kills(),
 		time.Since(began).Round(time.Millisecond), lost, activities, resumed)
 	for _, id := range ids {
 		s.update(id, collection.UpdateDiscard, collection.DiscardRequest{Actor: "it", Reason: "test over"})

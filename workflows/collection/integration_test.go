@@ -559,30 +559,36 @@ func TestHardDeclinePausesOnTheRealStack(t *testing.T) {
 }
 
 // TestChargeActivityNeverChargesAnApprovedPeriodAgain calls the activity directly, as retries of
-// the schedule would: once a period is approved, later attempts read it back instead of charging,
-// and a repeated attempt answers its own payment.
+// the schedule would, at MercadoPago and at CentralPos: once a period is approved, later attempts
+// read it back instead of charging, and a repeated attempt answers its own payment (the same
+// Idempotency-Key).
 func TestChargeActivityNeverChargesAnApprovedPeriodAgain(t *testing.T) {
-	s := newStack(t)
-	ctx := context.Background()
-	donation, pm := s.donation("APRO")
-	acts := &collection.Activities{Tenants: s.tenants, Gateways: s.gateways}
-	req := collection.ChargeRequest{OrganizationID: s.org.String(), DonationID: donation.String(), Period: "2031-05",
-		Attempt: 1, Amount: 150000, Currency: "ARS", PaymentMethod: pm}
+	for gw, open := range map[string]func(*testing.T) *stack{connections.MercadoPago: newStack, connections.CentralPos: newCentralPosStack} {
+		t.Run(gw, func(t *testing.T) {
+			s := open(t)
+			ctx := context.Background()
+			donation, pm := s.donation("APRO")
+			require.Equal(t, gw, pm.Gateway)
+			acts := &collection.Activities{Tenants: s.tenants, Gateways: s.gateways}
+			req := collection.ChargeRequest{OrganizationID: s.org.String(), DonationID: donation.String(), Period: "2031-05",
+				Attempt: 1, Amount: 150000, Currency: "ARS", PaymentMethod: pm}
 
-	first, err := acts.Charge(ctx, req)
-	require.NoError(t, err)
-	require.True(t, first.Approved())
-	again, err := acts.Charge(ctx, req) // an activity retry of the same attempt
-	require.NoError(t, err)
-	require.Equal(t, first.PaymentID, again.PaymentID)
-	req.Attempt = 3 // a later attempt of the same period
-	later, err := acts.Charge(ctx, req)
-	require.NoError(t, err)
-	require.Equal(t, first.PaymentID, later.PaymentID)
-	require.Equal(t, 1, later.Attempt)
+			first, err := acts.Charge(ctx, req)
+			require.NoError(t, err)
+			require.True(t, first.Approved())
+			again, err := acts.Charge(ctx, req) // an activity retry of the same attempt
+			require.NoError(t, err)
+			require.Equal(t, first.PaymentID, again.PaymentID)
+			req.Attempt = 3 // a later attempt of the same period
+			later, err := acts.Charge(ctx, req)
+			require.NoError(t, err)
+			require.Equal(t, first.PaymentID, later.PaymentID)
+			require.Equal(t, 1, later.Attempt)
 
-	require.Equal(t, map[string]int{"2031-05": 1}, s.approvedPerPeriod(donation))
-	require.Equal(t, []txRow{{Period: "2031-05", Status: "approved", Attempt: 1}}, s.transactions(donation))
+			require.Equal(t, map[string]int{"2031-05": 1}, s.approvedPerPeriod(donation))
+			require.Equal(t, []txRow{{Period: "2031-05", Status: "approved", Attempt: 1}}, s.transactions(donation))
+		})
+	}
 }
 
 // TestApprovalWritesTheDonationRow: the charge activity writes the workflow's state after an approval

@@ -95,7 +95,7 @@ func TestNoPayoutPaidTwiceWhenTheWorkerIsKilled(t *testing.T) {
 		require.Equal(t, payouts.StatusPaid, ps[0].Status)
 		require.Equal(t, ps[0].ID.String(), ledger[0].ExternalID)
 	}
-	require.Equal(t, kills, p.Kills)
+	require.Equal(t, kills, p.Kills())
 }
 
 // inFlight says whether a payout of one of the worlds is at the processor but still being sent here.

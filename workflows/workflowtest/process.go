@@ -1,25 +1,31 @@
 package workflowtest
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
 
 // Process is a worker run as a separate OS process, to be killed mid-activity: the test binary
 // itself, running only the test Run names (which serves the worker until killed), with Env added.
-// Its output goes to a log the test shows when it fails.
+// Its output goes to a log the test shows when it fails. A goroutine of the test may kill and
+// restart it while another reads Kills.
 type Process struct {
-	Run   string   // the worker test's name
-	Env   []string // KEY=value, how the worker test finds its queue and services
-	Kills int      // how many times it was killed
+	Run string   // the worker test's name
+	Env []string // KEY=value, how the worker test finds its queue and services
 
 	t       *testing.T
 	logPath string
+	mu      sync.Mutex
 	cmd     *exec.Cmd
+	starts  int
+	kills   int
 }
 
 // StartProcess starts p, and kills it when the test ends.
@@ -39,9 +45,13 @@ func StartProcess(t *testing.T, p *Process) *Process {
 
 // Start starts the process (again, after a Kill).
 func (p *Process) Start() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	log, err := os.OpenFile(p.logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	require.NoError(p.t, err)
 	defer log.Close()
+	p.starts++
+	fmt.Fprintf(log, "\n=== start %d at %s\n", p.starts, time.Now().Format(time.StampMilli))
 	cmd := exec.Command(os.Args[0], "-test.run=^"+p.Run+"$", "-test.count=1", "-test.timeout=0")
 	cmd.Env = append(os.Environ(), p.Env...)
 	cmd.Stdout, cmd.Stderr = log, log
@@ -51,11 +61,20 @@ func (p *Process) Start() {
 
 // Kill sends SIGKILL: activities die mid-flight, no graceful stop.
 func (p *Process) Kill() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	if p.cmd == nil {
 		return
 	}
 	_ = p.cmd.Process.Kill()
 	_ = p.cmd.Wait()
 	p.cmd = nil
-	p.Kills++
+	p.kills++
+}
+
+// Kills is how many times the process was killed.
+func (p *Process) Kills() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.kills
 }

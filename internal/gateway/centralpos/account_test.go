@@ -1,14 +1,11 @@
 package centralpos_test
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"net/http"
 	"net/http/httptest"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -36,27 +33,10 @@ func merchant(t *testing.T, country, currency string) (*httptest.Server, *centra
 	return srv, acct, creds
 }
 
-// browserToken tokenises a card as the donor's browser does: with the publishable key only.
-func browserToken(t *testing.T, base, publishableKey, number, cvc, holder string) (int, map[string]any) {
-	t.Helper()
-	body, _ := json.Marshal(map[string]any{"number": number, "cvc": cvc, "exp_month": 11, "exp_year": time.Now().Year() + 2,
-		"holder": map[string]any{"name": holder, "document": map[string]string{"type": "DNI", "number": "12345678"}}})
-	req, _ := http.NewRequest(http.MethodPost, base+"/centralpos/v1/tokens", bytes.NewReader(body))
-	req.Header.Set("X-Publishable-Key", publishableKey)
-	req.Header.Set("Content-Type", "application/json")
-	res, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
-	defer res.Body.Close()
-	var out map[string]any
-	require.NoError(t, json.NewDecoder(res.Body).Decode(&out))
-	return res.StatusCode, out
-}
-
+// token tokenises a card as the donor's browser does (sandboxtest.CentralPosToken).
 func token(t *testing.T, base, publishableKey, number, holder string) string {
 	t.Helper()
-	status, out := browserToken(t, base, publishableKey, number, "123", holder)
-	require.Equal(t, http.StatusCreated, status, out)
-	return out["id"].(string)
+	return sandboxtest.CentralPosToken(t, base+"/centralpos/v1", publishableKey, number, holder)
 }
 
 func TestAccountChargesTokensAndInstruments(t *testing.T) {
@@ -149,10 +129,10 @@ func TestAccountDeclinesAndRefusals(t *testing.T) {
 	require.True(t, errors.Is(err, gateway.ErrNotFound), err)
 
 	// The browser's tokeniser refuses a bad number in CentralPos's terms, and an unknown key.
-	status, out := browserToken(t, srv.URL, creds.PublicKey, "4509953566233705", "123", "APRO")
+	status, out := sandboxtest.CentralPosTokenize(t, srv.URL+"/centralpos/v1", creds.PublicKey, "4509953566233705", "APRO")
 	require.Equal(t, http.StatusUnprocessableEntity, status)
 	require.Equal(t, "invalid_number", out["error"].(map[string]any)["code"])
-	status, _ = browserToken(t, srv.URL, "pk_test_unknown", "4509953566233704", "123", "APRO")
+	status, _ = sandboxtest.CentralPosTokenize(t, srv.URL+"/centralpos/v1", "pk_test_unknown", "4509953566233704", "APRO")
 	require.Equal(t, http.StatusUnauthorized, status)
 }
 

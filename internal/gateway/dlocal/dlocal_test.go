@@ -38,27 +38,10 @@ func merchant(t *testing.T) (*httptest.Server, *dlocal.Account, dlocal.Merchant)
 	return srv, acct, m
 }
 
-// browserToken tokenises a card as the donor's browser does: with the public key only.
-func browserToken(t *testing.T, base, publicKey, number, cvv, holder string) (int, map[string]any) {
-	t.Helper()
-	body, _ := json.Marshal(map[string]any{"country": "AR", "card": map[string]any{"holder_name": holder, "number": number, "cvv": cvv,
-		"expiration_month": 11, "expiration_year": time.Now().Year() + 2}})
-	req, _ := http.NewRequest(http.MethodPost, base+"/dlocal/tokens", bytes.NewReader(body))
-	req.Header.Set("X-Public-Key", publicKey)
-	req.Header.Set("Content-Type", "application/json")
-	res, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
-	defer res.Body.Close()
-	var out map[string]any
-	require.NoError(t, json.NewDecoder(res.Body).Decode(&out))
-	return res.StatusCode, out
-}
-
+// token tokenises the test Visa as the donor's browser does (sandboxtest.DLocalToken).
 func token(t *testing.T, base, publicKey, holder string) string {
 	t.Helper()
-	status, out := browserToken(t, base, publicKey, "4509953566233704", "123", holder)
-	require.Equal(t, http.StatusCreated, status, out)
-	return out["token"].(string)
+	return sandboxtest.DLocalToken(t, base+"/dlocal", publicKey, "4509953566233704", holder)
 }
 
 type ledger struct {
@@ -168,7 +151,7 @@ func TestOutOfRangeAmountAndBadTokenAreRefusals(t *testing.T) {
 	require.Equal(t, "5008", gerr.Causes[0].Code)
 
 	// The browser's tokeniser names the field a card fails on, for the form's error field.
-	status, out := browserToken(t, srv.URL, m.PublicKey, "4509953566233705", "123", "APRO")
+	status, out := sandboxtest.DLocalTokenize(t, srv.URL+"/dlocal", m.PublicKey, "4509953566233705", "APRO")
 	require.Equal(t, http.StatusBadRequest, status)
 	require.Equal(t, "card.number", out["param"])
 }

@@ -437,11 +437,8 @@ func (s *Server) dlCreatePayment(w http.ResponseWriter, r *http.Request, m *dlMe
 	}
 	// order_id is the idempotency key: a retry of the same order answers its first payment. An armed
 	// fault (POST /__sandbox/faults) fails the answer, before the payment or, AfterCommit, after it.
-	s.mu.Lock()
-	f, faulty := s.takeFault()
-	if faulty && !f.AfterCommit {
-		s.mu.Unlock()
-		s.fail(w, r, f)
+	after, ok := s.lockFault(w, r)
+	if !ok {
 		return
 	}
 	p, status := s.dlPay(w, m, in.OrderID, in.Card.Token, in.Card.CardID, func(c dlCard) *dlPayment {
@@ -452,8 +449,8 @@ func (s *Server) dlCreatePayment(w http.ResponseWriter, r *http.Request, m *dlMe
 	s.mu.Unlock()
 	switch {
 	case p == nil: // answered
-	case faulty:
-		s.fail(w, r, f)
+	case after != nil:
+		s.fail(w, r, *after)
 	default:
 		writeJSON(w, status, p)
 	}
@@ -560,11 +557,8 @@ func (s *Server) dlCreatePayout(w http.ResponseWriter, r *http.Request, m *dlMer
 		return
 	}
 	// An armed fault (POST /__sandbox/faults) fails the answer, before the payout or, AfterCommit, after it.
-	s.mu.Lock()
-	f, faulty := s.takeFault()
-	if faulty && !f.AfterCommit {
-		s.mu.Unlock()
-		s.fail(w, r, f)
+	after, ok := s.lockFault(w, r)
+	if !ok {
 		return
 	}
 	p := s.dlPayoutOf(m, in.ExternalID)
@@ -583,8 +577,8 @@ func (s *Server) dlCreatePayout(w http.ResponseWriter, r *http.Request, m *dlMer
 		}
 	}
 	s.mu.Unlock()
-	if faulty {
-		s.fail(w, r, f)
+	if after != nil {
+		s.fail(w, r, *after)
 		return
 	}
 	writeJSON(w, http.StatusOK, p)

@@ -37,13 +37,22 @@ func (s *Server) setFault(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
-// takeFault consumes one armed fault, if any. Callers hold mu.
-func (s *Server) takeFault() (Fault, bool) {
+// lockFault takes mu and consumes one armed fault (POST /__sandbox/faults), if any. A fault armed to
+// fail before the commit is answered here, mu released: ok is false. Otherwise mu stays held, and
+// after is the fault armed AfterCommit, for the caller to answer once it has released mu.
+func (s *Server) lockFault(w http.ResponseWriter, r *http.Request) (after *Fault, ok bool) {
+	s.mu.Lock()
 	if s.fault.Count == 0 {
-		return Fault{}, false
+		return nil, true
 	}
 	s.fault.Count--
-	return s.fault, true
+	f := s.fault
+	if !f.AfterCommit {
+		s.mu.Unlock()
+		s.fail(w, r, f)
+		return nil, false
+	}
+	return &f, true
 }
 
 // move is one money-moving request's idempotency: key is the caller's idempotency key scoped to
@@ -74,11 +83,8 @@ func mpMove(r *http.Request, a *account) move {
 // injection. apply answers errors itself and returns ok=false; on success it
 // returns the answer, which is replayed for any later request with the same key.
 func (s *Server) moveMoney(w http.ResponseWriter, r *http.Request, m move, apply func() (status int, body any, ok bool)) {
-	s.mu.Lock()
-	f, faulty := s.takeFault()
-	if faulty && !f.AfterCommit {
-		s.mu.Unlock()
-		s.fail(w, r, f)
+	after, ok := s.lockFault(w, r)
+	if !ok {
 		return
 	}
 	answer, replayed := s.st.Replays[m.key]
@@ -107,12 +113,12 @@ func (s *Server) moveMoney(w http.ResponseWriter, r *http.Request, m move, apply
 		if err := s.persist(delta); err != nil {
 			// Recorded in memory but maybe not on disk: an unknown outcome.
 			s.log.Error("sandbox: persist state", "err", err)
-			f, faulty = Fault{Mode: "error500"}, true
+			after = &Fault{Mode: "error500"}
 		}
 	}
 	s.mu.Unlock()
-	if faulty {
-		s.fail(w, r, f)
+	if after != nil {
+		s.fail(w, r, *after)
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")

@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"net/url"
 	"testing"
-	"time"
 
 	"github.com/google/uuid"
 	"github.com/stretchr/testify/require"
@@ -20,6 +19,7 @@ import (
 	"github.com/aporta/aporta/internal/bankaccounts"
 	"github.com/aporta/aporta/internal/charge"
 	"github.com/aporta/aporta/internal/gateway"
+	"github.com/aporta/aporta/internal/gateway/sandbox/sandboxtest"
 	"github.com/aporta/aporta/internal/money"
 	"github.com/aporta/aporta/internal/processing"
 	"github.com/aporta/aporta/internal/reference"
@@ -162,20 +162,7 @@ func (w *World) Donate(minor int64) Charge {
 // token tokenises a test card with the merchant's public key, as the donor's browser does.
 func (w *World) token(publicKey string) string {
 	w.t.Helper()
-	body, _ := json.Marshal(map[string]any{"country": "AR", "card": map[string]any{"holder_name": "Ana Paz", "number": "4509953566233704",
-		"cvv": "123", "expiration_month": 11, "expiration_year": time.Now().Year() + 2}})
-	req, _ := http.NewRequest(http.MethodPost, w.Sandbox+"/dlocal/tokens", bytes.NewReader(body))
-	req.Header.Set("X-Public-Key", publicKey)
-	req.Header.Set("Content-Type", "application/json")
-	res, err := http.DefaultClient.Do(req)
-	require.NoError(w.t, err)
-	defer res.Body.Close()
-	var out struct {
-		Token string `json:"token"`
-	}
-	require.NoError(w.t, json.NewDecoder(res.Body).Decode(&out))
-	require.Equal(w.t, http.StatusCreated, res.StatusCode)
-	return out.Token
+	return sandboxtest.DLocalToken(w.t, w.Sandbox+"/dlocal", publicKey, "4509953566233704", "Ana Paz")
 }
 
 // Refund gives a charge back at the processor and brings its transaction up to date, as a
