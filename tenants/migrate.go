@@ -163,6 +163,8 @@ var delegatedFunctions = []string{
 	"crm_enqueue(uuid,text,uuid)",
 	"webhook_enqueue(uuid,uuid,text,jsonb)",
 	"charge_record(uuid,uuid,uuid,text,smallint,bigint,text,uuid,text,text,text,timestamptz,uuid,text,jsonb,text,date,uuid,text,integer,bigint,text,timestamptz)",
+	"donor_link(uuid,uuid,text,text,text,text,text,jsonb)",
+	"donation_queue(uuid,uuid,uuid,uuid,text,jsonb,uuid,text,bigint,text,text,uuid)",
 }
 
 // delegateFunctions distributes the delegatedFunctions that exist and are not distributed yet, co-located

@@ -24,7 +24,7 @@ func TestTxRunsADeadlockVictimAgain(t *testing.T) {
 	scope := tenantstest.ArgentineOrganization(t, tt, "Fundación Cerrojo", "enabled", "essential_monthly")
 	donors := make([]uuid.UUID, 2)
 	for i := range donors {
-		id, err := scope.Store().InsertFormDonor(ctx, sharddb.InsertFormDonorParams{OrganizationID: scope.OrgID, ID: uuid.New(),
+		id, err := scope.Store().LinkFormDonor(ctx, sharddb.LinkFormDonorParams{OrganizationID: scope.OrgID, ID: uuid.New(),
 			Email: uuid.NewString() + "@example.org", FirstName: "Ana", LastName: "Cerrojo"})
 		require.NoError(t, err)
 		donors[i] = id

@@ -18,7 +18,6 @@ import (
 	"github.com/aporta/aporta/api/campaign"
 	"github.com/aporta/aporta/internal/charge"
 	"github.com/aporta/aporta/internal/connections"
-	"github.com/aporta/aporta/internal/dberr"
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/gateway/sandbox"
 	"github.com/aporta/aporta/internal/sharddb"
@@ -217,11 +216,8 @@ func writeStory(ctx context.Context, d HistoryDeps, scope tenants.Scope, s story
 	var pmID uuid.UUID
 	err := scope.Tx(ctx, func(tx pgx.Tx) error {
 		q := sharddb.Store(tx)
-		donorID, err := q.InsertFormDonor(ctx, sharddb.InsertFormDonorParams{OrganizationID: scope.OrgID, ID: s.donor.id(),
+		donorID, err := q.LinkFormDonor(ctx, sharddb.LinkFormDonorParams{OrganizationID: scope.OrgID, ID: s.donor.id(),
 			Email: s.donor.email, FirstName: s.donor.first, LastName: s.donor.last, UidType: s.donor.uidType, UidNumber: s.donor.uidNumber})
-		if errors.Is(err, dberr.ErrNotFound) {
-			donorID, err = q.FormDonorByEmail(ctx, sharddb.FormDonorByEmailParams{OrganizationID: scope.OrgID, Email: s.donor.email})
-		}
 		if err != nil {
 			return fmt.Errorf("donor: %w", err)
 		}

@@ -7,15 +7,12 @@ package newdonation
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 
 	"github.com/google/uuid"
 
 	"github.com/aporta/aporta/internal/charge"
 	"github.com/aporta/aporta/internal/collectday"
-	"github.com/aporta/aporta/internal/crmlink"
-	"github.com/aporta/aporta/internal/dberr"
 	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/internal/webhook"
 )
@@ -71,7 +68,8 @@ func Write(ctx context.Context, q *sharddb.Queries, n New) (Written, error) {
 	if row.ID == uuid.Nil {
 		row.ID = uuid.New()
 	}
-	// The insert and the read of what it stored, then the queued rows, each in one round trip (issue 19).
+	// The insert and the read of what it stored in one round trip, then the queued rows in one statement that Citus
+	// runs whole on the worker (issue 19). The read is a statement of its own: it sees a concurrent twin's row.
 	var d Written
 	err = q.Pipelined(ctx, func(q *sharddb.Queries) error {
 		if err := q.InsertFormDonation(ctx, row); err != nil {
@@ -87,41 +85,35 @@ func Write(ctx context.Context, q *sharddb.Queries, n New) (Written, error) {
 	if err != nil {
 		return Written{}, err
 	}
-	return d, q.Pipelined(ctx, func(q *sharddb.Queries) error {
-		if err := crmlink.Enqueue(ctx, q, n.OrgID, crmlink.Donor, donorID); err != nil {
-			return err
+	queue := sharddb.QueueNewDonationParams{OrganizationID: n.OrgID, DonorID: donorID, DonationID: d.ID,
+		TransactionID: charge.FirstTransactionID(d.ID), Period: n.Period, AmountMinor: d.AmountMinor, Currency: d.Currency,
+		Status: n.FirstStatus, PaymentMethodID: pmID}
+	if d.ID == row.ID { // this call wrote it (not a concurrent twin with the same key): its donation.created event
+		event, typ := webhook.EventID(d.ID, webhook.DonationCreated), webhook.DonationCreated
+		body, err := webhook.Encode(n.OrgID, event, typ, webhook.Donation{DonationID: d.ID, CampaignID: d.CampaignID,
+			DonorID: d.DonorID, Status: d.Status, Monthly: n.Period != nil, Amount: webhook.Amount{Minor: d.AmountMinor, Currency: d.Currency}})
+		if err != nil {
+			return Written{}, err
 		}
-		if err := crmlink.Enqueue(ctx, q, n.OrgID, crmlink.Donation, d.ID); err != nil {
-			return err
-		}
-		if d.ID == row.ID { // this call wrote it (not a concurrent twin with the same key)
-			if err := webhook.Enqueue(ctx, q, n.OrgID, webhook.EventID(d.ID, webhook.DonationCreated), webhook.DonationCreated,
-				webhook.Donation{DonationID: d.ID, CampaignID: d.CampaignID, DonorID: d.DonorID, Status: d.Status, Monthly: n.Period != nil,
-					Amount: webhook.Amount{Minor: d.AmountMinor, Currency: d.Currency}}); err != nil {
-				return err
-			}
-		}
-		return q.InsertFirstTransaction(ctx, sharddb.InsertFirstTransactionParams{OrganizationID: n.OrgID,
-			ID: charge.FirstTransactionID(d.ID), DonationID: d.ID, Period: n.Period, AmountMinor: d.AmountMinor, Currency: d.Currency,
-			Status: n.FirstStatus, PaymentMethodID: pmID})
-	})
+		queue.EventID, queue.EventType, queue.EventBody = &event, &typ, body
+	}
+	if err := q.QueueNewDonation(ctx, queue); err != nil {
+		return Written{}, fmt.Errorf("queue: %w", err)
+	}
+	return d, nil
 }
 
 // linkDonor finds the donor with the e-mail or creates one. It never writes an existing donor's
 // record: anyone can type someone's e-mail into a form, so what they say stays with their donation
 // (its donor snapshot) and only the manage area changes a donor.
 func linkDonor(ctx context.Context, q *sharddb.Queries, orgID uuid.UUID, d Donor) (uuid.UUID, error) {
-	id, err := q.InsertFormDonor(ctx, sharddb.InsertFormDonorParams{OrganizationID: orgID, ID: uuid.New(), Email: d.Email,
-		FirstName: d.FirstName, LastName: d.LastName, UidType: d.UIDType, UidNumber: d.UIDNumber})
-	if errors.Is(err, dberr.ErrNotFound) { // the e-mail's donor exists (or a concurrent submission just made it)
-		return q.FormDonorByEmail(ctx, sharddb.FormDonorByEmailParams{OrganizationID: orgID, Email: d.Email})
+	var fields json.RawMessage // null: no related field answered
+	if len(d.Fields) > 0 {
+		var err error
+		if fields, err = json.Marshal(d.Fields); err != nil {
+			return uuid.Nil, err
+		}
 	}
-	if err != nil || len(d.Fields) == 0 {
-		return id, err
-	}
-	fields, err := json.Marshal(d.Fields)
-	if err != nil {
-		return id, err
-	}
-	return id, q.SetFormDonorFields(ctx, sharddb.SetFormDonorFieldsParams{OrganizationID: orgID, ID: id, Fields: fields})
+	return q.LinkFormDonor(ctx, sharddb.LinkFormDonorParams{OrganizationID: orgID, ID: uuid.New(), Email: d.Email,
+		FirstName: d.FirstName, LastName: d.LastName, UidType: d.UIDType, UidNumber: d.UIDNumber, Fields: fields})
 }

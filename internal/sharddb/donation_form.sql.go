@@ -59,22 +59,6 @@ func (q *Queries) FormDonationByKey(ctx context.Context, arg FormDonationByKeyPa
 	return i, err
 }
 
-const formDonorByEmail = `-- name: FormDonorByEmail :one
-SELECT id FROM donors WHERE organization_id = $1 AND email = $2
-`
-
-type FormDonorByEmailParams struct {
-	OrganizationID uuid.UUID
-	Email          string
-}
-
-func (q *Queries) FormDonorByEmail(ctx context.Context, arg FormDonorByEmailParams) (uuid.UUID, error) {
-	row := q.db.QueryRow(ctx, formDonorByEmail, arg.OrganizationID, arg.Email)
-	var id uuid.UUID
-	err := row.Scan(&id)
-	return id, err
-}
-
 const formSavedCard = `-- name: FormSavedCard :one
 SELECT customer_id, card_id, brand, gateway FROM payment_methods WHERE organization_id = $1 AND id = $2
 `
@@ -232,15 +216,12 @@ func (q *Queries) InsertFormDonation(ctx context.Context, arg InsertFormDonation
 	return err
 }
 
-const insertFormDonor = `-- name: InsertFormDonor :one
-INSERT INTO donors (organization_id, id, email, first_name, last_name, uid_type, uid_number)
-VALUES ($1, $2, $3, $4, $5,
-        nullif($6::text, ''), nullif($7::text, ''))
-ON CONFLICT (organization_id, email) DO NOTHING
-RETURNING id
+const linkFormDonor = `-- name: LinkFormDonor :one
+SELECT donor_link($1::uuid, $2::uuid, $3::text, $4::text,
+    $5::text, $6::text, $7::text, $8::jsonb)::uuid AS id
 `
 
-type InsertFormDonorParams struct {
+type LinkFormDonorParams struct {
 	OrganizationID uuid.UUID
 	ID             uuid.UUID
 	Email          string
@@ -248,12 +229,15 @@ type InsertFormDonorParams struct {
 	LastName       string
 	UidType        string
 	UidNumber      string
+	Fields         json.RawMessage
 }
 
-// A new donor, from the form's submission. An existing donor (same e-mail) is left as it is: only
-// the manage area changes a donor's record; the submission's data stays with its donation.
-func (q *Queries) InsertFormDonor(ctx context.Context, arg InsertFormDonorParams) (uuid.UUID, error) {
-	row := q.db.QueryRow(ctx, insertFormDonor,
+// The donor with the e-mail, in one statement Citus runs whole on the organisation's worker (migrations/shard/0600):
+// a new one from the form's submission, with the columns its related fields answered (fields: column → value; null:
+// none), or the existing one left as it is: only the manage area changes a donor's record; the submission's data
+// stays with its donation.
+func (q *Queries) LinkFormDonor(ctx context.Context, arg LinkFormDonorParams) (uuid.UUID, error) {
+	row := q.db.QueryRow(ctx, linkFormDonor,
 		arg.OrganizationID,
 		arg.ID,
 		arg.Email,
@@ -261,6 +245,7 @@ func (q *Queries) InsertFormDonor(ctx context.Context, arg InsertFormDonorParams
 		arg.LastName,
 		arg.UidType,
 		arg.UidNumber,
+		arg.Fields,
 	)
 	var id uuid.UUID
 	err := row.Scan(&id)
@@ -284,24 +269,46 @@ func (q *Queries) LockFormCampaign(ctx context.Context, arg LockFormCampaignPara
 	return event, err
 }
 
-const setFormDonorFields = `-- name: SetFormDonorFields :exec
-UPDATE donors
-SET phone = coalesce(f->>'phone', phone), cellphone = coalesce(f->>'cellphone', cellphone),
-    street = coalesce(f->>'street', street), city = coalesce(f->>'city', city), state = coalesce(f->>'state', state),
-    zipcode = coalesce(f->>'zipcode', zipcode), gender = coalesce(f->>'gender', gender), updated_at = now()
-FROM (SELECT $3::jsonb AS f) answers
-WHERE organization_id = $1 AND id = $2
+const queueNewDonation = `-- name: QueueNewDonation :exec
+SELECT donation_queue($1::uuid, $2::uuid, $3::uuid,
+    $4::uuid, $5::text, $6::jsonb, $7::uuid,
+    $8::text, $9::bigint, $10::text, $11::text,
+    $12::uuid)
 `
 
-type SetFormDonorFieldsParams struct {
-	OrganizationID uuid.UUID
-	ID             uuid.UUID
-	Fields         json.RawMessage
+type QueueNewDonationParams struct {
+	OrganizationID  uuid.UUID
+	DonorID         uuid.UUID
+	DonationID      uuid.UUID
+	EventID         *uuid.UUID
+	EventType       *string
+	EventBody       json.RawMessage
+	TransactionID   uuid.UUID
+	Period          *string
+	AmountMinor     int64
+	Currency        string
+	Status          string
+	PaymentMethodID *uuid.UUID
 }
 
-// A new donor's columns the form's related fields answered (fields: column → value); the others stay.
-func (q *Queries) SetFormDonorFields(ctx context.Context, arg SetFormDonorFieldsParams) error {
-	_, err := q.db.Exec(ctx, setFormDonorFields, arg.OrganizationID, arg.ID, arg.Fields)
+// What a written donation queues, in one statement Citus runs whole on the organisation's worker
+// (migrations/shard/0600): the CRM changes of its donor and of itself, its donation.created event (event_id null:
+// none) and its first transaction, pending until the form charges it or planned (InsertFirstTransaction's row).
+func (q *Queries) QueueNewDonation(ctx context.Context, arg QueueNewDonationParams) error {
+	_, err := q.db.Exec(ctx, queueNewDonation,
+		arg.OrganizationID,
+		arg.DonorID,
+		arg.DonationID,
+		arg.EventID,
+		arg.EventType,
+		arg.EventBody,
+		arg.TransactionID,
+		arg.Period,
+		arg.AmountMinor,
+		arg.Currency,
+		arg.Status,
+		arg.PaymentMethodID,
+	)
 	return err
 }
 

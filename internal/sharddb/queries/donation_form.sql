@@ -7,26 +7,13 @@ FROM donations d
 JOIN donors dn ON dn.organization_id = d.organization_id AND dn.id = d.donor_id
 WHERE d.organization_id = $1 AND d.idempotency_key = $2;
 
--- name: InsertFormDonor :one
--- A new donor, from the form's submission. An existing donor (same e-mail) is left as it is: only
--- the manage area changes a donor's record; the submission's data stays with its donation.
-INSERT INTO donors (organization_id, id, email, first_name, last_name, uid_type, uid_number)
-VALUES (sqlc.arg(organization_id), sqlc.arg(id), sqlc.arg(email), sqlc.arg(first_name), sqlc.arg(last_name),
-        nullif(sqlc.arg(uid_type)::text, ''), nullif(sqlc.arg(uid_number)::text, ''))
-ON CONFLICT (organization_id, email) DO NOTHING
-RETURNING id;
-
--- name: FormDonorByEmail :one
-SELECT id FROM donors WHERE organization_id = $1 AND email = $2;
-
--- name: SetFormDonorFields :exec
--- A new donor's columns the form's related fields answered (fields: column → value); the others stay.
-UPDATE donors
-SET phone = coalesce(f->>'phone', phone), cellphone = coalesce(f->>'cellphone', cellphone),
-    street = coalesce(f->>'street', street), city = coalesce(f->>'city', city), state = coalesce(f->>'state', state),
-    zipcode = coalesce(f->>'zipcode', zipcode), gender = coalesce(f->>'gender', gender), updated_at = now()
-FROM (SELECT sqlc.arg(fields)::jsonb AS f) answers
-WHERE organization_id = sqlc.arg(organization_id) AND id = sqlc.arg(id);
+-- name: LinkFormDonor :one
+-- The donor with the e-mail, in one statement Citus runs whole on the organisation's worker (migrations/shard/0600):
+-- a new one from the form's submission, with the columns its related fields answered (fields: column → value; null:
+-- none), or the existing one left as it is: only the manage area changes a donor's record; the submission's data
+-- stays with its donation.
+SELECT donor_link(sqlc.arg(organization_id)::uuid, sqlc.arg(id)::uuid, sqlc.arg(email)::text, sqlc.arg(first_name)::text,
+    sqlc.arg(last_name)::text, sqlc.arg(uid_type)::text, sqlc.arg(uid_number)::text, sqlc.narg(fields)::jsonb)::uuid AS id;
 
 -- name: UpsertPaymentMethod :one
 -- A card saved at the gateway (the form's or a new one from the manage area), once per gateway customer and card.
@@ -69,6 +56,15 @@ INSERT INTO transactions (organization_id, id, donation_id, period, amount_minor
 VALUES (sqlc.arg(organization_id), sqlc.arg(id), sqlc.arg(donation_id), sqlc.narg(period), sqlc.arg(amount_minor),
         sqlc.arg(currency), sqlc.arg(status), 1, sqlc.arg(payment_method_id))
 ON CONFLICT (organization_id, id) DO NOTHING;
+
+-- name: QueueNewDonation :exec
+-- What a written donation queues, in one statement Citus runs whole on the organisation's worker
+-- (migrations/shard/0600): the CRM changes of its donor and of itself, its donation.created event (event_id null:
+-- none) and its first transaction, pending until the form charges it or planned (InsertFirstTransaction's row).
+SELECT donation_queue(sqlc.arg(organization_id)::uuid, sqlc.arg(donor_id)::uuid, sqlc.arg(donation_id)::uuid,
+    sqlc.narg(event_id)::uuid, sqlc.narg(event_type)::text, sqlc.narg(event_body)::jsonb, sqlc.arg(transaction_id)::uuid,
+    sqlc.narg(period)::text, sqlc.arg(amount_minor)::bigint, sqlc.arg(currency)::text, sqlc.arg(status)::text,
+    sqlc.narg(payment_method_id)::uuid);
 
 -- name: LockFormCampaign :one
 -- The campaign's row lock serialises concurrent ticket buyers until commit.

@@ -1,0 +1,165 @@
+package newdonation_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/stretchr/testify/require"
+
+	"github.com/aporta/aporta/internal/charge"
+	"github.com/aporta/aporta/internal/collectday"
+	"github.com/aporta/aporta/internal/newdonation"
+	"github.com/aporta/aporta/internal/sharddb"
+	"github.com/aporta/aporta/internal/webhook"
+	"github.com/aporta/aporta/tenants"
+	"github.com/aporta/aporta/tenants/tenantstest"
+)
+
+type fixture struct {
+	t        *testing.T
+	ctx      context.Context
+	scope    tenants.Scope
+	campaign uuid.UUID
+}
+
+// newFixture is an organisation with a campaign, a webhook endpoint and a CRM integration, so that every row a new
+// donation queues is written.
+func newFixture(t *testing.T) *fixture {
+	f := &fixture{t: t, ctx: context.Background(), campaign: uuid.New()}
+	f.scope = tenantstest.ArgentineOrganization(t, tenantstest.Open(t), "Fundación Alta", "enabled", "original")
+	f.exec(`INSERT INTO campaigns (organization_id, id, slug, title, type, currency) VALUES ($1, $2, $3, $3, 'fundraise', 'ARS')`,
+		f.scope.OrgID, f.campaign, "alta-"+f.campaign.String()[:8])
+	f.exec(`INSERT INTO webhook_endpoints (organization_id, id, url, events, secret, key_id)
+		VALUES ($1, $2, 'https://example.org/hook', $3, '\x00', 'k')`, f.scope.OrgID, uuid.New(), webhook.Events)
+	f.exec(`INSERT INTO crm_integrations (organization_id, id, name, login_url, client_id, client_secret, key_id)
+		VALUES ($1, $2, 'CRM', 'https://login.example.org', 'c', '\x00', 'k')`, f.scope.OrgID, uuid.New())
+	return f
+}
+
+func (f *fixture) exec(sql string, args ...any) {
+	f.t.Helper()
+	require.NoError(f.t, f.scope.Exec(f.ctx, sql, args...))
+}
+
+func (f *fixture) one(dest any, sql string, args ...any) {
+	f.t.Helper()
+	require.NoError(f.t, f.scope.QueryRow(f.ctx, sql, args...).Scan(dest))
+}
+
+// donation is a one-time card donation of 1,500 ARS by email with key, or a monthly one from period.
+func (f *fixture) donation(email, first, key string, fields map[string]string, period *string) newdonation.New {
+	n := newdonation.New{OrgID: f.scope.OrgID,
+		Donor:         newdonation.Donor{Email: email, FirstName: first, LastName: "Pérez", UIDType: "DNI", UIDNumber: "30111222", Fields: fields},
+		PaymentMethod: &sharddb.UpsertPaymentMethodParams{Gateway: "mercadopago", CustomerID: "cus-" + email, CardID: "card-1", Brand: "visa", LastFour: "4242", ExpiryMonth: 12, ExpiryYear: 2034, HolderName: first + " Pérez"},
+		Donation: sharddb.InsertFormDonationParams{CampaignID: f.campaign, AmountMinor: 150000, Currency: "ARS", IdempotencyKey: &key,
+			Items: json.RawMessage(`[]`), FormValues: json.RawMessage(`[]`)},
+		Period: period, CollectDay: collectday.Day(10), FirstStatus: "pending"}
+	if period != nil {
+		n.Donation.Recurrence, n.FirstStatus = 1, "planned"
+	}
+	return n
+}
+
+func (f *fixture) write(n newdonation.New) newdonation.Written {
+	f.t.Helper()
+	var w newdonation.Written
+	require.NoError(f.t, f.scope.Tx(f.ctx, func(tx pgx.Tx) error {
+		var err error
+		w, err = newdonation.Write(f.ctx, sharddb.Store(tx), n)
+		return err
+	}))
+	return w
+}
+
+// A new donation's donor, queued rows and first transaction: a new donor takes the form's related fields; a known
+// e-mail's donor is linked and left as it is; the same idempotency key writes nothing twice and queues no second
+// donation.created event.
+func TestWriteStoresTheDonationAndWhatItQueues(t *testing.T) {
+	f := newFixture(t)
+	email := uuid.NewString() + "@donor.test"
+	first := f.write(f.donation(email, "Ana", "key-1", map[string]string{"phone": "+54 11 5555 0000"}, nil))
+	require.Equal(t, "pending", first.Status)
+
+	var donor string
+	f.one(&donor, `SELECT first_name || ' ' || phone FROM donors WHERE organization_id = $1 AND id = $2`, f.scope.OrgID, first.DonorID)
+	require.Equal(t, "Ana +54 11 5555 0000", donor)
+	var tx string
+	f.one(&tx, `SELECT status || ' ' || amount_minor || ' ' || (period IS NULL) || ' ' || (payment_method_id = $3)
+		FROM transactions WHERE organization_id = $1 AND id = $2`, f.scope.OrgID, charge.FirstTransactionID(first.ID), first.PaymentMethodID)
+	require.Equal(t, "pending 150000 true true", tx)
+
+	period := "2031-07"
+	second := f.write(f.donation(email, "Otra", "key-2", map[string]string{"phone": "+54 11 0000 0000"}, &period))
+	require.Equal(t, first.DonorID, second.DonorID, "a known e-mail links its donor")
+	f.one(&donor, `SELECT first_name || ' ' || phone FROM donors WHERE organization_id = $1 AND id = $2`, f.scope.OrgID, first.DonorID)
+	require.Equal(t, "Ana +54 11 5555 0000", donor, "a form never writes a known donor")
+	f.one(&tx, `SELECT status || ' ' || period FROM transactions WHERE organization_id = $1 AND id = $2`,
+		f.scope.OrgID, charge.FirstTransactionID(second.ID))
+	require.Equal(t, "planned 2031-07", tx)
+
+	twin := f.write(f.donation(email, "Ana", "key-1", nil, nil))
+	require.Equal(t, first.ID, twin.ID, "the key's donation")
+
+	var changes, events, transactions int
+	f.one(&changes, `SELECT count(*) FROM crm_changes WHERE organization_id = $1`, f.scope.OrgID)
+	require.Equal(t, 3, changes, "the donor's change, coalesced, and each donation's")
+	f.one(&events, `SELECT count(*) FROM webhook_deliveries WHERE organization_id = $1 AND event_type = $2`, f.scope.OrgID, webhook.DonationCreated)
+	require.Equal(t, 2, events, "one donation.created per donation, none for the twin")
+	var body struct {
+		Data webhook.Donation `json:"data"`
+	}
+	var raw []byte
+	f.one(&raw, `SELECT body FROM webhook_deliveries WHERE organization_id = $1 AND event_id = $2`,
+		f.scope.OrgID, webhook.EventID(second.ID, webhook.DonationCreated))
+	require.NoError(t, json.Unmarshal(raw, &body))
+	require.True(t, body.Data.Monthly)
+	require.Equal(t, second.ID, body.Data.DonationID)
+	f.one(&transactions, `SELECT count(*) FROM transactions WHERE organization_id = $1`, f.scope.OrgID)
+	require.Equal(t, 2, transactions)
+}
+
+// On Citus the donor's writes and the queued rows are each one call that the coordinator sends whole to the
+// organisation's worker (migrations/shard/0600): none of the rows they write is a remote command of its own.
+func TestWriteSendsTheDonorAndTheQueueWholeToTheWorker(t *testing.T) {
+	tenantstest.Citus(t)
+	f := newFixture(t)
+	cfg, err := pgx.ParseConfig(tenantstest.Config(t).ShardDSNs["AR"])
+	require.NoError(t, err)
+	var mu sync.Mutex
+	var remote []string
+	cfg.OnNotice = func(_ *pgconn.PgConn, n *pgconn.Notice) {
+		if strings.HasPrefix(n.Message, "issuing ") {
+			mu.Lock()
+			remote = append(remote, n.Message)
+			mu.Unlock()
+		}
+	}
+	conn, err := pgx.ConnectConfig(f.ctx, cfg)
+	require.NoError(t, err)
+	defer conn.Close(f.ctx)
+	_, err = conn.Exec(f.ctx, `SET citus.log_remote_commands = on`)
+	require.NoError(t, err)
+	require.NoError(t, pgx.BeginFunc(f.ctx, conn, func(tx pgx.Tx) error {
+		_, err := newdonation.Write(f.ctx, sharddb.Store(tx), f.donation(uuid.NewString()+"@donor.test", "Ana", "key-1", map[string]string{"city": "Rosario"}, nil))
+		return err
+	}))
+	mu.Lock()
+	defer mu.Unlock()
+	calls := map[string]int{}
+	for _, r := range remote {
+		for _, name := range []string{"donor_link(", "donation_queue(", "crm_enqueue(", "webhook_enqueue(", "INTO public.donors_", "UPDATE public.donors_",
+			"public.crm_changes_", "public.webhook_deliveries_", "INTO public.transactions_"} {
+			if strings.Contains(r, name) {
+				calls[name]++
+			}
+		}
+	}
+	t.Logf("remote commands: %q", remote)
+	require.Equal(t, map[string]int{"donor_link(": 1, "donation_queue(": 1}, calls, "remote commands: %q", remote)
+}
