@@ -30,6 +30,9 @@ fi
 # 6). The CPU by process is the steadier figure: 47–63 ms per charge in all against 44–61 ms per no-op in the same runs,
 # Temporal server and its databases 22–32 ms of it against 39–52 ms (main: 71–86 ms in all, 43–54 ms of it Temporal's).
 # Left: the AR shard's 19–22 ms, and the organisation's rollup row, which most charges in flight wait for.
+# Seen 2026-12-07 at 10,000 due on Temporal on PostgreSQL on a quiet machine (load 1.8 at the start, nothing else
+# running): 52.5 charges/s against 56.5/s for the no-op (0.93×), 6m13s; 36.5 ms of CPU per charge in all against 34.0
+# ms per no-op. A run beside a (niced) Go build: 0.80×, and the dev server in it 46.2/s against 42.3/s (1.09×).
 go run ./deploy/benchcollect -donations "${BENCH_COLLECT_DONATIONS:-10000}" -store "${BENCH_COLLECT_STORE:-both}"
 # CRM sync (issue 16): BENCH_CRM_CHANGES donation changes drained in composite batches into the sandbox CRM,
 # beside the same records written one call each.
