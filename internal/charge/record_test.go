@@ -4,13 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/stretchr/testify/require"
 
 	"github.com/aporta/aporta/internal/gateway"
@@ -122,31 +120,15 @@ func TestRecordIsOneStatementOnTheWorker(t *testing.T) {
 	processor := &Processor{ID: uuid.New(), Family: "local_payments", Descriptor: "APORTA*REGISTRO", FeeBps: 420}
 	o := Outcome{Status: gateway.StatusApproved, PaymentID: "pay-1", At: day, Processor: processor}
 
-	cfg, err := pgx.ParseConfig(tenantstest.Config(t).ShardDSNs["AR"])
-	require.NoError(t, err)
-	var mu sync.Mutex
-	var remote []string
-	cfg.OnNotice = func(_ *pgconn.PgConn, n *pgconn.Notice) {
-		if strings.HasPrefix(n.Message, "issuing ") {
-			mu.Lock()
-			remote = append(remote, n.Message)
-			mu.Unlock()
-		}
-	}
-	conn, err := pgx.ConnectConfig(f.ctx, cfg)
-	require.NoError(t, err)
-	defer conn.Close(f.ctx)
-	_, err = conn.Exec(f.ctx, `SET citus.log_remote_commands = on`)
-	require.NoError(t, err)
+	conn, remote := tenantstest.RemoteCommands(t, "AR")
 	p, err := recordParams(f.scope.OrgID, tx, o, activeFrom(next))
 	require.NoError(t, err)
 	id, err := sharddb.Store(conn).RecordCharge(f.ctx, p)
 	require.NoError(t, err)
 	require.Equal(t, tx.ID, id)
-	mu.Lock()
-	require.Len(t, remote, 1, "one remote command: %q", remote)
-	require.True(t, strings.HasPrefix(remote[0], "issuing SELECT public.charge_record("), remote[0])
-	mu.Unlock()
+	sent := remote()
+	require.Len(t, sent, 1, "one remote command: %q", sent)
+	require.True(t, strings.HasPrefix(sent[0], "issuing SELECT public.charge_record("), sent[0])
 
 	// A retry records the same outcome again.
 	require.NoError(t, RecordAnd(f.ctx, f.scope, tx, o, activeFrom(next)))

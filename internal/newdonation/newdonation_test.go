@@ -4,12 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/stretchr/testify/require"
 
 	"github.com/aporta/aporta/internal/charge"
@@ -129,30 +127,14 @@ func TestWriteStoresTheDonationAndWhatItQueues(t *testing.T) {
 func TestWriteSendsTheDonorAndTheQueueWholeToTheWorker(t *testing.T) {
 	tenantstest.Citus(t)
 	f := newFixture(t)
-	cfg, err := pgx.ParseConfig(tenantstest.Config(t).ShardDSNs["AR"])
-	require.NoError(t, err)
-	var mu sync.Mutex
-	var remote []string
-	cfg.OnNotice = func(_ *pgconn.PgConn, n *pgconn.Notice) {
-		if strings.HasPrefix(n.Message, "issuing ") {
-			mu.Lock()
-			remote = append(remote, n.Message)
-			mu.Unlock()
-		}
-	}
-	conn, err := pgx.ConnectConfig(f.ctx, cfg)
-	require.NoError(t, err)
-	defer conn.Close(f.ctx)
-	_, err = conn.Exec(f.ctx, `SET citus.log_remote_commands = on`)
-	require.NoError(t, err)
+	conn, remote := tenantstest.RemoteCommands(t, "AR")
 	require.NoError(t, pgx.BeginFunc(f.ctx, conn, func(tx pgx.Tx) error {
 		_, err := newdonation.Write(f.ctx, sharddb.Store(tx), f.donation(uuid.NewString()+"@donor.test", "Ana", "key-1", map[string]string{"city": "Rosario"}, nil))
 		return err
 	}))
-	mu.Lock()
-	defer mu.Unlock()
+	sent := remote()
 	calls := map[string]int{}
-	for _, r := range remote {
+	for _, r := range sent {
 		for _, name := range []string{"donor_link(", "donation_queue(", "crm_enqueue(", "webhook_enqueue(", "INTO public.donors_", "UPDATE public.donors_",
 			"public.crm_changes_", "public.webhook_deliveries_", "INTO public.transactions_"} {
 			if strings.Contains(r, name) {
@@ -160,6 +142,5 @@ func TestWriteSendsTheDonorAndTheQueueWholeToTheWorker(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("remote commands: %q", remote)
-	require.Equal(t, map[string]int{"donor_link(": 1, "donation_queue(": 1}, calls, "remote commands: %q", remote)
+	require.Equal(t, map[string]int{"donor_link(": 1, "donation_queue(": 1}, calls, "remote commands: %q", sent)
 }

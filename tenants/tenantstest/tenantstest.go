@@ -6,9 +6,14 @@ package tenantstest
 import (
 	"context"
 	"os"
+	"slices"
+	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/aporta/aporta/internal/config"
 	"github.com/aporta/aporta/tenants"
@@ -89,4 +94,38 @@ func SetStatus(t testing.TB, tt *tenants.Tenants, orgID uuid.UUID, status, plan 
 		t.Fatalf("organization status and plan: %v", err)
 	}
 	return scope
+}
+
+// RemoteCommands connects to the country's shard coordinator with citus.log_remote_commands on, closed when the
+// test ends; the function answers what the connection has sent on to the workers so far, each command as Citus
+// logs it ("issuing …").
+func RemoteCommands(t testing.TB, country string) (*pgx.Conn, func() []string) {
+	t.Helper()
+	ctx := context.Background()
+	cfg, err := pgx.ParseConfig(Config(t).ShardDSNs[country])
+	if err != nil {
+		t.Fatalf("shard %s: %v", country, err)
+	}
+	var mu sync.Mutex
+	var remote []string
+	cfg.OnNotice = func(_ *pgconn.PgConn, n *pgconn.Notice) {
+		if strings.HasPrefix(n.Message, "issuing ") {
+			mu.Lock()
+			remote = append(remote, n.Message)
+			mu.Unlock()
+		}
+	}
+	conn, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	t.Cleanup(func() { _ = conn.Close(ctx) })
+	if _, err := conn.Exec(ctx, `SET citus.log_remote_commands = on`); err != nil {
+		t.Fatalf("log remote commands: %v", err)
+	}
+	return conn, func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(remote)
+	}
 }
