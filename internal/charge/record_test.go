@@ -28,16 +28,12 @@ type recordFixture struct {
 }
 
 func newRecordFixture(t *testing.T) *recordFixture {
-	f := &recordFixture{t: t, ctx: context.Background(), campaign: uuid.New()}
+	f := &recordFixture{t: t, ctx: context.Background()}
 	f.scope = tenantstest.ArgentineOrganization(t, tenantstest.Open(t), "Fundación Registro", "enabled", "original")
 	f.exec(`UPDATE organizations SET trial_started_at = now() - interval '91 days', trial_ends_at = now() - interval '1 day',
 		commission_bps = 350 WHERE organization_id = $1`, f.scope.OrgID)
-	f.exec(`INSERT INTO campaigns (organization_id, id, slug, title, type, currency) VALUES ($1, $2, $3, $3, 'fundraise', 'ARS')`,
-		f.scope.OrgID, f.campaign, "registro-"+f.campaign.String()[:8])
-	f.exec(`INSERT INTO webhook_endpoints (organization_id, id, url, events, secret, key_id)
-		VALUES ($1, $2, 'https://example.org/hook', $3, '\x00', 'k')`, f.scope.OrgID, uuid.New(), webhook.Events)
-	f.exec(`INSERT INTO crm_integrations (organization_id, id, name, login_url, client_id, client_secret, key_id)
-		VALUES ($1, $2, 'CRM', 'https://login.example.org', 'c', '\x00', 'k')`, f.scope.OrgID, uuid.New())
+	f.campaign = tenantstest.Campaign(t, f.scope, "registro")
+	tenantstest.Listeners(t, f.scope, webhook.Events)
 	return f
 }
 

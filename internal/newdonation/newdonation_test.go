@@ -29,14 +29,10 @@ type fixture struct {
 // newFixture is an organisation with a campaign, a webhook endpoint and a CRM integration, so that every row a new
 // donation queues is written.
 func newFixture(t *testing.T) *fixture {
-	f := &fixture{t: t, ctx: context.Background(), campaign: uuid.New()}
+	f := &fixture{t: t, ctx: context.Background()}
 	f.scope = tenantstest.ArgentineOrganization(t, tenantstest.Open(t), "Fundación Alta", "enabled", "original")
-	f.exec(`INSERT INTO campaigns (organization_id, id, slug, title, type, currency) VALUES ($1, $2, $3, $3, 'fundraise', 'ARS')`,
-		f.scope.OrgID, f.campaign, "alta-"+f.campaign.String()[:8])
-	f.exec(`INSERT INTO webhook_endpoints (organization_id, id, url, events, secret, key_id)
-		VALUES ($1, $2, 'https://example.org/hook', $3, '\x00', 'k')`, f.scope.OrgID, uuid.New(), webhook.Events)
-	f.exec(`INSERT INTO crm_integrations (organization_id, id, name, login_url, client_id, client_secret, key_id)
-		VALUES ($1, $2, 'CRM', 'https://login.example.org', 'c', '\x00', 'k')`, f.scope.OrgID, uuid.New())
+	f.campaign = tenantstest.Campaign(t, f.scope, "alta")
+	tenantstest.Listeners(t, f.scope, webhook.Events)
 	return f
 }
 

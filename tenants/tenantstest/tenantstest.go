@@ -96,6 +96,33 @@ func SetStatus(t testing.TB, tt *tenants.Tenants, orgID uuid.UUID, status, plan 
 	return scope
 }
 
+// Campaign creates a fundraising campaign of the organisation in ARS, its slug and title prefix plus the start of
+// its id, and returns its id.
+func Campaign(t testing.TB, scope tenants.Scope, prefix string) uuid.UUID {
+	t.Helper()
+	id := uuid.New()
+	if err := scope.Exec(context.Background(), `INSERT INTO campaigns (organization_id, id, slug, title, type, currency)
+		VALUES ($1, $2, $3, $3, 'fundraise', 'ARS')`, scope.OrgID, id, prefix+"-"+id.String()[:8]); err != nil {
+		t.Fatalf("campaign: %v", err)
+	}
+	return id
+}
+
+// Listeners gives the organisation a webhook endpoint that takes events and a CRM integration (with credentials
+// that open nothing), so that every row a write queues for them is written.
+func Listeners(t testing.TB, scope tenants.Scope, events []string) {
+	t.Helper()
+	ctx := context.Background()
+	if err := scope.Exec(ctx, `INSERT INTO webhook_endpoints (organization_id, id, url, events, secret, key_id)
+		VALUES ($1, $2, 'https://example.org/hook', $3, '\x00', 'k')`, scope.OrgID, uuid.New(), events); err != nil {
+		t.Fatalf("webhook endpoint: %v", err)
+	}
+	if err := scope.Exec(ctx, `INSERT INTO crm_integrations (organization_id, id, name, login_url, client_id, client_secret, key_id)
+		VALUES ($1, $2, 'CRM', 'https://login.example.org', 'c', '\x00', 'k')`, scope.OrgID, uuid.New()); err != nil {
+		t.Fatalf("CRM integration: %v", err)
+	}
+}
+
 // RemoteCommands connects to the country's shard coordinator with citus.log_remote_commands on, closed when the
 // test ends; the function answers what the connection has sent on to the workers so far, each command as Citus
 // logs it ("issuing …").
