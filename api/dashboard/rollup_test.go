@@ -155,11 +155,11 @@ func TestRollupMatchesRows(t *testing.T) {
 	today := time.Now().In(f.loc).Format(time.DateOnly)
 	require.Contains(t, lines, fmt.Sprintf("discarded %s %s 0 donor_request 1", today, c1))
 
-	// A one-time donation converted to monthly and moved to another campaign takes its money along;
-	// a deleted charge takes its money back.
+	// A one-time donation converted to monthly (by a writer that names it twice: counted once) and moved
+	// to another campaign takes its money along; a deleted charge takes its money back.
 	d5 := f.donation(don{campaign: c1, monthly: false, status: "active", created: "2026-03-26 09:00"})
 	f.tx(d5, "approved", 3000, "ARS", "2026-03-26 09:00", "")
-	f.write(ids(d5), `UPDATE donations SET recurrence = 1 WHERE organization_id = $1 AND id = $2`, org, d5)
+	f.write(ids(d5, d5), `UPDATE donations SET recurrence = 1 WHERE organization_id = $1 AND id = $2`, org, d5)
 	f.write(ids(d5), `UPDATE donations SET campaign_id = $3 WHERE organization_id = $1 AND id = $2`, org, d5, c2)
 	f.write(ids(d3), `DELETE FROM transactions WHERE organization_id = $1 AND donation_id = $2 AND amount_minor = 15000`, org, d3)
 	lines = f.agrees()
