@@ -123,6 +123,42 @@ func Listeners(t testing.TB, scope tenants.Scope, events []string) {
 	}
 }
 
+// Fixture is an enabled Argentine organisation (ArgentineOrganization) with a campaign (Campaign) and listeners for
+// events (Listeners), so that every row a write queues for them is written; a test writes and reads its rows with
+// Exec and One.
+type Fixture struct {
+	T        testing.TB
+	Ctx      context.Context
+	Scope    tenants.Scope
+	Campaign uuid.UUID
+}
+
+// NewFixture makes a Fixture on the test stack: the organisation named name on plan, its campaign's slug prefixed.
+func NewFixture(t testing.TB, name, plan, campaignPrefix string, events []string) *Fixture {
+	t.Helper()
+	f := &Fixture{T: t, Ctx: context.Background()}
+	f.Scope = ArgentineOrganization(t, Open(t), name, "enabled", plan)
+	f.Campaign = Campaign(t, f.Scope, campaignPrefix)
+	Listeners(t, f.Scope, events)
+	return f
+}
+
+// Exec runs a statement in the organisation's shard, bound to it.
+func (f *Fixture) Exec(sql string, args ...any) {
+	f.T.Helper()
+	if err := f.Scope.Exec(f.Ctx, sql, args...); err != nil {
+		f.T.Fatalf("exec: %v", err)
+	}
+}
+
+// One scans the single value a query answers into dest.
+func (f *Fixture) One(dest any, sql string, args ...any) {
+	f.T.Helper()
+	if err := f.Scope.QueryRow(f.Ctx, sql, args...).Scan(dest); err != nil {
+		f.T.Fatalf("query: %v", err)
+	}
+}
+
 // RemoteCommands connects to the country's shard coordinator with citus.log_remote_commands on, closed when the
 // test ends; the function answers what the connection has sent on to the workers so far, each command as Citus
 // logs it ("issuing …").
