@@ -48,8 +48,18 @@ func Citus(t testing.TB) {
 // Open returns tenants connected to the migrated stack, closed when the test ends.
 func Open(t testing.TB) *tenants.Tenants {
 	t.Helper()
+	return OpenWith(t, nil)
+}
+
+// OpenWith is Open with pools whose settings change (if not nil) alters from the stack's configuration.
+func OpenWith(t testing.TB, change func(db *config.DBConfig)) *tenants.Tenants {
+	t.Helper()
 	cfg := Config(t)
-	tt, err := tenants.Open(context.Background(), cfg.DirectoryDSN, cfg.ShardDSNs, cfg.DB)
+	db := cfg.DB
+	if change != nil {
+		change(&db)
+	}
+	tt, err := tenants.Open(context.Background(), cfg.DirectoryDSN, cfg.ShardDSNs, db)
 	if err != nil {
 		t.Fatalf("tenants: %v", err)
 	}
