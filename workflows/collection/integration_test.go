@@ -87,9 +87,7 @@ func newStackAt(t *testing.T, queuePrefix, gw string) *stack {
 	require.NoError(t, err)
 	srv := httptest.NewServer(sb)
 	t.Cleanup(srv.Close)
-	c, err := client.Dial(client.Options{HostPort: cfg.TemporalAddr, Namespace: cfg.TemporalNS})
-	require.NoError(t, err)
-	t.Cleanup(c.Close)
+	c := workflowtest.Client(t)
 
 	org := uuid.New()
 	scope := tenantstest.Organization(t, tt, tenants.Organization{ID: org, Name: "Fundación Prueba", Country: "AR", Status: "enabled"}, tz)
