@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"strings"
 	"testing"
@@ -83,10 +82,7 @@ func newStackAt(t *testing.T, queuePrefix, gw string) *stack {
 	cfg := tenantstest.Config(t)
 	tt := tenantstest.Open(t)
 
-	sb, err := sandbox.New(sandbox.Options{Currency: "ARS", PlatformToken: "test-token"})
-	require.NoError(t, err)
-	srv := httptest.NewServer(sb)
-	t.Cleanup(srv.Close)
+	srv := sandboxtest.Serve(t, sandbox.Options{Currency: "ARS", PlatformToken: "test-token"})
 	c := workflowtest.Client(t)
 
 	org := uuid.New()
