@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/stretchr/testify/require"
 
+	"github.com/aporta/aporta/internal/config"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/tenants/tenantstest"
 )
@@ -20,12 +21,9 @@ import (
 func TestPoolsCarryTimeoutsAndSizeFromConfig(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	cfg := tenantstest.Config(t)
-	db := cfg.DB
-	db.MaxConns, db.StatementTimeout, db.IdleInTxTimeout = 3, 1500*time.Millisecond, 2*time.Second
-	tt, err := tenants.Open(ctx, cfg.DirectoryDSN, cfg.ShardDSNs, db)
-	require.NoError(t, err)
-	t.Cleanup(tt.Close)
+	tt := tenantstest.OpenWith(t, func(db *config.DBConfig) {
+		db.MaxConns, db.StatementTimeout, db.IdleInTxTimeout = 3, 1500*time.Millisecond, 2*time.Second
+	})
 
 	shard, err := tt.Shard("AR")
 	require.NoError(t, err)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/aporta/aporta/internal/readiness"
 	"github.com/aporta/aporta/tenants/tenantstest"
+	"github.com/aporta/aporta/workflows/workflowtest"
 )
 
 type report struct {
@@ -60,9 +61,7 @@ func TestTheStacksWorkerIsReady(t *testing.T) {
 func TestWorkerReadiness(t *testing.T) {
 	cfg := tenantstest.Config(t)
 	tt := tenantstest.Open(t)
-	c, err := client.Dial(client.Options{HostPort: cfg.TemporalAddr, Namespace: cfg.TemporalNS})
-	require.NoError(t, err)
-	t.Cleanup(c.Close)
+	c := workflowtest.Client(t)
 	h := newHealth(readiness.Stores(tt, c))
 	srv := httptest.NewServer(h.handler())
 	t.Cleanup(srv.Close)

@@ -40,6 +40,7 @@ import (
 	"github.com/aporta/aporta/tenants/tenantstest"
 	"github.com/aporta/aporta/workflows/gatewayrefresh"
 	"github.com/aporta/aporta/workflows/onboarding"
+	"github.com/aporta/aporta/workflows/workflowtest"
 )
 
 // Stack is the in-process API on the test stack, with admin clients for setting up data.
@@ -82,11 +83,7 @@ func Start(t testing.TB) *Stack {
 	t.Helper()
 	cfg := tenantstest.Config(t)
 	tt := tenantstest.Open(t)
-	tc, err := client.Dial(client.Options{HostPort: cfg.TemporalAddr, Namespace: cfg.TemporalNS})
-	if err != nil {
-		t.Fatalf("temporal: %v", err)
-	}
-	t.Cleanup(tc.Close)
+	tc := workflowtest.Client(t)
 	logs := &syncBuffer{}
 	log := slog.New(slog.NewTextHandler(logs, nil))
 	router, err := api.NewRouter(api.Deps{Config: cfg, Tenants: tt, Temporal: tc, Log: log})

@@ -16,6 +16,7 @@ import (
 	"github.com/aporta/aporta/internal/money"
 	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/tenants"
+	"github.com/aporta/aporta/tenants/tenantstest"
 )
 
 // fixture writes rows straight into an organisation's shard, as the hand-computed expectations
@@ -63,12 +64,7 @@ func (f *fixture) write(donations []uuid.UUID, sql string, args ...any) {
 	}))
 }
 
-func (f *fixture) campaign(slug string) uuid.UUID {
-	id := uuid.New()
-	f.exec(`INSERT INTO campaigns (organization_id, id, slug, title, type, currency) VALUES ($1, $2, $3, $3, 'fundraise', 'ARS')`,
-		f.scope.OrgID, id, slug+"-"+id.String()[:8])
-	return id
-}
+func (f *fixture) campaign(slug string) uuid.UUID { return tenantstest.Campaign(f.t, f.scope, slug) }
 
 type don struct {
 	campaign  uuid.UUID

@@ -16,6 +16,7 @@ import (
 	"github.com/aporta/aporta/api/campaign"
 	"github.com/aporta/aporta/api/request"
 	"github.com/aporta/aporta/internal/card"
+	"github.com/aporta/aporta/internal/card/cardtest"
 )
 
 // fuzzForm is a published ARS campaign taking one-time and other amounts, with one extra field of
@@ -85,7 +86,7 @@ func FuzzCheck(f *testing.F) {
 		if sub, ok := submit(body, form, now); ok {
 			checkAccepted(t, body, sub, form, now)
 		}
-		pan := fuzzPAN(panSeed)
+		pan := cardtest.PAN(panSeed)
 		var req Request
 		if pan == "" || json.Unmarshal(body, &req) != nil {
 			return
@@ -123,26 +124,6 @@ func fuzzBody(donation, donor, fields string) []byte {
 		"payment_method":{"gateway":{"name":"mercadopago","token":"ff8080814c11e237014c1ff593b57b4d","device_id":"abc"},
 		"method_id":"visa","bin":"450995","last_four":"3704","cc_expiration":"11 / 30","cardholder_name":"APRO",
 		"cardholder_id_type":"DNI","cardholder_id_number":"30.123.456"},"idempotency_key":"fuzz-0123456789abcdef"}`)
-}
-
-// fuzzPAN makes a 16-digit card number of a known brand from the first 15 digits of seed and its
-// Luhn digit, or "" when there are not enough digits or no brand issues it.
-func fuzzPAN(seed string) string {
-	var d []byte
-	for i := 0; i < len(seed) && len(d) < 15; i++ {
-		if seed[i] >= '0' && seed[i] <= '9' {
-			d = append(d, seed[i])
-		}
-	}
-	if len(d) < 15 {
-		return ""
-	}
-	for c := byte('0'); c <= '9'; c++ {
-		if pan := string(append(d, c)); card.Luhn(pan) && card.ValidNumber(pan) {
-			return pan
-		}
-	}
-	return ""
 }
 
 func checkAccepted(t *testing.T, body []byte, sub Submission, f campaign.Form, now time.Time) {

@@ -111,6 +111,17 @@ type state struct {
 	options    []sharddb.GatewayOptionsRow
 }
 
+// loadFor is load for a request naming one of the processors by the path id raw: an id that does not
+// parse names none, so it is not found.
+func loadFor(ctx context.Context, raw string) (state, uuid.UUID, error) {
+	id, err := uuid.Parse(raw)
+	if err != nil {
+		return state{}, id, apierror.NotFound()
+	}
+	s, err := load(ctx)
+	return s, id, err
+}
+
 func load(ctx context.Context) (state, error) {
 	scope, err := authz.Scope(ctx)
 	if err != nil {
@@ -380,11 +391,7 @@ type PatchRequest struct {
 
 // Patch edits one of the organisation's processors; another organisation's id is not found.
 func Patch(ctx context.Context, r *PatchRequest) (*Processor, error) {
-	id, err := uuid.Parse(r.ID)
-	if err != nil {
-		return nil, apierror.NotFound()
-	}
-	s, err := load(ctx)
+	s, id, err := loadFor(ctx, r.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -432,11 +439,7 @@ func Delete(ctx context.Context, r *IDRequest) (*struct{}, error) {
 
 // GetRules is GET /manage/api/payment_processors/{uuid}/rules.
 func GetRules(ctx context.Context, r *IDRequest) (*Rules, error) {
-	id, err := uuid.Parse(r.ID)
-	if err != nil {
-		return nil, apierror.NotFound()
-	}
-	s, err := load(ctx)
+	s, id, err := loadFor(ctx, r.ID)
 	if err != nil {
 		return nil, err
 	}

@@ -7,16 +7,12 @@ import (
 
 	"github.com/aporta/aporta/internal/reference"
 	"github.com/aporta/aporta/internal/secrets"
+	"github.com/aporta/aporta/internal/secrets/secretstest"
 	"github.com/aporta/aporta/tenants/tenantstest"
 )
 
 func store(t *testing.T, appSecret []byte, previous ...string) *Store {
-	t.Helper()
-	box, err := secrets.Open(context.Background(), appSecret, "", previous...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &Store{Box: box}
+	return &Store{Box: secretstest.Box(t, appSecret, previous...)}
 }
 
 // TestRotateKeys: an account number sealed under one APORTA_SECRET's key moves to another's, and

@@ -1,7 +1,6 @@
 package charge
 
 import (
-	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -14,32 +13,18 @@ import (
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/internal/webhook"
-	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/tenants/tenantstest"
 )
 
 // recordFixture is an organisation past its trial (it owes a commission) with a campaign, a webhook endpoint that
 // takes charge events and a CRM integration, on the test stack.
-type recordFixture struct {
-	t        *testing.T
-	ctx      context.Context
-	scope    tenants.Scope
-	campaign uuid.UUID
-}
+type recordFixture struct{ *tenantstest.Fixture }
 
 func newRecordFixture(t *testing.T) *recordFixture {
-	f := &recordFixture{t: t, ctx: context.Background()}
-	f.scope = tenantstest.ArgentineOrganization(t, tenantstest.Open(t), "Fundación Registro", "enabled", "original")
-	f.exec(`UPDATE organizations SET trial_started_at = now() - interval '91 days', trial_ends_at = now() - interval '1 day',
-		commission_bps = 350 WHERE organization_id = $1`, f.scope.OrgID)
-	f.campaign = tenantstest.Campaign(t, f.scope, "registro")
-	tenantstest.Listeners(t, f.scope, webhook.Events)
+	f := &recordFixture{tenantstest.NewFixture(t, "Fundación Registro", "original", "registro", webhook.Events)}
+	f.Exec(`UPDATE organizations SET trial_started_at = now() - interval '91 days', trial_ends_at = now() - interval '1 day',
+		commission_bps = 350 WHERE organization_id = $1`, f.Scope.OrgID)
 	return f
-}
-
-func (f *recordFixture) exec(sql string, args ...any) {
-	f.t.Helper()
-	require.NoError(f.t, f.scope.Exec(f.ctx, sql, args...))
 }
 
 // day is when the tests' donations are made and charged: one day of the dashboard.
@@ -48,50 +33,45 @@ var day = time.Date(2031, 6, 5, 15, 0, 0, 0, time.UTC)
 // pending writes a pending donation (monthly or not), made on day, and its first transaction as the donation form
 // does, in period ("" for none), and answers the transaction.
 func (f *recordFixture) pending(monthly bool, period string) Transaction {
-	f.t.Helper()
+	f.T.Helper()
 	d, donor := uuid.New(), uuid.New()
-	f.exec(`INSERT INTO donors (organization_id, id, email, first_name, last_name) VALUES ($1, $2, $3, 'Ana', 'Pérez')`,
-		f.scope.OrgID, donor, donor.String()+"@donor.test")
+	f.Exec(`INSERT INTO donors (organization_id, id, email, first_name, last_name) VALUES ($1, $2, $3, 'Ana', 'Pérez')`,
+		f.Scope.OrgID, donor, donor.String()+"@donor.test")
 	recurrence := 0
 	if monthly {
 		recurrence = 1
 	}
-	f.exec(`INSERT INTO donations (organization_id, id, campaign_id, donor_id, amount_minor, currency, recurrence, status, created_at)
-		VALUES ($1, $2, $3, $4, 150000, 'ARS', $5, 'pending', $6)`, f.scope.OrgID, d, f.campaign, donor, recurrence, day)
-	t := Transaction{OrgID: f.scope.OrgID, ID: FirstTransactionID(d), DonationID: d, Period: period, Attempt: 1, Amount: 150000,
+	f.Exec(`INSERT INTO donations (organization_id, id, campaign_id, donor_id, amount_minor, currency, recurrence, status, created_at)
+		VALUES ($1, $2, $3, $4, 150000, 'ARS', $5, 'pending', $6)`, f.Scope.OrgID, d, f.Campaign, donor, recurrence, day)
+	t := Transaction{OrgID: f.Scope.OrgID, ID: FirstTransactionID(d), DonationID: d, Period: period, Attempt: 1, Amount: 150000,
 		Currency: "ARS"}
 	var p *string
 	if period != "" {
 		p = &period
 	}
-	f.exec(`INSERT INTO transactions (organization_id, id, donation_id, period, attempt, amount_minor, currency, status)
-		VALUES ($1, $2, $3, $4, 1, 150000, 'ARS', 'pending')`, f.scope.OrgID, t.ID, d, p)
+	f.Exec(`INSERT INTO transactions (organization_id, id, donation_id, period, attempt, amount_minor, currency, status)
+		VALUES ($1, $2, $3, $4, 1, 150000, 'ARS', 'pending')`, f.Scope.OrgID, t.ID, d, p)
 	return t
-}
-
-func (f *recordFixture) one(dest any, sql string, args ...any) {
-	f.t.Helper()
-	require.NoError(f.t, f.scope.QueryRow(f.ctx, sql, args...).Scan(dest))
 }
 
 // rollup is the organisation's non-empty dashboard rows, one line each.
 func (f *recordFixture) rollup() []string {
-	f.t.Helper()
-	rows, err := f.scope.Query(f.ctx, `SELECT concat_ws(' ', day, campaign_id, recurrence, currency, raised_minor, raised_count,
+	f.T.Helper()
+	rows, err := f.Scope.Query(f.Ctx, `SELECT concat_ws(' ', day, campaign_id, recurrence, currency, raised_minor, raised_count,
 		new_donations) FROM dashboard_daily
-		WHERE organization_id = $1 AND (raised_minor <> 0 OR raised_count <> 0 OR new_donations <> 0) ORDER BY 1`, f.scope.OrgID)
-	require.NoError(f.t, err)
+		WHERE organization_id = $1 AND (raised_minor <> 0 OR raised_count <> 0 OR new_donations <> 0) ORDER BY 1`, f.Scope.OrgID)
+	require.NoError(f.T, err)
 	lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
-	require.NoError(f.t, err)
+	require.NoError(f.T, err)
 	return lines
 }
 
 // agrees checks that the rollup equals its rebuild from the rows, and answers it.
 func (f *recordFixture) agrees() []string {
-	f.t.Helper()
+	f.T.Helper()
 	kept := f.rollup()
-	f.exec(`SELECT dashboard_rollup_rebuild($1)`, f.scope.OrgID)
-	require.Equal(f.t, f.rollup(), kept, "the rollup the record kept equals a rebuild from the rows")
+	f.Exec(`SELECT dashboard_rollup_rebuild($1)`, f.Scope.OrgID)
+	require.Equal(f.T, f.rollup(), kept, "the rollup the record kept equals a rebuild from the rows")
 	return kept
 }
 
@@ -117,9 +97,9 @@ func TestRecordIsOneStatementOnTheWorker(t *testing.T) {
 	o := Outcome{Status: gateway.StatusApproved, PaymentID: "pay-1", At: day, Processor: processor}
 
 	conn, remote := tenantstest.RemoteCommands(t, "AR")
-	p, err := recordParams(f.scope.OrgID, tx, o, activeFrom(next))
+	p, err := recordParams(f.Scope.OrgID, tx, o, activeFrom(next))
 	require.NoError(t, err)
-	id, err := sharddb.Store(conn).RecordCharge(f.ctx, p)
+	id, err := sharddb.Store(conn).RecordCharge(f.Ctx, p)
 	require.NoError(t, err)
 	require.Equal(t, tx.ID, id)
 	sent := remote()
@@ -127,26 +107,26 @@ func TestRecordIsOneStatementOnTheWorker(t *testing.T) {
 	require.True(t, strings.HasPrefix(sent[0], "issuing SELECT public.charge_record("), sent[0])
 
 	// A retry records the same outcome again.
-	require.NoError(t, RecordAnd(f.ctx, f.scope, tx, o, activeFrom(next)))
+	require.NoError(t, RecordAnd(f.Ctx, f.Scope, tx, o, activeFrom(next)))
 
 	var status, donation string
-	f.one(&status, `SELECT status || ' ' || gateway_payment_id FROM transactions WHERE organization_id = $1 AND id = $2`, f.scope.OrgID, tx.ID)
+	f.One(&status, `SELECT status || ' ' || gateway_payment_id FROM transactions WHERE organization_id = $1 AND id = $2`, f.Scope.OrgID, tx.ID)
 	require.Equal(t, "approved pay-1", status)
-	f.one(&donation, `SELECT status || ' ' || next_charge_date FROM donations WHERE organization_id = $1 AND id = $2`, f.scope.OrgID, tx.DonationID)
+	f.One(&donation, `SELECT status || ' ' || next_charge_date FROM donations WHERE organization_id = $1 AND id = $2`, f.Scope.OrgID, tx.DonationID)
 	require.Equal(t, "active 2031-07-10", donation)
 	var receipts, commission, fee, events, changes int64
-	f.one(&receipts, `SELECT count(*) FROM receipts WHERE organization_id = $1 AND transaction_id = $2 AND number = 1`, f.scope.OrgID, tx.ID)
+	f.One(&receipts, `SELECT count(*) FROM receipts WHERE organization_id = $1 AND transaction_id = $2 AND number = 1`, f.Scope.OrgID, tx.ID)
 	require.EqualValues(t, 1, receipts, "one receipt, the organisation's first")
-	f.one(&commission, `SELECT amount_minor FROM transaction_commissions WHERE organization_id = $1 AND transaction_id = $2`, f.scope.OrgID, tx.ID)
+	f.One(&commission, `SELECT amount_minor FROM transaction_commissions WHERE organization_id = $1 AND transaction_id = $2`, f.Scope.OrgID, tx.ID)
 	require.EqualValues(t, 5250, commission, "3.5%")
-	f.one(&fee, `SELECT amount_minor FROM transaction_processor_fees WHERE organization_id = $1 AND transaction_id = $2
-		AND processor_id = $3 AND statement_descriptor = 'APORTA*REGISTRO'`, f.scope.OrgID, tx.ID, processor.ID)
+	f.One(&fee, `SELECT amount_minor FROM transaction_processor_fees WHERE organization_id = $1 AND transaction_id = $2
+		AND processor_id = $3 AND statement_descriptor = 'APORTA*REGISTRO'`, f.Scope.OrgID, tx.ID, processor.ID)
 	require.Equal(t, Fee(150000, 420), fee)
-	f.one(&events, `SELECT count(*) FROM webhook_deliveries WHERE organization_id = $1 AND event_id = $2 AND event_type = 'charge.approved'`,
-		f.scope.OrgID, webhook.EventID(tx.ID, webhook.ChargeApproved))
+	f.One(&events, `SELECT count(*) FROM webhook_deliveries WHERE organization_id = $1 AND event_id = $2 AND event_type = 'charge.approved'`,
+		f.Scope.OrgID, webhook.EventID(tx.ID, webhook.ChargeApproved))
 	require.EqualValues(t, 1, events, "the event queued once")
-	f.one(&changes, `SELECT count(*) FROM crm_changes WHERE organization_id = $1 AND kind = 'donation' AND record_id = $2 AND status = 'pending'`,
-		f.scope.OrgID, tx.DonationID)
+	f.One(&changes, `SELECT count(*) FROM crm_changes WHERE organization_id = $1 AND kind = 'donation' AND record_id = $2 AND status = 'pending'`,
+		f.Scope.OrgID, tx.DonationID)
 	require.EqualValues(t, 1, changes)
 	require.Len(t, f.agrees(), 1, "one day of the campaign: raised once, one new donation")
 	require.Contains(t, f.rollup()[0], " 150000 1 1")
@@ -160,16 +140,16 @@ func TestRecordFindsThePeriodsAttemptUnderItsID(t *testing.T) {
 	first := f.pending(true, "2031-06")
 	attempt := first
 	attempt.ID = AttemptID(first.DonationID, "2031-06", 1)
-	require.NoError(t, Record(f.ctx, f.scope, attempt, Outcome{Status: gateway.StatusApproved, PaymentID: "pay-2", At: day}))
+	require.NoError(t, Record(f.Ctx, f.Scope, attempt, Outcome{Status: gateway.StatusApproved, PaymentID: "pay-2", At: day}))
 
 	var rows int64
-	f.one(&rows, `SELECT count(*) FROM transactions WHERE organization_id = $1 AND donation_id = $2`, f.scope.OrgID, first.DonationID)
+	f.One(&rows, `SELECT count(*) FROM transactions WHERE organization_id = $1 AND donation_id = $2`, f.Scope.OrgID, first.DonationID)
 	require.EqualValues(t, 1, rows)
 	var status string
-	f.one(&status, `SELECT status FROM transactions WHERE organization_id = $1 AND id = $2`, f.scope.OrgID, first.ID)
+	f.One(&status, `SELECT status FROM transactions WHERE organization_id = $1 AND id = $2`, f.Scope.OrgID, first.ID)
 	require.Equal(t, "approved", status)
 	var body json.RawMessage
-	f.one(&body, `SELECT body FROM webhook_deliveries WHERE organization_id = $1 AND event_id = $2`, f.scope.OrgID,
+	f.One(&body, `SELECT body FROM webhook_deliveries WHERE organization_id = $1 AND event_id = $2`, f.Scope.OrgID,
 		webhook.EventID(first.ID, webhook.ChargeApproved))
 	var event struct {
 		Data webhook.Charge `json:"data"`
@@ -178,14 +158,14 @@ func TestRecordFindsThePeriodsAttemptUnderItsID(t *testing.T) {
 	require.Equal(t, first.ID, event.Data.TransactionID)
 	require.Equal(t, "2031-06", event.Data.Period)
 	var receipt int64
-	f.one(&receipt, `SELECT number FROM receipts WHERE organization_id = $1 AND transaction_id = $2`, f.scope.OrgID, first.ID)
+	f.One(&receipt, `SELECT number FROM receipts WHERE organization_id = $1 AND transaction_id = $2`, f.Scope.OrgID, first.ID)
 	require.Contains(t, f.agrees()[0], " 150000 1 0", "raised; the donation, pending, is no new donation yet")
 
-	require.NoError(t, Record(f.ctx, f.scope, attempt, Outcome{Status: gateway.StatusRefunded, PaymentID: "pay-2", At: day}))
+	require.NoError(t, Record(f.Ctx, f.Scope, attempt, Outcome{Status: gateway.StatusRefunded, PaymentID: "pay-2", At: day}))
 	var annulled bool
-	f.one(&annulled, `SELECT annulled_at IS NOT NULL FROM receipts WHERE organization_id = $1 AND number = $2`, f.scope.OrgID, receipt)
+	f.One(&annulled, `SELECT annulled_at IS NOT NULL FROM receipts WHERE organization_id = $1 AND number = $2`, f.Scope.OrgID, receipt)
 	require.True(t, annulled)
-	f.one(&rows, `SELECT count(*) FROM webhook_deliveries WHERE organization_id = $1 AND event_id = $2`, f.scope.OrgID,
+	f.One(&rows, `SELECT count(*) FROM webhook_deliveries WHERE organization_id = $1 AND event_id = $2`, f.Scope.OrgID,
 		webhook.EventID(first.ID, webhook.ChargeRefunded))
 	require.EqualValues(t, 1, rows)
 	require.Empty(t, f.agrees(), "refunded: nothing raised")

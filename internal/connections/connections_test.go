@@ -11,17 +11,13 @@ import (
 
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/secrets"
+	"github.com/aporta/aporta/internal/secrets/secretstest"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/tenants/tenantstest"
 )
 
 func newStore(t *testing.T, appSecret []byte, previous ...string) *Store {
-	t.Helper()
-	box, err := secrets.Open(context.Background(), appSecret, "", previous...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &Store{Box: box}
+	return &Store{Box: secretstest.Box(t, appSecret, previous...)}
 }
 
 var creds = gateway.Credentials{AccessToken: "APP_USR-access-7f3a9c", RefreshToken: "TG-refresh-51bd0e", PublicKey: "APP_USR-public-1",

@@ -8,17 +8,13 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/aporta/aporta/internal/secrets"
+	"github.com/aporta/aporta/internal/secrets/secretstest"
 	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/tenants/tenantstest"
 )
 
 func vault(t *testing.T, appSecret []byte, previous ...string) *Vault {
-	t.Helper()
-	box, err := secrets.Open(context.Background(), appSecret, "", previous...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &Vault{Box: box}
+	return &Vault{Box: secretstest.Box(t, appSecret, previous...)}
 }
 
 // TestRotateKeys: an integration's client secret sealed under one APORTA_SECRET's key moves to

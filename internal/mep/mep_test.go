@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"context"
 	"net/http"
-	"net/http/httptest"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/aporta/aporta/internal/gateway/sandbox"
+	"github.com/aporta/aporta/internal/gateway/sandbox/sandboxtest"
 	"github.com/aporta/aporta/internal/mep"
 	"github.com/aporta/aporta/internal/money"
 )
@@ -51,10 +51,7 @@ func TestConvert(t *testing.T) {
 // source's name and the day in Argentina.
 func TestHTTPProviderAgainstTheSandbox(t *testing.T) {
 	at := time.Date(2026, 11, 25, 1, 30, 0, 0, time.UTC) // still the 24th in Buenos Aires
-	sb, err := sandbox.New(sandbox.Options{Now: func() time.Time { return at }})
-	require.NoError(t, err)
-	srv := httptest.NewServer(sb)
-	defer srv.Close()
+	srv := sandboxtest.Serve(t, sandbox.Options{Now: func() time.Time { return at }})
 	p := mep.HTTP{URL: srv.URL + "/mep/v1/dolares/bolsa", Name: "Sandbox MEP"}
 
 	q, err := p.Quote(context.Background())

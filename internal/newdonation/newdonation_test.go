@@ -1,7 +1,6 @@
 package newdonation_test
 
 import (
-	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -15,43 +14,23 @@ import (
 	"github.com/aporta/aporta/internal/newdonation"
 	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/internal/webhook"
-	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/tenants/tenantstest"
 )
 
-type fixture struct {
-	t        *testing.T
-	ctx      context.Context
-	scope    tenants.Scope
-	campaign uuid.UUID
-}
-
-// newFixture is an organisation with a campaign, a webhook endpoint and a CRM integration, so that every row a new
+// fixture is an organisation with a campaign, a webhook endpoint and a CRM integration, so that every row a new
 // donation queues is written.
+type fixture struct{ *tenantstest.Fixture }
+
 func newFixture(t *testing.T) *fixture {
-	f := &fixture{t: t, ctx: context.Background()}
-	f.scope = tenantstest.ArgentineOrganization(t, tenantstest.Open(t), "Fundación Alta", "enabled", "original")
-	f.campaign = tenantstest.Campaign(t, f.scope, "alta")
-	tenantstest.Listeners(t, f.scope, webhook.Events)
-	return f
-}
-
-func (f *fixture) exec(sql string, args ...any) {
-	f.t.Helper()
-	require.NoError(f.t, f.scope.Exec(f.ctx, sql, args...))
-}
-
-func (f *fixture) one(dest any, sql string, args ...any) {
-	f.t.Helper()
-	require.NoError(f.t, f.scope.QueryRow(f.ctx, sql, args...).Scan(dest))
+	return &fixture{tenantstest.NewFixture(t, "Fundación Alta", "original", "alta", webhook.Events)}
 }
 
 // donation is a one-time card donation of 1,500 ARS by email with key, or a monthly one from period.
 func (f *fixture) donation(email, first, key string, fields map[string]string, period *string) newdonation.New {
-	n := newdonation.New{OrgID: f.scope.OrgID,
+	n := newdonation.New{OrgID: f.Scope.OrgID,
 		Donor:         newdonation.Donor{Email: email, FirstName: first, LastName: "Pérez", UIDType: "DNI", UIDNumber: "30111222", Fields: fields},
 		PaymentMethod: &sharddb.UpsertPaymentMethodParams{Gateway: "mercadopago", CustomerID: "cus-" + email, CardID: "card-1", Brand: "visa", LastFour: "4242", ExpiryMonth: 12, ExpiryYear: 2034, HolderName: first + " Pérez"},
-		Donation: sharddb.InsertFormDonationParams{CampaignID: f.campaign, AmountMinor: 150000, Currency: "ARS", IdempotencyKey: &key,
+		Donation: sharddb.InsertFormDonationParams{CampaignID: f.Campaign, AmountMinor: 150000, Currency: "ARS", IdempotencyKey: &key,
 			Items: json.RawMessage(`[]`), FormValues: json.RawMessage(`[]`)},
 		Period: period, CollectDay: collectday.Day(10), FirstStatus: "pending"}
 	if period != nil {
@@ -61,11 +40,11 @@ func (f *fixture) donation(email, first, key string, fields map[string]string, p
 }
 
 func (f *fixture) write(n newdonation.New) newdonation.Written {
-	f.t.Helper()
+	f.T.Helper()
 	var w newdonation.Written
-	require.NoError(f.t, f.scope.Tx(f.ctx, func(tx pgx.Tx) error {
+	require.NoError(f.T, f.Scope.Tx(f.Ctx, func(tx pgx.Tx) error {
 		var err error
-		w, err = newdonation.Write(f.ctx, sharddb.Store(tx), n)
+		w, err = newdonation.Write(f.Ctx, sharddb.Store(tx), n)
 		return err
 	}))
 	return w
@@ -81,40 +60,40 @@ func TestWriteStoresTheDonationAndWhatItQueues(t *testing.T) {
 	require.Equal(t, "pending", first.Status)
 
 	var donor string
-	f.one(&donor, `SELECT first_name || ' ' || phone FROM donors WHERE organization_id = $1 AND id = $2`, f.scope.OrgID, first.DonorID)
+	f.One(&donor, `SELECT first_name || ' ' || phone FROM donors WHERE organization_id = $1 AND id = $2`, f.Scope.OrgID, first.DonorID)
 	require.Equal(t, "Ana +54 11 5555 0000", donor)
 	var tx string
-	f.one(&tx, `SELECT status || ' ' || amount_minor || ' ' || (period IS NULL) || ' ' || (payment_method_id = $3)
-		FROM transactions WHERE organization_id = $1 AND id = $2`, f.scope.OrgID, charge.FirstTransactionID(first.ID), first.PaymentMethodID)
+	f.One(&tx, `SELECT status || ' ' || amount_minor || ' ' || (period IS NULL) || ' ' || (payment_method_id = $3)
+		FROM transactions WHERE organization_id = $1 AND id = $2`, f.Scope.OrgID, charge.FirstTransactionID(first.ID), first.PaymentMethodID)
 	require.Equal(t, "pending 150000 true true", tx)
 
 	period := "2031-07"
 	second := f.write(f.donation(email, "Otra", "key-2", map[string]string{"phone": "+54 11 0000 0000"}, &period))
 	require.Equal(t, first.DonorID, second.DonorID, "a known e-mail links its donor")
-	f.one(&donor, `SELECT first_name || ' ' || phone FROM donors WHERE organization_id = $1 AND id = $2`, f.scope.OrgID, first.DonorID)
+	f.One(&donor, `SELECT first_name || ' ' || phone FROM donors WHERE organization_id = $1 AND id = $2`, f.Scope.OrgID, first.DonorID)
 	require.Equal(t, "Ana +54 11 5555 0000", donor, "a form never writes a known donor")
-	f.one(&tx, `SELECT status || ' ' || period FROM transactions WHERE organization_id = $1 AND id = $2`,
-		f.scope.OrgID, charge.FirstTransactionID(second.ID))
+	f.One(&tx, `SELECT status || ' ' || period FROM transactions WHERE organization_id = $1 AND id = $2`,
+		f.Scope.OrgID, charge.FirstTransactionID(second.ID))
 	require.Equal(t, "planned 2031-07", tx)
 
 	twin := f.write(f.donation(email, "Ana", "key-1", nil, nil))
 	require.Equal(t, first.ID, twin.ID, "the key's donation")
 
 	var changes, events, transactions int
-	f.one(&changes, `SELECT count(*) FROM crm_changes WHERE organization_id = $1`, f.scope.OrgID)
+	f.One(&changes, `SELECT count(*) FROM crm_changes WHERE organization_id = $1`, f.Scope.OrgID)
 	require.Equal(t, 3, changes, "the donor's change, coalesced, and each donation's")
-	f.one(&events, `SELECT count(*) FROM webhook_deliveries WHERE organization_id = $1 AND event_type = $2`, f.scope.OrgID, webhook.DonationCreated)
+	f.One(&events, `SELECT count(*) FROM webhook_deliveries WHERE organization_id = $1 AND event_type = $2`, f.Scope.OrgID, webhook.DonationCreated)
 	require.Equal(t, 2, events, "one donation.created per donation, none for the twin")
 	var body struct {
 		Data webhook.Donation `json:"data"`
 	}
 	var raw []byte
-	f.one(&raw, `SELECT body FROM webhook_deliveries WHERE organization_id = $1 AND event_id = $2`,
-		f.scope.OrgID, webhook.EventID(second.ID, webhook.DonationCreated))
+	f.One(&raw, `SELECT body FROM webhook_deliveries WHERE organization_id = $1 AND event_id = $2`,
+		f.Scope.OrgID, webhook.EventID(second.ID, webhook.DonationCreated))
 	require.NoError(t, json.Unmarshal(raw, &body))
 	require.True(t, body.Data.Monthly)
 	require.Equal(t, second.ID, body.Data.DonationID)
-	f.one(&transactions, `SELECT count(*) FROM transactions WHERE organization_id = $1`, f.scope.OrgID)
+	f.One(&transactions, `SELECT count(*) FROM transactions WHERE organization_id = $1`, f.Scope.OrgID)
 	require.Equal(t, 2, transactions)
 }
 
@@ -124,8 +103,8 @@ func TestWriteSendsTheDonorAndTheQueueWholeToTheWorker(t *testing.T) {
 	tenantstest.Citus(t)
 	f := newFixture(t)
 	conn, remote := tenantstest.RemoteCommands(t, "AR")
-	require.NoError(t, pgx.BeginFunc(f.ctx, conn, func(tx pgx.Tx) error {
-		_, err := newdonation.Write(f.ctx, sharddb.Store(tx), f.donation(uuid.NewString()+"@donor.test", "Ana", "key-1", map[string]string{"city": "Rosario"}, nil))
+	require.NoError(t, pgx.BeginFunc(f.Ctx, conn, func(tx pgx.Tx) error {
+		_, err := newdonation.Write(f.Ctx, sharddb.Store(tx), f.donation(uuid.NewString()+"@donor.test", "Ana", "key-1", map[string]string{"city": "Rosario"}, nil))
 		return err
 	}))
 	sent := remote()

@@ -9,7 +9,7 @@ import (
 
 	"github.com/aporta/aporta/internal/charge"
 	"github.com/aporta/aporta/internal/processing"
-	"github.com/aporta/aporta/internal/secrets"
+	"github.com/aporta/aporta/internal/secrets/secretstest"
 	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/tenants/tenantstest"
@@ -25,10 +25,8 @@ type world struct {
 
 func newWorld(t *testing.T) *world {
 	t.Helper()
-	ctx := context.Background()
 	cfg := tenantstest.Config(t)
-	box, err := secrets.Open(ctx, cfg.Secret, "")
-	require.NoError(t, err)
+	box := secretstest.Box(t, cfg.Secret)
 	tt := tenantstest.Open(t)
 	w := &world{p: processing.New(cfg, box), scope: tenantstest.ArgentineOrganization(t, tt, "Rutas", "enabled", "essential_monthly")}
 	w.a, w.b = w.campaign(t, "Huerta"), w.campaign(t, "Biblioteca")

@@ -48,8 +48,18 @@ func Citus(t testing.TB) {
 // Open returns tenants connected to the migrated stack, closed when the test ends.
 func Open(t testing.TB) *tenants.Tenants {
 	t.Helper()
+	return OpenWith(t, nil)
+}
+
+// OpenWith is Open with pools whose settings change (if not nil) alters from the stack's configuration.
+func OpenWith(t testing.TB, change func(db *config.DBConfig)) *tenants.Tenants {
+	t.Helper()
 	cfg := Config(t)
-	tt, err := tenants.Open(context.Background(), cfg.DirectoryDSN, cfg.ShardDSNs, cfg.DB)
+	db := cfg.DB
+	if change != nil {
+		change(&db)
+	}
+	tt, err := tenants.Open(context.Background(), cfg.DirectoryDSN, cfg.ShardDSNs, db)
 	if err != nil {
 		t.Fatalf("tenants: %v", err)
 	}
@@ -120,6 +130,42 @@ func Listeners(t testing.TB, scope tenants.Scope, events []string) {
 	if err := scope.Exec(ctx, `INSERT INTO crm_integrations (organization_id, id, name, login_url, client_id, client_secret, key_id)
 		VALUES ($1, $2, 'CRM', 'https://login.example.org', 'c', '\x00', 'k')`, scope.OrgID, uuid.New()); err != nil {
 		t.Fatalf("CRM integration: %v", err)
+	}
+}
+
+// Fixture is an enabled Argentine organisation (ArgentineOrganization) with a campaign (Campaign) and listeners for
+// events (Listeners), so that every row a write queues for them is written; a test writes and reads its rows with
+// Exec and One.
+type Fixture struct {
+	T        testing.TB
+	Ctx      context.Context
+	Scope    tenants.Scope
+	Campaign uuid.UUID
+}
+
+// NewFixture makes a Fixture on the test stack: the organisation named name on plan, its campaign's slug prefixed.
+func NewFixture(t testing.TB, name, plan, campaignPrefix string, events []string) *Fixture {
+	t.Helper()
+	f := &Fixture{T: t, Ctx: context.Background()}
+	f.Scope = ArgentineOrganization(t, Open(t), name, "enabled", plan)
+	f.Campaign = Campaign(t, f.Scope, campaignPrefix)
+	Listeners(t, f.Scope, events)
+	return f
+}
+
+// Exec runs a statement in the organisation's shard, bound to it.
+func (f *Fixture) Exec(sql string, args ...any) {
+	f.T.Helper()
+	if err := f.Scope.Exec(f.Ctx, sql, args...); err != nil {
+		f.T.Fatalf("exec: %v", err)
+	}
+}
+
+// One scans the single value a query answers into dest.
+func (f *Fixture) One(dest any, sql string, args ...any) {
+	f.T.Helper()
+	if err := f.Scope.QueryRow(f.Ctx, sql, args...).Scan(dest); err != nil {
+		f.T.Fatalf("query: %v", err)
 	}
 }
 

@@ -41,11 +41,7 @@ func Register(w worker.Registry, a *Activities) {
 // with its agency and agent, pending first transaction) in one transaction, then charges the
 // first transaction. A retry after the commit finds the donation and only finishes its charge.
 func (a *Activities) Sync(ctx context.Context, in Input) (Result, error) {
-	id, err := uuid.Parse(in.AcquisitionID)
-	if err != nil {
-		return Result{}, temporal.NewNonRetryableApplicationError("acquisition id", "invalid_input", err)
-	}
-	scope, err := orgscope.For(ctx, a.Tenants, in.OrganizationID)
+	scope, id, err := orgscope.Row(ctx, a.Tenants, in.OrganizationID, "acquisition id", in.AcquisitionID)
 	if err != nil {
 		return Result{}, err
 	}

@@ -38,25 +38,17 @@ const (
 // TestBillingWorkerProcess is not a test: it is the worker process the kill test starts and kills
 // with SIGKILL. Without its variables it does nothing.
 func TestBillingWorkerProcess(t *testing.T) {
-	queue := os.Getenv(envBillingQueue)
-	if queue == "" {
-		t.Skip("only runs as the worker process of TestNoPeriodChargedTwiceWhenTheWorkerIsKilled")
-	}
-	cfg := tenantstest.Config(t)
-	tt := tenantstest.Open(t)
-	c, err := client.Dial(client.Options{HostPort: cfg.TemporalAddr, Namespace: cfg.TemporalNS})
-	require.NoError(t, err)
-	mp, err := mercadopago.New(mercadopago.Config{BaseURL: os.Getenv(envSandbox), AccessToken: "platform-token", Currency: "ARS", Timeout: 700 * time.Millisecond})
-	require.NoError(t, err)
-	plans := worker.New(c, os.Getenv(envPlansQueue), worker.Options{})
-	subscription.Register(plans, subscription.NewActivities(cfg, tt))
-	require.NoError(t, plans.Start())
-	w := worker.New(c, queue, worker.Options{})
-	billing.Register(w, &billing.Activities{Tenants: tt, Platform: &billing.PlatformAccount{Client: mp, Currency: "ARS"}, Rates: rates(cfg, tt),
-		Plans: subscription.Plans{Temporal: c, Queue: os.Getenv(envPlansQueue)}, Mail: outbox.NewMailer(cfg, tt.Directory()), PublicURL: cfg.PublicURL})
-	require.NoError(t, w.Start())
-	fmt.Println("billing worker process ready on", queue)
-	select {} // until killed
+	workflowtest.ServeProcess(t, envBillingQueue, "TestNoPeriodChargedTwiceWhenTheWorkerIsKilled", func(c client.Client, w worker.Registry) {
+		cfg := tenantstest.Config(t)
+		tt := tenantstest.Open(t)
+		mp, err := mercadopago.New(mercadopago.Config{BaseURL: os.Getenv(envSandbox), AccessToken: "platform-token", Currency: "ARS", Timeout: 700 * time.Millisecond})
+		require.NoError(t, err)
+		plans := worker.New(c, os.Getenv(envPlansQueue), worker.Options{})
+		subscription.Register(plans, subscription.NewActivities(cfg, tt))
+		require.NoError(t, plans.Start())
+		billing.Register(w, &billing.Activities{Tenants: tt, Platform: &billing.PlatformAccount{Client: mp, Currency: "ARS"}, Rates: rates(cfg, tt),
+			Plans: subscription.Plans{Temporal: c, Queue: os.Getenv(envPlansQueue)}, Mail: outbox.NewMailer(cfg, tt.Directory()), PublicURL: cfg.PublicURL})
+	})
 }
 
 // TestNoPeriodChargedTwiceWhenTheWorkerIsKilled runs the billing worker as a separate process and

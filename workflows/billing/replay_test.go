@@ -3,8 +3,7 @@ package billing
 import (
 	"testing"
 
-	"github.com/stretchr/testify/require"
-	"go.temporal.io/sdk/worker"
+	"github.com/aporta/aporta/workflows/workflowtest"
 )
 
 // TestReplaySavedHistory replays a history recorded on the Temporal test stack
@@ -13,7 +12,5 @@ import (
 // guarded with workflow.GetVersion fails here with a non-determinism error.
 func TestReplaySavedHistory(t *testing.T) {
 	t.Parallel()
-	r := worker.NewWorkflowReplayer()
-	r.RegisterWorkflow(Workflow)
-	require.NoError(t, r.ReplayWorkflowHistoryFromJSONFile(nil, "testdata/billing_history.json"))
+	workflowtest.Replay(t, Workflow, "testdata/billing_history.json")
 }

@@ -122,7 +122,7 @@ func (s Snapshot) opened(now time.Time) (State, error) {
 
 // loadDonation reads the donation: its snapshot, and the row it came from.
 func (a *Activities) loadDonation(ctx context.Context, orgID, donationID string) (Snapshot, sharddb.CollectionDonationRow, error) {
-	scope, did, err := a.scope(ctx, orgID, donationID)
+	scope, did, err := orgscope.Row(ctx, a.Tenants, orgID, "id", donationID)
 	if err != nil {
 		return Snapshot{}, sharddb.CollectionDonationRow{}, err
 	}
@@ -201,7 +201,7 @@ func (a *Activities) Charge(ctx context.Context, r ChargeRequest) (ChargeResult,
 }
 
 func (a *Activities) chargeAttempt(ctx context.Context, r ChargeRequest) (ChargeResult, error) {
-	scope, did, err := a.scope(ctx, r.OrganizationID, r.DonationID)
+	scope, did, err := orgscope.Row(ctx, a.Tenants, r.OrganizationID, "id", r.DonationID)
 	if err != nil {
 		return ChargeResult{}, err
 	}
@@ -321,7 +321,7 @@ func (st *State) row() syncedRow {
 }
 
 func (a *Activities) syncDonation(ctx context.Context, st State) error {
-	scope, did, err := a.scope(ctx, st.OrganizationID, st.DonationID)
+	scope, did, err := orgscope.Row(ctx, a.Tenants, st.OrganizationID, "id", st.DonationID)
 	if err != nil {
 		return err
 	}
@@ -387,7 +387,7 @@ func (a *Activities) syncDonation(ctx context.Context, st State) error {
 // RemoveUpgrade marks the donation's upgrade removed (kept for history).
 func (a *Activities) RemoveUpgrade(ctx context.Context, orgID, upgradeID string) error {
 	defer keepAlive(ctx)()
-	scope, uid, err := a.scope(ctx, orgID, upgradeID)
+	scope, uid, err := orgscope.Row(ctx, a.Tenants, orgID, "id", upgradeID)
 	if err != nil {
 		return err
 	}
@@ -409,7 +409,7 @@ type Version struct {
 // RecordVersion writes a version once per id (the workflow's side effect chose it).
 func (a *Activities) RecordVersion(ctx context.Context, v Version) error {
 	defer keepAlive(ctx)()
-	scope, did, err := a.scope(ctx, v.OrganizationID, v.DonationID)
+	scope, did, err := orgscope.Row(ctx, a.Tenants, v.OrganizationID, "id", v.DonationID)
 	if err != nil {
 		return err
 	}
@@ -445,15 +445,6 @@ func keepAlive(ctx context.Context) (stop func()) {
 		}
 	}()
 	return func() { close(done) }
-}
-
-func (a *Activities) scope(ctx context.Context, orgID, id string) (tenants.Scope, uuid.UUID, error) {
-	did, err := uuid.Parse(id)
-	if err != nil {
-		return tenants.Scope{}, uuid.Nil, temporal.NewNonRetryableApplicationError("id", "invalid_input", err)
-	}
-	scope, err := orgscope.For(ctx, a.Tenants, orgID)
-	return scope, did, err
 }
 
 func optionalUUID(s string) *uuid.UUID {

@@ -2,7 +2,6 @@ package collection_test
 
 import (
 	"context"
-	"fmt"
 	"math/rand/v2"
 	"os"
 	"testing"
@@ -32,22 +31,14 @@ const (
 // TestCollectionWorkerProcess is not a test: it is the separate worker process the kill test starts
 // (and kills with SIGKILL). Without its variables it does nothing.
 func TestCollectionWorkerProcess(t *testing.T) {
-	queue, sandboxURL := os.Getenv(envWorkerQueue), os.Getenv(envWorkerSandbox)
-	if queue == "" {
-		t.Skip("only runs as the worker process of TestChargesSurviveWorkerKilledAtRandom")
-	}
-	cfg := tenantstest.Config(t)
-	tt := tenantstest.Open(t)
-	c, err := client.Dial(client.Options{HostPort: cfg.TemporalAddr, Namespace: cfg.TemporalNS})
-	require.NoError(t, err)
-	// The organisation's connection, as the test stored it: this process finds it in the shard.
-	store, err := connections.Open(context.Background(), cfg)
-	require.NoError(t, err)
-	w := worker.New(c, queue, worker.Options{})
-	collection.Register(w, tt, charge.Connected(&connections.Clients{Store: store, Tenants: tt, BaseURL: sandboxURL, Timeout: 700 * time.Millisecond}, nil))
-	require.NoError(t, w.Start())
-	fmt.Println("worker process ready on", queue)
-	select {} // until killed
+	workflowtest.ServeProcess(t, envWorkerQueue, "TestChargesSurviveWorkerKilledAtRandom", func(_ client.Client, w worker.Registry) {
+		cfg := tenantstest.Config(t)
+		tt := tenantstest.Open(t)
+		// The organisation's connection, as the test stored it: this process finds it in the shard.
+		store, err := connections.Open(context.Background(), cfg)
+		require.NoError(t, err)
+		collection.Register(w, tt, charge.Connected(&connections.Clients{Store: store, Tenants: tt, BaseURL: os.Getenv(envWorkerSandbox), Timeout: 700 * time.Millisecond}, nil))
+	})
 }
 
 // TestChargesSurviveWorkerKilledAtRandom runs the collection worker as a separate process and

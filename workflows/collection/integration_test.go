@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"strings"
 	"testing"
@@ -83,13 +82,8 @@ func newStackAt(t *testing.T, queuePrefix, gw string) *stack {
 	cfg := tenantstest.Config(t)
 	tt := tenantstest.Open(t)
 
-	sb, err := sandbox.New(sandbox.Options{Currency: "ARS", PlatformToken: "test-token"})
-	require.NoError(t, err)
-	srv := httptest.NewServer(sb)
-	t.Cleanup(srv.Close)
-	c, err := client.Dial(client.Options{HostPort: cfg.TemporalAddr, Namespace: cfg.TemporalNS})
-	require.NoError(t, err)
-	t.Cleanup(c.Close)
+	srv := sandboxtest.Serve(t, sandbox.Options{Currency: "ARS", PlatformToken: "test-token"})
+	c := workflowtest.Client(t)
 
 	org := uuid.New()
 	scope := tenantstest.Organization(t, tt, tenants.Organization{ID: org, Name: "Fundación Prueba", Country: "AR", Status: "enabled"}, tz)

@@ -18,6 +18,7 @@ import (
 	"github.com/aporta/aporta/internal/portal"
 	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/tenants"
+	"github.com/aporta/aporta/workflows/internal/orgscope"
 )
 
 // EmailCardDeclined is the e-mail that asks a donor to update the card of a declined charge.
@@ -56,7 +57,7 @@ func (n *Notices) NotifyDecline(ctx context.Context, in DeclineNotice) error {
 	if n.Mail == nil {
 		return nil
 	}
-	scope, did, err := (&Activities{Tenants: n.Tenants}).scope(ctx, in.OrganizationID, in.DonationID)
+	scope, did, err := orgscope.Row(ctx, n.Tenants, in.OrganizationID, "id", in.DonationID)
 	if err != nil {
 		return err
 	}

@@ -3,8 +3,7 @@ package collection
 import (
 	"testing"
 
-	"github.com/stretchr/testify/require"
-	"go.temporal.io/sdk/worker"
+	"github.com/aporta/aporta/workflows/workflowtest"
 )
 
 // TestReplaySavedHistory replays histories recorded from real runs on the Temporal dev server
@@ -21,10 +20,6 @@ import (
 // workflow that is not guarded with workflow.GetVersion fails here with a non-determinism error.
 func TestReplaySavedHistory(t *testing.T) {
 	t.Parallel()
-	for _, file := range []string{"testdata/donation_history.json", "testdata/donation_history_v2.json", "testdata/donation_history_v3.json",
-		"testdata/donation_history_v4.json", "testdata/donation_history_v5.json", "testdata/donation_history_v5_fallback.json"} {
-		r := worker.NewWorkflowReplayer()
-		r.RegisterWorkflow(Workflow)
-		require.NoError(t, r.ReplayWorkflowHistoryFromJSONFile(nil, file), file)
-	}
+	workflowtest.Replay(t, Workflow, "testdata/donation_history.json", "testdata/donation_history_v2.json", "testdata/donation_history_v3.json",
+		"testdata/donation_history_v4.json", "testdata/donation_history_v5.json", "testdata/donation_history_v5_fallback.json")
 }

@@ -90,7 +90,5 @@ func TestBatchSurvivesWorkerStoppedMidCall(t *testing.T) {
 // TestReplaySavedHistory replays a history recorded by TestBatchSurvivesWorkerStoppedMidCall: a
 // change to the workflow not guarded with workflow.GetVersion fails here.
 func TestReplaySavedHistory(t *testing.T) {
-	r := worker.NewWorkflowReplayer()
-	r.RegisterWorkflow(crmsync.Workflow)
-	require.NoError(t, r.ReplayWorkflowHistoryFromJSONFile(nil, "testdata/worker_stopped.json"))
+	workflowtest.Replay(t, crmsync.Workflow, "testdata/worker_stopped.json")
 }

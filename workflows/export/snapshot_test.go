@@ -12,6 +12,7 @@ import (
 	"go.temporal.io/sdk/testsuite"
 
 	"github.com/aporta/aporta/internal/blob"
+	"github.com/aporta/aporta/internal/config"
 	"github.com/aporta/aporta/tenants"
 	"github.com/aporta/aporta/tenants/tenantstest"
 )
@@ -21,13 +22,8 @@ import (
 // queued for the pool and timed out), reading every row in batches from one snapshot.
 func TestExportDoesNotPinAPoolConnection(t *testing.T) {
 	t.Parallel()
-	cfg := tenantstest.Config(t)
 	ctx := context.Background()
-	db := cfg.DB
-	db.MaxConns = 1
-	tt, err := tenants.Open(ctx, cfg.DirectoryDSN, cfg.ShardDSNs, db)
-	require.NoError(t, err)
-	t.Cleanup(tt.Close)
+	tt := tenantstest.OpenWith(t, func(db *config.DBConfig) { db.MaxConns = 1 })
 
 	org := tenants.Organization{ID: uuid.New(), Name: "Exportadora", Country: "CL"}
 	scope := tenantstest.Organization(t, tt, org, "America/Santiago")

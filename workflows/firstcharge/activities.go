@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/google/uuid"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/worker"
 
@@ -29,9 +28,7 @@ type Thanker interface {
 
 // Activities settle first charges.
 type Activities struct {
-	Tenants interface {
-		ForOrganization(ctx context.Context, orgID uuid.UUID) (tenants.Scope, error)
-	}
+	Tenants  orgscope.Organizations
 	Gateways charge.Gateways
 	Settler  Settler
 	Thanks   Thanker // nil: no thank-you e-mails
@@ -51,11 +48,7 @@ func Register(w worker.Registry, a *Activities) {
 // recorded as cancelled and the donation as rejected.
 func (a *Activities) SettleFirstCharge(ctx context.Context, req SettleRequest) (bool, error) {
 	// Input that cannot become valid by retrying fails the activity at once.
-	donationID, err := uuid.Parse(req.DonationID)
-	if err != nil {
-		return false, temporal.NewNonRetryableApplicationError("donation id", "invalid_input", err)
-	}
-	scope, err := orgscope.For(ctx, a.Tenants, req.OrganizationID)
+	scope, donationID, err := orgscope.Row(ctx, a.Tenants, req.OrganizationID, "donation id", req.DonationID)
 	if err != nil {
 		return false, err
 	}

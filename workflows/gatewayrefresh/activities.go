@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"go.temporal.io/sdk/temporal"
 
 	"github.com/aporta/aporta/internal/connections"
 	"github.com/aporta/aporta/internal/dberr"
@@ -57,13 +56,9 @@ const (
 )
 
 func (a *Activities) connection(ctx context.Context, in Input) (tenants.Scope, connections.Connection, error) {
-	scope, err := orgscope.For(ctx, a.Tenants, in.OrganizationID)
+	scope, id, err := orgscope.Row(ctx, a.Tenants, in.OrganizationID, "connection id", in.ConnectionID)
 	if err != nil {
 		return scope, connections.Connection{}, err
-	}
-	id, err := uuid.Parse(in.ConnectionID)
-	if err != nil {
-		return scope, connections.Connection{}, temporal.NewNonRetryableApplicationError("connection id", "invalid_input", err)
 	}
 	c, err := a.Store.Get(ctx, scope, id)
 	return scope, c, err

@@ -10,7 +10,6 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
-	"go.temporal.io/sdk/temporal"
 
 	"github.com/aporta/aporta/internal/bankaccounts"
 	"github.com/aporta/aporta/internal/dberr"
@@ -178,13 +177,9 @@ type PayInput struct {
 // unknown outcome (a timeout, a 5xx) is read back, and when dLocal has no such payout the activity
 // fails and its retry asks again. A refusal fails the payout and releases its charges to the next.
 func (a *Activities) Pay(ctx context.Context, in PayInput) (string, error) {
-	scope, err := orgscope.For(ctx, a.Tenants, in.OrganizationID)
+	scope, id, err := orgscope.Row(ctx, a.Tenants, in.OrganizationID, "payout id", in.PayoutID)
 	if err != nil {
 		return "", err
-	}
-	id, err := uuid.Parse(in.PayoutID)
-	if err != nil {
-		return "", temporal.NewNonRetryableApplicationError("payout id", "invalid_input", err)
 	}
 	po, err := scope.Store().PayoutToSend(ctx, sharddb.PayoutToSendParams{OrganizationID: scope.OrgID, ID: id})
 	if err != nil {

@@ -15,7 +15,6 @@ import (
 	"github.com/aporta/aporta/internal/gateway/sandbox"
 	"github.com/aporta/aporta/internal/gateway/sandbox/sandboxtest"
 	"github.com/aporta/aporta/internal/sharddb"
-	"github.com/aporta/aporta/tenants/tenantstest"
 	"github.com/aporta/aporta/workflows/payouts"
 	"github.com/aporta/aporta/workflows/payouts/payoutstest"
 	"github.com/aporta/aporta/workflows/workflowtest"
@@ -31,18 +30,9 @@ const (
 // TestPayoutsWorkerProcess is not a test: it is the worker process the kill test starts and kills
 // with SIGKILL. Without its variables it does nothing.
 func TestPayoutsWorkerProcess(t *testing.T) {
-	queue := os.Getenv(envQueue)
-	if queue == "" {
-		t.Skip("only runs as the worker process of TestNoPayoutPaidTwiceWhenTheWorkerIsKilled")
-	}
-	cfg := tenantstest.Config(t)
-	c, err := client.Dial(client.Options{HostPort: cfg.TemporalAddr, Namespace: cfg.TemporalNS})
-	require.NoError(t, err)
-	w := worker.New(c, queue, worker.Options{})
-	payouts.Register(w, payoutstest.Activities(t, os.Getenv(envSandbox)))
-	require.NoError(t, w.Start())
-	fmt.Println("payouts worker process ready on", queue)
-	select {} // until killed
+	workflowtest.ServeProcess(t, envQueue, "TestNoPayoutPaidTwiceWhenTheWorkerIsKilled", func(_ client.Client, w worker.Registry) {
+		payouts.Register(w, payoutstest.Activities(t, os.Getenv(envSandbox)))
+	})
 }
 
 // TestNoPayoutPaidTwiceWhenTheWorkerIsKilled runs the payouts worker as a separate process and kills

@@ -10,7 +10,6 @@ import (
 
 	"github.com/google/uuid"
 	"go.temporal.io/sdk/client"
-	"go.temporal.io/sdk/temporal"
 
 	"github.com/aporta/aporta/internal/dberr"
 	"github.com/aporta/aporta/internal/i18n"
@@ -46,21 +45,9 @@ type Activities struct {
 	Batch int32
 }
 
-func ids(ctx context.Context, t orgscope.Organizations, orgID, id string) (tenants.Scope, uuid.UUID, error) {
-	scope, err := orgscope.For(ctx, t, orgID)
-	if err != nil {
-		return scope, uuid.Nil, err
-	}
-	u, err := uuid.Parse(id)
-	if err != nil {
-		return scope, uuid.Nil, temporal.NewNonRetryableApplicationError("id", "invalid_input", err)
-	}
-	return scope, u, nil
-}
-
 // Dispatch starts the workflows of the endpoint's deliveries not started yet.
 func (a *Activities) Dispatch(ctx context.Context, in EndpointInput) (string, error) {
-	scope, id, err := ids(ctx, a.Tenants, in.OrganizationID, in.EndpointID)
+	scope, id, err := orgscope.Row(ctx, a.Tenants, in.OrganizationID, "id", in.EndpointID)
 	if err != nil {
 		return "", err
 	}
@@ -102,7 +89,7 @@ func (a *Activities) Dispatch(ctx context.Context, in EndpointInput) (string, er
 // Attempt posts the delivery once and logs the attempt. A receiver's failure (no answer, not 2xx,
 // a redirect, an address the guard refuses) is the outcome OutcomeFailed, not an error.
 func (a *Activities) Attempt(ctx context.Context, in DeliveryInput) (string, error) {
-	scope, id, err := ids(ctx, a.Tenants, in.OrganizationID, in.DeliveryID)
+	scope, id, err := orgscope.Row(ctx, a.Tenants, in.OrganizationID, "id", in.DeliveryID)
 	if err != nil {
 		return "", err
 	}
@@ -202,7 +189,7 @@ func (a *Activities) post(ctx context.Context, rawURL string, secret []byte, d s
 // goes first, keyed by the endpoint's last change: deliveries giving up together, and a retry after
 // a failed disable, send it once.
 func (a *Activities) GiveUp(ctx context.Context, in DeliveryInput, first time.Time) error {
-	scope, id, err := ids(ctx, a.Tenants, in.OrganizationID, in.DeliveryID)
+	scope, id, err := orgscope.Row(ctx, a.Tenants, in.OrganizationID, "id", in.DeliveryID)
 	if err != nil {
 		return err
 	}

@@ -63,10 +63,6 @@ func TestDispatchAndDeliverOnTemporal(t *testing.T) {
 // not guarded with workflow.GetVersion fails here with a non-determinism error.
 func TestReplaySavedHistory(t *testing.T) {
 	t.Parallel()
-	for _, file := range []string{"testdata/delivery_history.json", "testdata/endpoint_history.json"} {
-		r := worker.NewWorkflowReplayer()
-		r.RegisterWorkflow(webhooks.DeliveryWorkflow)
-		r.RegisterWorkflow(webhooks.EndpointWorkflow)
-		require.NoError(t, r.ReplayWorkflowHistoryFromJSONFile(nil, file), file)
-	}
+	workflowtest.ReplayWorkflows(t, []any{webhooks.DeliveryWorkflow, webhooks.EndpointWorkflow},
+		"testdata/delivery_history.json", "testdata/endpoint_history.json")
 }

@@ -10,7 +10,26 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/worker"
 )
+
+// ServeProcess is the body of the worker test a Process runs (its Run): without the variable queueEnv
+// (the test run in the ordinary way) it skips; with it, it serves that task queue on the test stack's
+// Temporal, with what register adds (given the client, to serve other queues too), until the process
+// is killed. killTest names the test that starts the process, for the skip message.
+func ServeProcess(t *testing.T, queueEnv, killTest string, register func(c client.Client, w worker.Registry)) {
+	queue := os.Getenv(queueEnv)
+	if queue == "" {
+		t.Skip("only runs as the worker process of " + killTest)
+	}
+	c := Client(t)
+	w := worker.New(c, queue, worker.Options{})
+	register(c, w)
+	require.NoError(t, w.Start())
+	fmt.Println("worker process ready on", queue)
+	select {} // until killed
+}
 
 // Process is a worker run as a separate OS process, to be killed mid-activity: the test binary
 // itself, running only the test Run names (which serves the worker until killed), with Env added.

@@ -64,9 +64,18 @@ func Worker(t testing.TB, c client.Client, prefix string, register func(worker.R
 // not guarded with workflow.GetVersion fails with a non-determinism error.
 func Replay(t *testing.T, workflow any, files ...string) {
 	t.Helper()
+	ReplayWorkflows(t, []any{workflow}, files...)
+}
+
+// ReplayWorkflows is Replay for a package of several workflows: each file, a history of any of them, is
+// replayed with all of them registered.
+func ReplayWorkflows(t *testing.T, workflows []any, files ...string) {
+	t.Helper()
 	for _, file := range files {
 		r := worker.NewWorkflowReplayer()
-		r.RegisterWorkflow(workflow)
+		for _, w := range workflows {
+			r.RegisterWorkflow(w)
+		}
 		require.NoError(t, r.ReplayWorkflowHistoryFromJSONFile(nil, file), file)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -16,14 +15,6 @@ import (
 	"github.com/aporta/aporta/internal/gateway/sandbox"
 	"github.com/aporta/aporta/internal/gateway/sandbox/sandboxtest"
 )
-
-// clock is a settable time for the sandbox's codes.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
 
 // newCode asks the sandbox for an authorization code, as a merchant copies one from CentralPos.
 func newCode(t *testing.T, base, legalName, country string) string {
@@ -42,8 +33,8 @@ func newCode(t *testing.T, base, legalName, country string) string {
 func TestConnectAndRevoke(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	clk := &clock{t: time.Now()}
-	srv := sandboxtest.Serve(t, sandbox.Options{Now: clk.now})
+	clk := sandboxtest.NewClock()
+	srv := sandboxtest.Serve(t, sandbox.Options{Now: clk.Now})
 	cp, err := centralpos.New(centralpos.Config{BaseURL: srv.URL + "/centralpos/v1", PartnerKey: sandbox.DefaultPartnerKey})
 	require.NoError(t, err)
 
@@ -64,9 +55,7 @@ func TestConnectAndRevoke(t *testing.T) {
 	_, err = cp.Connect(ctx, "CP-NEVER")
 	require.ErrorIs(t, err, gateway.ErrInvalidGrant, "an unknown code")
 	old := newCode(t, srv.URL, "Fundación Andes", "PE")
-	clk.mu.Lock()
-	clk.t = clk.t.Add(10*time.Minute + time.Second)
-	clk.mu.Unlock()
+	clk.Advance(10*time.Minute + time.Second)
 	_, err = cp.Connect(ctx, old)
 	require.ErrorIs(t, err, gateway.ErrInvalidGrant, "a code older than 10 minutes")
 

@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -19,28 +18,18 @@ import (
 	"github.com/aporta/aporta/internal/gateway/sandbox/sandboxtest"
 )
 
-// clock is a settable time for the sandbox's codes and tokens.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-
-func (c *clock) advance(d time.Duration) { c.mu.Lock(); c.t = c.t.Add(d); c.mu.Unlock() }
-
 type oauthEnv struct {
 	t     *testing.T
 	url   string
-	clock *clock
+	clock *sandboxtest.Clock
 }
 
 const redirect = "https://aporta.test/auth/mercadopago/callback"
 
 func newOAuthEnv(t *testing.T, statePath string) *oauthEnv {
 	t.Helper()
-	c := &clock{t: time.Now()}
-	srv := sandboxtest.Serve(t, sandbox.Options{StatePath: statePath, Now: c.now})
+	c := sandboxtest.NewClock()
+	srv := sandboxtest.Serve(t, sandbox.Options{StatePath: statePath, Now: c.Now})
 	return &oauthEnv{t: t, url: srv.URL, clock: c}
 }
 
@@ -219,7 +208,7 @@ func TestCodeExchangeAndItsRefusals(t *testing.T) {
 	requireInvalidGrant(t, status, body, "redirect_uri mismatch")
 
 	code = e.approve(challenge, "TESTUSER7", "MLB")
-	e.clock.advance(10*time.Minute + time.Second)
+	e.clock.Advance(10*time.Minute + time.Second)
 	status, body = e.exchange(code, verifier)
 	requireInvalidGrant(t, status, body, "a code older than 10 minutes")
 
@@ -267,7 +256,7 @@ func TestRefreshRotatesAndRevokeEndsIt(t *testing.T) {
 	require.Equal(t, http.StatusOK, first0(e.call(http.MethodGet, "/users/me", third["access_token"].(string), nil)))
 
 	// Access tokens also end by themselves after expires_in.
-	e.clock.advance(15552000 * time.Second)
+	e.clock.Advance(15552000 * time.Second)
 	require.Equal(t, http.StatusUnauthorized, first0(e.call(http.MethodGet, "/users/me", third["access_token"].(string), nil)))
 	status, fourth := e.token(url.Values{"grant_type": {"refresh_token"}, "refresh_token": {third["refresh_token"].(string)}})
 	require.Equal(t, http.StatusOK, status)

@@ -29,3 +29,17 @@ func For(ctx context.Context, tt Organizations, orgID string) (tenants.Scope, er
 	}
 	return scope, err
 }
+
+// Row returns the scope of the organisation whose id is orgID and the id of one of its rows, id; what names the
+// row's id in the error when it does not parse ("payout id").
+func Row(ctx context.Context, tt Organizations, orgID, what, id string) (tenants.Scope, uuid.UUID, error) {
+	scope, err := For(ctx, tt, orgID)
+	if err != nil {
+		return scope, uuid.Nil, err
+	}
+	u, err := uuid.Parse(id)
+	if err != nil {
+		return scope, uuid.Nil, temporal.NewNonRetryableApplicationError(what, "invalid_input", err)
+	}
+	return scope, u, nil
+}

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"sync"
 	"testing"
 	"time"
 
@@ -25,6 +26,21 @@ func Serve(t testing.TB, opts sandbox.Options) *httptest.Server {
 	t.Cleanup(srv.Close)
 	return srv
 }
+
+// Clock is a settable time for a sandbox's codes and tokens: its Now is sandbox.Options.Now.
+type Clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+// NewClock is a clock that stands at the present until advanced.
+func NewClock() *Clock { return &Clock{t: time.Now()} }
+
+// Now is the clock's time.
+func (c *Clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+
+// Advance moves the clock on by d.
+func (c *Clock) Advance(d time.Duration) { c.mu.Lock(); c.t = c.t.Add(d); c.mu.Unlock() }
 
 // CardToken tokenises the card pan at the sandbox gateway at base as a browser does (sandbox.CardTokenOf),
 // failing the test when the sandbox refuses it.
