@@ -13,7 +13,7 @@ import {
 import { useQueryClient, useSuspenseQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import type { ColumnDef } from "@tanstack/react-table";
-import { useState, type FormEvent } from "react";
+import { useState, type FormEvent, type ReactNode } from "react";
 import { FormattedMessage, useIntl } from "react-intl";
 import { ApiError, errorText, fieldErrors } from "../../api/client";
 import type { Campaign } from "../../api/types.gen";
@@ -154,18 +154,16 @@ function AgencySettingsForm({
   );
 }
 
-function Campaigns({
-  token,
-  data,
-  disabled,
-}: {
+/** What each of the team's lists is given: the team, its page's data and whether it is discarded (read-only). */
+interface TeamListProps {
   token: string;
   data: AgencyDetail;
   disabled: boolean;
-}) {
+}
+
+function Campaigns({ token, data, disabled }: TeamListProps) {
   const intl = useIntl();
   const refresh = useRefresh(token);
-  const [editing, setEditing] = useState<Campaign | "new">();
   const { busy, run } = useRowAction({ toast: true });
   const remove = (c: Campaign) =>
     run(c.uuid, async () => refresh(await dissociateCampaign(token, c.uuid)));
@@ -222,46 +220,9 @@ function Campaigns({
         />
       ),
     },
-    actionsColumn<Campaign>(
-      <FormattedMessage id="agencies.col.actions" defaultMessage="Acciones" />,
-      (c) =>
-        !disabled && (
-          <>
-            <Button
-              size="sm"
-              variant="outline"
-              onClick={() => setEditing(c)}
-              aria-label={intl.formatMessage(
-                {
-                  id: "agencies.assoc.editNamed",
-                  defaultMessage: "Editar {name}",
-                },
-                { name: c.title },
-              )}
-            >
-              <FormattedMessage id="agencies.edit" defaultMessage="Editar" />
-            </Button>
-            <Button
-              size="sm"
-              variant="ghost"
-              loading={busy === c.uuid}
-              onClick={() => remove(c)}
-              aria-label={intl.formatMessage(
-                {
-                  id: "agencies.assoc.removeNamed",
-                  defaultMessage: "Quitar {name}",
-                },
-                { name: c.title },
-              )}
-            >
-              <FormattedMessage id="agencies.remove" defaultMessage="Quitar" />
-            </Button>
-          </>
-        ),
-    ),
   ];
   return (
-    <ListSection
+    <TeamList
       id="agency-campaigns"
       title={
         <FormattedMessage
@@ -269,19 +230,52 @@ function Campaigns({
           defaultMessage="Campañas autorizadas"
         />
       }
-      action={
-        !disabled && (
-          <Button variant="outline" onClick={() => setEditing("new")}>
-            <FormattedMessage
-              id="agencies.associate"
-              defaultMessage="Asociar campaña"
-            />
-          </Button>
-        )
+      newLabel={
+        <FormattedMessage
+          id="agencies.associate"
+          defaultMessage="Asociar campaña"
+        />
       }
       data={data.campaigns}
       columns={columns}
-      getRowId={(c) => c.uuid}
+      actions={(c, edit) => (
+        <>
+          <EditButton
+            onClick={edit}
+            label={intl.formatMessage(
+              {
+                id: "agencies.assoc.editNamed",
+                defaultMessage: "Editar {name}",
+              },
+              { name: c.title },
+            )}
+          />
+          <Button
+            size="sm"
+            variant="ghost"
+            loading={busy === c.uuid}
+            onClick={() => remove(c)}
+            aria-label={intl.formatMessage(
+              {
+                id: "agencies.assoc.removeNamed",
+                defaultMessage: "Quitar {name}",
+              },
+              { name: c.title },
+            )}
+          >
+            <FormattedMessage id="agencies.remove" defaultMessage="Quitar" />
+          </Button>
+        </>
+      )}
+      dialog={(existing, onClose) => (
+        <AssociationDialog
+          token={token}
+          data={data}
+          existing={existing}
+          onClose={onClose}
+        />
+      )}
+      disabled={disabled}
       minWidth={560}
       empty={
         <FormattedMessage
@@ -289,34 +283,24 @@ function Campaigns({
           defaultMessage="Todavía no autorizaste campañas."
         />
       }
-    >
-      {editing && (
-        <AssociationDialog
-          token={token}
-          data={data}
-          editing={editing}
-          onClose={() => setEditing(undefined)}
-        />
-      )}
-    </ListSection>
+    />
   );
 }
 
 function AssociationDialog({
   token,
   data,
-  editing,
+  existing,
   onClose,
 }: {
   token: string;
   data: AgencyDetail;
-  editing: Campaign | "new";
+  existing?: Campaign;
   onClose: () => void;
 }) {
   const intl = useIntl();
   const refresh = useRefresh(token);
   const { data: campaigns } = useSuspenseQuery(authorisableCampaignsQuery());
-  const existing = editing === "new" ? undefined : editing;
   const taken = new Set(data.campaigns.map((c) => c.uuid));
   const [campaign, setCampaign] = useState(existing?.uuid ?? "");
   const [value, setValue] = useState<Association>({
@@ -430,18 +414,9 @@ function AssociationDialog({
   );
 }
 
-function People({
-  token,
-  data,
-  disabled,
-}: {
-  token: string;
-  data: AgencyDetail;
-  disabled: boolean;
-}) {
+function People({ token, data, disabled }: TeamListProps) {
   const intl = useIntl();
   const refresh = useRefresh(token);
-  const [editing, setEditing] = useState<AgencyUser | "new">();
   const { busy, run } = useRowAction({ toast: true });
   const toggle = (u: AgencyUser) =>
     run(u.uuid, async () => {
@@ -527,70 +502,9 @@ function People({
           </Badge>
         ),
     },
-    actionsColumn<AgencyUser>(
-      <FormattedMessage id="agencies.col.actions" defaultMessage="Acciones" />,
-      (u) => {
-        const name = `${u.first_name} ${u.last_name}`.trim() || u.email;
-        return (
-          !disabled && (
-            <>
-              {u.status !== "discarded" && (
-                <Button
-                  size="sm"
-                  variant="outline"
-                  onClick={() => setEditing(u)}
-                  aria-label={intl.formatMessage(
-                    {
-                      id: "agencies.user.editNamed",
-                      defaultMessage: "Editar a {name}",
-                    },
-                    { name },
-                  )}
-                >
-                  <FormattedMessage
-                    id="agencies.edit"
-                    defaultMessage="Editar"
-                  />
-                </Button>
-              )}
-              <Button
-                size="sm"
-                variant={u.status === "discarded" ? "outline" : "ghost"}
-                loading={busy === u.uuid}
-                onClick={() => toggle(u)}
-                aria-label={intl.formatMessage(
-                  u.status === "discarded"
-                    ? {
-                        id: "agencies.user.reactivateNamed",
-                        defaultMessage: "Reactivar a {name}",
-                      }
-                    : {
-                        id: "agencies.admin.discardNamed",
-                        defaultMessage: "Dar de baja a {name}",
-                      },
-                  { name },
-                )}
-              >
-                {u.status === "discarded" ? (
-                  <FormattedMessage
-                    id="agencies.reactivate"
-                    defaultMessage="Reactivar"
-                  />
-                ) : (
-                  <FormattedMessage
-                    id="agencies.discardUser"
-                    defaultMessage="Dar de baja"
-                  />
-                )}
-              </Button>
-            </>
-          )
-        );
-      },
-    ),
   ];
   return (
-    <ListSection
+    <TeamList
       id="agency-people"
       title={
         <FormattedMessage
@@ -598,19 +512,67 @@ function People({
           defaultMessage="Personas del equipo"
         />
       }
-      action={
-        !disabled && (
-          <Button variant="outline" onClick={() => setEditing("new")}>
-            <FormattedMessage
-              id="agencies.newUser"
-              defaultMessage="Nueva persona"
-            />
-          </Button>
-        )
+      newLabel={
+        <FormattedMessage
+          id="agencies.newUser"
+          defaultMessage="Nueva persona"
+        />
       }
       data={data.users}
       columns={columns}
-      getRowId={(u) => u.uuid}
+      actions={(u, edit) => {
+        const name = `${u.first_name} ${u.last_name}`.trim() || u.email;
+        return (
+          <>
+            {u.status !== "discarded" && (
+              <EditButton
+                onClick={edit}
+                label={intl.formatMessage(
+                  {
+                    id: "agencies.user.editNamed",
+                    defaultMessage: "Editar a {name}",
+                  },
+                  { name },
+                )}
+              />
+            )}
+            <Button
+              size="sm"
+              variant={u.status === "discarded" ? "outline" : "ghost"}
+              loading={busy === u.uuid}
+              onClick={() => toggle(u)}
+              aria-label={intl.formatMessage(
+                u.status === "discarded"
+                  ? {
+                      id: "agencies.user.reactivateNamed",
+                      defaultMessage: "Reactivar a {name}",
+                    }
+                  : {
+                      id: "agencies.admin.discardNamed",
+                      defaultMessage: "Dar de baja a {name}",
+                    },
+                { name },
+              )}
+            >
+              {u.status === "discarded" ? (
+                <FormattedMessage
+                  id="agencies.reactivate"
+                  defaultMessage="Reactivar"
+                />
+              ) : (
+                <FormattedMessage
+                  id="agencies.discardUser"
+                  defaultMessage="Dar de baja"
+                />
+              )}
+            </Button>
+          </>
+        );
+      }}
+      dialog={(existing, onClose) => (
+        <PersonDialog token={token} existing={existing} onClose={onClose} />
+      )}
+      disabled={disabled}
       minWidth={640}
       empty={
         <FormattedMessage
@@ -618,30 +580,92 @@ function People({
           defaultMessage="Todavía no hay personas en este equipo."
         />
       }
+    />
+  );
+}
+
+/**
+ * One of the team's lists (authorised campaigns, people): its rows with their buttons, a button that adds a row and
+ * the dialog that adds or edits one; once the team is discarded, the rows alone.
+ */
+function TeamList<T extends { uuid: string }>({
+  newLabel,
+  columns,
+  actions,
+  dialog,
+  disabled,
+  ...list
+}: {
+  id: string;
+  title: ReactNode;
+  newLabel: ReactNode;
+  data: T[];
+  columns: ColumnDef<T, unknown>[];
+  /** The row's buttons; `edit` opens the dialog on the row. */
+  actions: (row: T, edit: () => void) => ReactNode;
+  /** The dialog that adds a row (`existing` undefined) or edits `existing`. */
+  dialog: (existing: T | undefined, onClose: () => void) => ReactNode;
+  disabled: boolean;
+  minWidth: number;
+  empty: ReactNode;
+}) {
+  const [editing, setEditing] = useState<T | "new">();
+  return (
+    <ListSection
+      {...list}
+      action={
+        !disabled && (
+          <Button variant="outline" onClick={() => setEditing("new")}>
+            {newLabel}
+          </Button>
+        )
+      }
+      columns={[
+        ...columns,
+        actionsColumn<T>(
+          <FormattedMessage
+            id="agencies.col.actions"
+            defaultMessage="Acciones"
+          />,
+          (row) => !disabled && actions(row, () => setEditing(row)),
+        ),
+      ]}
+      getRowId={(row) => row.uuid}
     >
-      {editing && (
-        <PersonDialog
-          token={token}
-          editing={editing}
-          onClose={() => setEditing(undefined)}
-        />
-      )}
+      {editing &&
+        dialog(editing === "new" ? undefined : editing, () =>
+          setEditing(undefined),
+        )}
     </ListSection>
+  );
+}
+
+/** A row's Edit button, named for the row to a screen reader. */
+function EditButton({
+  label,
+  onClick,
+}: {
+  label: string;
+  onClick: () => void;
+}) {
+  return (
+    <Button size="sm" variant="outline" onClick={onClick} aria-label={label}>
+      <FormattedMessage id="agencies.edit" defaultMessage="Editar" />
+    </Button>
   );
 }
 
 function PersonDialog({
   token,
-  editing,
+  existing,
   onClose,
 }: {
   token: string;
-  editing: AgencyUser | "new";
+  existing?: AgencyUser;
   onClose: () => void;
 }) {
   const intl = useIntl();
   const refresh = useRefresh(token);
-  const existing = editing === "new" ? undefined : editing;
   const [person, setPerson] = useState<AgencyPerson>({
     email: existing?.email ?? "",
     first_name: existing?.first_name ?? "",
