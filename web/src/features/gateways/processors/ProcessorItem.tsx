@@ -5,6 +5,7 @@ import { GenericModal } from '../../../components/GenericModal';
 import { Button } from '../../../components/variants';
 import { useRequest } from '../useRequest';
 import { formatActivation } from '../format';
+import { ActiveBadge } from '../GatewayItem';
 import { discardProcessor, GLOBAL, track, type GatewayOption, type PaymentProcessor } from './api';
 
 export const optionName = (id: string) =>
@@ -53,11 +54,7 @@ export function ProcessorItem({ option, processor, timezone, onChoose, onEdit, o
               <FormattedMessage id="processor.new" defaultMessage="Nuevo" />
             </Badge>
           )}
-          {processor && (
-            <Badge color="green" variant="light">
-              <FormattedMessage id="gateways.active" defaultMessage="Activa" />
-            </Badge>
-          )}
+          {processor && <ActiveBadge />}
         </Group>
         {processor ? (
           <Box component="dl" m={0} style={{ display: 'grid', gridTemplateColumns: 'max-content minmax(0, 1fr)', columnGap: 16, rowGap: 4 }}>
