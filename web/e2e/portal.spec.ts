@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
-import { createPublishedCampaign, ensureEnabledOrg, pageApi, sandboxPaymentsFor, screenshotAll, signIn, TEST_CVV, TEST_VISA, type CreatedCampaign } from './campaign-helpers';
+import { pageApi, sandboxPaymentsFor, screenshotAll, signedInWithCampaign, signIn, TEST_CVV, TEST_VISA, type CreatedCampaign } from './campaign-helpers';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -66,11 +66,9 @@ async function mail(request: APIRequestContext, to: string, kind: string): Promi
 
 test.beforeAll(async ({ browser }) => {
   test.setTimeout(180_000);
-  ensureEnabledOrg();
-  const page = await browser.newPage();
-  await signIn(page);
-  await page.goto('/manage/campaigns');
-  campaign = await createPublishedCampaign(page, `Portal del donante ${tag}`);
+  const set = await signedInWithCampaign(browser, `Portal del donante ${tag}`);
+  const page = set.page;
+  campaign = set.campaign;
   // FUND: the sandbox declines for insufficient funds; Bruno's card is fine.
   uuids.ana = await donate(page, ana, 'FUND');
   uuids.bruno = await donate(page, bruno, 'APRO');
