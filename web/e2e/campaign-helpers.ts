@@ -2,7 +2,7 @@
 // (deploy/stack.sh test … with .data-testN/env sourced, so APORTA_* is in the environment).
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { expect, type Browser, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 
 export { SCREENS, screenshotAll, viewports } from './screens';
 
@@ -147,6 +147,15 @@ export async function signedInWithCampaign(browser: Browser, title: string): Pro
   await signIn(page);
   await page.goto('/manage/campaigns');
   return { page, campaign: await createPublishedCampaign(page, title) };
+}
+
+/** The first e-mail of a template the dev outbox holds for a recipient, as its subject and body; '' until it arrives (for expect.poll). */
+export async function outboxMail(request: APIRequestContext, to: string, template: string): Promise<string> {
+  const res = await request.get(`/dev/api/outbox?to=${encodeURIComponent(to)}`);
+  if (!res.ok()) return '';
+  const { messages } = (await res.json()) as { messages: { template_type: string; subject: string; body: string }[] };
+  const mail = messages.find((m) => m.template_type === template);
+  return mail ? `${mail.subject}\n${mail.body}` : '';
 }
 
 export async function sandboxPaymentsFor(email: string): Promise<{ id: number; status: string; payer: { email?: string } }[]> {
