@@ -1,7 +1,7 @@
 import { Alert, Anchor, Badge, Box, Chip, Group, Paper, Popover, Stack, Text } from '@mantine/core';
 import { useState, type ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { GenericModal } from '../../../components/GenericModal';
+import { DialogActions, GenericModal } from '../../../components/GenericModal';
 import { Button } from '../../../components/variants';
 import { useRequest } from '../useRequest';
 import { formatActivation } from '../format';
@@ -168,14 +168,11 @@ function DiscardProcessorDialog({ opened, onClose, onConfirm, name }: { opened: 
             {request.error}
           </Alert>
         )}
-        <Group justify="flex-end" wrap="wrap-reverse">
-          <Button variant="ghost" onClick={close} disabled={request.pending}>
-            <FormattedMessage id="dialog.cancel" defaultMessage="Cancelar" />
-          </Button>
+        <DialogActions onCancel={close} busy={request.pending} wrapReverse>
           <Button variant="destructive" loading={request.pending} onClick={async () => { if (await request.run(onConfirm)) close(); }}>
             <FormattedMessage id="processor.discard" defaultMessage="Descartar" />
           </Button>
-        </Group>
+        </DialogActions>
       </Stack>
     </GenericModal>
   );
