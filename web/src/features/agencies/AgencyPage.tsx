@@ -14,7 +14,7 @@ import { useQueryClient, useSuspenseQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import type { ColumnDef } from "@tanstack/react-table";
 import { useState, type FormEvent, type ReactNode } from "react";
-import { FormattedMessage, useIntl } from "react-intl";
+import { defineMessages, FormattedMessage, useIntl } from "react-intl";
 import { ApiError, errorText, fieldErrors } from "../../api/client";
 import type { Campaign } from "../../api/types.gen";
 import { checkedField } from "../../components/checkedField";
@@ -87,6 +87,38 @@ export function AgencyPage({ token }: { token: string }) {
     </Stack>
   );
 }
+
+/** A campaign's options for the team, as its row's badges and its dialog's switches name them. */
+const CAMPAIGN_OPTIONS = ["allow_one_time", "allow_other_amount"] as const;
+const optionNames = defineMessages({
+  allow_one_time: {
+    id: "agencies.assoc.oneTime",
+    defaultMessage: "Permite donación única",
+  },
+  allow_other_amount: {
+    id: "agencies.assoc.other",
+    defaultMessage: "Permite otro monto",
+  },
+});
+
+/** A person's permissions: short on their row's badges, explained on their dialog's checkboxes. */
+const PERMISSIONS = ["acquisition", "management"] as const;
+const permissionNames = defineMessages({
+  acquisition: { id: "agencies.perm.acquisition", defaultMessage: "Captación" },
+  management: { id: "agencies.perm.management", defaultMessage: "Gestión" },
+});
+const permissionHints = defineMessages({
+  acquisition: {
+    id: "agencies.perm.acquisitionLong",
+    defaultMessage: "Captación: registrar donantes nuevos",
+  },
+  management: {
+    id: "agencies.perm.managementLong",
+    defaultMessage:
+      "Gestión: cambiar monto o medio de pago, cancelar y reactivar donaciones",
+  },
+});
+const permissionColor = { acquisition: undefined, management: "grape" };
 
 function useRefresh(token: string) {
   const queryClient = useQueryClient();
@@ -197,26 +229,10 @@ function Campaigns({ token, data, disabled }: TeamListProps) {
       }),
       cell: ({ row: { original: c } }) => (
         <Flags
-          flags={[
-            {
-              on: c.allow_one_time,
-              label: (
-                <FormattedMessage
-                  id="agencies.assoc.oneTime"
-                  defaultMessage="Permite donación única"
-                />
-              ),
-            },
-            {
-              on: c.allow_other_amount,
-              label: (
-                <FormattedMessage
-                  id="agencies.assoc.other"
-                  defaultMessage="Permite otro monto"
-                />
-              ),
-            },
-          ]}
+          flags={CAMPAIGN_OPTIONS.map((option) => ({
+            on: c[option],
+            label: <FormattedMessage {...optionNames[option]} />,
+          }))}
         />
       ),
     },
@@ -267,12 +283,13 @@ function Campaigns({ token, data, disabled }: TeamListProps) {
           </Button>
         </>
       )}
-      dialog={(existing, onClose) => (
+      rowName={(c) => c.title}
+      dialog={(existing, frame) => (
         <AssociationDialog
           token={token}
           data={data}
           existing={existing}
-          onClose={onClose}
+          frame={frame}
         />
       )}
       disabled={disabled}
@@ -291,12 +308,12 @@ function AssociationDialog({
   token,
   data,
   existing,
-  onClose,
+  frame,
 }: {
   token: string;
   data: AgencyDetail;
   existing?: Campaign;
-  onClose: () => void;
+  frame: TeamDialogFrame;
 }) {
   const intl = useIntl();
   const refresh = useRefresh(token);
@@ -336,22 +353,7 @@ function AssociationDialog({
     }
   };
   return (
-    <FormModal
-      opened
-      onClose={onClose}
-      title={
-        existing ? (
-          existing.title
-        ) : (
-          <FormattedMessage
-            id="agencies.associate"
-            defaultMessage="Asociar campaña"
-          />
-        )
-      }
-      submit={submit}
-      confirm={<FormattedMessage id="agencies.save" defaultMessage="Guardar" />}
-    >
+    <TeamDialog frame={frame} submit={submit}>
       {!existing && (
         <Select
           label={
@@ -374,24 +376,13 @@ function AssociationDialog({
           data-autofocus
         />
       )}
-      <Switch
-        label={
-          <FormattedMessage
-            id="agencies.assoc.oneTime"
-            defaultMessage="Permite donación única"
-          />
-        }
-        {...checkedField(value, setValue, "allow_one_time")}
-      />
-      <Switch
-        label={
-          <FormattedMessage
-            id="agencies.assoc.other"
-            defaultMessage="Permite otro monto"
-          />
-        }
-        {...checkedField(value, setValue, "allow_other_amount")}
-      />
+      {CAMPAIGN_OPTIONS.map((option) => (
+        <Switch
+          key={option}
+          label={<FormattedMessage {...optionNames[option]} />}
+          {...checkedField(value, setValue, option)}
+        />
+      ))}
       <TagsInput
         label={
           <FormattedMessage
@@ -410,7 +401,7 @@ function AssociationDialog({
         maxTags={8}
         error={errors.amounts}
       />
-    </FormModal>
+    </TeamDialog>
   );
 }
 
@@ -455,27 +446,11 @@ function People({ token, data, disabled }: TeamListProps) {
       }),
       cell: ({ row: { original: u } }) => (
         <Flags
-          flags={[
-            {
-              on: u.acquisition,
-              label: (
-                <FormattedMessage
-                  id="agencies.perm.acquisition"
-                  defaultMessage="Captación"
-                />
-              ),
-            },
-            {
-              on: u.management,
-              color: "grape",
-              label: (
-                <FormattedMessage
-                  id="agencies.perm.management"
-                  defaultMessage="Gestión"
-                />
-              ),
-            },
-          ]}
+          flags={PERMISSIONS.map((permission) => ({
+            on: u[permission],
+            color: permissionColor[permission],
+            label: <FormattedMessage {...permissionNames[permission]} />,
+          }))}
         />
       ),
     },
@@ -569,8 +544,9 @@ function People({ token, data, disabled }: TeamListProps) {
           </>
         );
       }}
-      dialog={(existing, onClose) => (
-        <PersonDialog token={token} existing={existing} onClose={onClose} />
+      rowName={(u) => `${u.first_name} ${u.last_name}`}
+      dialog={(existing, frame) => (
+        <PersonDialog token={token} existing={existing} frame={frame} />
       )}
       disabled={disabled}
       minWidth={640}
@@ -592,6 +568,7 @@ function TeamList<T extends { uuid: string }>({
   newLabel,
   columns,
   actions,
+  rowName,
   dialog,
   disabled,
   ...list
@@ -603,8 +580,10 @@ function TeamList<T extends { uuid: string }>({
   columns: ColumnDef<T, unknown>[];
   /** The row's buttons; `edit` opens the dialog on the row. */
   actions: (row: T, edit: () => void) => ReactNode;
-  /** The dialog that adds a row (`existing` undefined) or edits `existing`. */
-  dialog: (existing: T | undefined, onClose: () => void) => ReactNode;
+  /** How the dialog that edits a row is titled (the one that adds a row is titled as the add button). */
+  rowName: (row: T) => ReactNode;
+  /** The dialog that adds a row (`existing` undefined) or edits `existing`, in the frame TeamDialog takes. */
+  dialog: (existing: T | undefined, frame: TeamDialogFrame) => ReactNode;
   disabled: boolean;
   minWidth: number;
   empty: ReactNode;
@@ -633,10 +612,41 @@ function TeamList<T extends { uuid: string }>({
       getRowId={(row) => row.uuid}
     >
       {editing &&
-        dialog(editing === "new" ? undefined : editing, () =>
-          setEditing(undefined),
-        )}
+        dialog(editing === "new" ? undefined : editing, {
+          title: editing === "new" ? newLabel : rowName(editing),
+          onClose: () => setEditing(undefined),
+        })}
     </ListSection>
+  );
+}
+
+interface TeamDialogFrame {
+  title: ReactNode;
+  onClose: () => void;
+}
+
+/** The dialog of a team list's row, as TeamList frames it, saved with Guardar. */
+function TeamDialog({
+  frame,
+  subtitle,
+  submit,
+  children,
+}: {
+  frame: TeamDialogFrame;
+  subtitle?: ReactNode;
+  submit: () => Promise<boolean>;
+  children: ReactNode;
+}) {
+  return (
+    <FormModal
+      opened
+      {...frame}
+      subtitle={subtitle}
+      submit={submit}
+      confirm={<FormattedMessage id="agencies.save" defaultMessage="Guardar" />}
+    >
+      {children}
+    </FormModal>
   );
 }
 
@@ -658,11 +668,11 @@ function EditButton({
 function PersonDialog({
   token,
   existing,
-  onClose,
+  frame,
 }: {
   token: string;
   existing?: AgencyUser;
-  onClose: () => void;
+  frame: TeamDialogFrame;
 }) {
   const intl = useIntl();
   const refresh = useRefresh(token);
@@ -711,19 +721,8 @@ function PersonDialog({
     return true;
   };
   return (
-    <FormModal
-      opened
-      onClose={onClose}
-      title={
-        existing ? (
-          `${existing.first_name} ${existing.last_name}`
-        ) : (
-          <FormattedMessage
-            id="agencies.newUser"
-            defaultMessage="Nueva persona"
-          />
-        )
-      }
+    <TeamDialog
+      frame={frame}
       subtitle={
         !existing && (
           <FormattedMessage
@@ -733,7 +732,6 @@ function PersonDialog({
         )
       }
       submit={submit}
-      confirm={<FormattedMessage id="agencies.save" defaultMessage="Guardar" />}
     >
       {!existing && (
         <PersonFields value={person} onChange={setPerson} errors={errors} />
@@ -756,26 +754,15 @@ function PersonDialog({
             defaultMessage="Permisos"
           />
         </Text>
-        <Checkbox
-          label={
-            <FormattedMessage
-              id="agencies.perm.acquisitionLong"
-              defaultMessage="Captación: registrar donantes nuevos"
-            />
-          }
-          {...checkedField(person, setPerson, "acquisition")}
-        />
-        <Checkbox
-          label={
-            <FormattedMessage
-              id="agencies.perm.managementLong"
-              defaultMessage="Gestión: cambiar monto o medio de pago, cancelar y reactivar donaciones"
-            />
-          }
-          {...checkedField(person, setPerson, "management")}
-        />
+        {PERMISSIONS.map((permission) => (
+          <Checkbox
+            key={permission}
+            label={<FormattedMessage {...permissionHints[permission]} />}
+            {...checkedField(person, setPerson, permission)}
+          />
+        ))}
       </Stack>
-    </FormModal>
+    </TeamDialog>
   );
 }
 
