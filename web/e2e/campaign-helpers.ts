@@ -2,7 +2,7 @@
 // (deploy/stack.sh test … with .data-testN/env sourced, so APORTA_* is in the environment).
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { expect, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 
 export { SCREENS, screenshotAll, viewports } from './screens';
 
@@ -135,6 +135,27 @@ export async function createPublishedCampaign(page: Page, title: string, extra: 
   const published = await pageApi<CreatedCampaign & { published: boolean }>(page, 'POST', `/manage/api/campaigns/${created.body.uuid}/publish`);
   expect(published.status, JSON.stringify(published.body)).toBe(200);
   return created.body;
+}
+
+/**
+ * A serial spec's beforeAll start: the demo organisation enabled, a new page signed in as its administrator (on the
+ * campaigns list) and a published campaign of that title. The caller closes the page when its set-up is done.
+ */
+export async function signedInWithCampaign(browser: Browser, title: string): Promise<{ page: Page; campaign: CreatedCampaign }> {
+  ensureEnabledOrg();
+  const page = await browser.newPage();
+  await signIn(page);
+  await page.goto('/manage/campaigns');
+  return { page, campaign: await createPublishedCampaign(page, title) };
+}
+
+/** The first e-mail of a template the dev outbox holds for a recipient, as its subject and body; '' until it arrives (for expect.poll). */
+export async function outboxMail(request: APIRequestContext, to: string, template: string): Promise<string> {
+  const res = await request.get(`/dev/api/outbox?to=${encodeURIComponent(to)}`);
+  if (!res.ok()) return '';
+  const { messages } = (await res.json()) as { messages: { template_type: string; subject: string; body: string }[] };
+  const mail = messages.find((m) => m.template_type === template);
+  return mail ? `${mail.subject}\n${mail.body}` : '';
 }
 
 export async function sandboxPaymentsFor(email: string): Promise<{ id: number; status: string; payer: { email?: string } }[]> {

@@ -7,7 +7,7 @@
 import { expect as baseExpect, test, type Page } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { ADMIN, createPublishedCampaign, DEMO_ORG, ensureEnabledOrg, screenshotAll, shardValue, signIn, TEST_CVV, TEST_VISA } from './campaign-helpers';
+import { ADMIN, createPublishedCampaign, DEMO_ORG, ensureEnabledOrg, outboxMail, screenshotAll, shardValue, signIn, TEST_CVV, TEST_VISA } from './campaign-helpers';
 
 // Lazy pages load slowly on a loaded machine (make test runs this after the Go suite): 15 s per assertion, still bounded.
 const expect = baseExpect.configure({ timeout: 15_000 });
@@ -211,12 +211,7 @@ test('trial QR, trial ends, buy Professional yearly by card, invoice PDF, CBU de
     })).json()) as { results: { status: string; cbu: string }[] };
     expect(debits.results.map((d) => d.status)).toEqual(['rejected', 'confirmed']);
     await expect
-      .poll(async () => {
-        const res = await page.request.get(`/dev/api/outbox?to=${encodeURIComponent(ADMIN.email)}`);
-        const { messages } = (await res.json()) as { messages: { template_type: string; subject: string; body: string }[] };
-        const mail = messages.find((m) => m.template_type === 'subscription_payment_failed');
-        return mail ? `${mail.subject}\n${mail.body}` : '';
-      }, { timeout: 30_000 })
+      .poll(() => outboxMail(page.request, ADMIN.email, 'subscription_payment_failed'), { timeout: 30_000 })
       .toMatch(/\/manage\/settings\/subscription/);
     // The waiting plan took over with the renewal; the settings page shows the period paid by debit.
     expect(shardValue(`SELECT plan_code FROM organizations WHERE organization_id = '${DEMO_ORG}'`)).toBe('essential_yearly');

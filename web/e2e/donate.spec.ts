@@ -1,7 +1,7 @@
 import { expect, test, type Page, type Request } from '@playwright/test';
 import {
-  createPublishedCampaign, ensureEnabledOrg, fillDonationForm as fillForm, pageApi, sandboxPaymentsFor, screenshotAll, setGatewayLimits,
-  shardValue, signIn, TEST_CVV as CVV, TEST_VISA as VISA, viewports, type CreatedCampaign,
+  createPublishedCampaign, fillDonationForm as fillForm, pageApi, sandboxPaymentsFor, screenshotAll, setGatewayLimits,
+  shardValue, signedInWithCampaign, signIn, TEST_CVV as CVV, TEST_VISA as VISA, viewports, type CreatedCampaign,
 } from './campaign-helpers';
 
 test.describe.configure({ mode: 'serial', timeout: 90_000 });
@@ -11,11 +11,9 @@ let campaign: CreatedCampaign;
 
 test.beforeAll(async ({ browser }) => {
   test.setTimeout(90_000);
-  ensureEnabledOrg();
-  const page = await browser.newPage();
-  await signIn(page);
-  await page.goto('/manage/campaigns');
-  campaign = await createPublishedCampaign(page, `Comedor Los Girasoles ${Date.now().toString(36)}`);
+  const set = await signedInWithCampaign(browser, `Comedor Los Girasoles ${Date.now().toString(36)}`);
+  const page = set.page;
+  campaign = set.campaign;
   await page.close();
 });
 

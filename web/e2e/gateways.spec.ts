@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import {
-  ADMIN, createPublishedCampaign, DEMO_ORG, ensureEnabledOrg, fillDonationForm, pageApi, shardValue, signIn, type CreatedCampaign,
+  ADMIN, createPublishedCampaign, DEMO_ORG, ensureEnabledOrg, fillDonationForm, outboxMail, pageApi, shardValue, signIn, type CreatedCampaign,
 } from './campaign-helpers';
 import { screenshotAll, viewports } from './screens';
 
@@ -148,12 +148,7 @@ test('a revoked token refused at a donation marks the connection "needs reconnec
   await screenshotAll(page, 'gateways-needs-reconnection');
 
   await expect
-    .poll(async () => {
-      const res = await page.request.get(`/dev/api/outbox?to=${encodeURIComponent(ADMIN.email)}`);
-      const { messages } = (await res.json()) as { messages: { template_type: string; subject: string; body: string }[] };
-      const mail = messages.find((m) => m.template_type === 'gateway_needs_reconnection');
-      return mail ? `${mail.subject}\n${mail.body}` : '';
-    }, { timeout: 30_000 })
+    .poll(() => outboxMail(page.request, ADMIN.email, 'gateway_needs_reconnection'), { timeout: 30_000 })
     .toMatch(new RegExp(`vuelve a conectar[\\s\\S]*${NICKNAME}[\\s\\S]*/manage/settings/gateways`));
 
   // Meanwhile the campaign's form takes no donations.

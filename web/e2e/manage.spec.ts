@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import {
-  ADMIN, createPublishedCampaign, DEMO_ORG, ensureEnabledOrg, fillDonationForm, pageApi, screenshotAll, signIn, type CreatedCampaign,
+  ADMIN, DEMO_ORG, fillDonationForm, pageApi, screenshotAll, signedInWithCampaign, signIn, type CreatedCampaign,
 } from './campaign-helpers';
 
 test.describe.configure({ mode: 'serial' });
@@ -61,11 +61,9 @@ const detail = (page: Page, uuid: string) =>
 
 test.beforeAll(async ({ browser }) => {
   test.setTimeout(180_000);
-  ensureEnabledOrg();
-  const page = await browser.newPage();
-  await signIn(page);
-  await page.goto('/manage/campaigns');
-  campaign = await createPublishedCampaign(page, `Huerta Comunitaria ${tag}`);
+  const set = await signedInWithCampaign(browser, `Huerta Comunitaria ${tag}`);
+  const page = set.page;
+  campaign = set.campaign;
   // Monthly donations are charged at once (otherwise the first charge waits for the collect day).
   const charged = await pageApi(page, 'PATCH', `/manage/api/campaigns/${campaign.uuid}`, { immediate_charge: true });
   expect(charged.status, JSON.stringify(charged.body)).toBe(200);

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
-import { createPublishedCampaign, ensureEnabledOrg, pageApi, sandboxPaymentsFor, screenshotAll, signIn, TEST_CVV, TEST_VISA, type CreatedCampaign } from './campaign-helpers';
+import { outboxMail, pageApi, sandboxPaymentsFor, screenshotAll, signedInWithCampaign, signIn, TEST_CVV, TEST_VISA, type CreatedCampaign } from './campaign-helpers';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -51,26 +51,18 @@ async function downloadText(page: Page, link: Locator): Promise<string> {
   return execFileSync('pdftotext', ['-layout', '-enc', 'UTF-8', '-', '-'], { input: pdf }).toString().replace(/\s+/g, ' ');
 }
 
-/** The newest e-mail of a kind the dev outbox holds for a recipient, once it arrives. */
+/** The e-mail of a kind the dev outbox holds for a recipient (subject and body), once it arrives. */
 async function mail(request: APIRequestContext, to: string, kind: string): Promise<string> {
-  let body = '';
-  await expect.poll(async () => {
-    const res = await request.get(`/dev/api/outbox?to=${encodeURIComponent(to)}`);
-    if (!res.ok()) return '';
-    const { messages } = (await res.json()) as { messages: { template_type: string; body: string }[] };
-    body = messages.find((m) => m.template_type === kind)?.body ?? '';
-    return body;
-  }, { timeout: 60_000, message: `a ${kind} e-mail to ${to}` }).not.toBe('');
-  return body;
+  let text = '';
+  await expect.poll(async () => (text = await outboxMail(request, to, kind)), { timeout: 60_000, message: `a ${kind} e-mail to ${to}` }).not.toBe('');
+  return text;
 }
 
 test.beforeAll(async ({ browser }) => {
   test.setTimeout(180_000);
-  ensureEnabledOrg();
-  const page = await browser.newPage();
-  await signIn(page);
-  await page.goto('/manage/campaigns');
-  campaign = await createPublishedCampaign(page, `Portal del donante ${tag}`);
+  const set = await signedInWithCampaign(browser, `Portal del donante ${tag}`);
+  const page = set.page;
+  campaign = set.campaign;
   // FUND: the sandbox declines for insufficient funds; Bruno's card is fine.
   uuids.ana = await donate(page, ana, 'FUND');
   uuids.bruno = await donate(page, bruno, 'APRO');

@@ -1,7 +1,7 @@
-import { Alert, Group, Radio, Stack } from '@mantine/core';
+import { Alert, Radio, Stack } from '@mantine/core';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { GenericModal } from './GenericModal';
+import { DialogActions, GenericModal } from './GenericModal';
 import { Button } from './variants';
 
 export interface DiscardDialogProps {
@@ -73,14 +73,11 @@ export function DiscardDialog({ opened, onClose, reasons, onConfirm }: DiscardDi
             <FormattedMessage id="discard.failed" defaultMessage="No se pudo descartar la donación. Inténtalo de nuevo." />
           </Alert>
         )}
-        <Group justify="flex-end">
-          <Button variant="ghost" onClick={close} disabled={submitting}>
-            <FormattedMessage id="dialog.cancel" defaultMessage="Cancelar" />
-          </Button>
+        <DialogActions onCancel={close} busy={submitting}>
           <Button variant="destructive" onClick={submit} loading={submitting} disabled={reason === undefined}>
             <FormattedMessage id="discard.confirm" defaultMessage="Descartar" />
           </Button>
-        </Group>
+        </DialogActions>
       </Stack>
     </GenericModal>
   );

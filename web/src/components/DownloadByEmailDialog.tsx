@@ -1,7 +1,7 @@
 import { Alert, Group, Stack, Text } from '@mantine/core';
 import { useState, type ReactNode } from 'react';
 import { FormattedMessage } from 'react-intl';
-import { GenericModal } from './GenericModal';
+import { DialogActions, GenericModal } from './GenericModal';
 import { Button } from './variants';
 
 type Phase = { name: 'idle' } | { name: 'pending' } | { name: 'success' } | { name: 'failure'; message: string };
@@ -58,14 +58,11 @@ export function DownloadByEmailDialog({ opened, onClose, title, description, onC
               {phase.message}
             </Alert>
           )}
-          <Group justify="flex-end">
-            <Button variant="ghost" onClick={close} disabled={pending}>
-              <FormattedMessage id="dialog.cancel" defaultMessage="Cancelar" />
-            </Button>
+          <DialogActions onCancel={close} busy={pending}>
             <Button onClick={confirm} disabled={pending} loading={pending}>
               <FormattedMessage id="downloadByEmail.confirm" defaultMessage="Enviar enlace" />
             </Button>
-          </Group>
+          </DialogActions>
         </Stack>
       )}
     </GenericModal>

@@ -1,7 +1,6 @@
-import { Alert, Group, Stack } from '@mantine/core';
+import { Alert, Stack } from '@mantine/core';
 import { useState, type ReactNode } from 'react';
-import { FormattedMessage } from 'react-intl';
-import { GenericModal } from './GenericModal';
+import { DialogActions, GenericModal } from './GenericModal';
 import { Button } from './variants';
 
 /**
@@ -33,10 +32,9 @@ export function FormModal({ opened, onClose, title, subtitle, children, submit, 
         <Stack gap="md">
           {children}
           {error && <Alert color="red" variant="light" role="alert">{error}</Alert>}
-          <Group justify="flex-end">
-            <Button variant="ghost" onClick={close} disabled={pending}><FormattedMessage id="dialog.cancel" defaultMessage="Cancelar" /></Button>
+          <DialogActions onCancel={close} busy={pending}>
             <Button type="submit" variant={destructive ? 'destructive' : 'primary'} loading={pending}>{confirm}</Button>
-          </Group>
+          </DialogActions>
         </Stack>
       </form>
     </GenericModal>

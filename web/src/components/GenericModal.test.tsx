@@ -2,7 +2,7 @@ import { fireEvent, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '../test/render';
-import { GenericModal, SpinnerModal } from './GenericModal';
+import { DialogActions, GenericModal, SpinnerModal } from './GenericModal';
 
 function renderModal(props: Partial<Parameters<typeof GenericModal>[0]> = {}) {
   const onClose = vi.fn();
@@ -51,5 +51,26 @@ describe('SpinnerModal', () => {
     renderWithProviders(<SpinnerModal opened label="Procesando" />);
     expect(screen.getByRole('status')).toHaveTextContent('Procesando');
     expect(screen.queryByRole('button')).not.toBeInTheDocument();
+  });
+});
+
+describe('DialogActions', () => {
+  it('puts Cancel before the dialog’s own buttons and disables it while busy', async () => {
+    const onCancel = vi.fn();
+    const { rerender } = renderWithProviders(
+      <DialogActions onCancel={onCancel}>
+        <button type="button">Eliminar</button>
+      </DialogActions>,
+    );
+    const buttons = screen.getAllByRole('button');
+    expect(buttons.map((b) => b.textContent)).toEqual(['Cancelar', 'Eliminar']);
+    await userEvent.click(buttons[0]!);
+    expect(onCancel).toHaveBeenCalledOnce();
+    rerender(
+      <DialogActions onCancel={onCancel} busy>
+        <button type="button">Eliminar</button>
+      </DialogActions>,
+    );
+    expect(screen.getByRole('button', { name: 'Cancelar' })).toBeDisabled();
   });
 });

@@ -1,6 +1,7 @@
-import { Loader, Modal, Stack, Text, Title } from '@mantine/core';
+import { Group, Loader, Modal, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { useIntl } from 'react-intl';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { Button } from './variants';
 
 export interface GenericModalProps {
   opened: boolean;
@@ -59,6 +60,21 @@ export function GenericModal({
     >
       {children}
     </Modal>
+  );
+}
+
+/**
+ * A dialog's buttons at its foot, right-aligned: Cancel (disabled while `busy`), then the dialog's own (children).
+ * With `wrapReverse` a narrow screen puts the dialog's own buttons above Cancel.
+ */
+export function DialogActions({ onCancel, busy, wrapReverse = false, children }: { onCancel: () => void; busy?: boolean; wrapReverse?: boolean; children: ReactNode }) {
+  return (
+    <Group justify="flex-end" wrap={wrapReverse ? 'wrap-reverse' : undefined}>
+      <Button variant="ghost" onClick={onCancel} disabled={busy}>
+        <FormattedMessage id="dialog.cancel" defaultMessage="Cancelar" />
+      </Button>
+      {children}
+    </Group>
   );
 }
 

@@ -1,7 +1,7 @@
 import { Anchor, Box, Checkbox, Group, List, Paper, PasswordInput, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
-import { useId, useMemo, useState, type FormEvent } from 'react';
+import { useId, useMemo, useState, type ChangeEvent, type FormEvent } from 'react';
 import { defineMessages, FormattedMessage, useIntl } from 'react-intl';
 import { ApiError } from '../../api/client';
 import { Button } from '../../components/variants';
@@ -86,6 +86,14 @@ function SignupForm({ countries }: { countries: CountryData[] }) {
     if (server?.status === 'error' && server.value === value) return server.message;
     return undefined;
   };
+
+  /** A typed-in field of the person's step: its value, kept as typed; marked touched on leaving it; its error once touched. */
+  const userText = (name: 'first' | 'last' | 'password') => ({
+    value: user[name],
+    onChange: (e: ChangeEvent<HTMLInputElement>) => setUser({ ...user, [name]: e.currentTarget.value }),
+    onBlur: () => touch(name),
+    error: shown(name, userErrors[name]),
+  });
 
   const checkUid = () => {
     if (orgErrors.uid) return Promise.resolve(false);
@@ -253,20 +261,14 @@ function SignupForm({ countries }: { countries: CountryData[] }) {
                     label={<FormattedMessage id="signup.user.first" defaultMessage="Nombre" />}
                     required
                     autoComplete="given-name"
-                    value={user.first}
-                    onChange={(e) => setUser({ ...user, first: e.currentTarget.value })}
-                    onBlur={() => touch('first')}
-                    error={shown('first', userErrors.first)}
+                    {...userText('first')}
                     style={{ flex: '1 1 200px' }}
                   />
                   <TextInput
                     label={<FormattedMessage id="signup.user.last" defaultMessage="Apellido" />}
                     required
                     autoComplete="family-name"
-                    value={user.last}
-                    onChange={(e) => setUser({ ...user, last: e.currentTarget.value })}
-                    onBlur={() => touch('last')}
-                    error={shown('last', userErrors.last)}
+                    {...userText('last')}
                     style={{ flex: '1 1 200px' }}
                   />
                 </Group>
@@ -289,10 +291,7 @@ function SignupForm({ countries }: { countries: CountryData[] }) {
                     label={<FormattedMessage id="signup.user.password" defaultMessage="Contraseña" />}
                     required
                     autoComplete="new-password"
-                    value={user.password}
-                    onChange={(e) => setUser({ ...user, password: e.currentTarget.value })}
-                    onBlur={() => touch('password')}
-                    error={shown('password', userErrors.password)}
+                    {...userText('password')}
                     description={<FormattedMessage id="signup.user.passwordHint" defaultMessage="Mínimo 12 caracteres, con una mayúscula y un número, sin espacios." />}
                     visibilityToggleButtonProps={{
                       'aria-label': intl.formatMessage({ id: 'signup.user.passwordToggle', defaultMessage: 'Mostrar u ocultar la contraseña' }),

@@ -13,9 +13,8 @@ import { PageHeader } from '../../components/PageHeader';
 import { useRowAction } from '../../components/useRowAction';
 import { Button } from '../../components/variants';
 import type { CurrentUser } from '../accounts/api';
-import { checkEmail } from '../accounts/rules';
 import { reactivateUser } from '../users/api';
-import { PersonCell, PersonFields, trimPerson } from '../users/person';
+import { NewPersonModal, PersonCell, usePersonForm } from '../users/person';
 import { roleNames } from '../users/UsersPage';
 import { agenciesQuery, agencyAdminsQuery, changeAgencyAdminRole, createAgency, discardAgencyAdmin, inviteAgencyAdmin, type Agency, type AgencySettings } from './api';
 import { delayLabel, ModeBadge } from './labels';
@@ -233,38 +232,19 @@ function EditAdminDialog({ admin, onClose }: { admin: OrgUser; onClose: () => vo
 }
 
 function NewAdminDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
-  const intl = useIntl();
   const queryClient = useQueryClient();
-  const [person, setPerson] = useState({ email: '', first_name: '', last_name: '' });
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const submit = async () => {
-    const trimmed = trimPerson(person);
-    const problem = checkEmail(trimmed.email);
-    if (problem) {
-      setErrors({ email: intl.formatMessage(problem) });
-      return false;
-    }
-    try {
-      await inviteAgencyAdmin(trimmed);
-    } catch (e) {
-      setErrors(fieldErrors(e, 'email'));
-      return false;
-    }
+  const form = usePersonForm({ email: '', first_name: '', last_name: '' }, async (person) => {
+    await inviteAgencyAdmin(person);
     await queryClient.invalidateQueries({ queryKey: ['users'] });
-    setPerson({ email: '', first_name: '', last_name: '' });
-    setErrors({});
-    return true;
-  };
+  });
   return (
-    <FormModal
+    <NewPersonModal
+      form={form}
       opened={opened}
       onClose={onClose}
       title={<FormattedMessage id="agencies.newAdmin" defaultMessage="Nuevo administrador" />}
       subtitle={<FormattedMessage id="agencies.newAdminLead" defaultMessage="Recibirá una invitación por e-mail." />}
-      submit={submit}
       confirm={<FormattedMessage id="agencies.invite" defaultMessage="Invitar" />}
-    >
-      <PersonFields value={person} onChange={setPerson} errors={errors} />
-    </FormModal>
+    />
   );
 }

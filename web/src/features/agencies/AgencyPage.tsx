@@ -13,8 +13,8 @@ import {
 import { useQueryClient, useSuspenseQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import type { ColumnDef } from "@tanstack/react-table";
-import { useState, type FormEvent } from "react";
-import { FormattedMessage, useIntl } from "react-intl";
+import { useState, type FormEvent, type ReactNode } from "react";
+import { defineMessages, FormattedMessage, useIntl } from "react-intl";
 import { ApiError, errorText, fieldErrors } from "../../api/client";
 import type { Campaign } from "../../api/types.gen";
 import { checkedField } from "../../components/checkedField";
@@ -88,6 +88,38 @@ export function AgencyPage({ token }: { token: string }) {
   );
 }
 
+/** A campaign's options for the team, as its row's badges and its dialog's switches name them. */
+const CAMPAIGN_OPTIONS = ["allow_one_time", "allow_other_amount"] as const;
+const optionNames = defineMessages({
+  allow_one_time: {
+    id: "agencies.assoc.oneTime",
+    defaultMessage: "Permite donación única",
+  },
+  allow_other_amount: {
+    id: "agencies.assoc.other",
+    defaultMessage: "Permite otro monto",
+  },
+});
+
+/** A person's permissions: short on their row's badges, explained on their dialog's checkboxes. */
+const PERMISSIONS = ["acquisition", "management"] as const;
+const permissionNames = defineMessages({
+  acquisition: { id: "agencies.perm.acquisition", defaultMessage: "Captación" },
+  management: { id: "agencies.perm.management", defaultMessage: "Gestión" },
+});
+const permissionHints = defineMessages({
+  acquisition: {
+    id: "agencies.perm.acquisitionLong",
+    defaultMessage: "Captación: registrar donantes nuevos",
+  },
+  management: {
+    id: "agencies.perm.managementLong",
+    defaultMessage:
+      "Gestión: cambiar monto o medio de pago, cancelar y reactivar donaciones",
+  },
+});
+const permissionColor = { acquisition: undefined, management: "grape" };
+
 function useRefresh(token: string) {
   const queryClient = useQueryClient();
   return (next?: AgencyDetail) => {
@@ -154,18 +186,16 @@ function AgencySettingsForm({
   );
 }
 
-function Campaigns({
-  token,
-  data,
-  disabled,
-}: {
+/** What each of the team's lists is given: the team, its page's data and whether it is discarded (read-only). */
+interface TeamListProps {
   token: string;
   data: AgencyDetail;
   disabled: boolean;
-}) {
+}
+
+function Campaigns({ token, data, disabled }: TeamListProps) {
   const intl = useIntl();
   const refresh = useRefresh(token);
-  const [editing, setEditing] = useState<Campaign | "new">();
   const { busy, run } = useRowAction({ toast: true });
   const remove = (c: Campaign) =>
     run(c.uuid, async () => refresh(await dissociateCampaign(token, c.uuid)));
@@ -199,69 +229,16 @@ function Campaigns({
       }),
       cell: ({ row: { original: c } }) => (
         <Flags
-          flags={[
-            {
-              on: c.allow_one_time,
-              label: (
-                <FormattedMessage
-                  id="agencies.assoc.oneTime"
-                  defaultMessage="Permite donación única"
-                />
-              ),
-            },
-            {
-              on: c.allow_other_amount,
-              label: (
-                <FormattedMessage
-                  id="agencies.assoc.other"
-                  defaultMessage="Permite otro monto"
-                />
-              ),
-            },
-          ]}
+          flags={CAMPAIGN_OPTIONS.map((option) => ({
+            on: c[option],
+            label: <FormattedMessage {...optionNames[option]} />,
+          }))}
         />
       ),
     },
-    actionsColumn<Campaign>(
-      <FormattedMessage id="agencies.col.actions" defaultMessage="Acciones" />,
-      (c) =>
-        !disabled && (
-          <>
-            <Button
-              size="sm"
-              variant="outline"
-              onClick={() => setEditing(c)}
-              aria-label={intl.formatMessage(
-                {
-                  id: "agencies.assoc.editNamed",
-                  defaultMessage: "Editar {name}",
-                },
-                { name: c.title },
-              )}
-            >
-              <FormattedMessage id="agencies.edit" defaultMessage="Editar" />
-            </Button>
-            <Button
-              size="sm"
-              variant="ghost"
-              loading={busy === c.uuid}
-              onClick={() => remove(c)}
-              aria-label={intl.formatMessage(
-                {
-                  id: "agencies.assoc.removeNamed",
-                  defaultMessage: "Quitar {name}",
-                },
-                { name: c.title },
-              )}
-            >
-              <FormattedMessage id="agencies.remove" defaultMessage="Quitar" />
-            </Button>
-          </>
-        ),
-    ),
   ];
   return (
-    <ListSection
+    <TeamList
       id="agency-campaigns"
       title={
         <FormattedMessage
@@ -269,19 +246,53 @@ function Campaigns({
           defaultMessage="Campañas autorizadas"
         />
       }
-      action={
-        !disabled && (
-          <Button variant="outline" onClick={() => setEditing("new")}>
-            <FormattedMessage
-              id="agencies.associate"
-              defaultMessage="Asociar campaña"
-            />
-          </Button>
-        )
+      newLabel={
+        <FormattedMessage
+          id="agencies.associate"
+          defaultMessage="Asociar campaña"
+        />
       }
       data={data.campaigns}
       columns={columns}
-      getRowId={(c) => c.uuid}
+      actions={(c, edit) => (
+        <>
+          <EditButton
+            onClick={edit}
+            label={intl.formatMessage(
+              {
+                id: "agencies.assoc.editNamed",
+                defaultMessage: "Editar {name}",
+              },
+              { name: c.title },
+            )}
+          />
+          <Button
+            size="sm"
+            variant="ghost"
+            loading={busy === c.uuid}
+            onClick={() => remove(c)}
+            aria-label={intl.formatMessage(
+              {
+                id: "agencies.assoc.removeNamed",
+                defaultMessage: "Quitar {name}",
+              },
+              { name: c.title },
+            )}
+          >
+            <FormattedMessage id="agencies.remove" defaultMessage="Quitar" />
+          </Button>
+        </>
+      )}
+      rowName={(c) => c.title}
+      dialog={(existing, frame) => (
+        <AssociationDialog
+          token={token}
+          data={data}
+          existing={existing}
+          frame={frame}
+        />
+      )}
+      disabled={disabled}
       minWidth={560}
       empty={
         <FormattedMessage
@@ -289,34 +300,24 @@ function Campaigns({
           defaultMessage="Todavía no autorizaste campañas."
         />
       }
-    >
-      {editing && (
-        <AssociationDialog
-          token={token}
-          data={data}
-          editing={editing}
-          onClose={() => setEditing(undefined)}
-        />
-      )}
-    </ListSection>
+    />
   );
 }
 
 function AssociationDialog({
   token,
   data,
-  editing,
-  onClose,
+  existing,
+  frame,
 }: {
   token: string;
   data: AgencyDetail;
-  editing: Campaign | "new";
-  onClose: () => void;
+  existing?: Campaign;
+  frame: TeamDialogFrame;
 }) {
   const intl = useIntl();
   const refresh = useRefresh(token);
   const { data: campaigns } = useSuspenseQuery(authorisableCampaignsQuery());
-  const existing = editing === "new" ? undefined : editing;
   const taken = new Set(data.campaigns.map((c) => c.uuid));
   const [campaign, setCampaign] = useState(existing?.uuid ?? "");
   const [value, setValue] = useState<Association>({
@@ -352,22 +353,7 @@ function AssociationDialog({
     }
   };
   return (
-    <FormModal
-      opened
-      onClose={onClose}
-      title={
-        existing ? (
-          existing.title
-        ) : (
-          <FormattedMessage
-            id="agencies.associate"
-            defaultMessage="Asociar campaña"
-          />
-        )
-      }
-      submit={submit}
-      confirm={<FormattedMessage id="agencies.save" defaultMessage="Guardar" />}
-    >
+    <TeamDialog frame={frame} submit={submit}>
       {!existing && (
         <Select
           label={
@@ -390,24 +376,13 @@ function AssociationDialog({
           data-autofocus
         />
       )}
-      <Switch
-        label={
-          <FormattedMessage
-            id="agencies.assoc.oneTime"
-            defaultMessage="Permite donación única"
-          />
-        }
-        {...checkedField(value, setValue, "allow_one_time")}
-      />
-      <Switch
-        label={
-          <FormattedMessage
-            id="agencies.assoc.other"
-            defaultMessage="Permite otro monto"
-          />
-        }
-        {...checkedField(value, setValue, "allow_other_amount")}
-      />
+      {CAMPAIGN_OPTIONS.map((option) => (
+        <Switch
+          key={option}
+          label={<FormattedMessage {...optionNames[option]} />}
+          {...checkedField(value, setValue, option)}
+        />
+      ))}
       <TagsInput
         label={
           <FormattedMessage
@@ -426,22 +401,13 @@ function AssociationDialog({
         maxTags={8}
         error={errors.amounts}
       />
-    </FormModal>
+    </TeamDialog>
   );
 }
 
-function People({
-  token,
-  data,
-  disabled,
-}: {
-  token: string;
-  data: AgencyDetail;
-  disabled: boolean;
-}) {
+function People({ token, data, disabled }: TeamListProps) {
   const intl = useIntl();
   const refresh = useRefresh(token);
-  const [editing, setEditing] = useState<AgencyUser | "new">();
   const { busy, run } = useRowAction({ toast: true });
   const toggle = (u: AgencyUser) =>
     run(u.uuid, async () => {
@@ -480,27 +446,11 @@ function People({
       }),
       cell: ({ row: { original: u } }) => (
         <Flags
-          flags={[
-            {
-              on: u.acquisition,
-              label: (
-                <FormattedMessage
-                  id="agencies.perm.acquisition"
-                  defaultMessage="Captación"
-                />
-              ),
-            },
-            {
-              on: u.management,
-              color: "grape",
-              label: (
-                <FormattedMessage
-                  id="agencies.perm.management"
-                  defaultMessage="Gestión"
-                />
-              ),
-            },
-          ]}
+          flags={PERMISSIONS.map((permission) => ({
+            on: u[permission],
+            color: permissionColor[permission],
+            label: <FormattedMessage {...permissionNames[permission]} />,
+          }))}
         />
       ),
     },
@@ -527,70 +477,9 @@ function People({
           </Badge>
         ),
     },
-    actionsColumn<AgencyUser>(
-      <FormattedMessage id="agencies.col.actions" defaultMessage="Acciones" />,
-      (u) => {
-        const name = `${u.first_name} ${u.last_name}`.trim() || u.email;
-        return (
-          !disabled && (
-            <>
-              {u.status !== "discarded" && (
-                <Button
-                  size="sm"
-                  variant="outline"
-                  onClick={() => setEditing(u)}
-                  aria-label={intl.formatMessage(
-                    {
-                      id: "agencies.user.editNamed",
-                      defaultMessage: "Editar a {name}",
-                    },
-                    { name },
-                  )}
-                >
-                  <FormattedMessage
-                    id="agencies.edit"
-                    defaultMessage="Editar"
-                  />
-                </Button>
-              )}
-              <Button
-                size="sm"
-                variant={u.status === "discarded" ? "outline" : "ghost"}
-                loading={busy === u.uuid}
-                onClick={() => toggle(u)}
-                aria-label={intl.formatMessage(
-                  u.status === "discarded"
-                    ? {
-                        id: "agencies.user.reactivateNamed",
-                        defaultMessage: "Reactivar a {name}",
-                      }
-                    : {
-                        id: "agencies.admin.discardNamed",
-                        defaultMessage: "Dar de baja a {name}",
-                      },
-                  { name },
-                )}
-              >
-                {u.status === "discarded" ? (
-                  <FormattedMessage
-                    id="agencies.reactivate"
-                    defaultMessage="Reactivar"
-                  />
-                ) : (
-                  <FormattedMessage
-                    id="agencies.discardUser"
-                    defaultMessage="Dar de baja"
-                  />
-                )}
-              </Button>
-            </>
-          )
-        );
-      },
-    ),
   ];
   return (
-    <ListSection
+    <TeamList
       id="agency-people"
       title={
         <FormattedMessage
@@ -598,19 +487,68 @@ function People({
           defaultMessage="Personas del equipo"
         />
       }
-      action={
-        !disabled && (
-          <Button variant="outline" onClick={() => setEditing("new")}>
-            <FormattedMessage
-              id="agencies.newUser"
-              defaultMessage="Nueva persona"
-            />
-          </Button>
-        )
+      newLabel={
+        <FormattedMessage
+          id="agencies.newUser"
+          defaultMessage="Nueva persona"
+        />
       }
       data={data.users}
       columns={columns}
-      getRowId={(u) => u.uuid}
+      actions={(u, edit) => {
+        const name = `${u.first_name} ${u.last_name}`.trim() || u.email;
+        return (
+          <>
+            {u.status !== "discarded" && (
+              <EditButton
+                onClick={edit}
+                label={intl.formatMessage(
+                  {
+                    id: "agencies.user.editNamed",
+                    defaultMessage: "Editar a {name}",
+                  },
+                  { name },
+                )}
+              />
+            )}
+            <Button
+              size="sm"
+              variant={u.status === "discarded" ? "outline" : "ghost"}
+              loading={busy === u.uuid}
+              onClick={() => toggle(u)}
+              aria-label={intl.formatMessage(
+                u.status === "discarded"
+                  ? {
+                      id: "agencies.user.reactivateNamed",
+                      defaultMessage: "Reactivar a {name}",
+                    }
+                  : {
+                      id: "agencies.admin.discardNamed",
+                      defaultMessage: "Dar de baja a {name}",
+                    },
+                { name },
+              )}
+            >
+              {u.status === "discarded" ? (
+                <FormattedMessage
+                  id="agencies.reactivate"
+                  defaultMessage="Reactivar"
+                />
+              ) : (
+                <FormattedMessage
+                  id="agencies.discardUser"
+                  defaultMessage="Dar de baja"
+                />
+              )}
+            </Button>
+          </>
+        );
+      }}
+      rowName={(u) => `${u.first_name} ${u.last_name}`}
+      dialog={(existing, frame) => (
+        <PersonDialog token={token} existing={existing} frame={frame} />
+      )}
+      disabled={disabled}
       minWidth={640}
       empty={
         <FormattedMessage
@@ -618,30 +556,126 @@ function People({
           defaultMessage="Todavía no hay personas en este equipo."
         />
       }
+    />
+  );
+}
+
+/**
+ * One of the team's lists (authorised campaigns, people): its rows with their buttons, a button that adds a row and
+ * the dialog that adds or edits one; once the team is discarded, the rows alone.
+ */
+function TeamList<T extends { uuid: string }>({
+  newLabel,
+  columns,
+  actions,
+  rowName,
+  dialog,
+  disabled,
+  ...list
+}: {
+  id: string;
+  title: ReactNode;
+  newLabel: ReactNode;
+  data: T[];
+  columns: ColumnDef<T, unknown>[];
+  /** The row's buttons; `edit` opens the dialog on the row. */
+  actions: (row: T, edit: () => void) => ReactNode;
+  /** How the dialog that edits a row is titled (the one that adds a row is titled as the add button). */
+  rowName: (row: T) => ReactNode;
+  /** The dialog that adds a row (`existing` undefined) or edits `existing`, in the frame TeamDialog takes. */
+  dialog: (existing: T | undefined, frame: TeamDialogFrame) => ReactNode;
+  disabled: boolean;
+  minWidth: number;
+  empty: ReactNode;
+}) {
+  const [editing, setEditing] = useState<T | "new">();
+  return (
+    <ListSection
+      {...list}
+      action={
+        !disabled && (
+          <Button variant="outline" onClick={() => setEditing("new")}>
+            {newLabel}
+          </Button>
+        )
+      }
+      columns={[
+        ...columns,
+        actionsColumn<T>(
+          <FormattedMessage
+            id="agencies.col.actions"
+            defaultMessage="Acciones"
+          />,
+          (row) => !disabled && actions(row, () => setEditing(row)),
+        ),
+      ]}
+      getRowId={(row) => row.uuid}
     >
-      {editing && (
-        <PersonDialog
-          token={token}
-          editing={editing}
-          onClose={() => setEditing(undefined)}
-        />
-      )}
+      {editing &&
+        dialog(editing === "new" ? undefined : editing, {
+          title: editing === "new" ? newLabel : rowName(editing),
+          onClose: () => setEditing(undefined),
+        })}
     </ListSection>
+  );
+}
+
+interface TeamDialogFrame {
+  title: ReactNode;
+  onClose: () => void;
+}
+
+/** The dialog of a team list's row, as TeamList frames it, saved with Guardar. */
+function TeamDialog({
+  frame,
+  subtitle,
+  submit,
+  children,
+}: {
+  frame: TeamDialogFrame;
+  subtitle?: ReactNode;
+  submit: () => Promise<boolean>;
+  children: ReactNode;
+}) {
+  return (
+    <FormModal
+      opened
+      {...frame}
+      subtitle={subtitle}
+      submit={submit}
+      confirm={<FormattedMessage id="agencies.save" defaultMessage="Guardar" />}
+    >
+      {children}
+    </FormModal>
+  );
+}
+
+/** A row's Edit button, named for the row to a screen reader. */
+function EditButton({
+  label,
+  onClick,
+}: {
+  label: string;
+  onClick: () => void;
+}) {
+  return (
+    <Button size="sm" variant="outline" onClick={onClick} aria-label={label}>
+      <FormattedMessage id="agencies.edit" defaultMessage="Editar" />
+    </Button>
   );
 }
 
 function PersonDialog({
   token,
-  editing,
-  onClose,
+  existing,
+  frame,
 }: {
   token: string;
-  editing: AgencyUser | "new";
-  onClose: () => void;
+  existing?: AgencyUser;
+  frame: TeamDialogFrame;
 }) {
   const intl = useIntl();
   const refresh = useRefresh(token);
-  const existing = editing === "new" ? undefined : editing;
   const [person, setPerson] = useState<AgencyPerson>({
     email: existing?.email ?? "",
     first_name: existing?.first_name ?? "",
@@ -687,19 +721,8 @@ function PersonDialog({
     return true;
   };
   return (
-    <FormModal
-      opened
-      onClose={onClose}
-      title={
-        existing ? (
-          `${existing.first_name} ${existing.last_name}`
-        ) : (
-          <FormattedMessage
-            id="agencies.newUser"
-            defaultMessage="Nueva persona"
-          />
-        )
-      }
+    <TeamDialog
+      frame={frame}
       subtitle={
         !existing && (
           <FormattedMessage
@@ -709,7 +732,6 @@ function PersonDialog({
         )
       }
       submit={submit}
-      confirm={<FormattedMessage id="agencies.save" defaultMessage="Guardar" />}
     >
       {!existing && (
         <PersonFields value={person} onChange={setPerson} errors={errors} />
@@ -732,26 +754,15 @@ function PersonDialog({
             defaultMessage="Permisos"
           />
         </Text>
-        <Checkbox
-          label={
-            <FormattedMessage
-              id="agencies.perm.acquisitionLong"
-              defaultMessage="Captación: registrar donantes nuevos"
-            />
-          }
-          {...checkedField(person, setPerson, "acquisition")}
-        />
-        <Checkbox
-          label={
-            <FormattedMessage
-              id="agencies.perm.managementLong"
-              defaultMessage="Gestión: cambiar monto o medio de pago, cancelar y reactivar donaciones"
-            />
-          }
-          {...checkedField(person, setPerson, "management")}
-        />
+        {PERMISSIONS.map((permission) => (
+          <Checkbox
+            key={permission}
+            label={<FormattedMessage {...permissionHints[permission]} />}
+            {...checkedField(person, setPerson, permission)}
+          />
+        ))}
       </Stack>
-    </FormModal>
+    </TeamDialog>
   );
 }
 

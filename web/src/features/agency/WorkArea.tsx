@@ -1,12 +1,13 @@
 import { Alert, Badge, Container, Group, Paper, SegmentedControl, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { FormattedDate, FormattedMessage, useIntl } from 'react-intl';
+import { defineMessages, FormattedDate, FormattedMessage, useIntl } from 'react-intl';
 import { ApiError, errorText } from '../../api/client';
 import type { Campaign } from '../../api/types.gen';
 import { SectionCard } from '../../components/SectionCard';
 import { showToast } from '../../components/Toasts';
 import { Button } from '../../components/variants';
+import { nameOf } from '../../i18n/nameOf';
 import { cleanNumber } from '../../donate/lib/brand';
 import { formatExpiry, parseExpiry } from '../../donate/lib/expiry';
 import { requestCardToken } from '../../donate/lib/tokenizer';
@@ -197,17 +198,18 @@ function SignUpForm({ me }: { me: AgencyMe }) {
 
 const statusColor: Record<string, string> = { practice: 'yellow', pending: 'blue', synced: 'green', voided: 'gray' };
 
+const statusNames = defineMessages({
+  practice: { id: 'agency.status.practice', defaultMessage: 'Práctica' },
+  pending: { id: 'agency.status.pending', defaultMessage: 'En espera' },
+  synced: { id: 'agency.status.synced', defaultMessage: 'Sincronizada' },
+  voided: { id: 'agency.status.voided', defaultMessage: 'Anulada' },
+});
+
 function StatusBadge({ status }: { status: string }) {
   const intl = useIntl();
-  const names: Record<string, string> = {
-    practice: intl.formatMessage({ id: 'agency.status.practice', defaultMessage: 'Práctica' }),
-    pending: intl.formatMessage({ id: 'agency.status.pending', defaultMessage: 'En espera' }),
-    synced: intl.formatMessage({ id: 'agency.status.synced', defaultMessage: 'Sincronizada' }),
-    voided: intl.formatMessage({ id: 'agency.status.voided', defaultMessage: 'Anulada' }),
-  };
   return (
     <Badge color={statusColor[status] ?? 'gray'} variant="light" style={{ flexShrink: 0 }}>
-      {names[status] ?? status}
+      {nameOf(intl, statusNames, status)}
     </Badge>
   );
 }

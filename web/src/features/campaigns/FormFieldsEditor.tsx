@@ -3,30 +3,32 @@ import { arrayMove, SortableContext, sortableKeyboardCoordinates, useSortable, v
 import { CSS } from '@dnd-kit/utilities';
 import { ActionIcon, Badge, Button as MantineButton, Checkbox, Group, Paper, Select, SimpleGrid, Stack, Text, TextInput, Textarea } from '@mantine/core';
 import { useState } from 'react';
-import { FormattedMessage, useIntl, type IntlShape } from 'react-intl';
+import { defineMessages, FormattedMessage, useIntl, type IntlShape } from 'react-intl';
 import { GenericModal } from '../../components/GenericModal';
 import { Button } from '../../components/variants';
+import { nameOf } from '../../i18n/nameOf';
 import { FIELD_TYPES, type FormField } from './api';
 
 /** §9 drag-and-drop defaults: a 100 ms press before a drag starts, so clicks and scrolling still work. */
 export const DND_DELAY_MS = 100;
 
-export const fieldTypeName = (intl: IntlShape, t: string) =>
-  ({
-    address_bundle: intl.formatMessage({ id: 'campaigns.field.address_bundle', defaultMessage: 'Dirección completa' }),
-    alt_email: intl.formatMessage({ id: 'campaigns.field.alt_email', defaultMessage: 'Correo alternativo' }),
-    birthday: intl.formatMessage({ id: 'campaigns.field.birthday', defaultMessage: 'Fecha de nacimiento' }),
-    cellphone: intl.formatMessage({ id: 'campaigns.field.cellphone', defaultMessage: 'Celular' }),
-    cellphone_bundle: intl.formatMessage({ id: 'campaigns.field.cellphone_bundle', defaultMessage: 'Celular con código de área' }),
-    checkbox: intl.formatMessage({ id: 'campaigns.field.checkbox', defaultMessage: 'Casilla de verificación' }),
-    gender: intl.formatMessage({ id: 'campaigns.field.gender', defaultMessage: 'Género' }),
-    occupation: intl.formatMessage({ id: 'campaigns.field.occupation', defaultMessage: 'Ocupación' }),
-    phone: intl.formatMessage({ id: 'campaigns.field.phone', defaultMessage: 'Teléfono' }),
-    phone_bundle: intl.formatMessage({ id: 'campaigns.field.phone_bundle', defaultMessage: 'Teléfono con código de área' }),
-    select_options: intl.formatMessage({ id: 'campaigns.field.select_options', defaultMessage: 'Lista de opciones' }),
-    textarea: intl.formatMessage({ id: 'campaigns.field.textarea', defaultMessage: 'Texto largo' }),
-    textfield: intl.formatMessage({ id: 'campaigns.field.textfield', defaultMessage: 'Texto corto' }),
-  })[t] ?? t;
+const fieldTypeNames = defineMessages({
+  address_bundle: { id: 'campaigns.field.address_bundle', defaultMessage: 'Dirección completa' },
+  alt_email: { id: 'campaigns.field.alt_email', defaultMessage: 'Correo alternativo' },
+  birthday: { id: 'campaigns.field.birthday', defaultMessage: 'Fecha de nacimiento' },
+  cellphone: { id: 'campaigns.field.cellphone', defaultMessage: 'Celular' },
+  cellphone_bundle: { id: 'campaigns.field.cellphone_bundle', defaultMessage: 'Celular con código de área' },
+  checkbox: { id: 'campaigns.field.checkbox', defaultMessage: 'Casilla de verificación' },
+  gender: { id: 'campaigns.field.gender', defaultMessage: 'Género' },
+  occupation: { id: 'campaigns.field.occupation', defaultMessage: 'Ocupación' },
+  phone: { id: 'campaigns.field.phone', defaultMessage: 'Teléfono' },
+  phone_bundle: { id: 'campaigns.field.phone_bundle', defaultMessage: 'Teléfono con código de área' },
+  select_options: { id: 'campaigns.field.select_options', defaultMessage: 'Lista de opciones' },
+  textarea: { id: 'campaigns.field.textarea', defaultMessage: 'Texto largo' },
+  textfield: { id: 'campaigns.field.textfield', defaultMessage: 'Texto corto' },
+});
+
+export const fieldTypeName = (intl: IntlShape, t: string) => nameOf(intl, fieldTypeNames, t);
 
 /** The donor columns an answer may also fill (api/campaign RelatedDonorFields). */
 const relatedOptions = (intl: IntlShape) => [

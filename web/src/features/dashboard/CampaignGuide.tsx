@@ -1,9 +1,10 @@
-import { ActionIcon, Box, Button as MantineButton, Group, Stack, Text, ThemeIcon } from '@mantine/core';
+import { ActionIcon, Box, Button as MantineButton, Group, Stack } from '@mantine/core';
 import { Link } from '@tanstack/react-router';
 import { useState, type ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { GenericModal } from '../../components/GenericModal';
 import { Button } from '../../components/variants';
+import { GuideText } from '../onboarding/GuideModal';
 
 const STEPS: { title: ReactNode; body: ReactNode; icon: string }[] = [
   {
@@ -37,12 +38,9 @@ export function CampaignGuide({ opened, onDismiss }: { opened: boolean; onDismis
   return (
     <GenericModal opened={opened} onClose={onDismiss} title={s.title} size="lg">
       <Stack gap="lg" data-guide="create_campaign" data-step={step + 1}>
-        <Group wrap="nowrap" align="flex-start" gap="md">
-          <ThemeIcon size={56} radius="xl" variant="light" aria-hidden style={{ flexShrink: 0 }}>
-            <svg width="28" height="28" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round"><path d={s.icon} /></svg>
-          </ThemeIcon>
-          <Text>{s.body}</Text>
-        </Group>
+        <GuideText icon={s.icon} size={56}>
+          {s.body}
+        </GuideText>
         <Group justify="space-between" wrap="nowrap">
           <ActionIcon variant="subtle" size="lg" disabled={step === 0} onClick={() => setStep(step - 1)} aria-label={intl.formatMessage({ id: 'campaignGuide.prev', defaultMessage: 'Paso anterior' })}>
             <svg width="20" height="20" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden><path d="M15 18l-6-6 6-6" /></svg>

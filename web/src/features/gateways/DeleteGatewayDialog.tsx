@@ -1,6 +1,6 @@
-import { Alert, Group, Stack, Text } from '@mantine/core';
+import { Alert, Stack, Text } from '@mantine/core';
 import { FormattedMessage } from 'react-intl';
-import { GenericModal } from '../../components/GenericModal';
+import { DialogActions, GenericModal } from '../../components/GenericModal';
 import { Button } from '../../components/variants';
 import { useRequest } from './useRequest';
 
@@ -37,14 +37,11 @@ export function DeleteGatewayDialog({ name, opened, onClose, onConfirm }: { name
             {request.error}
           </Text>
         )}
-        <Group justify="flex-end">
-          <Button variant="ghost" onClick={close} disabled={request.pending}>
-            <FormattedMessage id="dialog.cancel" defaultMessage="Cancelar" />
-          </Button>
+        <DialogActions onCancel={close} busy={request.pending}>
           <Button variant="destructive" onClick={confirm} loading={request.pending}>
             <FormattedMessage id="gateways.delete" defaultMessage="Eliminar" />
           </Button>
-        </Group>
+        </DialogActions>
       </Stack>
     </GenericModal>
   );

@@ -1,13 +1,14 @@
-import { Accordion, Alert, Badge, Box, Group, Stack, Text } from '@mantine/core';
+import { Accordion, Alert, Badge, Box, Group, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Button } from '../../components/variants';
 import { deleteConnection, gatewaysQuery, type Gateway, type ReturnTo } from './api';
-import { gatewayInfo, gatewayName, GatewayIllustration, type GatewayInfo } from './catalogue';
+import { gatewayInfo, gatewayName, type GatewayInfo } from './catalogue';
 import { CentralPosModal } from './CentralPosModal';
 import { DeleteGatewayDialog } from './DeleteGatewayDialog';
 import { formatActivation } from './format';
+import { ActiveBadge, GatewayItem } from './GatewayItem';
 import { OAuthConnectForm } from './OAuthConnectForm';
 
 export interface GatewayChooserProps {
@@ -125,79 +126,72 @@ function GatewayBlock({ gateway, info, timezone, showReceiving, connect, onDelet
   const connection = gateway.enabled ? gateway.connection : null;
   const needsReconnection = connection?.status === 'needs_reconnection';
   return (
-    <Accordion.Item value={gateway.id} data-gateway={gateway.id} data-status={connection?.status ?? 'not_connected'}>
-      <Accordion.Control icon={<GatewayIllustration id={gateway.id} size={44} />}>
-        <Group gap="xs" wrap="wrap">
-          <Text fw={700} size="lg">
-            {info.name}
-          </Text>
+    <GatewayItem
+      id={gateway.id}
+      status={connection?.status ?? 'not_connected'}
+      name={info.name}
+      badges={
+        <>
           {connection &&
             (needsReconnection ? (
               <Badge color="orange" variant="light">
                 <FormattedMessage id="gateways.needsReconnection" defaultMessage="Requiere reconexión" />
               </Badge>
             ) : (
-              <Badge color="green" variant="light">
-                <FormattedMessage id="gateways.active" defaultMessage="Activa" />
-              </Badge>
+              <ActiveBadge />
             ))}
           {showReceiving && connection?.receives_new_donations && (
             <Badge color="blue" variant="light" data-field="receives_new_donations">
               <FormattedMessage id="gateways.receivesNewDonations" defaultMessage="Recibe las donaciones nuevas" />
             </Badge>
           )}
-        </Group>
-      </Accordion.Control>
-      <Accordion.Panel>
-        <Stack gap="md">
-          <Text size="sm" c="dimmed">
-            {info.description}
+        </>
+      }
+      description={info.description}
+    >
+      {connection && (
+        <Box component="dl" m={0} style={{ display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 16, rowGap: 4 }}>
+          <Text component="dt" size="sm" c="dimmed">
+            <FormattedMessage id="gateways.activatedAt" defaultMessage="Activa desde" />
           </Text>
-          {connection && (
-            <Box component="dl" m={0} style={{ display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 16, rowGap: 4 }}>
+          <Text component="dd" size="sm" fw={600} m={0} data-field="activated_at">
+            {formatActivation(connection.activated_at, intl.locale, timezone)}
+          </Text>
+          {connection.account_name && (
+            <>
               <Text component="dt" size="sm" c="dimmed">
-                <FormattedMessage id="gateways.activatedAt" defaultMessage="Activa desde" />
+                <FormattedMessage id="gateways.account" defaultMessage="Cuenta vinculada" />
               </Text>
-              <Text component="dd" size="sm" fw={600} m={0} data-field="activated_at">
-                {formatActivation(connection.activated_at, intl.locale, timezone)}
+              <Text component="dd" size="sm" fw={600} m={0} data-field="account_name" style={{ overflowWrap: 'anywhere' }}>
+                {connection.account_name}
+                {!connection.live_mode && (
+                  <Badge ml="xs" size="sm" color="gray" variant="light">
+                    <FormattedMessage id="gateways.testAccount" defaultMessage="Cuenta de prueba" />
+                  </Badge>
+                )}
               </Text>
-              {connection.account_name && (
-                <>
-                  <Text component="dt" size="sm" c="dimmed">
-                    <FormattedMessage id="gateways.account" defaultMessage="Cuenta vinculada" />
-                  </Text>
-                  <Text component="dd" size="sm" fw={600} m={0} data-field="account_name" style={{ overflowWrap: 'anywhere' }}>
-                    {connection.account_name}
-                    {!connection.live_mode && (
-                      <Badge ml="xs" size="sm" color="gray" variant="light">
-                        <FormattedMessage id="gateways.testAccount" defaultMessage="Cuenta de prueba" />
-                      </Badge>
-                    )}
-                  </Text>
-                </>
-              )}
-            </Box>
+            </>
           )}
-          {needsReconnection && (
-            <Alert color="orange" variant="light" role="note" title={<FormattedMessage id="gateways.reconnectTitle" defaultMessage="La conexión dejó de funcionar" />}>
-              <FormattedMessage
-                id="gateways.reconnectBody"
-                defaultMessage="{gateway} ya no acepta nuestra autorización. Vuelve a conectar la cuenta; mientras tanto, las donaciones mensuales quedan en espera."
-                values={{ gateway: info.name }}
-              />
-            </Alert>
-          )}
-          <Group gap="sm" wrap="wrap">
-            {!connection && connect(<FormattedMessage id="gateways.select" defaultMessage="Seleccionar" />)}
-            {needsReconnection && connect(<FormattedMessage id="gateways.reconnect" defaultMessage="Reconectar" />)}
-            {connection && (
-              <Button variant="outline" onClick={onDelete} aria-label={intl.formatMessage({ id: 'gateways.deleteLabel', defaultMessage: 'Eliminar {gateway}' }, { gateway: info.name })}>
-                <FormattedMessage id="gateways.delete" defaultMessage="Eliminar" />
-              </Button>
-            )}
-          </Group>
-        </Stack>
-      </Accordion.Panel>
-    </Accordion.Item>
+        </Box>
+      )}
+      {needsReconnection && (
+        <Alert color="orange" variant="light" role="note" title={<FormattedMessage id="gateways.reconnectTitle" defaultMessage="La conexión dejó de funcionar" />}>
+          <FormattedMessage
+            id="gateways.reconnectBody"
+            defaultMessage="{gateway} ya no acepta nuestra autorización. Vuelve a conectar la cuenta; mientras tanto, las donaciones mensuales quedan en espera."
+            values={{ gateway: info.name }}
+          />
+        </Alert>
+      )}
+      <Group gap="sm" wrap="wrap">
+        {!connection && connect(<FormattedMessage id="gateways.select" defaultMessage="Seleccionar" />)}
+        {needsReconnection && connect(<FormattedMessage id="gateways.reconnect" defaultMessage="Reconectar" />)}
+        {connection && (
+          <Button variant="outline" onClick={onDelete} aria-label={intl.formatMessage({ id: 'gateways.deleteLabel', defaultMessage: 'Eliminar {gateway}' }, { gateway: info.name })}>
+            <FormattedMessage id="gateways.delete" defaultMessage="Eliminar" />
+          </Button>
+        )}
+      </Group>
+    </GatewayItem>
   );
 }

@@ -1,4 +1,4 @@
-import { Accordion, Alert, Anchor, Badge, Group, Stack, Text } from '@mantine/core';
+import { Alert, Anchor, Stack } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
@@ -6,7 +6,7 @@ import { FormattedMessage } from 'react-intl';
 import { organizationQuery } from '../documents/api';
 import { bankAccountsQuery, bankParamsQuery } from './bank/api';
 import { BankAccountCard } from './bank/BankAccountCard';
-import { GatewayIllustration } from './catalogue';
+import { ActiveBadge, GatewayItem } from './GatewayItem';
 import { processorsQuery, type GatewayOption, type PaymentProcessor } from './processors/api';
 import { ProcessorItem } from './processors/ProcessorItem';
 import { SetupModal } from './processors/SetupModal';
@@ -32,58 +32,46 @@ export function IntegratedPayments() {
     void queryClient.invalidateQueries({ queryKey: bankAccountsQuery().queryKey });
   };
   return (
-    <Accordion.Item value={INTEGRATED} data-gateway={INTEGRATED}>
-      <Accordion.Control icon={<GatewayIllustration id={INTEGRATED} size={44} />}>
-        <Group gap="xs" wrap="wrap">
-          <Text fw={700} size="lg">
-            <FormattedMessage id="integrated.title" defaultMessage="Pagos integrados" />
-          </Text>
-          {enabled && (
-            <Badge color="green" variant="light">
-              <FormattedMessage id="gateways.active" defaultMessage="Activa" />
-            </Badge>
-          )}
-        </Group>
-      </Accordion.Control>
-      <Accordion.Panel>
-        <Stack gap="md">
-          <Text size="sm" c="dimmed">
-            <FormattedMessage
-              id="integrated.lead"
-              defaultMessage="Cobramos por ti con procesadores locales y globales, y transferimos lo recaudado a tu cuenta bancaria."
-            />
-          </Text>
-          <BankAccountCard />
-          {enabled && (
-            <Anchor component={Link} to="/manage/settings/payouts" size="sm" fw={600}>
-              <FormattedMessage id="integrated.payouts" defaultMessage="Ver las liquidaciones a tu cuenta" />
-            </Anchor>
-          )}
-          {processors.isError && (
-            <Alert color="red" variant="light" role="alert">
-              {processors.error.message}
-            </Alert>
-          )}
-          {processors.data?.gateway_options.map((option) => {
-            // Several local processors where the flag allows them: each is listed, the option stays choosable.
-            const mine = processors.data.payment_processors.filter((p) => p.family === option.id);
-            return (
-              <Stack gap="sm" key={option.id}>
-                {mine.map((p) => (
-                  <ProcessorItem key={p.uuid} option={option} processor={p} timezone={org.data?.timezone}
-                    onChoose={() => undefined} onEdit={() => setSetup({ option, processor: p })} onDiscarded={refresh} />
-                ))}
-                {(mine.length === 0 || option.available) && (
-                  <ProcessorItem option={option} timezone={org.data?.timezone} onChoose={() => setSetup({ option })} onEdit={() => undefined} onDiscarded={refresh} />
-                )}
-              </Stack>
-            );
-          })}
-        </Stack>
-        {setup && (
-          <SetupModal option={setup.option} processor={setup.processor} opened onClose={() => setSetup(undefined)} onSaved={refresh} />
-        )}
-      </Accordion.Panel>
-    </Accordion.Item>
+    <GatewayItem
+      id={INTEGRATED}
+      name={<FormattedMessage id="integrated.title" defaultMessage="Pagos integrados" />}
+      badges={enabled && <ActiveBadge />}
+      description={
+        <FormattedMessage
+          id="integrated.lead"
+          defaultMessage="Cobramos por ti con procesadores locales y globales, y transferimos lo recaudado a tu cuenta bancaria."
+        />
+      }
+    >
+      <BankAccountCard />
+      {enabled && (
+        <Anchor component={Link} to="/manage/settings/payouts" size="sm" fw={600}>
+          <FormattedMessage id="integrated.payouts" defaultMessage="Ver las liquidaciones a tu cuenta" />
+        </Anchor>
+      )}
+      {processors.isError && (
+        <Alert color="red" variant="light" role="alert">
+          {processors.error.message}
+        </Alert>
+      )}
+      {processors.data?.gateway_options.map((option) => {
+        // Several local processors where the flag allows them: each is listed, the option stays choosable.
+        const mine = processors.data.payment_processors.filter((p) => p.family === option.id);
+        return (
+          <Stack gap="sm" key={option.id}>
+            {mine.map((p) => (
+              <ProcessorItem key={p.uuid} option={option} processor={p} timezone={org.data?.timezone}
+                onChoose={() => undefined} onEdit={() => setSetup({ option, processor: p })} onDiscarded={refresh} />
+            ))}
+            {(mine.length === 0 || option.available) && (
+              <ProcessorItem option={option} timezone={org.data?.timezone} onChoose={() => setSetup({ option })} onEdit={() => undefined} onDiscarded={refresh} />
+            )}
+          </Stack>
+        );
+      })}
+    {setup && (
+      <SetupModal option={setup.option} processor={setup.processor} opened onClose={() => setSetup(undefined)} onSaved={refresh} />
+    )}
+    </GatewayItem>
   );
 }

@@ -3,6 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { FormattedMessage } from 'react-intl';
 import { GenericModal } from '../../components/GenericModal';
+import { Icon } from '../../components/Icon';
 import { Button } from '../../components/variants';
 import { saveTourProgress, tourQuery, type GuideName } from './tours';
 
@@ -39,6 +40,18 @@ const content: Record<GuideName, { title: ReactNode; body: ReactNode; icon: stri
   },
 };
 
+/** A guide's text beside its icon in a light circle (the icon half the circle's size): the onboarding guides, the campaign guide's steps. */
+export function GuideText({ icon, size, children }: { icon: string; size: number; children: ReactNode }) {
+  return (
+    <Group wrap="nowrap" align="flex-start" gap="md">
+      <ThemeIcon size={size} radius="xl" variant="light" aria-hidden style={{ flexShrink: 0 }}>
+        <Icon d={icon} size={size / 2} />
+      </ThemeIcon>
+      <Text>{children}</Text>
+    </Group>
+  );
+}
+
 /** A guide shows while its stored step is 0; dismissing it saves step 1 (spec §4). */
 export function GuideModal({ name, enabled = true, action }: { name: GuideName; enabled?: boolean; action?: ReactNode }) {
   const queryClient = useQueryClient();
@@ -52,14 +65,9 @@ export function GuideModal({ name, enabled = true, action }: { name: GuideName; 
   return (
     <GenericModal opened={opened} onClose={dismiss} title={c.title}>
       <Stack gap="lg" data-guide={name}>
-        <Group wrap="nowrap" align="flex-start" gap="md">
-          <ThemeIcon size={48} radius="xl" variant="light" aria-hidden style={{ flexShrink: 0 }}>
-            <svg width="24" height="24" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
-              <path d={c.icon} />
-            </svg>
-          </ThemeIcon>
-          <Text>{c.body}</Text>
-        </Group>
+        <GuideText icon={c.icon} size={48}>
+          {c.body}
+        </GuideText>
         <Group justify="flex-end" gap="sm">
           {action ? (
             <span onClickCapture={dismiss}>{action}</span>

@@ -3,8 +3,9 @@ import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useState, type ReactNode } from 'react';
-import { FormattedMessage, useIntl, type IntlShape } from 'react-intl';
+import { defineMessages, FormattedMessage, useIntl } from 'react-intl';
 import { DataTable } from '../../components/DataTable';
+import { nameOf } from '../../i18n/nameOf';
 import { EmptyState } from '../../components/EmptyState';
 import { GenericModal } from '../../components/GenericModal';
 import { PageHeader } from '../../components/PageHeader';
@@ -20,16 +21,19 @@ import { ModeLabel, PaymentMethodForm } from './PaymentMethodForm';
 
 const statusColor: Record<string, BadgeColor> = { active: 'green', pending: 'blue', past_due: 'red', cancelled: 'purple', paid: 'green', failed: 'red' };
 
-function statusLabel(intl: IntlShape, s: string) {
-  const labels: Record<string, string> = {
-    active: intl.formatMessage({ id: 'billing.status.active', defaultMessage: 'Activa' }),
-    pending: intl.formatMessage({ id: 'billing.status.pending', defaultMessage: 'Pendiente de pago' }),
-    past_due: intl.formatMessage({ id: 'billing.status.pastDue', defaultMessage: 'Pago rechazado' }),
-    cancelled: intl.formatMessage({ id: 'billing.status.cancelled', defaultMessage: 'Cancelada' }),
-    paid: intl.formatMessage({ id: 'billing.status.paid', defaultMessage: 'Pagada' }),
-    failed: intl.formatMessage({ id: 'billing.status.failed', defaultMessage: 'Rechazada' }),
-  };
-  return labels[s] ?? s;
+const statusNames = defineMessages({
+  active: { id: 'billing.status.active', defaultMessage: 'Activa' },
+  pending: { id: 'billing.status.pending', defaultMessage: 'Pendiente de pago' },
+  past_due: { id: 'billing.status.pastDue', defaultMessage: 'Pago rechazado' },
+  cancelled: { id: 'billing.status.cancelled', defaultMessage: 'Cancelada' },
+  paid: { id: 'billing.status.paid', defaultMessage: 'Pagada' },
+  failed: { id: 'billing.status.failed', defaultMessage: 'Rechazada' },
+});
+
+/** A subscription's or an invoice's status as a badge; a status the table does not know as it comes, in blue. */
+function BillingStatus({ status }: { status: string }) {
+  const intl = useIntl();
+  return <StatusBadge color={statusColor[status] ?? 'blue'}>{nameOf(intl, statusNames, status)}</StatusBadge>;
 }
 
 const Row = ({ label, children }: { label: ReactNode; children: ReactNode }) => (
@@ -79,7 +83,7 @@ export function SubscriptionSettingsPage() {
       </>
     ) },
     { id: 'method', header: intl.formatMessage({ id: 'billing.col.method', defaultMessage: 'Medio de pago' }), cell: ({ row }) => <ModeLabel mode={row.original.payment_mode} /> },
-    { id: 'status', header: intl.formatMessage({ id: 'billing.col.status', defaultMessage: 'Estado' }), cell: ({ row }) => <StatusBadge color={statusColor[row.original.status] ?? 'blue'}>{statusLabel(intl, row.original.status)}</StatusBadge> },
+    { id: 'status', header: intl.formatMessage({ id: 'billing.col.status', defaultMessage: 'Estado' }), cell: ({ row }) => <BillingStatus status={row.original.status} /> },
     {
       id: 'pdf', header: intl.formatMessage({ id: 'billing.col.pdf', defaultMessage: 'Factura' }),
       cell: ({ row }) => row.original.status === 'paid' && (
@@ -96,7 +100,7 @@ export function SubscriptionSettingsPage() {
       <PageHeader title={<FormattedMessage id="billing.title" defaultMessage="Suscripción" />}
         lead={<FormattedMessage id="billing.lead" defaultMessage="Tu plan de Aporta, su próximo cobro y tus facturas." />} />
       <SectionCard id="billing-plan" title={<FormattedMessage id="billing.current" defaultMessage="Plan actual" />}
-        aside={b && <StatusBadge color={statusColor[b.status] ?? 'blue'}>{statusLabel(intl, b.status)}</StatusBadge>}>
+        aside={b && <BillingStatus status={b.status} />}>
         {b ? (
           <Stack gap="md" data-testid="billing-current">
             <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="md">

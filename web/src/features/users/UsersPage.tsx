@@ -3,7 +3,7 @@ import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useState, type FormEvent } from 'react';
 import { defineMessages, FormattedMessage, useIntl } from 'react-intl';
-import { ApiError, errorText, fieldErrors } from '../../api/client';
+import { ApiError, errorText } from '../../api/client';
 import { actionsColumn } from '../../components/DataTable';
 import { ListSection } from '../../components/ListSection';
 import { SaveStatusBanner } from '../../components/SaveStatusBanner';
@@ -12,12 +12,11 @@ import { useRowAction } from '../../components/useRowAction';
 import { useSaveStatus } from '../../components/useSaveStatus';
 import { Button } from '../../components/variants';
 import { changePassword, updateMyData, type CurrentUser } from '../accounts/api';
-import { checkEmail, checkPassword, checkPersonName } from '../accounts/rules';
+import { checkPassword, checkPersonName } from '../accounts/rules';
 import { discardUser, inviteUser, reactivateUser, resendInvitation, usersQuery, type Invitation, type OrgUser } from './api';
-import { PersonCell, PersonFields, trimPerson } from './person';
+import { NewPersonModal, PersonCell, usePersonForm } from './person';
 import { PageHeader } from '../../components/PageHeader';
 import { FormSection } from '../../components/SectionCard';
-import { FormModal } from '../../components/FormModal';
 import { nameOf } from '../../i18n/nameOf';
 
 const ROLES = ['administrator', 'operator', 'supervisor'] as const;
@@ -157,49 +156,33 @@ function UserList({ me }: { me: CurrentUser }) {
 function InviteDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const intl = useIntl();
   const queryClient = useQueryClient();
-  const [invitation, setInvitation] = useState<Invitation>({ email: '', first_name: '', last_name: '', role: 'operator' });
-  const [errors, setErrors] = useState<Partial<Record<keyof Invitation, string>>>({});
-  const submit = async () => {
-    const trimmed = trimPerson(invitation);
-    const local: Partial<Record<keyof Invitation, string>> = {};
-    const emailProblem = checkEmail(trimmed.email);
-    if (emailProblem) local.email = intl.formatMessage(emailProblem);
-    for (const field of ['first_name', 'last_name'] as const) {
-      if (!trimmed[field]) local[field] = intl.formatMessage({ id: 'form.required', defaultMessage: 'Este campo es requerido' });
-    }
-    setErrors(local);
-    if (Object.keys(local).length > 0) return false;
-    try {
-      await inviteUser(trimmed);
-    } catch (e) {
-      // Field errors come keyed by the request's field names; anything else shows under the e-mail.
-      setErrors(fieldErrors(e, 'email'));
-      return false;
-    }
-    await queryClient.invalidateQueries({ queryKey: ['users'] });
-    showToast({ type: 'success', message: intl.formatMessage({ id: 'users.invitedToast', defaultMessage: 'Enviamos la invitación a {email}.' }, { email: trimmed.email }) });
-    setInvitation({ email: '', first_name: '', last_name: '', role: 'operator' });
-    return true;
-  };
+  const form = usePersonForm<Invitation>(
+    { email: '', first_name: '', last_name: '', role: 'operator' },
+    async (invitation) => {
+      await inviteUser(invitation);
+      await queryClient.invalidateQueries({ queryKey: ['users'] });
+      showToast({ type: 'success', message: intl.formatMessage({ id: 'users.invitedToast', defaultMessage: 'Enviamos la invitación a {email}.' }, { email: invitation.email }) });
+    },
+    { requireNames: true },
+  );
   return (
-    <FormModal
+    <NewPersonModal
+      form={form}
       opened={opened}
       onClose={onClose}
       title={<FormattedMessage id="users.inviteTitle" defaultMessage="Invitar usuario" />}
       subtitle={<FormattedMessage id="users.inviteSubtitle" defaultMessage="Recibirá un e-mail con un enlace para aceptar la invitación. Será parte del equipo cuando la acepte." />}
-      submit={submit}
       confirm={<FormattedMessage id="users.sendInvite" defaultMessage="Enviar invitación" />}
     >
-      <PersonFields value={invitation} onChange={setInvitation} errors={errors} />
       <Select
         label={<FormattedMessage id="users.col.role" defaultMessage="Rol" />}
         data={ROLES.map((r) => ({ value: r, label: intl.formatMessage(roleNames[r]) }))}
-        value={invitation.role}
+        value={form.value.role}
         allowDeselect={false}
-        onChange={(v) => setInvitation({ ...invitation, role: v ?? 'operator' })}
-        error={errors.role}
+        onChange={(v) => form.setValue({ ...form.value, role: v ?? 'operator' })}
+        error={form.errors.role}
       />
-    </FormModal>
+    </NewPersonModal>
   );
 }
 

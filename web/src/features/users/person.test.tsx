@@ -1,9 +1,10 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { ApiError } from '../../api/client';
 import { renderWithProviders } from '../../test/render';
-import { PersonCell, PersonFields, trimPerson, type PersonName } from './person';
+import { NewPersonModal, PersonCell, PersonFields, trimPerson, usePersonForm, type PersonName } from './person';
 
 function Form({ onValue }: { onValue: (p: PersonName & { role: string }) => void }) {
   const [person, setPerson] = useState({ first_name: '', last_name: '', email: '', role: 'operator' });
@@ -28,5 +29,31 @@ describe('PersonCell', () => {
   it('names the person by the e-mail when there is no name', () => {
     renderWithProviders(<PersonCell name="" email="ana@example.org" />);
     expect(screen.getAllByText('ana@example.org')).toHaveLength(2);
+  });
+});
+
+function Invite({ send, requireNames }: { send: (p: PersonName) => Promise<unknown>; requireNames?: boolean }) {
+  const form = usePersonForm({ first_name: '', last_name: '', email: '' }, send, { requireNames });
+  return <NewPersonModal form={form} opened onClose={() => undefined} title="Nueva persona" subtitle="Recibirá un e-mail." confirm="Invitar" />;
+}
+
+describe('usePersonForm and NewPersonModal', () => {
+  it('checks the e-mail (and, asked to, the names) before sending anything', async () => {
+    const send = vi.fn(() => Promise.resolve());
+    renderWithProviders(<Invite send={send} requireNames />);
+    await userEvent.type(screen.getByRole('textbox', { name: /E-mail/ }), 'ana@');
+    await userEvent.click(screen.getByRole('button', { name: 'Invitar' }));
+    expect(await screen.findByText('El e-mail no es válido.')).toBeInTheDocument();
+    expect(screen.getAllByText('Este campo es requerido')).toHaveLength(2);
+    expect(send).not.toHaveBeenCalled();
+  });
+
+  it('sends the trimmed person, and shows a failure the server does not tie to a field under the e-mail', async () => {
+    const send = vi.fn(() => Promise.reject(new ApiError(409, 'user.exists', 'Ya es parte del equipo')));
+    renderWithProviders(<Invite send={send} />);
+    await userEvent.type(screen.getByRole('textbox', { name: /E-mail/ }), ' ana@example.org ');
+    await userEvent.click(screen.getByRole('button', { name: 'Invitar' }));
+    expect(await screen.findByText('Ya es parte del equipo')).toBeInTheDocument();
+    expect(send).toHaveBeenCalledWith({ first_name: '', last_name: '', email: 'ana@example.org' });
   });
 });

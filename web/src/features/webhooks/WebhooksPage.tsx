@@ -2,6 +2,7 @@ import { Alert, Checkbox, Code, Group, SimpleGrid, Stack, Text, TextInput } from
 import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { FormattedDate, FormattedMessage, useIntl } from 'react-intl';
+import { ApiForm } from '../../components/ApiForm';
 import { CopyButton } from '../../components/CopyLinkButton';
 import { GenericModal } from '../../components/GenericModal';
 import { PageHeader } from '../../components/PageHeader';
@@ -54,7 +55,7 @@ function EndpointForm({ events, onCreated }: { events: string[]; onCreated: (s: 
   const [url, setURL] = useState('');
   const [description, setDescription] = useState('');
   const [chosen, setChosen] = useState<string[]>(events);
-  const { pending, onSubmit, fieldError, formError } = useApiForm(async () => {
+  const form = useApiForm(async () => {
     const made = await createEndpoint({ url: url.trim(), description, events: chosen });
     await queryClient.invalidateQueries({ queryKey: ['webhooks'] });
     setURL('');
@@ -62,52 +63,40 @@ function EndpointForm({ events, onCreated }: { events: string[]; onCreated: (s: 
     onCreated(made);
   });
   return (
-    <form onSubmit={onSubmit} noValidate>
-      <Stack gap="md">
-        {formError && (
-          <Alert color="red" role="alert">
-            {formError}
-          </Alert>
-        )}
-        <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <TextInput
-            label={intl.formatMessage({ id: 'webhooks.form.url', defaultMessage: 'Dirección del endpoint' })}
-            placeholder="https://"
-            value={url}
-            onChange={(e) => setURL(e.currentTarget.value)}
-            error={fieldError('url')}
-            required
-            type="url"
-            maxLength={2000}
-          />
-          <TextInput
-            label={intl.formatMessage({ id: 'webhooks.form.description', defaultMessage: 'Descripción (opcional)' })}
-            value={description}
-            onChange={(e) => setDescription(e.currentTarget.value)}
-            error={fieldError('description')}
-            maxLength={200}
-          />
-        </SimpleGrid>
-        <Checkbox.Group
-          label={intl.formatMessage({ id: 'webhooks.form.events', defaultMessage: 'Eventos' })}
-          value={chosen}
-          onChange={setChosen}
-          error={fieldError('events')}
+    <ApiForm form={form} submit={<FormattedMessage id="webhooks.form.create" defaultMessage="Agregar endpoint" />}>
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        <TextInput
+          label={intl.formatMessage({ id: 'webhooks.form.url', defaultMessage: 'Dirección del endpoint' })}
+          placeholder="https://"
+          value={url}
+          onChange={(e) => setURL(e.currentTarget.value)}
+          error={form.fieldError('url')}
           required
-        >
-          <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} mt="xs">
-            {events.map((ev) => (
-              <Checkbox key={ev} value={ev} label={label(intl, ev)} description={ev} />
-            ))}
-          </SimpleGrid>
-        </Checkbox.Group>
-        <div>
-          <Button type="submit" loading={pending}>
-            <FormattedMessage id="webhooks.form.create" defaultMessage="Agregar endpoint" />
-          </Button>
-        </div>
-      </Stack>
-    </form>
+          type="url"
+          maxLength={2000}
+        />
+        <TextInput
+          label={intl.formatMessage({ id: 'webhooks.form.description', defaultMessage: 'Descripción (opcional)' })}
+          value={description}
+          onChange={(e) => setDescription(e.currentTarget.value)}
+          error={form.fieldError('description')}
+          maxLength={200}
+        />
+      </SimpleGrid>
+      <Checkbox.Group
+        label={intl.formatMessage({ id: 'webhooks.form.events', defaultMessage: 'Eventos' })}
+        value={chosen}
+        onChange={setChosen}
+        error={form.fieldError('events')}
+        required
+      >
+        <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} mt="xs">
+          {events.map((ev) => (
+            <Checkbox key={ev} value={ev} label={label(intl, ev)} description={ev} />
+          ))}
+        </SimpleGrid>
+      </Checkbox.Group>
+    </ApiForm>
   );
 }
 

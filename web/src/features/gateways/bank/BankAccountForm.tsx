@@ -1,7 +1,8 @@
 import { Alert, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { FormattedMessage, useIntl, type IntlShape } from 'react-intl';
+import { defineMessages, FormattedMessage, useIntl, type IntlShape } from 'react-intl';
 import { ApiError } from '../../../api/client';
+import { nameOf } from '../../../i18n/nameOf';
 import { saveBankAccount, typesOf, type BankAccount, type BankAccountForm as Form, type BankParams } from './api';
 
 type Field = Exclude<keyof Form, 'primary'>;
@@ -63,13 +64,14 @@ function payload(values: Form, params: BankParams): Form {
   };
 }
 
-export const accountTypeLabel = (intl: IntlShape, type: string) =>
-  ({
-    C: intl.formatMessage({ id: 'bankAccount.type.C', defaultMessage: 'Cuenta corriente' }),
-    S: intl.formatMessage({ id: 'bankAccount.type.S', defaultMessage: 'Caja de ahorro' }),
-    V: intl.formatMessage({ id: 'bankAccount.type.V', defaultMessage: 'Cuenta vista' }),
-    M: intl.formatMessage({ id: 'bankAccount.type.M', defaultMessage: 'Cuenta maestra' }),
-  })[type] ?? type;
+const accountTypeNames = defineMessages({
+  C: { id: 'bankAccount.type.C', defaultMessage: 'Cuenta corriente' },
+  S: { id: 'bankAccount.type.S', defaultMessage: 'Caja de ahorro' },
+  V: { id: 'bankAccount.type.V', defaultMessage: 'Cuenta vista' },
+  M: { id: 'bankAccount.type.M', defaultMessage: 'Cuenta maestra' },
+});
+
+export const accountTypeLabel = (intl: IntlShape, type: string) => nameOf(intl, accountTypeNames, type);
 
 export interface BankAccountFormProps {
   params: BankParams;

@@ -1,7 +1,7 @@
 import { Alert, Group, Modal, Stack, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { GenericModal } from '../../../components/GenericModal';
+import { DialogActions, GenericModal } from '../../../components/GenericModal';
 import { Button } from '../../../components/variants';
 import type { BankAccount, BankAccountForm as Form, BankParams } from './api';
 import { BankAccountForm, initialValues } from './BankAccountForm';
@@ -98,14 +98,11 @@ export function BankAccountModal({ opened, onClose, account, params, onSaved }: 
             }}
             onPendingChange={setPending}
             actions={(busy) => (
-              <Group justify="flex-end" wrap="wrap-reverse">
-                <Button variant="ghost" onClick={requestClose} disabled={busy}>
-                  <FormattedMessage id="dialog.cancel" defaultMessage="Cancelar" />
-                </Button>
+              <DialogActions onCancel={requestClose} busy={busy} wrapReverse>
                 <Button type="submit" loading={busy}>
                   <FormattedMessage id="bankAccount.save" defaultMessage="Guardar cuenta" />
                 </Button>
-              </Group>
+              </DialogActions>
             )}
           />
         </Stack>

@@ -1,4 +1,4 @@
-import { Alert, Group, MultiSelect, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { Alert, MultiSelect, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
@@ -179,9 +179,7 @@ export function ProcessorForm({ option, processor, values, onChange, onSaved, ac
             {requestError}
           </Alert>
         )}
-        <Group justify="flex-end" wrap="wrap-reverse">
-          {actions(pending)}
-        </Group>
+        {actions(pending)}
       </Stack>
     </form>
   );

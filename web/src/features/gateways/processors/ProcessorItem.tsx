@@ -1,10 +1,11 @@
 import { Alert, Anchor, Badge, Box, Chip, Group, Paper, Popover, Stack, Text } from '@mantine/core';
 import { useState, type ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { GenericModal } from '../../../components/GenericModal';
+import { DialogActions, GenericModal } from '../../../components/GenericModal';
 import { Button } from '../../../components/variants';
 import { useRequest } from '../useRequest';
 import { formatActivation } from '../format';
+import { ActiveBadge } from '../GatewayItem';
 import { discardProcessor, GLOBAL, track, type GatewayOption, type PaymentProcessor } from './api';
 
 export const optionName = (id: string) =>
@@ -53,11 +54,7 @@ export function ProcessorItem({ option, processor, timezone, onChoose, onEdit, o
               <FormattedMessage id="processor.new" defaultMessage="Nuevo" />
             </Badge>
           )}
-          {processor && (
-            <Badge color="green" variant="light">
-              <FormattedMessage id="gateways.active" defaultMessage="Activa" />
-            </Badge>
-          )}
+          {processor && <ActiveBadge />}
         </Group>
         {processor ? (
           <Box component="dl" m={0} style={{ display: 'grid', gridTemplateColumns: 'max-content minmax(0, 1fr)', columnGap: 16, rowGap: 4 }}>
@@ -171,14 +168,11 @@ function DiscardProcessorDialog({ opened, onClose, onConfirm, name }: { opened: 
             {request.error}
           </Alert>
         )}
-        <Group justify="flex-end" wrap="wrap-reverse">
-          <Button variant="ghost" onClick={close} disabled={request.pending}>
-            <FormattedMessage id="dialog.cancel" defaultMessage="Cancelar" />
-          </Button>
+        <DialogActions onCancel={close} busy={request.pending} wrapReverse>
           <Button variant="destructive" loading={request.pending} onClick={async () => { if (await request.run(onConfirm)) close(); }}>
             <FormattedMessage id="processor.discard" defaultMessage="Descartar" />
           </Button>
-        </Group>
+        </DialogActions>
       </Stack>
     </GenericModal>
   );

@@ -1,8 +1,8 @@
-import { Group, List, Stack, Text, ThemeIcon } from '@mantine/core';
+import { List, Stack, Text, ThemeIcon } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { FormattedMessage } from 'react-intl';
-import { GenericModal } from '../../../components/GenericModal';
+import { DialogActions, GenericModal } from '../../../components/GenericModal';
 import { Button } from '../../../components/variants';
 import { bankAccountsQuery, bankParamsQuery, type BankAccountForm as BankForm } from '../bank/api';
 import { BankAccountForm, initialValues } from '../bank/BankAccountForm';
@@ -50,11 +50,6 @@ export function SetupModal({ option, processor, opened, onClose, onSaved }: {
   };
   // As in the bank account modal: the question opens after the Escape that asked has finished propagating.
   const requestClose = () => (dirty ? window.setTimeout(() => setConfirming(true)) : close());
-  const cancel = (
-    <Button variant="ghost" onClick={requestClose}>
-      <FormattedMessage id="dialog.cancel" defaultMessage="Cancelar" />
-    </Button>
-  );
   const name = optionName(option.id);
 
   return (
@@ -81,12 +76,11 @@ export function SetupModal({ option, processor, opened, onClose, onSaved }: {
             <Text size="sm" c="dimmed">
               <FormattedMessage id="processor.intro.fee" defaultMessage="Cada cobro aprobado tiene un costo de {fee} %." values={{ fee: option.fee }} />
             </Text>
-            <Group justify="flex-end" wrap="wrap-reverse">
-              {cancel}
+            <DialogActions onCancel={requestClose} wrapReverse>
               <Button onClick={() => setStep(accounts.data?.length ? 'form' : 'bank')} disabled={!accounts.data}>
                 <FormattedMessage id="processor.continue" defaultMessage="Continuar" />
               </Button>
-            </Group>
+            </DialogActions>
           </Stack>
         )}
         {step === 'bank' && params.data && (
@@ -103,12 +97,11 @@ export function SetupModal({ option, processor, opened, onClose, onSaved }: {
                 setStep('form');
               }}
               actions={(busy) => (
-                <Group justify="flex-end" wrap="wrap-reverse">
-                  {cancel}
+                <DialogActions onCancel={requestClose} wrapReverse>
                   <Button type="submit" loading={busy}>
                     <FormattedMessage id="processor.continue" defaultMessage="Continuar" />
                   </Button>
-                </Group>
+                </DialogActions>
               )}
             />
           </Stack>
@@ -124,12 +117,11 @@ export function SetupModal({ option, processor, opened, onClose, onSaved }: {
               setStep('success');
             }}
             actions={(busy) => (
-              <>
-                {cancel}
+              <DialogActions onCancel={requestClose} wrapReverse>
                 <Button type="submit" loading={busy}>
                   {editing ? <FormattedMessage id="processor.saveChanges" defaultMessage="Guardar cambios" /> : <FormattedMessage id="processor.activate" defaultMessage="Activar" />}
                 </Button>
-              </>
+              </DialogActions>
             )}
           />
         )}
