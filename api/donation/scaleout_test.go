@@ -15,6 +15,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/require"
 
+	"github.com/aporta/aporta/internal/dberr"
 	"github.com/aporta/aporta/tenants/tenantstest"
 )
 
@@ -94,8 +95,17 @@ func TestScaleOutWhileDonating(t *testing.T) {
 	var fromPort int
 	require.NoError(t, admin.QueryRow(ctx, `SELECT p.shardid, p.nodename, p.nodeport FROM pg_dist_shard_placement p
 		WHERE p.shardid = get_shard_id_for_distribution_column('organizations', $1::uuid)`, f.org).Scan(&orgShard, &from, &fromPort))
-	_, err = admin.Exec(ctx, `SELECT citus_move_shard_placement($1, $2, $3, $4, $5::int)`, orgShard, from, fromPort, host, port)
-	require.NoError(t, err)
+	// The move's switch blocks writes to the shards while donors' transactions hold them: Citus may cancel it as a
+	// distributed deadlock's victim, and the operator moves again, as the rebalancer's background jobs do.
+	for try := 1; ; try++ {
+		_, err = admin.Exec(ctx, `SELECT citus_move_shard_placement($1, $2, $3, $4, $5::int)`, orgShard, from, fromPort, host, port)
+		if try < 3 && dberr.Retryable(err) {
+			t.Logf("move %d: %v; moving again", try, err)
+			continue
+		}
+		require.NoError(t, err)
+		break
+	}
 	_, err = admin.Exec(ctx, `SELECT citus_rebalance_start()`)
 	require.NoError(t, err)
 	_, err = admin.Exec(ctx, `SELECT citus_rebalance_wait()`)
