@@ -13,7 +13,6 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/stretchr/testify/require"
-	"go.temporal.io/sdk/worker"
 
 	"github.com/aporta/aporta/api/apitest"
 	flow "github.com/aporta/aporta/workflows/export"
@@ -39,13 +38,6 @@ func addLeads(t *testing.T, s *apitest.Stack, org uuid.UUID, rows [][4]string, a
 func TestLeadsExportEndToEnd(t *testing.T) {
 	t.Parallel()
 	s := apitest.Start(t)
-	a, err := flow.NewActivities(context.Background(), s.Config, s.Tenants)
-	require.NoError(t, err)
-	w := worker.New(s.Temporal, flow.TaskQueue, worker.Options{})
-	flow.Register(w, a)
-	require.NoError(t, w.Start())
-	t.Cleanup(w.Stop)
-
 	admin := s.NewOrgAdmin(t, "CL")
 	other := s.NewOrganization(t, "CL")
 	addLeads(t, s, admin.OrgID, [][4]string{
@@ -122,6 +114,8 @@ func TestLeadsExportEndToEnd(t *testing.T) {
 	require.Equal(t, http.StatusForbidden, res.Status, "a moved expiry breaks the signature")
 
 	// The cleanup deletes leads outside the window.
+	a, err := flow.NewActivities(context.Background(), s.Config, s.Tenants)
+	require.NoError(t, err)
 	n, err := a.DeleteOldLeads(context.Background(), time.Now().Add(-flow.LeadsWindow))
 	require.NoError(t, err)
 	require.GreaterOrEqual(t, n, int64(1))

@@ -9,7 +9,6 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/stretchr/testify/require"
-	"go.temporal.io/sdk/worker"
 
 	"github.com/aporta/aporta/api/apitest"
 	"github.com/aporta/aporta/api/document"
@@ -50,19 +49,9 @@ func TestNonStaffGetForbidden(t *testing.T) {
 	require.Equal(t, http.StatusUnauthorized, r.StatusCode)
 }
 
-// startWorker runs the onboarding worker in the test too (the stack's `aporta worker` also polls
-// the queue with the same code), so the workflow runs even when the stack's binary is older.
-func startWorker(t *testing.T, s *apitest.Stack) {
-	w := worker.New(s.Temporal, onboarding.TaskQueue, worker.Options{})
-	onboarding.Register(w, s.Tenants, onboarding.NewMailer(s.Config, s.Tenants), s.Config.StaffInbox)
-	require.NoError(t, w.Start())
-	t.Cleanup(w.Stop)
-}
-
 func TestReviewRejectApproveAndEnable(t *testing.T) {
 	t.Parallel()
 	s := apitest.Start(t)
-	startWorker(t, s)
 	ctx := context.Background()
 	admin := s.NewOrgAdmin(t, "AR")
 	st := s.NewStaff(t)

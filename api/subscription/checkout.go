@@ -453,7 +453,7 @@ func (h *Handler) ChangePlan(ctx context.Context, req *ChangePlanRequest) (*Chan
 		return nil, apierror.Validation(map[string]string{"plan_code": "subscription.unknown_plan"})
 	case errors.As(err, &appErr) && appErr.Type() == billing.ErrNotChangeable:
 		return nil, apierror.New(http.StatusConflict, "subscription.not_changeable")
-	case errors.Is(err, context.DeadlineExceeded):
+	case late(err):
 		return nil, &apierror.Error{Status: http.StatusServiceUnavailable, Code: "subscription.busy", Err: err}
 	case err != nil:
 		return nil, err

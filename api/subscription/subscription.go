@@ -261,12 +261,19 @@ func (h *Handler) Grant(ctx context.Context, orgID uuid.UUID, planCode string) e
 		if errors.As(err, &appErr) && appErr.Type() == flow.ErrUnknownPlan {
 			return apierror.Validation(map[string]string{"plan_code": "subscription.unknown_plan"})
 		}
-		if errors.Is(err, context.DeadlineExceeded) {
+		if late(err) {
 			return &apierror.Error{Status: http.StatusServiceUnavailable, Code: "subscription.busy", Err: err}
 		}
 		return err
 	}
 	return nil
+}
+
+// late says whether the workflow's answer did not come in time: our deadline, or the server's
+// (an update it could not hand to a worker before the call's time ran out).
+func late(err error) bool {
+	var timeout *client.WorkflowUpdateServiceTimeoutOrCanceledError
+	return errors.Is(err, context.DeadlineExceeded) || errors.As(err, &timeout)
 }
 
 func init() {

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
-	"go.temporal.io/sdk/worker"
 
 	"github.com/aporta/aporta/api/apitest"
 	flow "github.com/aporta/aporta/workflows/subscription"
@@ -18,12 +17,6 @@ import (
 func TestOrganisationCannotActivatePlanWithoutPaying(t *testing.T) {
 	t.Parallel()
 	s := apitest.Start(t)
-	// The router sends updates to the production queue; this worker serves it beside the stack's.
-	w := worker.New(s.Temporal, flow.TaskQueue, worker.Options{})
-	flow.Register(w, flow.NewActivities(s.Config, s.Tenants))
-	require.NoError(t, w.Start())
-	t.Cleanup(w.Stop)
-
 	admin := s.NewOrgAdmin(t, "CL")
 	res := admin.JSON(http.MethodGet, "/manage/api/subscription", nil)
 	require.Equal(t, http.StatusOK, res.Status, string(res.Body))
