@@ -22,6 +22,7 @@ import (
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/money"
 	"github.com/aporta/aporta/internal/sharddb"
+	"github.com/aporta/aporta/tenants"
 )
 
 // Cards is the organisation's active gateway account, as its public forms charge through
@@ -37,12 +38,12 @@ type Syncs interface {
 // area's service: its checks, version history and collection workflow updates), as the signed-in
 // agent, once Keto's Donation#manage allowed it here (donation.ForAgencies).
 type Donations interface {
-	ChangeAmount(ctx context.Context, donationID uuid.UUID, amount string) error
+	ChangeAmount(ctx context.Context, scope tenants.Scope, donationID uuid.UUID, amount string) error
 	// ChangePaymentMethod takes the manage area's payment_method body: a card tokenised at the gateway.
-	ChangePaymentMethod(ctx context.Context, donationID uuid.UUID, body json.RawMessage) error
-	Pause(ctx context.Context, donationID uuid.UUID, reason string) error
-	Discard(ctx context.Context, donationID uuid.UUID, reason string) error
-	Restore(ctx context.Context, donationID uuid.UUID) error
+	ChangePaymentMethod(ctx context.Context, scope tenants.Scope, donationID uuid.UUID, body json.RawMessage) error
+	Pause(ctx context.Context, scope tenants.Scope, donationID uuid.UUID, reason string) error
+	Discard(ctx context.Context, scope tenants.Scope, donationID uuid.UUID, reason string) error
+	Restore(ctx context.Context, scope tenants.Scope, donationID uuid.UUID) error
 	// Reasons is the manage area's GET /manage/api/donation_reasons answer, in the request's language.
 	Reasons(ctx context.Context) (any, error)
 }
@@ -366,7 +367,9 @@ func (h *Handler) changeAmount(ctx context.Context, r *AmountRequest) (*Acquisit
 			return nil, err
 		}
 	case "synced":
-		if _, err := h.managed(ctx, r.AcquisitionRequest, func(id uuid.UUID) error { return h.donations.ChangeAmount(ctx, id, r.Amount) }); err != nil {
+		if _, err := h.managed(ctx, r.AcquisitionRequest, func(scope tenants.Scope, id uuid.UUID) error {
+			return h.donations.ChangeAmount(ctx, scope, id, r.Amount)
+		}); err != nil {
 			return nil, err
 		}
 	default:

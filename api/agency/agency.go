@@ -139,11 +139,7 @@ type List struct {
 	Agencies []Agency `json:"agencies"`
 }
 
-func (h *Handler) list(ctx context.Context, r *ListRequest) (*List, error) {
-	scope, err := authz.Scope(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (h *Handler) list(ctx context.Context, scope tenants.Scope, r *ListRequest) (*List, error) {
 	rows, err := scope.Store().ListAgencies(ctx, sharddb.ListAgenciesParams{OrganizationID: scope.OrgID, Status: r.Status})
 	if err != nil {
 		return nil, err
@@ -199,11 +195,7 @@ func (createdOne) StatusCode() int { return http.StatusCreated }
 
 // create is POST /manage/api/agencies: the agency row, then its Keto link to the organisation
 // (the row is removed again if Keto refuses, so a retry starts clean).
-func (h *Handler) create(ctx context.Context, s *Settings) (*createdOne, error) {
-	scope, err := authz.Scope(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (h *Handler) create(ctx context.Context, scope tenants.Scope, s *Settings) (*createdOne, error) {
 	a, err := scope.Store().InsertAgency(ctx, sharddb.InsertAgencyParams{OrganizationID: scope.OrgID, ID: uuid.New(),
 		Name: s.Account.Name, Mode: s.Account.Mode, SyncDelay: *s.Account.SyncDelay})
 	if err != nil {

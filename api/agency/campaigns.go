@@ -7,10 +7,10 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/aporta/aporta/api/apierror"
-	"github.com/aporta/aporta/api/authz"
 	"github.com/aporta/aporta/identity"
 	"github.com/aporta/aporta/internal/money"
 	"github.com/aporta/aporta/internal/sharddb"
+	"github.com/aporta/aporta/tenants"
 )
 
 // MaxAmounts bounds an association's available amounts (the agency form's buttons).
@@ -131,11 +131,7 @@ type Authorisables struct {
 
 // authorisable lists the campaigns an agency can be authorised on: agency administrators see them
 // here, without the organisation's view permit.
-func (h *Handler) authorisable(ctx context.Context, _ *EmptyRequest) (*Authorisables, error) {
-	scope, err := authz.Scope(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (h *Handler) authorisable(ctx context.Context, scope tenants.Scope, _ *EmptyRequest) (*Authorisables, error) {
 	rows, err := scope.Store().CampaignsForAgencies(ctx, sharddb.CampaignsForAgenciesParams{OrganizationID: scope.OrgID})
 	if err != nil {
 		return nil, err

@@ -115,9 +115,9 @@ func (h *Handler) directory() *dirdb.Queries { return dirdb.Store(h.tenants.Dire
 // and the agency side on work, the /agency/api group (CSRF and a verified session), see work.go.
 func (h *Handler) Mount(g endpoint.Groups, work *gin.RouterGroup) {
 	m := g.Authz.Require(authz.ManageAgencies)
-	g.Manage.GET("/agencies", m, endpoint.Handle(h.list))
-	g.Manage.POST("/agencies", m, endpoint.Handle(h.create))
-	g.Manage.GET("/agencies/campaigns", m, endpoint.Handle(h.authorisable))
+	g.Manage.GET("/agencies", m, endpoint.HandleScoped(h.list))
+	g.Manage.POST("/agencies", m, endpoint.HandleScoped(h.create))
+	g.Manage.GET("/agencies/campaigns", m, endpoint.HandleScoped(h.authorisable))
 	g.Manage.GET("/agencies/:token", m, endpoint.Handle(h.show))
 	g.Manage.PATCH("/agencies/:token", m, endpoint.Handle(h.update))
 	g.Manage.DELETE("/agencies/:token", m, endpoint.Handle(h.discard))

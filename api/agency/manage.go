@@ -10,12 +10,13 @@ import (
 	"github.com/aporta/aporta/api/apierror"
 	"github.com/aporta/aporta/identity"
 	"github.com/aporta/aporta/internal/sharddb"
+	"github.com/aporta/aporta/tenants"
 )
 
 // managed runs change on the agency's synced donation when Keto's Donation#manage allows it: the
 // agent's management grant, a donation the agency acquired, on a campaign still authorised to it.
 // Another agency's id is not found; a donation still waiting for its sync (or voided) is a conflict.
-func (h *Handler) managed(ctx context.Context, r AcquisitionRequest, change func(donationID uuid.UUID) error) (*AcquisitionReply, error) {
+func (h *Handler) managed(ctx context.Context, r AcquisitionRequest, change func(scope tenants.Scope, donationID uuid.UUID) error) (*AcquisitionReply, error) {
 	a, acq, err := h.own(ctx, r)
 	if err != nil {
 		return nil, err
@@ -26,7 +27,7 @@ func (h *Handler) managed(ctx context.Context, r AcquisitionRequest, change func
 	if acq.Status != "synced" || acq.DonationID == nil {
 		return nil, apierror.New(http.StatusConflict, "agency.not_synced")
 	}
-	if err := change(*acq.DonationID); err != nil {
+	if err := change(a.scope, *acq.DonationID); err != nil {
 		return nil, err
 	}
 	if acq, err = a.scope.Store().Acquisition(ctx, sharddb.AcquisitionParams{OrganizationID: a.scope.OrgID, ID: acq.ID, AgencyID: &a.agency.ID}); err != nil {
@@ -50,7 +51,9 @@ func (r *CardRequest) UnmarshalJSON(b []byte) error {
 }
 
 func (h *Handler) changePaymentMethod(ctx context.Context, r *CardRequest) (*AcquisitionReply, error) {
-	return h.managed(ctx, r.AcquisitionRequest, func(id uuid.UUID) error { return h.donations.ChangePaymentMethod(ctx, id, r.Body) })
+	return h.managed(ctx, r.AcquisitionRequest, func(scope tenants.Scope, id uuid.UUID) error {
+		return h.donations.ChangePaymentMethod(ctx, scope, id, r.Body)
+	})
 }
 
 // ReasonRequest is POST …/pause and …/discard {reason}: the manage area's reasons.
@@ -60,15 +63,15 @@ type ReasonRequest struct {
 }
 
 func (h *Handler) pause(ctx context.Context, r *ReasonRequest) (*AcquisitionReply, error) {
-	return h.managed(ctx, r.AcquisitionRequest, func(id uuid.UUID) error { return h.donations.Pause(ctx, id, r.Reason) })
+	return h.managed(ctx, r.AcquisitionRequest, func(scope tenants.Scope, id uuid.UUID) error { return h.donations.Pause(ctx, scope, id, r.Reason) })
 }
 
 func (h *Handler) discardDonation(ctx context.Context, r *ReasonRequest) (*AcquisitionReply, error) {
-	return h.managed(ctx, r.AcquisitionRequest, func(id uuid.UUID) error { return h.donations.Discard(ctx, id, r.Reason) })
+	return h.managed(ctx, r.AcquisitionRequest, func(scope tenants.Scope, id uuid.UUID) error { return h.donations.Discard(ctx, scope, id, r.Reason) })
 }
 
 func (h *Handler) restore(ctx context.Context, r *AcquisitionRequest) (*AcquisitionReply, error) {
-	return h.managed(ctx, *r, func(id uuid.UUID) error { return h.donations.Restore(ctx, id) })
+	return h.managed(ctx, *r, func(scope tenants.Scope, id uuid.UUID) error { return h.donations.Restore(ctx, scope, id) })
 }
 
 // reasons is GET /agency/api/donation_reasons: the manage area's pause and discard reasons, as its

@@ -30,9 +30,9 @@ func NewHandler(box *secrets.Box) Handler { return Handler{store: &bankaccounts.
 // Mount mounts the routes; only administrators see or change payout accounts.
 func (h Handler) Mount(g endpoint.Groups) {
 	admin := g.Authz.Require(authz.ManageOrganization)
-	g.Manage.GET("/bank_accounts", admin, endpoint.Handle(h.List))
-	g.Manage.POST("/bank_accounts", admin, endpoint.Handle(h.Create))
-	g.Manage.PATCH("/bank_accounts/:id", admin, endpoint.Handle(h.Patch))
+	g.Manage.GET("/bank_accounts", admin, endpoint.HandleScoped(h.List))
+	g.Manage.POST("/bank_accounts", admin, endpoint.HandleScoped(h.Create))
+	g.Manage.PATCH("/bank_accounts/:id", admin, endpoint.HandleScoped(h.Patch))
 }
 
 // Account is an account as the API shows it: the number masked to its last four digits.
@@ -67,11 +67,7 @@ type List struct {
 }
 
 // List answers the organisation's accounts, the active one first.
-func (h Handler) List(ctx context.Context, _ *struct{}) (*List, error) {
-	scope, err := authz.Scope(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (h Handler) List(ctx context.Context, scope tenants.Scope, _ *struct{}) (*List, error) {
 	accounts, err := h.store.List(ctx, scope)
 	if err != nil {
 		return nil, err
@@ -90,11 +86,7 @@ type Created struct{ Account }
 func (Created) StatusCode() int { return http.StatusCreated }
 
 // Create is POST /manage/api/bank_accounts with the form's fields.
-func (h Handler) Create(ctx context.Context, f *bankaccounts.Form) (*Created, error) {
-	scope, err := authz.Scope(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (h Handler) Create(ctx context.Context, scope tenants.Scope, f *bankaccounts.Form) (*Created, error) {
 	c, currency, err := check(ctx, scope, *f, false)
 	if err != nil {
 		return nil, err
@@ -114,14 +106,10 @@ type PatchRequest struct {
 }
 
 // Patch edits one of the organisation's accounts; another organisation's id is not found.
-func (h Handler) Patch(ctx context.Context, r *PatchRequest) (*Account, error) {
+func (h Handler) Patch(ctx context.Context, scope tenants.Scope, r *PatchRequest) (*Account, error) {
 	id, err := uuid.Parse(r.ID)
 	if err != nil {
 		return nil, apierror.NotFound()
-	}
-	scope, err := authz.Scope(ctx)
-	if err != nil {
-		return nil, err
 	}
 	current, err := h.store.Get(ctx, scope, id)
 	if err != nil {

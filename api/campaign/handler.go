@@ -59,8 +59,8 @@ func (h *Handler) Mount(g endpoint.Groups) {
 	g.Public.POST("/api/public/campaigns/:slug/card_errors", h.cardErrors.PerIP(), endpoint.Handle(h.PostCardError))
 
 	view, edit, publish := g.Authz.Require(authz.View), g.Authz.Require(authz.EditCampaigns), g.Authz.Require(authz.PublishCampaigns)
-	g.Manage.GET("/campaigns", view, endpoint.Handle(h.List))
-	g.Manage.POST("/campaigns", edit, endpoint.Handle(h.Create))
+	g.Manage.GET("/campaigns", view, endpoint.HandleScoped(h.List))
+	g.Manage.POST("/campaigns", edit, endpoint.HandleScoped(h.Create))
 	g.Manage.GET("/campaigns/:uuid", view, endpoint.Handle(h.Get))
 	g.Manage.PATCH("/campaigns/:uuid", edit, endpoint.Handle(h.Patch))
 	g.Manage.PUT("/campaigns/:uuid/form_fields", edit, endpoint.Handle(h.PutFormFields))
@@ -86,11 +86,7 @@ type ListResponse struct {
 }
 
 // List answers GET /manage/api/campaigns?page=&per_page= (25 a page, at most 100).
-func (h *Handler) List(ctx context.Context, r *ListRequest) (*ListResponse, error) {
-	scope, err := authz.Scope(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (h *Handler) List(ctx context.Context, scope tenants.Scope, r *ListRequest) (*ListResponse, error) {
 	page, per := 1, 25
 	if r.Page != nil {
 		page = max(*r.Page, 1)
@@ -149,11 +145,7 @@ func (Created) StatusCode() int { return http.StatusCreated }
 
 // Create answers POST /manage/api/campaigns: a public fundraiser taking one-time gifts and other
 // amounts unless the body says otherwise.
-func (h *Handler) Create(ctx context.Context, r *CreateRequest) (*Created, error) {
-	scope, err := authz.Scope(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (h *Handler) Create(ctx context.Context, scope tenants.Scope, r *CreateRequest) (*Created, error) {
 	in := Input{Type: "fundraise", Channel: "public", AllowOneTime: true, AllowOtherAmount: true}
 	if err := r.Body.applyTo(&in); err != nil {
 		return nil, err

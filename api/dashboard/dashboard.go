@@ -27,6 +27,7 @@ import (
 	"github.com/aporta/aporta/internal/i18n"
 	"github.com/aporta/aporta/internal/money"
 	"github.com/aporta/aporta/internal/sharddb"
+	"github.com/aporta/aporta/tenants"
 )
 
 const (
@@ -55,7 +56,7 @@ func NewHandler() *Handler { return &Handler{now: time.Now} }
 
 // Mount mounts GET /manage/api/dashboard.
 func (h *Handler) Mount(g endpoint.Groups) {
-	g.Manage.GET("/dashboard", g.Authz.Require(authz.View), endpoint.Handle(h.Get))
+	g.Manage.GET("/dashboard", g.Authz.Require(authz.View), endpoint.HandleScoped(h.Get))
 }
 
 // Raised is the approved money of one currency.
@@ -180,11 +181,7 @@ func (r *Request) Validate() error {
 
 // Get is GET /manage/api/dashboard: every widget read by one statement, so they agree with each other
 // (one snapshot) and cost one round trip.
-func (h *Handler) Get(ctx context.Context, r *Request) (*Dashboard, error) {
-	scope, err := authz.Scope(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (h *Handler) Get(ctx context.Context, scope tenants.Scope, r *Request) (*Dashboard, error) {
 	// A prepared statement (the pool's default): on Citus the coordinator keeps its plan, which only routes the
 	// statement to the organisation's shard, and the shard plans it with the request's values (issue 19: planning
 	// the whole statement again on the coordinator cost more than running it).

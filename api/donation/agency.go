@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/aporta/aporta/api/apierror"
+	"github.com/aporta/aporta/tenants"
 )
 
 // ForAgencies is the manage service as an agency's work area changes the donations it acquired
@@ -17,14 +18,14 @@ import (
 type ForAgencies struct{ S *ManageService }
 
 // ChangeAmount is PATCH …/donations/:uuid {amount}.
-func (a ForAgencies) ChangeAmount(ctx context.Context, id uuid.UUID, amount string) error {
+func (a ForAgencies) ChangeAmount(ctx context.Context, scope tenants.Scope, id uuid.UUID, amount string) error {
 	d := Decimal(amount)
-	_, err := a.S.Patch(ctx, &PatchRequest{DonationRequest: DonationRequest{ID: id}, Amount: &d})
+	_, err := a.S.Patch(ctx, scope, &PatchRequest{DonationRequest: DonationRequest{ID: id}, Amount: &d})
 	return err
 }
 
 // ChangePaymentMethod is POST …/donations/:uuid/payment_method with the same body.
-func (a ForAgencies) ChangePaymentMethod(ctx context.Context, id uuid.UUID, body json.RawMessage) error {
+func (a ForAgencies) ChangePaymentMethod(ctx context.Context, scope tenants.Scope, id uuid.UUID, body json.RawMessage) error {
 	req := CardChangeRequest{DonationRequest: DonationRequest{ID: id}}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields() // as the manage area's own route decodes it
@@ -35,25 +36,25 @@ func (a ForAgencies) ChangePaymentMethod(ctx context.Context, id uuid.UUID, body
 		}
 		return apierror.BadRequest("malformed_json")
 	}
-	_, err := a.S.PaymentMethod(ctx, &req)
+	_, err := a.S.PaymentMethod(ctx, scope, &req)
 	return err
 }
 
 // Pause is POST …/donations/:uuid/pause {reason}.
-func (a ForAgencies) Pause(ctx context.Context, id uuid.UUID, reason string) error {
-	_, err := a.S.Pause(ctx, &ReasonRequest{DonationRequest: DonationRequest{ID: id}, Reason: reason})
+func (a ForAgencies) Pause(ctx context.Context, scope tenants.Scope, id uuid.UUID, reason string) error {
+	_, err := a.S.Pause(ctx, scope, &ReasonRequest{DonationRequest: DonationRequest{ID: id}, Reason: reason})
 	return err
 }
 
 // Discard is POST …/donations/:uuid/discard {reason}.
-func (a ForAgencies) Discard(ctx context.Context, id uuid.UUID, reason string) error {
-	_, err := a.S.Discard(ctx, &ReasonRequest{DonationRequest: DonationRequest{ID: id}, Reason: reason})
+func (a ForAgencies) Discard(ctx context.Context, scope tenants.Scope, id uuid.UUID, reason string) error {
+	_, err := a.S.Discard(ctx, scope, &ReasonRequest{DonationRequest: DonationRequest{ID: id}, Reason: reason})
 	return err
 }
 
 // Restore is POST …/donations/:uuid/restore.
-func (a ForAgencies) Restore(ctx context.Context, id uuid.UUID) error {
-	_, err := a.S.Restore(ctx, &DonationRequest{ID: id})
+func (a ForAgencies) Restore(ctx context.Context, scope tenants.Scope, id uuid.UUID) error {
+	_, err := a.S.Restore(ctx, scope, &DonationRequest{ID: id})
 	return err
 }
 

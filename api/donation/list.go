@@ -307,11 +307,7 @@ type DonationList struct {
 }
 
 // List answers GET /manage/api/donations → {donations, total, page, per_page}.
-func (s *ManageService) List(ctx context.Context, req *ListRequest) (*DonationList, error) {
-	scope, err := authz.Scope(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (s *ManageService) List(ctx context.Context, scope tenants.Scope, req *ListRequest) (*DonationList, error) {
 	page, per, err := req.Paging.parse()
 	if err != nil {
 		return nil, err
@@ -459,11 +455,7 @@ type DonorState struct {
 // DiscardDonor answers POST /manage/api/donors/:uuid/discard {reason}: every donation of the donor
 // that is not discarded yet is discarded (monthly ones through their workflow), then the donor is
 // marked discarded. Answers {donor_uuid, discarded: true, discarded_donations: [uuid…]}.
-func (s *ManageService) DiscardDonor(ctx context.Context, req *DonorDiscardRequest) (*DonorState, error) {
-	scope, err := authz.Scope(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (s *ManageService) DiscardDonor(ctx context.Context, scope tenants.Scope, req *DonorDiscardRequest) (*DonorState, error) {
 	reason, err := discardReason(req.Reason)
 	if err != nil {
 		return nil, err
@@ -500,11 +492,7 @@ type DonorRequest struct {
 
 // ReactivateDonor answers POST /manage/api/donors/:uuid/reactivate: clears the donor's discard
 // mark (409 if the donor is not discarded). Answers {donor_uuid, discarded: false}.
-func (s *ManageService) ReactivateDonor(ctx context.Context, req *DonorRequest) (*DonorState, error) {
-	scope, err := authz.Scope(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (s *ManageService) ReactivateDonor(ctx context.Context, scope tenants.Scope, req *DonorRequest) (*DonorState, error) {
 	key := sharddb.DonorDiscardedAtParams{OrganizationID: scope.OrgID, ID: req.DonorID}
 	at, err := scope.Store().DonorDiscardedAt(ctx, key)
 	if err != nil {

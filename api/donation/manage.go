@@ -89,29 +89,29 @@ func (h *ManageHandler) Mount(g endpoint.Groups) {
 	view, change, export := g.Authz.Require(authz.View), g.Authz.Require(authz.ManageDonations), g.Authz.Require(authz.ExportData)
 	// Changes accept an Idempotency-Key, bound to the request that first used it.
 	idem := idempotency.Replay(s.d.Secret, idempotency.ByOrganization)
-	m.GET("/donations", view, endpoint.Handle(s.List))
+	m.GET("/donations", view, endpoint.HandleScoped(s.List))
 	m.GET("/donations.csv", export, s.CSV)
 	m.GET("/donation_reasons", view, endpoint.Handle(s.Reasons))
-	m.GET("/donations/:uuid", view, endpoint.Handle(s.Get))
-	m.PATCH("/donations/:uuid", change, idem, endpoint.Handle(s.Patch))
-	m.POST("/donations/:uuid/collect_payment", change, idem, endpoint.Handle(s.CollectPayment))
-	m.POST("/donations/:uuid/pause", change, idem, endpoint.Handle(s.Pause))
-	m.POST("/donations/:uuid/restore", change, idem, endpoint.Handle(s.Restore))
-	m.POST("/donations/:uuid/discard", change, idem, endpoint.Handle(s.Discard))
-	m.PATCH("/donations/:uuid/donor", change, idem, endpoint.Handle(s.PatchDonor))
-	m.POST("/donations/:uuid/payment_method", change, idem, endpoint.Handle(s.PaymentMethod))
-	m.GET("/donations/:uuid/versions", view, endpoint.Handle(s.Versions))
-	m.GET("/donations/:uuid/support", view, endpoint.Handle(s.Support))
+	m.GET("/donations/:uuid", view, endpoint.HandleScoped(s.Get))
+	m.PATCH("/donations/:uuid", change, idem, endpoint.HandleScoped(s.Patch))
+	m.POST("/donations/:uuid/collect_payment", change, idem, endpoint.HandleScoped(s.CollectPayment))
+	m.POST("/donations/:uuid/pause", change, idem, endpoint.HandleScoped(s.Pause))
+	m.POST("/donations/:uuid/restore", change, idem, endpoint.HandleScoped(s.Restore))
+	m.POST("/donations/:uuid/discard", change, idem, endpoint.HandleScoped(s.Discard))
+	m.PATCH("/donations/:uuid/donor", change, idem, endpoint.HandleScoped(s.PatchDonor))
+	m.POST("/donations/:uuid/payment_method", change, idem, endpoint.HandleScoped(s.PaymentMethod))
+	m.GET("/donations/:uuid/versions", view, endpoint.HandleScoped(s.Versions))
+	m.GET("/donations/:uuid/support", view, endpoint.HandleScoped(s.Support))
 	m.GET("/donations/:uuid/receipts/:number", view, s.ManageReceipt)
 	m.GET("/donations/:uuid/summaries/:year", view, s.ManageSummary)
-	m.POST("/donations/:uuid/upgrades", change, idem, endpoint.Handle(s.AddUpgrade))
-	m.PATCH("/donations/:uuid/upgrades/:id", change, idem, endpoint.Handle(s.EditUpgrade))
-	m.DELETE("/donations/:uuid/upgrades/:id", change, idem, endpoint.Handle(s.RemoveUpgrade))
-	m.POST("/donors/:uuid/discard", change, idem, endpoint.Handle(s.DiscardDonor))
-	m.POST("/donors/:uuid/reactivate", change, idem, endpoint.Handle(s.ReactivateDonor))
-	m.GET("/payment_transactions", view, endpoint.Handle(s.Transactions))
-	m.GET("/payment_transactions/summary", view, endpoint.Handle(s.Summary))
-	m.GET("/payment_transactions/summary/:period", view, endpoint.Handle(s.Summary))
+	m.POST("/donations/:uuid/upgrades", change, idem, endpoint.HandleScoped(s.AddUpgrade))
+	m.PATCH("/donations/:uuid/upgrades/:id", change, idem, endpoint.HandleScoped(s.EditUpgrade))
+	m.DELETE("/donations/:uuid/upgrades/:id", change, idem, endpoint.HandleScoped(s.RemoveUpgrade))
+	m.POST("/donors/:uuid/discard", change, idem, endpoint.HandleScoped(s.DiscardDonor))
+	m.POST("/donors/:uuid/reactivate", change, idem, endpoint.HandleScoped(s.ReactivateDonor))
+	m.GET("/payment_transactions", view, endpoint.HandleScoped(s.Transactions))
+	m.GET("/payment_transactions/summary", view, endpoint.HandleScoped(s.Summary))
+	m.GET("/payment_transactions/summary/:period", view, endpoint.HandleScoped(s.Summary))
 }
 
 // DonationRequest names a donation: the :uuid of every donation endpoint.
@@ -121,22 +121,17 @@ type DonationRequest struct {
 
 // load reads the request's donation in the caller's organisation; another organisation's donation
 // is not found.
-func (s *ManageService) load(ctx context.Context, id uuid.UUID) (tenants.Scope, *row, error) {
-	scope, err := authz.Scope(ctx)
-	if err != nil {
-		return scope, nil, err
-	}
-	r, err := loadRow(ctx, scope, id)
-	return scope, r, err
+func (s *ManageService) load(ctx context.Context, scope tenants.Scope, id uuid.UUID) (*row, error) {
+	return loadRow(ctx, scope, id)
 }
 
 // loadOpen is load refusing a discarded donation.
-func (s *ManageService) loadOpen(ctx context.Context, id uuid.UUID) (tenants.Scope, *row, error) {
-	scope, r, err := s.load(ctx, id)
+func (s *ManageService) loadOpen(ctx context.Context, scope tenants.Scope, id uuid.UUID) (*row, error) {
+	r, err := s.load(ctx, scope, id)
 	if err == nil && r.Status == collection.StatusDiscarded {
 		err = apierror.New(http.StatusConflict, "donation.discarded")
 	}
-	return scope, r, err
+	return r, err
 }
 
 // actor is who the version history records for a change made by the caller: the signed-in user,
@@ -149,8 +144,8 @@ func actor(ctx context.Context) string {
 }
 
 // Get answers GET /manage/api/donations/:uuid.
-func (s *ManageService) Get(ctx context.Context, req *DonationRequest) (*Detail, error) {
-	scope, r, err := s.load(ctx, req.ID)
+func (s *ManageService) Get(ctx context.Context, scope tenants.Scope, req *DonationRequest) (*Detail, error) {
+	r, err := s.load(ctx, scope, req.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -282,8 +277,8 @@ func (o *optionDay) UnmarshalJSON(b []byte) error {
 
 // Patch changes the amount (change-amount update) and the collect day (change-collect-day).
 // Both are validated before either is sent, so a bad field changes nothing.
-func (s *ManageService) Patch(ctx context.Context, req *PatchRequest) (*Detail, error) {
-	scope, r, err := s.loadOpen(ctx, req.ID)
+func (s *ManageService) Patch(ctx context.Context, scope tenants.Scope, req *PatchRequest) (*Detail, error) {
+	r, err := s.loadOpen(ctx, scope, req.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -353,8 +348,8 @@ type ReasonRequest struct {
 }
 
 // Pause answers POST …/pause {reason}; the reason defaults to by_org and must be one of §4's.
-func (s *ManageService) Pause(ctx context.Context, req *ReasonRequest) (*Detail, error) {
-	scope, r, err := s.loadOpen(ctx, req.ID)
+func (s *ManageService) Pause(ctx context.Context, scope tenants.Scope, req *ReasonRequest) (*Detail, error) {
+	r, err := s.loadOpen(ctx, scope, req.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -373,8 +368,8 @@ func (s *ManageService) Pause(ctx context.Context, req *ReasonRequest) (*Detail,
 }
 
 // Restore answers POST …/restore: the donation is charged again from the next period.
-func (s *ManageService) Restore(ctx context.Context, req *DonationRequest) (*Detail, error) {
-	scope, r, err := s.loadOpen(ctx, req.ID)
+func (s *ManageService) Restore(ctx context.Context, scope tenants.Scope, req *DonationRequest) (*Detail, error) {
+	r, err := s.loadOpen(ctx, scope, req.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -386,8 +381,8 @@ func (s *ManageService) Restore(ctx context.Context, req *DonationRequest) (*Det
 
 // Discard answers POST …/discard {reason}: irreversible. One-time donations (no workflow) are
 // discarded on their row.
-func (s *ManageService) Discard(ctx context.Context, req *ReasonRequest) (*Detail, error) {
-	scope, r, err := s.load(ctx, req.ID)
+func (s *ManageService) Discard(ctx context.Context, scope tenants.Scope, req *ReasonRequest) (*Detail, error) {
+	r, err := s.load(ctx, scope, req.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -446,8 +441,8 @@ func discardRow(ctx context.Context, scope tenants.Scope, id uuid.UUID, reason s
 // CollectPayment answers POST …/collect_payment: the workflow charges its next period now. The
 // answer waits (up to CollectWait) for the charge's outcome: 200 with collect.status approved or
 // rejected, or 202 with collect.status in_process when the gateway has not decided yet.
-func (s *ManageService) CollectPayment(ctx context.Context, req *DonationRequest) (*Detail, error) {
-	scope, r, err := s.loadOpen(ctx, req.ID)
+func (s *ManageService) CollectPayment(ctx context.Context, scope tenants.Scope, req *DonationRequest) (*Detail, error) {
+	r, err := s.loadOpen(ctx, scope, req.ID)
 	if err != nil {
 		return nil, err
 	}

@@ -51,8 +51,8 @@ var allDocumentTypes = []string{"CC", "CE", "CI", "CUIL", "CUIT", "DNI", "LC", "
 
 // PatchDonor edits the donation's donor and records the change in the donation's versions.
 // No workflow is involved (the collection workflow keeps the e-mail it loaded for receipts).
-func (s *ManageService) PatchDonor(ctx context.Context, p *DonorPatch) (*Detail, error) {
-	scope, r, err := s.load(ctx, p.ID)
+func (s *ManageService) PatchDonor(ctx context.Context, scope tenants.Scope, p *DonorPatch) (*Detail, error) {
+	r, err := s.load(ctx, scope, p.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -230,8 +230,8 @@ type CardChangeRequest struct {
 // PaymentMethod changes the donation's card: the token is saved at the gateway for the donor's
 // customer, as the public form does, the card is stored (token and display data only), and the
 // workflow switches to it.
-func (s *ManageService) PaymentMethod(ctx context.Context, req *CardChangeRequest) (*Detail, error) {
-	scope, r, err := s.loadOpen(ctx, req.ID)
+func (s *ManageService) PaymentMethod(ctx context.Context, scope tenants.Scope, req *CardChangeRequest) (*Detail, error) {
+	r, err := s.loadOpen(ctx, scope, req.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -352,12 +352,12 @@ type VersionsPage struct {
 }
 
 // Versions answers GET …/versions?page=&per_page= (newest first).
-func (s *ManageService) Versions(ctx context.Context, req *VersionsRequest) (*VersionsPage, error) {
+func (s *ManageService) Versions(ctx context.Context, scope tenants.Scope, req *VersionsRequest) (*VersionsPage, error) {
 	page, per, err := req.Paging.parse()
 	if err != nil {
 		return nil, err
 	}
-	scope, r, err := s.load(ctx, req.ID)
+	r, err := s.load(ctx, scope, req.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -431,8 +431,8 @@ type SupportPay struct {
 }
 
 // Support answers GET …/support.
-func (s *ManageService) Support(ctx context.Context, req *DonationRequest) (*SupportView, error) {
-	scope, r, err := s.load(ctx, req.ID)
+func (s *ManageService) Support(ctx context.Context, scope tenants.Scope, req *DonationRequest) (*SupportView, error) {
+	r, err := s.load(ctx, scope, req.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -610,8 +610,8 @@ func pct(bp int64) string {
 }
 
 // AddUpgrade answers POST …/upgrades {percentage, period, auto?}: 201 with the detail.
-func (s *ManageService) AddUpgrade(ctx context.Context, req *UpgradeRequest) (*Detail, error) {
-	scope, r, err := s.loadOpen(ctx, req.ID)
+func (s *ManageService) AddUpgrade(ctx context.Context, scope tenants.Scope, req *UpgradeRequest) (*Detail, error) {
+	r, err := s.loadOpen(ctx, scope, req.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -638,8 +638,8 @@ func (s *ManageService) AddUpgrade(ctx context.Context, req *UpgradeRequest) (*D
 }
 
 // EditUpgrade answers PATCH …/upgrades/:id {percentage?, period?, auto?}.
-func (s *ManageService) EditUpgrade(ctx context.Context, req *UpgradeChange) (*Detail, error) {
-	scope, r, cur, err := s.loadUpgrade(ctx, req.ID, req.UpgradeID)
+func (s *ManageService) EditUpgrade(ctx context.Context, scope tenants.Scope, req *UpgradeChange) (*Detail, error) {
+	r, cur, err := s.loadUpgrade(ctx, scope, req.ID, req.UpgradeID)
 	if err != nil {
 		return nil, err
 	}
@@ -654,8 +654,8 @@ func (s *ManageService) EditUpgrade(ctx context.Context, req *UpgradeChange) (*D
 }
 
 // RemoveUpgrade answers DELETE …/upgrades/:id (kept in the history as removed).
-func (s *ManageService) RemoveUpgrade(ctx context.Context, req *UpgradeRemoval) (*Detail, error) {
-	scope, r, cur, err := s.loadUpgrade(ctx, req.ID, req.UpgradeID)
+func (s *ManageService) RemoveUpgrade(ctx context.Context, scope tenants.Scope, req *UpgradeRemoval) (*Detail, error) {
+	r, cur, err := s.loadUpgrade(ctx, scope, req.ID, req.UpgradeID)
 	if err != nil {
 		return nil, err
 	}
@@ -667,17 +667,17 @@ func (s *ManageService) RemoveUpgrade(ctx context.Context, req *UpgradeRemoval) 
 }
 
 // loadUpgrade loads an open donation and its current upgrade, which id must name (404 otherwise).
-func (s *ManageService) loadUpgrade(ctx context.Context, donationID, id uuid.UUID) (tenants.Scope, *row, *UpgradeView, error) {
-	scope, r, err := s.loadOpen(ctx, donationID)
+func (s *ManageService) loadUpgrade(ctx context.Context, scope tenants.Scope, donationID, id uuid.UUID) (*row, *UpgradeView, error) {
+	r, err := s.loadOpen(ctx, scope, donationID)
 	if err != nil {
-		return scope, nil, nil, err
+		return nil, nil, err
 	}
 	d, err := detail(ctx, scope, r.ID)
 	if err != nil {
-		return scope, nil, nil, err
+		return nil, nil, err
 	}
 	if d.Upgrade == nil || d.Upgrade.ID != id.String() {
-		return scope, nil, nil, apierror.NotFound()
+		return nil, nil, apierror.NotFound()
 	}
-	return scope, r, d.Upgrade, nil
+	return r, d.Upgrade, nil
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/aporta/aporta/api/apierror"
-	"github.com/aporta/aporta/api/authz"
 	"github.com/aporta/aporta/api/campaign"
 	"github.com/aporta/aporta/api/endpoint"
 	"github.com/aporta/aporta/api/ratelimit"
@@ -78,13 +77,13 @@ func (h *PortalHandler) Mount(g *gin.RouterGroup) {
 	g.POST("/session", h.perIP.PerIP(), endpoint.Handle(h.OpenSession))
 	g.DELETE("/session", h.CloseSession)
 	s := g.Group("", h.session)
-	s.GET("/donations", endpoint.Handle(h.List))
-	s.GET("/donations/:uuid", endpoint.Handle(h.Get))
-	s.PATCH("/donations/:uuid", endpoint.Handle(h.Patch))
-	s.POST("/donations/:uuid/payment_method", endpoint.Handle(h.PaymentMethod))
-	s.POST("/donations/:uuid/pause", endpoint.Handle(h.Pause))
-	s.POST("/donations/:uuid/resume", endpoint.Handle(h.Resume))
-	s.POST("/donations/:uuid/cancel", endpoint.Handle(h.Cancel))
+	s.GET("/donations", endpoint.HandleScoped(h.List))
+	s.GET("/donations/:uuid", endpoint.HandleScoped(h.Get))
+	s.PATCH("/donations/:uuid", endpoint.HandleScoped(h.Patch))
+	s.POST("/donations/:uuid/payment_method", endpoint.HandleScoped(h.PaymentMethod))
+	s.POST("/donations/:uuid/pause", endpoint.HandleScoped(h.Pause))
+	s.POST("/donations/:uuid/resume", endpoint.HandleScoped(h.Resume))
+	s.POST("/donations/:uuid/cancel", endpoint.HandleScoped(h.Cancel))
 	s.GET("/receipts/:number", h.Receipt)
 	s.GET("/summaries/:year", h.Summary)
 }
@@ -263,17 +262,16 @@ func portalDonor(ctx context.Context) (donorSession, bool) {
 
 // own loads a donation of the session's donor; any other id (another donor's, another
 // organisation's, none) is 404.
-func (h *PortalHandler) own(ctx context.Context, id uuid.UUID) (tenants.Scope, *row, error) {
+func (h *PortalHandler) own(ctx context.Context, scope tenants.Scope, id uuid.UUID) (*row, error) {
 	d, ok := portalDonor(ctx)
-	scope, err := authz.Scope(ctx)
-	if !ok || err != nil {
-		return scope, nil, apierror.Unauthorized()
+	if !ok {
+		return nil, apierror.Unauthorized()
 	}
 	r, err := loadRow(ctx, scope, id)
 	if err != nil || r.Donor.UUID != d.DonorID {
-		return scope, nil, apierror.NotFound()
+		return nil, apierror.NotFound()
 	}
-	return scope, r, nil
+	return r, nil
 }
 
 // PortalDonation is a donation as its donor sees it in the portal.
@@ -325,10 +323,9 @@ type PortalList struct {
 }
 
 // List answers GET /donations: the donor's donations in the organisation, newest first.
-func (h *PortalHandler) List(ctx context.Context, _ *struct{}) (*PortalList, error) {
+func (h *PortalHandler) List(ctx context.Context, scope tenants.Scope, _ *struct{}) (*PortalList, error) {
 	d, ok := portalDonor(ctx)
-	scope, err := authz.Scope(ctx)
-	if !ok || err != nil {
+	if !ok {
 		return nil, apierror.Unauthorized()
 	}
 	ids, err := scope.Store().PortalDonationIDs(ctx, sharddb.PortalDonationIDsParams{OrganizationID: scope.OrgID, DonorID: d.DonorID})
@@ -347,8 +344,8 @@ func (h *PortalHandler) List(ctx context.Context, _ *struct{}) (*PortalList, err
 }
 
 // Get answers GET /donations/:uuid, with the limits and the card checkout.
-func (h *PortalHandler) Get(ctx context.Context, req *DonationRequest) (*PortalDonation, error) {
-	scope, r, err := h.own(ctx, req.ID)
+func (h *PortalHandler) Get(ctx context.Context, scope tenants.Scope, req *DonationRequest) (*PortalDonation, error) {
+	r, err := h.own(ctx, scope, req.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -413,9 +410,9 @@ func (h *PortalHandler) view(ctx context.Context, det Detail) PortalDonation {
 type PortalPatch = PatchRequest
 
 // Patch changes the amount (within the campaign's limits) and the collect day.
-func (h *PortalHandler) Patch(ctx context.Context, req *PortalPatch) (*PortalDonation, error) {
-	return h.change(ctx, req.ID, func() (string, error) {
-		det, err := h.d.Manage.Patch(ctx, req)
+func (h *PortalHandler) Patch(ctx context.Context, scope tenants.Scope, req *PortalPatch) (*PortalDonation, error) {
+	return h.change(ctx, scope, req.ID, func() (string, error) {
+		det, err := h.d.Manage.Patch(ctx, scope, req)
 		if err != nil {
 			return "", err
 		}
@@ -451,9 +448,9 @@ func joinChanges(what []string) string {
 
 // PaymentMethod answers POST /donations/:uuid/payment_method: the card tokenised in the browser, as on the
 // public form. The workflow retries a declined period with it at once.
-func (h *PortalHandler) PaymentMethod(ctx context.Context, req *CardChangeRequest) (*PortalDonation, error) {
-	return h.change(ctx, req.ID, func() (string, error) {
-		det, err := h.d.Manage.PaymentMethod(ctx, req)
+func (h *PortalHandler) PaymentMethod(ctx context.Context, scope tenants.Scope, req *CardChangeRequest) (*PortalDonation, error) {
+	return h.change(ctx, scope, req.ID, func() (string, error) {
+		det, err := h.d.Manage.PaymentMethod(ctx, scope, req)
 		if err != nil {
 			return "", err
 		}
@@ -481,9 +478,9 @@ func (r *PortalPauseRequest) Validate() error {
 }
 
 // Pause pauses the donation for the months asked.
-func (h *PortalHandler) Pause(ctx context.Context, req *PortalPauseRequest) (*PortalDonation, error) {
-	return h.change(ctx, req.ID, func() (string, error) {
-		scope, r, err := h.d.Manage.loadOpen(ctx, req.ID)
+func (h *PortalHandler) Pause(ctx context.Context, scope tenants.Scope, req *PortalPauseRequest) (*PortalDonation, error) {
+	return h.change(ctx, scope, req.ID, func() (string, error) {
+		r, err := h.d.Manage.loadOpen(ctx, scope, req.ID)
 		if err != nil {
 			return "", err
 		}
@@ -498,16 +495,16 @@ func (h *PortalHandler) Pause(ctx context.Context, req *PortalPauseRequest) (*Po
 
 // Resume ends the donor's own pause before its time (a pause the organisation or a decline set is
 // not the donor's to end: a new card resumes a decline's).
-func (h *PortalHandler) Resume(ctx context.Context, req *DonationRequest) (*PortalDonation, error) {
-	return h.change(ctx, req.ID, func() (string, error) {
-		_, r, err := h.own(ctx, req.ID)
+func (h *PortalHandler) Resume(ctx context.Context, scope tenants.Scope, req *DonationRequest) (*PortalDonation, error) {
+	return h.change(ctx, scope, req.ID, func() (string, error) {
+		r, err := h.own(ctx, scope, req.ID)
 		if err != nil {
 			return "", err
 		}
 		if r.PausedReason != collection.PausedDonorStopDebit {
 			return "", apierror.New(http.StatusConflict, "donation.not_paused")
 		}
-		if _, err := h.d.Manage.Restore(ctx, req); err != nil {
+		if _, err := h.d.Manage.Restore(ctx, scope, req); err != nil {
 			return "", err
 		}
 		return i18n.T(i18n.FromContext(ctx), "portal.change.resume"), nil
@@ -515,13 +512,13 @@ func (h *PortalHandler) Resume(ctx context.Context, req *DonationRequest) (*Port
 }
 
 // Cancel discards the donation with the donor's reason (the page offers a pause first).
-func (h *PortalHandler) Cancel(ctx context.Context, req *ReasonRequest) (*PortalDonation, error) {
-	return h.change(ctx, req.ID, func() (string, error) {
+func (h *PortalHandler) Cancel(ctx context.Context, scope tenants.Scope, req *ReasonRequest) (*PortalDonation, error) {
+	return h.change(ctx, scope, req.ID, func() (string, error) {
 		if !slices.Contains(DiscardReasons, req.Reason) {
 			return "", &apierror.Error{Status: http.StatusUnprocessableEntity, Code: "portal.cancel_reason_invalid",
 				Fields: map[string]string{"reason": "portal.cancel_reason_invalid"}}
 		}
-		if _, err := h.d.Manage.Discard(ctx, req); err != nil {
+		if _, err := h.d.Manage.Discard(ctx, scope, req); err != nil {
 			return "", err
 		}
 		return i18n.T(i18n.FromContext(ctx), "portal.change.cancel"), nil
@@ -530,15 +527,15 @@ func (h *PortalHandler) Cancel(ctx context.Context, req *ReasonRequest) (*Portal
 
 // change runs a change of one of the donor's donations (404 for any other), e-mails the donor
 // what changed and answers the donation.
-func (h *PortalHandler) change(ctx context.Context, id uuid.UUID, do func() (string, error)) (*PortalDonation, error) {
-	if _, _, err := h.own(ctx, id); err != nil {
+func (h *PortalHandler) change(ctx context.Context, scope tenants.Scope, id uuid.UUID, do func() (string, error)) (*PortalDonation, error) {
+	if _, err := h.own(ctx, scope, id); err != nil {
 		return nil, err
 	}
 	what, err := do()
 	if err != nil {
 		return nil, err
 	}
-	scope, r, err := h.own(ctx, id)
+	r, err := h.own(ctx, scope, id)
 	if err != nil {
 		return nil, err
 	}

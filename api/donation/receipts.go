@@ -137,7 +137,12 @@ func (s *ManageService) managedDonation(ctx context.Context, c *gin.Context) (te
 	if err != nil {
 		return tenants.Scope{}, nil, apierror.NotFound()
 	}
-	return s.load(ctx, id)
+	scope, err := authz.Scope(ctx)
+	if err != nil {
+		return scope, nil, err
+	}
+	r, err := s.load(ctx, scope, id)
+	return scope, r, err
 }
 
 // ManageReceipt answers GET /manage/api/donations/:uuid/receipts/:number: a receipt of the donation.

@@ -12,7 +12,6 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/aporta/aporta/api/apierror"
-	"github.com/aporta/aporta/api/authz"
 	"github.com/aporta/aporta/internal/money"
 	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/tenants"
@@ -116,11 +115,7 @@ type Summary struct {
 
 // Summary answers GET /manage/api/payment_transactions/summary/:period (YYYY-MM) and
 // GET …/summary?from=YYYY-MM&to=YYYY-MM.
-func (s *ManageService) Summary(ctx context.Context, req *Period) (*Summary, error) {
-	scope, err := authz.Scope(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (s *ManageService) Summary(ctx context.Context, scope tenants.Scope, req *Period) (*Summary, error) {
 	from, to, start, end, err := req.txRange(ctx, scope)
 	if err != nil {
 		return nil, err
@@ -221,11 +216,7 @@ const transactionsSelect = `SELECT t.id, t.created_at, t.amount_minor, t.currenc
 // Transactions answers GET /manage/api/payment_transactions?period=YYYY-MM (or from/to)
 // &status=approved|rejected|pending|refunded|charged_back (a summary bucket) or a raw status
 // &currency=ARS&page=&per_page= → {transactions, total, page, per_page, from, to}, newest first.
-func (s *ManageService) Transactions(ctx context.Context, req *TransactionsRequest) (*TransactionList, error) {
-	scope, err := authz.Scope(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (s *ManageService) Transactions(ctx context.Context, scope tenants.Scope, req *TransactionsRequest) (*TransactionList, error) {
 	page, per, err := req.Paging.parse()
 	if err != nil {
 		return nil, err

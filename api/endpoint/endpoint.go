@@ -2,8 +2,8 @@
 // path (`path:"id"`), the query string (`query:"page"`) and the JSON body (`json:"…"`), a function
 // Execute(ctx, *Req) (*Resp, error) that knows nothing of HTTP, and Handle, the one adapter that
 // decodes, validates, runs and writes. Errors of any kind are written by apierror in the request's
-// language; the signed-in user, organisation and shard scope come from ctx (authz.CurrentUser,
-// authz.CurrentOrganization, authz.Scope).
+// language; the signed-in user and organisation come from ctx (authz.CurrentUser,
+// authz.CurrentOrganization), and HandleScoped passes the shard scope to endpoints behind authz.Require.
 package endpoint
 
 import (
@@ -14,7 +14,9 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/aporta/aporta/api/apierror"
+	"github.com/aporta/aporta/api/authz"
 	"github.com/aporta/aporta/api/request"
+	"github.com/aporta/aporta/tenants"
 )
 
 // Validator is a request that checks itself once decoded; its error (an *apierror.Error naming the
@@ -69,6 +71,23 @@ func Handle[Req, Resp any](exec Execute[Req, Resp]) gin.HandlerFunc {
 		}
 		c.JSON(status, resp)
 	}
+}
+
+// Scoped is the logic of an endpoint mounted behind a middleware that stores the organisation's
+// shard scope (authz.Require after its permission check, the donor portal's session, the agency
+// work area): it gets that scope, so it never looks one up or runs without one.
+type Scoped[Req, Resp any] func(ctx context.Context, scope tenants.Scope, req *Req) (*Resp, error)
+
+// HandleScoped adapts exec like Handle, passing it the request's scope. Mounted without such a
+// middleware it answers an internal error, never another organisation's data.
+func HandleScoped[Req, Resp any](exec Scoped[Req, Resp]) gin.HandlerFunc {
+	return Handle(func(ctx context.Context, req *Req) (*Resp, error) {
+		scope, err := authz.Scope(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return exec(ctx, scope, req)
+	})
 }
 
 // decodeBody reads the JSON body of a request that may carry one. An empty body leaves the

@@ -19,6 +19,7 @@ import (
 	"github.com/aporta/aporta/api/endpoint"
 	"github.com/aporta/aporta/api/middleware"
 	"github.com/aporta/aporta/internal/dberr"
+	"github.com/aporta/aporta/tenants"
 )
 
 type renameRequest struct {
@@ -141,4 +142,31 @@ func TestHandleRefusesUnbindableFieldsAtMount(t *testing.T) {
 	require.Panics(t, func() {
 		endpoint.Handle(func(context.Context, *bad) (*renamed, error) { return nil, nil })
 	})
+}
+
+// A scoped endpoint gets the scope the permission middleware stored; mounted without one it
+// answers an internal error and does not run.
+func TestHandleScopedPassesTheRequestsScope(t *testing.T) {
+	gin.SetMode(gin.TestMode)
+	org := uuid.New()
+	var ran []uuid.UUID
+	whose := endpoint.HandleScoped(func(_ context.Context, scope tenants.Scope, _ *struct{}) (*renamed, error) {
+		ran = append(ran, scope.OrgID)
+		return &renamed{ID: scope.OrgID}, nil
+	})
+	r := gin.New()
+	r.Use(middleware.Locale())
+	r.GET("/scoped", func(c *gin.Context) {
+		c.Request = c.Request.WithContext(tenants.WithScope(c.Request.Context(), tenants.Scope{OrgID: org}))
+	}, whose)
+	r.GET("/unscoped", whose)
+
+	w := httptest.NewRecorder()
+	r.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/scoped", nil))
+	require.Equal(t, http.StatusCreated, w.Code, w.Body.String())
+	require.Contains(t, w.Body.String(), org.String())
+	w = httptest.NewRecorder()
+	r.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/unscoped", nil))
+	require.Equal(t, http.StatusInternalServerError, w.Code, w.Body.String())
+	require.Equal(t, []uuid.UUID{org}, ran)
 }

@@ -15,7 +15,6 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/aporta/aporta/api/apierror"
-	"github.com/aporta/aporta/api/authz"
 	"github.com/aporta/aporta/internal/config"
 	"github.com/aporta/aporta/internal/connections"
 	"github.com/aporta/aporta/internal/connections/sandboxauth"
@@ -111,11 +110,7 @@ func (s *Service) offered() []string {
 }
 
 // List answers every offered gateway with the organisation's connection to it, if any.
-func (s *Service) List(ctx context.Context, _ *struct{}) (*List, error) {
-	scope, err := authz.Scope(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (s *Service) List(ctx context.Context, scope tenants.Scope, _ *struct{}) (*List, error) {
 	conns, err := s.Store.List(ctx, scope)
 	if err != nil {
 		return nil, err
@@ -156,13 +151,9 @@ func (r *CodeRequest) Validate() error {
 }
 
 // ConnectCentralPos exchanges the account holder's authorization code for credentials and stores them.
-func (s *Service) ConnectCentralPos(ctx context.Context, r *CodeRequest) (*Created, error) {
+func (s *Service) ConnectCentralPos(ctx context.Context, scope tenants.Scope, r *CodeRequest) (*Created, error) {
 	if s.CentralPos == nil {
 		return nil, apierror.NotFound()
-	}
-	scope, err := authz.Scope(ctx)
-	if err != nil {
-		return nil, err
 	}
 	creds, err := s.CentralPos.Connect(ctx, r.Token)
 	if errors.Is(err, gateway.ErrInvalidGrant) {
@@ -209,14 +200,10 @@ type DeleteRequest struct {
 }
 
 // Delete removes a connection for good and revokes it at the gateway where the gateway can.
-func (s *Service) Delete(ctx context.Context, r *DeleteRequest) (*struct{}, error) {
+func (s *Service) Delete(ctx context.Context, scope tenants.Scope, r *DeleteRequest) (*struct{}, error) {
 	id, err := uuid.Parse(r.ID)
 	if err != nil {
 		return nil, apierror.NotFound()
-	}
-	scope, err := authz.Scope(ctx)
-	if err != nil {
-		return nil, err
 	}
 	c, creds, err := s.Store.Delete(ctx, scope, id)
 	if err != nil {

@@ -24,9 +24,9 @@ func NewHandler(s *Service) Handler { return Handler{s: s} }
 // delete (manage_organization).
 func (h Handler) Mount(g endpoint.Groups, auth *gin.RouterGroup) {
 	admin := g.Authz.Require(authz.ManageOrganization)
-	g.Manage.GET("/payment_gateways", admin, endpoint.Handle(h.s.List))
-	g.Manage.POST("/payment_gateways/centralpos", admin, endpoint.Handle(h.s.ConnectCentralPos))
-	g.Manage.DELETE("/payment_gateways/:id", admin, endpoint.Handle(h.s.Delete))
+	g.Manage.GET("/payment_gateways", admin, endpoint.HandleScoped(h.s.List))
+	g.Manage.POST("/payment_gateways/centralpos", admin, endpoint.HandleScoped(h.s.ConnectCentralPos))
+	g.Manage.DELETE("/payment_gateways/:id", admin, endpoint.HandleScoped(h.s.Delete))
 	// These two stay Gin handlers: they answer browser navigations with 303 redirects (to the
 	// gateway's page, back to ours), not JSON, and the form post's token comes in a form field.
 	// Navigations cannot send the organisation header: the form names its organisation in a field

@@ -17,17 +17,17 @@ func NewHandler(s *Service) Handler { return Handler{s: s} }
 // administrators (manage_organization) see or change an integration: it holds the CRM's credentials.
 func (h Handler) Mount(g endpoint.Groups) {
 	admin := g.Authz.Require(authz.ManageOrganization)
-	g.Manage.GET("/integrations", admin, endpoint.Handle(h.s.List))
-	g.Manage.POST("/integrations", admin, endpoint.Handle(h.s.Create))
+	g.Manage.GET("/integrations", admin, endpoint.HandleScoped(h.s.List))
+	g.Manage.POST("/integrations", admin, endpoint.HandleScoped(h.s.Create))
 	base := "/settings/integrations/:uuid"
-	g.Settings.GET(base+"/setup", admin, endpoint.Handle(h.s.GetSetup))
-	g.Settings.PATCH(base+"/setup", admin, endpoint.Handle(h.s.PatchSetup))
-	g.Settings.POST(base+"/setup/sync", admin, endpoint.Handle(h.s.Resync))
-	g.Settings.POST(base+"/rules", admin, endpoint.Handle(h.s.CreateRule))
-	g.Settings.PATCH(base+"/rules/:id", admin, endpoint.Handle(h.s.PatchRule))
-	g.Settings.DELETE(base+"/rules/:id", admin, endpoint.Handle(h.s.DeleteRule))
-	g.Settings.GET(base+"/requests/page/:page", admin, endpoint.Handle(h.s.Requests))
-	g.Settings.POST(base+"/requests/:id/retry", admin, endpoint.Handle(h.s.Retry))
+	g.Settings.GET(base+"/setup", admin, endpoint.HandleScoped(h.s.GetSetup))
+	g.Settings.PATCH(base+"/setup", admin, endpoint.HandleScoped(h.s.PatchSetup))
+	g.Settings.POST(base+"/setup/sync", admin, endpoint.HandleScoped(h.s.Resync))
+	g.Settings.POST(base+"/rules", admin, endpoint.HandleScoped(h.s.CreateRule))
+	g.Settings.PATCH(base+"/rules/:id", admin, endpoint.HandleScoped(h.s.PatchRule))
+	g.Settings.DELETE(base+"/rules/:id", admin, endpoint.HandleScoped(h.s.DeleteRule))
+	g.Settings.GET(base+"/requests/page/:page", admin, endpoint.HandleScoped(h.s.Requests))
+	g.Settings.POST(base+"/requests/:id/retry", admin, endpoint.HandleScoped(h.s.Retry))
 }
 
 func init() {

@@ -20,7 +20,6 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/aporta/aporta/api/apierror"
-	"github.com/aporta/aporta/api/authz"
 	"github.com/aporta/aporta/internal/crm"
 	"github.com/aporta/aporta/internal/crmlink"
 	"github.com/aporta/aporta/internal/dberr"
@@ -107,14 +106,9 @@ type created struct{ *Setup }
 
 func (created) StatusCode() int { return http.StatusCreated }
 
-// scoped resolves the organisation and its integration; another organisation's id is not found.
-func scoped(ctx context.Context, id uuid.UUID) (tenants.Scope, sharddb.CrmIntegration, error) {
-	scope, err := authz.Scope(ctx)
-	if err != nil {
-		return scope, sharddb.CrmIntegration{}, err
-	}
-	in, err := scope.Store().CRMIntegration(ctx, sharddb.CRMIntegrationParams{OrganizationID: scope.OrgID, ID: id})
-	return scope, in, err
+// integrationOf reads one of the organisation's integrations; another organisation's id is not found.
+func integrationOf(ctx context.Context, scope tenants.Scope, id uuid.UUID) (sharddb.CrmIntegration, error) {
+	return scope.Store().CRMIntegration(ctx, sharddb.CRMIntegrationParams{OrganizationID: scope.OrgID, ID: id})
 }
 
 // present builds the setup page's view of an integration.
@@ -301,11 +295,7 @@ func (r *CreateRequest) Validate() error { return r.validate(true) }
 
 // Create connects a new integration: the CRM must accept the credentials and have the external
 // id field before anything is saved.
-func (s *Service) Create(ctx context.Context, r *CreateRequest) (*created, error) {
-	scope, err := authz.Scope(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (s *Service) Create(ctx context.Context, scope tenants.Scope, r *CreateRequest) (*created, error) {
 	ext := "Aporta_Id__c"
 	if r.ExternalIDField != nil {
 		ext = *r.ExternalIDField
@@ -362,11 +352,7 @@ type List struct {
 }
 
 // List lists the organisation's integrations.
-func (s *Service) List(ctx context.Context, _ *ListRequest) (*List, error) {
-	scope, err := authz.Scope(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (s *Service) List(ctx context.Context, scope tenants.Scope, _ *ListRequest) (*List, error) {
 	rows, err := scope.Store().CRMIntegrations(ctx, scope.OrgID)
 	if err != nil {
 		return nil, err
@@ -384,8 +370,8 @@ type SetupRequest struct {
 }
 
 // GetSetup is GET …/{uuid}/setup.
-func (s *Service) GetSetup(ctx context.Context, r *SetupRequest) (*Setup, error) {
-	scope, in, err := scoped(ctx, r.ID)
+func (s *Service) GetSetup(ctx context.Context, scope tenants.Scope, r *SetupRequest) (*Setup, error) {
+	in, err := integrationOf(ctx, scope, r.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -403,8 +389,8 @@ func (r *PatchSetupRequest) Validate() error { return r.validate(false) }
 
 // PatchSetup changes the setup. New credentials or another external id field are checked against
 // the CRM first (and its describes read again); a secret left out keeps the sealed one.
-func (s *Service) PatchSetup(ctx context.Context, r *PatchSetupRequest) (*Setup, error) {
-	scope, in, err := scoped(ctx, r.ID)
+func (s *Service) PatchSetup(ctx context.Context, scope tenants.Scope, r *PatchSetupRequest) (*Setup, error) {
+	in, err := integrationOf(ctx, scope, r.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -469,8 +455,8 @@ func (s *Service) PatchSetup(ctx context.Context, r *PatchSetupRequest) (*Setup,
 
 // Resync is POST …/{uuid}/setup/sync: everything the organisation has goes to the queue, and the
 // workflow sends it within the budget; the setup's progress shows how far it got.
-func (s *Service) Resync(ctx context.Context, r *SetupRequest) (*Setup, error) {
-	scope, in, err := scoped(ctx, r.ID)
+func (s *Service) Resync(ctx context.Context, scope tenants.Scope, r *SetupRequest) (*Setup, error) {
+	in, err := integrationOf(ctx, scope, r.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -541,8 +527,8 @@ func fieldTaken(err error) error {
 }
 
 // CreateRule adds a mapping rule.
-func (s *Service) CreateRule(ctx context.Context, r *RuleRequest) (*createdRule, error) {
-	scope, in, err := scoped(ctx, r.IntegrationID)
+func (s *Service) CreateRule(ctx context.Context, scope tenants.Scope, r *RuleRequest) (*createdRule, error) {
+	in, err := integrationOf(ctx, scope, r.IntegrationID)
 	if err != nil {
 		return nil, err
 	}
@@ -562,8 +548,8 @@ func (s *Service) CreateRule(ctx context.Context, r *RuleRequest) (*createdRule,
 }
 
 // PatchRule replaces a rule's mapping (its class stays).
-func (s *Service) PatchRule(ctx context.Context, r *PatchRuleRequest) (*Rule, error) {
-	scope, in, err := scoped(ctx, r.IntegrationID)
+func (s *Service) PatchRule(ctx context.Context, scope tenants.Scope, r *PatchRuleRequest) (*Rule, error) {
+	in, err := integrationOf(ctx, scope, r.IntegrationID)
 	if err != nil {
 		return nil, err
 	}
@@ -594,8 +580,8 @@ type RuleIDRequest struct {
 }
 
 // DeleteRule removes a rule.
-func (s *Service) DeleteRule(ctx context.Context, r *RuleIDRequest) (*struct{}, error) {
-	scope, in, err := scoped(ctx, r.IntegrationID)
+func (s *Service) DeleteRule(ctx context.Context, scope tenants.Scope, r *RuleIDRequest) (*struct{}, error) {
+	in, err := integrationOf(ctx, scope, r.IntegrationID)
 	if err != nil {
 		return nil, err
 	}
@@ -655,8 +641,8 @@ func (r *Requests) Headers() http.Header {
 }
 
 // Requests answers a page of the request log, newest first.
-func (s *Service) Requests(ctx context.Context, r *RequestsRequest) (*Requests, error) {
-	scope, in, err := scoped(ctx, r.ID)
+func (s *Service) Requests(ctx context.Context, scope tenants.Scope, r *RequestsRequest) (*Requests, error) {
+	in, err := integrationOf(ctx, scope, r.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -695,8 +681,8 @@ type Retried struct {
 }
 
 // Retry puts the records a request failed back in the queue.
-func (s *Service) Retry(ctx context.Context, r *RetryRequest) (*Retried, error) {
-	scope, in, err := scoped(ctx, r.IntegrationID)
+func (s *Service) Retry(ctx context.Context, scope tenants.Scope, r *RetryRequest) (*Retried, error) {
+	in, err := integrationOf(ctx, scope, r.IntegrationID)
 	if err != nil {
 		return nil, err
 	}

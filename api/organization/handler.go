@@ -27,9 +27,9 @@ func NewHandler(s *Service) *Handler { return &Handler{svc: s} }
 // /manage/api. The logo's upload and download keep Gin handlers: a multipart body and an image
 // stream are not JSON (endpoint.HandleUpload reads the one, GetLogo writes the other).
 func (h *Handler) Mount(g endpoint.Groups) {
-	g.Manage.GET("/organization", g.Authz.Require(authz.View), endpoint.Handle(h.Get))
+	g.Manage.GET("/organization", g.Authz.Require(authz.View), endpoint.HandleScoped(h.Get))
 	g.Manage.GET("/organization/logo", g.Authz.Require(authz.View), h.GetLogo)
-	g.Manage.GET("/country", g.Authz.Require(authz.View), endpoint.Handle(h.Country))
+	g.Manage.GET("/country", g.Authz.Require(authz.View), endpoint.HandleScoped(h.Country))
 	g.Settings.PATCH("/organization", g.Authz.Require(authz.ManageOrganization), endpoint.Handle(h.Patch))
 	g.Settings.PATCH("/organization/permissions", g.Authz.Require(authz.ManageOrganization), endpoint.Handle(h.PatchPermissions))
 	uploads := g.Upload("/manage", middleware.UploadLimit(MaxLogoBytes+1<<20, func() *apierror.Error {
@@ -47,21 +47,14 @@ func (h *Handler) Mount(g endpoint.Groups) {
 }
 
 // Get is GET /manage/api/organization.
-func (h *Handler) Get(ctx context.Context, _ *struct{}) (*Organization, error) {
-	scope, err := authz.Scope(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (h *Handler) Get(ctx context.Context, scope tenants.Scope, _ *struct{}) (*Organization, error) {
 	return h.svc.Present(ctx, scope)
 }
 
 // Country is GET /manage/api/country: the current organisation's country.
-func (h *Handler) Country(ctx context.Context, _ *struct{}) (*Country, error) {
-	scope, err := authz.Scope(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (h *Handler) Country(ctx context.Context, scope tenants.Scope, _ *struct{}) (*Country, error) {
 	var out Country
+	var err error
 	if out.Country, err = reference.Get(ctx, scope.Store(), scope.Country); err != nil {
 		return nil, err
 	}

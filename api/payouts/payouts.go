@@ -16,6 +16,7 @@ import (
 	"github.com/aporta/aporta/internal/i18n"
 	"github.com/aporta/aporta/internal/money"
 	"github.com/aporta/aporta/internal/sharddb"
+	"github.com/aporta/aporta/tenants"
 )
 
 // PageSize is how many payouts a page lists.
@@ -33,8 +34,8 @@ func init() {
 // Mount mounts the routes; only administrators see payouts, as they see the bank accounts.
 func Mount(g endpoint.Groups) {
 	admin := g.Authz.Require(authz.ManageOrganization)
-	g.Manage.GET("/payouts", admin, endpoint.Handle(List))
-	g.Manage.GET("/payouts/:id", admin, endpoint.Handle(Get))
+	g.Manage.GET("/payouts", admin, endpoint.HandleScoped(List))
+	g.Manage.GET("/payouts/:id", admin, endpoint.HandleScoped(Get))
 }
 
 // Payout is a payout as the organisation sees it.
@@ -109,11 +110,7 @@ type Page struct {
 }
 
 // List answers a page of the organisation's payouts.
-func List(ctx context.Context, r *ListRequest) (*Page, error) {
-	scope, err := authz.Scope(ctx)
-	if err != nil {
-		return nil, err
-	}
+func List(ctx context.Context, scope tenants.Scope, r *ListRequest) (*Page, error) {
 	rows, err := scope.Store().ListPayouts(ctx, sharddb.ListPayoutsParams{OrganizationID: scope.OrgID, Lim: PageSize,
 		Off: int32((r.Page - 1) * PageSize)})
 	if err != nil {
@@ -156,11 +153,7 @@ type Detail struct {
 }
 
 // Get answers one of the organisation's payouts with its charges; another organisation's is not found.
-func Get(ctx context.Context, r *GetRequest) (*Detail, error) {
-	scope, err := authz.Scope(ctx)
-	if err != nil {
-		return nil, err
-	}
+func Get(ctx context.Context, scope tenants.Scope, r *GetRequest) (*Detail, error) {
 	id, err := uuid.Parse(r.ID)
 	if err != nil {
 		return nil, apierror.NotFound()

@@ -51,9 +51,9 @@ func (h Handler) Mount(g endpoint.Groups) {
 	g.Manage.GET("/payment_processors", admin, endpoint.Handle(List))
 	g.Manage.POST("/payment_processors", admin, endpoint.Handle(h.Create))
 	g.Manage.PATCH("/payment_processors/:id", admin, endpoint.Handle(Patch))
-	g.Manage.DELETE("/payment_processors/:id", admin, endpoint.Handle(Delete))
+	g.Manage.DELETE("/payment_processors/:id", admin, endpoint.HandleScoped(Delete))
 	g.Manage.GET("/payment_processors/:id/rules", admin, endpoint.Handle(GetRules))
-	g.Manage.POST("/track", g.Authz.Require(authz.View), endpoint.Handle(Track))
+	g.Manage.POST("/track", g.Authz.Require(authz.View), endpoint.HandleScoped(Track))
 }
 
 // Campaign is a campaign as a rule shows it.
@@ -424,14 +424,10 @@ type IDRequest struct {
 }
 
 // Delete discards a processor (§4 "Discard deletes it"): its donations go back to the connected gateway.
-func Delete(ctx context.Context, r *IDRequest) (*struct{}, error) {
+func Delete(ctx context.Context, scope tenants.Scope, r *IDRequest) (*struct{}, error) {
 	id, err := uuid.Parse(r.ID)
 	if err != nil {
 		return nil, apierror.NotFound()
-	}
-	scope, err := authz.Scope(ctx)
-	if err != nil {
-		return nil, err
 	}
 	_, err = scope.Store().DeletePaymentProcessor(ctx, sharddb.DeletePaymentProcessorParams{OrganizationID: scope.OrgID, ID: id})
 	return nil, err
@@ -478,11 +474,7 @@ func (r *TrackRequest) Validate() error {
 }
 
 // Track records the event for the organisation and user.
-func Track(ctx context.Context, r *TrackRequest) (*struct{}, error) {
-	scope, err := authz.Scope(ctx)
-	if err != nil {
-		return nil, err
-	}
+func Track(ctx context.Context, scope tenants.Scope, r *TrackRequest) (*struct{}, error) {
 	var gateway *string
 	if r.Breadcrumbs.GatewayID != "" {
 		gateway = &r.Breadcrumbs.GatewayID

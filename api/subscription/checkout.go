@@ -101,11 +101,7 @@ func (r *CardValidation) Validate() error {
 }
 
 // ValidateCard saves the card at the platform's account and answers an authorization for the plan.
-func (h *Handler) ValidateCard(ctx context.Context, req *CardValidation) (*AuthorizationAnswer, error) {
-	s, err := authz.Scope(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (h *Handler) ValidateCard(ctx context.Context, s tenants.Scope, req *CardValidation) (*AuthorizationAnswer, error) {
 	country, err := h.checkPlan(ctx, s, req.PlanCode, ModeCard)
 	if err != nil {
 		return nil, err
@@ -153,11 +149,7 @@ func (r *CBUValidation) Validate() error {
 }
 
 // ValidateCBU records the direct-debit mandate and answers it as the authorization.
-func (h *Handler) ValidateCBU(ctx context.Context, req *CBUValidation) (*AuthorizationAnswer, error) {
-	s, err := authz.Scope(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (h *Handler) ValidateCBU(ctx context.Context, s tenants.Scope, req *CBUValidation) (*AuthorizationAnswer, error) {
 	if _, err := h.checkPlan(ctx, s, "", ModeCBU); err != nil {
 		return nil, err
 	}
@@ -205,11 +197,7 @@ func (r *TransferValidation) Validate() error {
 }
 
 // ValidateTransfer keeps the payer and answers an authorization for the plan.
-func (h *Handler) ValidateTransfer(ctx context.Context, req *TransferValidation) (*AuthorizationAnswer, error) {
-	s, err := authz.Scope(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (h *Handler) ValidateTransfer(ctx context.Context, s tenants.Scope, req *TransferValidation) (*AuthorizationAnswer, error) {
 	if _, err := h.checkPlan(ctx, s, req.PlanCode, ModeBankTransfer); err != nil {
 		return nil, err
 	}
@@ -307,17 +295,13 @@ func (a SubscribeAnswer) StatusCode() int { return a.status }
 // charged for the first period through the platform's account before the plan applies. A refused
 // card ends the subscription at once (402) and nothing changes; the billing workflow takes over the
 // following periods, and the first one too when its outcome is not known yet.
-func (h *Handler) Subscribe(ctx context.Context, req *SubscribeRequest) (*SubscribeAnswer, error) {
-	s, err := authz.Scope(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (h *Handler) Subscribe(ctx context.Context, s tenants.Scope, req *SubscribeRequest) (*SubscribeAnswer, error) {
 	plan := strings.TrimSpace(req.PlanCode)
 	if _, err := h.checkPlan(ctx, s, plan, req.PaymentMode.Type); err != nil {
 		return nil, err
 	}
 	var sub sharddb.OrganizationSubscription
-	err = s.Tx(ctx, func(tx pgx.Tx) error {
+	err := s.Tx(ctx, func(tx pgx.Tx) error {
 		st := sharddb.Store(tx)
 		auth, err := use(ctx, st, s, req.PaymentMode, plan)
 		if err != nil {
@@ -371,11 +355,7 @@ type ChangeMethodRequest struct {
 
 // ChangeMethod puts a newly validated payment method on the live subscription; a renewal being
 // retried is tried again at once.
-func (h *Handler) ChangeMethod(ctx context.Context, req *ChangeMethodRequest) (*Answer, error) {
-	s, err := authz.Scope(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (h *Handler) ChangeMethod(ctx context.Context, s tenants.Scope, req *ChangeMethodRequest) (*Answer, error) {
 	sub, err := s.Store().OrganizationSubscription(ctx, sharddb.OrganizationSubscriptionParams{OrganizationID: s.OrgID})
 	if errors.Is(err, dberr.ErrNotFound) {
 		return nil, apierror.New(http.StatusConflict, "subscription.none")
@@ -405,7 +385,7 @@ func (h *Handler) ChangeMethod(ctx context.Context, req *ChangeMethodRequest) (*
 	if err := h.Bills.Changed(ctx, s.OrgID, sub.ID); err != nil {
 		return nil, err
 	}
-	return h.Get(ctx, nil)
+	return h.Get(ctx, s, nil)
 }
 
 // ChangePlanRequest is POST /manage/api/subscription/change.
@@ -425,11 +405,7 @@ type ChangePlanAnswer struct {
 // billing.UpdateChangePlan): an upgrade now, its difference charged pro rata on the payment method
 // (a refused card changes nothing: 402); anything else from the next period. Each request is a new
 // change; a repeated upgrade finds the plan already changed and charges nothing.
-func (h *Handler) ChangePlan(ctx context.Context, req *ChangePlanRequest) (*ChangePlanAnswer, error) {
-	s, err := authz.Scope(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (h *Handler) ChangePlan(ctx context.Context, s tenants.Scope, req *ChangePlanRequest) (*ChangePlanAnswer, error) {
 	plan := strings.TrimSpace(req.PlanCode)
 	if plan == "" {
 		return nil, apierror.Validation(map[string]string{"plan_code": "subscription.plan_code_required"})
@@ -460,7 +436,7 @@ func (h *Handler) ChangePlan(ctx context.Context, req *ChangePlanRequest) (*Chan
 	case res.Outcome == billing.OutcomeFailed:
 		return nil, apierror.New(http.StatusPaymentRequired, "subscription.payment_rejected")
 	}
-	page, err := h.Get(ctx, nil)
+	page, err := h.Get(ctx, s, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -473,11 +449,7 @@ func (h *Handler) ChangePlan(ctx context.Context, req *ChangePlanRequest) (*Chan
 }
 
 // Cancel cancels the live subscription: the plan stays until the end of the paid period.
-func (h *Handler) Cancel(ctx context.Context, _ *struct{}) (*Answer, error) {
-	s, err := authz.Scope(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (h *Handler) Cancel(ctx context.Context, s tenants.Scope, _ *struct{}) (*Answer, error) {
 	sub, err := s.Store().OrganizationSubscription(ctx, sharddb.OrganizationSubscriptionParams{OrganizationID: s.OrgID})
 	if err == nil {
 		sub, err = s.Store().CancelSubscription(ctx, sharddb.CancelSubscriptionParams{OrganizationID: s.OrgID, ID: sub.ID})
@@ -491,7 +463,7 @@ func (h *Handler) Cancel(ctx context.Context, _ *struct{}) (*Answer, error) {
 	if err := h.Bills.Changed(ctx, s.OrgID, sub.ID); err != nil {
 		return nil, err
 	}
-	return h.Get(ctx, nil)
+	return h.Get(ctx, s, nil)
 }
 
 func maskCBU(cbu string) string { return "•••• " + cbu[len(cbu)-4:] }

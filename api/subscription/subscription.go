@@ -65,16 +65,16 @@ func NewHandler(t *tenants.Tenants, c client.Client, platform *billing.PlatformA
 //	POST /manage/api/validations/card|cbu|bank_transfer, POST /manage/api/subscription,
 //	PUT  /manage/api/subscription/payment_mode, POST /manage/api/subscription/change|cancel  (manage organisation)
 func (h *Handler) Mount(g endpoint.Groups) {
-	g.Manage.GET("/subscription", g.Authz.Require(authz.View), endpoint.Handle(h.Get))
+	g.Manage.GET("/subscription", g.Authz.Require(authz.View), endpoint.HandleScoped(h.Get))
 	g.Manage.GET("/subscription/invoices/:id/pdf", g.Authz.Require(authz.View), h.InvoicePDF)
 	admin := g.Authz.Require(authz.ManageOrganization)
-	g.Manage.POST("/validations/card", admin, endpoint.Handle(h.ValidateCard))
-	g.Manage.POST("/validations/cbu", admin, endpoint.Handle(h.ValidateCBU))
-	g.Manage.POST("/validations/bank_transfer", admin, endpoint.Handle(h.ValidateTransfer))
-	g.Manage.POST("/subscription", admin, endpoint.Handle(h.Subscribe))
-	g.Manage.PUT("/subscription/payment_mode", admin, endpoint.Handle(h.ChangeMethod))
-	g.Manage.POST("/subscription/change", admin, endpoint.Handle(h.ChangePlan))
-	g.Manage.POST("/subscription/cancel", admin, endpoint.Handle(h.Cancel))
+	g.Manage.POST("/validations/card", admin, endpoint.HandleScoped(h.ValidateCard))
+	g.Manage.POST("/validations/cbu", admin, endpoint.HandleScoped(h.ValidateCBU))
+	g.Manage.POST("/validations/bank_transfer", admin, endpoint.HandleScoped(h.ValidateTransfer))
+	g.Manage.POST("/subscription", admin, endpoint.HandleScoped(h.Subscribe))
+	g.Manage.PUT("/subscription/payment_mode", admin, endpoint.HandleScoped(h.ChangeMethod))
+	g.Manage.POST("/subscription/change", admin, endpoint.HandleScoped(h.ChangePlan))
+	g.Manage.POST("/subscription/cancel", admin, endpoint.HandleScoped(h.Cancel))
 }
 
 // View is the subscription as the API answers it.
@@ -157,11 +157,7 @@ type Answer struct {
 }
 
 // Get answers the current organisation's subscription, its billing and invoices.
-func (h *Handler) Get(ctx context.Context, _ *struct{}) (*Answer, error) {
-	s, err := authz.Scope(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (h *Handler) Get(ctx context.Context, s tenants.Scope, _ *struct{}) (*Answer, error) {
 	sum, err := flow.Get(ctx, s)
 	if err != nil {
 		return nil, err

@@ -12,6 +12,7 @@ import (
 	"github.com/aporta/aporta/internal/dberr"
 	"github.com/aporta/aporta/internal/i18n"
 	"github.com/aporta/aporta/internal/sharddb"
+	"github.com/aporta/aporta/tenants"
 )
 
 // Guides are the known guide names (§9) plus the 4-step campaign guide.
@@ -38,8 +39,8 @@ func NewHandler() Handler { return Handler{} }
 
 // Mount mounts GET /manage/api/tours/{guideName} and PUT …/progress.
 func (h Handler) Mount(g endpoint.Groups) {
-	g.Manage.GET("/tours/:guide", g.Authz.Require(authz.View), endpoint.Handle(Get))
-	g.Manage.PUT("/tours/:guide/progress", g.Authz.Require(authz.View), endpoint.Handle(Put))
+	g.Manage.GET("/tours/:guide", g.Authz.Require(authz.View), endpoint.HandleScoped(Get))
+	g.Manage.PUT("/tours/:guide/progress", g.Authz.Require(authz.View), endpoint.HandleScoped(Put))
 }
 
 // GetRequest names the guide.
@@ -51,11 +52,7 @@ type GetRequest struct {
 func (r *GetRequest) Validate() error { return knownGuide(r.Guide) }
 
 // Get answers {"step": n}, 0 when never seen.
-func Get(ctx context.Context, r *GetRequest) (*Progress, error) {
-	scope, err := authz.Scope(ctx)
-	if err != nil {
-		return nil, err
-	}
+func Get(ctx context.Context, scope tenants.Scope, r *GetRequest) (*Progress, error) {
 	step, err := scope.Store().GuideStep(ctx, sharddb.GuideStepParams{
 		OrganizationID: scope.OrgID, UserID: authz.CurrentUser(ctx).ID, GuideName: r.Guide,
 	})
@@ -84,12 +81,8 @@ func (r *PutRequest) Validate() error {
 }
 
 // Put saves the step and answers it back.
-func Put(ctx context.Context, r *PutRequest) (*Progress, error) {
-	scope, err := authz.Scope(ctx)
-	if err != nil {
-		return nil, err
-	}
-	err = scope.Store().SetGuideStep(ctx, sharddb.SetGuideStepParams{
+func Put(ctx context.Context, scope tenants.Scope, r *PutRequest) (*Progress, error) {
+	err := scope.Store().SetGuideStep(ctx, sharddb.SetGuideStepParams{
 		OrganizationID: scope.OrgID, UserID: authz.CurrentUser(ctx).ID, GuideName: r.Guide, Step: int32(*r.Step),
 	})
 	if err != nil {

@@ -17,13 +17,13 @@ func NewHandler(s *Service) Handler { return Handler{s: s} }
 // integrations: an endpoint receives the organisation's donors' data.
 func (h Handler) Mount(g endpoint.Groups) {
 	admin := g.Authz.Require(authz.ManageOrganization)
-	g.Manage.GET("/webhooks", admin, endpoint.Handle(h.s.List))
-	g.Manage.POST("/webhooks", admin, endpoint.Handle(h.s.Create))
-	g.Manage.PATCH("/webhooks/:id", admin, endpoint.Handle(h.s.Patch))
-	g.Manage.DELETE("/webhooks/:id", admin, endpoint.Handle(h.s.Delete))
-	g.Manage.POST("/webhooks/:id/secret", admin, endpoint.Handle(h.s.RotateSecret))
-	g.Manage.GET("/webhooks/:id/deliveries", admin, endpoint.Handle(h.s.Deliveries))
-	g.Manage.POST("/webhooks/:id/deliveries/:delivery/resend", admin, endpoint.Handle(h.s.Resend))
+	g.Manage.GET("/webhooks", admin, endpoint.HandleScoped(h.s.List))
+	g.Manage.POST("/webhooks", admin, endpoint.HandleScoped(h.s.Create))
+	g.Manage.PATCH("/webhooks/:id", admin, endpoint.HandleScoped(h.s.Patch))
+	g.Manage.DELETE("/webhooks/:id", admin, endpoint.HandleScoped(h.s.Delete))
+	g.Manage.POST("/webhooks/:id/secret", admin, endpoint.HandleScoped(h.s.RotateSecret))
+	g.Manage.GET("/webhooks/:id/deliveries", admin, endpoint.HandleScoped(h.s.Deliveries))
+	g.Manage.POST("/webhooks/:id/deliveries/:delivery/resend", admin, endpoint.HandleScoped(h.s.Resend))
 }
 
 func init() {

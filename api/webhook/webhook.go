@@ -15,7 +15,6 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/aporta/aporta/api/apierror"
-	"github.com/aporta/aporta/api/authz"
 	"github.com/aporta/aporta/internal/dberr"
 	"github.com/aporta/aporta/internal/i18n"
 	"github.com/aporta/aporta/internal/sharddb"
@@ -76,24 +75,16 @@ type createdSecret struct{ *WithSecret }
 
 func (createdSecret) StatusCode() int { return http.StatusCreated }
 
-func scoped(ctx context.Context, id uuid.UUID) (tenants.Scope, sharddb.WebhookEndpoint, error) {
-	scope, err := authz.Scope(ctx)
-	if err != nil {
-		return scope, sharddb.WebhookEndpoint{}, err
-	}
-	e, err := scope.Store().WebhookEndpoint(ctx, sharddb.WebhookEndpointParams{OrganizationID: scope.OrgID, ID: id})
-	return scope, e, err
+// endpointOf reads one of the organisation's endpoints; another organisation's id is not found.
+func endpointOf(ctx context.Context, scope tenants.Scope, id uuid.UUID) (sharddb.WebhookEndpoint, error) {
+	return scope.Store().WebhookEndpoint(ctx, sharddb.WebhookEndpointParams{OrganizationID: scope.OrgID, ID: id})
 }
 
 // ListRequest is GET /manage/api/webhooks.
 type ListRequest struct{}
 
 // List answers the organisation's endpoints.
-func (s *Service) List(ctx context.Context, _ *ListRequest) (*List, error) {
-	scope, err := authz.Scope(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (s *Service) List(ctx context.Context, scope tenants.Scope, _ *ListRequest) (*List, error) {
 	rows, err := scope.Store().WebhookEndpoints(ctx, scope.OrgID)
 	if err != nil {
 		return nil, err
@@ -163,11 +154,7 @@ type CreateRequest struct{ Fields }
 func (r *CreateRequest) Validate() error { return r.validate(true) }
 
 // Create registers an endpoint with a new secret, answered this once, and starts its workflow.
-func (s *Service) Create(ctx context.Context, r *CreateRequest) (*createdSecret, error) {
-	scope, err := authz.Scope(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (s *Service) Create(ctx context.Context, scope tenants.Scope, r *CreateRequest) (*createdSecret, error) {
 	url, err := s.checkURL(ctx, *r.URL)
 	if err != nil {
 		return nil, err
@@ -209,8 +196,8 @@ type PatchRequest struct {
 func (r *PatchRequest) Validate() error { return r.validate(false) }
 
 // Patch changes an endpoint; enabling one starts its workflow again.
-func (s *Service) Patch(ctx context.Context, r *PatchRequest) (*Endpoint, error) {
-	scope, e, err := scoped(ctx, r.ID)
+func (s *Service) Patch(ctx context.Context, scope tenants.Scope, r *PatchRequest) (*Endpoint, error) {
+	e, err := endpointOf(ctx, scope, r.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -249,11 +236,7 @@ type IDRequest struct {
 }
 
 // Delete removes an endpoint with its deliveries; their workflows find nothing left to deliver.
-func (s *Service) Delete(ctx context.Context, r *IDRequest) (*struct{}, error) {
-	scope, err := authz.Scope(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (s *Service) Delete(ctx context.Context, scope tenants.Scope, r *IDRequest) (*struct{}, error) {
 	n, err := scope.Store().DeleteWebhookEndpoint(ctx, sharddb.DeleteWebhookEndpointParams{OrganizationID: scope.OrgID, ID: r.ID})
 	if err != nil {
 		return nil, err
@@ -266,8 +249,8 @@ func (s *Service) Delete(ctx context.Context, r *IDRequest) (*struct{}, error) {
 
 // RotateSecret replaces an endpoint's secret with a new one, answered this once; deliveries are
 // signed with it from their next attempt.
-func (s *Service) RotateSecret(ctx context.Context, r *IDRequest) (*WithSecret, error) {
-	scope, e, err := scoped(ctx, r.ID)
+func (s *Service) RotateSecret(ctx context.Context, scope tenants.Scope, r *IDRequest) (*WithSecret, error) {
+	e, err := endpointOf(ctx, scope, r.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -345,8 +328,8 @@ func (r *DeliveriesRequest) Validate() error {
 }
 
 // Deliveries answers a page of the endpoint's delivery log.
-func (s *Service) Deliveries(ctx context.Context, r *DeliveriesRequest) (*Deliveries, error) {
-	scope, e, err := scoped(ctx, r.ID)
+func (s *Service) Deliveries(ctx context.Context, scope tenants.Scope, r *DeliveriesRequest) (*Deliveries, error) {
+	e, err := endpointOf(ctx, scope, r.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -378,8 +361,8 @@ type resent struct{ *Delivery }
 func (resent) StatusCode() int { return http.StatusCreated }
 
 // Resend delivers a delivery's event again, as a new delivery with the same event id and body.
-func (s *Service) Resend(ctx context.Context, r *ResendRequest) (*resent, error) {
-	scope, e, err := scoped(ctx, r.ID)
+func (s *Service) Resend(ctx context.Context, scope tenants.Scope, r *ResendRequest) (*resent, error) {
+	e, err := endpointOf(ctx, scope, r.ID)
 	if err != nil {
 		return nil, err
 	}
