@@ -1,4 +1,5 @@
 import { cleanNumber } from './brand';
+import type { CardInput } from './card';
 import { parseExpiry } from './expiry';
 
 /**
@@ -11,9 +12,6 @@ export interface Tokenizer { name?: string; tokenizer_url?: string; public_key?:
 export interface CardToken { id: string; payment_method_id?: string; vault_token?: string }
 
 export interface GatewayError { message?: string; cause?: { code?: string | number; description?: string }[] }
-
-/** What the tokeniser needs of a card; the expiry as typed ("MM / YY"). */
-export interface CardInput { number: string; cvv: string; expiry: string; holderName: string; idType: string; idNumber: string }
 
 /**
  * Posts the card to the gateway's tokeniser — the only place the number and security code ever go.

@@ -1,6 +1,6 @@
 import { cleanNumber } from './brand';
 import { parseExpiry } from './expiry';
-import type { CardInput } from './tokenizer';
+import type { CardInput } from './card';
 
 /**
  * The card vault's tokeniser (POST {vault_url}/cvault/credit-card/temporal with the platform's key): when a global
