@@ -1,7 +1,7 @@
 // Package receipt is a donor's receipt for each approved charge and their yearly summary: the
 // number (per organisation, without gaps), the PDF documents, and the e-mail that hands a receipt
-// out. charge.Record issues the receipt in the statement that records the approval (receipt_issue,
-// migrations/shard/0561, called by charge_record, 0590), so every channel (the public form, monthly
+// out. charge.Record issues the receipt in the statement that records the approval (receipt_prepare
+// and receipt_insert, migrations/shard/0630, called by charge_record), so every channel (the public form, monthly
 // collection, agencies' sign-ups) gets one the same way, and annuls it with a refund or chargeback.
 package receipt
 
