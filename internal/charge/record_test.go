@@ -170,3 +170,50 @@ func TestRecordFindsThePeriodsAttemptUnderItsID(t *testing.T) {
 	require.EqualValues(t, 1, rows)
 	require.Empty(t, f.agrees(), "refunded: nothing raised")
 }
+
+// The receipt e-mail's data (sharddb.ChargeReceiptMail) of an approved monthly period: by its transaction, or by the
+// period when the charger names another transaction of it (the form's first one settled it); nothing for a period
+// without a receipt or for another donation's transaction.
+func TestReceiptMailFindsTheChargesReceipt(t *testing.T) {
+	f := newRecordFixture(t)
+	tx := f.pending(true, "2031-06")
+	require.NoError(t, RecordAnd(f.Ctx, f.Scope, tx, Outcome{Status: gateway.StatusApproved, PaymentID: "pay-m", At: day},
+		activeFrom(time.Date(2031, 7, 5, 0, 0, 0, 0, time.UTC))))
+	other := f.pending(false, "")
+	var slug string
+	f.One(&slug, `SELECT slug FROM campaigns WHERE organization_id = $1 AND id = $2`, f.Scope.OrgID, f.Campaign)
+
+	mail := func(donation, txID uuid.UUID, period string) map[string]any {
+		t.Helper()
+		var p *string
+		if period != "" {
+			p = &period
+		}
+		raw, err := f.Scope.Store().ChargeReceiptMail(f.Ctx, sharddb.ChargeReceiptMailParams{OrganizationID: f.Scope.OrgID,
+			DonationID: donation, TransactionID: txID, Period: p})
+		require.NoError(t, err)
+		var m map[string]any
+		if raw != nil {
+			require.NoError(t, json.Unmarshal(raw, &m))
+		}
+		return m
+	}
+	want := map[string]any{"number": float64(1), "transaction_id": tx.ID.String(), "amount_minor": float64(150000),
+		"currency": "ARS", "first_name": "Ana", "slug": slug}
+	for name, got := range map[string]map[string]any{
+		"its transaction":            mail(tx.DonationID, tx.ID, ""),
+		"its transaction and period": mail(tx.DonationID, tx.ID, "2031-06"),
+		"another attempt's id":       mail(tx.DonationID, uuid.New(), "2031-06"),
+	} {
+		require.NotNil(t, got, name)
+		for k, v := range want {
+			require.Equal(t, v, got[k], "%s: %s", name, k)
+		}
+		require.Contains(t, got["donor_email"], "@donor.test", name)
+		require.Contains(t, got["org_legal_name"], "Fundación Registro", name)
+		require.NotEmpty(t, got["org_locale"], name)
+	}
+	require.Nil(t, mail(tx.DonationID, uuid.New(), "2031-07"), "a period without a receipt")
+	require.Nil(t, mail(tx.DonationID, uuid.New(), ""), "another transaction, no period")
+	require.Nil(t, mail(other.DonationID, tx.ID, "2031-06"), "another donation's receipt")
+}

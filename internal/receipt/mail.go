@@ -2,11 +2,14 @@ package receipt
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"net/url"
 	"time"
 
 	"github.com/google/uuid"
 
+	"github.com/aporta/aporta/internal/dberr"
 	"github.com/aporta/aporta/internal/i18n"
 	"github.com/aporta/aporta/internal/money"
 	"github.com/aporta/aporta/internal/outbox"
@@ -69,6 +72,20 @@ type Charge struct {
 	Period                    string // YYYY-MM; "" for a one-time donation
 }
 
+// mailData is sharddb.ChargeReceiptMail's object (migrations/shard/0640).
+type mailData struct {
+	Number        int64     `json:"number"`
+	TransactionID uuid.UUID `json:"transaction_id"`
+	DonorEmail    string    `json:"donor_email"`
+	OrgLegalName  string    `json:"org_legal_name"`
+	CampaignTitle string    `json:"campaign_title"`
+	AmountMinor   int64     `json:"amount_minor"`
+	Currency      string    `json:"currency"`
+	OrgLocale     string    `json:"org_locale"`
+	FirstName     string    `json:"first_name"`
+	Slug          string    `json:"slug"`
+}
+
 // Send e-mails the charge's receipt in the organisation's language.
 func (m Mailer) Send(ctx context.Context, scope tenants.Scope, c Charge) error {
 	if m.Outbox == nil {
@@ -79,10 +96,19 @@ func (m Mailer) Send(ctx context.Context, scope tenants.Scope, c Charge) error {
 	if c.Period != "" {
 		period = &c.Period
 	}
-	r, err := q.ChargeReceiptMail(ctx, sharddb.ChargeReceiptMailParams{OrganizationID: scope.OrgID,
+	raw, err := q.ChargeReceiptMail(ctx, sharddb.ChargeReceiptMailParams{OrganizationID: scope.OrgID,
 		DonationID: c.DonationID, TransactionID: c.TransactionID, Period: period})
 	if err != nil {
 		return err
+	}
+	var r mailData
+	if raw != nil { // null: the charge has no receipt
+		if err := json.Unmarshal(raw, &r); err != nil {
+			return err
+		}
+	}
+	if r.Number == 0 {
+		return fmt.Errorf("receipt of transaction %s: %w", c.TransactionID, dberr.ErrNotFound)
 	}
 	lang, _ := i18n.Parse(r.OrgLocale)
 	msg, err := outbox.Compose(r.DonorEmail, EmailKind, lang, map[string]any{
