@@ -187,6 +187,8 @@ type Outcome struct {
 	Replayed    bool
 	// convertSecret is the convert-to-monthly secret stored with the donation this call wrote (nil: none).
 	convertSecret []byte
+	// receipt is the receipt this call's charge issued, for followUp to e-mail (nil: read it, or none).
+	receipt json.RawMessage
 }
 
 // stored is the donation a key already made.
@@ -456,12 +458,12 @@ func (s *Service) savedCard(ctx context.Context, scope tenants.Scope, pmID uuid.
 func (s *Service) settle(ctx context.Context, scope tenants.Scope, gw charge.Gateway, d stored, first *firstcharge.First, out Outcome,
 	customerID, cardID, methodID, email string, instalments int, today time.Time) (Outcome, error) {
 	out.DonationID, out.Recurrency, out.AmountMinor, out.Currency, out.CollectDay = d.id, d.recurrence, d.amount, d.currency, d.collectDay
-	var err error
-	out.Status, out.Detail, err = s.first.Charge(ctx, scope, charge.WithRouter(gw, s.retries), d.forFirstCharge(scope.OrgID), first, gateway.Charge{
+	charged, err := s.first.Charge(ctx, scope, charge.WithRouter(gw, s.retries), d.forFirstCharge(scope.OrgID), first, gateway.Charge{
 		Description: out.Form.Campaign.Title, Installments: instalments,
 		CustomerID: customerID, Email: email, CardID: cardID, PaymentMethodID: methodID,
 		Metadata: map[string]string{"organization_id": scope.OrgID.String(), "donation_id": d.id.String()},
 	}, today)
+	out.Status, out.Detail, out.receipt = charged.Status, charged.Detail, charged.Receipt
 	return out, err
 }
 

@@ -33,7 +33,7 @@ func (s *Service) followUp(ctx context.Context, lang i18n.Lang, out Outcome, ema
 		defer cancel()
 		if out.Status == "approved" {
 			if err := s.receiptMail.Send(ctx, scope, receipt.Charge{DonationID: out.DonationID,
-				TransactionID: charge.FirstTransactionID(out.DonationID)}); err != nil {
+				TransactionID: charge.FirstTransactionID(out.DonationID), Issued: out.receipt}); err != nil {
 				s.log.ErrorContext(ctx, "donation: receipt e-mail", "donation_id", out.DonationID, "error", err)
 				return // left open: the guard sends it
 			}

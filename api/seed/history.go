@@ -18,6 +18,7 @@ import (
 	"github.com/aporta/aporta/api/campaign"
 	"github.com/aporta/aporta/internal/charge"
 	"github.com/aporta/aporta/internal/connections"
+	"github.com/aporta/aporta/internal/dberr"
 	"github.com/aporta/aporta/internal/gateway"
 	"github.com/aporta/aporta/internal/gateway/sandbox"
 	"github.com/aporta/aporta/internal/sharddb"
@@ -238,7 +239,7 @@ func writeStory(ctx context.Context, d HistoryDeps, scope tenants.Scope, s story
 		if s.recurrence == 1 {
 			row.CollectDay = s.collectDay.Column()
 		}
-		if err := q.InsertFormDonation(ctx, row); err != nil {
+		if _, err := q.InsertFormDonation(ctx, row); err != nil && !errors.Is(err, dberr.ErrNotFound) { // found: a second run
 			return fmt.Errorf("donation: %w", err)
 		}
 		first := sharddb.InsertFirstTransactionParams{OrganizationID: scope.OrgID, ID: charge.FirstTransactionID(id),
@@ -278,7 +279,7 @@ func writeStory(ctx context.Context, d HistoryDeps, scope tenants.Scope, s story
 		return scope.Store().SeedDateAttempts(ctx, sharddb.SeedDateAttemptsParams{OrganizationID: scope.OrgID, DonationID: id})
 	}
 	if first.Status == "planned" {
-		if _, _, err := settler.Charge(ctx, scope, nil, fd, nil, gateway.Charge{}, today); err != nil {
+		if _, err := settler.Charge(ctx, scope, nil, fd, nil, gateway.Charge{}, today); err != nil {
 			return fmt.Errorf("activate: %w", err)
 		}
 	}

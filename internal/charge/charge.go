@@ -9,6 +9,7 @@ package charge
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -119,6 +120,9 @@ type Outcome struct {
 	PausedReason string     // a refusal that must pause a monthly donation (gateway.PausedReason)
 	At           time.Time  // when the gateway made the payment
 	Processor    *Processor // the processor that made the payment (OutcomeFrom); nil: the connected gateway
+	// Receipt is the receipt its record issued, as receipt.Mailer e-mails it (migrations/shard/0650); nil when the
+	// record issued none (not an approval, or recorded before) or the outcome is not recorded yet.
+	Receipt json.RawMessage
 }
 
 // Approved says whether the transaction is paid.
@@ -192,7 +196,8 @@ func ChargeAnd(ctx context.Context, scope tenants.Scope, g Gateway, t Transactio
 		return Outcome{}, err
 	}
 	o := OutcomeFrom(g, p)
-	return o, RecordAnd(ctx, scope, t, o, settle)
+	o.Receipt, err = RecordAnd(ctx, scope, t, o, settle)
+	return o, err
 }
 
 // Fee is a processor's fee on an amount, rounded half up as the commission is.
@@ -210,7 +215,8 @@ type Settle func(o Outcome) (status string, nextChargeDate *time.Time)
 // charge is never approved without them; a refund or chargeback annuls the receipt. The CRM change
 // and the webhook event are queued with it, and the dashboard rollup kept exact.
 func Record(ctx context.Context, scope tenants.Scope, t Transaction, o Outcome) error {
-	return RecordAnd(ctx, scope, t, o, nil)
+	_, err := RecordAnd(ctx, scope, t, o, nil)
+	return err
 }
 
 // RecordAnd is Record settling the first charge's donation too (settle nil: none).
@@ -219,26 +225,36 @@ func Record(ctx context.Context, scope tenants.Scope, t Transaction, o Outcome) 
 // organisation's worker, which makes every write (issues 17 and 19). What the statement cannot know before writing
 // is the id of a period's attempt that a row of another id already is (the form's first transaction is its first
 // period's first attempt); it then writes nothing and answers that id, and the outcome is recorded again under it,
-// with the webhook event of that transaction.
-func RecordAnd(ctx context.Context, scope tenants.Scope, t Transaction, o Outcome, settle Settle) error {
+// with the webhook event of that transaction. It answers the receipt the record issued (Outcome.Receipt).
+func RecordAnd(ctx context.Context, scope tenants.Scope, t Transaction, o Outcome, settle Settle) (json.RawMessage, error) {
 	for range 2 {
 		p, err := recordParams(scope.OrgID, t, o, settle)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		var id uuid.UUID
+		var raw json.RawMessage
 		if err := scope.Alone(ctx, func(q *sharddb.Queries) (err error) {
-			id, err = q.RecordCharge(ctx, p)
+			raw, err = q.RecordCharge(ctx, p)
 			return err
 		}); err != nil {
-			return fmt.Errorf("record transaction %s: %w", t.ID, err)
+			return nil, fmt.Errorf("record transaction %s: %w", t.ID, err)
 		}
-		if id == t.ID {
-			return nil
+		var r struct {
+			ID      uuid.UUID       `json:"id"`
+			Receipt json.RawMessage `json:"receipt"`
 		}
-		t.ID = id
+		if err := json.Unmarshal(raw, &r); err != nil {
+			return nil, fmt.Errorf("record transaction %s: %w", t.ID, err)
+		}
+		if r.ID == t.ID {
+			if string(r.Receipt) == "null" {
+				return nil, nil
+			}
+			return r.Receipt, nil
+		}
+		t.ID = r.ID
 	}
-	return fmt.Errorf("record transaction %s: its period's attempt changed id while recorded", t.ID)
+	return nil, fmt.Errorf("record transaction %s: its period's attempt changed id while recorded", t.ID)
 }
 
 // recordParams are the arguments of t's record: its outcome, the webhook event it queues (charge.approved,

@@ -99,15 +99,23 @@ func TestRecordIsOneStatementOnTheWorker(t *testing.T) {
 	conn, remote := tenantstest.RemoteCommands(t, "AR")
 	p, err := recordParams(f.Scope.OrgID, tx, o, activeFrom(next))
 	require.NoError(t, err)
-	id, err := sharddb.Store(conn).RecordCharge(f.Ctx, p)
+	raw, err := sharddb.Store(conn).RecordCharge(f.Ctx, p)
 	require.NoError(t, err)
-	require.Equal(t, tx.ID, id)
+	var recorded struct {
+		ID      uuid.UUID      `json:"id"`
+		Receipt map[string]any `json:"receipt"`
+	}
+	require.NoError(t, json.Unmarshal(raw, &recorded))
+	require.Equal(t, tx.ID, recorded.ID)
+	require.Equal(t, float64(1), recorded.Receipt["number"], "the receipt it issued: %s", raw)
 	sent := remote()
 	require.Len(t, sent, 1, "one remote command: %q", sent)
 	require.True(t, strings.HasPrefix(sent[0], "issuing SELECT public.charge_record("), sent[0])
 
-	// A retry records the same outcome again.
-	require.NoError(t, RecordAnd(f.Ctx, f.Scope, tx, o, activeFrom(next)))
+	// A retry records the same outcome again, and issues no receipt.
+	issued, err := RecordAnd(f.Ctx, f.Scope, tx, o, activeFrom(next))
+	require.NoError(t, err)
+	require.Nil(t, issued, "no second receipt")
 
 	var status, donation string
 	f.One(&status, `SELECT status || ' ' || gateway_payment_id FROM transactions WHERE organization_id = $1 AND id = $2`, f.Scope.OrgID, tx.ID)
@@ -171,14 +179,18 @@ func TestRecordFindsThePeriodsAttemptUnderItsID(t *testing.T) {
 	require.Empty(t, f.agrees(), "refunded: nothing raised")
 }
 
-// The receipt e-mail's data (sharddb.ChargeReceiptMail) of an approved monthly period: by its transaction, or by the
-// period when the charger names another transaction of it (the form's first one settled it); nothing for a period
-// without a receipt or for another donation's transaction.
+// The receipt e-mail's data of an approved monthly period: as its record answers it (charge_record, 0650), and as
+// sharddb.ChargeReceiptMail reads it later, by its transaction, or by the period when the charger names another
+// transaction of it (the form's first one settled it); nothing for a period without a receipt or for another
+// donation's transaction.
 func TestReceiptMailFindsTheChargesReceipt(t *testing.T) {
 	f := newRecordFixture(t)
 	tx := f.pending(true, "2031-06")
-	require.NoError(t, RecordAnd(f.Ctx, f.Scope, tx, Outcome{Status: gateway.StatusApproved, PaymentID: "pay-m", At: day},
-		activeFrom(time.Date(2031, 7, 5, 0, 0, 0, 0, time.UTC))))
+	issued, err := RecordAnd(f.Ctx, f.Scope, tx, Outcome{Status: gateway.StatusApproved, PaymentID: "pay-m", At: day},
+		activeFrom(time.Date(2031, 7, 5, 0, 0, 0, 0, time.UTC)))
+	require.NoError(t, err)
+	var answered map[string]any
+	require.NoError(t, json.Unmarshal(issued, &answered))
 	other := f.pending(false, "")
 	var slug string
 	f.One(&slug, `SELECT slug FROM campaigns WHERE organization_id = $1 AND id = $2`, f.Scope.OrgID, f.Campaign)
@@ -201,6 +213,7 @@ func TestReceiptMailFindsTheChargesReceipt(t *testing.T) {
 	want := map[string]any{"number": float64(1), "transaction_id": tx.ID.String(), "amount_minor": float64(150000),
 		"currency": "ARS", "first_name": "Ana", "slug": slug}
 	for name, got := range map[string]map[string]any{
+		"the record's answer":        answered,
 		"its transaction":            mail(tx.DonationID, tx.ID, ""),
 		"its transaction and period": mail(tx.DonationID, tx.ID, "2031-06"),
 		"another attempt's id":       mail(tx.DonationID, uuid.New(), "2031-06"),

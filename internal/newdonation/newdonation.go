@@ -7,12 +7,14 @@ package newdonation
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/google/uuid"
 
 	"github.com/aporta/aporta/internal/charge"
 	"github.com/aporta/aporta/internal/collectday"
+	"github.com/aporta/aporta/internal/dberr"
 	"github.com/aporta/aporta/internal/sharddb"
 	"github.com/aporta/aporta/internal/webhook"
 )
@@ -68,22 +70,16 @@ func Write(ctx context.Context, q *sharddb.Queries, n New) (Written, error) {
 	if row.ID == uuid.Nil {
 		row.ID = uuid.New()
 	}
-	// The insert and the read of what it stored in one round trip, then the queued rows in one statement that Citus
-	// runs whole on the worker (issue 19). The read is a statement of its own: it sees a concurrent twin's row.
-	var d Written
-	err = q.Pipelined(ctx, func(q *sharddb.Queries) error {
-		if err := q.InsertFormDonation(ctx, row); err != nil {
-			return fmt.Errorf("donation: %w", err)
-		}
-		found, err := q.FormDonationByKey(ctx, sharddb.FormDonationByKeyParams{OrganizationID: n.OrgID, IdempotencyKey: row.IdempotencyKey})
-		if err != nil {
-			return fmt.Errorf("donation by key: %w", err)
-		}
-		d = found
-		return nil
-	})
+	// The insert answers the row it stored; when a concurrent twin with the key stored one first, the read by the key
+	// that follows, a statement of its own, sees it. Then the queued rows, in one statement that Citus runs whole on
+	// the worker (issue 19).
+	inserted, err := q.InsertFormDonation(ctx, row)
+	d := Written(inserted)
+	if errors.Is(err, dberr.ErrNotFound) {
+		d, err = q.FormDonationByKey(ctx, sharddb.FormDonationByKeyParams{OrganizationID: n.OrgID, IdempotencyKey: row.IdempotencyKey})
+	}
 	if err != nil {
-		return Written{}, err
+		return Written{}, fmt.Errorf("donation: %w", err)
 	}
 	queue := sharddb.QueueNewDonationParams{OrganizationID: n.OrgID, DonorID: donorID, DonationID: d.ID,
 		TransactionID: charge.FirstTransactionID(d.ID), Period: n.Period, AmountMinor: d.AmountMinor, Currency: d.Currency,

@@ -70,9 +70,12 @@ type Mailer struct {
 type Charge struct {
 	DonationID, TransactionID uuid.UUID
 	Period                    string // YYYY-MM; "" for a one-time donation
+	// Issued is the receipt as the charge's record issued it (charge.Outcome.Receipt); nil: it is read.
+	Issued json.RawMessage
 }
 
-// mailData is sharddb.ChargeReceiptMail's object (migrations/shard/0640).
+// mailData is sharddb.ChargeReceiptMail's object (migrations/shard/0640), and the receipt charge_record answers
+// (0650: receipt_prepare's object with its number).
 type mailData struct {
 	Number        int64     `json:"number"`
 	TransactionID uuid.UUID `json:"transaction_id"`
@@ -91,15 +94,17 @@ func (m Mailer) Send(ctx context.Context, scope tenants.Scope, c Charge) error {
 	if m.Outbox == nil {
 		return nil
 	}
-	q := scope.Store()
-	var period *string
-	if c.Period != "" {
-		period = &c.Period
-	}
-	raw, err := q.ChargeReceiptMail(ctx, sharddb.ChargeReceiptMailParams{OrganizationID: scope.OrgID,
-		DonationID: c.DonationID, TransactionID: c.TransactionID, Period: period})
-	if err != nil {
-		return err
+	raw := c.Issued
+	if raw == nil {
+		var period *string
+		if c.Period != "" {
+			period = &c.Period
+		}
+		var err error
+		if raw, err = scope.Store().ChargeReceiptMail(ctx, sharddb.ChargeReceiptMailParams{OrganizationID: scope.OrgID,
+			DonationID: c.DonationID, TransactionID: c.TransactionID, Period: period}); err != nil {
+			return err
+		}
 	}
 	var r mailData
 	if raw != nil { // null: the charge has no receipt

@@ -20,7 +20,7 @@ SELECT charge_record($1::uuid, $2::uuid, $3::uuid, $4::text,
     $13::uuid, $14::text, $15::jsonb,
     $16::text, $17::date,
     $18::uuid, $19::text, $20::integer, $21::bigint,
-    $22::text, $23::timestamptz)::uuid AS id
+    $22::text, $23::timestamptz)::jsonb AS recorded
 `
 
 type RecordChargeParams struct {
@@ -50,10 +50,11 @@ type RecordChargeParams struct {
 }
 
 // A charge's outcome with everything it writes, in one statement that Citus runs whole on the organisation's worker
-// (migrations/shard/0590): sent alone, it is its own transaction. It answers the transaction recorded; another id than
-// the one given means nothing was written: the donation's period attempt is that transaction, to record under its id.
-// The nullable arguments write nothing when null.
-func (q *Queries) RecordCharge(ctx context.Context, arg RecordChargeParams) (uuid.UUID, error) {
+// (migrations/shard/0590, 0650): sent alone, it is its own transaction. It answers an object: the transaction recorded
+// ('id'; another id than the one given means nothing was written: the donation's period attempt is that transaction,
+// to record under its id) and the receipt this call issued ('receipt', receipt_prepare's object with its number; null:
+// none). The nullable arguments write nothing when null.
+func (q *Queries) RecordCharge(ctx context.Context, arg RecordChargeParams) (json.RawMessage, error) {
 	row := q.db.QueryRow(ctx, recordCharge,
 		arg.OrganizationID,
 		arg.ID,
@@ -79,9 +80,9 @@ func (q *Queries) RecordCharge(ctx context.Context, arg RecordChargeParams) (uui
 		arg.StatementDescriptor,
 		arg.AnnulAt,
 	)
-	var id uuid.UUID
-	err := row.Scan(&id)
-	return id, err
+	var recorded json.RawMessage
+	err := row.Scan(&recorded)
+	return recorded, err
 }
 
 const transactionByGatewayPayment = `-- name: TransactionByGatewayPayment :one

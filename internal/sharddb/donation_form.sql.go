@@ -149,7 +149,7 @@ func (q *Queries) InsertFirstTransaction(ctx context.Context, arg InsertFirstTra
 	return err
 }
 
-const insertFormDonation = `-- name: InsertFormDonation :exec
+const insertFormDonation = `-- name: InsertFormDonation :one
 INSERT INTO donations (organization_id, id, campaign_id, donor_id, amount_minor, currency, recurrence, collect_day,
                        status, payment_method_id, idempotency_key, items, upgrade_opt_in, instalments, form_values,
                        donor_snapshot, agency_id, acquired_by, convert_token_hash, convert_token_expires_at, first_charge_open)
@@ -160,6 +160,8 @@ VALUES ($1, $2, $3, $4, $5,
         sha256(uuid_send($4::uuid) || $18::bytea), $19::timestamptz,
         $20)
 ON CONFLICT (organization_id, idempotency_key) DO NOTHING
+RETURNING id, status, recurrence, amount_minor, currency, collect_day, donor_id,
+          coalesce(donor_snapshot->>'first_name', '')::text AS first_name, campaign_id, payment_method_id
 `
 
 type InsertFormDonationParams struct {
@@ -185,13 +187,27 @@ type InsertFormDonationParams struct {
 	FirstChargeOpen  bool
 }
 
+type InsertFormDonationRow struct {
+	ID              uuid.UUID
+	Status          string
+	Recurrence      int16
+	AmountMinor     int64
+	Currency        string
+	CollectDay      *int16
+	DonorID         uuid.UUID
+	FirstName       string
+	CampaignID      uuid.UUID
+	PaymentMethodID *uuid.UUID
+}
+
 // A form submission's (or a synced agency sign-up's, with its agency and agent) donation, once per
-// idempotency key (collect_day NULL: the last day of the month). internal/newdonation writes it. A one-time
+// idempotency key (collect_day NULL: the last day of the month), answered as FormDonationByKey reads it (no row: a
+// concurrent twin's has the key, to read by it). internal/newdonation writes it. A one-time
 // donation's convert-to-monthly secret is stored hashed with its donor as IssueConvertToken does (NULL: none),
 // so an approval need not write it after (issue 19); ConvertToMonthly takes it only once the donation is active.
 // first_charge_open: the first-charge sweep guards it until its writer says it is settled (firstcharge.Close).
-func (q *Queries) InsertFormDonation(ctx context.Context, arg InsertFormDonationParams) error {
-	_, err := q.db.Exec(ctx, insertFormDonation,
+func (q *Queries) InsertFormDonation(ctx context.Context, arg InsertFormDonationParams) (InsertFormDonationRow, error) {
+	row := q.db.QueryRow(ctx, insertFormDonation,
 		arg.OrganizationID,
 		arg.ID,
 		arg.CampaignID,
@@ -213,7 +229,20 @@ func (q *Queries) InsertFormDonation(ctx context.Context, arg InsertFormDonation
 		arg.ConvertExpiresAt,
 		arg.FirstChargeOpen,
 	)
-	return err
+	var i InsertFormDonationRow
+	err := row.Scan(
+		&i.ID,
+		&i.Status,
+		&i.Recurrence,
+		&i.AmountMinor,
+		&i.Currency,
+		&i.CollectDay,
+		&i.DonorID,
+		&i.FirstName,
+		&i.CampaignID,
+		&i.PaymentMethodID,
+	)
+	return i, err
 }
 
 const linkFormDonor = `-- name: LinkFormDonor :one

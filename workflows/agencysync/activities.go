@@ -147,14 +147,14 @@ func (a *Activities) chargeFirst(ctx context.Context, scope tenants.Scope, id uu
 	if err != nil {
 		return err
 	}
-	status, _, err := a.Settler.Charge(ctx, scope, g, d, nil, gateway.Charge{Description: row.Title, CustomerID: pm.CustomerID, Email: row.Email,
+	charged, err := a.Settler.Charge(ctx, scope, g, d, nil, gateway.Charge{Description: row.Title, CustomerID: pm.CustomerID, Email: row.Email,
 		CardID: pm.CardID, PaymentMethodID: pm.Brand,
 		Metadata: map[string]string{"organization_id": scope.OrgID.String(), "donation_id": id.String()}}, todayIn(now(), row.Timezone))
 	var refused *gateway.Error
 	if errors.As(err, &refused) && refused.Status < 500 {
 		return nil // the gateway's refusal is recorded as the form records it: the donation is rejected
 	}
-	if err != nil || status == firstcharge.StatusUnknown || status == firstcharge.StatusInProcess {
+	if err != nil || charged.Status == firstcharge.StatusUnknown || charged.Status == firstcharge.StatusInProcess {
 		return err // an undecided charge stays open for the first-charge sweep's guard
 	}
 	// Settled, its receipt sent and its collection started (Settler): nothing left for a guard.

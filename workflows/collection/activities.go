@@ -262,7 +262,8 @@ func (a *Activities) mailReceipt(ctx context.Context, scope tenants.Scope, t cha
 	if !o.Approved() {
 		return
 	}
-	if err := a.Receipts.Send(ctx, scope, receipt.Charge{DonationID: t.DonationID, TransactionID: t.ID, Period: t.Period}); err != nil {
+	if err := a.Receipts.Send(ctx, scope, receipt.Charge{DonationID: t.DonationID, TransactionID: t.ID, Period: t.Period,
+		Issued: o.Receipt}); err != nil {
 		activity.GetLogger(ctx).Error("receipt e-mail", "donation_id", t.DonationID, "period", t.Period, "error", err)
 	}
 }

@@ -2,6 +2,7 @@ package firstcharge
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -86,35 +87,44 @@ type Settler struct {
 // Charge charges a donation's first transaction (charge.Charge) and settles it, or, when it is
 // planned, activates the donation for collection to charge on its collect day. known is the first
 // transaction as the caller just wrote it (nil: it is read). c is the charge without amount, key and
-// reference. today is the date in the organisation's timezone. It answers the form's status and the
-// gateway's detail; the gateway's refusal is returned as it is.
+// reference. today is the date in the organisation's timezone. It answers how the charge ended; the
+// gateway's refusal is returned as it is.
 func (s Settler) Charge(ctx context.Context, scope tenants.Scope, g charge.Gateway, d Donation, known *First, c gateway.Charge,
-	today time.Time) (status, detail string, err error) {
+	today time.Time) (Charged, error) {
 	var first First
+	var err error
 	if known != nil {
 		first = *known
 	} else if first, err = FirstOf(ctx, scope, d); err != nil {
-		return "", "", err
+		return Charged{}, err
 	}
 	if first.Status == "planned" {
-		return StatusPlanned, "", s.activate(ctx, scope, d, today)
+		return Charged{Status: StatusPlanned}, s.activate(ctx, scope, d, today)
 	}
 	c.Amount = money.New(d.Amount, d.Currency)
 	o, err := charge.ChargeAnd(ctx, scope, g, first.Transaction, c, settleDonation(d, today))
 	var unknown *gateway.UnknownOutcomeError
 	if errors.As(err, &unknown) {
 		s.log().WarnContext(ctx, "donation: charge outcome unknown", "donation_id", d.ID, "error", err)
-		return StatusUnknown, "", nil // the guard settles it later
+		return Charged{Status: StatusUnknown}, nil // the guard settles it later
 	}
 	if err != nil {
-		return "", "", err
+		return Charged{}, err
 	}
-	return s.settled(ctx, scope, d, o), o.Detail, nil
+	return Charged{Status: s.settled(ctx, scope, d, o), Detail: o.Detail, Receipt: o.Receipt}, nil
+}
+
+// Charged is how a first charge ended: the form's status, the gateway's detail when refused, and the receipt
+// its record issued (charge.Outcome.Receipt, for the caller that e-mails it; nil: none).
+type Charged struct {
+	Status, Detail string
+	Receipt        json.RawMessage
 }
 
 // Settle records a first charge's outcome (charge.Record) and settles the donation.
 func (s Settler) Settle(ctx context.Context, scope tenants.Scope, d Donation, first First, o charge.Outcome, today time.Time) (string, error) {
-	if err := charge.RecordAnd(ctx, scope, first.Transaction, o, settleDonation(d, today)); err != nil {
+	var err error
+	if o.Receipt, err = charge.RecordAnd(ctx, scope, first.Transaction, o, settleDonation(d, today)); err != nil {
 		return "", err
 	}
 	return s.settled(ctx, scope, d, o), nil
@@ -146,7 +156,8 @@ func (s Settler) settled(ctx context.Context, scope tenants.Scope, d Donation, o
 	case gateway.StatusApproved:
 		// The receipt was issued with the approval (charge.Record); its e-mail is sent once per
 		// receipt, and a failure is logged: the portal lists the receipt all the same.
-		if err := s.Receipts.Send(ctx, scope, receipt.Charge{DonationID: d.ID, TransactionID: charge.FirstTransactionID(d.ID)}); err != nil {
+		if err := s.Receipts.Send(ctx, scope, receipt.Charge{DonationID: d.ID, TransactionID: charge.FirstTransactionID(d.ID),
+			Issued: o.Receipt}); err != nil {
 			s.log().ErrorContext(ctx, "donation: receipt e-mail", "donation_id", d.ID, "error", err)
 		}
 		if d.Recurrence == 1 {

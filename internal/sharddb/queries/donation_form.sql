@@ -32,9 +32,10 @@ RETURNING id;
 -- name: FormSavedCard :one
 SELECT customer_id, card_id, brand, gateway FROM payment_methods WHERE organization_id = $1 AND id = $2;
 
--- name: InsertFormDonation :exec
+-- name: InsertFormDonation :one
 -- A form submission's (or a synced agency sign-up's, with its agency and agent) donation, once per
--- idempotency key (collect_day NULL: the last day of the month). internal/newdonation writes it. A one-time
+-- idempotency key (collect_day NULL: the last day of the month), answered as FormDonationByKey reads it (no row: a
+-- concurrent twin's has the key, to read by it). internal/newdonation writes it. A one-time
 -- donation's convert-to-monthly secret is stored hashed with its donor as IssueConvertToken does (NULL: none),
 -- so an approval need not write it after (issue 19); ConvertToMonthly takes it only once the donation is active.
 -- first_charge_open: the first-charge sweep guards it until its writer says it is settled (firstcharge.Close).
@@ -47,7 +48,9 @@ VALUES (sqlc.arg(organization_id), sqlc.arg(id), sqlc.arg(campaign_id), sqlc.arg
         sqlc.arg(donor_snapshot), sqlc.narg(agency_id), sqlc.narg(acquired_by),
         sha256(uuid_send(sqlc.arg(donor_id)::uuid) || sqlc.narg(convert_secret)::bytea), sqlc.narg(convert_expires_at)::timestamptz,
         sqlc.arg(first_charge_open))
-ON CONFLICT (organization_id, idempotency_key) DO NOTHING;
+ON CONFLICT (organization_id, idempotency_key) DO NOTHING
+RETURNING id, status, recurrence, amount_minor, currency, collect_day, donor_id,
+          coalesce(donor_snapshot->>'first_name', '')::text AS first_name, campaign_id, payment_method_id;
 
 -- name: InsertFirstTransaction :exec
 -- A donation's first transaction: pending until the form charges it, or planned (a monthly donation
