@@ -57,12 +57,16 @@ func (s *Service) Organization(ctx context.Context, scope tenants.Scope) (Org, e
 	if err != nil {
 		return Org{ID: scope.OrgID}, err
 	}
-	o := Org{ID: scope.OrgID, EffectivePlan: r.EffectivePlanCode, Status: r.Status, Timezone: r.Timezone, Country: r.Country,
+	return orgOf(scope.OrgID, r), nil
+}
+
+func orgOf(id uuid.UUID, r sharddb.OrganizationFactsRow) Org {
+	o := Org{ID: id, EffectivePlan: r.EffectivePlanCode, Status: r.Status, Timezone: r.Timezone, Country: r.Country,
 		Name: r.Name, AcceptingDonations: r.AcceptingDonations}
 	if o.Timezone == "" {
 		o.Timezone = "UTC"
 	}
-	return o, nil
+	return o
 }
 
 // campaignOf turns a stored row and its organisation's country into the API's campaign.
@@ -402,18 +406,23 @@ func (s *Service) formOf(ctx context.Context, route tenants.Route) (Form, error)
 	if err != nil {
 		return Form{}, err
 	}
-	c, err := s.get(ctx, scope, route.CampaignID)
+	r, err := scope.Store().FormCampaign(ctx, sharddb.FormCampaignParams{OrganizationID: scope.OrgID, ID: route.CampaignID})
+	if errors.Is(err, dberr.ErrNotFound) {
+		return Form{}, ErrNotFound
+	}
+	if err != nil {
+		return Form{}, err
+	}
+	c, err := campaignOf(r.Campaign, r.Country)
 	if err != nil {
 		return Form{}, err
 	}
 	if !c.Published {
 		return Form{}, ErrNotFound
 	}
-	org, err := s.Organization(ctx, scope)
-	if err != nil {
-		return Form{}, err
-	}
-	return Form{Campaign: c, Org: org, Scope: scope}, nil
+	return Form{Campaign: c, Scope: scope, Org: orgOf(scope.OrgID, sharddb.OrganizationFactsRow{Name: r.Name, Country: r.Country,
+		Timezone: r.Timezone, Locale: r.Locale, Status: r.Status, PlanCode: r.PlanCode, EffectivePlanCode: r.EffectivePlanCode,
+		AcceptingDonations: r.AcceptingDonations})}, nil
 }
 
 // CountVisit adds one visit to today's count (in the organisation's timezone).

@@ -28,3 +28,19 @@ func TestEveryBrandHasLengths(t *testing.T) {
 		require.NotEmpty(t, lengths[r.brand], r.brand)
 	}
 }
+
+// A pattern is compiled once and its compiled form reused; one that does not compile fails every time.
+func TestCompileKeepsEachPattern(t *testing.T) {
+	t.Parallel()
+	a, err := compile(`^4[0-9]{5}$`)
+	require.NoError(t, err)
+	b, err := compile(`^4[0-9]{5}$`)
+	require.NoError(t, err)
+	require.Same(t, a, b)
+	require.True(t, b.MatchString("450995"))
+	for range 2 {
+		re, err := compile(`^(4`)
+		require.Error(t, err)
+		require.Nil(t, re)
+	}
+}

@@ -3,6 +3,8 @@ package card
 import (
 	"regexp"
 	"slices"
+	"sync"
+	"sync/atomic"
 
 	"github.com/aporta/aporta/internal/gateway"
 )
@@ -31,10 +33,10 @@ func NewRules(methods []gateway.CardMethod) Rules {
 		r := Rule{Brand: Brand(m.ID), Name: m.Name, PaymentType: m.PaymentType, Lengths: m.Lengths,
 			CVVLength: m.SecurityCodeLength, Luhn: m.Luhn}
 		if m.BINPattern != "" {
-			r.pattern, _ = regexp.Compile(m.BINPattern)
+			r.pattern, _ = compile(m.BINPattern)
 		}
 		if m.ExclusionPattern != "" {
-			ex, err := regexp.Compile(m.ExclusionPattern)
+			ex, err := compile(m.ExclusionPattern)
 			if err != nil {
 				continue
 			}
@@ -43,6 +45,35 @@ func NewRules(methods []gateway.CardMethod) Rules {
 		rs = append(rs, r)
 	}
 	return rs
+}
+
+// compiled keeps each pattern compiled once: every submission of the donation form builds its account's rules
+// (issue 19), and the patterns are the gateways' few. Up to maxCompiled are kept; a pattern past them is compiled
+// every time.
+var compiled sync.Map // pattern → *regexp.Regexp, or error
+
+var compiledCount atomic.Int64
+
+const maxCompiled = 512
+
+func compile(pattern string) (*regexp.Regexp, error) {
+	if v, ok := compiled.Load(pattern); ok {
+		if re, ok := v.(*regexp.Regexp); ok {
+			return re, nil
+		}
+		return nil, v.(error)
+	}
+	re, err := regexp.Compile(pattern)
+	if compiledCount.Load() < maxCompiled {
+		var v any = re
+		if err != nil {
+			v = err
+		}
+		if _, loaded := compiled.LoadOrStore(pattern, v); !loaded {
+			compiledCount.Add(1)
+		}
+	}
+	return re, err
 }
 
 // Patterned reports whether any brand can be detected by pattern; when none can, the gateway's BIN

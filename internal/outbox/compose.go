@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"path"
 	"strings"
+	"sync"
 	texttemplate "text/template"
 
 	"github.com/aporta/aporta/internal/i18n"
@@ -31,7 +32,7 @@ import (
 //go:embed templates/*.tmpl templates/layout.html
 var templateFS embed.FS
 
-// mailTemplate is one kind's parsed templates; t is rebound to the language at each render.
+// mailTemplate is one kind's parsed templates; t is bound to a language before a render (in).
 type mailTemplate struct {
 	text *texttemplate.Template
 	html *htmltemplate.Template
@@ -80,6 +81,35 @@ func mustParseTemplates() map[string]mailTemplate {
 	return out
 }
 
+// inLang keeps each kind's templates bound to each language they were rendered in (kind/lang → mailTemplate): a
+// clone's HTML is escaped at its first render, and cloning and escaping for every e-mail cost the donation form more
+// than its rendering (issue 19). Only languages i18n.Parse answers are kept, so the set stays the kinds times those.
+var inLang sync.Map
+
+// in is t bound to lang: its functions say lang's words.
+func (t mailTemplate) in(kind string, lang i18n.Lang) (mailTemplate, error) {
+	key := kind + "/" + string(lang)
+	if b, ok := inLang.Load(key); ok {
+		return b.(mailTemplate), nil
+	}
+	text, err := t.text.Clone()
+	if err != nil {
+		return mailTemplate{}, err
+	}
+	html, err := t.html.Clone()
+	if err != nil {
+		return mailTemplate{}, err
+	}
+	funcs := templateFuncs(lang)
+	b := mailTemplate{text: text.Funcs(funcs), html: html.Funcs(funcs)}
+	if known, ok := i18n.Parse(string(lang)); ok && known == lang {
+		if kept, loaded := inLang.LoadOrStore(key, b); loaded {
+			return kept.(mailTemplate), nil
+		}
+	}
+	return b, nil
+}
+
 // Compose renders the e-mail kind for the recipient in lang: subject, text part and HTML part.
 func Compose(recipient, kind string, lang i18n.Lang, data any) (Message, error) {
 	tmpl, ok := mailTemplates[kind]
@@ -89,17 +119,11 @@ func Compose(recipient, kind string, lang i18n.Lang, data any) (Message, error) 
 	if lang == "" {
 		lang = i18n.Default
 	}
-	text, err := tmpl.text.Clone()
+	tmpl, err := tmpl.in(kind, lang)
 	if err != nil {
 		return Message{}, err
 	}
-	html, err := tmpl.html.Clone()
-	if err != nil {
-		return Message{}, err
-	}
-	funcs := templateFuncs(lang)
-	text.Funcs(funcs)
-	html.Funcs(funcs)
+	text, html := tmpl.text, tmpl.html
 	var subject, body, page bytes.Buffer
 	if err := text.ExecuteTemplate(&subject, "subject", data); err != nil {
 		return Message{}, fmt.Errorf("outbox: %s subject: %w", kind, err)

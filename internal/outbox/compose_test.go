@@ -2,6 +2,7 @@ package outbox_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -84,4 +85,32 @@ func composeWhole(t *testing.T, kind string, l i18n.Lang, data map[string]any) o
 		require.NotContains(t, s, "%!", kind)
 	}
 	return m
+}
+
+// Renders of one kind in several languages at once each read their own language's words, however often the kind's
+// templates were bound before (each language's are kept).
+func TestComposeInParallelKeepsEachLanguage(t *testing.T) {
+	t.Parallel()
+	data := map[string]any{"Subject": "", "Message": "", "Amount": "$ 1.500,00", "Frequency": "", "URL": "https://aporta.test/r"}
+	want := map[i18n.Lang]string{}
+	for _, lang := range []i18n.Lang{i18n.ES, i18n.EN, i18n.PT} {
+		msg, err := outbox.Compose("ana@example.test", "donation_thanks", lang, data)
+		require.NoError(t, err)
+		want[lang] = msg.Body
+	}
+	require.NotEqual(t, want[i18n.ES], want[i18n.EN])
+	errs := make(chan error, 30)
+	for i := range 30 {
+		lang := []i18n.Lang{i18n.ES, i18n.EN, i18n.PT}[i%3]
+		go func() {
+			msg, err := outbox.Compose("ana@example.test", "donation_thanks", lang, data)
+			if err == nil && msg.Body != want[lang] {
+				err = fmt.Errorf("%s: %q, want %q", lang, msg.Body, want[lang])
+			}
+			errs <- err
+		}()
+	}
+	for range 30 {
+		require.NoError(t, <-errs)
+	}
 }

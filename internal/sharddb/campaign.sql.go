@@ -115,6 +115,85 @@ func (q *Queries) DocumentTypesOfCountry(ctx context.Context, country string) ([
 	return items, nil
 }
 
+const formCampaign = `-- name: FormCampaign :one
+SELECT c.organization_id, c.id, c.slug, c.title, c.description, c.type, c.channel, c.currency, c.published, c.created_at, c.updated_at, c.objective, c.amounts, c.allow_one_time, c.allow_other_amount, c.min_other_amount_minor, c.instalments, c.form_color, c.cover_key, c.ends_at, c.upgrade_enabled, c.upgrade_percentage, c.upgrade_period_months, c.upgrade_min_percentage, c.upgrade_max_percentage, c.pixel_id, c.analytics_id, c.tag_manager_id, c.thanks_instant, c.thanks_email_subject, c.thanks_email, c.immediate_charge, c.event, c.form_fields, c.published_at, o.name, o.country, o.timezone, coalesce(o.locale, 'es')::text AS locale, o.status, o.plan_code,
+       e.plan_code::text AS effective_plan_code, o.accepting_donations
+FROM campaigns c
+JOIN organizations o ON o.organization_id = c.organization_id
+JOIN organization_effective_plans e ON e.organization_id = c.organization_id
+WHERE c.organization_id = $1 AND c.id = $2
+`
+
+type FormCampaignParams struct {
+	OrganizationID uuid.UUID
+	ID             uuid.UUID
+}
+
+type FormCampaignRow struct {
+	Campaign           Campaign
+	Name               string
+	Country            string
+	Timezone           string
+	Locale             string
+	Status             string
+	PlanCode           string
+	EffectivePlanCode  string
+	AcceptingDonations bool
+}
+
+// A public form's campaign with its organisation's facts (OrganizationFacts' columns), in one statement: a form's
+// read and every submission's (issue 19: on Citus each statement is planned on the coordinator and the worker).
+func (q *Queries) FormCampaign(ctx context.Context, arg FormCampaignParams) (FormCampaignRow, error) {
+	row := q.db.QueryRow(ctx, formCampaign, arg.OrganizationID, arg.ID)
+	var i FormCampaignRow
+	err := row.Scan(
+		&i.Campaign.OrganizationID,
+		&i.Campaign.ID,
+		&i.Campaign.Slug,
+		&i.Campaign.Title,
+		&i.Campaign.Description,
+		&i.Campaign.Type,
+		&i.Campaign.Channel,
+		&i.Campaign.Currency,
+		&i.Campaign.Published,
+		&i.Campaign.CreatedAt,
+		&i.Campaign.UpdatedAt,
+		&i.Campaign.Objective,
+		&i.Campaign.Amounts,
+		&i.Campaign.AllowOneTime,
+		&i.Campaign.AllowOtherAmount,
+		&i.Campaign.MinOtherAmountMinor,
+		&i.Campaign.Instalments,
+		&i.Campaign.FormColor,
+		&i.Campaign.CoverKey,
+		&i.Campaign.EndsAt,
+		&i.Campaign.UpgradeEnabled,
+		&i.Campaign.UpgradePercentage,
+		&i.Campaign.UpgradePeriodMonths,
+		&i.Campaign.UpgradeMinPercentage,
+		&i.Campaign.UpgradeMaxPercentage,
+		&i.Campaign.PixelID,
+		&i.Campaign.AnalyticsID,
+		&i.Campaign.TagManagerID,
+		&i.Campaign.ThanksInstant,
+		&i.Campaign.ThanksEmailSubject,
+		&i.Campaign.ThanksEmail,
+		&i.Campaign.ImmediateCharge,
+		&i.Campaign.Event,
+		&i.Campaign.FormFields,
+		&i.Campaign.PublishedAt,
+		&i.Name,
+		&i.Country,
+		&i.Timezone,
+		&i.Locale,
+		&i.Status,
+		&i.PlanCode,
+		&i.EffectivePlanCode,
+		&i.AcceptingDonations,
+	)
+	return i, err
+}
+
 const listCampaigns = `-- name: ListCampaigns :many
 
 SELECT c.organization_id, c.id, c.slug, c.title, c.description, c.type, c.channel, c.currency, c.published, c.created_at, c.updated_at, c.objective, c.amounts, c.allow_one_time, c.allow_other_amount, c.min_other_amount_minor, c.instalments, c.form_color, c.cover_key, c.ends_at, c.upgrade_enabled, c.upgrade_percentage, c.upgrade_period_months, c.upgrade_min_percentage, c.upgrade_max_percentage, c.pixel_id, c.analytics_id, c.tag_manager_id, c.thanks_instant, c.thanks_email_subject, c.thanks_email, c.immediate_charge, c.event, c.form_fields, c.published_at, o.country

@@ -10,6 +10,16 @@ WHERE c.organization_id = sqlc.arg(organization_id) AND (sqlc.narg(id)::uuid IS 
 ORDER BY c.created_at DESC, c.id
 LIMIT sqlc.arg(per_page) OFFSET sqlc.arg(skip);
 
+-- name: FormCampaign :one
+-- A public form's campaign with its organisation's facts (OrganizationFacts' columns), in one statement: a form's
+-- read and every submission's (issue 19: on Citus each statement is planned on the coordinator and the worker).
+SELECT sqlc.embed(c), o.name, o.country, o.timezone, coalesce(o.locale, 'es')::text AS locale, o.status, o.plan_code,
+       e.plan_code::text AS effective_plan_code, o.accepting_donations
+FROM campaigns c
+JOIN organizations o ON o.organization_id = c.organization_id
+JOIN organization_effective_plans e ON e.organization_id = c.organization_id
+WHERE c.organization_id = $1 AND c.id = $2;
+
 -- name: CountCampaigns :one
 SELECT count(*) FROM campaigns WHERE organization_id = $1;
 
