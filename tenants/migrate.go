@@ -166,6 +166,7 @@ var delegatedFunctions = []string{
 	"webhook_enqueue(uuid,uuid,text,jsonb)",
 	"charge_record(uuid,uuid,uuid,text,smallint,bigint,text,uuid,text,text,text,timestamptz,uuid,text,jsonb,text,date,uuid,text,integer,bigint,text,timestamptz)",
 	"donor_link(uuid,uuid,text,text,text,text,text,jsonb)",
+	"donor_card_link(uuid,uuid,text,text,text,text,text,jsonb,jsonb)",
 	"donation_queue(uuid,uuid,uuid,uuid,text,jsonb,uuid,text,bigint,text,text,uuid)",
 }
 

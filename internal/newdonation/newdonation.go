@@ -49,19 +49,9 @@ type Written = sharddb.FormDonationByKeyRow
 
 // Write stores n with q, inside the caller's transaction.
 func Write(ctx context.Context, q *sharddb.Queries, n New) (Written, error) {
-	donorID, err := linkDonor(ctx, q, n.OrgID, n.Donor)
+	donorID, pmID, err := link(ctx, q, n.OrgID, n.Donor, n.PaymentMethod)
 	if err != nil {
-		return Written{}, fmt.Errorf("donor: %w", err)
-	}
-	var pmID *uuid.UUID
-	if n.PaymentMethod != nil {
-		pm := *n.PaymentMethod
-		pm.OrganizationID, pm.ID, pm.DonorID = n.OrgID, uuid.New(), donorID
-		id, err := q.UpsertPaymentMethod(ctx, pm)
-		if err != nil {
-			return Written{}, fmt.Errorf("payment method: %w", err)
-		}
-		pmID = &id
+		return Written{}, fmt.Errorf("donor and card: %w", err)
 	}
 	row := n.Donation
 	row.OrganizationID, row.DonorID, row.PaymentMethodID, row.CollectDay = n.OrgID, donorID, pmID, n.CollectDay.Column()
@@ -99,17 +89,57 @@ func Write(ctx context.Context, q *sharddb.Queries, n New) (Written, error) {
 	return d, nil
 }
 
-// linkDonor finds the donor with the e-mail or creates one. It never writes an existing donor's
-// record: anyone can type someone's e-mail into a form, so what they say stays with their donation
-// (its donor snapshot) and only the manage area changes a donor.
-func linkDonor(ctx context.Context, q *sharddb.Queries, orgID uuid.UUID, d Donor) (uuid.UUID, error) {
-	var fields json.RawMessage // null: no related field answered
+// link finds the donor with the e-mail or creates one, and stores the card (pm, its ids filled in here; nil: none), in
+// one call (sharddb LinkFormDonorCard). It never writes an existing donor's record: anyone can type someone's e-mail
+// into a form, so what they say stays with their donation (its donor snapshot) and only the manage area changes a
+// donor.
+func link(ctx context.Context, q *sharddb.Queries, orgID uuid.UUID, d Donor, pm *sharddb.UpsertPaymentMethodParams) (uuid.UUID, *uuid.UUID, error) {
+	var fields, card json.RawMessage // null: no related field answered, no card
+	var err error
 	if len(d.Fields) > 0 {
-		var err error
 		if fields, err = json.Marshal(d.Fields); err != nil {
-			return uuid.Nil, err
+			return uuid.Nil, nil, err
 		}
 	}
-	return q.LinkFormDonor(ctx, sharddb.LinkFormDonorParams{OrganizationID: orgID, ID: uuid.New(), Email: d.Email,
-		FirstName: d.FirstName, LastName: d.LastName, UidType: d.UIDType, UidNumber: d.UIDNumber, Fields: fields})
+	if pm != nil {
+		if card, err = json.Marshal(cardOf(*pm)); err != nil {
+			return uuid.Nil, nil, err
+		}
+	}
+	raw, err := q.LinkFormDonorCard(ctx, sharddb.LinkFormDonorCardParams{OrganizationID: orgID, ID: uuid.New(), Email: d.Email,
+		FirstName: d.FirstName, LastName: d.LastName, UidType: d.UIDType, UidNumber: d.UIDNumber, Fields: fields, Card: card})
+	if err != nil {
+		return uuid.Nil, nil, err
+	}
+	var linked struct {
+		DonorID         uuid.UUID  `json:"donor_id"`
+		PaymentMethodID *uuid.UUID `json:"payment_method_id"`
+	}
+	if err := json.Unmarshal(raw, &linked); err != nil {
+		return uuid.Nil, nil, err
+	}
+	return linked.DonorID, linked.PaymentMethodID, nil
+}
+
+// card is a payment method as donor_card_link reads it (migrations/shard/0660), under a new id.
+type card struct {
+	ID                uuid.UUID `json:"id"`
+	Gateway           string    `json:"gateway"`
+	CustomerID        string    `json:"customer_id"`
+	CardID            string    `json:"card_id"`
+	Brand             string    `json:"brand"`
+	Bin               string    `json:"bin"`
+	LastFour          string    `json:"last_four"`
+	ExpiryMonth       int16     `json:"expiry_month"`
+	ExpiryYear        int16     `json:"expiry_year"`
+	HolderName        string    `json:"holder_name"`
+	HolderIDType      *string   `json:"holder_id_type"`
+	HolderIDNumber    *string   `json:"holder_id_number"`
+	DonorIsCardholder bool      `json:"donor_is_cardholder"`
+}
+
+func cardOf(pm sharddb.UpsertPaymentMethodParams) card {
+	return card{ID: uuid.New(), Gateway: pm.Gateway, CustomerID: pm.CustomerID, CardID: pm.CardID, Brand: pm.Brand, Bin: pm.Bin,
+		LastFour: pm.LastFour, ExpiryMonth: pm.ExpiryMonth, ExpiryYear: pm.ExpiryYear, HolderName: pm.HolderName,
+		HolderIDType: pm.HolderIDType, HolderIDNumber: pm.HolderIDNumber, DonorIsCardholder: pm.DonorIsCardholder}
 }

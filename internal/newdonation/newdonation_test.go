@@ -70,6 +70,13 @@ func TestWriteStoresTheDonationAndWhatItQueues(t *testing.T) {
 	period := "2031-07"
 	second := f.write(f.donation(email, "Otra", "key-2", map[string]string{"phone": "+54 11 0000 0000"}, &period))
 	require.Equal(t, first.DonorID, second.DonorID, "a known e-mail links its donor")
+	require.NotNil(t, first.PaymentMethodID)
+	require.Equal(t, *first.PaymentMethodID, *second.PaymentMethodID, "the same gateway customer and card: one payment method")
+	var card string
+	f.One(&card, `SELECT concat_ws(' ', gateway, customer_id = 'cus-' || $3, card_id, brand, last_four, expiry_month, expiry_year,
+		holder_name, donor_id = $4) FROM payment_methods WHERE organization_id = $1 AND id = $2`,
+		f.Scope.OrgID, *first.PaymentMethodID, email, first.DonorID)
+	require.Equal(t, "mercadopago t card-1 visa 4242 12 2034 Otra Pérez t", card, "saved again: its holder refreshed")
 	f.One(&donor, `SELECT first_name || ' ' || phone FROM donors WHERE organization_id = $1 AND id = $2`, f.Scope.OrgID, first.DonorID)
 	require.Equal(t, "Ana +54 11 5555 0000", donor, "a form never writes a known donor")
 	f.One(&tx, `SELECT status || ' ' || period FROM transactions WHERE organization_id = $1 AND id = $2`,
@@ -97,8 +104,8 @@ func TestWriteStoresTheDonationAndWhatItQueues(t *testing.T) {
 	require.Equal(t, 2, transactions)
 }
 
-// On Citus the donor's writes and the queued rows are each one call that the coordinator sends whole to the
-// organisation's worker (migrations/shard/0600): none of the rows they write is a remote command of its own.
+// On Citus the donor's and card's writes and the queued rows are each one call that the coordinator sends whole to
+// the organisation's worker (migrations/shard/0600, 0660): none of the rows they write is a remote command of its own.
 func TestWriteSendsTheDonorAndTheQueueWholeToTheWorker(t *testing.T) {
 	tenantstest.Citus(t)
 	f := newFixture(t)
@@ -110,12 +117,13 @@ func TestWriteSendsTheDonorAndTheQueueWholeToTheWorker(t *testing.T) {
 	sent := remote()
 	calls := map[string]int{}
 	for _, r := range sent {
-		for _, name := range []string{"donor_link(", "donation_queue(", "crm_enqueue(", "webhook_enqueue(", "INTO public.donors_", "UPDATE public.donors_",
-			"public.crm_changes_", "public.webhook_deliveries_", "INTO public.transactions_"} {
+		for _, name := range []string{"donor_card_link(", "donor_link(", "donation_queue(", "crm_enqueue(", "webhook_enqueue(",
+			"INTO public.donors_", "UPDATE public.donors_", "INTO public.payment_methods_", "public.crm_changes_",
+			"public.webhook_deliveries_", "INTO public.transactions_"} {
 			if strings.Contains(r, name) {
 				calls[name]++
 			}
 		}
 	}
-	require.Equal(t, map[string]int{"donor_link(": 1, "donation_queue(": 1}, calls, "remote commands: %q", sent)
+	require.Equal(t, map[string]int{"donor_card_link(": 1, "donation_queue(": 1}, calls, "remote commands: %q", sent)
 }

@@ -281,6 +281,43 @@ func (q *Queries) LinkFormDonor(ctx context.Context, arg LinkFormDonorParams) (u
 	return id, err
 }
 
+const linkFormDonorCard = `-- name: LinkFormDonorCard :one
+SELECT donor_card_link($1::uuid, $2::uuid, $3::text,
+    $4::text, $5::text, $6::text, $7::text,
+    $8::jsonb, $9::jsonb)::jsonb AS linked
+`
+
+type LinkFormDonorCardParams struct {
+	OrganizationID uuid.UUID
+	ID             uuid.UUID
+	Email          string
+	FirstName      string
+	LastName       string
+	UidType        string
+	UidNumber      string
+	Fields         json.RawMessage
+	Card           json.RawMessage
+}
+
+// LinkFormDonor and UpsertPaymentMethod in one delegated call (migrations/shard/0660): the donor with the e-mail and
+// the card (an object of UpsertPaymentMethod's columns; null: none). Answers {donor_id, payment_method_id}.
+func (q *Queries) LinkFormDonorCard(ctx context.Context, arg LinkFormDonorCardParams) (json.RawMessage, error) {
+	row := q.db.QueryRow(ctx, linkFormDonorCard,
+		arg.OrganizationID,
+		arg.ID,
+		arg.Email,
+		arg.FirstName,
+		arg.LastName,
+		arg.UidType,
+		arg.UidNumber,
+		arg.Fields,
+		arg.Card,
+	)
+	var linked json.RawMessage
+	err := row.Scan(&linked)
+	return linked, err
+}
+
 const lockFormCampaign = `-- name: LockFormCampaign :one
 SELECT event FROM campaigns WHERE organization_id = $1 AND id = $2 FOR UPDATE
 `

@@ -15,6 +15,13 @@ WHERE d.organization_id = $1 AND d.idempotency_key = $2;
 SELECT donor_link(sqlc.arg(organization_id)::uuid, sqlc.arg(id)::uuid, sqlc.arg(email)::text, sqlc.arg(first_name)::text,
     sqlc.arg(last_name)::text, sqlc.arg(uid_type)::text, sqlc.arg(uid_number)::text, sqlc.narg(fields)::jsonb)::uuid AS id;
 
+-- name: LinkFormDonorCard :one
+-- LinkFormDonor and UpsertPaymentMethod in one delegated call (migrations/shard/0660): the donor with the e-mail and
+-- the card (an object of UpsertPaymentMethod's columns; null: none). Answers {donor_id, payment_method_id}.
+SELECT donor_card_link(sqlc.arg(organization_id)::uuid, sqlc.arg(id)::uuid, sqlc.arg(email)::text,
+    sqlc.arg(first_name)::text, sqlc.arg(last_name)::text, sqlc.arg(uid_type)::text, sqlc.arg(uid_number)::text,
+    sqlc.narg(fields)::jsonb, sqlc.narg(card)::jsonb)::jsonb AS linked;
+
 -- name: UpsertPaymentMethod :one
 -- A card saved at the gateway (the form's or a new one from the manage area), once per gateway customer and card.
 INSERT INTO payment_methods (organization_id, id, donor_id, gateway, customer_id, card_id, brand, bin, last_four,
