@@ -299,7 +299,7 @@ func (s *Service) Create(ctx context.Context, f campaign.Form, sub Submission) (
 	}
 	err = scope.Tx(ctx, func(tx pgx.Tx) error {
 		q := sharddb.Store(tx)
-		w, err := sub.write(ctx, q, f, fresh, &sharddb.UpsertPaymentMethodParams{Gateway: gwName, CustomerID: cust.ID, CardID: card.ID,
+		w, err := sub.write(ctx, q, f, fresh, &newdonation.Card{Gateway: gwName, CustomerID: cust.ID, CardID: card.ID,
 			Brand: firstNonEmpty(card.PaymentMethodID, c.MethodID), Bin: c.BIN, LastFour: c.LastFour, ExpiryMonth: int16(c.ExpMonth),
 			ExpiryYear: int16(c.ExpYear), HolderName: c.HolderName, HolderIDType: &c.HolderIDType, HolderIDNumber: &c.HolderIDNumber,
 			DonorIsCardholder: c.DonorIsCardholder}, period, collectDay, firstStatus)
@@ -346,7 +346,7 @@ type newRow struct {
 // write stores the submission's donation with q as fresh, inside the caller's transaction (newdonation.Write;
 // a concurrent twin's may be there first), its tickets reserved first; pm is its payment method (nil: none,
 // an off-site bank debit).
-func (sub Submission) write(ctx context.Context, q *sharddb.Queries, f campaign.Form, fresh newRow, pm *sharddb.UpsertPaymentMethodParams,
+func (sub Submission) write(ctx context.Context, q *sharddb.Queries, f campaign.Form, fresh newRow, pm *newdonation.Card,
 	period *string, day collectday.Day, firstStatus string) (newdonation.Written, error) {
 	if err := reserveTickets(ctx, q, f, sub); err != nil {
 		return newdonation.Written{}, err

@@ -19,9 +19,20 @@ func TestNegotiate(t *testing.T) {
 	require.Equal(t, ES, Negotiate(nil, "!!garbage"))
 }
 
+// Register writes the package's catalogue, as init functions do, one at a time: the tests that call it do not run in
+// parallel (two at once crashed with concurrent map writes), and they take their codes out again (register).
+func register(t *testing.T, c Catalog) {
+	t.Helper()
+	Register(c)
+	t.Cleanup(func() {
+		for code := range c {
+			delete(Messages, code)
+		}
+	})
+}
+
 func TestT(t *testing.T) {
-	t.Parallel()
-	Register(Catalog{"test_greeting": {ES: "Hola %s", EN: "Hello %s", PT: "Olá %s"}})
+	register(t, Catalog{"test_greeting": {ES: "Hola %s", EN: "Hello %s", PT: "Olá %s"}})
 	require.Equal(t, "Olá Ana", T(PT, "test_greeting", "Ana"))
 	require.Equal(t, "[missing: nope]", T(ES, "nope"))
 	require.Panics(t, func() { Register(Catalog{"test_greeting": {ES: "x", EN: "x", PT: "x"}}) })
@@ -31,8 +42,7 @@ func TestT(t *testing.T) {
 // Regional variants fall back key by key: a variant's own wording, then the variants it reads
 // (Uruguay reads Argentina's voseo), then the base language.
 func TestRegionalVariants(t *testing.T) {
-	t.Parallel()
-	Register(Catalog{
+	register(t, Catalog{
 		"test_enter_amount": {ES: "Ingresa el monto", ESAR: "Ingresá el monto", EN: "Enter the amount", PT: "Informe o valor"},
 		"test_thanks":       {ES: "Gracias", EN: "Thank you", PT: "Obrigado"},
 	})

@@ -34,7 +34,7 @@ type Donor struct {
 type New struct {
 	OrgID         uuid.UUID
 	Donor         Donor
-	PaymentMethod *sharddb.UpsertPaymentMethodParams
+	PaymentMethod *Card
 	Donation      sharddb.InsertFormDonationParams
 	// Period is the first transaction's period of a monthly donation (nil: one-time).
 	Period *string
@@ -42,6 +42,24 @@ type New struct {
 	CollectDay collectday.Day
 	// FirstStatus is the first transaction's status: pending (charged now) or planned.
 	FirstStatus string
+}
+
+// Card is the card a new donation is charged with, as the channel saved it at its gateway; stored once per gateway
+// customer and card (a card saved again refreshes its expiry and holder). donor_card_link reads it by these names
+// (migrations/shard/0660).
+type Card struct {
+	Gateway           string  `json:"gateway"`
+	CustomerID        string  `json:"customer_id"`
+	CardID            string  `json:"card_id"`
+	Brand             string  `json:"brand"`
+	Bin               string  `json:"bin"`
+	LastFour          string  `json:"last_four"`
+	ExpiryMonth       int16   `json:"expiry_month"`
+	ExpiryYear        int16   `json:"expiry_year"`
+	HolderName        string  `json:"holder_name"`
+	HolderIDType      *string `json:"holder_id_type"`
+	HolderIDNumber    *string `json:"holder_id_number"`
+	DonorIsCardholder bool    `json:"donor_is_cardholder"`
 }
 
 // Written is the donation as stored: a concurrent twin with the same key may have written it first.
@@ -89,11 +107,11 @@ func Write(ctx context.Context, q *sharddb.Queries, n New) (Written, error) {
 	return d, nil
 }
 
-// link finds the donor with the e-mail or creates one, and stores the card (pm, its ids filled in here; nil: none), in
+// link finds the donor with the e-mail or creates one, and stores the card (pm; nil: none), in
 // one call (sharddb LinkFormDonorCard). It never writes an existing donor's record: anyone can type someone's e-mail
 // into a form, so what they say stays with their donation (its donor snapshot) and only the manage area changes a
 // donor.
-func link(ctx context.Context, q *sharddb.Queries, orgID uuid.UUID, d Donor, pm *sharddb.UpsertPaymentMethodParams) (uuid.UUID, *uuid.UUID, error) {
+func link(ctx context.Context, q *sharddb.Queries, orgID uuid.UUID, d Donor, pm *Card) (uuid.UUID, *uuid.UUID, error) {
 	var fields, card json.RawMessage // null: no related field answered, no card
 	var err error
 	if len(d.Fields) > 0 {
@@ -102,7 +120,10 @@ func link(ctx context.Context, q *sharddb.Queries, orgID uuid.UUID, d Donor, pm 
 		}
 	}
 	if pm != nil {
-		if card, err = json.Marshal(cardOf(*pm)); err != nil {
+		if card, err = json.Marshal(struct {
+			ID uuid.UUID `json:"id"` // a new payment method's
+			*Card
+		}{uuid.New(), pm}); err != nil {
 			return uuid.Nil, nil, err
 		}
 	}
@@ -119,27 +140,4 @@ func link(ctx context.Context, q *sharddb.Queries, orgID uuid.UUID, d Donor, pm 
 		return uuid.Nil, nil, err
 	}
 	return linked.DonorID, linked.PaymentMethodID, nil
-}
-
-// card is a payment method as donor_card_link reads it (migrations/shard/0660), under a new id.
-type card struct {
-	ID                uuid.UUID `json:"id"`
-	Gateway           string    `json:"gateway"`
-	CustomerID        string    `json:"customer_id"`
-	CardID            string    `json:"card_id"`
-	Brand             string    `json:"brand"`
-	Bin               string    `json:"bin"`
-	LastFour          string    `json:"last_four"`
-	ExpiryMonth       int16     `json:"expiry_month"`
-	ExpiryYear        int16     `json:"expiry_year"`
-	HolderName        string    `json:"holder_name"`
-	HolderIDType      *string   `json:"holder_id_type"`
-	HolderIDNumber    *string   `json:"holder_id_number"`
-	DonorIsCardholder bool      `json:"donor_is_cardholder"`
-}
-
-func cardOf(pm sharddb.UpsertPaymentMethodParams) card {
-	return card{ID: uuid.New(), Gateway: pm.Gateway, CustomerID: pm.CustomerID, CardID: pm.CardID, Brand: pm.Brand, Bin: pm.Bin,
-		LastFour: pm.LastFour, ExpiryMonth: pm.ExpiryMonth, ExpiryYear: pm.ExpiryYear, HolderName: pm.HolderName,
-		HolderIDType: pm.HolderIDType, HolderIDNumber: pm.HolderIDNumber, DonorIsCardholder: pm.DonorIsCardholder}
 }

@@ -29,7 +29,7 @@ func newFixture(t *testing.T) *fixture {
 func (f *fixture) donation(email, first, key string, fields map[string]string, period *string) newdonation.New {
 	n := newdonation.New{OrgID: f.Scope.OrgID,
 		Donor:         newdonation.Donor{Email: email, FirstName: first, LastName: "Pérez", UIDType: "DNI", UIDNumber: "30111222", Fields: fields},
-		PaymentMethod: &sharddb.UpsertPaymentMethodParams{Gateway: "mercadopago", CustomerID: "cus-" + email, CardID: "card-1", Brand: "visa", LastFour: "4242", ExpiryMonth: 12, ExpiryYear: 2034, HolderName: first + " Pérez"},
+		PaymentMethod: &newdonation.Card{Gateway: "mercadopago", CustomerID: "cus-" + email, CardID: "card-1", Brand: "visa", LastFour: "4242", ExpiryMonth: 12, ExpiryYear: 2034, HolderName: first + " Pérez"},
 		Donation: sharddb.InsertFormDonationParams{CampaignID: f.Campaign, AmountMinor: 150000, Currency: "ARS", IdempotencyKey: &key,
 			Items: json.RawMessage(`[]`), FormValues: json.RawMessage(`[]`)},
 		Period: period, CollectDay: collectday.Day(10), FirstStatus: "pending"}

@@ -111,7 +111,7 @@ func writeDonation(ctx context.Context, q *sharddb.Queries, orgID uuid.UUID, r s
 	key := "agency:" + r.ID.String()
 	_, err = newdonation.Write(ctx, q, newdonation.New{OrgID: orgID,
 		Donor: newdonation.Donor{Email: r.Email, FirstName: r.FirstName, LastName: r.LastName, UIDType: uidType, UIDNumber: uidNumber},
-		PaymentMethod: &sharddb.UpsertPaymentMethodParams{Gateway: deref(r.Gateway), CustomerID: deref(r.CustomerID), CardID: deref(r.CardID),
+		PaymentMethod: &newdonation.Card{Gateway: deref(r.Gateway), CustomerID: deref(r.CustomerID), CardID: deref(r.CardID),
 			Brand: r.Brand, Bin: r.Bin, LastFour: r.LastFour, ExpiryMonth: r.ExpiryMonth, ExpiryYear: r.ExpiryYear, HolderName: r.HolderName,
 			DonorIsCardholder: true},
 		Donation: sharddb.InsertFormDonationParams{ID: r.ID, CampaignID: r.CampaignID, AmountMinor: r.AmountMinor, Currency: r.Currency,

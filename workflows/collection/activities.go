@@ -226,7 +226,7 @@ func (a *Activities) chargeAttempt(ctx context.Context, r ChargeRequest) (Charge
 			continue
 		}
 		if o := charge.OutcomeFrom(g, p); o.Approved() || i == r.Attempt || o.Pending() {
-			if err := charge.Record(ctx, scope, t, o); err != nil {
+			if o.Receipt, err = charge.RecordAnd(ctx, scope, t, o, nil); err != nil {
 				return ChargeResult{}, err
 			}
 			a.mailReceipt(ctx, scope, t, o)
