@@ -94,17 +94,22 @@ func TestSilentSMTPServerTimesOutWithoutHoldingATransaction(t *testing.T) {
 		return dir.QueryRow(ctx, `SELECT attempts, delivered_at FROM outbox_messages WHERE recipient = $1`, to).Scan(&attempts, &delivered) == nil && delivered != nil
 	}, 20*time.Second, 100*time.Millisecond)
 	require.Equal(t, 2, attempts)
-	sent := 0
-	for _, m := range good.Messages() {
-		if strings.Contains(m, "To: <"+to+">") {
-			sent++
+	// The directory is shared with the packages testing beside this one: DeliverPending may deliver their due
+	// messages too, so only this recipient's are counted.
+	sentTo := func() int {
+		n := 0
+		for _, m := range good.Messages() {
+			if strings.Contains(m, "To: <"+to+">") {
+				n++
+			}
 		}
+		return n
 	}
-	require.Equal(t, 1, sent)
+	require.Equal(t, 1, sentTo())
 	// A delivered message is not retried again.
 	_, err = retry.DeliverPending(ctx, 10)
 	require.NoError(t, err)
-	require.Len(t, good.Messages(), sent)
+	require.Equal(t, 1, sentTo())
 }
 
 // A donor's double submit (or a retried activity) racing with one key sends one e-mail.
