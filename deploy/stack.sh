@@ -185,6 +185,10 @@ if [[ $citus == 1 ]]; then
   [[ $profile == test ]] && export APORTA_CITUS_SPARE_WORKER=127.0.0.1:$(cluster_port spare)
 fi
 dsn() { echo "postgres://aporta@127.0.0.1:$pg_port/$1?sslmode=disable"; }
+# Kratos's and Keto's pools (Ory's DSN parameters): by default they keep only as many idle connections as the host
+# has cores, so under concurrent checks they open and close a PostgreSQL session for nearly every query, and each
+# new session's start-up is a Keto check's tail latency (issue 19). The app's pools hold 16 (config.DBConfig).
+orydsn() { echo "$(dsn "$1")&max_conns=16&max_idle_conns=16"; }
 
 # --- environment shared by every process and by the tests ---------------------------------------
 shards=""
@@ -268,12 +272,12 @@ render() { # template → rendered config in the data dir
 }
 render "$root/deploy/kratos/kratos.yml" "$data/kratos.yml"
 render "$root/deploy/keto/keto.yml" "$data/keto.yml"
-DSN=$(dsn kratos) "$bin/kratos" migrate sql -e --yes -c "$data/kratos.yml" >>"$logs/kratos.log" 2>&1 ||
+DSN=$(orydsn kratos) "$bin/kratos" migrate sql -e --yes -c "$data/kratos.yml" >>"$logs/kratos.log" 2>&1 ||
   { tail -n 20 "$logs/kratos.log" >&2; die "kratos migrations failed"; }
-DSN=$(dsn keto) "$bin/keto" migrate up --yes -c "$data/keto.yml" >>"$logs/keto.log" 2>&1 ||
+DSN=$(orydsn keto) "$bin/keto" migrate up --yes -c "$data/keto.yml" >>"$logs/keto.log" 2>&1 ||
   { tail -n 20 "$logs/keto.log" >&2; die "keto migrations failed"; }
-start kratos env DSN="$(dsn kratos)" "$bin/kratos" serve -c "$data/kratos.yml" --dev --watch-courier --sqa-opt-out
-start keto env DSN="$(dsn keto)" "$bin/keto" serve -c "$data/keto.yml" --sqa-opt-out
+start kratos env DSN="$(orydsn kratos)" "$bin/kratos" serve -c "$data/kratos.yml" --dev --watch-courier --sqa-opt-out
+start keto env DSN="$(orydsn keto)" "$bin/keto" serve -c "$data/keto.yml" --sqa-opt-out
 start gateway "$root/bin/sandboxgw" -addr "127.0.0.1:$gateway_port" -state "$data/gateway.json" \
   -platform-token "$APORTA_GATEWAY_TOKEN" -platform-public-key "$APORTA_GATEWAY_PUBLIC_KEY" \
   -client-id "$APORTA_MP_CLIENT_ID" -client-secret "$APORTA_MP_CLIENT_SECRET" -centralpos-partner-key "$APORTA_CENTRALPOS_PARTNER_KEY"
