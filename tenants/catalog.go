@@ -83,11 +83,18 @@ ORDER BY 1, 2`
 
 	sqlCreateDistributedTable = `SELECT create_distributed_table($1, 'organization_id', colocate_with => $2)`
 
-	// Of the functions named (regprocedure text), those that exist and are not distributed by an argument yet.
-	sqlUndelegatedFunctions = `SELECT f FROM unnest($1::text[]) f
+	// Of the functions named (regprocedure text), those that exist and are not distributed by an argument yet or
+	// do not plan for every call's values, and whether they are distributed.
+	sqlUndelegatedFunctions = `SELECT f, d.distributed FROM unnest($1::text[]) f
+CROSS JOIN LATERAL (SELECT EXISTS (SELECT 1 FROM pg_dist_object o
+                                   WHERE o.classid = 'pg_proc'::regclass AND o.objid = to_regprocedure(f)
+                                     AND o.force_delegation) AS distributed) d
 WHERE to_regprocedure(f) IS NOT NULL
-  AND NOT EXISTS (SELECT 1 FROM pg_dist_object o
-                  WHERE o.classid = 'pg_proc'::regclass AND o.objid = to_regprocedure(f) AND o.force_delegation)`
+  AND (NOT d.distributed OR NOT EXISTS (SELECT 1 FROM pg_proc p WHERE p.oid = to_regprocedure(f)
+                                        AND 'plan_cache_mode=force_custom_plan' = ANY (p.proconfig)))`
+
+	// Makes the function (a regprocedure) plan its statements for every call's values (delegateFunctions).
+	sqlCustomPlans = `ALTER FUNCTION %s SET plan_cache_mode = force_custom_plan`
 
 	sqlDelegateFunction = `SELECT create_distributed_function($1, 'org', colocate_with => 'organizations', force_delegation => true)`
 )

@@ -39,5 +39,21 @@ func TestDelegatedFunctionsRunWholeOnTheirWorker(t *testing.T) {
 		require.Contains(t, plan, "Custom Scan (Citus Adaptive)", "%s is not delegated:\n%s", name, plan)
 		require.Contains(t, plan, "Task Count: 1", "%s:\n%s", name, plan)
 		require.Equal(t, "->  Result", strings.TrimSpace(lines[len(lines)-1]), "%s runs whole on the worker:\n%s", name, plan)
+
+		// On every node it plans its statements for each call's values: a generic plan of them makes the worker
+		// plan them anyway and keep every plan (delegateFunctions).
+		rows, err = pool.Query(ctx, `SELECT success, result FROM run_command_on_all_nodes(format(
+			'SELECT array_to_string(proconfig, '','') FROM pg_proc WHERE oid = to_regprocedure(%L)', $1::text))`, f)
+		require.NoError(t, err)
+		nodes, err := pgx.CollectRows(rows, pgx.RowToStructByPos[struct {
+			OK     bool
+			Config string
+		}])
+		require.NoError(t, err)
+		require.GreaterOrEqual(t, len(nodes), 2, f)
+		for _, n := range nodes {
+			require.True(t, n.OK, "%s: %s", f, n.Config)
+			require.Equal(t, "plan_cache_mode=force_custom_plan", n.Config, f)
+		}
 	}
 }

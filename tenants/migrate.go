@@ -171,22 +171,42 @@ var delegatedFunctions = []string{
 }
 
 // delegateFunctions distributes the delegatedFunctions that exist and are not distributed yet, co-located
-// with organizations by their org argument.
+// with organizations by their org argument, and has each plan its statements for every call's values
+// (plan_cache_mode force_custom_plan, which Citus sets on the workers too; a migration that replaces a
+// function drops it, and the next migrate sets it again).
+//
+// On the worker, the statements of a delegated function are fast-path statements that Citus executes locally.
+// PL/pgSQL's generic plans of them make Citus 13.2 build and cache a local plan of the shard's statement on
+// every call without ever finding it again (citusdata/citus#8824): each call parsed and planned the
+// statements anyway, and the worker's backend kept every plan without bound (some 90 KB per call of
+// receipt_prepare, measured on the backend's anonymous memory). A custom plan is planned once per call and kept
+// by no one.
 func delegateFunctions(ctx context.Context, tx pgx.Tx) error {
 	rows, err := tx.Query(ctx, sqlUndelegatedFunctions, delegatedFunctions)
 	if err != nil {
 		return err
 	}
-	pending, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	pending, err := pgx.CollectRows(rows, pgx.RowToStructByPos[undelegated])
 	if err != nil {
 		return err
 	}
 	for _, f := range pending {
-		if _, err := tx.Exec(ctx, sqlDelegateFunction, f); err != nil {
-			return fmt.Errorf("%s: %w", f, err)
+		if !f.Distributed {
+			if _, err := tx.Exec(ctx, sqlDelegateFunction, f.Signature); err != nil {
+				return fmt.Errorf("%s: %w", f.Signature, err)
+			}
+		}
+		if _, err := tx.Exec(ctx, fmt.Sprintf(sqlCustomPlans, f.Signature)); err != nil {
+			return fmt.Errorf("%s: %w", f.Signature, err)
 		}
 	}
 	return nil
+}
+
+// undelegated is a delegated function that is not distributed yet, or whose statements are not custom-planned.
+type undelegated struct {
+	Signature   string
+	Distributed bool
 }
 
 // distributeTables distributes the tables Citus does not know yet (distributeTx).
