@@ -168,6 +168,7 @@ var delegatedFunctions = []string{
 	"donor_link(uuid,uuid,text,text,text,text,text,jsonb)",
 	"donor_card_link(uuid,uuid,text,text,text,text,text,jsonb,jsonb)",
 	"donation_queue(uuid,uuid,uuid,uuid,text,jsonb,uuid,text,bigint,text,text,uuid)",
+	"dashboard_widgets(uuid,text,date,date,uuid,smallint,uuid,timestamptz,timestamptz,timestamptz,uuid,text)",
 }
 
 // delegateFunctions distributes the delegatedFunctions that exist and are not distributed yet, co-located

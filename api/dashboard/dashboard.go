@@ -2,10 +2,10 @@
 // GET /manage/api/dashboard?from=YYYY-MM-DD&to=YYYY-MM-DD&campaign=<uuid>&frequency=monthly|one_time&agency=<uuid>.
 //
 // Every widget is one aggregate over the organisation's daily rollup (money, new donations,
-// discards), daily visits or pause facts in its shard, all read by one statement so the widgets agree
+// discards), daily visits or pause facts in its shard, all read by one delegated call so the widgets agree
 // with each other (one snapshot) in one round trip. Dates are days in the organisation's time zone;
 // the period is [from 00:00, to+1 00:00). The SQL, with the definition of each widget, is in
-// internal/sharddb/queries/dashboard.sql; the rollup in migrations/shard/0080_dashboard_rollup.sql.
+// migrations/shard/0670_dashboard_widgets.sql; the rollup in migrations/shard/0080_dashboard_rollup.sql.
 package dashboard
 
 import (
@@ -182,9 +182,6 @@ func (r *Request) Validate() error {
 // Get is GET /manage/api/dashboard: every widget read by one statement, so they agree with each other
 // (one snapshot) and cost one round trip.
 func (h *Handler) Get(ctx context.Context, scope tenants.Scope, r *Request) (*Dashboard, error) {
-	// A prepared statement (the pool's default): on Citus the coordinator keeps its plan, which only routes the
-	// statement to the organisation's shard, and the shard plans it with the request's values (issue 19: planning
-	// the whole statement again on the coordinator cost more than running it).
 	store := scope.Store()
 	user := authz.CurrentUser(ctx).ID
 	// The period's days and edges depend on the organisation's time zone, which the statement reads too: the

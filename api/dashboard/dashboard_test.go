@@ -379,6 +379,32 @@ func TestPauseGrace(t *testing.T) {
 	require.Equal(t, []dashboard.Raised{}, d.Raised)
 }
 
+// TestPauseWithoutFact: a donation paused outside the collection workflow counts by its paused_since, unless a pause
+// fact within a minute of it is the same pause, also when a later fact of the donation is what pause_fact_at holds.
+func TestPauseWithoutFact(t *testing.T) {
+	s := apitest.Start(t)
+	admin := s.NewOrgAdmin(t, "AR")
+	f := newFixture(t, s, admin.OrgID)
+	c := f.campaign("sin-hecho")
+	now := time.Now().Truncate(time.Minute)
+	local := func(t time.Time) string { return t.In(f.loc).Format("2006-01-02 15:04") }
+	// Paused ten days ago with its fact, then a second pause recorded two days ago while still paused: its paused_since
+	// is half a minute after the first fact, its latest fact far from it.
+	twice := f.donation(don{campaign: c, monthly: true, status: "paused", created: "2026-01-01 09:00", reason: "by_org"})
+	f.exec(`UPDATE donations SET paused_since = $3 WHERE organization_id = $1 AND id = $2`, f.scope.OrgID, twice,
+		now.Add(-240*time.Hour+30*time.Second))
+	f.pause(twice, "cc_expired", f.at(local(now.Add(-240*time.Hour))))
+	f.pause(twice, "by_org", f.at(local(now.Add(-48*time.Hour))))
+	// Paused nine days ago with no version row at all.
+	f.donation(don{campaign: c, monthly: true, status: "paused", created: "2026-01-01 09:00",
+		paused: local(now.Add(-216 * time.Hour)), reason: "donor_request_stop_debit"})
+
+	d := get(t, admin, "")
+	require.EqualValues(t, 2, d.PausedDonations)
+	require.EqualValues(t, 0, d.PausedInGrace) // twice's pause two days ago: it counts already
+	require.ElementsMatch(t, []dashboard.Reason{{Reason: ptr("cc_expired"), Count: 1}, {Reason: ptr("donor_request_stop_debit"), Count: 1}}, d.PauseReasons)
+}
+
 // TestCampaignGuide: an organisation without campaigns sees the 4-step guide while its step is 0.
 func TestCampaignGuide(t *testing.T) {
 	s := apitest.Start(t)

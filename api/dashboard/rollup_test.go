@@ -21,7 +21,8 @@ import (
 )
 
 // fromRows recomputes the rollup's non-empty rows straight from donations and transactions, and the
-// pause facts from the version history (each pause with its first later restore), one line per row.
+// pause facts from the version history (each pause with its first later restore) and each donation's
+// latest pause (donations.pause_fact_at), one line per row.
 const fromRows = `
 SELECT format('raised %s %s %s %s %s %s%s', day, campaign_id, recurrence, currency, sum(amount_minor), count(*), ' agency ' || agency_id)
 FROM (SELECT (COALESCE(t.charged_at, t.created_at) AT TIME ZONE o.timezone)::date AS day, d.campaign_id, d.recurrence,
@@ -61,6 +62,11 @@ SELECT format('pause %s %s %s %s', v.donation_id, v.created_at, v.after ->> 'pau
                  AND r.before ->> 'status' = 'paused' AND r.after ->> 'status' = 'active' AND r.created_at > v.created_at))
 FROM donation_versions v
 WHERE v.organization_id = $1 AND v.field = 'status' AND v.after ->> 'status' = 'paused'
+UNION ALL
+SELECT format('latest pause %s %s', donation_id, max(created_at))
+FROM donation_versions
+WHERE organization_id = $1 AND field = 'status' AND after ->> 'status' = 'paused'
+GROUP BY donation_id
 ORDER BY 1`
 
 // rollup is the same lines read from the rollup tables (the nil agency is no agency's).
@@ -79,6 +85,9 @@ FROM dashboard_daily_discards WHERE organization_id = $1 AND donations <> 0
 UNION ALL
 SELECT format('pause %s %s %s %s', donation_id, paused_at, reason, resumed_at)
 FROM dashboard_pauses WHERE organization_id = $1
+UNION ALL
+SELECT format('latest pause %s %s', id, pause_fact_at)
+FROM donations WHERE organization_id = $1 AND pause_fact_at IS NOT NULL
 ORDER BY 1`
 
 func (f *fixture) lines(sql string) []string {

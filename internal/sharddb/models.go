@@ -330,6 +330,7 @@ type Donation struct {
 	AgencyID                 *uuid.UUID
 	AcquiredBy               *uuid.UUID
 	FirstChargeOpen          bool
+	PauseFactAt              *time.Time
 }
 
 type DonationVersion struct {

@@ -59,15 +59,21 @@ func (q *Queries) RebuildRollup(ctx context.Context, organizationID uuid.UUID) e
 }
 
 const recordDashboardPause = `-- name: RecordDashboardPause :exec
-INSERT INTO dashboard_pauses (organization_id, donation_id, paused_at, reason, resumed_at)
-SELECT v.organization_id, v.donation_id, v.created_at, v.after ->> 'paused_reason',
-       (SELECT min(r.created_at) FROM donation_versions r
-        WHERE r.organization_id = $1 AND r.donation_id = v.donation_id AND r.field = 'status'
-          AND r.before ->> 'status' = 'paused' AND r.after ->> 'status' = 'active' AND r.created_at > v.created_at)
-FROM donation_versions v
-WHERE v.organization_id = $1 AND v.id = $2
-  AND v.field = 'status' AND v.after ->> 'status' = 'paused'
-ON CONFLICT (organization_id, donation_id, paused_at) DO NOTHING
+WITH fact AS (
+    INSERT INTO dashboard_pauses (organization_id, donation_id, paused_at, reason, resumed_at)
+    SELECT v.organization_id, v.donation_id, v.created_at, v.after ->> 'paused_reason',
+           (SELECT min(r.created_at) FROM donation_versions r
+            WHERE r.organization_id = $1 AND r.donation_id = v.donation_id AND r.field = 'status'
+              AND r.before ->> 'status' = 'paused' AND r.after ->> 'status' = 'active' AND r.created_at > v.created_at)
+    FROM donation_versions v
+    WHERE v.organization_id = $1 AND v.id = $2
+      AND v.field = 'status' AND v.after ->> 'status' = 'paused'
+    ON CONFLICT (organization_id, donation_id, paused_at) DO NOTHING
+    RETURNING donation_id, paused_at
+)
+UPDATE donations d SET pause_fact_at = GREATEST(d.pause_fact_at, f.paused_at)
+FROM fact f
+WHERE d.organization_id = $1 AND d.id = f.donation_id
 `
 
 type RecordDashboardPauseParams struct {
@@ -76,7 +82,8 @@ type RecordDashboardPauseParams struct {
 }
 
 // The pause fact of a version row that pauses a donation (migrations/shard/0370), with its first
-// restore already in the history; nothing for any other version. Once per pause.
+// restore already in the history, and the donation's pause_fact_at (0670); nothing for any other
+// version. Once per pause.
 func (q *Queries) RecordDashboardPause(ctx context.Context, arg RecordDashboardPauseParams) error {
 	_, err := q.db.Exec(ctx, recordDashboardPause, arg.OrganizationID, arg.VersionID)
 	return err

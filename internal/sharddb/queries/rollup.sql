@@ -15,16 +15,23 @@ SELECT dashboard_rollup_rebuild(sqlc.arg(organization_id));
 
 -- name: RecordDashboardPause :exec
 -- The pause fact of a version row that pauses a donation (migrations/shard/0370), with its first
--- restore already in the history; nothing for any other version. Once per pause.
-INSERT INTO dashboard_pauses (organization_id, donation_id, paused_at, reason, resumed_at)
-SELECT v.organization_id, v.donation_id, v.created_at, v.after ->> 'paused_reason',
-       (SELECT min(r.created_at) FROM donation_versions r
-        WHERE r.organization_id = sqlc.arg(organization_id) AND r.donation_id = v.donation_id AND r.field = 'status'
-          AND r.before ->> 'status' = 'paused' AND r.after ->> 'status' = 'active' AND r.created_at > v.created_at)
-FROM donation_versions v
-WHERE v.organization_id = sqlc.arg(organization_id) AND v.id = sqlc.arg(version_id)
-  AND v.field = 'status' AND v.after ->> 'status' = 'paused'
-ON CONFLICT (organization_id, donation_id, paused_at) DO NOTHING;
+-- restore already in the history, and the donation's pause_fact_at (0670); nothing for any other
+-- version. Once per pause.
+WITH fact AS (
+    INSERT INTO dashboard_pauses (organization_id, donation_id, paused_at, reason, resumed_at)
+    SELECT v.organization_id, v.donation_id, v.created_at, v.after ->> 'paused_reason',
+           (SELECT min(r.created_at) FROM donation_versions r
+            WHERE r.organization_id = sqlc.arg(organization_id) AND r.donation_id = v.donation_id AND r.field = 'status'
+              AND r.before ->> 'status' = 'paused' AND r.after ->> 'status' = 'active' AND r.created_at > v.created_at)
+    FROM donation_versions v
+    WHERE v.organization_id = sqlc.arg(organization_id) AND v.id = sqlc.arg(version_id)
+      AND v.field = 'status' AND v.after ->> 'status' = 'paused'
+    ON CONFLICT (organization_id, donation_id, paused_at) DO NOTHING
+    RETURNING donation_id, paused_at
+)
+UPDATE donations d SET pause_fact_at = GREATEST(d.pause_fact_at, f.paused_at)
+FROM fact f
+WHERE d.organization_id = sqlc.arg(organization_id) AND d.id = f.donation_id;
 
 -- name: RecordDashboardResume :exec
 -- A version row that restores a paused donation is the first restore of its earlier pauses that
