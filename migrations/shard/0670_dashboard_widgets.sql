@@ -40,6 +40,20 @@
 -- (dashboard_pause_counts): the answer stays exact.
 ALTER TABLE donations ADD COLUMN pause_fact_at timestamptz;
 
+-- Sets an organisation's donations' pause_fact_at from its pause facts. Grouped and joined rather than a max() per
+-- donation: PostgreSQL may answer that max from dashboard_pauses_period_idx, read backwards through the whole
+-- organisation's facts for each donation without one (on freshly loaded tables it did, for 100,000 donations).
+CREATE FUNCTION dashboard_pause_fact_at_rebuild(org uuid) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+    EXECUTE format($q$UPDATE donations SET pause_fact_at = NULL WHERE organization_id = %L AND pause_fact_at IS NOT NULL$q$, org);
+    EXECUTE format($q$
+        UPDATE donations d SET pause_fact_at = f.at
+        FROM (SELECT p.donation_id, max(p.paused_at) AS at FROM dashboard_pauses p
+              WHERE p.organization_id = %L GROUP BY p.donation_id) f
+        WHERE d.organization_id = %L AND d.id = f.donation_id
+    $q$, org, org);
+END $$;
+
 -- dashboard_pauses_rebuild(org): 0370's, and the donations' pause_fact_at from the facts it writes.
 CREATE OR REPLACE FUNCTION dashboard_pauses_rebuild(org uuid) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
@@ -54,11 +68,7 @@ BEGIN
         WHERE v.organization_id = %L AND v.field = 'status' AND v.after ->> 'status' = 'paused'
         ON CONFLICT (organization_id, donation_id, paused_at) DO NOTHING
     $q$, org, org);
-    EXECUTE format($q$
-        UPDATE donations d SET pause_fact_at = (SELECT max(p.paused_at) FROM dashboard_pauses p
-                                                WHERE p.organization_id = %L AND p.donation_id = d.id)
-        WHERE d.organization_id = %L
-    $q$, org, org);
+    PERFORM dashboard_pause_fact_at_rebuild(org);
 END $$;
 
 DO $$
@@ -66,11 +76,7 @@ DECLARE
     org uuid;
 BEGIN
     FOR org IN SELECT organization_id FROM organizations LOOP
-        EXECUTE format($q$
-            UPDATE donations d SET pause_fact_at = (SELECT max(p.paused_at) FROM dashboard_pauses p
-                                                    WHERE p.organization_id = %L AND p.donation_id = d.id)
-            WHERE d.organization_id = %L
-        $q$, org, org);
+        PERFORM dashboard_pause_fact_at_rebuild(org);
     END LOOP;
 END $$;
 
