@@ -12,8 +12,11 @@
 -- 'organization' row answers the stored one); p_campaign, p_recurrence (1 monthly, 0 one-time), p_agency: filters,
 -- NULL for all; p_bucket 'day' or 'month'; p_now the time of reading, p_user and p_guide the campaign guide's user
 -- and name. Rows, as widget, bucket (the period's first day where the widget has none), label, n1-n4:
---   daily         per bucket and currency, from the daily rollup (0080): n1 raised_minor, n2 raised_count,
---                 n3 new_donations, n4 processor_fees_minor (0390); buckets with neither money nor donations omitted.
+--   daily         per bucket and currency, from the daily rollup (0080): n1 raised_minor, n2 raised_count of the
+--                 approved transactions charged in the period (created_at when charged_at is missing), n3
+--                 new_donations created in it (pending and rejected ones, whose first charge is not settled or was
+--                 refused, are not donations yet), n4 processor_fees_minor of those transactions (0390); buckets
+--                 with neither money nor donations omitted.
 --   visits        per bucket, n1 visits. Visits belong to a campaign, not to a frequency, so the frequency filter
 --                 does not apply; nor to an agency (its donors sign up on the street): none with one.
 --   discarded     label = reason ('': none given), n1 donations discarded in the period.
