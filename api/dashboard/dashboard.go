@@ -4,8 +4,9 @@
 // Every widget is one aggregate over the organisation's daily rollup (money, new donations,
 // discards), daily visits or pause facts in its shard, all read by one delegated call so the widgets agree
 // with each other (one snapshot) in one round trip. Dates are days in the organisation's time zone;
-// the period is [from 00:00, to+1 00:00). The SQL, with the definition of each widget, is in
-// migrations/shard/0670_dashboard_widgets.sql; the rollup in migrations/shard/0080_dashboard_rollup.sql.
+// the period is [from 00:00, to+1 00:00). The definition of each widget is in
+// migrations/shard/0670_dashboard_widgets.sql, the function's current body in 0680_dashboard_paused_facts.sql;
+// the rollup in migrations/shard/0080_dashboard_rollup.sql.
 package dashboard
 
 import (

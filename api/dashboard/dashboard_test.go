@@ -405,6 +405,40 @@ func TestPauseWithoutFact(t *testing.T) {
 	require.ElementsMatch(t, []dashboard.Reason{{Reason: ptr("cc_expired"), Count: 1}, {Reason: ptr("donor_request_stop_debit"), Count: 1}}, d.PauseReasons)
 }
 
+// TestPausesOfOneDonation: a donation paused twice in the period counts once, with the reason of its latest pause
+// that counts, never in grace then; a donation whose only pauses were resumed within 7 days is not counted. Without
+// a filter and with every pause a fact, dashboard_widgets reads dashboard_pauses directly (0680); with a filter it
+// goes through dashboard_pause_counts: both must answer alike.
+func TestPausesOfOneDonation(t *testing.T) {
+	s := apitest.Start(t)
+	admin := s.NewOrgAdmin(t, "AR")
+	f := newFixture(t, s, admin.OrgID)
+	c := f.campaign("dos-pausas")
+	now := time.Now().Truncate(time.Minute)
+	local := func(d time.Duration) string { return now.Add(-d).In(f.loc).Format("2006-01-02 15:04") }
+	// Paused 20 days ago and restored 10 days later (it counts), paused again 2 days ago (in grace on its own).
+	twice := f.donation(don{campaign: c, monthly: true, status: "paused", created: "2026-01-01 09:00", paused: local(48 * time.Hour), reason: "cc_expired"})
+	f.pause(twice, "by_org", f.at(local(480*time.Hour)))
+	f.restore(twice, f.at(local(240*time.Hour)))
+	f.pause(twice, "cc_expired", f.at(local(48*time.Hour)))
+	// Paused twice, each time resumed within 7 days: never counts.
+	back := f.donation(don{campaign: c, monthly: true, status: "active", created: "2026-01-01 09:00"})
+	f.pause(back, "by_org", f.at(local(400*time.Hour)))
+	f.restore(back, f.at(local(380*time.Hour)))
+	f.pause(back, "cc_expired", f.at(local(100*time.Hour)))
+	f.restore(back, f.at(local(90*time.Hour)))
+	// Paused 3 days ago, still paused: in grace.
+	young := f.donation(don{campaign: c, monthly: true, status: "paused", created: "2026-01-01 09:00", paused: local(72 * time.Hour), reason: "donor_request_stop_debit"})
+	f.pause(young, "donor_request_stop_debit", f.at(local(72*time.Hour)))
+
+	for _, query := range []string{"", "?frequency=monthly"} {
+		d := get(t, admin, query)
+		require.EqualValues(t, 1, d.PausedDonations, query)
+		require.EqualValues(t, 1, d.PausedInGrace, query)
+		require.Equal(t, []dashboard.Reason{{Reason: ptr("by_org"), Count: 1}}, d.PauseReasons, query)
+	}
+}
+
 // TestCampaignGuide: an organisation without campaigns sees the 4-step guide while its step is 0.
 func TestCampaignGuide(t *testing.T) {
 	s := apitest.Start(t)
