@@ -2,8 +2,10 @@
 -- data written through the collection workflow), reads its rows in one statement of dashboard_pauses (issue 19):
 -- dashboard_pause_counts over arrays cost about 1 ms of the call's 3.5 on the bench's organisation, this under half.
 -- The donations paused without a fact are read first, to tell the cases apart, from an index of them alone (0681):
--- the period's paused donations whose pause has a fact are no longer read to be set aside. The rest is 0670's
--- function.
+-- the period's paused donations whose pause has a fact are no longer read to be set aside. The daily and visits
+-- widgets group days by the day itself when the buckets are days (the call's plan folds the CASE away) and by the
+-- currency column before its cast: date_trunc and the cast on each of the period's rollup rows cost a third of those
+-- reads. The rest is 0670's function.
 CREATE OR REPLACE FUNCTION dashboard_widgets(org uuid, p_bucket text, first_day date, last_day date, p_campaign uuid,
                                   p_recurrence smallint, p_agency uuid, p_start timestamptz, p_end timestamptz,
                                   p_now timestamptz, p_user uuid, p_guide text)
@@ -56,19 +58,20 @@ BEGIN
                         campaign_known::int::bigint, agency_known::int::bigint;
 
     RETURN QUERY
-    SELECT 'daily'::text, date_trunc(p_bucket, r.day::timestamp)::date, r.currency::text, sum(r.raised_minor)::bigint,
-           sum(r.raised_count)::bigint, sum(r.new_donations)::bigint, sum(r.processor_fees_minor)::bigint
+    SELECT 'daily'::text, CASE WHEN p_bucket = 'day' THEN r.day ELSE date_trunc(p_bucket, r.day::timestamp)::date END,
+           r.currency::text, sum(r.raised_minor)::bigint, sum(r.raised_count)::bigint, sum(r.new_donations)::bigint,
+           sum(r.processor_fees_minor)::bigint
     FROM dashboard_daily r
     WHERE r.organization_id = org AND r.day >= first_day AND r.day <= last_day
       AND (p_campaign IS NULL OR r.campaign_id = p_campaign) AND (p_recurrence IS NULL OR r.recurrence = p_recurrence)
       AND (p_agency IS NULL OR r.agency_id = p_agency)
-    GROUP BY 2, 3
+    GROUP BY 2, r.currency
     HAVING sum(r.raised_count) <> 0 OR sum(r.new_donations) <> 0;
 
     IF p_agency IS NULL THEN
         RETURN QUERY
-        SELECT 'visits'::text, date_trunc(p_bucket, v.day::timestamp)::date, ''::text, sum(v.visits)::bigint,
-               0::bigint, 0::bigint, 0::bigint
+        SELECT 'visits'::text, CASE WHEN p_bucket = 'day' THEN v.day ELSE date_trunc(p_bucket, v.day::timestamp)::date END,
+               ''::text, sum(v.visits)::bigint, 0::bigint, 0::bigint, 0::bigint
         FROM campaign_visits v
         WHERE v.organization_id = org AND v.day >= first_day AND v.day <= last_day
           AND (p_campaign IS NULL OR v.campaign_id = p_campaign)
