@@ -114,6 +114,11 @@ func (f *fixture) agency(name string) uuid.UUID {
 	return id
 }
 
+// ago is the local time, to the minute, d before now: pauses relative to the default period (the last 30 days).
+func (f *fixture) ago(d time.Duration) string {
+	return time.Now().Add(-d).In(f.loc).Format("2006-01-02 15:04")
+}
+
 func (f *fixture) tx(donation uuid.UUID, status string, minor int64, currency string, charged string, created string) {
 	f.t.Helper()
 	var ch *time.Time
@@ -414,22 +419,22 @@ func TestPausesOfOneDonation(t *testing.T) {
 	admin := s.NewOrgAdmin(t, "AR")
 	f := newFixture(t, s, admin.OrgID)
 	c := f.campaign("dos-pausas")
-	now := time.Now().Truncate(time.Minute)
-	local := func(d time.Duration) string { return now.Add(-d).In(f.loc).Format("2006-01-02 15:04") }
 	// Paused 20 days ago and restored 10 days later (it counts), paused again 2 days ago (in grace on its own).
-	twice := f.donation(don{campaign: c, monthly: true, status: "paused", created: "2026-01-01 09:00", paused: local(48 * time.Hour), reason: "cc_expired"})
-	f.pause(twice, "by_org", f.at(local(480*time.Hour)))
-	f.restore(twice, f.at(local(240*time.Hour)))
-	f.pause(twice, "cc_expired", f.at(local(48*time.Hour)))
+	again := f.ago(48 * time.Hour)
+	twice := f.donation(don{campaign: c, monthly: true, status: "paused", created: "2026-01-01 09:00", paused: again, reason: "cc_expired"})
+	f.pause(twice, "by_org", f.at(f.ago(480*time.Hour)))
+	f.restore(twice, f.at(f.ago(240*time.Hour)))
+	f.pause(twice, "cc_expired", f.at(again))
 	// Paused twice, each time resumed within 7 days: never counts.
 	back := f.donation(don{campaign: c, monthly: true, status: "active", created: "2026-01-01 09:00"})
-	f.pause(back, "by_org", f.at(local(400*time.Hour)))
-	f.restore(back, f.at(local(380*time.Hour)))
-	f.pause(back, "cc_expired", f.at(local(100*time.Hour)))
-	f.restore(back, f.at(local(90*time.Hour)))
+	f.pause(back, "by_org", f.at(f.ago(400*time.Hour)))
+	f.restore(back, f.at(f.ago(380*time.Hour)))
+	f.pause(back, "cc_expired", f.at(f.ago(100*time.Hour)))
+	f.restore(back, f.at(f.ago(90*time.Hour)))
 	// Paused 3 days ago, still paused: in grace.
-	young := f.donation(don{campaign: c, monthly: true, status: "paused", created: "2026-01-01 09:00", paused: local(72 * time.Hour), reason: "donor_request_stop_debit"})
-	f.pause(young, "donor_request_stop_debit", f.at(local(72*time.Hour)))
+	since := f.ago(72 * time.Hour)
+	young := f.donation(don{campaign: c, monthly: true, status: "paused", created: "2026-01-01 09:00", paused: since, reason: "donor_request_stop_debit"})
+	f.pause(young, "donor_request_stop_debit", f.at(since))
 
 	for _, query := range []string{"", "?frequency=monthly"} {
 		d := get(t, admin, query)
