@@ -5,7 +5,7 @@
 // discards), daily visits or pause facts in its shard, all read by one delegated call so the widgets agree
 // with each other (one snapshot) in one round trip. Dates are days in the organisation's time zone;
 // the period is [from 00:00, to+1 00:00). The definition of each widget is in
-// migrations/shard/0670_dashboard_widgets.sql, the function's current body in 0680_dashboard_paused_facts.sql;
+// migrations/shard/0670_dashboard_widgets.sql, the function's current body in 0690_dashboard_pause_links.sql;
 // the rollup in migrations/shard/0080_dashboard_rollup.sql.
 package dashboard
 
@@ -40,8 +40,6 @@ const (
 	DailyUpTo = 92
 	// TopReasons is how many pause and discard reasons the dashboard lists.
 	TopReasons = 5
-	// PauseGrace is the spec's resume window (§9): a pause resumed within it never counts.
-	PauseGrace = 7 * 24 * time.Hour
 	// CampaignGuide is the 4-step guide shown to an organisation without campaigns.
 	CampaignGuide = "create_campaign"
 )

@@ -412,13 +412,14 @@ func TestPauseWithoutFact(t *testing.T) {
 
 // TestPausesOfOneDonation: a donation paused twice in the period counts once, with the reason of its latest pause
 // that counts, never in grace then; a donation whose only pauses were resumed within 7 days is not counted. Without
-// a filter and with every pause a fact, dashboard_widgets reads dashboard_pauses directly (0680); with a filter it
-// goes through dashboard_pause_counts: both must answer alike.
+// a filter and with every pause a fact, dashboard_widgets decides from each fact and its links (0690); with a filter
+// it goes through dashboard_pause_counts: both must answer alike, also for a period that ends between two pauses.
 func TestPausesOfOneDonation(t *testing.T) {
 	s := apitest.Start(t)
 	admin := s.NewOrgAdmin(t, "AR")
 	f := newFixture(t, s, admin.OrgID)
 	c := f.campaign("dos-pausas")
+	day := func(d time.Duration) string { return f.ago(d)[:len(time.DateOnly)] }
 	// Paused 20 days ago and restored 10 days later (it counts), paused again 2 days ago (in grace on its own).
 	again := f.ago(48 * time.Hour)
 	twice := f.donation(don{campaign: c, monthly: true, status: "paused", created: "2026-01-01 09:00", paused: again, reason: "cc_expired"})
@@ -435,12 +436,45 @@ func TestPausesOfOneDonation(t *testing.T) {
 	since := f.ago(72 * time.Hour)
 	young := f.donation(don{campaign: c, monthly: true, status: "paused", created: "2026-01-01 09:00", paused: since, reason: "donor_request_stop_debit"})
 	f.pause(young, "donor_request_stop_debit", f.at(since))
+	// Paused 26 days ago and 15 days ago, each time restored after more than 7 days: both count, the donation once.
+	chain := f.donation(don{campaign: c, monthly: true, status: "active", created: "2026-01-01 09:00"})
+	f.pause(chain, "cc_invalid_number", f.at(f.ago(624*time.Hour)))
+	f.restore(chain, f.at(f.ago(408*time.Hour)))
+	f.pause(chain, "cc_expired", f.at(f.ago(360*time.Hour)))
+	f.restore(chain, f.at(f.ago(120*time.Hour)))
 
 	for _, query := range []string{"", "?frequency=monthly"} {
 		d := get(t, admin, query)
-		require.EqualValues(t, 1, d.PausedDonations, query)
+		require.EqualValues(t, 2, d.PausedDonations, query)
 		require.EqualValues(t, 1, d.PausedInGrace, query)
-		require.Equal(t, []dashboard.Reason{{Reason: ptr("by_org"), Count: 1}}, d.PauseReasons, query)
+		require.ElementsMatch(t, []dashboard.Reason{{Reason: ptr("by_org"), Count: 1}, {Reason: ptr("cc_expired"), Count: 1}}, d.PauseReasons, query)
+	}
+	// From 26 days ago to 16 days ago: chain's later pause is after the period.
+	period := "?from=" + day(624*time.Hour) + "&to=" + day(384*time.Hour)
+	for _, query := range []string{period, period + "&frequency=monthly"} {
+		d := get(t, admin, query)
+		require.EqualValues(t, 2, d.PausedDonations, query)
+		require.EqualValues(t, 0, d.PausedInGrace, query)
+		require.ElementsMatch(t, []dashboard.Reason{{Reason: ptr("by_org"), Count: 1}, {Reason: ptr("cc_invalid_number"), Count: 1}}, d.PauseReasons, query)
+	}
+}
+
+// TestPausedAgainInGrace: a donation paused twice within 7 days without a restore between (only its reason
+// changed) is in grace once. Its facts' links cannot tell which pause is the latest in grace, so dashboard_widgets
+// counts through dashboard_pause_counts without a filter too.
+func TestPausedAgainInGrace(t *testing.T) {
+	s := apitest.Start(t)
+	admin := s.NewOrgAdmin(t, "AR")
+	f := newFixture(t, s, admin.OrgID)
+	c := f.campaign("otra-razon")
+	latest := f.ago(24 * time.Hour)
+	again := f.donation(don{campaign: c, monthly: true, status: "paused", created: "2026-01-01 09:00", paused: latest, reason: "by_org"})
+	f.pause(again, "cc_expired", f.at(f.ago(72*time.Hour)))
+	f.pause(again, "by_org", f.at(latest))
+	for _, query := range []string{"", "?frequency=monthly"} {
+		d := get(t, admin, query)
+		require.EqualValues(t, 0, d.PausedDonations, query)
+		require.EqualValues(t, 1, d.PausedInGrace, query)
 	}
 }
 

@@ -21,7 +21,8 @@ import (
 )
 
 // fromRows recomputes the rollup's non-empty rows straight from donations and transactions, and the
-// pause facts from the version history (each pause with its first later restore) and each donation's
+// pause facts from the version history (each pause with its first later restore, and the donation's nearest
+// pauses before and after it not restored within 7 days: migrations/shard/0690) and each donation's
 // latest pause (donations.pause_fact_at), one line per row.
 const fromRows = `
 SELECT format('raised %s %s %s %s %s %s%s', day, campaign_id, recurrence, currency, sum(amount_minor), count(*), ' agency ' || agency_id)
@@ -56,12 +57,16 @@ FROM (SELECT (d.discarded_at AT TIME ZONE o.timezone)::date AS day, d.campaign_i
       WHERE d.organization_id = $1 AND d.discarded_at IS NOT NULL) x
 GROUP BY day, campaign_id, recurrence, reason, agency_id
 UNION ALL
-SELECT format('pause %s %s %s %s', v.donation_id, v.created_at, v.after ->> 'paused_reason',
-              (SELECT min(r.created_at) FROM donation_versions r
-               WHERE r.organization_id = $1 AND r.donation_id = v.donation_id AND r.field = 'status'
-                 AND r.before ->> 'status' = 'paused' AND r.after ->> 'status' = 'active' AND r.created_at > v.created_at))
-FROM donation_versions v
-WHERE v.organization_id = $1 AND v.field = 'status' AND v.after ->> 'status' = 'paused'
+SELECT format('pause %s %s %s %s links %s %s', donation_id, paused_at, reason, resumed_at,
+              max(paused_at) FILTER (WHERE q) OVER (PARTITION BY donation_id ORDER BY paused_at ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING),
+              min(paused_at) FILTER (WHERE q) OVER (PARTITION BY donation_id ORDER BY paused_at ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING))
+FROM (SELECT *, resumed_at IS NULL OR resumed_at > paused_at + interval '168 hours' AS q
+      FROM (SELECT v.donation_id, v.created_at AS paused_at, v.after ->> 'paused_reason' AS reason,
+                   (SELECT min(r.created_at) FROM donation_versions r
+                    WHERE r.organization_id = $1 AND r.donation_id = v.donation_id AND r.field = 'status'
+                      AND r.before ->> 'status' = 'paused' AND r.after ->> 'status' = 'active' AND r.created_at > v.created_at) AS resumed_at
+            FROM donation_versions v
+            WHERE v.organization_id = $1 AND v.field = 'status' AND v.after ->> 'status' = 'paused') facts) pauses
 UNION ALL
 SELECT format('latest pause %s %s', donation_id, max(created_at))
 FROM donation_versions
@@ -83,7 +88,7 @@ UNION ALL
 SELECT format('discarded %s %s %s %s %s%s', day, campaign_id, recurrence, reason, donations, ' agency ' || NULLIF(agency_id, '00000000-0000-0000-0000-000000000000'))
 FROM dashboard_daily_discards WHERE organization_id = $1 AND donations <> 0
 UNION ALL
-SELECT format('pause %s %s %s %s', donation_id, paused_at, reason, resumed_at)
+SELECT format('pause %s %s %s %s links %s %s', donation_id, paused_at, reason, resumed_at, prev_q_at, next_q_at)
 FROM dashboard_pauses WHERE organization_id = $1
 UNION ALL
 SELECT format('latest pause %s %s', id, pause_fact_at)
@@ -157,6 +162,15 @@ func TestRollupMatchesRows(t *testing.T) {
 	f.restore(d1, f.at("2026-03-24 10:00"))
 	f.write(ids(d3), `UPDATE donations SET status = 'paused', paused_reason = 'cc_expired', paused_since = $3 WHERE organization_id = $1 AND id = $2`, org, d3, f.at("2026-03-22 10:00"))
 	f.pause(d3, "cc_expired", f.at("2026-03-22 10:00"))
+	// d3 paused again while paused (only its reason changes), then restored within 7 days of both pauses: neither
+	// counts any more, so their links move to its next pause.
+	f.pause(d3, "by_org", f.at("2026-03-23 10:00"))
+	lines = f.agrees()
+	require.Contains(t, lines, fmt.Sprintf("pause %s 2026-03-22 13:00:00+00 cc_expired  links  2026-03-23 13:00:00+00", d3))
+	f.restore(d3, f.at("2026-03-25 10:00"))
+	f.pause(d3, "by_org", f.at("2026-04-10 10:00"))
+	lines = f.agrees()
+	require.Contains(t, lines, fmt.Sprintf("pause %s 2026-03-22 13:00:00+00 cc_expired 2026-03-25 13:00:00+00 links  2026-04-10 13:00:00+00", d3))
 	res := admin.JSON(http.MethodPost, "/manage/api/donations/"+d4.String()+"/discard", map[string]any{"reason": "donor_request"})
 	require.Equal(t, http.StatusOK, res.Status, string(res.Body))
 	f.donation(don{campaign: c2, monthly: false, status: "discarded", created: "2026-02-01 09:00", discarded: "2026-03-25 22:00"})

@@ -48,12 +48,16 @@ func Record(ctx context.Context, q *sharddb.Queries, orgID uuid.UUID, v Version)
 		Actor: v.Actor, Field: v.Field, Before: before, After: after, CreatedAt: at}); err != nil {
 		return err
 	}
-	if v.Field == "status" { // a pause or a restore is a fact of the dashboard's pause widget
+	if v.Field == "status" && pausesOrRestores(before, after) { // a fact of the dashboard's pause widget
 		facts := sharddb.RecordDashboardPauseParams{OrganizationID: orgID, VersionID: v.ID}
 		if err := q.RecordDashboardPause(ctx, facts); err != nil {
 			return err
 		}
 		if err := q.RecordDashboardResume(ctx, sharddb.RecordDashboardResumeParams(facts)); err != nil {
+			return err
+		}
+		links := sharddb.LinkDashboardPausesParams{OrganizationID: orgID, DonationID: v.DonationID}
+		if err := q.LinkDashboardPauses(ctx, links); err != nil {
 			return err
 		}
 	}
@@ -63,6 +67,17 @@ func Record(ctx context.Context, q *sharddb.Queries, orgID uuid.UUID, v Version)
 	}
 	return webhook.Enqueue(ctx, q, orgID, v.ID, webhook.ChangeType(v.Field, after),
 		webhook.Change{DonationID: v.DonationID, Field: v.Field, Before: before, After: after, Actor: v.Actor})
+}
+
+// pausesOrRestores tells a status version that RecordDashboardPause (to paused) or RecordDashboardResume (paused
+// to active) records, by the same fields they read, so the other status changes cost no statement of theirs.
+func pausesOrRestores(before, after json.RawMessage) bool {
+	var b, a struct {
+		Status string `json:"status"`
+	}
+	_ = json.Unmarshal(before, &b) // a version without the field, or no JSON object, is neither
+	_ = json.Unmarshal(after, &a)
+	return a.Status == "paused" || (b.Status == "paused" && a.Status == "active")
 }
 
 func jsonOrNil(v any) (json.RawMessage, error) {

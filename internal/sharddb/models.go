@@ -280,6 +280,8 @@ type DashboardPause struct {
 	PausedAt       time.Time
 	Reason         *string
 	ResumedAt      *time.Time
+	PrevQAt        *time.Time
+	NextQAt        *time.Time
 }
 
 type DocumentAttachment struct {

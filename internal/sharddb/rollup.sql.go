@@ -29,6 +29,21 @@ func (q *Queries) AddRollupChange(ctx context.Context, arg AddRollupChangeParams
 	return err
 }
 
+const linkDashboardPauses = `-- name: LinkDashboardPauses :exec
+SELECT dashboard_pause_links($1, $2::uuid)
+`
+
+type LinkDashboardPausesParams struct {
+	OrganizationID uuid.UUID
+	DonationID     uuid.UUID
+}
+
+// Links a donation's pause facts again (migrations/shard/0690) after RecordDashboardPause or RecordDashboardResume.
+func (q *Queries) LinkDashboardPauses(ctx context.Context, arg LinkDashboardPausesParams) error {
+	_, err := q.db.Exec(ctx, linkDashboardPauses, arg.OrganizationID, arg.DonationID)
+	return err
+}
+
 const lockRollup = `-- name: LockRollup :one
 SELECT dashboard_rollup_lock($1, $2::uuid[]) AS contribution
 `

@@ -42,3 +42,7 @@ WHERE p.organization_id = sqlc.arg(organization_id) AND v.organization_id = sqlc
   AND v.id = sqlc.arg(version_id) AND p.donation_id = v.donation_id
   AND v.field = 'status' AND v.before ->> 'status' = 'paused' AND v.after ->> 'status' = 'active'
   AND p.paused_at < v.created_at AND (p.resumed_at IS NULL OR p.resumed_at > v.created_at);
+
+-- name: LinkDashboardPauses :exec
+-- Links a donation's pause facts again (migrations/shard/0690) after RecordDashboardPause or RecordDashboardResume.
+SELECT dashboard_pause_links(sqlc.arg(organization_id), sqlc.arg(donation_id)::uuid);
