@@ -144,36 +144,66 @@ type result struct {
 
 // run calls fn from n goroutines for d and reports throughput and latency percentiles.
 func run(fn func() error, n int, d time.Duration) result {
+	c := measure(fn, n, d)
+	return summarise(c.lat, c.errs, d)
+}
+
+// paired runs fn and its reference ref in turns for d each, in rounds (fn first in one, ref first in the next),
+// and summarises each over all its turns: a change of the machine's load during the case (another process, a
+// vacuum) then weighs on both alike, not on whichever of them ran at the time.
+func paired(fn, ref func() error, n int, d time.Duration, rounds int) (result, result) {
+	var a, b calls
+	turn := d / time.Duration(rounds)
+	for i := range rounds {
+		if i%2 == 0 {
+			a.add(measure(fn, n, turn))
+			b.add(measure(ref, n, turn))
+		} else {
+			b.add(measure(ref, n, turn))
+			a.add(measure(fn, n, turn))
+		}
+	}
+	return summarise(a.lat, a.errs, d), summarise(b.lat, b.errs, d)
+}
+
+// calls is what measure's clients saw: the latency of each call that answered, and how many failed.
+type calls struct {
+	lat  []time.Duration
+	errs int
+}
+
+func (c *calls) add(more calls) {
+	c.lat, c.errs = append(c.lat, more.lat...), c.errs+more.errs
+}
+
+// measure calls fn from n goroutines for d.
+func measure(fn func() error, n int, d time.Duration) calls {
 	var mu sync.Mutex
-	var lat []time.Duration
-	errs := 0
+	var all calls
 	deadline := time.Now().Add(d)
 	var wg sync.WaitGroup
 	for range n {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var mine []time.Duration
-			bad := 0
+			var mine calls
 			for time.Now().Before(deadline) {
 				start := time.Now()
 				if err := fn(); err != nil {
-					bad++
-					if bad == 1 {
+					if mine.errs++; mine.errs == 1 {
 						fmt.Fprintln(os.Stderr, "error:", err)
 					}
 					continue
 				}
-				mine = append(mine, time.Since(start))
+				mine.lat = append(mine.lat, time.Since(start))
 			}
 			mu.Lock()
-			lat = append(lat, mine...)
-			errs += bad
+			all.add(mine)
 			mu.Unlock()
 		}()
 	}
 	wg.Wait()
-	return summarise(lat, errs, d)
+	return all
 }
 
 // summarise is the throughput over d and the latency percentiles of the calls that answered.
