@@ -144,42 +144,46 @@ type result struct {
 
 // run calls fn from n goroutines for d and reports throughput and latency percentiles.
 func run(fn func() error, n int, d time.Duration) result {
-	c := measure(fn, n, d)
-	return summarise(c.lat, c.errs, d)
+	return summarise(measure(fn, n, d))
 }
 
-// paired runs fn and its reference ref in turns for d each, in rounds (fn first in one, ref first in the next),
-// and summarises each over all its turns: a change of the machine's load during the case (another process, a
-// vacuum) then weighs on both alike, not on whichever of them ran at the time.
+// paired runs fn and its reference ref for d each, in turns (inTurns), and summarises each over all its turns.
 func paired(fn, ref func() error, n int, d time.Duration, rounds int) (result, result) {
-	var a, b calls
+	c := inTurns(d, rounds, func(t time.Duration) calls { return measure(fn, n, t) },
+		func(t time.Duration) calls { return measure(ref, n, t) })
+	return summarise(c[0]), summarise(c[1])
+}
+
+// inTurns gives each side d in all, in rounds turns, the side that goes first moving on from round to round, and
+// answers what each saw over all its turns: a change of the machine's load during a case (another process, a
+// vacuum) then weighs on every side alike, not on whichever ran at the time.
+func inTurns(d time.Duration, rounds int, sides ...func(time.Duration) calls) []calls {
+	out := make([]calls, len(sides))
 	turn := d / time.Duration(rounds)
-	for i := range rounds {
-		if i%2 == 0 {
-			a.add(measure(fn, n, turn))
-			b.add(measure(ref, n, turn))
-		} else {
-			b.add(measure(ref, n, turn))
-			a.add(measure(fn, n, turn))
+	for r := range rounds {
+		for i := range sides {
+			k := (r + i) % len(sides)
+			out[k].add(sides[k](turn))
 		}
 	}
-	return summarise(a.lat, a.errs, d), summarise(b.lat, b.errs, d)
+	return out
 }
 
-// calls is what measure's clients saw: the latency of each call that answered, and how many failed.
+// calls is what a measurement saw: the latency of each call that answered, how many failed, and the time it took.
 type calls struct {
 	lat  []time.Duration
 	errs int
+	took time.Duration
 }
 
 func (c *calls) add(more calls) {
-	c.lat, c.errs = append(c.lat, more.lat...), c.errs+more.errs
+	c.lat, c.errs, c.took = append(c.lat, more.lat...), c.errs+more.errs, c.took+more.took
 }
 
 // measure calls fn from n goroutines for d.
 func measure(fn func() error, n int, d time.Duration) calls {
 	var mu sync.Mutex
-	var all calls
+	all := calls{took: d}
 	deadline := time.Now().Add(d)
 	var wg sync.WaitGroup
 	for range n {
@@ -206,24 +210,23 @@ func measure(fn func() error, n int, d time.Duration) calls {
 	return all
 }
 
-// summarise is the throughput over d and the latency percentiles of the calls that answered.
-func summarise(lat []time.Duration, errs int, d time.Duration) result {
-	slices.Sort(lat)
-	r := result{rps: float64(len(lat)) / d.Seconds(), errors: errs}
-	if len(lat) > 0 {
-		r.p50, r.p99 = lat[len(lat)/2], lat[len(lat)*99/100]
+// summarise is the throughput over the time the calls took and the latency percentiles of those that answered.
+func summarise(c calls) result {
+	slices.Sort(c.lat)
+	r := result{rps: float64(len(c.lat)) / c.took.Seconds(), errors: c.errs}
+	if len(c.lat) > 0 {
+		r.p50, r.p99 = c.lat[len(c.lat)/2], c.lat[len(c.lat)*99/100]
 	}
 	return r
 }
 
 // paced calls fn at a fixed arrival rate (calls per second) for d, each call on its own goroutine at its
-// scheduled time whether or not earlier calls have answered (an open loop, as independent users arrive), and
-// reports the achieved rate and the latency percentiles. A call's latency counts from its scheduled time, so a
-// call the machine started late counts its wait too.
-func paced(fn func() error, rate float64, d time.Duration) result {
+// scheduled time whether or not earlier calls have answered (an open loop, as independent users arrive). A call's
+// latency counts from its scheduled time, so a call the machine started late counts its wait too; the time taken
+// runs until the last answer, so the rate summarised is the rate achieved.
+func paced(fn func() error, rate float64, d time.Duration) calls {
 	var mu sync.Mutex
-	var lat []time.Duration
-	errs := 0
+	var all calls
 	var wg sync.WaitGroup
 	interval := time.Duration(float64(time.Second) / rate)
 	start := time.Now()
@@ -237,16 +240,17 @@ func paced(fn func() error, rate float64, d time.Duration) result {
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil {
-				if errs++; errs == 1 {
+				if all.errs++; all.errs == 1 {
 					fmt.Fprintln(os.Stderr, "error:", err)
 				}
 				return
 			}
-			lat = append(lat, took)
+			all.lat = append(all.lat, took)
 		}()
 	}
 	wg.Wait()
-	return summarise(lat, errs, time.Since(start)) // until the last answer: the rate achieved
+	all.took = time.Since(start)
+	return all
 }
 
 func compare(name, refName string, r, ref result) {
