@@ -56,10 +56,10 @@ const ketoRounds = 6
 // soon as they are answered (a closed loop), the machine's cores stay busy and p99 is mostly time queued behind
 // the other clients (on 2 cores, Keto's endpoint alone then has a p99 of 20 to 30 ms). So each side runs
 // closed-loop first, for the throughput rows, and then open-loop (paced, the sides in turns) at one fixed arrival
-// rate, ketoLoad of the throughput Keto's endpoint reached just before: the goal is judged on the layer's p99 there, printed beside
-// Keto's own p99 at the same rate. The layer runs paced both as the web app calls it (the user's first
-// organisation: the directory lookup, then Keto) and with the organisation named in OrganizationHeader (Keto
-// asked while the directory answers), and the goal takes the worse of the two.
+// rate, ketoLoad of the throughput Keto's endpoint reached just before: the goal is judged on the layer's p99
+// there, printed beside Keto's own p99 at the same rate. The layer runs paced both as the web app calls it (the
+// user's first organisation: the directory lookup, then Keto) and with the organisation named in
+// OrganizationHeader (Keto asked while the directory answers), and the goal takes the worse of the two.
 func benchKeto(ctx context.Context, cfg *config.Config, t *tenants.Tenants, clients int, d time.Duration) {
 	org := tenants.Organization{ID: uuid.New(), Name: "Fundación Permisos", Country: "AR"}
 	if err := t.CreateOrganization(ctx, org, ""); err != nil {
